@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser-service.h"
+
+G_DEFINE_INTERFACE (TwBrowserService, tw_browser_service, G_TYPE_OBJECT)
+
+static const char *command_names[] = {
+  [TW_TAB_COMMAND_LIST_TABS] = "list_tabs",
+  [TW_TAB_COMMAND_NEW_TAB]   = "new_tab",
+  [TW_TAB_COMMAND_CLOSE_TAB] = "close_tab",
+  [TW_TAB_COMMAND_NAVIGATE]  = "navigate",
+  [TW_TAB_COMMAND_BACK]      = "back",
+  [TW_TAB_COMMAND_FORWARD]   = "forward",
+  [TW_TAB_COMMAND_RELOAD]    = "reload",
+  [TW_TAB_COMMAND_SNAPSHOT]  = "snapshot",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
+
+static void
+tw_browser_service_default_init (TwBrowserServiceInterface *iface)
+{
+}
+
+const char *
+tw_tab_command_to_string (TwTabCommand command)
+{
+  g_return_val_if_fail (command < TW_TAB_COMMAND_LAST, NULL);
+
+  return command_names[command];
+}
+
+gboolean
+tw_tab_command_targets_tab (TwTabCommand command)
+{
+  return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB;
+}
+
+void
+tw_browser_service_run_async (TwBrowserService    *self,
+                              TwTabCommand         command,
+                              const char          *browser_id,
+                              JsonObject          *params,
+                              const TwCaller      *caller,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (TW_IS_BROWSER_SERVICE (self));
+  g_return_if_fail (command < TW_TAB_COMMAND_LAST);
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (!tw_tab_command_targets_tab (command) || browser_id != NULL);
+
+  TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, command, browser_id, params, caller,
+                                                  cancellable, callback, user_data);
+}
+
+JsonObject *
+tw_browser_service_run_finish (TwBrowserService  *self,
+                               GAsyncResult      *result,
+                               GError           **error)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), NULL);
+
+  return TW_BROWSER_SERVICE_GET_IFACE (self)->run_finish (self, result, error);
+}

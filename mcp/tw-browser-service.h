@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* The narrow interface through which MCP tools reach browser tabs. The web
+ * view layer implements it (one instance per workspace); the protocol layer
+ * only ever sees this, so it builds and tests without a display.
+ *
+ * Every command takes a JSON object of parameters that the tool has already
+ * validated against its input schema, and completes with a JSON object: the
+ * structured result the tool turns into its reply. Failures are GErrors in
+ * the TW_BROWSER_ERROR domain. */
+
+#define TW_TYPE_BROWSER_SERVICE (tw_browser_service_get_type ())
+G_DECLARE_INTERFACE (TwBrowserService, tw_browser_service, TW, BROWSER_SERVICE, GObject)
+
+typedef enum
+{
+  /* Workspace-level commands: the browser id is NULL. */
+  TW_TAB_COMMAND_LIST_TABS,   /* {} -> {tabs:[{browserId,url,title,loading,owner}]} */
+  TW_TAB_COMMAND_NEW_TAB,     /* {url?} -> {browserId,url,title,status?} after the first load */
+
+  /* Tab commands: the browser id names the tab. */
+  TW_TAB_COMMAND_CLOSE_TAB,   /* {} -> {browserId,closed:true} */
+  TW_TAB_COMMAND_NAVIGATE,    /* {url} -> {browserId,url,title,status} */
+  TW_TAB_COMMAND_BACK,        /* {} -> {browserId,url,title,status?} */
+  TW_TAB_COMMAND_FORWARD,     /* {} -> {browserId,url,title,status?} */
+  TW_TAB_COMMAND_RELOAD,      /* {} -> {browserId,url,title,status?} */
+  TW_TAB_COMMAND_SNAPSHOT,    /* {interactive?,ref?,maxChars?,cursor?} -> {browserId,url,title,text,...} */
+
+  TW_TAB_COMMAND_LAST
+} TwTabCommand;
+
+/* Who is calling, for attribution on screen and in the activity feed. */
+typedef struct
+{
+  const char *agent_id;    /* stable id of the agent or external client */
+  const char *agent_name;  /* display name, e.g. "Claude Code" */
+} TwCaller;
+
+struct _TwBrowserServiceInterface
+{
+  GTypeInterface parent_iface;
+
+  void        (*run_async)  (TwBrowserService    *self,
+                             TwTabCommand         command,
+                             const char          *browser_id,
+                             JsonObject          *params,
+                             const TwCaller      *caller,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data);
+  JsonObject *(*run_finish) (TwBrowserService    *self,
+                             GAsyncResult        *result,
+                             GError             **error);
+};
+
+const char *tw_tab_command_to_string       (TwTabCommand         command);
+gboolean    tw_tab_command_targets_tab     (TwTabCommand         command);
+
+void        tw_browser_service_run_async   (TwBrowserService    *self,
+                                            TwTabCommand         command,
+                                            const char          *browser_id,
+                                            JsonObject          *params,
+                                            const TwCaller      *caller,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+JsonObject *tw_browser_service_run_finish  (TwBrowserService    *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-error.h"
+
+#include <gio/gio.h>
+
+G_DEFINE_QUARK (tw-browser-error-quark, tw_browser_error)
+
+static const struct {
+  const char *name;
+  gboolean    retryable;
+} error_codes[] = {
+  [TW_BROWSER_ERROR_DISABLED]         = { "browser_disabled", FALSE },
+  [TW_BROWSER_ERROR_NO_HOST]          = { "browser_no_host", TRUE },
+  [TW_BROWSER_ERROR_STALE_REF]        = { "browser_stale_ref", FALSE },
+  [TW_BROWSER_ERROR_TIMEOUT]          = { "browser_timeout", TRUE },
+  [TW_BROWSER_ERROR_DENIED]           = { "browser_denied", FALSE },
+  [TW_BROWSER_ERROR_NOT_FOUND]        = { "browser_not_found", FALSE },
+  [TW_BROWSER_ERROR_INVALID_ARGUMENT] = { "browser_invalid_argument", FALSE },
+  [TW_BROWSER_ERROR_NOT_INTERACTABLE] = { "browser_not_interactable", TRUE },
+  [TW_BROWSER_ERROR_CRASHED]          = { "browser_crashed", FALSE },
+  [TW_BROWSER_ERROR_SCRIPT_ERROR]     = { "browser_script_error", FALSE },
+  [TW_BROWSER_ERROR_INTERNAL]         = { "browser_internal", FALSE },
+};
+
+const char *
+tw_browser_error_code_name (TwBrowserError code)
+{
+  g_return_val_if_fail (code <= TW_BROWSER_ERROR_INTERNAL, "browser_internal");
+
+  return error_codes[code].name;
+}
+
+gboolean
+tw_browser_error_is_retryable (TwBrowserError code)
+{
+  g_return_val_if_fail (code <= TW_BROWSER_ERROR_INTERNAL, FALSE);
+
+  return error_codes[code].retryable;
+}
+
+TwBrowserError
+tw_browser_error_from_gerror (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, TW_BROWSER_ERROR_INTERNAL);
+
+  if (error->domain == TW_BROWSER_ERROR &&
+      error->code >= 0 && error->code <= TW_BROWSER_ERROR_INTERNAL)
+    return (TwBrowserError) error->code;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return TW_BROWSER_ERROR_TIMEOUT;
+
+  return TW_BROWSER_ERROR_INTERNAL;
+}
+
+JsonNode *
+tw_browser_error_to_tool_result (const GError *error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *text = NULL;
+  TwBrowserError code;
+
+  g_return_val_if_fail (error != NULL, NULL);
+
+  code = tw_browser_error_from_gerror (error);
+  text = g_strdup_printf ("%s: %s", tw_browser_error_code_name (code), error->message);
+
+  json_builder_begin_object (builder);
+
+  json_builder_set_member_name (builder, "content");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "text");
+  json_builder_set_member_name (builder, "text");
+  json_builder_add_string_value (builder, text);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "structuredContent");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, tw_browser_error_code_name (code));
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, error->message);
+  json_builder_set_member_name (builder, "retryable");
+  json_builder_add_boolean_value (builder, tw_browser_error_is_retryable (code));
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "isError");
+  json_builder_add_boolean_value (builder, TRUE);
+
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}

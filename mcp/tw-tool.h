@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "tw-browser-service.h"
+
+G_BEGIN_DECLS
+
+/* One in-flight tools/call. Handlers receive it with arguments already
+ * validated against the tool's input schema and must finish it exactly once,
+ * from any main-loop iteration, with one of the tw_tool_call_return_*()
+ * functions. */
+typedef struct _TwToolCall TwToolCall;
+
+typedef void (*TwToolHandler) (TwToolCall *call);
+
+/* Turns a service result into the text the model reads. The text and the
+ * structured object must say the same thing. */
+typedef char *(*TwToolFormatFunc) (JsonObject *result);
+
+/* The one table row that describes a tool: everything tools/list reports and
+ * the generated reference documents comes from here. Schemas are JSON text. */
+typedef struct
+{
+  const char    *name;
+  const char    *title;
+  const char    *description;
+  const char    *input_schema;
+  const char    *output_schema;   /* NULL for tools that answer with text only */
+  gboolean       read_only;
+  gboolean       destructive;
+  gboolean       idempotent;
+  gboolean       open_world;
+  TwToolHandler  handler;
+} TwToolDef;
+
+JsonObject       *tw_tool_call_get_arguments    (TwToolCall       *call);
+TwBrowserService *tw_tool_call_get_service      (TwToolCall       *call);
+const TwCaller   *tw_tool_call_get_caller       (TwToolCall       *call);
+GCancellable     *tw_tool_call_get_cancellable  (TwToolCall       *call);
+const TwToolDef  *tw_tool_call_get_def          (TwToolCall       *call);
+
+/* Sends notifications/progress when the client asked for progress. */
+void              tw_tool_call_report_progress  (TwToolCall       *call,
+                                                 double            progress,
+                                                 double            total,
+                                                 const char       *message);
+
+/* Runs one browser service command on behalf of the call. Commands on the same
+ * browser id run one after the other, in the order they were issued; commands
+ * on different tabs run concurrently. When it completes, the result becomes the
+ * tool's structuredContent and @format's text its text content; an error
+ * becomes the tool's error result. */
+void              tw_tool_call_run_command      (TwToolCall       *call,
+                                                 TwTabCommand      command,
+                                                 const char       *browser_id,
+                                                 JsonObject       *params,
+                                                 TwToolFormatFunc  format);
+
+/* Finishing a call. @structured may be NULL; ownership is taken. */
+void              tw_tool_call_return_text      (TwToolCall       *call,
+                                                 const char       *text,
+                                                 JsonObject       *structured);
+void              tw_tool_call_return_image     (TwToolCall       *call,
+                                                 const char       *text,
+                                                 GBytes           *png,
+                                                 JsonObject       *structured);
+void              tw_tool_call_return_error     (TwToolCall       *call,
+                                                 const GError     *error);
+
+G_END_DECLS
