@@ -14,6 +14,20 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_FORWARD]   = "forward",
   [TW_TAB_COMMAND_RELOAD]    = "reload",
   [TW_TAB_COMMAND_SNAPSHOT]  = "snapshot",
+  [TW_TAB_COMMAND_SCREENSHOT] = "screenshot",
+  [TW_TAB_COMMAND_LOGS]      = "logs",
+  [TW_TAB_COMMAND_WAIT]      = "wait",
+  [TW_TAB_COMMAND_RESIZE]    = "resize",
+  [TW_TAB_COMMAND_CLICK]     = "click",
+  [TW_TAB_COMMAND_FILL]      = "fill",
+  [TW_TAB_COMMAND_TYPE]      = "type",
+  [TW_TAB_COMMAND_KEYPRESS]  = "keypress",
+  [TW_TAB_COMMAND_HOVER]     = "hover",
+  [TW_TAB_COMMAND_SELECT]    = "select",
+  [TW_TAB_COMMAND_DRAG]      = "drag",
+  [TW_TAB_COMMAND_UPLOAD]    = "upload",
+  [TW_TAB_COMMAND_SCROLL]    = "scroll",
+  [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

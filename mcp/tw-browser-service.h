@@ -32,6 +32,24 @@ typedef enum
   TW_TAB_COMMAND_RELOAD,      /* {} -> {browserId,url,title,status?} */
   TW_TAB_COMMAND_SNAPSHOT,    /* {interactive?,ref?,maxChars?,cursor?} -> {browserId,url,title,text,...} */
 
+  /* Reading and control (DESIGN.md §3). */
+  TW_TAB_COMMAND_SCREENSHOT,  /* {fullPage?,savePath?} -> {browserId,width,height,png (base64)? ,path?} */
+  TW_TAB_COMMAND_LOGS,        /* {maxEntries?} -> {browserId,entries:[...]} */
+  TW_TAB_COMMAND_WAIT,        /* {text?|url?,timeoutMs?} -> {browserId,url,title,...} */
+  TW_TAB_COMMAND_RESIZE,      /* {width,height} -> {browserId,width,height} */
+
+  /* Interaction (DESIGN.md §3): every ref goes through the runtime's resolver. */
+  TW_TAB_COMMAND_CLICK,       /* {ref,button?,doubleClick?,modifiers?} */
+  TW_TAB_COMMAND_FILL,        /* {ref,value} */
+  TW_TAB_COMMAND_TYPE,        /* {text,ref?} */
+  TW_TAB_COMMAND_KEYPRESS,    /* {key,ref?} */
+  TW_TAB_COMMAND_HOVER,       /* {ref} */
+  TW_TAB_COMMAND_SELECT,      /* {ref,value} */
+  TW_TAB_COMMAND_DRAG,        /* {sourceRef,targetRef} */
+  TW_TAB_COMMAND_UPLOAD,      /* {ref,filePaths} (paths already resolved inside the workspace) */
+  TW_TAB_COMMAND_SCROLL,      /* {deltaX,deltaY,ref?} */
+  TW_TAB_COMMAND_EVALUATE,    /* {function,ref?} -> {browserId,result,truncated} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -24,6 +24,30 @@ static const struct {
   [TW_BROWSER_ERROR_INTERNAL]         = { "browser_internal", FALSE },
 };
 
+static const char *error_descriptions[] = {
+  [TW_BROWSER_ERROR_DISABLED]         = "Browser tools are turned off for this workspace.",
+  [TW_BROWSER_ERROR_NO_HOST]          = "No running Tabwright serves the call (stdio bridge); start the app and retry.",
+  [TW_BROWSER_ERROR_STALE_REF]        = "The ref no longer matches the page; take a new snapshot.",
+  [TW_BROWSER_ERROR_TIMEOUT]          = "The element never became actionable, or the wait condition never held.",
+  [TW_BROWSER_ERROR_DENIED]           = "Not allowed: a non-http(s) URL, no history to go to, a path outside the workspace, or a tab paused by the person.",
+  [TW_BROWSER_ERROR_NOT_FOUND]        = "Unknown browserId, or a tab of another workspace.",
+  [TW_BROWSER_ERROR_INVALID_ARGUMENT] = "Arguments that fail the tool's schema or make no sense together.",
+  [TW_BROWSER_ERROR_NOT_INTERACTABLE] = "The element is hidden, disabled, covered or detached.",
+  [TW_BROWSER_ERROR_CRASHED]          = "The tab's web process died; browser_reload recovers it.",
+  [TW_BROWSER_ERROR_SCRIPT_ERROR]     = "The function given to browser_evaluate threw; the message carries the exception.",
+  [TW_BROWSER_ERROR_INTERNAL]         = "A bug in Tabwright; never expected.",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (error_descriptions) == G_N_ELEMENTS (error_codes));
+
+const char *
+tw_browser_error_code_description (TwBrowserError code)
+{
+  g_return_val_if_fail (code <= TW_BROWSER_ERROR_INTERNAL, "");
+
+  return error_descriptions[code];
+}
+
 const char *
 tw_browser_error_code_name (TwBrowserError code)
 {

@@ -28,6 +28,9 @@ typedef enum
 GQuark      tw_browser_error_quark        (void);
 const char *tw_browser_error_code_name    (TwBrowserError code);
 gboolean    tw_browser_error_is_retryable (TwBrowserError code);
+/* One sentence on what the code means and what to do, for the generated
+ * tool reference. */
+const char *tw_browser_error_code_description (TwBrowserError code);
 
 /* Maps any GError to a browser error code: TW_BROWSER_ERROR codes as they are,
  * G_IO_ERROR_CANCELLED and G_IO_ERROR_TIMED_OUT to TIMEOUT, anything else to

@@ -12,6 +12,16 @@ G_BEGIN_DECLS
  * agent the app launched, or a workspace's external clients) and carries the
  * browser service of that client's workspace. */
 
+/* Signals, for the activity feed:
+ *
+ *   call-started  (guint64 serial, const char *agent_id, const char *agent_name,
+ *                  const char *tool, JsonObject *arguments)
+ *   call-finished (guint64 serial, gboolean is_error, const char *error_code,
+ *                  double duration_ms)
+ *
+ * error_code is a browser_* code, "cancelled" when the client cancelled the
+ * call, went away or lost its session, and NULL on success. */
+
 #define TW_TYPE_MCP_SERVER (tw_mcp_server_get_type ())
 G_DECLARE_FINAL_TYPE (TwMcpServer, tw_mcp_server, TW, MCP_SERVER, GObject)
 

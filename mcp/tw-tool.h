@@ -59,6 +59,21 @@ void              tw_tool_call_run_command      (TwToolCall       *call,
                                                  JsonObject       *params,
                                                  TwToolFormatFunc  format);
 
+/* Finishes a call from a command's result, for tools whose reply is more
+ * than text and structured content, such as an image. It must finish @call
+ * with one of the tw_tool_call_return_*() functions; errors of the command
+ * never reach it (they become the tool's error result). */
+typedef void (*TwToolReplyFunc) (TwToolCall *call,
+                                 JsonObject *result);
+
+/* Like tw_tool_call_run_command(), in the same per-tab order, but hands the
+ * result to @reply instead of turning it into text and structuredContent. */
+void              tw_tool_call_run_command_full (TwToolCall       *call,
+                                                 TwTabCommand      command,
+                                                 const char       *browser_id,
+                                                 JsonObject       *params,
+                                                 TwToolReplyFunc   reply);
+
 /* Finishing a call. @structured may be NULL; ownership is taken. */
 void              tw_tool_call_return_text      (TwToolCall       *call,
                                                  const char       *text,

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+const char *
+tw_tool_get_string (JsonObject *object,
+                    const char *member,
+                    const char *fallback)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, fallback);
+  g_return_val_if_fail (member != NULL, fallback);
+
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return fallback;
+
+  return json_node_get_string (node);
+}
+
+gboolean
+tw_tool_get_boolean (JsonObject *object,
+                     const char *member,
+                     gboolean    fallback)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, fallback);
+  g_return_val_if_fail (member != NULL, fallback);
+
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fallback;
+
+  return json_node_get_boolean (node);
+}
+
+const char *
+tw_tool_get_browser_id (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return tw_tool_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
+}
+
+gboolean
+tw_tool_check_http_url (const char  *url,
+                        GError     **error)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+  const char *host;
+
+  if (url != NULL)
+    uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+
+  scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  if ((g_strcmp0 (scheme, "http") == 0 || g_strcmp0 (scheme, "https") == 0) &&
+      host != NULL && host[0] != '\0')
+    return TRUE;
+
+  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+               "Only http and https URLs are allowed, e.g. http://127.0.0.1:8000/; "
+               "\"%s\" is not one",
+               url != NULL ? url : "");
+  return FALSE;
+}
+
+static void
+append_dialogs (GString    *text,
+                JsonObject *result)
+{
+  JsonNode *node = json_object_get_member (result, "dialogs");
+  JsonArray *dialogs;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+
+  dialogs = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (dialogs); i++)
+    {
+      JsonNode *element = json_array_get_element (dialogs, i);
+      JsonObject *dialog;
+      const char *type;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      dialog = json_node_get_object (element);
+      type = tw_tool_get_string (dialog, "type", "dialog");
+
+      g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
+                              type,
+                              tw_tool_get_string (dialog, "message", ""),
+                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
+    }
+}
+
+void
+tw_tool_append_page (GString    *text,
+                     JsonObject *result)
+{
+  JsonNode *status;
+  const char *title;
+
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (result != NULL);
+
+  g_string_append (text, tw_tool_get_string (result, "url", "about:blank"));
+
+  status = json_object_get_member (result, "status");
+  if (status != NULL && JSON_NODE_HOLDS_VALUE (status) &&
+      json_node_get_value_type (status) == G_TYPE_INT64)
+    g_string_append_printf (text, " (%" G_GINT64_FORMAT ")", json_node_get_int (status));
+
+  title = tw_tool_get_string (result, "title", "");
+  if (title[0] != '\0')
+    g_string_append_printf (text, " \"%s\"", title);
+  else
+    g_string_append (text, " (no title)");
+
+  append_dialogs (text, result);
+}

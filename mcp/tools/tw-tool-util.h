@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tw-tool.h"
+
+G_BEGIN_DECLS
+
+/* Pieces that several tool groups share, so that the same thing reads the
+ * same everywhere: schema fragments (JSON text to paste into a schema
+ * literal) and the wording of common results. */
+
+/* The "browserId" member of an input schema's properties. */
+#define TW_TOOL_BROWSER_ID_PROPERTY \
+  "\"browserId\": {" \
+    "\"type\": \"string\", \"minLength\": 1, " \
+    "\"description\": \"The tab to use, e.g. \\\"b3\\\": a browserId returned by browser_new_tab or browser_list_tabs.\"" \
+  "}"
+
+/* An input schema whose only argument is browserId. */
+#define TW_TOOL_BROWSER_ID_ONLY_SCHEMA \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"properties\": {" TW_TOOL_BROWSER_ID_PROPERTY "}, " \
+    "\"required\": [\"browserId\"], " \
+    "\"additionalProperties\": false" \
+  "}"
+
+/* The dialogs a page opened during a command (DESIGN.md §3). */
+#define TW_TOOL_DIALOGS_PROPERTY \
+  "\"dialogs\": {" \
+    "\"type\": \"array\", " \
+    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed.\", " \
+    "\"items\": {" \
+      "\"type\": \"object\", " \
+      "\"properties\": {" \
+        "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
+        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}" \
+      "}, " \
+      "\"required\": [\"type\", \"message\"]" \
+    "}" \
+  "}"
+
+/* The output schema of commands that leave a tab showing a page: new tab,
+ * navigate, back, forward, reload. */
+#define TW_TOOL_PAGE_OUTPUT_SCHEMA \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"properties\": {" \
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
+      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
+      "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
+      "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
+      TW_TOOL_DIALOGS_PROPERTY \
+    "}, " \
+    "\"required\": [\"browserId\", \"url\", \"title\"]" \
+  "}"
+
+/* The browserId argument of a call whose schema requires one. */
+const char *tw_tool_get_browser_id      (TwToolCall  *call);
+
+/* TRUE for an absolute http or https URL with a host; anything else fails
+ * with browser_denied and a message saying only http and https are
+ * allowed. */
+gboolean    tw_tool_check_http_url      (const char  *url,
+                                         GError     **error);
+
+/* Appends `<url> (<status>) "<title>"` for a page result, then one line per
+ * dialog the page opened. */
+void        tw_tool_append_page         (GString     *text,
+                                         JsonObject  *result);
+
+/* A string member, or @fallback when it is absent or not a string. */
+const char *tw_tool_get_string          (JsonObject  *object,
+                                         const char  *member,
+                                         const char  *fallback);
+
+/* A boolean member, or @fallback when it is absent or not a boolean. */
+gboolean    tw_tool_get_boolean         (JsonObject  *object,
+                                         const char  *member,
+                                         gboolean     fallback);
+
+G_END_DECLS

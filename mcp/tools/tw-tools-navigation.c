@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* Tools that move a tab between pages: navigate, back, forward, reload. */
+
+static char *
+format_page (const char *lead,
+             const char *joiner,
+             JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "%s %s%s", lead, tw_tool_get_string (result, "browserId", "?"), joiner);
+  tw_tool_append_page (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static char *
+format_navigate (JsonObject *result)
+{
+  return format_page ("Navigated", " to ", result);
+}
+
+static char *
+format_back (JsonObject *result)
+{
+  return format_page ("Went back in", " to ", result);
+}
+
+static char *
+format_forward (JsonObject *result)
+{
+  return format_page ("Went forward in", " to ", result);
+}
+
+static char *
+format_reload (JsonObject *result)
+{
+  return format_page ("Reloaded", ": ", result);
+}
+
+static void
+navigate_handler (TwToolCall *call)
+{
+  const char *url = tw_tool_get_string (tw_tool_call_get_arguments (call), "url", NULL);
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(GError) error = NULL;
+
+  /* Checked here, before the tab sees it: file:, javascript:, data: and the
+   * like never reach the web view. */
+  if (!tw_tool_check_http_url (url, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  json_object_set_string_member (params, "url", url);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_NAVIGATE, tw_tool_get_browser_id (call),
+                            params, format_navigate);
+}
+
+static void
+run_history_command (TwToolCall       *call,
+                     TwTabCommand      command,
+                     TwToolFormatFunc  format)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
+}
+
+static void
+back_handler (TwToolCall *call)
+{
+  run_history_command (call, TW_TAB_COMMAND_BACK, format_back);
+}
+
+static void
+forward_handler (TwToolCall *call)
+{
+  run_history_command (call, TW_TAB_COMMAND_FORWARD, format_forward);
+}
+
+static void
+reload_handler (TwToolCall *call)
+{
+  run_history_command (call, TW_TAB_COMMAND_RELOAD, format_reload);
+}
+
+static const TwToolDef navigation_tools[] = {
+  {
+    .name = "browser_navigate",
+    .title = "Go to a URL",
+    .description =
+      "Go to a URL in an existing tab: open a web page, follow a link by its address, or load "
+      "a local dev server such as http://127.0.0.1:8000/. Only http and https URLs are allowed. "
+      "Returns after the page has loaded, with the final URL after redirects, the page title "
+      "and the HTTP status. Take a browser_snapshot afterwards to read the page and get "
+      "element refs.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"url\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = navigate_handler,
+  },
+  {
+    .name = "browser_back",
+    .title = "Go back",
+    .description =
+      "Go back in the tab's history to the previous page, like the browser's Back button. "
+      "Fails with browser_denied when there is no earlier page. Returns after the page has "
+      "loaded, with its URL, title and HTTP status.",
+    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = back_handler,
+  },
+  {
+    .name = "browser_forward",
+    .title = "Go forward",
+    .description =
+      "Go forward in the tab's history to the next page after going back, like the browser's "
+      "Forward button. Fails with browser_denied when there is no later page. Returns after "
+      "the page has loaded, with its URL, title and HTTP status.",
+    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = forward_handler,
+  },
+  {
+    .name = "browser_reload",
+    .title = "Reload the page",
+    .description =
+      "Reload the page in a tab, for example to pick up a change on a dev server, or to "
+      "recover a tab whose page crashed (browser_crashed). Returns after the page has loaded "
+      "again, with its URL, title and HTTP status.",
+    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = reload_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_navigation_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (navigation_tools);
+  return navigation_tools;
+}

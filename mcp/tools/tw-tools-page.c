@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+#include <string.h>
+
+/* Tools that read a tab or set it up without acting on the page:
+ * screenshot, logs, wait and resize. */
+
+/* Dialogs the page opened during the command, in the words the other tools
+ * use. */
+static void
+append_dialogs (GString    *text,
+                JsonObject *result)
+{
+  JsonNode *node = json_object_get_member (result, "dialogs");
+  JsonArray *dialogs;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+
+  dialogs = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (dialogs); i++)
+    {
+      JsonNode *element = json_array_get_element (dialogs, i);
+      JsonObject *dialog;
+      const char *type;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      dialog = json_node_get_object (element);
+      type = tw_tool_get_string (dialog, "type", "dialog");
+
+      g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
+                              type,
+                              tw_tool_get_string (dialog, "message", ""),
+                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
+    }
+}
+
+static gint64
+get_int (JsonObject *object,
+         const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return -1;
+
+  return json_node_get_int (node);
+}
+
+/* Copies the members of the tool's arguments that the command takes. */
+static JsonObject *
+copy_params (TwToolCall         *call,
+             const char * const *names)
+{
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  JsonObject *params = json_object_new ();
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      JsonNode *node = json_object_get_member (arguments, names[i]);
+
+      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+        json_object_set_member (params, names[i], json_node_copy (node));
+    }
+
+  return params;
+}
+
+/* browser_screenshot */
+
+static void
+screenshot_reply (TwToolCall *call,
+                  JsonObject *result)
+{
+  g_autoptr(JsonObject) structured = json_object_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
+  const char *png = tw_tool_get_string (result, "png", NULL);
+  const char *path = tw_tool_get_string (result, "path", NULL);
+  gint64 width = get_int (result, "width");
+  gint64 height = get_int (result, "height");
+  gboolean truncated = tw_tool_get_boolean (result, "truncated", FALSE);
+  g_autoptr(GBytes) bytes = NULL;
+  GList *members;
+
+  /* The image travels as image content; structuredContent keeps only what
+   * describes it, never the pixels a second time. */
+  members = json_object_get_members (result);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      if (g_strcmp0 (l->data, "png") != 0)
+        json_object_set_member (structured, l->data,
+                                json_node_copy (json_object_get_member (result, l->data)));
+    }
+  g_list_free (members);
+
+  if (path != NULL)
+    g_string_append_printf (text, "Saved a %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
+                            " screenshot of %s to %s",
+                            width, height, browser_id, path);
+  else
+    g_string_append_printf (text, "Screenshot of %s, %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
+                            " pixels",
+                            browser_id, width, height);
+
+  if (truncated)
+    g_string_append (text, " (the page is taller: the image stops at its first 8000 pixels; "
+                           "scroll and take viewport screenshots, or save the whole page with "
+                           "savePath)");
+
+  append_dialogs (text, result);
+
+  if (png == NULL)
+    {
+      tw_tool_call_return_text (call, text->str, g_steal_pointer (&structured));
+      return;
+    }
+
+  {
+    gsize size = 0;
+    guchar *data = g_base64_decode (png, &size);
+
+    bytes = g_bytes_new_take (data, size);
+  }
+
+  tw_tool_call_return_image (call, text->str, bytes, g_steal_pointer (&structured));
+}
+
+static void
+screenshot_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "fullPage", "savePath", NULL };
+  g_autoptr(JsonObject) params = copy_params (call, names);
+
+  tw_tool_call_run_command_full (call, TW_TAB_COMMAND_SCREENSHOT, tw_tool_get_browser_id (call),
+                                 params, screenshot_reply);
+}
+
+/* browser_logs */
+
+static void
+append_size (GString *line,
+             gint64   size)
+{
+  if (size < 10 * 1024)
+    g_string_append_printf (line, " %" G_GINT64_FORMAT " B", size);
+  else if (size < 10 * 1024 * 1024)
+    g_string_append_printf (line, " %" G_GINT64_FORMAT " kB", size / 1024);
+  else
+    g_string_append_printf (line, " %" G_GINT64_FORMAT " MB", size / (1024 * 1024));
+}
+
+/* One compact line per entry: the clock time, then what happened, e.g.
+ *   14:03:07.214 console.error Uncaught TypeError: x is undefined (http://…/app.js:12)
+ *   14:03:07.250 GET http://…/logo.png 404 image 12 ms 335 B
+ *   14:03:07.300 GET http://…/api/items FAILED: Could not connect fetch 3 ms
+ *   14:03:08.001 --- navigated to http://…/next --- */
+static char *
+format_log_entry (JsonObject *entry)
+{
+  GString *line = g_string_new (NULL);
+  const char *type = tw_tool_get_string (entry, "type", "note");
+  const char *time = tw_tool_get_string (entry, "time", NULL);
+  const char *url = tw_tool_get_string (entry, "url", NULL);
+
+  /* Only the clock time: the date is the same for nearly every entry.
+   * "2025-01-31T14:03:07.214+01:00" gives "14:03:07.214". */
+  if (time != NULL && strlen (time) >= 23)
+    g_string_append_len (line, time + 11, 12);
+  else if (time != NULL)
+    g_string_append (line, time);
+
+  if (g_strcmp0 (type, "console") == 0)
+    {
+      gint64 number = get_int (entry, "line");
+
+      g_string_append_printf (line, " console.%s %s",
+                              tw_tool_get_string (entry, "level", "log"),
+                              tw_tool_get_string (entry, "text", ""));
+      if (url != NULL && number > 0)
+        g_string_append_printf (line, " (%s:%" G_GINT64_FORMAT ")", url, number);
+      else if (url != NULL)
+        g_string_append_printf (line, " (%s)", url);
+    }
+  else if (g_strcmp0 (type, "network") == 0)
+    {
+      const char *state = tw_tool_get_string (entry, "state", "pending");
+      gint64 status = get_int (entry, "status");
+      gint64 duration = get_int (entry, "durationMs");
+      gint64 size = get_int (entry, "size");
+
+      g_string_append_printf (line, " %s %s",
+                              tw_tool_get_string (entry, "method", "GET"),
+                              url != NULL ? url : "");
+
+      if (status > 0)
+        g_string_append_printf (line, " %" G_GINT64_FORMAT, status);
+      if (g_strcmp0 (state, "failed") == 0)
+        g_string_append_printf (line, " FAILED: %s",
+                                tw_tool_get_string (entry, "failure", "unknown reason"));
+      else if (g_strcmp0 (state, "pending") == 0)
+        g_string_append (line, " pending");
+
+      g_string_append_printf (line, " %s", tw_tool_get_string (entry, "resourceType", "other"));
+      if (duration >= 0)
+        g_string_append_printf (line, " %" G_GINT64_FORMAT " ms", duration);
+      if (size >= 0)
+        append_size (line, size);
+    }
+  else if (g_strcmp0 (type, "navigation") == 0)
+    {
+      g_string_append_printf (line, " --- navigated to %s ---", url != NULL ? url : "");
+    }
+  else
+    {
+      g_string_append_printf (line, " --- %s ---", tw_tool_get_string (entry, "text", ""));
+    }
+
+  return g_string_free (line, FALSE);
+}
+
+static char *
+format_logs (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
+  JsonNode *node = json_object_get_member (result, "entries");
+  JsonArray *entries = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node)
+                                                                      : NULL;
+  guint n_entries = entries != NULL ? json_array_get_length (entries) : 0;
+  gint64 total = get_int (result, "total");
+  gint64 dropped = get_int (result, "dropped");
+
+  if (n_entries == 0)
+    {
+      g_string_append_printf (text, "No console messages or network requests recorded in %s yet.",
+                              browser_id);
+    }
+  else
+    {
+      g_string_append_printf (text, "%s: the last %u of %" G_GINT64_FORMAT " log entries, "
+                              "newest last",
+                              browser_id, n_entries, MAX (total, (gint64) n_entries));
+      if (dropped > 0)
+        g_string_append_printf (text, " (%" G_GINT64_FORMAT " older ones were dropped)", dropped);
+      g_string_append_c (text, ':');
+
+      for (guint i = 0; i < n_entries; i++)
+        {
+          JsonNode *element = json_array_get_element (entries, i);
+          g_autofree char *line = NULL;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            continue;
+
+          line = format_log_entry (json_node_get_object (element));
+          g_string_append_c (text, '\n');
+          g_string_append (text, line);
+        }
+    }
+
+  append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+logs_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "maxEntries", NULL };
+  g_autoptr(JsonObject) params = copy_params (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_LOGS, tw_tool_get_browser_id (call),
+                            params, format_logs);
+}
+
+/* browser_wait */
+
+static char *
+format_wait (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
+  const char *matched = tw_tool_get_string (result, "matched", "text");
+  const char *value = tw_tool_get_string (result, "value", "");
+
+  if (g_strcmp0 (matched, "url") == 0)
+    g_string_append_printf (text, "The URL of %s contains \"%s\" after %" G_GINT64_FORMAT " ms: ",
+                            browser_id, value, MAX (get_int (result, "elapsedMs"), 0));
+  else
+    g_string_append_printf (text, "The text \"%s\" appeared in %s after %" G_GINT64_FORMAT " ms: ",
+                            value, browser_id, MAX (get_int (result, "elapsedMs"), 0));
+
+  tw_tool_append_page (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+wait_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "text", "url", "timeoutMs", NULL };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = NULL;
+  gboolean has_text = json_object_has_member (arguments, "text");
+  gboolean has_url = json_object_has_member (arguments, "url");
+
+  if (has_text == has_url)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           has_text
+                           ? "Give either \"text\" or \"url\", not both"
+                           : "Give \"text\" (wait for text to appear on the page) or \"url\" "
+                             "(wait for the URL to contain a fragment)");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = copy_params (call, names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_WAIT, tw_tool_get_browser_id (call),
+                            params, format_wait);
+}
+
+/* browser_resize */
+
+static char *
+format_resize (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  gint64 width = get_int (result, "width");
+  gint64 height = get_int (result, "height");
+  gint64 inner_width = get_int (result, "innerWidth");
+  gint64 inner_height = get_int (result, "innerHeight");
+
+  g_string_append_printf (text, "Resized the viewport of %s to %" G_GINT64_FORMAT " × %"
+                          G_GINT64_FORMAT,
+                          tw_tool_get_string (result, "browserId", "?"), width, height);
+
+  if (inner_width == width && inner_height == height)
+    g_string_append (text, "; the page sees the same innerWidth and innerHeight.");
+  else
+    g_string_append_printf (text, "; the page reports innerWidth %" G_GINT64_FORMAT
+                            " and innerHeight %" G_GINT64_FORMAT " (is the page zoomed?).",
+                            inner_width, inner_height);
+
+  append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+resize_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "width", "height", NULL };
+  g_autoptr(JsonObject) params = copy_params (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_RESIZE, tw_tool_get_browser_id (call),
+                            params, format_resize);
+}
+
+static const TwToolDef page_tools[] = {
+  {
+    .name = "browser_screenshot",
+    .title = "Take a screenshot",
+    .description =
+      "Take a screenshot of the page in a tab: a PNG image of what the viewport shows, or "
+      "with fullPage of the whole scrollable page (returned images stop at 8000 pixels high). "
+      "Use it to see the layout, colours and images of a page, which the text of "
+      "browser_snapshot cannot show; use browser_snapshot to read text and find elements to "
+      "act on. Works on tabs in the background. With savePath the PNG is written to that "
+      "file inside the workspace instead of being returned.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"fullPage\": {\"type\": \"boolean\", \"description\": \"Capture the whole page, not just the visible viewport. Default false.\"}, "
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the PNG to this file instead of returning it: a path inside the workspace, absolute or relative to the workspace folder, e.g. screenshots/home.png. Its folder must exist.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+          "\"width\": {\"type\": \"integer\", \"description\": \"Width of the image in pixels.\"}, "
+          "\"height\": {\"type\": \"integer\", \"description\": \"Height of the image in pixels.\"}, "
+          "\"path\": {\"type\": \"string\", \"description\": \"The file the PNG was written to, when savePath was given.\"}, "
+          "\"truncated\": {\"type\": \"boolean\", \"description\": \"True when a full-page image was cut at 8000 pixels high.\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"width\", \"height\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = screenshot_handler,
+  },
+  {
+    .name = "browser_logs",
+    .title = "Read console errors and network requests",
+    .description =
+      "Read console errors and network requests of a tab: console.log, warn and error "
+      "messages, uncaught JavaScript exceptions, the browser's own messages (failed loads, "
+      "Content Security Policy violations), and every request with its method, URL, HTTP "
+      "status, resource type, duration, size and failure reason. Use it to debug a page that "
+      "misbehaves: a blank page, a failing API call, a missing image or script. Entries are "
+      "oldest first, newest last; a \"navigated to\" line separates pages. The tab keeps its "
+      "last 500 entries.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+          "\"entries\": {"
+            "\"type\": \"array\", "
+            "\"description\": \"Log entries, oldest first.\", "
+            "\"items\": {"
+              "\"type\": \"object\", "
+              "\"properties\": {"
+                "\"type\": {\"type\": \"string\", \"enum\": [\"console\", \"network\", \"navigation\", \"note\"], \"description\": \"What the entry records.\"}, "
+                "\"time\": {\"type\": \"string\", \"description\": \"When it happened, ISO 8601 with milliseconds.\"}, "
+                "\"level\": {\"type\": \"string\", \"description\": \"Console entries: error, warning, info, log or debug.\"}, "
+                "\"source\": {\"type\": \"string\", \"description\": \"Console entries: console-api, javascript (uncaught exceptions), network, security or other.\"}, "
+                "\"text\": {\"type\": \"string\", \"description\": \"Console entries and notes: the message.\"}, "
+                "\"line\": {\"type\": \"integer\", \"description\": \"Console entries: the line in url that logged it.\"}, "
+                "\"url\": {\"type\": \"string\", \"description\": \"The script of a console message, the requested URL, or the new page of a navigation.\"}, "
+                "\"method\": {\"type\": \"string\", \"description\": \"Network entries: the HTTP method.\"}, "
+                "\"resourceType\": {\"type\": \"string\", \"description\": \"Network entries: document, stylesheet, script, image, font, media, fetch (fetch and XMLHttpRequest), worker, manifest, object or other.\"}, "
+                "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"], \"description\": \"Network entries: whether the request is still running, finished or failed.\"}, "
+                "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"Network entries: the HTTP status, null before a response or when none came.\"}, "
+                "\"durationMs\": {\"type\": \"integer\", \"description\": \"Network entries: milliseconds from the request to the end of the response.\"}, "
+                "\"size\": {\"type\": \"integer\", \"description\": \"Network entries: the response size in bytes when the server declared it.\"}, "
+                "\"mimeType\": {\"type\": \"string\", \"description\": \"Network entries: the MIME type of the response.\"}, "
+                "\"failure\": {\"type\": \"string\", \"description\": \"Network entries: why the request failed.\"}"
+              "}, "
+              "\"required\": [\"type\", \"time\"]"
+            "}"
+          "}, "
+          "\"total\": {\"type\": \"integer\", \"description\": \"How many entries the tab keeps now.\"}, "
+          "\"dropped\": {\"type\": \"integer\", \"description\": \"How many older entries were dropped to make room.\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"entries\", \"total\", \"dropped\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = logs_handler,
+  },
+  {
+    .name = "browser_wait",
+    .title = "Wait for text or a URL",
+    .description =
+      "Wait for text to appear on the page, or for the tab's URL to contain a fragment "
+      "(client-side route changes by history.pushState count). Give exactly one of text and "
+      "url. Use it after an action whose effect comes later: search results loading, a toast "
+      "saying \"Saved\", a login that redirects to /dashboard. Text matching ignores case and "
+      "extra white space and only sees visible text. Fails with browser_timeout after "
+      "timeoutMs (default 5000, at most 30000) and says what the page shows instead.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to wait for, e.g. \\\"Order confirmed\\\".\"}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A part of the URL to wait for, e.g. \\\"/dashboard\\\" or \\\"#done\\\".\"}, "
+          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"How long to wait, in milliseconds. Default 5000.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+          "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
+          "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
+          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\"], \"description\": \"Which condition held.\"}, "
+          "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
+          "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"elapsedMs\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = wait_handler,
+  },
+  {
+    .name = "browser_resize",
+    .title = "Resize the viewport",
+    .description =
+      "Resize the viewport of a tab to a width and height in CSS pixels, e.g. 375 × 667 for a "
+      "phone, 768 × 1024 for a tablet or 1280 × 800 for a laptop, to test a responsive "
+      "layout or reproduce a mobile bug. The page sees exactly this innerWidth and "
+      "innerHeight whatever the size of the window; the person sees the page framed at that "
+      "size. Width and height from 200 to 4000.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"width\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport width in CSS pixels.\"}, "
+          "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"width\", \"height\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+          "\"width\": {\"type\": \"integer\", \"description\": \"The viewport width now set.\"}, "
+          "\"height\": {\"type\": \"integer\", \"description\": \"The viewport height now set.\"}, "
+          "\"innerWidth\": {\"type\": \"integer\", \"description\": \"window.innerWidth as the page measures it.\"}, "
+          "\"innerHeight\": {\"type\": \"integer\", \"description\": \"window.innerHeight as the page measures it.\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = resize_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_page_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (page_tools);
+  return page_tools;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* Tools that open, list and close tabs. */
+
+static char *
+format_tab_list (JsonObject *result)
+{
+  JsonNode *node = json_object_get_member (result, "tabs");
+  JsonArray *tabs = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  GString *text = g_string_new (NULL);
+
+  if (tabs == NULL || json_array_get_length (tabs) == 0)
+    {
+      g_string_append (text, "No tabs open.");
+      return g_string_free (text, FALSE);
+    }
+
+  for (guint i = 0; i < json_array_get_length (tabs); i++)
+    {
+      JsonNode *element = json_array_get_element (tabs, i);
+      JsonObject *tab;
+      const char *owner;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      tab = json_node_get_object (element);
+      owner = tw_tool_get_string (tab, "owner", NULL);
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+
+      g_string_append_printf (text, "%s  \"%s\"  %s",
+                              tw_tool_get_string (tab, "browserId", "?"),
+                              tw_tool_get_string (tab, "title", ""),
+                              tw_tool_get_string (tab, "url", "about:blank"));
+
+      if (tw_tool_get_boolean (tab, "loading", FALSE))
+        g_string_append (text, "  [loading]");
+      if (owner != NULL)
+        g_string_append_printf (text, "  [agent: %s]", owner);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+list_tabs_handler (TwToolCall *call)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_LIST_TABS, NULL, params, format_tab_list);
+}
+
+static char *
+format_new_tab (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "Opened %s at ", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_page (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+new_tab_handler (TwToolCall *call)
+{
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  const char *url = tw_tool_get_string (arguments, "url", NULL);
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (url != NULL)
+    {
+      if (!tw_tool_check_http_url (url, &error))
+        {
+          tw_tool_call_return_error (call, error);
+          return;
+        }
+
+      json_object_set_string_member (params, "url", url);
+    }
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_NEW_TAB, NULL, params, format_new_tab);
+}
+
+static char *
+format_close_tab (JsonObject *result)
+{
+  return g_strdup_printf ("Closed %s.", tw_tool_get_string (result, "browserId", "?"));
+}
+
+static void
+close_tab_handler (TwToolCall *call)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_CLOSE_TAB, tw_tool_get_browser_id (call),
+                            params, format_close_tab);
+}
+
+static const TwToolDef tab_tools[] = {
+  {
+    .name = "browser_list_tabs",
+    .title = "List browser tabs",
+    .description =
+      "List the open browser tabs of this workspace: each tab's browserId, URL, page title, "
+      "whether it is still loading, and which agent drives it. Use it to find the browserId "
+      "the other browser_* tools need, or to see what is already open before opening a new tab.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {}, "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"tabs\": {"
+            "\"type\": \"array\", "
+            "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
+            "\"items\": {"
+              "\"type\": \"object\", "
+              "\"properties\": {"
+                "\"browserId\": {\"type\": \"string\", \"description\": \"Identifies the tab in other browser_* calls.\"}, "
+                "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
+                "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
+                "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
+                "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
+              "}, "
+              "\"required\": [\"browserId\", \"url\", \"title\", \"loading\"]"
+            "}"
+          "}"
+        "}, "
+        "\"required\": [\"tabs\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = list_tabs_handler,
+  },
+  {
+    .name = "browser_new_tab",
+    .title = "Open a new browser tab",
+    .description =
+      "Open a new browser tab, optionally loading a web page at an http or https URL (without a "
+      "URL the tab shows about:blank). The tab opens in the background and never takes the "
+      "person's focus. Returns after the first page has loaded, with the new tab's browserId, "
+      "the final URL after redirects, the page title and the HTTP status. Pass the browserId to "
+      "browser_snapshot to read the page, and to the other browser_* tools to act on it.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}"
+        "}, "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = new_tab_handler,
+  },
+  {
+    .name = "browser_close_tab",
+    .title = "Close a browser tab",
+    .description =
+      "Close a browser tab and free its web page. Use it for tabs you opened and no longer need. "
+      "The browserId stops working afterwards.",
+    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
+          "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"closed\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = TRUE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = close_tab_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_tabs_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (tab_tools);
+  return tab_tools;
+}

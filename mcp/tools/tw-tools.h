@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tw-tool.h"
+
+G_BEGIN_DECLS
+
+/* The exported table of each tool group listed in tw-tool-groups.h. */
+#define TW_TOOL_GROUP(name) const TwToolDef *tw_tools_##name##_get (guint *n_tools);
+#include "tw-tool-groups.h"
+#undef TW_TOOL_GROUP
+
+G_END_DECLS

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-jsonrpc.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (tw-jsonrpc-error-quark, tw_jsonrpc_error)
+
+void
+tw_jsonrpc_message_free (TwJsonrpcMessage *message)
+{
+  if (message == NULL)
+    return;
+
+  g_clear_pointer (&message->id, json_node_unref);
+  g_clear_pointer (&message->method, g_free);
+  g_clear_pointer (&message->params, json_object_unref);
+  g_clear_pointer (&message->result, json_node_unref);
+  g_clear_pointer (&message->error, json_object_unref);
+  g_free (message);
+}
+
+gboolean
+tw_jsonrpc_id_is_valid (JsonNode *id)
+{
+  GType type;
+
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id))
+    return FALSE;
+
+  /* JSON-RPC allows fractional ids but discourages them; MCP only allows
+   * strings and integers, and json-glib keeps integers as gint64. */
+  type = json_node_get_value_type (id);
+  return type == G_TYPE_STRING || type == G_TYPE_INT64;
+}
+
+char *
+tw_jsonrpc_id_to_key (JsonNode *id)
+{
+  g_return_val_if_fail (tw_jsonrpc_id_is_valid (id), NULL);
+
+  if (json_node_get_value_type (id) == G_TYPE_STRING)
+    return g_strconcat ("s:", json_node_get_string (id), NULL);
+
+  return g_strdup_printf ("i:%" G_GINT64_FORMAT, json_node_get_int (id));
+}
+
+static gboolean
+fail (GError     **error,
+      int          code,
+      const char  *message)
+{
+  g_set_error_literal (error, TW_JSONRPC_ERROR, code, message);
+  return FALSE;
+}
+
+static gboolean
+parse_response (JsonObject        *object,
+                TwJsonrpcMessage  *message,
+                GError           **error)
+{
+  JsonNode *id = json_object_get_member (object, "id");
+  JsonNode *result = json_object_get_member (object, "result");
+  JsonNode *error_node = json_object_get_member (object, "error");
+
+  if (id == NULL)
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: a message needs \"method\" or, for a response, \"id\"");
+
+  if ((result == NULL) == (error_node == NULL))
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: a response needs exactly one of \"result\" and \"error\"");
+
+  /* Only an error response may carry a null id: it answers a request whose
+   * id could not be read. */
+  if (!(error_node != NULL && JSON_NODE_HOLDS_NULL (id)) && !tw_jsonrpc_id_is_valid (id))
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: \"id\" must be a string or an integer");
+
+  if (error_node != NULL)
+    {
+      JsonObject *error_object;
+      JsonNode *code;
+      JsonNode *text;
+
+      if (!JSON_NODE_HOLDS_OBJECT (error_node))
+        return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                     "Invalid Request: \"error\" must be an object");
+
+      error_object = json_node_get_object (error_node);
+      code = json_object_get_member (error_object, "code");
+      text = json_object_get_member (error_object, "message");
+
+      if (code == NULL || !JSON_NODE_HOLDS_VALUE (code) ||
+          json_node_get_value_type (code) != G_TYPE_INT64)
+        return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                     "Invalid Request: \"error.code\" must be an integer");
+
+      if (text == NULL || !JSON_NODE_HOLDS_VALUE (text) ||
+          json_node_get_value_type (text) != G_TYPE_STRING)
+        return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                     "Invalid Request: \"error.message\" must be a string");
+
+      message->error = json_object_ref (error_object);
+    }
+  else
+    {
+      message->result = json_node_copy (result);
+    }
+
+  message->kind = TW_JSONRPC_MESSAGE_RESPONSE;
+  message->id = json_node_copy (id);
+
+  return TRUE;
+}
+
+static gboolean
+parse_object (JsonObject        *object,
+              TwJsonrpcMessage  *message,
+              GError           **error)
+{
+  JsonNode *version = json_object_get_member (object, "jsonrpc");
+  JsonNode *method = json_object_get_member (object, "method");
+  JsonNode *id;
+  JsonNode *params;
+
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (version), "2.0") != 0)
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+
+  if (method == NULL)
+    return parse_response (object, message, error);
+
+  if (!JSON_NODE_HOLDS_VALUE (method) || json_node_get_value_type (method) != G_TYPE_STRING)
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: \"method\" must be a string");
+
+  if (json_object_has_member (object, "result") || json_object_has_member (object, "error"))
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: a request cannot carry \"result\" or \"error\"");
+
+  id = json_object_get_member (object, "id");
+  if (id != NULL && !tw_jsonrpc_id_is_valid (id))
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: \"id\" must be a string or an integer");
+
+  params = json_object_get_member (object, "params");
+  if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
+    return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                 "Invalid Request: \"params\" must be an object");
+
+  message->kind = id != NULL ? TW_JSONRPC_MESSAGE_REQUEST : TW_JSONRPC_MESSAGE_NOTIFICATION;
+  message->id = id != NULL ? json_node_copy (id) : NULL;
+  message->method = g_strdup (json_node_get_string (method));
+  message->params = params != NULL ? json_object_ref (json_node_get_object (params)) : NULL;
+
+  return TRUE;
+}
+
+TwJsonrpcMessage *
+tw_jsonrpc_message_parse (const char  *data,
+                          gssize       length,
+                          GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  if (length < 0)
+    length = strlen (data);
+
+  /* json-glib would read up to an embedded NUL and accept what came before,
+   * so check the encoding of the whole body first. */
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      g_set_error_literal (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR,
+                           "Parse error: the body is not valid UTF-8 text");
+      return NULL;
+    }
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR,
+                   "Parse error: %s", local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error_literal (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR,
+                           "Parse error: the body is empty");
+      return NULL;
+    }
+
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error_literal (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                           "Batch requests are not supported");
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_INVALID_REQUEST,
+                           "Invalid Request: a message must be a JSON object");
+      return NULL;
+    }
+
+  message = g_new0 (TwJsonrpcMessage, 1);
+  if (!parse_object (json_node_get_object (root), message, error))
+    return NULL;
+
+  return g_steal_pointer (&message);
+}
+
+static void
+add_id (JsonBuilder *builder,
+        JsonNode    *id)
+{
+  json_builder_set_member_name (builder, "id");
+  if (id != NULL && tw_jsonrpc_id_is_valid (id))
+    json_builder_add_value (builder, json_node_copy (id));
+  else
+    json_builder_add_null_value (builder);
+}
+
+JsonNode *
+tw_jsonrpc_new_result (JsonNode *id,
+                       JsonNode *result)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (result != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  add_id (builder, id);
+  json_builder_set_member_name (builder, "result");
+  json_builder_add_value (builder, json_node_copy (result));
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+JsonNode *
+tw_jsonrpc_new_error (JsonNode   *id,
+                      int         code,
+                      const char *message)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (message != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  add_id (builder, id);
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_int_value (builder, code);
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, message);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+JsonNode *
+tw_jsonrpc_new_error_from_gerror (JsonNode     *id,
+                                  const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain == TW_JSONRPC_ERROR)
+    return tw_jsonrpc_new_error (id, error->code, error->message);
+
+  return tw_jsonrpc_new_error (id, TW_JSONRPC_ERROR_INTERNAL_ERROR, error->message);
+}
+
+JsonNode *
+tw_jsonrpc_new_notification (const char *method,
+                             JsonObject *params)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (method != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  json_builder_set_member_name (builder, "method");
+  json_builder_add_string_value (builder, method);
+  if (params != NULL)
+    {
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (node, params);
+      json_builder_set_member_name (builder, "params");
+      json_builder_add_value (builder, node);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+char *
+tw_jsonrpc_to_string (JsonNode *message,
+                      gsize    *length)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  g_return_val_if_fail (message != NULL, NULL);
+
+  json_generator_set_root (generator, message);
+
+  return json_generator_to_data (generator, length);
+}

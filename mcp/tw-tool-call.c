@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tool-call-private.h"
+
+#include "tw-error.h"
+#include "tw-json-schema.h"
+#include "tw-tool-registry.h"
+
+struct _TwToolCall
+{
+  gatomicrefcount         ref_count;
+
+  const TwToolDef        *def;
+  JsonObject             *arguments;
+  TwBrowserService       *service;
+  char                   *agent_id;
+  char                   *agent_name;
+  TwCaller                caller;
+  GCancellable           *cancellable;
+
+  TwToolCallProgressFunc  progress_func;
+  gpointer                progress_data;
+
+  TwToolCallDoneFunc      done_func;
+  gpointer                done_data;
+  GDestroyNotify          done_destroy;
+
+  guint                   started : 1;
+  guint                   finished : 1;
+};
+
+/* One service command issued by a call. Commands on a browser id wait in a
+ * queue kept on the service object, so that calls on one tab run in the
+ * order they were issued whichever MCP session they came from. */
+typedef struct
+{
+  TwToolCall       *call;
+  TwTabCommand      command;
+  char             *browser_id;
+  JsonObject       *params;
+  TwToolFormatFunc  format;
+  TwToolReplyFunc   reply;
+  /* Set while the command waits behind others: a cancelled call leaves the
+   * queue at once instead of waiting for its turn. */
+  GSource          *cancel_source;
+} CommandRun;
+
+static void command_run_start (CommandRun *run);
+
+TwToolCall *
+tw_tool_call_new (const TwToolDef  *def,
+                  JsonObject       *arguments,
+                  TwBrowserService *service,
+                  const TwCaller   *caller,
+                  GCancellable     *cancellable)
+{
+  TwToolCall *call;
+
+  g_return_val_if_fail (def != NULL, NULL);
+  g_return_val_if_fail (service == NULL || TW_IS_BROWSER_SERVICE (service), NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+
+  call = g_new0 (TwToolCall, 1);
+  g_atomic_ref_count_init (&call->ref_count);
+  call->def = def;
+  call->arguments = arguments != NULL ? json_object_ref (arguments) : json_object_new ();
+  call->service = service != NULL ? g_object_ref (service) : NULL;
+  call->agent_id = g_strdup (caller != NULL ? caller->agent_id : NULL);
+  call->agent_name = g_strdup (caller != NULL ? caller->agent_name : NULL);
+  call->caller.agent_id = call->agent_id;
+  call->caller.agent_name = call->agent_name;
+  call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
+
+  return call;
+}
+
+TwToolCall *
+tw_tool_call_ref (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  g_atomic_ref_count_inc (&call->ref_count);
+
+  return call;
+}
+
+void
+tw_tool_call_unref (TwToolCall *call)
+{
+  g_return_if_fail (call != NULL);
+
+  if (!g_atomic_ref_count_dec (&call->ref_count))
+    return;
+
+  if (call->done_destroy != NULL)
+    call->done_destroy (call->done_data);
+
+  g_clear_pointer (&call->arguments, json_object_unref);
+  g_clear_object (&call->service);
+  g_clear_object (&call->cancellable);
+  g_free (call->agent_id);
+  g_free (call->agent_name);
+  g_free (call);
+}
+
+void
+tw_tool_call_set_progress_func (TwToolCall             *call,
+                                TwToolCallProgressFunc  func,
+                                gpointer                user_data)
+{
+  g_return_if_fail (call != NULL);
+
+  call->progress_func = func;
+  call->progress_data = user_data;
+}
+
+void
+tw_tool_call_set_done_func (TwToolCall         *call,
+                            TwToolCallDoneFunc  func,
+                            gpointer            user_data,
+                            GDestroyNotify      destroy)
+{
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (!call->started);
+
+  call->done_func = func;
+  call->done_data = user_data;
+  call->done_destroy = destroy;
+}
+
+gboolean
+tw_tool_call_is_finished (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, FALSE);
+
+  return call->finished;
+}
+
+JsonObject *
+tw_tool_call_get_arguments (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return call->arguments;
+}
+
+TwBrowserService *
+tw_tool_call_get_service (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return call->service;
+}
+
+const TwCaller *
+tw_tool_call_get_caller (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return &call->caller;
+}
+
+GCancellable *
+tw_tool_call_get_cancellable (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return call->cancellable;
+}
+
+const TwToolDef *
+tw_tool_call_get_def (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return call->def;
+}
+
+void
+tw_tool_call_report_progress (TwToolCall *call,
+                              double      progress,
+                              double      total,
+                              const char *message)
+{
+  g_return_if_fail (call != NULL);
+
+  if (call->finished || call->progress_func == NULL)
+    return;
+
+  call->progress_func (call, progress, total, message, call->progress_data);
+}
+
+static void
+tw_tool_call_finish (TwToolCall   *call,
+                     JsonNode     *result,
+                     const GError *error)
+{
+  g_assert (call != NULL);
+  g_assert (result != NULL);
+
+  call->finished = TRUE;
+
+  if (call->done_func != NULL)
+    call->done_func (call, result, error, call->done_data);
+
+  json_node_unref (result);
+
+  /* Drops the reference tw_tool_call_start() took. */
+  tw_tool_call_unref (call);
+}
+
+static JsonNode *
+build_result (TwToolCall  *call,
+              const char  *text,
+              GBytes      *png,
+              JsonObject  *structured)
+{
+  g_autoptr(JsonObject) result = json_object_new ();
+  g_autoptr(JsonArray) content = json_array_new ();
+  JsonNode *node;
+
+  if (text != NULL || png == NULL)
+    {
+      JsonObject *item = json_object_new ();
+
+      json_object_set_string_member (item, "type", "text");
+      json_object_set_string_member (item, "text", text != NULL ? text : "");
+      json_array_add_object_element (content, item);
+    }
+
+  if (png != NULL)
+    {
+      JsonObject *item = json_object_new ();
+      gsize size = 0;
+      const guchar *data = g_bytes_get_data (png, &size);
+      g_autofree char *base64 = g_base64_encode (data, size);
+
+      json_object_set_string_member (item, "type", "image");
+      json_object_set_string_member (item, "data", base64);
+      json_object_set_string_member (item, "mimeType", "image/png");
+      json_array_add_object_element (content, item);
+    }
+
+  json_object_set_array_member (result, "content", g_steal_pointer (&content));
+
+  /* Text-only tools never send structuredContent: clients that prefer it
+   * would otherwise show the model escaped JSON instead of the text. */
+  if (structured != NULL && call->def->output_schema != NULL)
+    {
+      JsonNode *schema = tw_tool_registry_get_output_schema (call->def);
+      g_autoptr(JsonNode) instance = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(GError) error = NULL;
+
+      json_node_set_object (instance, structured);
+      if (schema != NULL && !tw_json_schema_validate (schema, instance, &error))
+        g_warning ("%s returned structured content that does not match its outputSchema: %s",
+                   call->def->name, error->message);
+
+      json_object_set_object_member (result, "structuredContent", json_object_ref (structured));
+    }
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, result);
+  return node;
+}
+
+void
+tw_tool_call_return_text (TwToolCall *call,
+                          const char *text,
+                          JsonObject *structured)
+{
+  g_autoptr(JsonObject) owned = structured;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (call->started && !call->finished);
+
+  tw_tool_call_finish (call, build_result (call, text, NULL, owned), NULL);
+}
+
+void
+tw_tool_call_return_image (TwToolCall *call,
+                           const char *text,
+                           GBytes     *png,
+                           JsonObject *structured)
+{
+  g_autoptr(JsonObject) owned = structured;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (png != NULL);
+  g_return_if_fail (call->started && !call->finished);
+
+  tw_tool_call_finish (call, build_result (call, text, png, owned), NULL);
+}
+
+void
+tw_tool_call_return_error (TwToolCall   *call,
+                           const GError *error)
+{
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (error != NULL);
+  g_return_if_fail (call->started && !call->finished);
+
+  tw_tool_call_finish (call, tw_browser_error_to_tool_result (error), error);
+}
+
+void
+tw_tool_call_start (TwToolCall *call)
+{
+  g_autoptr(JsonNode) arguments = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *schema;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (!call->started);
+
+  call->started = TRUE;
+  tw_tool_call_ref (call);
+
+  arguments = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (arguments, call->arguments);
+
+  schema = tw_tool_registry_get_input_schema (call->def);
+  if (!tw_json_schema_validate (schema, arguments, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (call->cancellable, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  call->def->handler (call);
+}
+
+/* Per-tab command queues. */
+
+static GHashTable *
+get_queues (TwBrowserService *service)
+{
+  static GQuark quark;
+  GHashTable *queues;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("tw-tool-call-command-queues");
+
+  queues = g_object_get_qdata (G_OBJECT (service), quark);
+  if (queues == NULL)
+    {
+      queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_queue_free);
+      g_object_set_qdata_full (G_OBJECT (service), quark, queues, (GDestroyNotify) g_hash_table_unref);
+    }
+
+  return queues;
+}
+
+static void
+command_run_free (CommandRun *run)
+{
+  if (run->cancel_source != NULL)
+    {
+      g_source_destroy (run->cancel_source);
+      g_clear_pointer (&run->cancel_source, g_source_unref);
+    }
+
+  g_clear_pointer (&run->call, tw_tool_call_unref);
+  g_clear_pointer (&run->params, json_object_unref);
+  g_free (run->browser_id);
+  g_free (run);
+}
+
+static char *
+default_format (JsonObject *result)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_set_object (node, result);
+  return json_to_string (node, FALSE);
+}
+
+static void
+command_run_return (CommandRun   *run,
+                    JsonObject   *result,
+                    const GError *error)
+{
+  TwToolCall *call = run->call;
+
+  /* A handler may have finished the call already, for example on its own
+   * timeout; the late result then has nobody to go to. */
+  if (call->finished)
+    return;
+
+  if (error != NULL)
+    {
+      tw_tool_call_return_error (call, error);
+    }
+  else if (run->reply != NULL)
+    {
+      run->reply (call, result);
+
+      if (!call->finished)
+        {
+          g_autoptr(GError) internal = NULL;
+
+          g_critical ("%s did not finish its call", call->def->name);
+          g_set_error (&internal, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                       "%s returned no result", call->def->name);
+          tw_tool_call_return_error (call, internal);
+        }
+    }
+  else
+    {
+      g_autofree char *text = NULL;
+
+      text = run->format != NULL ? run->format (result) : default_format (result);
+      tw_tool_call_return_text (call, text, json_object_ref (result));
+    }
+}
+
+static void
+command_run_finish (CommandRun   *run,
+                    JsonObject   *result,
+                    const GError *error)
+{
+  GHashTable *queues;
+  GQueue *queue;
+  CommandRun *next;
+  g_autofree char *browser_id = NULL;
+  g_autoptr(TwBrowserService) service = NULL;
+
+  command_run_return (run, result, error);
+
+  if (run->browser_id == NULL)
+    {
+      command_run_free (run);
+      return;
+    }
+
+  browser_id = g_strdup (run->browser_id);
+  service = g_object_ref (run->call->service);
+  queues = get_queues (service);
+  queue = g_hash_table_lookup (queues, browser_id);
+
+  g_assert (queue != NULL);
+  g_assert (g_queue_peek_head (queue) == run);
+
+  g_queue_pop_head (queue);
+  command_run_free (run);
+
+  next = g_queue_peek_head (queue);
+  if (next != NULL)
+    command_run_start (next);
+  else
+    g_hash_table_remove (queues, browser_id);
+}
+
+static void
+command_run_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  CommandRun *run = user_data;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
+  if (reply == NULL && error == NULL)
+    g_set_error (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                 "The browser returned no result for %s", tw_tab_command_to_string (run->command));
+
+  command_run_finish (run, reply, error);
+}
+
+static void
+command_run_start (CommandRun *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (run->cancel_source != NULL)
+    {
+      g_source_destroy (run->cancel_source);
+      g_clear_pointer (&run->cancel_source, g_source_unref);
+    }
+
+  if (g_cancellable_set_error_if_cancelled (run->call->cancellable, &error))
+    {
+      command_run_finish (run, NULL, error);
+      return;
+    }
+
+  tw_browser_service_run_async (run->call->service,
+                                run->command,
+                                run->browser_id,
+                                run->params,
+                                &run->call->caller,
+                                run->call->cancellable,
+                                command_run_done_cb,
+                                run);
+}
+
+static gboolean
+command_run_cancelled_cb (GCancellable *cancellable,
+                          gpointer      user_data)
+{
+  CommandRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+  GHashTable *queues = get_queues (run->call->service);
+  GQueue *queue = g_hash_table_lookup (queues, run->browser_id);
+
+  /* Still waiting behind another command: leave the queue without running.
+   * The head of the queue is never in this state, so the order of the
+   * others is unaffected. */
+  g_assert (queue != NULL);
+  g_assert (g_queue_peek_head (queue) != run);
+
+  g_queue_remove (queue, run);
+
+  g_clear_pointer (&run->cancel_source, g_source_unref);
+
+  g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The call was cancelled");
+  command_run_return (run, NULL, error);
+  command_run_free (run);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_command (TwToolCall       *call,
+             TwTabCommand      command,
+             const char       *browser_id,
+             JsonObject       *params,
+             TwToolFormatFunc  format,
+             TwToolReplyFunc   reply)
+{
+  CommandRun *run;
+  GHashTable *queues;
+  GQueue *queue;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (call->started && !call->finished);
+  g_return_if_fail (command < TW_TAB_COMMAND_LAST);
+  g_return_if_fail (!tw_tab_command_targets_tab (command) || browser_id != NULL);
+
+  if (call->service == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NO_HOST,
+                           "No Tabwright window is serving this call");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  run = g_new0 (CommandRun, 1);
+  run->call = tw_tool_call_ref (call);
+  run->command = command;
+  run->browser_id = g_strdup (browser_id);
+  run->params = params != NULL ? json_object_ref (params) : json_object_new ();
+  run->format = format;
+  run->reply = reply;
+
+  if (browser_id == NULL)
+    {
+      command_run_start (run);
+      return;
+    }
+
+  queues = get_queues (call->service);
+  queue = g_hash_table_lookup (queues, browser_id);
+  if (queue == NULL)
+    {
+      queue = g_queue_new ();
+      g_hash_table_insert (queues, g_strdup (browser_id), queue);
+    }
+
+  g_queue_push_tail (queue, run);
+
+  if (queue->length == 1)
+    {
+      command_run_start (run);
+      return;
+    }
+
+  run->cancel_source = g_cancellable_source_new (call->cancellable);
+  g_source_set_callback (run->cancel_source, G_SOURCE_FUNC (command_run_cancelled_cb), run, NULL);
+  g_source_set_static_name (run->cancel_source, "[tabwright] queued command cancelled");
+  g_source_attach (run->cancel_source, g_main_context_get_thread_default ());
+}
+
+void
+tw_tool_call_run_command (TwToolCall       *call,
+                          TwTabCommand      command,
+                          const char       *browser_id,
+                          JsonObject       *params,
+                          TwToolFormatFunc  format)
+{
+  run_command (call, command, browser_id, params, format, NULL);
+}
+
+void
+tw_tool_call_run_command_full (TwToolCall      *call,
+                               TwTabCommand     command,
+                               const char      *browser_id,
+                               JsonObject      *params,
+                               TwToolReplyFunc  reply)
+{
+  g_return_if_fail (reply != NULL);
+
+  run_command (call, command, browser_id, params, NULL, reply);
+}

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tool-registry.h"
+#include "tw-tool-registry-private.h"
+
+#include "tw-error.h"
+#include "tw-json-schema.h"
+#include "tw-tools.h"
+
+typedef const TwToolDef *(*TwToolGroupFunc) (guint *n_tools);
+
+static const TwToolGroupFunc groups[] = {
+#define TW_TOOL_GROUP(name) tw_tools_##name##_get,
+#include "tw-tool-groups.h"
+#undef TW_TOOL_GROUP
+};
+
+typedef struct
+{
+  const TwToolDef *def;
+  JsonNode        *input_schema;
+  JsonNode        *output_schema;
+  /* Why the schemas could not be parsed, for tw_tool_registry_check(). */
+  char            *problem;
+  gboolean         for_testing;
+} ToolEntry;
+
+typedef struct
+{
+  GPtrArray  *entries;  /* ToolEntry*, in tools/list order */
+  GHashTable *by_name;  /* name -> ToolEntry* */
+  GHashTable *by_def;   /* TwToolDef* -> ToolEntry* */
+} Registry;
+
+static JsonNode *
+parse_schema (const char  *text,
+              GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, text, -1, error))
+    return NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                           "the schema is not a JSON object");
+      return NULL;
+    }
+
+  return json_node_copy (root);
+}
+
+static ToolEntry *
+tool_entry_new (const TwToolDef *def,
+                gboolean         for_testing)
+{
+  ToolEntry *entry = g_new0 (ToolEntry, 1);
+  g_autoptr(GError) error = NULL;
+
+  entry->def = def;
+  entry->for_testing = for_testing;
+
+  entry->input_schema = parse_schema (def->input_schema != NULL ? def->input_schema : "", &error);
+  if (entry->input_schema == NULL)
+    {
+      entry->problem = g_strdup_printf ("%s: inputSchema does not parse: %s",
+                                        def->name, error->message);
+      /* Keep the tool callable with a schema that refuses everything but an
+       * empty call, rather than one that accepts anything. */
+      entry->input_schema = parse_schema ("{\"type\":\"object\",\"additionalProperties\":false}", NULL);
+      g_critical ("%s", entry->problem);
+      return entry;
+    }
+
+  if (def->output_schema != NULL)
+    {
+      entry->output_schema = parse_schema (def->output_schema, &error);
+      if (entry->output_schema == NULL)
+        {
+          entry->problem = g_strdup_printf ("%s: outputSchema does not parse: %s",
+                                            def->name, error->message);
+          g_critical ("%s", entry->problem);
+        }
+    }
+
+  return entry;
+}
+
+static void
+registry_add (Registry        *registry,
+              const TwToolDef *def,
+              gboolean         for_testing)
+{
+  ToolEntry *entry;
+
+  if (def->name == NULL || g_hash_table_contains (registry->by_name, def->name))
+    {
+      g_critical ("Tool table has a missing or duplicate name: %s",
+                  def->name ? def->name : "(null)");
+      return;
+    }
+
+  entry = tool_entry_new (def, for_testing);
+  g_ptr_array_add (registry->entries, entry);
+  g_hash_table_insert (registry->by_name, (gpointer) def->name, entry);
+  g_hash_table_insert (registry->by_def, (gpointer) def, entry);
+}
+
+static Registry *
+get_registry (void)
+{
+  static Registry *registry;
+
+  /* Tools are served from the main thread only; the registry is built on
+   * first use and lives as long as the process. */
+  if (g_once_init_enter (&registry))
+    {
+      Registry *self = g_new0 (Registry, 1);
+
+      self->entries = g_ptr_array_new ();
+      self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+      self->by_def = g_hash_table_new (NULL, NULL);
+
+      for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+        {
+          guint n_tools = 0;
+          const TwToolDef *defs = groups[i] (&n_tools);
+
+          for (guint j = 0; j < n_tools; j++)
+            registry_add (self, &defs[j], FALSE);
+        }
+
+      g_once_init_leave (&registry, self);
+    }
+
+  return registry;
+}
+
+void
+tw_tool_registry_add_tools_for_testing (const TwToolDef *defs,
+                                        guint            n_defs)
+{
+  Registry *registry = get_registry ();
+
+  g_return_if_fail (defs != NULL || n_defs == 0);
+
+  for (guint i = 0; i < n_defs; i++)
+    registry_add (registry, &defs[i], TRUE);
+}
+
+guint
+tw_tool_registry_get_n_tools (void)
+{
+  return get_registry ()->entries->len;
+}
+
+const TwToolDef *
+tw_tool_registry_get_tool (guint index)
+{
+  Registry *registry = get_registry ();
+  ToolEntry *entry;
+
+  g_return_val_if_fail (index < registry->entries->len, NULL);
+
+  entry = g_ptr_array_index (registry->entries, index);
+  return entry->def;
+}
+
+const TwToolDef *
+tw_tool_registry_lookup (const char *name)
+{
+  ToolEntry *entry;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  entry = g_hash_table_lookup (get_registry ()->by_name, name);
+  return entry != NULL ? entry->def : NULL;
+}
+
+static ToolEntry *
+lookup_entry (const TwToolDef *def)
+{
+  Registry *registry = get_registry ();
+  ToolEntry *entry = g_hash_table_lookup (registry->by_def, def);
+
+  /* A table row that is not registered (a program serving its own tools)
+   * still gets parsed schemas, cached like the others. */
+  if (entry == NULL)
+    {
+      entry = tool_entry_new (def, TRUE);
+      g_hash_table_insert (registry->by_def, (gpointer) def, entry);
+    }
+
+  return entry;
+}
+
+JsonNode *
+tw_tool_registry_get_input_schema (const TwToolDef *def)
+{
+  g_return_val_if_fail (def != NULL, NULL);
+
+  return lookup_entry (def)->input_schema;
+}
+
+JsonNode *
+tw_tool_registry_get_output_schema (const TwToolDef *def)
+{
+  g_return_val_if_fail (def != NULL, NULL);
+
+  return lookup_entry (def)->output_schema;
+}
+
+JsonObject *
+tw_tool_def_to_json (const TwToolDef *def)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  ToolEntry *entry;
+
+  g_return_val_if_fail (def != NULL, NULL);
+
+  entry = lookup_entry (def);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, def->name);
+  if (def->title != NULL)
+    {
+      json_builder_set_member_name (builder, "title");
+      json_builder_add_string_value (builder, def->title);
+    }
+  json_builder_set_member_name (builder, "description");
+  json_builder_add_string_value (builder, def->description ? def->description : "");
+  json_builder_set_member_name (builder, "inputSchema");
+  json_builder_add_value (builder, json_node_copy (entry->input_schema));
+  if (entry->output_schema != NULL)
+    {
+      json_builder_set_member_name (builder, "outputSchema");
+      json_builder_add_value (builder, json_node_copy (entry->output_schema));
+    }
+
+  json_builder_set_member_name (builder, "annotations");
+  json_builder_begin_object (builder);
+  if (def->title != NULL)
+    {
+      json_builder_set_member_name (builder, "title");
+      json_builder_add_string_value (builder, def->title);
+    }
+  json_builder_set_member_name (builder, "readOnlyHint");
+  json_builder_add_boolean_value (builder, def->read_only);
+  json_builder_set_member_name (builder, "destructiveHint");
+  json_builder_add_boolean_value (builder, def->destructive);
+  json_builder_set_member_name (builder, "idempotentHint");
+  json_builder_add_boolean_value (builder, def->idempotent);
+  json_builder_set_member_name (builder, "openWorldHint");
+  json_builder_add_boolean_value (builder, def->open_world);
+  json_builder_end_object (builder);
+
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  return json_object_ref (json_node_get_object (root));
+}
+
+JsonNode *
+tw_tool_registry_list_tools (void)
+{
+  Registry *registry = get_registry ();
+  g_autoptr(JsonArray) tools = json_array_new ();
+  g_autoptr(JsonObject) result = json_object_new ();
+  JsonNode *node;
+
+  for (guint i = 0; i < registry->entries->len; i++)
+    {
+      ToolEntry *entry = g_ptr_array_index (registry->entries, i);
+
+      json_array_add_object_element (tools, tw_tool_def_to_json (entry->def));
+    }
+
+  json_object_set_array_member (result, "tools", g_steal_pointer (&tools));
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, result);
+  return node;
+}
+
+static gboolean
+member_is_string (JsonObject *object,
+                  const char *name,
+                  const char *value)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_STRING &&
+         g_strcmp0 (json_node_get_string (node), value) == 0;
+}
+
+static gboolean
+member_is_false (JsonObject *object,
+                 const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+         !json_node_get_boolean (node);
+}
+
+static gboolean
+check_entry (ToolEntry  *entry,
+             GError    **error)
+{
+  const TwToolDef *def = entry->def;
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *input;
+
+  if (entry->problem != NULL)
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, entry->problem);
+      return FALSE;
+    }
+
+  if (!entry->for_testing && !g_str_has_prefix (def->name, "browser_"))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                   "%s: tool names start with browser_", def->name);
+      return FALSE;
+    }
+
+  if (def->title == NULL || def->title[0] == '\0' ||
+      def->description == NULL || def->description[0] == '\0')
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                   "%s: every tool needs a title and a description", def->name);
+      return FALSE;
+    }
+
+  if (def->handler == NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                   "%s: the tool has no handler", def->name);
+      return FALSE;
+    }
+
+  if (!tw_json_schema_check (entry->input_schema, &local_error))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                   "%s: inputSchema: %s", def->name, local_error->message);
+      return FALSE;
+    }
+
+  /* MCP requires an object schema, and a closed one turns a misspelled
+   * argument into a clear error instead of a silently ignored value. */
+  input = json_node_get_object (entry->input_schema);
+  if (!member_is_string (input, "type", "object") || !member_is_false (input, "additionalProperties"))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                   "%s: inputSchema must be {\"type\": \"object\", \"additionalProperties\": false, ...}",
+                   def->name);
+      return FALSE;
+    }
+
+  if (entry->output_schema != NULL)
+    {
+      JsonObject *output = json_node_get_object (entry->output_schema);
+
+      if (!tw_json_schema_check (entry->output_schema, &local_error))
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                       "%s: outputSchema: %s", def->name, local_error->message);
+          return FALSE;
+        }
+
+      if (!member_is_string (output, "type", "object"))
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                       "%s: outputSchema must describe an object", def->name);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+gboolean
+tw_tool_registry_check (GError **error)
+{
+  Registry *registry = get_registry ();
+
+  for (guint i = 0; i < registry->entries->len; i++)
+    {
+      if (!check_entry (g_ptr_array_index (registry->entries, i), error))
+        return FALSE;
+    }
+
+  return TRUE;
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "tw-jsonrpc.h"
+
+/* Parses @text and expects it to fail with @code; returns the message. */
+static char *
+expect_error (const char *text,
+              int         code)
+{
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  message = tw_jsonrpc_message_parse (text, -1, &error);
+  g_assert_null (message);
+  g_assert_error (error, TW_JSONRPC_ERROR, code);
+
+  return g_strdup (error->message);
+}
+
+static TwJsonrpcMessage *
+expect_message (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  TwJsonrpcMessage *message;
+
+  message = tw_jsonrpc_message_parse (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (message);
+
+  return message;
+}
+
+static void
+test_request (void)
+{
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autofree char *key = NULL;
+
+  message = expect_message ("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{\"cursor\":\"x\"}}");
+  g_assert_cmpint (message->kind, ==, TW_JSONRPC_MESSAGE_REQUEST);
+  g_assert_cmpstr (message->method, ==, "tools/list");
+  g_assert_cmpint (json_node_get_int (message->id), ==, 7);
+  g_assert_nonnull (message->params);
+  g_assert_cmpstr (json_object_get_string_member (message->params, "cursor"), ==, "x");
+
+  key = tw_jsonrpc_id_to_key (message->id);
+  g_assert_cmpstr (key, ==, "i:7");
+}
+
+static void
+test_request_string_id (void)
+{
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autofree char *key = NULL;
+
+  message = expect_message ("{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"ping\"}");
+  g_assert_cmpint (message->kind, ==, TW_JSONRPC_MESSAGE_REQUEST);
+  g_assert_cmpstr (json_node_get_string (message->id), ==, "abc");
+  g_assert_null (message->params);
+
+  /* A string id "7" and the integer 7 are different requests. */
+  key = tw_jsonrpc_id_to_key (message->id);
+  g_assert_cmpstr (key, ==, "s:abc");
+}
+
+static void
+test_notification (void)
+{
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+
+  message = expect_message ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  g_assert_cmpint (message->kind, ==, TW_JSONRPC_MESSAGE_NOTIFICATION);
+  g_assert_null (message->id);
+  g_assert_cmpstr (message->method, ==, "notifications/initialized");
+}
+
+static void
+test_response (void)
+{
+  g_autoptr(TwJsonrpcMessage) result = NULL;
+  g_autoptr(TwJsonrpcMessage) failure = NULL;
+
+  result = expect_message ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  g_assert_cmpint (result->kind, ==, TW_JSONRPC_MESSAGE_RESPONSE);
+  g_assert_nonnull (result->result);
+  g_assert_null (result->error);
+
+  failure = expect_message ("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}");
+  g_assert_cmpint (failure->kind, ==, TW_JSONRPC_MESSAGE_RESPONSE);
+  g_assert_nonnull (failure->error);
+  g_assert_cmpint (json_object_get_int_member (failure->error, "code"), ==, -32600);
+}
+
+static void
+test_parse_error (void)
+{
+  const char *bodies[] = {
+    "",
+    "   ",
+    "{",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"",
+    "not json",
+    "{\"jsonrpc\":\"2.0\" \"id\":1}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      g_autofree char *text = expect_error (bodies[i], TW_JSONRPC_ERROR_PARSE_ERROR);
+
+      g_assert_true (g_str_has_prefix (text, "Parse error"));
+    }
+}
+
+static void
+test_parse_error_encoding (void)
+{
+  static const char with_nul[] = "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\0garbage";
+  static const char latin1[] = "{\"jsonrpc\":\"2.0\",\"method\":\"p\xe9ng\",\"id\":1}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autoptr(TwJsonrpcMessage) message2 = NULL;
+
+  /* A NUL inside the body must not cut it short into something valid. */
+  message = tw_jsonrpc_message_parse (with_nul, sizeof with_nul - 1, &error);
+  g_assert_null (message);
+  g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+  g_clear_error (&error);
+
+  message2 = tw_jsonrpc_message_parse (latin1, -1, &error);
+  g_assert_null (message2);
+  g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+}
+
+static void
+test_batch (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *empty = NULL;
+
+  text = expect_error ("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+                       TW_JSONRPC_ERROR_INVALID_REQUEST);
+  g_assert_cmpstr (text, ==, "Batch requests are not supported");
+
+  empty = expect_error ("[]", TW_JSONRPC_ERROR_INVALID_REQUEST);
+  g_assert_cmpstr (empty, ==, "Batch requests are not supported");
+}
+
+static void
+test_invalid_request (void)
+{
+  static const struct {
+    const char *body;
+    const char *needle;
+  } cases[] = {
+    { "42", "JSON object" },
+    { "\"ping\"", "JSON object" },
+    { "null", "JSON object" },
+    { "{\"id\":1,\"method\":\"ping\"}", "\"jsonrpc\" must be \"2.0\"" },
+    { "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", "\"jsonrpc\" must be \"2.0\"" },
+    { "{\"jsonrpc\":2.0,\"id\":1,\"method\":\"ping\"}", "\"jsonrpc\" must be \"2.0\"" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}", "\"method\" must be a string" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "\"id\" must be a string or an integer" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", "\"id\" must be a string or an integer" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", "\"id\" must be a string or an integer" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", "\"id\" must be a string or an integer" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[1]}", "\"params\" must be an object" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":\"x\"}", "\"params\" must be an object" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"result\":{}}", "cannot carry" },
+    { "{\"jsonrpc\":\"2.0\"}", "needs \"method\"" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1}", "exactly one of" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1,\"error\":{\"code\":1,\"message\":\"x\"}}", "exactly one of" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":\"bad\"}", "\"error\" must be an object" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"message\":\"x\"}}", "\"error.code\" must be an integer" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}", "\"error.message\" must be a string" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}", "\"id\" must be a string or an integer" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = expect_error (cases[i].body, TW_JSONRPC_ERROR_INVALID_REQUEST);
+
+      if (strstr (text, cases[i].needle) == NULL)
+        g_error ("%s: message \"%s\" lacks \"%s\"", cases[i].body, text, cases[i].needle);
+    }
+}
+
+static void
+assert_json (JsonNode   *node,
+             const char *expected)
+{
+  g_autofree char *text = tw_jsonrpc_to_string (node, NULL);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_error_objects (void)
+{
+  g_autoptr(JsonNode) parse = tw_jsonrpc_new_error (NULL, TW_JSONRPC_ERROR_PARSE_ERROR, "Parse error");
+  g_autoptr(JsonNode) invalid = tw_jsonrpc_new_error (NULL, TW_JSONRPC_ERROR_INVALID_REQUEST, "Invalid Request");
+  g_autoptr(JsonNode) id = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonNode) not_found = NULL;
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(JsonNode) internal = NULL;
+  g_autoptr(JsonNode) from_other = NULL;
+  g_autoptr(GError) jsonrpc_error = g_error_new_literal (TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_INVALID_PARAMS, "Unknown tool: x");
+  g_autoptr(GError) io_error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "boom");
+
+  json_node_set_int (id, 3);
+  not_found = tw_jsonrpc_new_error (id, TW_JSONRPC_ERROR_METHOD_NOT_FOUND, "Method not found: x");
+  params = tw_jsonrpc_new_error_from_gerror (id, jsonrpc_error);
+  internal = tw_jsonrpc_new_error (id, TW_JSONRPC_ERROR_INTERNAL_ERROR, "Internal error");
+  from_other = tw_jsonrpc_new_error_from_gerror (id, io_error);
+
+  assert_json (parse, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+  assert_json (invalid, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}");
+  assert_json (not_found, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32601,\"message\":\"Method not found: x\"}}");
+  assert_json (params, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"Unknown tool: x\"}}");
+  assert_json (internal, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32603,\"message\":\"Internal error\"}}");
+  assert_json (from_other, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32603,\"message\":\"boom\"}}");
+}
+
+static void
+test_result_and_notification (void)
+{
+  g_autoptr(JsonNode) id = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonNode) empty = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) notification = NULL;
+
+  json_node_set_string (id, "r1");
+  json_node_take_object (empty, json_object_new ());
+  result = tw_jsonrpc_new_result (id, empty);
+  assert_json (result, "{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"result\":{}}");
+
+  json_object_set_string_member (params, "progressToken", "t");
+  json_object_set_int_member (params, "progress", 1);
+  notification = tw_jsonrpc_new_notification ("notifications/progress", params);
+  assert_json (notification,
+               "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+               "\"params\":{\"progressToken\":\"t\",\"progress\":1}}");
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(JsonNode) id = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonNode) reply = NULL;
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  g_autofree char *text = NULL;
+
+  json_node_set_int (id, G_GINT64_CONSTANT (9007199254740993));
+  reply = tw_jsonrpc_new_error (id, TW_JSONRPC_ERROR_REQUEST_CANCELLED, "Request cancelled");
+  text = tw_jsonrpc_to_string (reply, NULL);
+
+  message = expect_message (text);
+  g_assert_cmpint (message->kind, ==, TW_JSONRPC_MESSAGE_RESPONSE);
+  /* Large integer ids survive unchanged: they are not squeezed through a
+   * double. */
+  g_assert_cmpint (json_node_get_int (message->id), ==, G_GINT64_CONSTANT (9007199254740993));
+  g_assert_cmpint (json_object_get_int_member (message->error, "code"), ==, -32800);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/mcp/jsonrpc/request", test_request);
+  g_test_add_func ("/mcp/jsonrpc/request-string-id", test_request_string_id);
+  g_test_add_func ("/mcp/jsonrpc/notification", test_notification);
+  g_test_add_func ("/mcp/jsonrpc/response", test_response);
+  g_test_add_func ("/mcp/jsonrpc/parse-error", test_parse_error);
+  g_test_add_func ("/mcp/jsonrpc/parse-error-encoding", test_parse_error_encoding);
+  g_test_add_func ("/mcp/jsonrpc/batch", test_batch);
+  g_test_add_func ("/mcp/jsonrpc/invalid-request", test_invalid_request);
+  g_test_add_func ("/mcp/jsonrpc/error-objects", test_error_objects);
+  g_test_add_func ("/mcp/jsonrpc/result-and-notification", test_result_and_notification);
+  g_test_add_func ("/mcp/jsonrpc/round-trip", test_round_trip);
+
+  return g_test_run ();
+}

@@ -1,0 +1,2184 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "tw-browser-service.h"
+#include "tw-error.h"
+#include "tw-json-schema.h"
+#include "tw-mcp-server.h"
+#include "tw-mcp-server-private.h"
+#include "tw-tool-registry.h"
+#include "tw-tool-registry-private.h"
+
+/* The MCP server end to end over real HTTP on loopback: a SoupServer in this
+ * process, a SoupSession client, and a small in-test browser service whose
+ * tabs are JSON objects. Real tabs are tested with WebKit elsewhere. */
+
+#define TOKEN_A "token-a-0123456789"
+#define TOKEN_B "token-b-9876543210"
+#define WAIT_LIMIT_US (10 * G_USEC_PER_SEC)
+
+/* Fake browser service. */
+
+#define TEST_TYPE_SERVICE (test_service_get_type ())
+G_DECLARE_FINAL_TYPE (TestService, test_service, TEST, SERVICE, GObject)
+
+struct _TestService
+{
+  GObject     parent_instance;
+  GHashTable *tabs;      /* browserId -> JsonObject* */
+  guint       next_tab;
+  GPtrArray  *log;       /* "start b1 navigate http://...", "end ...", "cancelled ..." */
+  GHashTable *running;   /* browserId -> count */
+  gboolean    overlap;   /* two commands ran on one tab at once */
+  guint       n_running;
+  guint       max_running;
+  char       *last_agent_id;
+  char       *last_agent_name;
+};
+
+static void test_service_iface_init (TwBrowserServiceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestService, test_service, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE, test_service_iface_init))
+
+typedef struct
+{
+  TestService *service;
+  char        *browser_id;
+  char        *label;
+  JsonObject  *result;
+  GError      *error;
+  GSource     *timeout;
+  GSource     *cancel;
+} Op;
+
+static void
+op_free (Op *op)
+{
+  if (op->timeout != NULL)
+    g_source_destroy (op->timeout);
+  if (op->cancel != NULL)
+    g_source_destroy (op->cancel);
+  g_clear_pointer (&op->timeout, g_source_unref);
+  g_clear_pointer (&op->cancel, g_source_unref);
+  g_clear_pointer (&op->result, json_object_unref);
+  g_clear_error (&op->error);
+  g_free (op->browser_id);
+  g_free (op->label);
+  g_free (op);
+}
+
+static void
+op_finish (GTask      *task,
+           const char *how)
+{
+  Op *op = g_task_get_task_data (task);
+  TestService *self = op->service;
+
+  g_ptr_array_add (self->log, g_strdup_printf ("%s %s", how, op->label));
+
+  if (op->browser_id != NULL)
+    {
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->running, op->browser_id));
+
+      g_hash_table_insert (self->running, g_strdup (op->browser_id), GUINT_TO_POINTER (count - 1));
+    }
+  self->n_running--;
+
+  if (op->timeout != NULL)
+    {
+      g_source_destroy (op->timeout);
+      g_clear_pointer (&op->timeout, g_source_unref);
+    }
+  if (op->cancel != NULL)
+    {
+      g_source_destroy (op->cancel);
+      g_clear_pointer (&op->cancel, g_source_unref);
+    }
+
+  if (g_str_equal (how, "cancelled"))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  else if (op->error != NULL)
+    g_task_return_error (task, g_steal_pointer (&op->error));
+  else
+    g_task_return_pointer (task, json_object_ref (op->result), (GDestroyNotify) json_object_unref);
+}
+
+static gboolean
+op_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  op_finish (task, "end");
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+op_cancelled_cb (GCancellable *cancellable,
+                 gpointer      user_data)
+{
+  op_finish (user_data, "cancelled");
+  return G_SOURCE_REMOVE;
+}
+
+static JsonObject *
+page_result (const char *browser_id,
+             const char *url)
+{
+  JsonObject *result = json_object_new ();
+  g_autoptr(GUri) uri = g_str_has_prefix (url, "http") ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *path = uri != NULL ? g_uri_get_path (uri) : "";
+  g_autofree char *name = g_ascii_strup (path[0] == '/' ? path + 1 : path, -1);
+
+  json_object_set_string_member (result, "browserId", browser_id);
+  json_object_set_string_member (result, "url", url);
+  if (uri != NULL)
+    {
+      g_autofree char *title = g_strdup_printf ("Page %s", name);
+
+      json_object_set_string_member (result, "title", title);
+      json_object_set_int_member (result, "status", 200);
+    }
+  else
+    {
+      json_object_set_string_member (result, "title", "");
+      json_object_set_null_member (result, "status");
+    }
+
+  if (g_strcmp0 (path, "/dialog") == 0)
+    {
+      JsonArray *dialogs = json_array_new ();
+      JsonObject *dialog = json_object_new ();
+
+      json_object_set_string_member (dialog, "type", "alert");
+      json_object_set_string_member (dialog, "message", "Hello");
+      json_array_add_object_element (dialogs, dialog);
+      json_object_set_array_member (result, "dialogs", dialogs);
+    }
+
+  return result;
+}
+
+/* How long a command on @url takes: "?ms=N" in the URL, or "/hang" for
+ * ever (until cancelled). */
+static int
+delay_for (const char *url)
+{
+  const char *ms;
+
+  if (url == NULL)
+    return 0;
+  if (strstr (url, "/hang") != NULL)
+    return -1;
+  ms = strstr (url, "ms=");
+  return ms != NULL ? atoi (ms + 3) : 0;
+}
+
+static void
+test_service_run_async (TwBrowserService    *service,
+                        TwTabCommand         command,
+                        const char          *browser_id,
+                        JsonObject          *params,
+                        const TwCaller      *caller,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  TestService *self = TEST_SERVICE (service);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  const char *url = json_object_has_member (params, "url") ? json_object_get_string_member (params, "url") : NULL;
+  JsonObject *tab = browser_id != NULL ? g_hash_table_lookup (self->tabs, browser_id) : NULL;
+  Op *op = g_new0 (Op, 1);
+  int delay = delay_for (url);
+  guint count;
+
+  op->service = self;
+  op->browser_id = g_strdup (browser_id);
+  op->label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
+                               tw_tab_command_to_string (command),
+                               url ? " " : "", url ? url : "");
+  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
+
+  g_free (self->last_agent_id);
+  g_free (self->last_agent_name);
+  self->last_agent_id = g_strdup (caller->agent_id);
+  self->last_agent_name = g_strdup (caller->agent_name);
+
+  g_ptr_array_add (self->log, g_strdup_printf ("start %s", op->label));
+  if (browser_id != NULL)
+    {
+      count = GPOINTER_TO_UINT (g_hash_table_lookup (self->running, browser_id));
+      if (count > 0)
+        self->overlap = TRUE;
+      g_hash_table_insert (self->running, g_strdup (browser_id), GUINT_TO_POINTER (count + 1));
+    }
+  self->n_running++;
+  self->max_running = MAX (self->max_running, self->n_running);
+
+  if (tw_tab_command_targets_tab (command) && tab == NULL)
+    {
+      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                               "No tab %s in this workspace", browser_id);
+      delay = 0;
+    }
+  else switch (command)
+    {
+    case TW_TAB_COMMAND_LIST_TABS:
+      {
+        JsonArray *tabs = json_array_new ();
+        GHashTableIter iter;
+        gpointer value;
+
+        g_hash_table_iter_init (&iter, self->tabs);
+        while (g_hash_table_iter_next (&iter, NULL, &value))
+          json_array_add_object_element (tabs, json_object_ref (value));
+
+        op->result = json_object_new ();
+        json_object_set_array_member (op->result, "tabs", tabs);
+      }
+      break;
+
+    case TW_TAB_COMMAND_NEW_TAB:
+      {
+        g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
+        JsonObject *entry;
+
+        op->result = page_result (id, url != NULL ? url : "about:blank");
+        entry = json_object_new ();
+        json_object_set_string_member (entry, "browserId", id);
+        json_object_set_string_member (entry, "url", json_object_get_string_member (op->result, "url"));
+        json_object_set_string_member (entry, "title", json_object_get_string_member (op->result, "title"));
+        json_object_set_boolean_member (entry, "loading", FALSE);
+        json_object_set_string_member (entry, "owner", caller->agent_name);
+        g_hash_table_insert (self->tabs, g_strdup (id), entry);
+      }
+      break;
+
+    case TW_TAB_COMMAND_CLOSE_TAB:
+      g_hash_table_remove (self->tabs, browser_id);
+      op->result = json_object_new ();
+      json_object_set_string_member (op->result, "browserId", browser_id);
+      json_object_set_boolean_member (op->result, "closed", TRUE);
+      break;
+
+    case TW_TAB_COMMAND_NAVIGATE:
+    case TW_TAB_COMMAND_RELOAD:
+      op->result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
+      json_object_set_string_member (tab, "url", json_object_get_string_member (op->result, "url"));
+      json_object_set_string_member (tab, "title", json_object_get_string_member (op->result, "title"));
+      break;
+
+    case TW_TAB_COMMAND_BACK:
+    case TW_TAB_COMMAND_FORWARD:
+      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                               "There is no %s page in %s",
+                               command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
+      break;
+
+    default:
+      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
+      break;
+    }
+
+  if (delay >= 0)
+    {
+      op->timeout = g_timeout_source_new (delay);
+      g_source_set_callback (op->timeout, op_timeout_cb, task, NULL);
+      g_source_attach (op->timeout, NULL);
+    }
+
+  /* "/ignore-cancel" plays a service that finishes what it started. */
+  if (cancellable != NULL && (url == NULL || strstr (url, "/ignore-cancel") == NULL))
+    {
+      op->cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (op->cancel, G_SOURCE_FUNC (op_cancelled_cb), task, NULL);
+      g_source_attach (op->cancel, NULL);
+    }
+
+  /* The sources keep the task alive through their user data. */
+  g_object_ref (task);
+}
+
+static JsonObject *
+test_service_run_finish (TwBrowserService  *service,
+                         GAsyncResult      *result,
+                         GError           **error)
+{
+  JsonObject *object = g_task_propagate_pointer (G_TASK (result), error);
+
+  /* Balances the reference run_async took for its sources. */
+  g_object_unref (result);
+  return object;
+}
+
+static void
+test_service_iface_init (TwBrowserServiceInterface *iface)
+{
+  iface->run_async = test_service_run_async;
+  iface->run_finish = test_service_run_finish;
+}
+
+static void
+test_service_finalize (GObject *object)
+{
+  TestService *self = TEST_SERVICE (object);
+
+  g_hash_table_unref (self->tabs);
+  g_hash_table_unref (self->running);
+  g_ptr_array_unref (self->log);
+  g_free (self->last_agent_id);
+  g_free (self->last_agent_name);
+
+  G_OBJECT_CLASS (test_service_parent_class)->finalize (object);
+}
+
+static void
+test_service_class_init (TestServiceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_service_finalize;
+}
+
+static void
+test_service_init (TestService *self)
+{
+  self->tabs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
+  self->running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->log = g_ptr_array_new_with_free_func (g_free);
+}
+
+static gboolean
+log_contains (TestService *self,
+              const char  *entry)
+{
+  for (guint i = 0; i < self->log->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (self->log, i), entry))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static int
+log_index (TestService *self,
+           const char  *entry)
+{
+  for (guint i = 0; i < self->log->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (self->log, i), entry))
+        return i;
+    }
+
+  g_error ("\"%s\" is not in the service log", entry);
+  return -1;
+}
+
+/* Tools that exist only in this test. */
+
+static gboolean
+progress_step_cb (gpointer user_data)
+{
+  TwToolCall *call = user_data;
+  int step = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (tw_tool_call_get_cancellable (call)), "step")) + 1;
+
+  g_object_set_data (G_OBJECT (tw_tool_call_get_cancellable (call)), "step", GINT_TO_POINTER (step));
+
+  if (step < 3)
+    {
+      g_autofree char *message = g_strdup_printf ("Step %d", step);
+
+      tw_tool_call_report_progress (call, step, 3, message);
+      return G_SOURCE_CONTINUE;
+    }
+
+  tw_tool_call_return_text (call, "Finished in 3 steps", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_handler (TwToolCall *call)
+{
+  g_timeout_add (20, progress_step_cb, call);
+}
+
+static void
+text_only_handler (TwToolCall *call)
+{
+  JsonObject *structured = json_object_new ();
+
+  json_object_set_int_member (structured, "ignored", 1);
+  tw_tool_call_return_text (call, "Plain words for the model.", structured);
+}
+
+static void
+image_handler (TwToolCall *call)
+{
+  static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (png, sizeof png);
+  JsonObject *structured = json_object_new ();
+
+  json_object_set_int_member (structured, "width", 1);
+  tw_tool_call_return_image (call, "A picture", bytes, structured);
+}
+
+static const TwToolDef test_tools[] = {
+  {
+    .name = "test_progress",
+    .title = "Count to three",
+    .description = "Reports progress twice, then finishes.",
+    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    .handler = progress_handler,
+  },
+  {
+    .name = "test_text_only",
+    .title = "Say something",
+    .description = "Returns text only.",
+    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    .handler = text_only_handler,
+  },
+  {
+    .name = "test_image",
+    .title = "Show a picture",
+    .description = "Returns an image.",
+    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    .output_schema = "{\"type\":\"object\",\"properties\":{\"width\":{\"type\":\"integer\"}}}",
+    .handler = image_handler,
+  },
+};
+
+/* Fixture. */
+
+typedef struct
+{
+  TwMcpServer *server;
+  TestService *service;
+  TestService *other_service;
+  SoupSession *session;
+  char        *url;
+  GPtrArray   *signals;   /* "started 1 agent-a Agent A browser_navigate {...}", "finished 1 error browser_denied" */
+} Fixture;
+
+static void
+call_started_cb (TwMcpServer *server,
+                 guint64      serial,
+                 const char  *agent_id,
+                 const char  *agent_name,
+                 const char  *tool,
+                 JsonObject  *arguments,
+                 Fixture     *f)
+{
+  g_autofree char *args = NULL;
+
+  if (arguments != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_set_object (node, arguments);
+      args = json_to_string (node, FALSE);
+    }
+
+  g_ptr_array_add (f->signals, g_strdup_printf ("started %" G_GUINT64_FORMAT " %s %s %s %s",
+                                                serial, agent_id, agent_name, tool,
+                                                args ? args : "null"));
+}
+
+static void
+call_finished_cb (TwMcpServer *server,
+                  guint64      serial,
+                  gboolean     is_error,
+                  const char  *error_code,
+                  double       duration_ms,
+                  Fixture     *f)
+{
+  g_assert_cmpfloat (duration_ms, >=, 0);
+  g_ptr_array_add (f->signals, g_strdup_printf ("finished %" G_GUINT64_FORMAT " %s %s",
+                                                serial, is_error ? "error" : "ok",
+                                                error_code ? error_code : "-"));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->service = g_object_new (TEST_TYPE_SERVICE, NULL);
+  f->other_service = g_object_new (TEST_TYPE_SERVICE, NULL);
+  f->signals = g_ptr_array_new_with_free_func (g_free);
+
+  f->server = tw_mcp_server_new ();
+  tw_mcp_server_start (f->server, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_mcp_server_get_port (f->server), >, 0);
+
+  tw_mcp_server_add_client (f->server, TOKEN_A, "agent-a", "Agent A", TW_BROWSER_SERVICE (f->service));
+  tw_mcp_server_add_client (f->server, TOKEN_B, "agent-b", "Agent B", TW_BROWSER_SERVICE (f->other_service));
+
+  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
+  g_signal_connect (f->server, "call-finished", G_CALLBACK (call_finished_cb), f);
+
+  f->url = tw_mcp_server_dup_url (f->server);
+  g_assert_true (g_str_has_prefix (f->url, "http://127.0.0.1:"));
+  g_assert_true (g_str_has_suffix (f->url, "/mcp"));
+
+  /* Enough connections for the concurrency tests. */
+  f->session = soup_session_new_with_options ("max-conns", 64, "max-conns-per-host", 32, NULL);
+}
+
+static void
+drain_main_context (void)
+{
+  gint64 until = g_get_monotonic_time () + 50 * 1000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  soup_session_abort (f->session);
+  g_clear_object (&f->session);
+
+  tw_mcp_server_stop (f->server);
+  drain_main_context ();
+  g_assert_finalize_object (f->server);
+
+  drain_main_context ();
+  g_assert_finalize_object (f->service);
+  g_assert_finalize_object (f->other_service);
+
+  g_ptr_array_unref (f->signals);
+  g_free (f->url);
+}
+
+/* HTTP exchanges. */
+
+typedef struct
+{
+  SoupMessage  *msg;
+  GCancellable *cancellable;
+  GBytes       *body;
+  GError       *error;
+  JsonNode     *json;
+  gboolean      done;
+} Exchange;
+
+static void
+exchange_free (Exchange *x)
+{
+  g_clear_object (&x->msg);
+  g_clear_object (&x->cancellable);
+  g_clear_pointer (&x->body, g_bytes_unref);
+  g_clear_pointer (&x->json, json_node_unref);
+  g_clear_error (&x->error);
+  g_free (x);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Exchange, exchange_free)
+
+static Exchange *
+exchange_new (Fixture    *f,
+              const char *method,
+              const char *token,
+              const char *session_id,
+              const char *body)
+{
+  Exchange *x = g_new0 (Exchange, 1);
+  SoupMessageHeaders *headers;
+
+  x->msg = soup_message_new (method, f->url);
+  x->cancellable = g_cancellable_new ();
+  headers = soup_message_get_request_headers (x->msg);
+
+  soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream");
+  if (token != NULL)
+    {
+      g_autofree char *value = g_strdup_printf ("Bearer %s", token);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+    }
+  if (session_id != NULL)
+    soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (x->msg, "application/json", bytes);
+    }
+
+  return x;
+}
+
+static void
+exchange_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Exchange *x = user_data;
+  const char *type;
+
+  x->body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &x->error);
+  x->done = TRUE;
+
+  type = soup_message_headers_get_content_type (soup_message_get_response_headers (x->msg), NULL);
+  if (x->body != NULL && g_strcmp0 (type, "application/json") == 0)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      gsize size;
+      const char *data = g_bytes_get_data (x->body, &size);
+
+      json_parser_load_from_data (parser, data, size, &error);
+      g_assert_no_error (error);
+      x->json = json_node_copy (json_parser_get_root (parser));
+    }
+}
+
+static void
+exchange_send (Fixture  *f,
+               Exchange *x)
+{
+  soup_session_send_and_read_async (f->session, x->msg, G_PRIORITY_DEFAULT, x->cancellable,
+                                    exchange_done_cb, x);
+}
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterates the main context until @flag is set, failing the test instead of
+ * hanging when it never is. */
+static void
+wait_until (gboolean   *flag,
+            const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
+  guint wake_up = g_timeout_add (100, wake_up_cb, NULL);
+
+  while (!*flag)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake_up);
+}
+
+static void
+exchange_wait (Exchange *x)
+{
+  wait_until (&x->done, "an HTTP reply");
+}
+
+static Exchange *
+post (Fixture    *f,
+      const char *token,
+      const char *session_id,
+      const char *body)
+{
+  Exchange *x = exchange_new (f, "POST", token, session_id, body);
+
+  exchange_send (f, x);
+  exchange_wait (x);
+  g_assert_no_error (x->error);
+
+  return x;
+}
+
+static guint
+status (Exchange *x)
+{
+  return soup_message_get_status (x->msg);
+}
+
+static const char *
+response_header (Exchange   *x,
+                 const char *name)
+{
+  return soup_message_headers_get_one (soup_message_get_response_headers (x->msg), name);
+}
+
+static char *
+body_text (Exchange *x)
+{
+  gsize size = 0;
+  const char *data = x->body != NULL ? g_bytes_get_data (x->body, &size) : NULL;
+
+  return g_strndup (data != NULL ? data : "", size);
+}
+
+/* JSONPath look-ups on a reply; the first match, or NULL. */
+static JsonNode *
+jnode (JsonNode   *root,
+       const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) matches = NULL;
+  JsonArray *array;
+
+  g_assert_nonnull (root);
+  matches = json_path_query (path, root, &error);
+  g_assert_no_error (error);
+
+  array = json_node_get_array (matches);
+  if (json_array_get_length (array) == 0)
+    return NULL;
+
+  return json_node_copy (json_array_get_element (array, 0));
+}
+
+static char *
+jstr (JsonNode   *root,
+      const char *path)
+{
+  g_autoptr(JsonNode) node = jnode (root, path);
+
+  if (node == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+
+  return json_to_string (node, FALSE);
+}
+
+static gint64
+jint (JsonNode   *root,
+      const char *path)
+{
+  g_autoptr(JsonNode) node = jnode (root, path);
+
+  if (node == NULL)
+    g_error ("%s is missing", path);
+
+  return json_node_get_int (node);
+}
+
+static gboolean
+jbool (JsonNode   *root,
+       const char *path)
+{
+  g_autoptr(JsonNode) node = jnode (root, path);
+
+  if (node == NULL)
+    g_error ("%s is missing", path);
+
+  return json_node_get_boolean (node);
+}
+
+static gboolean
+jis_null (JsonNode   *root,
+          const char *path)
+{
+  g_autoptr(JsonNode) node = jnode (root, path);
+
+  return node != NULL && JSON_NODE_HOLDS_NULL (node);
+}
+
+static gboolean
+signal_seen (Fixture    *f,
+             const char *entry)
+{
+  for (guint i = 0; i < f->signals->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (f->signals, i), entry))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+assert_jsonrpc_error (Exchange   *x,
+                      guint       http_status,
+                      int         code,
+                      const char *message_prefix)
+{
+  g_autofree char *message = NULL;
+
+  g_assert_cmpuint (status (x), ==, http_status);
+  g_assert_nonnull (x->json);
+  g_assert_cmpint (jint (x->json, "$.error.code"), ==, code);
+  message = jstr (x->json, "$.error.message");
+  if (!g_str_has_prefix (message, message_prefix))
+    g_error ("Error message \"%s\" does not start with \"%s\"", message, message_prefix);
+}
+
+static char *
+initialize_with (Fixture    *f,
+                 const char *token,
+                 const char *version)
+{
+  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+                                           "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                                           "\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
+                                           version);
+  g_autoptr(Exchange) x = post (f, token, NULL, body);
+  g_autoptr(Exchange) initialized = NULL;
+  g_autofree char *session_id = NULL;
+
+  g_assert_cmpuint (status (x), ==, 200);
+  session_id = g_strdup (response_header (x, "Mcp-Session-Id"));
+  g_assert_nonnull (session_id);
+
+  initialized = post (f, token, session_id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  g_assert_cmpuint (status (initialized), ==, 202);
+
+  return g_steal_pointer (&session_id);
+}
+
+static char *
+initialize (Fixture    *f,
+            const char *token)
+{
+  return initialize_with (f, token, "2025-11-25");
+}
+
+static char *
+tool_call_body (int         id,
+                const char *tool,
+                const char *arguments)
+{
+  return g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\","
+                          "\"params\":{\"name\":\"%s\",\"arguments\":%s}}",
+                          id, tool, arguments);
+}
+
+static Exchange *
+call_tool (Fixture    *f,
+           const char *session_id,
+           int         id,
+           const char *tool,
+           const char *arguments)
+{
+  g_autofree char *body = tool_call_body (id, tool, arguments);
+  Exchange *x = post (f, TOKEN_A, session_id, body);
+
+  g_assert_cmpuint (status (x), ==, 200);
+  g_assert_nonnull (x->json);
+  g_assert_cmpint (jint (x->json, "$.id"), ==, id);
+
+  return x;
+}
+
+static Exchange *
+start_tool_call (Fixture    *f,
+                 const char *session_id,
+                 int         id,
+                 const char *tool,
+                 const char *arguments)
+{
+  g_autofree char *body = tool_call_body (id, tool, arguments);
+  Exchange *x = exchange_new (f, "POST", TOKEN_A, session_id, body);
+
+  exchange_send (f, x);
+  return x;
+}
+
+/* The server still answers: every failure test ends with this. */
+static void
+assert_still_serving (Fixture    *f,
+                      const char *session_id)
+{
+  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
+  g_autofree char *result = NULL;
+
+  g_assert_cmpuint (status (x), ==, 200);
+  result = jstr (x->json, "$.result");
+  g_assert_cmpstr (result, ==, "{}");
+}
+
+/* Checks a successful structured result: the text says what the structured
+ * content says, and the structured content matches the tool's outputSchema. */
+static void
+assert_structured_result (Exchange   *x,
+                          const char *tool,
+                          const char *expected_text)
+{
+  g_autofree char *text = jstr (x->json, "$.result.content[0].text");
+  g_autofree char *type = jstr (x->json, "$.result.content[0].type");
+  g_autoptr(JsonNode) structured = jnode (x->json, "$.result.structuredContent");
+  g_autoptr(JsonNode) is_error = jnode (x->json, "$.result.isError");
+  g_autoptr(GError) error = NULL;
+  JsonNode *schema = tw_tool_registry_get_output_schema (tw_tool_registry_lookup (tool));
+
+  g_assert_cmpstr (type, ==, "text");
+  g_assert_cmpstr (text, ==, expected_text);
+  g_assert_true (is_error == NULL || !json_node_get_boolean (is_error));
+  g_assert_nonnull (structured);
+  g_assert_nonnull (schema);
+  tw_json_schema_validate (schema, structured, &error);
+  g_assert_no_error (error);
+}
+
+static void
+assert_tool_error (Exchange   *x,
+                   const char *code,
+                   const char *text_prefix)
+{
+  g_autofree char *text = jstr (x->json, "$.result.content[0].text");
+  g_autofree char *structured_code = jstr (x->json, "$.result.structuredContent.error.code");
+  g_autofree char *prefix = g_strdup_printf ("%s: %s", code, text_prefix);
+
+  g_assert_true (jbool (x->json, "$.result.isError"));
+  g_assert_cmpstr (structured_code, ==, code);
+  if (!g_str_has_prefix (text, prefix))
+    g_error ("Tool error text \"%s\" does not start with \"%s\"", text, prefix);
+}
+
+/* Tests. */
+
+static void
+test_initialize (Fixture       *f,
+                 gconstpointer  data)
+{
+  static const struct {
+    const char *requested;
+    const char *answered;
+  } versions[] = {
+    { "2025-11-25", "2025-11-25" },
+    { "2025-06-18", "2025-06-18" },
+    { "2025-03-26", "2025-03-26" },
+    { "2024-11-05", "2025-11-25" },
+    { "1999-01-01", "2025-11-25" },
+  };
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                                               "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                                               "\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}",
+                                               versions[i].requested);
+      g_autoptr(Exchange) x = post (f, TOKEN_A, NULL, body);
+      g_autofree char *version = NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *title = NULL;
+      g_autofree char *server_version = NULL;
+      g_autofree char *instructions = NULL;
+      const char *session_id;
+
+      g_assert_cmpuint (status (x), ==, 200);
+      g_assert_cmpstr (response_header (x, "Content-Type"), ==, "application/json");
+
+      version = jstr (x->json, "$.result.protocolVersion");
+      g_assert_cmpstr (version, ==, versions[i].answered);
+
+      name = jstr (x->json, "$.result.serverInfo.name");
+      title = jstr (x->json, "$.result.serverInfo.title");
+      server_version = jstr (x->json, "$.result.serverInfo.version");
+      g_assert_cmpstr (name, ==, "tabwright");
+      g_assert_cmpstr (title, ==, "Tabwright");
+      g_assert_cmpstr (server_version, ==, PACKAGE_VERSION);
+      g_assert_false (jbool (x->json, "$.result.capabilities.tools.listChanged"));
+
+      instructions = jstr (x->json, "$.result.instructions");
+      g_assert_nonnull (strstr (instructions, "browser_new_tab"));
+      g_assert_nonnull (strstr (instructions, "browser_snapshot"));
+
+      session_id = response_header (x, "Mcp-Session-Id");
+      g_assert_nonnull (session_id);
+      g_assert_cmpuint (strlen (session_id), >=, 32);
+      for (const char *p = session_id; *p != '\0'; p++)
+        g_assert_true (*p >= 0x21 && *p <= 0x7e);
+      g_assert_false (g_hash_table_contains (ids, session_id));
+      g_hash_table_add (ids, g_strdup (session_id));
+    }
+
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, G_N_ELEMENTS (versions));
+}
+
+static void
+test_initialize_invalid (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(Exchange) x = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"initialize\",\"params\":{}}");
+  g_autofree char *session_id = NULL;
+
+  assert_jsonrpc_error (x, 200, -32602, "Invalid params: \"protocolVersion\"");
+  g_assert_cmpint (jint (x->json, "$.id"), ==, 4);
+  g_assert_null (response_header (x, "Mcp-Session-Id"));
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
+
+  session_id = initialize (f, TOKEN_A);
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_session_required (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autofree char *other_session = initialize (f, TOKEN_B);
+  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autoptr(Exchange) missing = post (f, TOKEN_A, NULL, ping);
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, "no-such-session", ping);
+  g_autoptr(Exchange) other = post (f, TOKEN_A, other_session, ping);
+  g_autoptr(Exchange) notification = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  g_autoptr(Exchange) delete_missing = NULL;
+  g_autoptr(Exchange) delete_unknown = NULL;
+  g_autoptr(Exchange) delete_other = NULL;
+  g_autoptr(Exchange) delete = NULL;
+  g_autoptr(Exchange) after_delete = NULL;
+  g_autoptr(Exchange) delete_again = NULL;
+
+  assert_jsonrpc_error (missing, 400, -32000, "Bad Request: the Mcp-Session-Id header is missing");
+  g_assert_true (jis_null (missing->json, "$.id"));
+  assert_jsonrpc_error (unknown, 404, -32001, "Session not found");
+  /* Another token's session looks exactly like an unknown one. */
+  assert_jsonrpc_error (other, 404, -32001, "Session not found");
+  assert_jsonrpc_error (notification, 400, -32000, "Bad Request");
+
+  delete_missing = exchange_new (f, "DELETE", TOKEN_A, NULL, NULL);
+  exchange_send (f, delete_missing);
+  exchange_wait (delete_missing);
+  g_assert_cmpuint (status (delete_missing), ==, 400);
+
+  delete_unknown = exchange_new (f, "DELETE", TOKEN_A, "no-such-session", NULL);
+  exchange_send (f, delete_unknown);
+  exchange_wait (delete_unknown);
+  g_assert_cmpuint (status (delete_unknown), ==, 404);
+
+  delete_other = exchange_new (f, "DELETE", TOKEN_A, other_session, NULL);
+  exchange_send (f, delete_other);
+  exchange_wait (delete_other);
+  g_assert_cmpuint (status (delete_other), ==, 404);
+
+  delete = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
+  exchange_send (f, delete);
+  exchange_wait (delete);
+  g_assert_cmpuint (status (delete), ==, 200);
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
+
+  after_delete = post (f, TOKEN_A, session_id, ping);
+  assert_jsonrpc_error (after_delete, 404, -32001, "Session not found");
+
+  delete_again = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
+  exchange_send (f, delete_again);
+  exchange_wait (delete_again);
+  g_assert_cmpuint (status (delete_again), ==, 404);
+
+  g_free (session_id);
+  session_id = initialize (f, TOKEN_A);
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_protocol_version_header (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  const char *good[] = { "2025-11-25", "2025-06-18", "2025-03-26" };
+  g_autoptr(Exchange) bad = exchange_new (f, "POST", TOKEN_A, session_id, ping);
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, ping);
+
+      soup_message_headers_replace (soup_message_get_request_headers (x->msg),
+                                    "MCP-Protocol-Version", good[i]);
+      exchange_send (f, x);
+      exchange_wait (x);
+      g_assert_cmpuint (status (x), ==, 200);
+    }
+
+  soup_message_headers_replace (soup_message_get_request_headers (bad->msg),
+                                "MCP-Protocol-Version", "2024-11-05");
+  exchange_send (f, bad);
+  exchange_wait (bad);
+  assert_jsonrpc_error (bad, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version \"2024-11-05\"");
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_ping (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}");
+  g_autofree char *id = jstr (x->json, "$.id");
+  g_autofree char *result = jstr (x->json, "$.result");
+  g_autofree char *version = jstr (x->json, "$.jsonrpc");
+
+  g_assert_cmpuint (status (x), ==, 200);
+  g_assert_cmpstr (version, ==, "2.0");
+  g_assert_cmpstr (id, ==, "p-1");
+  g_assert_cmpstr (result, ==, "{}");
+}
+
+static void
+test_tools_list (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id,
+                                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"cursor\":\"ignored\"}}");
+  g_autoptr(JsonNode) tools_node = jnode (x->json, "$.result.tools");
+  JsonArray *tools = json_node_get_array (tools_node);
+  const char *expected[] = {
+    "browser_list_tabs", "browser_new_tab", "browser_close_tab",
+    "browser_navigate", "browser_back", "browser_forward", "browser_reload",
+  };
+
+  g_assert_cmpuint (status (x), ==, 200);
+  g_assert_cmpuint (json_array_get_length (tools), ==, tw_tool_registry_get_n_tools ());
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < json_array_get_length (tools); j++)
+        {
+          JsonObject *tool = json_array_get_object_element (tools, j);
+
+          if (g_str_equal (json_object_get_string_member (tool, "name"), expected[i]))
+            found = TRUE;
+        }
+
+      if (!found)
+        g_error ("tools/list lacks %s", expected[i]);
+    }
+
+  for (guint j = 0; j < json_array_get_length (tools); j++)
+    {
+      JsonObject *tool = json_array_get_object_element (tools, j);
+      const TwToolDef *def = tw_tool_registry_lookup (json_object_get_string_member (tool, "name"));
+      JsonObject *input = json_object_get_object_member (tool, "inputSchema");
+      JsonObject *annotations = json_object_get_object_member (tool, "annotations");
+
+      g_assert_nonnull (def);
+      g_assert_cmpstr (json_object_get_string_member (tool, "title"), ==, def->title);
+      g_assert_cmpstr (json_object_get_string_member (tool, "description"), ==, def->description);
+      g_assert_cmpstr (json_object_get_string_member (input, "type"), ==, "object");
+      g_assert_cmpint (json_object_has_member (tool, "outputSchema"), ==, def->output_schema != NULL);
+      g_assert_cmpstr (json_object_get_string_member (annotations, "title"), ==, def->title);
+      g_assert_cmpint (json_object_get_boolean_member (annotations, "readOnlyHint"), ==, def->read_only);
+      g_assert_cmpint (json_object_get_boolean_member (annotations, "destructiveHint"), ==, def->destructive);
+      g_assert_cmpint (json_object_get_boolean_member (annotations, "idempotentHint"), ==, def->idempotent);
+      g_assert_cmpint (json_object_get_boolean_member (annotations, "openWorldHint"), ==, def->open_world);
+    }
+}
+
+static void
+test_tools_call_structured (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) empty_list = call_tool (f, session_id, 1, "browser_list_tabs", "{}");
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 2, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
+  g_autoptr(Exchange) blank = call_tool (f, session_id, 3, "browser_new_tab", "{}");
+  g_autoptr(Exchange) navigated = call_tool (f, session_id, 4, "browser_navigate",
+                                             "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/dialog\"}");
+  g_autoptr(Exchange) reloaded = call_tool (f, session_id, 5, "browser_reload", "{\"browserId\":\"b1\"}");
+  g_autoptr(Exchange) listed = call_tool (f, session_id, 6, "browser_list_tabs", "{}");
+  g_autoptr(Exchange) back = call_tool (f, session_id, 7, "browser_back", "{\"browserId\":\"b1\"}");
+  g_autoptr(Exchange) closed = call_tool (f, session_id, 8, "browser_close_tab", "{\"browserId\":\"b2\"}");
+  g_autoptr(Exchange) gone = call_tool (f, session_id, 9, "browser_navigate",
+                                        "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/\"}");
+  g_autofree char *browser_id = jstr (opened->json, "$.result.structuredContent.browserId");
+  g_autofree char *url = jstr (navigated->json, "$.result.structuredContent.url");
+  g_autofree char *dialog = jstr (navigated->json, "$.result.structuredContent.dialogs[0].message");
+  g_autofree char *owner = jstr (listed->json, "$.result.structuredContent.tabs[0].owner");
+
+  assert_structured_result (empty_list, "browser_list_tabs", "No tabs open.");
+  assert_structured_result (opened, "browser_new_tab", "Opened b1 at http://127.0.0.1:9/a (200) \"Page A\"");
+  g_assert_cmpstr (browser_id, ==, "b1");
+  g_assert_cmpint (jint (opened->json, "$.result.structuredContent.status"), ==, 200);
+  assert_structured_result (blank, "browser_new_tab", "Opened b2 at about:blank (no title)");
+  assert_structured_result (navigated, "browser_navigate",
+                            "Navigated b1 to http://127.0.0.1:9/dialog (200) \"Page DIALOG\"\n"
+                            "Dialog: alert \"Hello\" (accepted)");
+  g_assert_cmpstr (url, ==, "http://127.0.0.1:9/dialog");
+  g_assert_cmpstr (dialog, ==, "Hello");
+  assert_structured_result (reloaded, "browser_reload",
+                            "Reloaded b1: http://127.0.0.1:9/dialog (200) \"Page DIALOG\"\n"
+                            "Dialog: alert \"Hello\" (accepted)");
+  g_assert_cmpstr (owner, ==, "Agent A");
+  assert_tool_error (back, "browser_denied", "There is no earlier page in b1");
+  assert_structured_result (closed, "browser_close_tab", "Closed b2.");
+  g_assert_true (jbool (closed->json, "$.result.structuredContent.closed"));
+  assert_tool_error (gone, "browser_not_found", "No tab b2");
+
+  /* Each tab is one line; the fake service lists them in hash order. */
+  {
+    g_autofree char *text = jstr (listed->json, "$.result.content[0].text");
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (lines), ==, 2);
+    g_assert_true (g_strv_contains ((const char * const *) lines,
+                                    "b1  \"Page DIALOG\"  http://127.0.0.1:9/dialog  [agent: Agent A]"));
+    g_assert_true (g_strv_contains ((const char * const *) lines,
+                                    "b2  \"\"  about:blank  [agent: Agent A]"));
+  }
+
+  /* The service saw who called. */
+  g_assert_cmpstr (f->service->last_agent_id, ==, "agent-a");
+  g_assert_cmpstr (f->service->last_agent_name, ==, "Agent A");
+  g_assert_cmpuint (f->other_service->log->len, ==, 0);
+}
+
+static void
+test_tools_call_content_kinds (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) text = call_tool (f, session_id, 1, "test_text_only", "{}");
+  g_autoptr(Exchange) image = call_tool (f, session_id, 2, "test_image", "{}");
+  g_autoptr(JsonNode) structured = jnode (text->json, "$.result.structuredContent");
+  g_autofree char *plain = jstr (text->json, "$.result.content[0].text");
+  g_autofree char *image_type = jstr (image->json, "$.result.content[1].type");
+  g_autofree char *image_data = jstr (image->json, "$.result.content[1].data");
+  g_autofree char *mime = jstr (image->json, "$.result.content[1].mimeType");
+  g_autofree char *caption = jstr (image->json, "$.result.content[0].text");
+  gsize decoded_len = 0;
+  g_autofree guchar *decoded = NULL;
+
+  /* Text-only tools never send structuredContent. */
+  g_assert_null (structured);
+  g_assert_cmpstr (plain, ==, "Plain words for the model.");
+
+  g_assert_cmpstr (caption, ==, "A picture");
+  g_assert_cmpstr (image_type, ==, "image");
+  g_assert_cmpstr (mime, ==, "image/png");
+  decoded = g_base64_decode (image_data, &decoded_len);
+  g_assert_cmpuint (decoded_len, ==, 8);
+  g_assert_cmpmem (decoded, 4, "\x89PNG", 4);
+  g_assert_cmpint (jint (image->json, "$.result.structuredContent.width"), ==, 1);
+}
+
+static void
+test_unknown_tool (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, session_id,
+                                      "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_fly\",\"arguments\":{}}}");
+  g_autoptr(Exchange) no_name = post (f, TOKEN_A, session_id,
+                                      "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"arguments\":{}}}");
+  g_autoptr(Exchange) no_params = post (f, TOKEN_A, session_id,
+                                        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\"}");
+  g_autofree char *message = jstr (unknown->json, "$.error.message");
+
+  assert_jsonrpc_error (unknown, 200, -32602, "Unknown tool: browser_fly");
+  g_assert_cmpstr (message, ==, "Unknown tool: browser_fly");
+  g_assert_cmpint (jint (unknown->json, "$.id"), ==, 3);
+  assert_jsonrpc_error (no_name, 200, -32602, "Invalid params: \"name\"");
+  assert_jsonrpc_error (no_params, 200, -32602, "Invalid params: \"name\"");
+
+  /* No call ran, so the activity feed saw nothing. */
+  g_assert_cmpuint (f->signals->len, ==, 0);
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_invalid_arguments (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) wrong_type = call_tool (f, session_id, 1, "browser_navigate", "{\"browserId\":\"b1\",\"url\":5}");
+  g_autoptr(Exchange) missing = call_tool (f, session_id, 2, "browser_navigate", "{\"url\":\"http://a/\"}");
+  g_autoptr(Exchange) unknown = call_tool (f, session_id, 3, "browser_close_tab", "{\"browserId\":\"b1\",\"force\":true}");
+  g_autoptr(Exchange) empty_id = call_tool (f, session_id, 4, "browser_reload", "{\"browserId\":\"\"}");
+  g_autoptr(Exchange) not_object = call_tool (f, session_id, 5, "browser_reload", "[\"b1\"]");
+  g_autoptr(Exchange) absent = post (f, TOKEN_A, session_id,
+                                     "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_list_tabs\"}}");
+
+  assert_tool_error (wrong_type, "browser_invalid_argument", "\"url\" must be a string");
+  assert_tool_error (missing, "browser_invalid_argument", "missing required argument \"browserId\"");
+  assert_tool_error (unknown, "browser_invalid_argument", "unknown argument \"force\"");
+  assert_tool_error (empty_id, "browser_invalid_argument", "\"browserId\" must not be empty");
+  assert_tool_error (not_object, "browser_invalid_argument", "arguments must be an object");
+  g_assert_false (jbool (wrong_type->json, "$.result.structuredContent.error.retryable"));
+
+  /* Omitted arguments are an empty object. */
+  assert_structured_result (absent, "browser_list_tabs", "No tabs open.");
+
+  /* Only the valid call reached the service. */
+  g_assert_cmpuint (f->service->log->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->service->log, 0), ==, "start - list_tabs");
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_non_http_url (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  const char *urls[] = {
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "data:text/html,<b>x</b>",
+    "about:config",
+    "ftp://127.0.0.1/",
+    "example.com",
+    "http://",
+    "view-source:http://127.0.0.1/",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_autofree char *arguments = g_strdup_printf ("{\"browserId\":\"b1\",\"url\":\"%s\"}", urls[i]);
+      g_autofree char *new_tab_arguments = g_strdup_printf ("{\"url\":\"%s\"}", urls[i]);
+      g_autoptr(Exchange) navigate = call_tool (f, session_id, 10 + i, "browser_navigate", arguments);
+      g_autoptr(Exchange) new_tab = call_tool (f, session_id, 100 + i, "browser_new_tab", new_tab_arguments);
+
+      assert_tool_error (navigate, "browser_denied", "Only http and https URLs are allowed");
+      assert_tool_error (new_tab, "browser_denied", "Only http and https URLs are allowed");
+    }
+
+  /* None of them reached the tab. */
+  g_assert_cmpuint (f->service->log->len, ==, 2);
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_protocol_errors (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) malformed = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,");
+  g_autoptr(Exchange) batch = post (f, TOKEN_A, session_id, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]");
+  g_autoptr(Exchange) invalid = post (f, TOKEN_A, session_id, "{\"id\":1,\"method\":\"ping\"}");
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"resources/list\"}");
+  g_autoptr(Exchange) empty = post (f, TOKEN_A, session_id, "");
+  g_autoptr(Exchange) notification = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}");
+  g_autoptr(Exchange) response = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  g_autofree char *unknown_id = jstr (unknown->json, "$.id");
+
+  assert_jsonrpc_error (malformed, 400, -32700, "Parse error");
+  g_assert_true (jis_null (malformed->json, "$.id"));
+  assert_jsonrpc_error (batch, 400, -32600, "Batch requests are not supported");
+  assert_jsonrpc_error (invalid, 400, -32600, "Invalid Request");
+  assert_jsonrpc_error (unknown, 200, -32601, "Method not found: resources/list");
+  g_assert_cmpstr (unknown_id, ==, "u");
+  assert_jsonrpc_error (empty, 400, -32700, "Parse error");
+
+  /* Notifications and responses are accepted without a body. */
+  g_assert_cmpuint (status (notification), ==, 202);
+  g_assert_cmpuint (g_bytes_get_size (notification->body), ==, 0);
+  g_assert_cmpuint (status (response), ==, 202);
+  g_assert_cmpuint (g_bytes_get_size (response->body), ==, 0);
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_content_type (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  static const char ping[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autoptr(GBytes) body = g_bytes_new_static (ping, strlen (ping));
+  g_autoptr(Exchange) charset = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+
+  soup_message_set_request_body_from_bytes (x->msg, "text/plain", body);
+  exchange_send (f, x);
+  exchange_wait (x);
+  assert_jsonrpc_error (x, 415, -32000, "Unsupported Media Type");
+
+  soup_message_set_request_body_from_bytes (charset->msg, "application/json; charset=utf-8", body);
+  exchange_send (f, charset);
+  exchange_wait (charset);
+  g_assert_cmpuint (status (charset), ==, 200);
+
+  assert_still_serving (f, session_id);
+}
+
+typedef struct
+{
+  guint16  port;
+  char    *request;
+  char    *reply;
+  gboolean done;
+} RawExchange;
+
+/* Blocking socket I/O in a thread, while the main thread serves. Writes
+ * @request, then reads one response: its headers and Content-Length body. */
+static void
+raw_exchange_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  RawExchange *raw = task_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *reply = g_string_new (NULL);
+  GInputStream *input;
+  char buffer[4096];
+  gssize n;
+  gssize wanted = -1;
+
+  g_socket_client_set_timeout (client, 10);
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", raw->port, NULL, &error);
+  g_assert_no_error (error);
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                             raw->request, strlen (raw->request), NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  input = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  while ((n = g_input_stream_read (input, buffer, sizeof buffer, NULL, &error)) > 0)
+    {
+      const char *end_of_headers;
+
+      g_string_append_len (reply, buffer, n);
+      end_of_headers = strstr (reply->str, "\r\n\r\n");
+      if (end_of_headers != NULL && wanted < 0)
+        {
+          const char *length = strstr (reply->str, "Content-Length: ");
+
+          wanted = (end_of_headers + 4 - reply->str) + (length ? atoi (length + 16) : 0);
+        }
+      if (wanted >= 0 && (gssize) reply->len >= wanted)
+        break;
+    }
+  g_assert_no_error (error);
+
+  raw->reply = g_string_free (reply, FALSE);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+raw_exchange_done_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  RawExchange *raw = user_data;
+
+  raw->done = TRUE;
+}
+
+static char *
+raw_exchange (Fixture    *f,
+              const char *request)
+{
+  RawExchange raw = { tw_mcp_server_get_port (f->server), (char *) request, NULL, FALSE };
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, raw_exchange_done_cb, &raw);
+
+  g_task_set_task_data (task, &raw, NULL);
+  g_task_run_in_thread (task, raw_exchange_thread);
+  wait_until (&raw.done, "a raw HTTP reply");
+
+  return raw.reply;
+}
+
+static GBytes *
+big_body (gsize size)
+{
+  char *data = g_malloc (size);
+
+  /* Valid JSON if it were ever read whole: a long string. */
+  memset (data, 'x', size);
+  data[0] = '"';
+  data[size - 1] = '"';
+
+  return g_bytes_new_take (data, size);
+}
+
+static void
+test_body_too_large (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(GBytes) ten_mb = big_body (10 * 1024 * 1024);
+  g_autoptr(Exchange) sized = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) chunked = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) at_limit = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GBytes) four_mb = big_body (TW_MCP_MAX_BODY_SIZE);
+
+  /* Content-Length says 10 MB: refused from the headers. */
+  soup_message_set_request_body_from_bytes (sized->msg, "application/json", ten_mb);
+  exchange_send (f, sized);
+  exchange_wait (sized);
+  g_assert_no_error (sized->error);
+  assert_jsonrpc_error (sized, 413, -32000, "Payload Too Large");
+
+  /* No length given (chunked): refused once the count passes 4 MiB. */
+  stream = g_memory_input_stream_new_from_bytes (ten_mb);
+  soup_message_set_request_body (chunked->msg, "application/json", stream, -1);
+  exchange_send (f, chunked);
+  exchange_wait (chunked);
+  g_assert_no_error (chunked->error);
+  assert_jsonrpc_error (chunked, 413, -32000, "Payload Too Large");
+
+  /* A client that waits for 100 Continue is refused before sending the
+   * body at all. (Spoken by hand: libsoup's own client does not cope with
+   * a final answer to Expect.) */
+  {
+    g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\n"
+                                                "Host: 127.0.0.1:%u\r\n"
+                                                "Authorization: Bearer " TOKEN_A "\r\n"
+                                                "Mcp-Session-Id: %s\r\n"
+                                                "Content-Type: application/json\r\n"
+                                                "Content-Length: 10485760\r\n"
+                                                "Expect: 100-continue\r\n"
+                                                "\r\n",
+                                                tw_mcp_server_get_port (f->server), session_id);
+    g_autofree char *reply = raw_exchange (f, request);
+
+    if (!g_str_has_prefix (reply, "HTTP/1.1 413 "))
+      g_error ("Expected 413, got: %s", reply);
+    g_assert_nonnull (strstr (reply, "Payload Too Large"));
+  }
+
+  /* Exactly 4 MiB is read; it is a JSON string, not a message. */
+  soup_message_set_request_body_from_bytes (at_limit->msg, "application/json", four_mb);
+  exchange_send (f, at_limit);
+  exchange_wait (at_limit);
+  assert_jsonrpc_error (at_limit, 400, -32600, "Invalid Request");
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_auth (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autoptr(Exchange) missing = post (f, NULL, session_id, ping);
+  g_autoptr(Exchange) wrong = post (f, "token-a-012345678", session_id, ping);
+  g_autoptr(Exchange) basic = exchange_new (f, "POST", NULL, session_id, ping);
+
+  assert_jsonrpc_error (missing, 401, -32000, "Unauthorized");
+  g_assert_cmpstr (response_header (missing, "WWW-Authenticate"), ==, "Bearer");
+  g_assert_true (jis_null (missing->json, "$.id"));
+  assert_jsonrpc_error (wrong, 401, -32000, "Unauthorized");
+  g_assert_cmpstr (response_header (wrong, "WWW-Authenticate"), ==, "Bearer");
+
+  soup_message_headers_replace (soup_message_get_request_headers (basic->msg),
+                                "Authorization", "Basic dXNlcjpwYXNz");
+  exchange_send (f, basic);
+  exchange_wait (basic);
+  assert_jsonrpc_error (basic, 401, -32000, "Unauthorized");
+
+  assert_still_serving (f, session_id);
+}
+
+static Exchange *
+post_with_header (Fixture    *f,
+                  const char *token,
+                  const char *session_id,
+                  const char *name,
+                  const char *value)
+{
+  Exchange *x = exchange_new (f, "POST", token, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+
+  soup_message_headers_replace (soup_message_get_request_headers (x->msg), name, value);
+  exchange_send (f, x);
+  exchange_wait (x);
+  g_assert_no_error (x->error);
+
+  return x;
+}
+
+static void
+test_origin_and_host (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autofree char *localhost = g_strdup_printf ("localhost:%u", tw_mcp_server_get_port (f->server));
+  g_autofree char *ipv6 = g_strdup_printf ("[::1]:%u", tw_mcp_server_get_port (f->server));
+  g_autofree char *evil_host = g_strdup_printf ("evil.example:%u", tw_mcp_server_get_port (f->server));
+  g_autoptr(Exchange) foreign_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "https://evil.example");
+  g_autoptr(Exchange) null_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "null");
+  g_autoptr(Exchange) local_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "http://localhost:5173");
+  g_autoptr(Exchange) foreign_host = post_with_header (f, TOKEN_A, session_id, "Host", evil_host);
+  g_autoptr(Exchange) wrong_port = post_with_header (f, TOKEN_A, session_id, "Host", "127.0.0.1:1");
+  g_autoptr(Exchange) localhost_host = post_with_header (f, TOKEN_A, session_id, "Host", localhost);
+  g_autoptr(Exchange) ipv6_host = post_with_header (f, TOKEN_A, session_id, "Host", ipv6);
+  /* Host is checked before the token, Origin before the token too: a
+   * rebinding page learns nothing about tokens. */
+  g_autoptr(Exchange) foreign_host_no_token = post_with_header (f, NULL, session_id, "Host", evil_host);
+  g_autoptr(Exchange) foreign_origin_no_token = post_with_header (f, NULL, session_id, "Origin", "http://evil.example");
+
+  assert_jsonrpc_error (foreign_origin, 403, -32000, "Forbidden");
+  assert_jsonrpc_error (null_origin, 403, -32000, "Forbidden");
+  g_assert_cmpuint (status (local_origin), ==, 200);
+  assert_jsonrpc_error (foreign_host, 403, -32000, "Forbidden: the Host header");
+  assert_jsonrpc_error (wrong_port, 403, -32000, "Forbidden: the Host header");
+  g_assert_cmpuint (status (localhost_host), ==, 200);
+  g_assert_cmpuint (status (ipv6_host), ==, 200);
+  assert_jsonrpc_error (foreign_host_no_token, 403, -32000, "Forbidden: the Host header");
+  assert_jsonrpc_error (foreign_origin_no_token, 403, -32000, "Forbidden");
+  g_assert_null (response_header (foreign_origin_no_token, "WWW-Authenticate"));
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_methods_and_paths (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) get = exchange_new (f, "GET", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) put = exchange_new (f, "PUT", TOKEN_A, session_id, "{}");
+  g_autoptr(Exchange) other_path = exchange_new (f, "POST", TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *other_url = g_strdup_printf ("http://127.0.0.1:%u/mcp/extra", tw_mcp_server_get_port (f->server));
+
+  exchange_send (f, get);
+  exchange_wait (get);
+  assert_jsonrpc_error (get, 405, -32000, "Method Not Allowed");
+  g_assert_cmpstr (response_header (get, "Allow"), ==, "POST, DELETE");
+
+  exchange_send (f, put);
+  exchange_wait (put);
+  g_assert_cmpuint (status (put), ==, 405);
+
+  uri = g_uri_parse (other_url, G_URI_FLAGS_NONE, NULL);
+  soup_message_set_uri (other_path->msg, uri);
+  exchange_send (f, other_path);
+  exchange_wait (other_path);
+  assert_jsonrpc_error (other_path, 404, -32000, "Not Found");
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_fifo_per_tab (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autofree char *other_session = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) one = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) two = call_tool (f, session_id, 2, "browser_new_tab", "{}");
+  Exchange *calls[4];
+
+  g_ptr_array_set_size (f->service->log, 0);
+
+  /* Three calls on b1 from two sessions, slow first, and one on b2 issued
+   * while b1 is busy. */
+  calls[0] = start_tool_call (f, session_id, 10, "browser_navigate",
+                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/first?ms=600\"}");
+  drain_main_context ();
+  calls[1] = start_tool_call (f, session_id, 11, "browser_navigate",
+                              "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/other?ms=50\"}");
+  drain_main_context ();
+  calls[2] = start_tool_call (f, other_session, 12, "browser_navigate",
+                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/second\"}");
+  drain_main_context ();
+  calls[3] = start_tool_call (f, session_id, 13, "browser_reload", "{\"browserId\":\"b1\"}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    exchange_wait (calls[i]);
+
+  for (guint i = 0; i < f->service->log->len; i++)
+    g_test_message ("service: %s", (char *) g_ptr_array_index (f->service->log, i));
+
+  /* On b1 each command started after the one before it ended. */
+  g_assert_false (f->service->overlap);
+  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"), <,
+                   log_index (f->service, "start b1 navigate http://127.0.0.1:9/second"));
+  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/second"), <,
+                   log_index (f->service, "start b1 reload"));
+
+  /* b2 did not wait for b1. */
+  g_assert_cmpint (log_index (f->service, "start b2 navigate http://127.0.0.1:9/other?ms=50"), <,
+                   log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
+  g_assert_cmpint (log_index (f->service, "end b2 navigate http://127.0.0.1:9/other?ms=50"), <,
+                   log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
+  g_assert_cmpuint (f->service->max_running, ==, 2);
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_assert_cmpuint (status (calls[i]), ==, 200);
+      g_assert_null (jnode (calls[i]->json, "$.result.isError"));
+      exchange_free (calls[i]);
+    }
+
+  assert_structured_result (one, "browser_new_tab", "Opened b1 at about:blank (no title)");
+  assert_structured_result (two, "browser_new_tab", "Opened b2 at about:blank (no title)");
+}
+
+static void
+wait_for_log (TestService *service,
+              const char  *entry)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
+  guint wake_up = g_timeout_add (100, wake_up_cb, NULL);
+
+  while (!log_contains (service, entry))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for \"%s\" in the service log", entry);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake_up);
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 5, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) queued = NULL;
+  g_autoptr(Exchange) cancel_queued = NULL;
+  g_autoptr(Exchange) cancel = NULL;
+  g_autoptr(Exchange) cancel_unknown = NULL;
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+
+  /* A second call on the same tab waits behind the hanging one; cancelling
+   * it ends it at once, without it ever reaching the tab. */
+  queued = start_tool_call (f, session_id, 6, "browser_reload", "{\"browserId\":\"b1\"}");
+  drain_main_context ();
+  g_assert_false (queued->done);
+
+  cancel_queued = post (f, TOKEN_A, session_id,
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":6,\"reason\":\"changed my mind\"}}");
+  g_assert_cmpuint (status (cancel_queued), ==, 202);
+  exchange_wait (queued);
+  assert_jsonrpc_error (queued, 200, -32800, "Request cancelled");
+  g_assert_cmpint (jint (queued->json, "$.id"), ==, 6);
+  g_assert_false (hanging->done);
+
+  cancel = post (f, TOKEN_A, session_id,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}");
+  g_assert_cmpuint (status (cancel), ==, 202);
+  exchange_wait (hanging);
+  assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
+  g_assert_cmpint (jint (hanging->json, "$.id"), ==, 5);
+
+  /* The service saw its cancellable fire, and the queued command never ran. */
+  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  g_assert_false (log_contains (f->service, "start b1 reload"));
+
+  /* Cancelling what is not running is not an error. */
+  cancel_unknown = post (f, TOKEN_A, session_id,
+                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}");
+  g_assert_cmpuint (status (cancel_unknown), ==, 202);
+
+  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
+  g_assert_true (signal_seen (f, "finished 3 error cancelled"));
+  assert_still_serving (f, session_id);
+
+  /* The tab works again. */
+  {
+    g_autoptr(Exchange) after = call_tool (f, session_id, 7, "browser_reload", "{\"browserId\":\"b1\"}");
+
+    g_assert_null (jnode (after->json, "$.result.isError"));
+  }
+}
+
+static void
+test_signals (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
+  g_autoptr(Exchange) denied = call_tool (f, session_id, 2, "browser_navigate", "{\"browserId\":\"b1\",\"url\":\"file:///x\"}");
+  g_autoptr(Exchange) invalid = call_tool (f, session_id, 3, "browser_back", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 4, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) cancel = NULL;
+  const char *expected[] = {
+    "started 1 agent-a Agent A browser_new_tab {\"url\":\"http://127.0.0.1:9/a\"}",
+    "finished 1 ok -",
+    "started 2 agent-a Agent A browser_navigate {\"browserId\":\"b1\",\"url\":\"file:///x\"}",
+    "finished 2 error browser_denied",
+    "started 3 agent-a Agent A browser_back {}",
+    "finished 3 error browser_invalid_argument",
+    "started 4 agent-a Agent A browser_navigate {\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}",
+    "finished 4 error cancelled",
+  };
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  cancel = post (f, TOKEN_A, session_id,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+  exchange_wait (hanging);
+
+  g_assert_cmpuint (f->signals->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (g_ptr_array_index (f->signals, i), ==, expected[i]);
+}
+
+static void
+test_client_disconnect (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+
+  /* The client gives up and closes the connection. */
+  g_cancellable_cancel (hanging->cancellable);
+  exchange_wait (hanging);
+  g_assert_error (hanging->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_late_result_dropped (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) slow = start_tool_call (f, session_id, 2, "browser_navigate",
+                                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/ignore-cancel?ms=300\"}");
+  g_autoptr(Exchange) next = NULL;
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
+
+  /* The client goes away; this service does not notice cancellation and
+   * delivers its result later, to nobody. */
+  g_cancellable_cancel (slow->cancellable);
+  exchange_wait (slow);
+  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
+  g_assert_false (log_contains (f->service, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"));
+
+  /* The next call on the tab still waits for the late one: the tab is
+   * really busy until the service says it is done. */
+  next = call_tool (f, session_id, 3, "browser_reload", "{\"browserId\":\"b1\"}");
+  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"), <,
+                   log_index (f->service, "start b1 reload"));
+  g_assert_null (jnode (next->json, "$.result.isError"));
+  g_assert_false (f->service->overlap);
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_revoke (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autofree char *other_session = initialize (f, TOKEN_B);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) after = NULL;
+  g_autoptr(Exchange) reinit = NULL;
+  g_autoptr(Exchange) other = NULL;
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 2);
+
+  tw_mcp_server_remove_client (f->server, TOKEN_A);
+
+  /* The call in flight is cancelled and its request answered. */
+  exchange_wait (hanging);
+  assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
+  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
+
+  after = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+  assert_jsonrpc_error (after, 401, -32000, "Unauthorized");
+  reinit = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}");
+  assert_jsonrpc_error (reinit, 401, -32000, "Unauthorized");
+
+  /* Other tokens are unaffected. */
+  other = post (f, TOKEN_B, other_session, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}");
+  g_assert_cmpuint (status (other), ==, 200);
+}
+
+typedef struct
+{
+  char *event;
+  char *data;
+} SseEvent;
+
+static void
+sse_event_free (SseEvent *event)
+{
+  g_free (event->event);
+  g_free (event->data);
+  g_free (event);
+}
+
+static GPtrArray *
+parse_sse (const char *text)
+{
+  GPtrArray *events = g_ptr_array_new_with_free_func ((GDestroyNotify) sse_event_free);
+  g_auto(GStrv) blocks = g_strsplit (text, "\n\n", -1);
+
+  for (guint i = 0; blocks[i] != NULL; i++)
+    {
+      g_auto(GStrv) lines = g_strsplit (blocks[i], "\n", -1);
+      SseEvent *event;
+
+      if (blocks[i][0] == '\0')
+        continue;
+
+      event = g_new0 (SseEvent, 1);
+      for (guint j = 0; lines[j] != NULL; j++)
+        {
+          if (g_str_has_prefix (lines[j], "event: "))
+            event->event = g_strdup (lines[j] + 7);
+          else if (g_str_has_prefix (lines[j], "data: "))
+            event->data = g_strdup (lines[j] + 6);
+        }
+      g_ptr_array_add (events, event);
+    }
+
+  return events;
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+test_progress_sse (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id,
+                                "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\","
+                                "\"params\":{\"name\":\"test_progress\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p-1\"}}}");
+  g_autoptr(Exchange) plain = call_tool (f, session_id, 10, "test_progress", "{}");
+  g_autofree char *text = body_text (x);
+  g_autoptr(GPtrArray) events = parse_sse (text);
+
+  g_assert_cmpuint (status (x), ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_content_type (soup_message_get_response_headers (x->msg), NULL),
+                   ==, "text/event-stream");
+  g_assert_cmpuint (events->len, ==, 3);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      SseEvent *event = g_ptr_array_index (events, i);
+      g_autoptr(JsonNode) message = parse_json (event->data);
+      g_autofree char *method = jstr (message, "$.method");
+      g_autofree char *token = jstr (message, "$.params.progressToken");
+      g_autofree char *note = jstr (message, "$.params.message");
+      g_autofree char *expected_note = g_strdup_printf ("Step %u", i + 1);
+      g_autoptr(JsonNode) progress = jnode (message, "$.params.progress");
+      g_autoptr(JsonNode) total = jnode (message, "$.params.total");
+
+      g_assert_cmpstr (event->event, ==, "message");
+      g_assert_cmpstr (method, ==, "notifications/progress");
+      g_assert_cmpstr (token, ==, "p-1");
+      g_assert_cmpfloat (json_node_get_double (progress), ==, i + 1);
+      g_assert_cmpfloat (json_node_get_double (total), ==, 3);
+      g_assert_cmpstr (note, ==, expected_note);
+    }
+
+  {
+    SseEvent *event = g_ptr_array_index (events, 2);
+    g_autoptr(JsonNode) message = parse_json (event->data);
+    g_autofree char *result_text = jstr (message, "$.result.content[0].text");
+
+    g_assert_cmpint (jint (message, "$.id"), ==, 9);
+    g_assert_cmpstr (result_text, ==, "Finished in 3 steps");
+  }
+
+  /* A call that fails at once still answers on the stream it asked for. */
+  {
+    g_autoptr(Exchange) denied = post (f, TOKEN_A, session_id,
+                                       "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\","
+                                       "\"params\":{\"name\":\"browser_navigate\",\"arguments\":{\"browserId\":\"b1\",\"url\":\"file:///\"},"
+                                       "\"_meta\":{\"progressToken\":7}}}");
+    g_autofree char *denied_text = body_text (denied);
+    g_autoptr(GPtrArray) denied_events = parse_sse (denied_text);
+    g_autoptr(JsonNode) message = NULL;
+    g_autofree char *code = NULL;
+
+    g_assert_cmpstr (soup_message_headers_get_content_type (soup_message_get_response_headers (denied->msg), NULL),
+                     ==, "text/event-stream");
+    g_assert_cmpuint (denied_events->len, ==, 1);
+    message = parse_json (((SseEvent *) g_ptr_array_index (denied_events, 0))->data);
+    code = jstr (message, "$.result.structuredContent.error.code");
+    g_assert_cmpint (jint (message, "$.id"), ==, 11);
+    g_assert_cmpstr (code, ==, "browser_denied");
+  }
+
+  /* Without a progress token the same tool answers with plain JSON. */
+  g_assert_cmpstr (soup_message_headers_get_content_type (soup_message_get_response_headers (plain->msg), NULL),
+                   ==, "application/json");
+  {
+    g_autofree char *plain_text = jstr (plain->json, "$.result.content[0].text");
+
+    g_assert_cmpstr (plain_text, ==, "Finished in 3 steps");
+  }
+
+  assert_still_serving (f, session_id);
+}
+
+static void
+test_session_expiry (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *session_id = NULL;
+  g_autofree char *busy_session = NULL;
+  g_autoptr(Exchange) expired = NULL;
+  g_autoptr(Exchange) opened = NULL;
+  g_autoptr(Exchange) hanging = NULL;
+  g_autoptr(Exchange) cancel = NULL;
+  gint64 until;
+
+  session_id = initialize (f, TOKEN_A);
+  busy_session = initialize (f, TOKEN_A);
+  opened = call_tool (f, busy_session, 1, "browser_new_tab", "{}");
+  hanging = start_tool_call (f, busy_session, 2, "browser_navigate",
+                             "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+
+  /* Shorten the idle time only now, so nothing expires while the test is
+   * still setting up, however slowly it runs. */
+  tw_mcp_server_set_session_limits (f->server, 100, 64);
+  until = g_get_monotonic_time () + 300 * 1000;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+
+  /* The idle session is gone; the one with a call in flight is not. */
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
+  expired = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  assert_jsonrpc_error (expired, 404, -32001, "Session not found");
+
+  cancel = post (f, TOKEN_A, busy_session,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}");
+  g_assert_cmpuint (status (cancel), ==, 202);
+  exchange_wait (hanging);
+}
+
+static void
+test_session_limit (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *third = NULL;
+  g_autofree char *other = NULL;
+  g_autoptr(Exchange) x = NULL;
+
+  tw_mcp_server_set_session_limits (f->server, 60 * 1000, 2);
+  first = initialize (f, TOKEN_A);
+  second = initialize (f, TOKEN_A);
+  other = initialize (f, TOKEN_B);
+
+  /* Use the first again so the second is now the least recently used. */
+  assert_still_serving (f, first);
+  third = initialize (f, TOKEN_A);
+
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 3);
+  x = post (f, TOKEN_A, second, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  assert_jsonrpc_error (x, 404, -32001, "Session not found");
+  assert_still_serving (f, first);
+  assert_still_serving (f, third);
+
+  /* Another token's sessions do not count against this one's. */
+  {
+    g_autoptr(Exchange) y = post (f, TOKEN_B, other, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+
+    g_assert_cmpuint (status (y), ==, 200);
+  }
+}
+
+static void
+test_duplicate_request_id (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) duplicate = NULL;
+  g_autoptr(Exchange) cancel = NULL;
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  duplicate = call_tool (f, session_id, 2, "browser_reload", "{\"browserId\":\"b1\"}");
+  assert_jsonrpc_error (duplicate, 200, -32600, "Invalid Request: a request with this id");
+
+  cancel = post (f, TOKEN_A, session_id,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}");
+  exchange_wait (hanging);
+  assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
+}
+
+static void
+test_stop_with_calls_in_flight (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
+                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+
+  /* Stopping ends the session and cancels the call; nothing waits on it. */
+  tw_mcp_server_stop (f->server);
+  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  exchange_wait (hanging);
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
+  g_assert_cmpuint (tw_mcp_server_get_port (f->server), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  tw_tool_registry_add_tools_for_testing (test_tools, G_N_ELEMENTS (test_tools));
+
+#define ADD(path, func) \
+  g_test_add ("/mcp/server/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("initialize", test_initialize);
+  ADD ("initialize-invalid", test_initialize_invalid);
+  ADD ("session-required", test_session_required);
+  ADD ("protocol-version-header", test_protocol_version_header);
+  ADD ("ping", test_ping);
+  ADD ("tools-list", test_tools_list);
+  ADD ("tools-call-structured", test_tools_call_structured);
+  ADD ("tools-call-content-kinds", test_tools_call_content_kinds);
+  ADD ("unknown-tool", test_unknown_tool);
+  ADD ("invalid-arguments", test_invalid_arguments);
+  ADD ("non-http-url", test_non_http_url);
+  ADD ("protocol-errors", test_protocol_errors);
+  ADD ("content-type", test_content_type);
+  ADD ("body-too-large", test_body_too_large);
+  ADD ("auth", test_auth);
+  ADD ("origin-and-host", test_origin_and_host);
+  ADD ("methods-and-paths", test_methods_and_paths);
+  ADD ("fifo-per-tab", test_fifo_per_tab);
+  ADD ("cancel", test_cancel);
+  ADD ("signals", test_signals);
+  ADD ("client-disconnect", test_client_disconnect);
+  ADD ("late-result-dropped", test_late_result_dropped);
+  ADD ("revoke", test_revoke);
+  ADD ("progress-sse", test_progress_sse);
+  ADD ("session-expiry", test_session_expiry);
+  ADD ("session-limit", test_session_limit);
+  ADD ("duplicate-request-id", test_duplicate_request_id);
+  ADD ("stop-with-calls-in-flight", test_stop_with_calls_in_flight);
+
+#undef ADD
+
+  return g_test_run ();
+}
