@@ -3,6 +3,8 @@
 
 #include "tw-browser-service.h"
 
+#include "tw-error.h"
+
 G_DEFINE_INTERFACE (TwBrowserService, tw_browser_service, G_TYPE_OBJECT)
 
 static const char *command_names[] = {
@@ -66,6 +68,16 @@ tw_browser_service_run_async (TwBrowserService    *self,
   g_return_if_fail (params != NULL);
   g_return_if_fail (!tw_tab_command_targets_tab (command) || browser_id != NULL);
 
+  /* Tools are turned away before they start; this catches the commands of
+   * calls that were already running when the person turned tools off. */
+  if (!tw_browser_service_get_enabled (self))
+    {
+      g_task_report_new_error (self, callback, user_data, tw_browser_service_run_async,
+                               TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
+                               "%s", TW_BROWSER_SERVICE_DISABLED_MESSAGE);
+      return;
+    }
+
   TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, command, browser_id, params, caller,
                                                   cancellable, callback, user_data);
 }
@@ -77,5 +89,20 @@ tw_browser_service_run_finish (TwBrowserService  *self,
 {
   g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), NULL);
 
+  if (g_async_result_is_tagged (result, tw_browser_service_run_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+
   return TW_BROWSER_SERVICE_GET_IFACE (self)->run_finish (self, result, error);
+}
+
+gboolean
+tw_browser_service_get_enabled (TwBrowserService *self)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+
+  return iface->get_enabled == NULL || iface->get_enabled (self);
 }

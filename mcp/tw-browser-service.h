@@ -46,7 +46,7 @@ typedef enum
   TW_TAB_COMMAND_HOVER,       /* {ref} */
   TW_TAB_COMMAND_SELECT,      /* {ref,value} */
   TW_TAB_COMMAND_DRAG,        /* {sourceRef,targetRef} */
-  TW_TAB_COMMAND_UPLOAD,      /* {ref,filePaths} (paths already resolved inside the workspace) */
+  TW_TAB_COMMAND_UPLOAD,      /* {ref,filePaths}: the tab checks each path with tw_workspace_path_check() */
   TW_TAB_COMMAND_SCROLL,      /* {deltaX,deltaY,ref?} */
   TW_TAB_COMMAND_EVALUATE,    /* {function,ref?} -> {browserId,result,truncated} */
 
@@ -75,6 +75,10 @@ struct _TwBrowserServiceInterface
   JsonObject *(*run_finish) (TwBrowserService    *self,
                              GAsyncResult        *result,
                              GError             **error);
+
+  /* Optional: whether browser tools may use the service at all (the person
+   * can turn them off per workspace). Unimplemented means always. */
+  gboolean    (*get_enabled) (TwBrowserService   *self);
 };
 
 const char *tw_tab_command_to_string       (TwTabCommand         command);
@@ -91,5 +95,15 @@ void        tw_browser_service_run_async   (TwBrowserService    *self,
 JsonObject *tw_browser_service_run_finish  (TwBrowserService    *self,
                                             GAsyncResult        *result,
                                             GError             **error);
+
+/* FALSE while browser tools are turned off for the service's workspace:
+ * every tool call then fails with browser_disabled before it runs (checked
+ * in one place, tw_tool_call_start()), and so does every command. */
+gboolean    tw_browser_service_get_enabled (TwBrowserService    *self);
+
+/* What a call on a disabled service is told, after "browser_disabled: ". */
+#define TW_BROWSER_SERVICE_DISABLED_MESSAGE \
+  "browser tools are turned off for this workspace; the person using Tabwright " \
+  "can turn them on again in its Preferences"
 
 G_END_DECLS

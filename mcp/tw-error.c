@@ -21,6 +21,7 @@ static const struct {
   [TW_BROWSER_ERROR_NOT_INTERACTABLE] = { "browser_not_interactable", TRUE },
   [TW_BROWSER_ERROR_CRASHED]          = { "browser_crashed", FALSE },
   [TW_BROWSER_ERROR_SCRIPT_ERROR]     = { "browser_script_error", FALSE },
+  [TW_BROWSER_ERROR_NAVIGATION_FAILED] = { "browser_navigation_failed", TRUE },
   [TW_BROWSER_ERROR_INTERNAL]         = { "browser_internal", FALSE },
 };
 
@@ -35,6 +36,7 @@ static const char *error_descriptions[] = {
   [TW_BROWSER_ERROR_NOT_INTERACTABLE] = "The element is hidden, disabled, covered or detached.",
   [TW_BROWSER_ERROR_CRASHED]          = "The tab's web process died; browser_reload recovers it.",
   [TW_BROWSER_ERROR_SCRIPT_ERROR]     = "The function given to browser_evaluate threw; the message carries the exception.",
+  [TW_BROWSER_ERROR_NAVIGATION_FAILED] = "The page could not be loaded at all (refused connection, unknown host, reset); the message says why. HTTP error pages such as 404 are not failures: they load and report their status.",
   [TW_BROWSER_ERROR_INTERNAL]         = "A bug in Tabwright; never expected.",
 };
 

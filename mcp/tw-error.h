@@ -22,6 +22,7 @@ typedef enum
   TW_BROWSER_ERROR_NOT_INTERACTABLE,  /* browser_not_interactable */
   TW_BROWSER_ERROR_CRASHED,           /* browser_crashed */
   TW_BROWSER_ERROR_SCRIPT_ERROR,      /* browser_script_error */
+  TW_BROWSER_ERROR_NAVIGATION_FAILED, /* browser_navigation_failed */
   TW_BROWSER_ERROR_INTERNAL,          /* browser_internal: a bug, never expected */
 } TwBrowserError;
 

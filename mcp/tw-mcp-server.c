@@ -15,24 +15,11 @@
 #include "tw-error.h"
 #include "tw-jsonrpc.h"
 #include "tw-mcp-auth.h"
+#include "tw-mcp-protocol.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
 
 #define MCP_PATH "/mcp"
-
-static const char * const supported_versions[] = {
-  TW_MCP_PROTOCOL_VERSION_LATEST,
-  "2025-06-18",
-  "2025-03-26",
-};
-
-static const char server_instructions[] =
-  "Tabwright gives you real browser tabs that a person is watching. "
-  "Open a tab with browser_new_tab (or find one with browser_list_tabs), read the page with "
-  "browser_snapshot, then act on elements by the @eN refs of the latest snapshot "
-  "(browser_click, browser_fill, browser_type, browser_keypress). "
-  "Take a new snapshot after the page changes: a browser_stale_ref error means your refs "
-  "are out of date.";
 
 /* A bearer token and whom it stands for. Shared by the sessions and calls
  * made with it, so revoking the token can find and end them. */
@@ -642,30 +629,6 @@ pending_watch_client (McpPending *pending)
 /* Methods. */
 
 static const char *
-negotiate_version (const char *requested)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (supported_versions); i++)
-    {
-      if (g_strcmp0 (requested, supported_versions[i]) == 0)
-        return supported_versions[i];
-    }
-
-  return TW_MCP_PROTOCOL_VERSION_LATEST;
-}
-
-static gboolean
-version_is_supported (const char *version)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (supported_versions); i++)
-    {
-      if (g_strcmp0 (version, supported_versions[i]) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static const char *
 get_string_member (JsonObject *object,
                    const char *member)
 {
@@ -684,20 +647,18 @@ handle_initialize (TwMcpServer       *self,
                    McpClient         *client,
                    TwJsonrpcMessage  *message)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) result = NULL;
-  const char *requested = get_string_member (message->params, "protocolVersion");
-  const char *version;
+  g_autoptr(GError) error = NULL;
+  const char *version = NULL;
   McpSession *session;
 
-  if (requested == NULL)
+  /* The stdio bridge answers initialize with the same function. */
+  result = tw_mcp_protocol_initialize (message->params, &version, &error);
+  if (result == NULL)
     {
-      reply_error (msg, SOUP_STATUS_OK, message->id, TW_JSONRPC_ERROR_INVALID_PARAMS,
-                   "Invalid params: \"protocolVersion\" must be a string");
+      reply_error (msg, SOUP_STATUS_OK, message->id, error->code, error->message);
       return;
     }
-
-  version = negotiate_version (requested);
 
   make_room_for_session (self, client);
 
@@ -708,35 +669,6 @@ handle_initialize (TwMcpServer       *self,
   session->last_used = g_get_monotonic_time ();
   session->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_hash_table_insert (self->sessions, session->id, session);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "protocolVersion");
-  json_builder_add_string_value (builder, version);
-
-  json_builder_set_member_name (builder, "capabilities");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "tools");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "listChanged");
-  json_builder_add_boolean_value (builder, FALSE);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "serverInfo");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "name");
-  json_builder_add_string_value (builder, "tabwright");
-  json_builder_set_member_name (builder, "title");
-  json_builder_add_string_value (builder, "Tabwright");
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_string_value (builder, PACKAGE_VERSION);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "instructions");
-  json_builder_add_string_value (builder, server_instructions);
-  json_builder_end_object (builder);
-
-  result = json_builder_get_root (builder);
 
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                 "Mcp-Session-Id", session->id);
@@ -952,12 +884,12 @@ handle_post (TwMcpServer       *self,
     return;
 
   protocol_version = soup_message_headers_get_one (headers, "MCP-Protocol-Version");
-  if (protocol_version != NULL && !version_is_supported (protocol_version))
+  if (protocol_version != NULL && !tw_mcp_protocol_version_is_supported (protocol_version))
     {
+      g_autofree char *supported = tw_mcp_protocol_dup_supported_versions ();
       g_autofree char *text = g_strdup_printf ("Bad Request: unsupported MCP-Protocol-Version "
-                                               "\"%s\"; supported: %s, %s, %s",
-                                               protocol_version, supported_versions[0],
-                                               supported_versions[1], supported_versions[2]);
+                                               "\"%s\"; supported: %s",
+                                               protocol_version, supported);
 
       reply_error (msg, SOUP_STATUS_BAD_REQUEST, NULL, TW_JSONRPC_ERROR_SERVER_ERROR, text);
       return;

@@ -318,6 +318,15 @@ tw_tool_call_start (TwToolCall *call)
   call->started = TRUE;
   tw_tool_call_ref (call);
 
+  /* The one place every tool passes through, current and future ones. */
+  if (call->service != NULL && !tw_browser_service_get_enabled (call->service))
+    {
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
+                           TW_BROWSER_SERVICE_DISABLED_MESSAGE);
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
   arguments = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (arguments, call->arguments);
 

@@ -21,6 +21,8 @@ typedef struct
   const TwToolDef *def;
   JsonNode        *input_schema;
   JsonNode        *output_schema;
+  /* What tools/list announces: output_schema widened to admit error results. */
+  JsonNode        *published_output_schema;
   /* Why the schemas could not be parsed, for tw_tool_registry_check(). */
   char            *problem;
   gboolean         for_testing;
@@ -54,6 +56,57 @@ parse_schema (const char  *text,
   return json_node_copy (root);
 }
 
+/* Error results carry structuredContent too ({error: {code, message,
+ * retryable}}, DESIGN.md §4), and clients such as the MCP TypeScript SDK check
+ * every structuredContent against the outputSchema, errors included. So the
+ * announced schema admits either the tool's own fields or the error object;
+ * the tool's own schema stays what successful results are checked against. */
+static JsonNode *
+publish_output_schema (const char *schema)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  /* Parsed afresh: json_node_copy() would share the JsonObject. */
+  JsonNode *published = parse_schema (schema, NULL);
+  JsonObject *object = json_node_get_object (published);
+  JsonObject *properties;
+  JsonArray *required;
+
+  json_parser_load_from_data (parser,
+                              "{\"type\":\"object\","
+                              "\"description\":\"Set instead of the other fields when the call failed.\","
+                              "\"properties\":{"
+                              "\"code\":{\"type\":\"string\"},"
+                              "\"message\":{\"type\":\"string\"},"
+                              "\"retryable\":{\"type\":\"boolean\"}},"
+                              "\"required\":[\"code\",\"message\",\"retryable\"]}",
+                              -1, NULL);
+
+  if (!json_object_has_member (object, "properties"))
+    json_object_set_object_member (object, "properties", json_object_new ());
+  properties = json_object_get_object_member (object, "properties");
+  json_object_set_member (properties, "error", json_node_copy (json_parser_get_root (parser)));
+
+  required = json_object_has_member (object, "required")
+             ? json_object_get_array_member (object, "required") : NULL;
+  if (required != NULL && json_array_get_length (required) > 0)
+    {
+      JsonArray *any_of = json_array_new ();
+      JsonObject *success = json_object_new ();
+      JsonObject *failure = json_object_new ();
+      JsonArray *error_required = json_array_new ();
+
+      json_object_set_array_member (success, "required", json_array_ref (required));
+      json_array_add_string_element (error_required, "error");
+      json_object_set_array_member (failure, "required", error_required);
+      json_array_add_object_element (any_of, success);
+      json_array_add_object_element (any_of, failure);
+      json_object_remove_member (object, "required");
+      json_object_set_array_member (object, "anyOf", any_of);
+    }
+
+  return published;
+}
+
 static ToolEntry *
 tool_entry_new (const TwToolDef *def,
                 gboolean         for_testing)
@@ -84,6 +137,10 @@ tool_entry_new (const TwToolDef *def,
           entry->problem = g_strdup_printf ("%s: outputSchema does not parse: %s",
                                             def->name, error->message);
           g_critical ("%s", entry->problem);
+        }
+      else
+        {
+          entry->published_output_schema = publish_output_schema (def->output_schema);
         }
     }
 
@@ -237,10 +294,10 @@ tw_tool_def_to_json (const TwToolDef *def)
   json_builder_add_string_value (builder, def->description ? def->description : "");
   json_builder_set_member_name (builder, "inputSchema");
   json_builder_add_value (builder, json_node_copy (entry->input_schema));
-  if (entry->output_schema != NULL)
+  if (entry->published_output_schema != NULL)
     {
       json_builder_set_member_name (builder, "outputSchema");
-      json_builder_add_value (builder, json_node_copy (entry->output_schema));
+      json_builder_add_value (builder, json_node_copy (entry->published_output_schema));
     }
 
   json_builder_set_member_name (builder, "annotations");

@@ -86,6 +86,16 @@ tw_workspace_path_check (const char           *workspace_dir,
 
   joined = g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (root, path, NULL);
 
+  /* Outside already on paper ("..", another absolute path): refused before
+   * the file system is asked anything, so nothing outside is probed. */
+  {
+    g_autofree char *lexical = g_canonicalize_filename (joined, NULL);
+    g_autofree char *lexical_root = g_canonicalize_filename (workspace_dir, NULL);
+
+    if (!is_inside (root, lexical) && !is_inside (lexical_root, lexical))
+      return deny (path, root, error);
+  }
+
   if (kind == TW_WORKSPACE_PATH_EXISTING_FILE)
     {
       resolved = resolve (joined, &saved_errno);

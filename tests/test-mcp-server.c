@@ -1161,6 +1161,16 @@ test_tools_list (Fixture       *f,
       g_assert_cmpstr (json_object_get_string_member (tool, "description"), ==, def->description);
       g_assert_cmpstr (json_object_get_string_member (input, "type"), ==, "object");
       g_assert_cmpint (json_object_has_member (tool, "outputSchema"), ==, def->output_schema != NULL);
+      if (def->output_schema != NULL)
+        {
+          /* Error results must validate against the announced schema too. */
+          JsonObject *output = json_object_get_object_member (tool, "outputSchema");
+          JsonObject *properties = json_object_get_object_member (output, "properties");
+
+          g_assert_cmpstr (json_object_get_string_member (output, "type"), ==, "object");
+          g_assert_true (json_object_has_member (properties, "error"));
+          g_assert_false (json_object_has_member (output, "required"));
+        }
       g_assert_cmpstr (json_object_get_string_member (annotations, "title"), ==, def->title);
       g_assert_cmpint (json_object_get_boolean_member (annotations, "readOnlyHint"), ==, def->read_only);
       g_assert_cmpint (json_object_get_boolean_member (annotations, "destructiveHint"), ==, def->destructive);

@@ -507,7 +507,7 @@ static const TwToolDef page_tools[] = {
           "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
           TW_TOOL_DIALOGS_PROPERTY
         "}, "
-        "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"elapsedMs\"]"
+        "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,

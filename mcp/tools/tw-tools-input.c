@@ -1,0 +1,904 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+#include <string.h>
+
+/* Tools that act on a page the way a person does: click, fill, type,
+ * keypress, hover, select, drag, upload, scroll, and evaluate for what no
+ * other tool covers. Each takes refs from browser_snapshot, waits until the
+ * element can be used, acts, and returns once the page has settled or the
+ * navigation it started has loaded. */
+
+/* Schema fragments */
+
+#define REF_PROPERTY(name, what) \
+  "\"" name "\": {" \
+    "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
+    "\"description\": \"" what " A ref such as \\\"@e7\\\" from the latest browser_snapshot of this tab.\"" \
+  "}"
+
+#define ELEMENT_SCHEMA(what) \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"description\": \"" what "\", " \
+    "\"properties\": {" \
+      "\"ref\": {\"type\": \"string\", \"description\": \"The element's ref.\"}, " \
+      "\"role\": {\"type\": \"string\", \"description\": \"Its role, as the snapshot prints it.\"}, " \
+      "\"name\": {\"type\": \"string\", \"description\": \"Its accessible name when the agent chose it.\"}" \
+    "}, " \
+    "\"required\": [\"ref\", \"role\", \"name\"]" \
+  "}"
+
+/* What every action reports, then the fields of one tool. */
+#define ACTION_OUTPUT_SCHEMA(extra) \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"properties\": {" \
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
+      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the action.\"}, " \
+      "\"title\": {\"type\": \"string\", \"description\": \"The page title after the action.\"}, " \
+      "\"navigated\": {\"type\": \"boolean\", \"description\": \"True when the action took the tab to another page or changed its URL; url and title then describe the new page.\"}, " \
+      "\"loading\": {\"type\": \"boolean\", \"description\": \"True when a page the action opened was still loading when the call gave up waiting.\"}, " \
+      "\"loadError\": {\"type\": \"string\", \"description\": \"Why a page the action opened failed to load.\"}, " \
+      "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
+      "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
+      TW_TOOL_DIALOGS_PROPERTY ", " \
+      "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
+      extra \
+    "}, " \
+    "\"required\": [\"browserId\", \"url\", \"title\"]" \
+  "}"
+
+/* Reading results */
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_node_get_object (node);
+}
+
+static gint64
+get_int (JsonObject *object,
+         const char *member,
+         gint64      fallback)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return fallback;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    return json_node_get_int (node);
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return (gint64) json_node_get_double (node);
+
+  return fallback;
+}
+
+/* `button "Save" @e7`, or `button @e7` for an unnamed one. */
+static void
+append_element (GString    *text,
+                JsonObject *element)
+{
+  const char *role = tw_tool_get_string (element, "role", "element");
+  const char *name = tw_tool_get_string (element, "name", "");
+  const char *ref = tw_tool_get_string (element, "ref", "");
+
+  g_string_append (text, g_str_equal (role, "generic") ? "element" : role);
+  if (name[0] != '\0')
+    {
+      g_autofree char *cut = g_utf8_substring (name, 0, MIN (g_utf8_strlen (name, -1), 80));
+
+      g_string_append_printf (text, " \"%s\"", cut);
+    }
+  if (ref[0] != '\0')
+    g_string_append_printf (text, " %s", ref);
+}
+
+static void
+append_quoted (GString    *text,
+               const char *value,
+               glong       max)
+{
+  glong len = g_utf8_strlen (value, -1);
+  g_autofree char *cut = g_utf8_substring (value, 0, MIN (len, max));
+
+  g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
+}
+
+/* The effect lines every action ends with: where the tab went, the tabs
+ * it opened, the dialogs it answered. */
+static void
+append_effects (GString    *text,
+                JsonObject *result)
+{
+  JsonNode *node;
+
+  if (tw_tool_get_boolean (result, "navigated", FALSE))
+    {
+      const char *title = tw_tool_get_string (result, "title", "");
+
+      g_string_append_printf (text, "\nPage navigated to %s", tw_tool_get_string (result, "url", ""));
+      if (title[0] != '\0')
+        g_string_append_printf (text, " \"%s\"", title);
+      g_string_append (text, tw_tool_get_boolean (result, "loading", FALSE) ? " (still loading)." : ".");
+    }
+  else if (tw_tool_get_boolean (result, "loading", FALSE))
+    {
+      g_string_append_printf (text, "\nA page is still loading in the tab (%s).",
+                              tw_tool_get_string (result, "url", ""));
+    }
+
+  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
+    g_string_append_printf (text, "\nThe page failed to load: %s",
+                            tw_tool_get_string (result, "loadError", ""));
+
+  if (tw_tool_get_boolean (result, "fileChooser", FALSE))
+    g_string_append (text, "\nThe page opened a file chooser, which was closed: use browser_upload "
+                           "with this ref to choose files.");
+
+  node = json_object_get_member (result, "newTabs");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *tabs = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (tabs); i++)
+        g_string_append_printf (text, "\nThe page opened a new tab: %s",
+                                json_array_get_string_element (tabs, i));
+    }
+
+  node = json_object_get_member (result, "dialogs");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *dialogs = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (dialogs); i++)
+        {
+          JsonObject *dialog = json_array_get_object_element (dialogs, i);
+          const char *type;
+
+          if (dialog == NULL)
+            continue;
+          type = tw_tool_get_string (dialog, "type", "dialog");
+          g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)", type,
+                                  tw_tool_get_string (dialog, "message", ""),
+                                  g_str_equal (type, "alert") ? "accepted" : "dismissed");
+        }
+    }
+}
+
+static char *
+finish_text (GString    *text,
+             JsonObject *result)
+{
+  append_effects (text, result);
+  return g_string_free (text, FALSE);
+}
+
+/* Copies the members of the tool's arguments that the command takes. */
+static JsonObject *
+copy_params (TwToolCall         *call,
+             const char * const *names)
+{
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  JsonObject *params = json_object_new ();
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      JsonNode *node = json_object_get_member (arguments, names[i]);
+
+      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+        json_object_set_member (params, names[i], json_node_copy (node));
+    }
+
+  return params;
+}
+
+static void
+run_tool (TwToolCall         *call,
+          TwTabCommand        command,
+          const char * const *names,
+          TwToolFormatFunc    format)
+{
+  g_autoptr(JsonObject) params = copy_params (call, names);
+
+  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
+}
+
+/* browser_click */
+
+static char *
+format_click (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *element = get_object (result, "element");
+  const char *button = tw_tool_get_string (result, "button", "left");
+  gboolean twice = tw_tool_get_boolean (result, "doubleClick", FALSE);
+
+  if (twice)
+    g_string_append (text, "Double-clicked ");
+  else if (g_str_equal (button, "right"))
+    g_string_append (text, "Right-clicked ");
+  else if (g_str_equal (button, "middle"))
+    g_string_append (text, "Middle-clicked ");
+  else
+    g_string_append (text, "Clicked ");
+
+  if (element != NULL)
+    append_element (text, element);
+  g_string_append_printf (text, " in %s.", tw_tool_get_string (result, "browserId", "the tab"));
+
+  return finish_text (text, result);
+}
+
+static void
+click_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "button", "doubleClick", "modifiers", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_CLICK, names, format_click);
+}
+
+/* browser_fill */
+
+static char *
+format_fill (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *element = get_object (result, "element");
+  JsonObject *selected = get_object (result, "selected");
+  const char *value = tw_tool_get_string (result, "value", NULL);
+
+  if (selected != NULL)
+    {
+      g_string_append (text, "Selected ");
+      append_quoted (text, tw_tool_get_string (selected, "label", ""), 80);
+      g_string_append (text, " in ");
+    }
+  else
+    {
+      g_string_append (text, "Filled ");
+    }
+
+  if (element != NULL)
+    append_element (text, element);
+
+  if (selected == NULL && value != NULL)
+    {
+      g_string_append (text, ": it now holds ");
+      append_quoted (text, value, 200);
+    }
+  g_string_append (text, ".");
+
+  if (tw_tool_get_boolean (result, "changedByPage", FALSE))
+    g_string_append (text, " That differs from the value given: the page changed or limited it.");
+
+  return finish_text (text, result);
+}
+
+static void
+fill_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "value", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_FILL, names, format_fill);
+}
+
+/* browser_type */
+
+static char *
+format_type (JsonObject *result)
+{
+  GString *text = g_string_new ("Typed ");
+  JsonObject *element = get_object (result, "element");
+  const char *typed = tw_tool_get_string (result, "typed", "");
+  const char *value = tw_tool_get_string (result, "value", NULL);
+
+  append_quoted (text, typed, 200);
+
+  if (element != NULL)
+    {
+      g_string_append (text, " into ");
+      append_element (text, element);
+    }
+  else if (tw_tool_get_boolean (result, "editable", FALSE))
+    {
+      g_string_append_printf (text, " into the focused %s", tw_tool_get_string (result, "focused", "element"));
+    }
+  else
+    {
+      g_string_append_printf (text, ". No text field had the focus (it is on %s), so the page got "
+                                    "the key presses but no text went in; pass a ref to type into a field",
+                              tw_tool_get_string (result, "focused", "the page"));
+    }
+  g_string_append (text, ".");
+
+  if (value != NULL && tw_tool_get_boolean (result, "editable", FALSE))
+    {
+      g_string_append (text, " The field now holds ");
+      append_quoted (text, value, 200);
+      g_string_append (text, ".");
+    }
+
+  return finish_text (text, result);
+}
+
+static void
+type_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "text", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_TYPE, names, format_type);
+}
+
+/* browser_keypress */
+
+static char *
+format_keypress (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *element = get_object (result, "element");
+
+  g_string_append_printf (text, "Pressed %s", tw_tool_get_string (result, "key", "the key"));
+  if (element != NULL)
+    {
+      g_string_append (text, " on ");
+      append_element (text, element);
+    }
+  g_string_append_printf (text, "; the focus is now on %s.", tw_tool_get_string (result, "focused", "the page"));
+
+  if (tw_tool_get_boolean (result, "prevented", FALSE))
+    g_string_append (text, " The page handled the key itself (it cancelled the browser's default action).");
+
+  return finish_text (text, result);
+}
+
+static void
+keypress_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "key", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_KEYPRESS, names, format_keypress);
+}
+
+/* browser_hover */
+
+static char *
+format_hover (JsonObject *result)
+{
+  GString *text = g_string_new ("Moved the pointer onto ");
+  JsonObject *element = get_object (result, "element");
+
+  if (element != NULL)
+    append_element (text, element);
+  g_string_append (text, ".");
+
+  return finish_text (text, result);
+}
+
+static void
+hover_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_HOVER, names, format_hover);
+}
+
+/* browser_select */
+
+static char *
+format_select (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *element = get_object (result, "element");
+  JsonObject *selected = get_object (result, "selected");
+  const char *label = selected != NULL ? tw_tool_get_string (selected, "label", "") : "";
+  const char *value = selected != NULL ? tw_tool_get_string (selected, "value", "") : "";
+
+  g_string_append (text, tw_tool_get_boolean (result, "changed", TRUE) ? "Selected " : "Already selected: ");
+  append_quoted (text, label, 80);
+  if (!g_str_equal (value, label) && value[0] != '\0')
+    {
+      g_string_append (text, " (value ");
+      append_quoted (text, value, 80);
+      g_string_append (text, ")");
+    }
+  if (element != NULL)
+    {
+      g_string_append (text, " in ");
+      append_element (text, element);
+    }
+  g_string_append (text, ".");
+
+  return finish_text (text, result);
+}
+
+static void
+select_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "value", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_SELECT, names, format_select);
+}
+
+/* browser_drag */
+
+static char *
+format_drag (JsonObject *result)
+{
+  GString *text = g_string_new ("Dragged ");
+  JsonObject *source = get_object (result, "source");
+  JsonObject *target = get_object (result, "target");
+  gboolean html = g_strcmp0 (tw_tool_get_string (result, "mode", ""), "html5") == 0;
+
+  if (source != NULL)
+    append_element (text, source);
+  g_string_append (text, " onto ");
+  if (target != NULL)
+    append_element (text, target);
+
+  if (tw_tool_get_boolean (result, "dropped", FALSE))
+    g_string_append (text, html ? " with HTML drag and drop; the page accepted the drop."
+                                : " with the pointer (press, move, release on the target).");
+  else
+    g_string_append (text, html ? " with HTML drag and drop, but the page did not accept the drop there."
+                                : " with the pointer, but the release did not land on the target.");
+
+  return finish_text (text, result);
+}
+
+static void
+drag_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "sourceRef", "targetRef", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_DRAG, names, format_drag);
+}
+
+/* browser_upload */
+
+static char *
+format_upload (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *element = get_object (result, "element");
+  JsonNode *node = json_object_get_member (result, "files");
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *files = json_node_get_array (node);
+      guint n = json_array_get_length (files);
+
+      g_string_append_printf (text, "The page now has %u file%s", n, n == 1 ? "" : "s");
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (text, "%s%s", i == 0 ? ": " : ", ", json_array_get_string_element (files, i));
+    }
+  else
+    {
+      g_string_append (text, "Chose the files");
+    }
+
+  if (element != NULL)
+    {
+      g_string_append (text, " (chosen through ");
+      append_element (text, element);
+      g_string_append (text, ")");
+    }
+  g_string_append (text, ".");
+
+  return finish_text (text, result);
+}
+
+static void
+upload_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "filePaths", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_UPLOAD, names, format_upload);
+}
+
+/* browser_scroll */
+
+static char *
+format_scroll (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *scrolled = tw_tool_get_string (result, "scrolled", "page");
+
+  if (tw_tool_get_boolean (result, "prevented", FALSE))
+    {
+      g_string_append (text, "The page cancelled the wheel event, so nothing scrolled by itself "
+                             "(the page may scroll its own way).");
+      return finish_text (text, result);
+    }
+
+  g_string_append_printf (text, "Scrolled %s%s by %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                                "; its scroll position is now %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
+                          g_str_equal (scrolled, "page") ? "the " : "",
+                          scrolled,
+                          get_int (result, "movedX", 0), get_int (result, "movedY", 0),
+                          get_int (result, "scrollX", 0), get_int (result, "scrollY", 0));
+
+  if (get_int (result, "movedX", 0) == 0 && get_int (result, "movedY", 0) == 0)
+    g_string_append (text, " It could not move further that way.");
+  else if (tw_tool_get_boolean (result, "atBottom", FALSE))
+    g_string_append (text, " It reached the bottom.");
+
+  return finish_text (text, result);
+}
+
+static void
+scroll_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "deltaX", "deltaY", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_SCROLL, names, format_scroll);
+}
+
+/* browser_evaluate */
+
+static char *
+format_evaluate (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonNode *value = json_object_get_member (result, "result");
+  const char *type = tw_tool_get_string (result, "resultType", "undefined");
+
+  if (tw_tool_get_boolean (result, "truncated", FALSE))
+    g_string_append_printf (text, "Result (%s, cut at 64 KB): ", type);
+  else
+    g_string_append_printf (text, "Result (%s): ", type);
+
+  if (value == NULL || JSON_NODE_HOLDS_NULL (value))
+    g_string_append (text, g_str_equal (type, "undefined") ? "undefined" : "null");
+  else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING &&
+           !tw_tool_get_boolean (result, "truncated", FALSE))
+    g_string_append (text, json_node_get_string (value));
+  else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    g_string_append (text, json_node_get_string (value));
+  else
+    {
+      g_autofree char *json = json_to_string (value, TRUE);
+
+      g_string_append (text, json);
+    }
+
+  return finish_text (text, result);
+}
+
+static void
+evaluate_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "function", NULL };
+
+  run_tool (call, TW_TAB_COMMAND_EVALUATE, names, format_evaluate);
+}
+
+static const TwToolDef input_tools[] = {
+  {
+    .name = "browser_click",
+    .title = "Click an element",
+    .description =
+      "Click a button or link, check a checkbox, open a menu: click an element of the page by "
+      "its ref from browser_snapshot, like a person with a mouse. Also right click "
+      "(button \"right\"), middle click, double click, and clicks with modifier keys held "
+      "(e.g. Shift+click). Waits until the element is visible, enabled and not covered by "
+      "something else (then fails with browser_not_interactable naming what covers it), and "
+      "after the click until the page has settled, or the page it opened has loaded. Reports "
+      "navigation, new tabs and dialogs.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("ref", "The element to click.") ", "
+          "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
+          "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
+          "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held down during the click, e.g. [\\\"Shift\\\"] to extend a selection.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"button\": {\"type\": \"string\", \"description\": \"The mouse button used.\"}"
+      ", \"doubleClick\": {\"type\": \"boolean\", \"description\": \"True for a double click.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = click_handler,
+  },
+  {
+    .name = "browser_fill",
+    .title = "Fill a form field",
+    .description =
+      "Fill a form field: replace the text of an input, text area or editable region with a "
+      "value, as if a person selected its text and typed over it (the page gets real input "
+      "events, so React and Vue forms update). Also sets date, time, colour and range inputs, "
+      "and picks an option when the ref is a dropdown. Use an empty value to clear a field. "
+      "Returns what the field holds afterwards.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("ref", "The field to fill.") ", "
+          "\"value\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The new text of the field; for date inputs YYYY-MM-DD, for time hh:mm.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\", \"value\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"value\": {\"type\": \"string\", \"description\": \"What the field holds after the fill.\"}"
+      ", \"changedByPage\": {\"type\": \"boolean\", \"description\": \"True when the field holds something else than the value given (a length limit, a mask, a page script).\"}"
+      ", \"selected\": {\"type\": \"object\", \"description\": \"The option picked, when the field is a dropdown.\", \"properties\": {\"value\": {\"type\": \"string\"}, \"label\": {\"type\": \"string\"}}}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = fill_handler,
+  },
+  {
+    .name = "browser_type",
+    .title = "Type text",
+    .description =
+      "Type text key by key, like a person on a keyboard: each character is pressed and "
+      "released, so pages that react to every key (search as you type, autocomplete, "
+      "shortcuts) see them all. Types into the element given by ref (focusing it, with the "
+      "caret at the end of its text), or into whatever has the focus. A line break presses "
+      "Enter, which submits a form from a single-line field. To replace a field's whole "
+      "value, browser_fill is faster.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
+          REF_PROPERTY ("ref", "The field to type into; the focused element when left out.")
+        "}, "
+        "\"required\": [\"browserId\", \"text\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"typed\": {\"type\": \"string\", \"description\": \"The text typed.\"}"
+      ", \"focused\": {\"type\": \"string\", \"description\": \"The element that has the focus afterwards.\"}"
+      ", \"editable\": {\"type\": \"boolean\", \"description\": \"Whether the focused element takes text.\"}"
+      ", \"value\": {\"type\": \"string\", \"description\": \"What the focused field holds afterwards.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = type_handler,
+  },
+  {
+    .name = "browser_keypress",
+    .title = "Press a key",
+    .description =
+      "Press a key or a shortcut: Enter (submit a form, activate a button or link), Escape "
+      "(close a dialog or menu), Tab and Shift+Tab (move the focus), Space (press a button, "
+      "tick a checkbox), the arrow keys (move in menus, lists, tabs, sliders, dropdowns), "
+      "Backspace, Delete, Home, End, PageUp, PageDown, F1–F12, single characters, and "
+      "combinations such as Control+A or Control+Shift+Z. With a ref, the element gets the "
+      "focus first; without one, the key goes to the focused element.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
+          REF_PROPERTY ("ref", "The element to focus before pressing the key.")
+        "}, "
+        "\"required\": [\"browserId\", \"key\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"key\": {\"type\": \"string\", \"description\": \"The key pressed.\"}"
+      ", \"focused\": {\"type\": \"string\", \"description\": \"The element that has the focus afterwards.\"}"
+      ", \"editable\": {\"type\": \"boolean\", \"description\": \"Whether the focused element takes text.\"}"
+      ", \"value\": {\"type\": \"string\", \"description\": \"What the focused field holds afterwards.\"}"
+      ", \"prevented\": {\"type\": \"boolean\", \"description\": \"True when the page cancelled the key's default action.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = keypress_handler,
+  },
+  {
+    .name = "browser_hover",
+    .title = "Hover over an element",
+    .description =
+      "Move the mouse pointer onto an element, as a person does to open a hover menu, show a "
+      "tooltip or reveal buttons that appear on hover. The page gets the pointer and mouse "
+      "events of the move (mouseover, mouseenter, mousemove). Take a browser_snapshot "
+      "afterwards to see what appeared.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("ref", "The element to move the pointer onto.")
+        "}, "
+        "\"required\": [\"browserId\", \"ref\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (""),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = hover_handler,
+  },
+  {
+    .name = "browser_select",
+    .title = "Choose an option in a dropdown",
+    .description =
+      "Choose an option in a dropdown (a <select> element, shown as a combobox or listbox in "
+      "the snapshot), by the option's value or its visible label. The page gets input and "
+      "change events as when a person picks it. A list the page builds itself (role "
+      "listbox with options) works too; for a custom combobox, click it open and click the "
+      "option instead. An unknown option fails with browser_invalid_argument listing the "
+      "options there are.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("ref", "The dropdown.") ", "
+          "\"value\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The option's value attribute or its label as shown.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\", \"value\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"selected\": {\"type\": \"object\", \"description\": \"The option now selected.\", \"properties\": {\"value\": {\"type\": \"string\"}, \"label\": {\"type\": \"string\"}}}"
+      ", \"changed\": {\"type\": \"boolean\", \"description\": \"False when that option was already selected.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = select_handler,
+  },
+  {
+    .name = "browser_drag",
+    .title = "Drag and drop",
+    .description =
+      "Drag and drop one element onto another: reorder a sortable list, move a card to "
+      "another column, drop an item on a target. Uses HTML drag and drop (dragstart, "
+      "dragover, drop, with a DataTransfer) when the element is draggable, and otherwise a "
+      "pointer drag (press, move in steps, release) for libraries built on mouse or pointer "
+      "events. Says whether the page accepted the drop.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("sourceRef", "The element to drag.") ", "
+          REF_PROPERTY ("targetRef", "The element to drop it on.")
+        "}, "
+        "\"required\": [\"browserId\", \"sourceRef\", \"targetRef\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"source\": " ELEMENT_SCHEMA ("The element dragged.")
+      ", \"target\": " ELEMENT_SCHEMA ("The element it was dropped on.")
+      ", \"mode\": {\"type\": \"string\", \"enum\": [\"html5\", \"pointer\"], \"description\": \"html5 for HTML drag and drop, pointer for a pointer drag.\"}"
+      ", \"dropped\": {\"type\": \"boolean\", \"description\": \"Whether the drop landed on the target and the page accepted it.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = drag_handler,
+  },
+  {
+    .name = "browser_upload",
+    .title = "Upload a file",
+    .description =
+      "Upload a file: set files from the workspace on a file input, through the browser's "
+      "own file chooser, so the page gets a real file list and a change event. The ref may "
+      "be the file input or the button or label that opens the chooser. Paths are absolute "
+      "or relative to the workspace folder and must stay inside it (symbolic links are "
+      "followed); any path outside fails with browser_denied and no file is set.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ("ref", "The file input, or the control that opens the file chooser.") ", "
+          "\"filePaths\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 4096}, \"description\": \"The files to choose, inside the workspace.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\", \"filePaths\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"files\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The names of the files the input holds afterwards.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = upload_handler,
+  },
+  {
+    .name = "browser_scroll",
+    .title = "Scroll the page",
+    .description =
+      "Scroll the page, or a scrollable part of it given by ref (a list, a chat, a table), by "
+      "a number of pixels, with a mouse wheel event the page can see: to load more of an "
+      "endless list, or to reach content further down. Positive deltaY scrolls down, "
+      "positive deltaX right. Reports the new scroll position and whether the end was "
+      "reached. Actions scroll their element into view by themselves, so this is rarely "
+      "needed before a click.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
+          "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
+          REF_PROPERTY ("ref", "The element to scroll; the page when left out.")
+        "}, "
+        "\"required\": [\"browserId\", \"deltaX\", \"deltaY\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"scrolled\": {\"type\": \"string\", \"description\": \"\\\"page\\\", or the element that scrolled.\"}"
+      ", \"scrollX\": {\"type\": \"integer\", \"description\": \"Its horizontal scroll position afterwards.\"}"
+      ", \"scrollY\": {\"type\": \"integer\", \"description\": \"Its vertical scroll position afterwards.\"}"
+      ", \"movedX\": {\"type\": \"integer\", \"description\": \"How far it moved right.\"}"
+      ", \"movedY\": {\"type\": \"integer\", \"description\": \"How far it moved down.\"}"
+      ", \"atBottom\": {\"type\": \"boolean\", \"description\": \"Whether it is scrolled to the bottom.\"}"
+      ", \"prevented\": {\"type\": \"boolean\", \"description\": \"True when the page cancelled the wheel event.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = scroll_handler,
+  },
+  {
+    .name = "browser_evaluate",
+    .title = "Run JavaScript in the page",
+    .description =
+      "Run JavaScript in the page and get its result as JSON: read a value no snapshot shows "
+      "(a global, local storage, computed style), or do what no other tool can. Give a "
+      "function, e.g. \"() => document.title\" or \"async () => (await fetch('/api')).status\"; "
+      "with a ref it gets the element as its first argument: \"(el) => el.value\". It runs "
+      "in the page's own context, sees the page's globals, and may return a promise. Results "
+      "over 64 KB are cut; an exception fails with browser_script_error and its message.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"A JavaScript function, e.g. \\\"() => window.location.href\\\" or \\\"(el) => el.textContent\\\".\"}, "
+          REF_PROPERTY ("ref", "An element to pass to the function as its first argument.")
+        "}, "
+        "\"required\": [\"browserId\", \"function\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = ACTION_OUTPUT_SCHEMA (
+      ", \"result\": {\"description\": \"The function's return value as JSON (DOM nodes as short descriptions); the JSON text cut to 64 KB when truncated.\"}"
+      ", \"resultType\": {\"type\": \"string\", \"description\": \"The JavaScript type of the value: string, number, boolean, object, array, null, undefined.\"}"
+      ", \"truncated\": {\"type\": \"boolean\", \"description\": \"True when the result was cut.\"}"),
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = evaluate_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_input_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (input_tools);
+  return input_tools;
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The interaction tools of a real Tabwright through the official MCP SDK
+// client, the way an agent uses them: open a tab, read the snapshot, act by
+// ref, read what the page recorded. Pages come from tests/fixtures/actions/
+// (the same ones the GTest suite drives), React from node_modules.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { assertTextMentions, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+const PAGES = path.join(srcdir, 'tests', 'fixtures', 'actions');
+const MODULES = path.join(srcdir, 'node_modules');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+};
+
+let app;
+let server;
+let origin;
+let client;
+
+function startPageServer() {
+  server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+    if (p === '/api/slow') {
+      setTimeout(() => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ items: ['Apples', 'Pears'] }));
+      }, 300);
+      return;
+    }
+    const root = p.startsWith('/node_modules/') ? MODULES : PAGES;
+    const relative = p.startsWith('/node_modules/') ? p.slice('/node_modules/'.length) : p.slice(1);
+    const file = path.resolve(root, relative);
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    fs.readFile(file, (error, data) => {
+      if (error) {
+        res.writeHead(404, { 'Content-Type': 'text/html' });
+        res.end('<title>Not Found</title>');
+        return;
+      }
+      res.writeHead(200, {
+        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-store',
+      });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve();
+    });
+  });
+}
+
+const url = (p) => `${origin}/${p}`;
+
+// The snapshot text of a tab, and the ref printed on the first line that
+// holds @needle.
+async function snapshot(browserId) {
+  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
+  assert.notEqual(result.isError, true, resultText(result));
+  return resultText(result);
+}
+
+function refIn(text, needle) {
+  for (const line of text.split('\n')) {
+    if (!line.includes(needle))
+      continue;
+    const m = / (@e\d+)/.exec(line);
+    if (m)
+      return m[1];
+  }
+  assert.fail(`no ref for ${needle} in:\n${text}`);
+}
+
+async function openPage(page) {
+  const { data } = await callOk(client, 'browser_new_tab', { url: url(page) });
+  return data.browserId;
+}
+
+async function evaluate(browserId, fn) {
+  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
+  return data.result;
+}
+
+before(async () => {
+  if (options.skip)
+    return;
+  await startPageServer();
+  app = await startTabwright();
+  client = await connectClient(app, 'tabwright-e2e-actions');
+});
+
+after(async () => {
+  await client?.close();
+  await app?.stop();
+  server?.close();
+});
+
+test('tools/list describes the interaction tools in searchable words', options, async () => {
+  const { tools } = await client.listTools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const words = {
+    browser_click: 'click a button or link',
+    browser_fill: 'fill a form field',
+    browser_type: 'type text',
+    browser_keypress: 'press a key',
+    browser_hover: 'hover',
+    browser_select: 'choose an option in a dropdown',
+    browser_drag: 'drag and drop',
+    browser_upload: 'upload a file',
+    browser_scroll: 'scroll the page',
+    browser_evaluate: 'run javascript',
+  };
+  for (const [name, phrase] of Object.entries(words)) {
+    const tool = byName.get(name);
+    assert.ok(tool, `${name} is listed`);
+    assert.ok(tool.description.toLowerCase().includes(phrase), `${name} says "${phrase}": ${tool.description}`);
+    assert.equal(tool.inputSchema.additionalProperties, false);
+    assert.ok(tool.outputSchema, `${name} has an outputSchema`);
+    assert.equal(tool.annotations.readOnlyHint, false);
+  }
+});
+
+test('browser_click clicks by ref and says what it clicked', options, async () => {
+  const id = await openPage('click.html');
+  const text = await snapshot(id);
+  const save = refIn(text, 'button "Save"');
+
+  const { data, text: said } = await callOk(client, 'browser_click', { browserId: id, ref: save });
+  assert.equal(data.browserId, id);
+  assert.deepEqual(data.element, { ref: save, role: 'button', name: 'Save' });
+  assert.equal(data.title, 'Click');
+  assert.equal(data.navigated, undefined);
+  assert.equal(said.split('\n')[0], `Clicked button "Save" ${save} in ${id}.`);
+  assert.equal(await evaluate(id, "() => document.getElementById('save').textContent"), 'Saved');
+  assert.equal(await evaluate(id, "() => seq('pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click')"),
+    'pointerdown:save mousedown:save pointerup:save mouseup:save click:save');
+
+  // The button was renamed by the click: its ref is stale now.
+  await callError(client, 'browser_click', { browserId: id, ref: save }, 'browser_stale_ref');
+  await callError(client, 'browser_click', { browserId: id, ref: 'Save' }, 'browser_invalid_argument');
+  await callError(client, 'browser_click', { browserId: id, ref: save, button: 'side' }, 'browser_invalid_argument');
+  await callError(client, 'browser_click', { browserId: 'b999999', ref: save }, 'browser_not_found');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('a click that navigates returns after the new page has loaded', options, async () => {
+  const id = await openPage('navigation.html');
+  const link = refIn(await snapshot(id), 'link "Next page"');
+  const { data, text } = await callOk(client, 'browser_click', { browserId: id, ref: link });
+  assert.equal(data.navigated, true);
+  assert.equal(data.url, url('next.html'));
+  assert.equal(data.title, 'Next page');
+  assertTextMentions(text, [`Page navigated to ${url('next.html')} "Next page".`]);
+  assert.equal(await evaluate(id, "() => document.querySelector('h1').textContent"), 'You arrived');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('dialogs are answered and reported, also those opened after the action', options, async () => {
+  const id = await openPage('navigation.html');
+  const text = await snapshot(id);
+
+  let r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Alert"') });
+  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Saved!' }]);
+  assertTextMentions(r.text, ['Dialog: alert "Saved!" (accepted)']);
+
+  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Confirm"') });
+  assert.deepEqual(r.data.dialogs, [{ type: 'confirm', message: 'Delete everything?' }]);
+  assertTextMentions(r.text, ['Dialog: confirm "Delete everything?" (dismissed)']);
+  assert.equal(await evaluate(id, "() => document.querySelectorAll('button')[3].textContent"), 'Kept');
+
+  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Prompt"') });
+  assert.deepEqual(r.data.dialogs, [{ type: 'prompt', message: 'Your name?' }]);
+
+  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Later alert"') });
+  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Later' }]);
+
+  // Leaving with unsaved changes: the beforeunload dialog is dismissed and
+  // the tab stays.
+  await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'checkbox "Unsaved changes"') });
+  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'link "Leave"') });
+  assert.equal(r.data.dialogs?.[0]?.type, 'beforeunload');
+  assert.equal(r.data.navigated, undefined);
+  assert.equal(r.data.url, url('navigation.html'));
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('a popup becomes a tab whose browserId the click reports', options, async () => {
+  const id = await openPage('navigation.html');
+  const text = await snapshot(id);
+  const { data, text: said } = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Open popup"') });
+  assert.equal(data.newTabs?.length, 1, JSON.stringify(data));
+  const popup = data.newTabs[0];
+  assertTextMentions(said, [`The page opened a new tab: ${popup}`]);
+
+  const { data: list } = await callOk(client, 'browser_list_tabs', {});
+  const entry = list.tabs.find((t) => t.browserId === popup);
+  assert.ok(entry, 'the popup is listed');
+  for (let i = 0; i < 50 && (await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === popup).loading; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await evaluate(popup, '() => location.search'), '?popup');
+
+  // A link with target=_blank too.
+  const r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'link "New window"') });
+  assert.equal(r.data.newTabs?.length, 1);
+  for (const tab of [popup, r.data.newTabs[0], id])
+    await callOk(client, 'browser_close_tab', { browserId: tab });
+});
+
+test('fill, type, keypress and select drive a React app', options, async () => {
+  const id = await openPage('react.html');
+  let text = await snapshot(id);
+  for (let i = 0; i < 50 && !text.includes('textbox "Username"'); i++)
+    text = await snapshot(id);
+
+  const username = refIn(text, 'textbox "Username"');
+  let r = await callOk(client, 'browser_fill', { browserId: id, ref: username, value: 'Ada' });
+  assert.equal(r.data.value, 'Ada');
+  assert.equal(r.text, `Filled textbox "Username" ${username}: it now holds "Ada".`);
+  r = await callOk(client, 'browser_type', { browserId: id, ref: username, text: ' Lovelace' });
+  assert.equal(r.data.value, 'Ada Lovelace');
+  assertTextMentions(r.text, [`Typed " Lovelace" into textbox "Username" ${username}.`]);
+  assert.equal(await evaluate(id, '() => appState.name'), 'Ada Lovelace');
+
+  r = await callOk(client, 'browser_keypress', { browserId: id, key: 'Tab' });
+  assertTextMentions(r.text, ['Pressed Tab; the focus is now on textbox "Bio".']);
+
+  r = await callOk(client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Pro' });
+  assert.deepEqual(r.data.selected, { value: 'pro', label: 'Pro' });
+  assert.equal(await evaluate(id, '() => appState.plan'), 'pro');
+
+  const unknown = await callError(client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Gold' },
+    'browser_invalid_argument');
+  assert.ok(unknown.text.includes('"Free" (value "free"), "Pro" (value "pro")'), unknown.text);
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('browser_upload sets workspace files and refuses others', options, async () => {
+  fs.writeFileSync(path.join(app.dirs.workspace, 'report.txt'), 'quarterly numbers');
+  const id = await openPage('upload.html');
+  const text = await snapshot(id);
+  const avatar = refIn(text, '"Avatar"');
+
+  const { data, text: said } = await callOk(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['report.txt'] });
+  assert.deepEqual(data.files, ['report.txt']);
+  assertTextMentions(said, ['The page now has 1 file: report.txt']);
+  for (let i = 0; i < 50 && (await evaluate(id, '() => uploads.length')) === 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(await evaluate(id, '() => uploads[0]'),
+    { input: 'avatar', trusted: true, files: [{ name: 'report.txt', size: 17, text: 'quarterly numbers' }] });
+
+  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['/etc/hostname'] }, 'browser_denied');
+  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['../outside.txt'] }, 'browser_denied');
+  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: [] }, 'browser_invalid_argument');
+  assert.equal(await evaluate(id, '() => uploads.length'), 1);
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('hover, drag, scroll and evaluate', options, async () => {
+  let id = await openPage('widgets.html');
+  let text = await snapshot(id);
+  let r = await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'link "Products"') });
+  assert.equal(r.text, `Moved the pointer onto link "Products" ${refIn(text, 'link "Products"')}.`);
+  assert.ok((await snapshot(id)).includes('link "Laptops"'), 'the hover menu opened');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+
+  id = await openPage('drag.html');
+  text = await snapshot(id);
+  r = await callOk(client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Apples'), targetRef: refIn(text, 'Cheese') });
+  assert.equal(r.data.mode, 'html5');
+  assert.equal(r.data.dropped, true);
+  assert.equal(await evaluate(id, "() => order('groceries')"), 'Bread,Cheese,Apples,Dates');
+  r = await callOk(client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Write'), targetRef: refIn(text, 'Ship') });
+  assert.equal(r.data.mode, 'pointer');
+  assert.equal(await evaluate(id, "() => order('tasks')"), 'Test,Ship,Write');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+
+  id = await openPage('scroll.html');
+  r = await callOk(client, 'browser_scroll', { browserId: id, deltaX: 0, deltaY: 400 });
+  assert.equal(r.data.scrollY, 400);
+  assert.equal(r.text, 'Scrolled the page by 0, 400; its scroll position is now 0, 400.');
+  await callError(client, 'browser_scroll', { browserId: id, deltaY: 400 }, 'browser_invalid_argument');
+
+  r = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => ({ y: window.scrollY, title: document.title })' });
+  assert.deepEqual(r.data.result, { y: 400, title: 'Scroll' });
+  assert.equal(r.data.truncated, false);
+  const thrown = await callError(client, 'browser_evaluate', { browserId: id, function: "() => { throw new Error('nope') }" },
+    'browser_script_error');
+  assert.ok(thrown.text.includes('Error: nope'), thrown.text);
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});

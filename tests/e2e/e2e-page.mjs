@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The reading and control tools of a real Tabwright through the official
+// MCP SDK client: browser_screenshot (an image whose pixels are checked,
+// and a file saved inside the workspace), browser_logs, browser_wait and
+// browser_resize, with the pages of tests/fixtures/page/.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { after, before, test } from 'node:test';
+
+import { assertTextMentions, callError, callOk, connectClient } from './lib/mcp.mjs';
+import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+const PAGES = path.join(srcdir, 'tests', 'fixtures', 'page');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
+
+let app;
+let server;
+let origin;
+let client;
+
+// Serves tests/fixtures/page/; client-side routes of delayed.html serve the
+// same page.
+function startPageServer() {
+  server = http.createServer((req, res) => {
+    let p = new URL(req.url, 'http://127.0.0.1').pathname;
+    if (p.startsWith('/orders/'))
+      p = '/delayed.html';
+    const file = path.join(PAGES, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
+    fs.readFile(file, (error, data) => {
+      if (error) {
+        res.writeHead(404, { 'Content-Type': 'text/html' });
+        res.end('<title>Not Found</title>');
+        return;
+      }
+      res.writeHead(200, {
+        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-store',
+      });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve();
+    });
+  });
+}
+
+const url = (p) => `${origin}/${p}`;
+
+// A minimal PNG reader for 8-bit RGB and RGBA images, enough to check
+// pixels of our own screenshots.
+function decodePng(buffer) {
+  assert.deepEqual([...buffer.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat = [];
+  while (offset < buffer.length) {
+    const length = buffer.readUInt32BE(offset);
+    const type = buffer.toString('latin1', offset + 4, offset + 8);
+    const data = buffer.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      assert.equal(data[8], 8, '8 bits per channel');
+      assert.equal(data[12], 0, 'not interlaced');
+      channels = { 2: 3, 6: 4 }[data[9]];
+      assert.ok(channels, `colour type ${data[9]} is RGB or RGBA`);
+    } else if (type === 'IDAT') {
+      idat.push(data);
+    }
+    offset += 12 + length;
+  }
+
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? pixels[y * stride + x - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels] : 0;
+      let value = line[x];
+      if (filter === 1)
+        value += a;
+      else if (filter === 2)
+        value += b;
+      else if (filter === 3)
+        value += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        value += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      pixels[y * stride + x] = value & 0xff;
+    }
+  }
+
+  return {
+    width,
+    height,
+    pixel: (x, y) => [...pixels.subarray(y * stride + x * channels, y * stride + x * channels + 3)],
+  };
+}
+
+function assertColour(image, x, y, rgb) {
+  const found = image.pixel(x, y);
+  for (let i = 0; i < 3; i++)
+    assert.ok(Math.abs(found[i] - rgb[i]) <= 3, `pixel (${x}, ${y}) is ${found}, expected ${rgb}`);
+}
+
+async function openTab(page) {
+  const { data } = await callOk(client, 'browser_new_tab', { url: url(page) });
+  return data.browserId;
+}
+
+before(async () => {
+  if (options.skip)
+    return;
+  await startPageServer();
+  app = await startTabwright();
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+test('tools/list describes the reading and control tools', options, async () => {
+  const { tools } = await client.listTools();
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  for (const name of ['browser_screenshot', 'browser_logs', 'browser_wait', 'browser_resize']) {
+    const tool = byName.get(name);
+    assert.ok(tool, `tools/list includes ${name}`);
+    assert.ok(tool.inputSchema.required.includes('browserId'), `${name} requires browserId`);
+    assert.equal(tool.outputSchema?.type, 'object', `${name} has an outputSchema`);
+  }
+  assert.match(byName.get('browser_screenshot').description, /screenshot/i);
+  assert.match(byName.get('browser_logs').description, /console errors and network requests/i);
+  assert.match(byName.get('browser_wait').description, /wait for text to appear/i);
+  assert.equal(byName.get('browser_logs').annotations.readOnlyHint, true);
+});
+
+test('browser_screenshot returns a PNG of the viewport with known pixels', options, async () => {
+  const id = await openTab('colors.html');
+  const { result, data, text } = await callOk(client, 'browser_screenshot', { browserId: id });
+  const image = result.content.find((block) => block.type === 'image');
+  assert.ok(image, 'the result carries image content');
+  assert.equal(image.mimeType, 'image/png');
+  assert.equal(data.browserId, id);
+  assert.equal(data.png, undefined, 'the pixels are not repeated in structuredContent');
+
+  const png = decodePng(Buffer.from(image.data, 'base64'));
+  assert.equal(png.width, data.width);
+  assert.equal(png.height, data.height);
+  assertColour(png, 50, 50, [255, 0, 0]);
+  assertColour(png, 225, 175, [0, 255, 0]);
+  assertColour(png, data.width - 10, data.height - 10, [0, 128, 255]);
+  assertTextMentions(text, [id, data.width, data.height]);
+});
+
+test('browser_screenshot with fullPage captures the whole document', options, async () => {
+  const id = await openTab('tall.html');
+  const { result, data } = await callOk(client, 'browser_screenshot', { browserId: id, fullPage: true });
+  assert.equal(data.height, 3000);
+  const png = decodePng(Buffer.from(result.content.find((block) => block.type === 'image').data, 'base64'));
+  assertColour(png, 50, 2950, [255, 0, 0]);
+});
+
+test('browser_screenshot saves inside the workspace and refuses paths outside it', options, async () => {
+  const id = await openTab('colors.html');
+  const { result, data, text } = await callOk(client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
+  const saved = fs.realpathSync(path.join(app.dirs.workspace, 'home.png'));
+  assert.equal(data.path, saved);
+  assert.ok(!result.content.some((block) => block.type === 'image'), 'a saved screenshot is not returned');
+  assertTextMentions(text, [saved]);
+  assertColour(decodePng(fs.readFileSync(saved)), 50, 50, [255, 0, 0]);
+
+  await callError(client, 'browser_screenshot', { browserId: id, savePath: '../outside.png' }, 'browser_denied');
+  await callError(client, 'browser_screenshot', { browserId: id, savePath: '/tmp/outside.png' }, 'browser_denied');
+  assert.ok(!fs.existsSync(path.join(app.dirs.root, 'outside.png')));
+});
+
+test('browser_logs reports console messages, exceptions and failed requests', options, async () => {
+  const id = await openTab('console.html');
+  let logs;
+  for (let i = 0; i < 50; i++) {
+    logs = await callOk(client, 'browser_logs', { browserId: id });
+    if (logs.data.entries.some((e) => e.type === 'console' && e.text.includes('boom from a timer')))
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { data, text } = logs;
+  const consoleText = (needle) => data.entries.find((e) => e.type === 'console' && e.text.includes(needle));
+  assert.equal(consoleText('plain log line')?.level, 'log');
+  assert.equal(consoleText('a warning line')?.level, 'warning');
+  assert.equal(consoleText('an error line')?.level, 'error');
+  assert.equal(consoleText('boom from a timer')?.source, 'javascript');
+  assert.ok(data.entries.some((e) => e.type === 'navigation' && e.url === url('console.html')));
+  assertTextMentions(text, ['console.error an error line', 'navigated to', 'boom from a timer']);
+
+  await callOk(client, 'browser_navigate', { browserId: id, url: url('network.html?closed=9') });
+  let missing;
+  for (let i = 0; i < 50 && !missing; i++) {
+    const { data: d } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 50 });
+    missing = d.entries.find((e) => e.type === 'network' && e.url.endsWith('missing-image.png') && e.state !== 'pending');
+    if (!missing)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(missing.status, 404);
+  assert.equal(missing.resourceType, 'image');
+
+  const { data: last } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 2 });
+  assert.equal(last.entries.length, 2);
+  await callError(client, 'browser_logs', { browserId: id, maxEntries: 0 }, 'browser_invalid_argument');
+});
+
+test('browser_wait waits for delayed text and a pushState URL, and times out', options, async () => {
+  // The text comes 2 s after the page loaded; opening the tab takes part of
+  // that, the wait the rest.
+  const id = await openTab('delayed.html?delay=2000');
+  const { data, text } = await callOk(client, 'browser_wait', { browserId: id, text: 'Order confirmed' });
+  assert.equal(data.matched, 'text');
+  assert.ok(data.elapsedMs >= 500 && data.elapsedMs < 5000, `waited ${data.elapsedMs} ms`);
+  assertTextMentions(text, ['Order confirmed', id]);
+
+  const { data: routed } = await callOk(client, 'browser_wait', { browserId: id, url: '/orders/done' });
+  assert.equal(routed.url, url('orders/done?id=7'));
+
+  const { error } = await callError(client, 'browser_wait', { browserId: id, text: 'Never shown', timeoutMs: 500 }, 'browser_timeout');
+  assert.ok(error.message.includes('"Delayed"'), `the timeout says what the page shows: ${error.message}`);
+
+  await callError(client, 'browser_wait', { browserId: id, text: 'a', url: 'b' }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, text: 'a', timeoutMs: 60000 }, 'browser_invalid_argument');
+});
+
+test('browser_resize gives the page a phone-sized viewport', options, async () => {
+  const id = await openTab('colors.html');
+  const { data, text } = await callOk(client, 'browser_resize', { browserId: id, width: 375, height: 667 });
+  assert.equal(data.innerWidth, 375);
+  assert.equal(data.innerHeight, 667);
+  assertTextMentions(text, [id, 375, 667]);
+
+  const { data: shot } = await callOk(client, 'browser_screenshot', { browserId: id });
+  assert.equal(shot.width, 375);
+  assert.equal(shot.height, 667);
+
+  await callError(client, 'browser_resize', { browserId: id, width: 100, height: 667 }, 'browser_invalid_argument');
+  await callError(client, 'browser_resize', { browserId: id, width: 375, height: 5000 }, 'browser_invalid_argument');
+});
+
+test('page tools on an unknown tab are not found', options, async () => {
+  for (const [name, args] of [
+    ['browser_screenshot', {}],
+    ['browser_logs', {}],
+    ['browser_wait', { text: 'x' }],
+    ['browser_resize', { width: 400, height: 400 }],
+  ]) {
+    const { error } = await callError(client, name, { browserId: 'b999999', ...args }, 'browser_not_found');
+    assert.ok(error.message.includes('b999999'), `the message names the tab: ${error.message}`);
+  }
+});

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// `tabwright --print-mcp-config` tells a person how to connect an agent:
+// with the app running, the URL and token of its runtime file and the
+// Claude Code and Codex snippets; without it, exit status 1 and the stdio
+// bridge form, which works once the app is started.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { appEnv, makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+let app;
+
+before(async () => {
+  if (options.skip)
+    return;
+  app = await startTabwright();
+});
+
+after(async () => {
+  await app?.stop();
+});
+
+test('the runtime file is private and describes the running app', options, async () => {
+  const mode = fs.statSync(app.runtimeFile).mode & 0o777;
+  assert.equal(mode, 0o600, `runtime file mode is 0600, not ${mode.toString(8)}`);
+  const dirMode = fs.statSync(path.dirname(app.runtimeFile)).mode & 0o077;
+  assert.equal(dirMode, 0, 'the runtime folder is not readable by others');
+
+  const info = app.info;
+  assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  assert.ok(typeof info.token === 'string' && info.token.length >= 32, 'the token is long');
+  assert.equal(fs.realpathSync(info.workspace), fs.realpathSync(app.dirs.workspace));
+  assert.equal(info.pid, app.pid);
+  assert.equal(`${info.workspaceId}.json`, path.basename(app.runtimeFile));
+});
+
+test('--print-mcp-config prints the running app\'s URL, token and agent snippets', options, async () => {
+  const { code, stdout, stderr } = await run(process.env.TABWRIGHT_BIN,
+    ['--print-mcp-config', '--workspace', app.dirs.workspace], { env: app.env, timeoutMs: 30000 });
+  assert.equal(code, 0, `exit status 0:\n${stdout}\n${stderr}`);
+  assert.ok(stdout.includes(app.url), `prints the URL:\n${stdout}`);
+  assert.ok(stdout.includes(app.token), `prints the token:\n${stdout}`);
+  assert.match(stdout, /claude/i, 'a Claude Code snippet');
+  assert.match(stdout, /codex/i, 'a Codex snippet');
+  assert.ok(stdout.includes('mcp_servers'), `the Codex snippet configures mcp_servers:\n${stdout}`);
+  assert.ok(stdout.includes('tabwright-mcp'), `the stdio bridge form:\n${stdout}`);
+
+  // Every JSON object printed for Claude Code must parse and point at the app.
+  const configs = [...stdout.matchAll(/'(\{.*\})'/g)].map((m) => JSON.parse(m[1]));
+  for (const config of configs) {
+    const servers = Object.values(config.mcpServers ?? {});
+    assert.ok(servers.length > 0, `an mcpServers entry: ${JSON.stringify(config)}`);
+  }
+});
+
+test('--print-mcp-config without a running app exits 1 and prints the stdio bridge', options, async () => {
+  const dirs = makeAppDirs('tabwright-e2e-noapp-');
+  try {
+    const { code, stdout, stderr } = await run(process.env.TABWRIGHT_BIN,
+      ['--print-mcp-config', '--workspace', dirs.workspace], { env: appEnv(dirs, null), timeoutMs: 30000 });
+    const output = `${stdout}\n${stderr}`;
+    assert.equal(code, 1, `exit status 1:\n${output}`);
+    assert.ok(output.includes('tabwright-mcp'), `prints the stdio bridge form:\n${output}`);
+    assert.ok(!output.includes(app.token), 'never prints another workspace\'s token');
+  } finally {
+    fs.rmSync(dirs.root, { recursive: true, force: true });
+  }
+});

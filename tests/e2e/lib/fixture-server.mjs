@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// A static fixture web server on 127.0.0.1 for the end-to-end tests and the
+// benchmark. It serves tests/e2e/fixtures/, React's UMD builds under
+// /vendor/, and generated pages:
+//   /page?title=T        a page titled T
+//   /status/<code>       a page answered with that HTTP status
+//   /table?rows=N        an app-like table of N rows (see pages.mjs)
+//   /slow?ms=N           a page that takes N ms to answer
+
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+import { srcdir } from './tabwright.mjs';
+import { simplePage, tablePage } from './pages.mjs';
+
+const FIXTURES = path.join(srcdir, 'tests', 'e2e', 'fixtures');
+const VENDOR = {
+  'react.js': path.join(srcdir, 'node_modules', 'react', 'umd', 'react.production.min.js'),
+  'react-dom.js': path.join(srcdir, 'node_modules', 'react-dom', 'umd', 'react-dom.production.min.js'),
+};
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+function send(res, status, body, type = 'text/html; charset=utf-8') {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+function sendFile(res, file) {
+  fs.readFile(file, (error, data) => {
+    if (error)
+      send(res, 404, simplePage('Not Found'));
+    else
+      send(res, 200, data, TYPES[path.extname(file)] ?? 'application/octet-stream');
+  });
+}
+
+function handle(req, res) {
+  const url = new URL(req.url, 'http://127.0.0.1');
+  const p = url.pathname;
+
+  if (p === '/page')
+    return send(res, 200, simplePage(url.searchParams.get('title') ?? 'Page'));
+
+  const status = /^\/status\/(\d{3})$/.exec(p);
+  if (status)
+    return send(res, Number(status[1]), simplePage(`Status ${status[1]}`));
+
+  if (p === '/table') {
+    const rows = Math.min(Math.max(Number(url.searchParams.get('rows') ?? 20) | 0, 0), 20000);
+    return send(res, 200, tablePage(rows));
+  }
+
+  if (p === '/slow') {
+    const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 500) | 0, 0), 30000);
+    const timer = setTimeout(() => send(res, 200, simplePage(`Slow ${ms}`)), ms);
+    res.on('close', () => clearTimeout(timer));
+    return undefined;
+  }
+
+  if (p.startsWith('/vendor/')) {
+    const file = VENDOR[p.slice('/vendor/'.length)];
+    return file ? sendFile(res, file) : send(res, 404, simplePage('Not Found'));
+  }
+
+  // Static files; the resolved path must stay inside the fixtures folder.
+  const relative = p === '/' ? 'index.html' : decodeURIComponent(p).replace(/^\/+/, '');
+  const file = path.resolve(FIXTURES, relative);
+  if (!file.startsWith(FIXTURES + path.sep))
+    return send(res, 404, simplePage('Not Found'));
+  return sendFile(res, file);
+}
+
+// Starts the server on a free loopback port; resolves with
+// { origin, url(path), close() }.
+export async function startFixtureServer() {
+  const server = http.createServer(handle);
+  server.keepAliveTimeout = 1000;
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return {
+    origin,
+    url: (p) => new URL(p, origin).href,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

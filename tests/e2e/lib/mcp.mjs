@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// MCP helpers for the end-to-end tests: an official SDK client connected to
+// a running Tabwright, and checks that every tool result keeps the promises
+// of DESIGN.md (text and structuredContent agree, error text starts with its
+// code).
+
+import assert from 'node:assert/strict';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export async function connectClient(app, name = 'tabwright-e2e') {
+  const transport = new StreamableHTTPClientTransport(new URL(app.url), {
+    requestInit: { headers: { Authorization: `Bearer ${app.token}` } },
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export function resultText(result) {
+  assert.ok(Array.isArray(result.content), 'the result has a content array');
+  return result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+// Calls a tool that must succeed; returns its structuredContent and text.
+export async function callOk(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = resultText(result);
+  assert.notEqual(result.isError, true, `${name} failed: ${text}`);
+  assert.equal(typeof result.structuredContent, 'object', `${name} returns structuredContent`);
+  return { result, text, data: result.structuredContent };
+}
+
+// Calls a tool that must fail with @code; checks the error's shape, then
+// that the SDK's own callTool() accepts the error result as it is.
+export async function callError(client, name, args, code) {
+  // client.request() skips the SDK's outputSchema check, so the error's
+  // shape is checked first and reported precisely.
+  const result = await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
+  const text = resultText(result);
+  assert.equal(result.isError, true, `${name}(${JSON.stringify(args)}) should fail with ${code}, got: ${text}`);
+  const error = result.structuredContent?.error;
+  assert.ok(error, `${name} error result carries structuredContent.error: ${JSON.stringify(result)}`);
+  assert.equal(error.code, code, `${name}(${JSON.stringify(args)}) error code`);
+  assert.equal(typeof error.message, 'string');
+  assert.ok(error.message.length > 0, 'the error message is not empty');
+  assert.equal(typeof error.retryable, 'boolean', 'retryable is a boolean');
+  assert.ok(text.startsWith(`${code}: `), `error text starts with its code: ${text}`);
+  assert.equal(text, `${code}: ${error.message}`, 'the error text and structured error say the same');
+
+  // Clients built on the official SDK (Claude Code among them) validate
+  // structuredContent against the tool's outputSchema even on errors: an
+  // outputSchema that does not admit {error} turns every tool error into a
+  // protocol error that hides the message from the model.
+  try {
+    await client.callTool({ name, arguments: args });
+  } catch (thrown) {
+    assert.fail(`the MCP SDK client rejects the ${code} result of ${name}: ${thrown.message}. ` +
+      'The outputSchema must also admit the error object {error: {code, message, retryable}}.');
+  }
+  return { result, text, error };
+}
+
+// The structured values that a person reads must appear in the text too.
+export function assertTextMentions(text, values) {
+  for (const value of values) {
+    if (value === undefined || value === null)
+      continue;
+    assert.ok(text.includes(String(value)), `text mentions ${JSON.stringify(value)}: ${text}`);
+  }
+}

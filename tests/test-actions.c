@@ -1,0 +1,1672 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <libsoup/soup.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "tw-error.h"
+#include "tw-page-runtime.h"
+#include "tw-tab-actions.h"
+#include "tw-view-frame.h"
+#include "tw-web-context.h"
+
+/* The interaction commands on real WebKit views, the way an agent drives
+ * them: take a snapshot, find the ref of an element by its role and name,
+ * act on it, then check what the page itself recorded (the events it
+ * received, the state its scripts keep) and what the result says. Pages
+ * come from tests/fixtures/actions/ over a SoupServer on loopback, React
+ * from the project's node_modules. */
+
+#define CALL_TIMEOUT_S 60
+
+static SoupServer *server;
+static char *base_url;
+static WebKitNetworkSession *session;
+static char *workspace;
+
+/* The test server */
+
+static const char *
+content_type_for (const char *path)
+{
+  if (g_str_has_suffix (path, ".js"))
+    return "text/javascript";
+  if (g_str_has_suffix (path, ".css"))
+    return "text/css";
+  if (g_str_has_suffix (path, ".json"))
+    return "application/json";
+  return "text/html";
+}
+
+static gboolean
+unpause_cb (gpointer user_data)
+{
+  SoupServerMessage *msg = user_data;
+  static const char body[] = "{\"items\": [\"Apples\", \"Pears\"]}";
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body, strlen (body));
+  soup_server_message_unpause (msg);
+  g_object_unref (msg);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+serve_cb (SoupServer        *soup_server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  /* A slow API: answers after 300 ms, so the page renders late. */
+  if (g_str_equal (path, "/api/slow"))
+    {
+      soup_server_message_pause (msg);
+      g_timeout_add (300, unpause_cb, g_object_ref (msg));
+      return;
+    }
+
+  if (strstr (path, "..") != NULL)
+    file = NULL;
+  else if (g_str_has_prefix (path, "/node_modules/"))
+    file = g_test_build_filename (G_TEST_DIST, "..", path + 1, NULL);
+  else
+    file = g_test_build_filename (G_TEST_DIST, "fixtures", "actions", path + 1, NULL);
+
+  if (file == NULL || !g_file_get_contents (file, &contents, &length, NULL))
+    {
+      static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
+
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
+                                        not_found, strlen (not_found));
+      return;
+    }
+
+  soup_message_headers_append (soup_server_message_get_response_headers (msg),
+                               "Cache-Control", "no-store");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, content_type_for (path), SOUP_MEMORY_TAKE,
+                                    g_steal_pointer (&contents), length);
+}
+
+static void
+start_server (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+}
+
+/* Waiting without blocking the main loop */
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("%s did not happen within %d s", (const char *) user_data, CALL_TIMEOUT_S);
+  return G_SOURCE_REMOVE;
+}
+
+static GAsyncResult *async_result;
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_assert_null (async_result);
+  async_result = g_object_ref (result);
+}
+
+static GAsyncResult *
+await_result (const char *what)
+{
+  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
+
+  while (async_result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (watchdog);
+
+  return g_steal_pointer (&async_result);
+}
+
+static gboolean
+flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+sleep_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A page: one web view in a window with its runtime, as a tab has them. */
+
+typedef struct
+{
+  GtkWindow     *window;
+  TwViewFrame   *frame;
+  WebKitWebView *view;
+  TwPageRuntime *runtime;
+  gboolean       loaded;
+  GPtrArray     *dialogs;
+  GPtrArray     *popups;
+  char          *snapshot;
+} Page;
+
+static void
+load_changed_cb (WebKitWebView   *view,
+                 WebKitLoadEvent  load_event,
+                 Page            *page)
+{
+  if (load_event == WEBKIT_LOAD_FINISHED)
+    page->loaded = TRUE;
+}
+
+/* What a tab does with dialogs: alert accepted, the others dismissed. */
+static gboolean
+script_dialog_cb (WebKitWebView      *view,
+                  WebKitScriptDialog *dialog,
+                  Page               *page)
+{
+  static const char *names[] = { "alert", "confirm", "prompt", "beforeunload" };
+  WebKitScriptDialogType type = webkit_script_dialog_get_dialog_type (dialog);
+
+  g_ptr_array_add (page->dialogs, g_strdup_printf ("%s:%s", names[type],
+                                                   webkit_script_dialog_get_message (dialog)));
+  if (type == WEBKIT_SCRIPT_DIALOG_ALERT)
+    webkit_script_dialog_confirm_set_confirmed (dialog, TRUE);
+  else if (type != WEBKIT_SCRIPT_DIALOG_PROMPT)
+    webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+  webkit_script_dialog_close (dialog);
+
+  return TRUE;
+}
+
+static GtkWidget *
+create_cb (WebKitWebView          *view,
+           WebKitNavigationAction *action,
+           Page                   *page)
+{
+  g_ptr_array_add (page->popups,
+                   g_strdup (webkit_uri_request_get_uri (webkit_navigation_action_get_request (action))));
+  return NULL;
+}
+
+/* A page in a window, or in the background the way agents' tabs mostly
+ * are: never shown, sized off screen by its TwViewFrame. */
+static Page *
+page_new_full (gboolean shown)
+{
+  Page *page = g_new0 (Page, 1);
+
+  page->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                             "web-context", tw_web_context_get_shared (),
+                             "network-session", session,
+                             NULL);
+  page->runtime = tw_page_runtime_new (page->view);
+  page->dialogs = g_ptr_array_new_with_free_func (g_free);
+  page->popups = g_ptr_array_new_with_free_func (g_free);
+
+  g_signal_connect (page->view, "load-changed", G_CALLBACK (load_changed_cb), page);
+  g_signal_connect (page->view, "script-dialog", G_CALLBACK (script_dialog_cb), page);
+  g_signal_connect (page->view, "create", G_CALLBACK (create_cb), page);
+
+  if (shown)
+    {
+      page->window = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_default_size (page->window, 900, 700);
+      gtk_window_set_child (page->window, GTK_WIDGET (page->view));
+      gtk_window_present (page->window);
+    }
+  else
+    {
+      page->frame = g_object_ref_sink (tw_view_frame_new (page->view));
+    }
+
+  return page;
+}
+
+static Page *
+page_new (void)
+{
+  return page_new_full (TRUE);
+}
+
+static void
+page_free (Page *page)
+{
+  g_signal_handlers_disconnect_by_data (page->view, page);
+  if (page->window != NULL)
+    gtk_window_destroy (page->window);
+  g_clear_object (&page->frame);
+  g_clear_object (&page->runtime);
+  g_ptr_array_unref (page->dialogs);
+  g_ptr_array_unref (page->popups);
+  g_free (page->snapshot);
+  g_free (page);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Page, page_free)
+
+static void
+page_load (Page       *page,
+           const char *path)
+{
+  g_autofree char *url = g_strconcat (base_url, path, NULL);
+  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) path);
+
+  page->loaded = FALSE;
+  webkit_web_view_load_uri (page->view, url);
+  while (!page->loaded)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+/* Runs @script in the page's own world and returns its value as a string
+ * (JSON for objects). */
+static char *
+page_eval (Page       *page,
+           const char *script)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+
+  webkit_web_view_evaluate_javascript (page->view, script, -1, NULL, NULL, NULL,
+                                       store_result_cb, NULL);
+  result = await_result (script);
+  value = webkit_web_view_evaluate_javascript_finish (page->view, result, &error);
+  g_assert_no_error (error);
+
+  if (jsc_value_is_object (value) && !jsc_value_is_array (value))
+    return jsc_value_to_json (value, 0);
+  if (jsc_value_is_array (value))
+    return jsc_value_to_json (value, 0);
+  return jsc_value_to_string (value);
+}
+
+#define assert_eval(page, script, expected) \
+  G_STMT_START { \
+    g_autofree char *_v = page_eval ((page), (script)); \
+    g_assert_cmpstr (_v, ==, (expected)); \
+  } G_STMT_END
+
+/* Takes a snapshot, as an agent does before acting; find_ref() reads it. */
+static const char *
+page_snapshot (Page *page)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tw_page_runtime_snapshot_async (page->runtime, NULL, NULL, store_result_cb, NULL);
+  result = await_result ("a snapshot");
+  object = tw_page_runtime_snapshot_finish (page->runtime, result, &error);
+  g_assert_no_error (error);
+
+  g_free (page->snapshot);
+  page->snapshot = g_strdup (json_object_get_string_member (object, "text"));
+  return page->snapshot;
+}
+
+/* The ref on the first line of the last snapshot that holds @needle, such
+ * as `button "Save"`. */
+static char *
+find_ref (Page       *page,
+          const char *needle)
+{
+  g_auto(GStrv) lines = NULL;
+
+  if (page->snapshot == NULL)
+    page_snapshot (page);
+
+  lines = g_strsplit (page->snapshot, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *at;
+      const char *end;
+
+      if (strstr (lines[i], needle) == NULL || (at = strstr (lines[i], " @e")) == NULL)
+        continue;
+      at++;
+      end = at + 2;
+      while (g_ascii_isdigit (*end))
+        end++;
+      return g_strndup (at, end - at);
+    }
+
+  g_error ("No line with %s in:\n%s", needle, page->snapshot);
+  return NULL;
+}
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static TwTabActionsOptions test_options = {
+  .actionable_timeout_ms = 1500,
+  .navigation_timeout_ms = 10000,
+};
+
+/* Runs one command with parameters given as printf-style JSON. */
+G_GNUC_PRINTF (4, 5)
+static JsonObject *
+run (Page          *page,
+     TwTabCommand   command,
+     GError       **error,
+     const char    *format,
+     ...)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) params = NULL;
+  g_autofree char *json = NULL;
+  va_list args;
+
+  va_start (args, format);
+  json = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  params = parse_object (json);
+  test_options.workspace_dir = workspace;
+  tw_tab_actions_run_async (page->view, page->runtime, command, params, &test_options,
+                            NULL, store_result_cb, NULL);
+  result = await_result (tw_tab_command_to_string (command));
+
+  return tw_tab_actions_run_finish (page->view, result, error);
+}
+
+/* The same, for a command that must succeed. */
+#define run_ok(page, command, ...) \
+  ({ \
+    g_autoptr(GError) _error = NULL; \
+    JsonObject *_result = run ((page), (command), &_error, __VA_ARGS__); \
+    g_assert_no_error (_error); \
+    g_assert_nonnull (_result); \
+    _result; \
+  })
+
+static const char *
+element_member (JsonObject *result,
+                const char *member)
+{
+  JsonObject *element = json_object_get_object_member (result, "element");
+
+  g_assert_nonnull (element);
+  return json_object_get_string_member (element, member);
+}
+
+/* Clicks */
+
+static void
+test_click_sequence (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *save = NULL;
+
+  page_load (page, "click.html");
+  save = find_ref (page, "button \"Save\"");
+
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save);
+
+  /* The page saw a person's click: the pointer arrived, pressed, took the
+   * focus, released, clicked once. */
+  assert_eval (page, "seq('pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', "
+                     "'mousemove', 'pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click')",
+               "pointerover:save pointerenter:html pointerenter:body pointerenter:main pointerenter:save "
+               "mouseover:save mouseenter:html mouseenter:body mouseenter:main mouseenter:save "
+               "pointermove:save mousemove:save pointerdown:save mousedown:save focus:save "
+               "pointerup:save mouseup:save click:save");
+  assert_eval (page, "events.filter(e => e.type === 'click').map(e => [e.detail, e.button, e.buttons].join()).join()",
+               "1,0,0");
+  assert_eval (page, "events.filter(e => e.type === 'mousedown').map(e => [e.detail, e.button, e.buttons].join()).join()",
+               "1,0,1");
+  /* At the middle of the button, in the page's own coordinates. */
+  assert_eval (page, "(() => { const r = save.getBoundingClientRect(); const c = events.find(e => e.type === 'click'); "
+                     "return Math.abs(c.x - (r.left + r.width / 2)) < 1 && Math.abs(c.y - (r.top + r.height / 2)) < 1; })()",
+               "true");
+  assert_eval (page, "document.activeElement.id", "save");
+  assert_eval (page, "save.textContent", "Saved");
+
+  g_assert_cmpstr (element_member (result, "ref"), ==, save);
+  g_assert_cmpstr (element_member (result, "role"), ==, "button");
+  g_assert_cmpstr (element_member (result, "name"), ==, "Save");
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (result, "url"), "/click.html"));
+  g_assert_cmpstr (json_object_get_string_member (result, "title"), ==, "Click");
+  g_assert_false (json_object_has_member (result, "navigated"));
+}
+
+static void
+test_click_double_right_modifiers (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) twice = NULL;
+  g_autoptr(JsonObject) right = NULL;
+  g_autoptr(JsonObject) shifted = NULL;
+  g_autofree char *area = NULL;
+  g_autofree char *one = NULL;
+  g_autofree char *two = NULL;
+
+  page_load (page, "click.html");
+  area = find_ref (page, "button \"Drawing area\"");
+  one = find_ref (page, "link \"Row one\"");
+  two = find_ref (page, "link \"Row two\"");
+
+  twice = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"doubleClick\": true}", area);
+  /* Two presses with detail 1 then 2, and dblclick after the second. */
+  assert_eval (page, "events.filter(e => ['mousedown', 'mouseup', 'click', 'dblclick'].includes(e.type))"
+                     ".map(e => e.type + e.detail).join(' ')",
+               "mousedown1 mouseup1 click1 mousedown2 mouseup2 click2 dblclick2");
+  g_assert_true (json_object_get_boolean_member (twice, "doubleClick"));
+
+  page_eval (page, "clearEvents()");
+  right = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"button\": \"right\"}", area);
+  /* A right click opens the context menu on press, as on Linux, and is
+   * no click. */
+  assert_eval (page, "seq('mousedown', 'contextmenu', 'mouseup', 'click', 'auxclick')",
+               "mousedown:area contextmenu:area mouseup:area auxclick:area");
+  assert_eval (page, "events.filter(e => e.type === 'mousedown').map(e => e.button + '/' + e.buttons).join()", "2/2");
+  assert_eval (page, "document.getElementById('menu-state').textContent", "context menu opened");
+  g_assert_cmpstr (json_object_get_string_member (right, "button"), ==, "right");
+
+  /* Shift held around the click: the page sees Shift go down, a click
+   * with shiftKey, then Shift come up. */
+  run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", one);
+  page_eval (page, "clearEvents()");
+  shifted = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"modifiers\": [\"Shift\"]}", two);
+  assert_eval (page, "seq('keydown', 'click', 'keyup')", "keydown:row-one click:row-two keyup:row-two");
+  assert_eval (page, "events.filter(e => e.type === 'keydown').map(e => e.key + e.shift).join()", "Shifttrue");
+  assert_eval (page, "window.selected.join()", "one,shift+two");
+}
+
+static void
+test_click_label_checkbox (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *terms = NULL;
+  g_autofree char *name = NULL;
+
+  page_load (page, "click.html");
+  /* The real checkbox is a 1 px transparent input beside its styled
+   * box: the click checks it, with one click event on it. */
+  terms = find_ref (page, "checkbox \"I accept the terms\"");
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", terms);
+  assert_eval (page, "document.getElementById('terms').checked", "true");
+  assert_eval (page, "seq('click', 'change')", "click:terms change:terms");
+
+  /* Clicking a text field puts the caret at the end of its text. */
+  name = find_ref (page, "textbox \"Your name\"");
+  g_clear_pointer (&result, json_object_unref);
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", name);
+  assert_eval (page, "document.activeElement.id + ':' + document.activeElement.selectionStart + ':' + "
+                     "document.activeElement.selectionEnd", "name:3:3");
+}
+
+static void
+assert_error (GError         *error,
+              TwBrowserError  code,
+              const char     *fragment)
+{
+  g_assert_error (error, TW_BROWSER_ERROR, (int) code);
+  if (fragment != NULL && strstr (error->message, fragment) == NULL)
+    g_error ("\"%s\" is not in the error \"%s\"", fragment, error->message);
+}
+
+static void
+test_click_not_interactable (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *covered = NULL;
+  g_autofree char *ghost = NULL;
+  g_autofree char *vanishing = NULL;
+  g_autofree char *mover = NULL;
+  g_autofree char *replaced = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+  gint64 start;
+
+  page_load (page, "actionability.html");
+  covered = find_ref (page, "button \"Pay now\"");
+  ghost = find_ref (page, "button \"Ghost\"");
+  vanishing = find_ref (page, "button \"Vanishing\"");
+  mover = find_ref (page, "button \"Moving target\"");
+  replaced = find_ref (page, "button \"Replace me\"");
+
+  /* Covered: the error names what covers it, by role and name, after
+   * waiting for it to go away. */
+  start = g_get_monotonic_time ();
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", covered);
+  g_assert_null (result);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is covered by dialog \"Cookie consent\"");
+  g_assert_nonnull (strstr (error->message, covered));
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 1400 * 1000);
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('covered').textContent", "Pay now");
+  assert_eval (page, "seq('click')", "");
+
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", ghost);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "does not receive pointer events");
+  g_clear_error (&error);
+
+  page_eval (page, "document.getElementById('vanishing').style.visibility = 'hidden'");
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", vanishing);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is not visible");
+  g_clear_error (&error);
+
+  /* Never still: a timeout, not a click on a moving target. */
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", mover);
+  assert_error (error, TW_BROWSER_ERROR_TIMEOUT, "still moving");
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('mover').textContent", "Moving target");
+
+  /* Re-rendered: the ref never acts on the new element. */
+  page_eval (page, "(() => { const old = document.getElementById('replaced'); const b = old.cloneNode(true); "
+                   "b.onclick = () => { b.textContent = 'New clicked'; }; old.replaceWith(b); })()");
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", replaced);
+  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "take a new snapshot");
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('replaced').textContent", "Replace me");
+
+  /* A ref that was never printed, and text that is no ref. */
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"@e999999\"}");
+  assert_error (error, TW_BROWSER_ERROR_STALE_REF, NULL);
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"Save\"}");
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a ref");
+  g_clear_error (&error);
+}
+
+static void
+test_click_waits (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) shaded_result = NULL;
+  g_autoptr(JsonObject) enabled_result = NULL;
+  g_autoptr(JsonObject) far_result = NULL;
+  g_autofree char *shaded = NULL;
+  g_autofree char *disabled = NULL;
+  g_autofree char *far = NULL;
+
+  page_load (page, "actionability.html");
+  shaded = find_ref (page, "button \"Shaded\"");
+  disabled = find_ref (page, "button \"Later enabled\"");
+  far = find_ref (page, "button \"Far away\"");
+
+  /* What stands in the way goes away while the click waits. */
+  page_eval (page, "setTimeout(() => document.getElementById('shade').remove(), 300)");
+  shaded_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", shaded);
+  assert_eval (page, "document.getElementById('shaded').textContent", "Shade clicked");
+
+  page_eval (page, "setTimeout(() => document.getElementById('disabled').disabled = false, 300)");
+  enabled_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", disabled);
+  assert_eval (page, "document.getElementById('disabled').textContent", "Enabled click");
+
+  /* Far below the fold: scrolled into view first. */
+  far_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", far);
+  assert_eval (page, "document.getElementById('far').textContent", "Far clicked");
+  assert_eval (page, "window.scrollY > 1500", "true");
+}
+
+static void
+test_click_navigation (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) followed = NULL;
+  g_autoptr(JsonObject) routed = NULL;
+  g_autoptr(JsonObject) loaded = NULL;
+  g_autoptr(JsonObject) later = NULL;
+  g_autoptr(JsonObject) popup = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *route = NULL;
+  g_autofree char *load = NULL;
+  g_autofree char *later_ref = NULL;
+  g_autofree char *open = NULL;
+
+  page_load (page, "navigation.html");
+  link = find_ref (page, "link \"Next page\"");
+  route = find_ref (page, "button \"Client route\"");
+  load = find_ref (page, "button \"Load items\"");
+  later_ref = find_ref (page, "button \"Later text\"");
+  open = find_ref (page, "button \"Open popup\"");
+
+  /* Work that finishes after the click (a fetch, a timer) is done by the
+   * time the result comes. */
+  loaded = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
+  assert_eval (page, "Array.from(document.querySelectorAll('#list li')).map(li => li.textContent).join()",
+               "Apples,Pears");
+  later = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later_ref);
+  assert_eval (page, "document.getElementById('message').textContent", "Done later");
+
+  /* The page asked for a popup, with the user activation of the click. */
+  popup = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", open);
+  g_assert_cmpuint (page->popups->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (page->popups, 0), "/next.html?popup"));
+
+  routed = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", route);
+  g_assert_true (json_object_get_boolean_member (routed, "navigated"));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (routed, "url"), "/navigation.html?route=2"));
+
+  followed = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", link);
+  g_assert_true (json_object_get_boolean_member (followed, "navigated"));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (followed, "url"), "/next.html"));
+  g_assert_cmpstr (json_object_get_string_member (followed, "title"), ==, "Next page");
+  g_assert_false (json_object_has_member (followed, "loading"));
+  assert_eval (page, "document.querySelector('h1').textContent", "You arrived");
+}
+
+/* Text entry */
+
+static void
+test_fill (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *email = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *age = NULL;
+  g_autofree char *birthday = NULL;
+  g_autofree char *volume = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *notes = NULL;
+  g_autofree char *country = NULL;
+  g_autofree char *send = NULL;
+  g_autofree char *readonly = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+  gint64 start;
+
+  page_load (page, "form.html");
+  email = find_ref (page, "textbox \"Email\"");
+  code = find_ref (page, "textbox \"Code\"");
+  age = find_ref (page, "spinbutton \"Age\"");
+  birthday = find_ref (page, "\"Birthday\"");
+  volume = find_ref (page, "slider \"Volume\"");
+  message = find_ref (page, "textbox \"Message\"");
+  notes = find_ref (page, "textbox \"Notes\"");
+  country = find_ref (page, "combobox \"Country\"");
+  send = find_ref (page, "button \"Send\"");
+  readonly = find_ref (page, "textbox \"Read only\"");
+
+  /* The old text is selected and typed over: trusted beforeinput and
+   * input events, as from a keyboard. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"ada@example.com\"}", email);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "ada@example.com");
+  g_assert_false (json_object_has_member (result, "changedByPage"));
+  g_assert_cmpstr (element_member (result, "name"), ==, "Email");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('email').value", "ada@example.com");
+  assert_eval (page, "events.filter(e => e.type === 'input' || e.type === 'beforeinput')"
+                     ".map(e => [e.type, e.inputType, e.data, e.trusted].join('/')).join(' ')",
+               "beforeinput/insertText/ada@example.com/true input/insertText/ada@example.com/true");
+  assert_eval (page, "document.activeElement.id", "email");
+
+  /* The page has the last word: a length limit cuts the text, and the
+   * result says so. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"123456\"}", code);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "1234");
+  g_assert_true (json_object_get_boolean_member (result, "changedByPage"));
+  json_object_unref (result);
+
+  /* Leaving the field for the next one fires its change event, natively. */
+  assert_eval (page, "seq('change')", "change:email");
+
+  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"forty\"}", age);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a number");
+  g_clear_error (&error);
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"42\"}", age);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('age').value", "42");
+
+  /* Pickers take their value directly, with input and change. */
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"2024-02-29\"}", birthday);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
+  assert_eval (page, "seq('input', 'change')", "change:age input:birthday change:birthday");
+  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"tomorrow\"}", birthday);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "YYYY-MM-DD");
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"8\"}", volume);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('volume').value", "8");
+
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Line one\\nLine two\"}", message);
+  json_object_unref (result);
+  assert_eval (page, "JSON.stringify(document.getElementById('message').value)", "\"Line one\\nLine two\"");
+
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Hello notes\"}", notes);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "Hello notes");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('notes').textContent", "Hello notes");
+
+  /* An empty value clears the field. */
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"\"}", email);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('email').value", "");
+  assert_eval (page, "events.filter(e => e.type === 'input').map(e => e.inputType + '/' + e.trusted).join()",
+               "deleteContentBackward/true");
+
+  /* A dropdown given to fill is chosen from. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Germany\"}", country);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('country').value", "de");
+
+  /* No text field at all: refused at once, without waiting. */
+  start = g_get_monotonic_time ();
+  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", send);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is not a text field");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 1000 * 1000);
+  g_clear_error (&error);
+
+  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", readonly);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is read-only");
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('readonly').value", "fixed");
+}
+
+static void
+test_type (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) typed = NULL;
+  g_autoptr(JsonObject) more = NULL;
+  g_autoptr(JsonObject) searched = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *search = NULL;
+
+  page_load (page, "form.html");
+  code = find_ref (page, "textbox \"Code\"");
+  search = find_ref (page, "textbox \"Search\"");
+
+  typed = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"Hi!\"}", code);
+  assert_eval (page, "document.getElementById('code').value", "Hi!");
+  /* Every character is a whole key press, with the key, code and legacy
+   * key codes of a US keyboard, and trusted input. */
+  assert_eval (page, "events.filter(e => ['keydown', 'keypress', 'beforeinput', 'input', 'keyup'].includes(e.type))"
+                     ".map(e => e.type + '(' + (e.key || e.data) + (e.code ? ',' + e.code : '') + ')').join(' ')",
+               "keydown(H,KeyH) keypress(H,KeyH) beforeinput(H) input(H) keyup(H,KeyH) "
+               "keydown(i,KeyI) keypress(i,KeyI) beforeinput(i) input(i) keyup(i,KeyI) "
+               "keydown(!,Digit1) keypress(!,Digit1) beforeinput(!) input(!) keyup(!,Digit1)");
+  assert_eval (page, "events.filter(e => e.type === 'keydown').map(e => e.keyCode + (e.shift ? 'S' : '')).join()",
+               "72S,73,49S");
+  assert_eval (page, "events.filter(e => e.type === 'keypress').map(e => e.charCode).join()", "72,105,33");
+  assert_eval (page, "events.filter(e => e.type === 'input').every(e => e.trusted)", "true");
+  g_assert_cmpstr (json_object_get_string_member (typed, "value"), ==, "Hi!");
+  g_assert_cmpstr (json_object_get_string_member (typed, "typed"), ==, "Hi!");
+
+  /* Without a ref the text goes where the focus is, after what is there. */
+  more = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"text\": \"é\"}");
+  assert_eval (page, "document.getElementById('code').value", "Hi!é");
+  g_assert_true (json_object_get_boolean_member (more, "editable"));
+
+  /* A line break is Enter: the one-field form submits itself. */
+  searched = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"kittens\\n\"}", search);
+  assert_eval (page, "window.searched", "kittens");
+}
+
+static void
+test_keypress (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *email = NULL;
+  g_autofree char *subscribe = NULL;
+  g_autofree char *help = NULL;
+  g_autofree char *country = NULL;
+  g_autofree char *small = NULL;
+  g_autofree char *shortcuts = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+
+  page_load (page, "form.html");
+  email = find_ref (page, "textbox \"Email\"");
+  subscribe = find_ref (page, "checkbox \"Subscribe\"");
+  help = find_ref (page, "button \"Help\"");
+  country = find_ref (page, "combobox \"Country\"");
+  small = find_ref (page, "radio \"Small\"");
+  shortcuts = find_ref (page, "\"Shortcut area\"");
+
+  /* Enter in a field clicks the form's default button. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", email);
+  assert_eval (page, "window.submitted + ':' + window.submitter", "1:Send");
+  assert_eval (page, "seq('keydown', 'keypress', 'click', 'submit', 'keyup')",
+               "keydown:email keypress:email click:send submit:signup keyup:email");
+  g_assert_cmpstr (json_object_get_string_member (result, "key"), ==, "Enter");
+  json_object_unref (result);
+
+  /* Tab and Shift+Tab follow the tab order. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Tab\"}");
+  assert_eval (page, "document.activeElement.id", "code");
+  g_assert_cmpstr (json_object_get_string_member (result, "focused"), ==, "textbox \"Code\"");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Shift+Tab\"}");
+  assert_eval (page, "document.activeElement.id", "email");
+  json_object_unref (result);
+  /* Focus events came with it, and keyup went to the new element. */
+  assert_eval (page, "events.filter(e => ['keydown', 'blur', 'focus', 'keyup'].includes(e.type)).slice(-6)"
+                     ".map(e => e.type + ':' + (e.key || '') + ':' + e.target).join(' ')",
+               "keydown:Shift:code keydown:Tab:code blur::code focus::email keyup:Tab:email keyup:Shift:email");
+  /* A radio group is one stop: from the checkbox, Tab reaches the checked
+   * radio and then leaves the group. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Tab\"}", subscribe);
+  assert_eval (page, "document.activeElement.id", "size-s");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Tab\"}");
+  assert_eval (page, "document.activeElement.id", "readonly");
+  json_object_unref (result);
+
+  /* Space presses buttons and ticks checkboxes, on release. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Space\"}", subscribe);
+  assert_eval (page, "document.getElementById('subscribe').checked", "true");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \" \"}", help);
+  assert_eval (page, "window.helped", "true");
+  json_object_unref (result);
+
+  /* Arrows move in dropdowns and radio groups. */
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"ArrowDown\"}", country);
+  assert_eval (page, "document.getElementById('country').value", "fr");
+  assert_eval (page, "seq('input', 'change')", "input:country change:country");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"ArrowRight\"}", small);
+  assert_eval (page, "document.activeElement.id + ':' + document.getElementById('size-m').checked", "size-m:true");
+  json_object_unref (result);
+
+  /* Shortcuts: select all, then delete it. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Control+A\"}", email);
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Backspace\"}");
+  assert_eval (page, "document.getElementById('email').value", "");
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "");
+  json_object_unref (result);
+
+  /* A page that handles the key itself. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Control+s\"}", shortcuts);
+  assert_eval (page, "window.saved", "true");
+  g_assert_true (json_object_get_boolean_member (result, "prevented"));
+  json_object_unref (result);
+
+  result = run (page, TW_TAB_COMMAND_KEYPRESS, &error, "{\"key\": \"Hyper+Q\"}");
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "not a modifier");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_KEYPRESS, &error, "{\"key\": \"Enterr\"}");
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a key");
+  g_clear_error (&error);
+}
+
+static void
+test_select (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *country = NULL;
+  g_autofree char *email = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+  JsonObject *selected;
+
+  page_load (page, "form.html");
+  country = find_ref (page, "combobox \"Country\"");
+  email = find_ref (page, "textbox \"Email\"");
+
+  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"France\"}", country);
+  selected = json_object_get_object_member (result, "selected");
+  g_assert_cmpstr (json_object_get_string_member (selected, "value"), ==, "fr");
+  g_assert_cmpstr (json_object_get_string_member (selected, "label"), ==, "France");
+  g_assert_true (json_object_get_boolean_member (result, "changed"));
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('country').value", "fr");
+  assert_eval (page, "seq('click', 'input', 'change')", "click:country input:country change:country");
+  assert_eval (page, "events.filter(e => e.type === 'change').every(e => !e.trusted)", "true");
+
+  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"de\"}", country);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('country').value", "de");
+
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"germany\"}", country);
+  g_assert_false (json_object_get_boolean_member (result, "changed"));
+  json_object_unref (result);
+  assert_eval (page, "seq('change')", "");
+
+  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Spain\"}", country);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                "has no option \"Spain\"; its options are \"Choose…\" (value \"\"), \"France\" (value \"fr\")");
+  g_clear_error (&error);
+
+  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Italy\"}", country);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "option \"Italy\"");
+  g_clear_error (&error);
+  assert_eval (page, "document.getElementById('country').value", "de");
+
+  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", email);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a dropdown");
+  g_clear_error (&error);
+}
+
+/* Frameworks and widgets */
+
+static void
+page_wait_for (Page       *page,
+               const char *condition)
+{
+  g_autofree char *script = g_strdup_printf ("!!(%s)", condition);
+
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *v = page_eval (page, script);
+
+      if (g_str_equal (v, "true"))
+        return;
+      sleep_ms (25);
+    }
+
+  g_error ("The page never got to %s", condition);
+}
+
+static void
+test_react (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *username = NULL;
+  g_autofree char *bio = NULL;
+  g_autofree char *agree = NULL;
+  g_autofree char *plan = NULL;
+  g_autofree char *counter = NULL;
+  g_autofree char *beta = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+
+  page_load (page, "react.html");
+  page_wait_for (page, "document.querySelector('h1')");
+  username = find_ref (page, "textbox \"Username\"");
+  bio = find_ref (page, "textbox \"Bio\"");
+  agree = find_ref (page, "checkbox \"Agree to the terms\"");
+  plan = find_ref (page, "combobox \"Plan\"");
+  counter = find_ref (page, "button \"Clicked 0 times\"");
+  beta = find_ref (page, "button \"Remove Beta\"");
+
+  /* React's state follows: the input events reached its handlers. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", username);
+  json_object_unref (result);
+  assert_eval (page, "appState.name", "Ada");
+  assert_eval (page, "document.getElementById('greeting').textContent", "Hello, Ada!");
+
+  result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \" Lovelace\"}", username);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "Ada Lovelace");
+  json_object_unref (result);
+  assert_eval (page, "appState.name", "Ada Lovelace");
+  assert_eval (page, "document.getElementById('greeting').textContent", "Hello, Ada Lovelace!");
+
+  /* The app rewrites what was filled; the result tells. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"quiet\"}", bio);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "QUIET");
+  g_assert_true (json_object_get_boolean_member (result, "changedByPage"));
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", agree);
+  json_object_unref (result);
+  assert_eval (page, "appState.agree", "true");
+
+  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Pro\"}", plan);
+  json_object_unref (result);
+  assert_eval (page, "appState.plan", "pro");
+
+  /* The click renames the button: the old ref no longer matches it. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", counter);
+  g_assert_cmpstr (element_member (result, "name"), ==, "Clicked 0 times");
+  json_object_unref (result);
+  assert_eval (page, "appState.count", "1");
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", counter);
+  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "is now button \"Clicked 1 times\"");
+  g_clear_error (&error);
+  assert_eval (page, "appState.count", "1");
+
+  /* Removed by a re-render: stale, never acting on a neighbour. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", beta);
+  json_object_unref (result);
+  assert_eval (page, "appState.items.join()", "Alpha,Gamma");
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", beta);
+  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "was removed from the page");
+  g_clear_error (&error);
+  assert_eval (page, "appState.items.join()", "Alpha,Gamma");
+}
+
+static void
+test_widgets (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *actions = NULL;
+  g_autofree char *fruit = NULL;
+  g_autofree char *privacy = NULL;
+  g_autofree char *edit = NULL;
+  g_autofree char *faq = NULL;
+  g_autofree char *products = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *delete_item = NULL;
+  g_autofree char *blueberry = NULL;
+  g_autofree char *fruits = NULL;
+  g_autofree char *display_name = NULL;
+  g_autofree char *save_profile = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+
+  page_load (page, "widgets.html");
+  actions = find_ref (page, "button \"Actions\"");
+  fruit = find_ref (page, "combobox \"Fruit\"");
+  privacy = find_ref (page, "tab \"Privacy\"");
+  edit = find_ref (page, "button \"Edit profile\"");
+  faq = find_ref (page, "button \"What is Tabwright?\"");
+  products = find_ref (page, "link \"Products\"");
+  heading = find_ref (page, "heading \"Widgets\"");
+
+  /* Menu button: open with a click, move with arrows, choose with Enter;
+   * focus goes back to the button. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
+  json_object_unref (result);
+  assert_eval (page, "document.activeElement.textContent", "Copy");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
+  g_assert_cmpstr (json_object_get_string_member (result, "focused"), ==, "menuitem \"Rename\"");
+  g_assert_true (json_object_get_boolean_member (result, "prevented"));
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('menu-result').textContent", "Chose Rename");
+  assert_eval (page, "document.activeElement.id + ':' + document.getElementById('actions-menu').hidden",
+               "menu-button:true");
+  /* ArrowUp on the button opens it at the last item; Escape closes it. */
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"ArrowUp\"}", actions);
+  json_object_unref (result);
+  assert_eval (page, "document.activeElement.textContent", "Delete");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('actions-menu').hidden", "true");
+  /* And a menu item is clicked like anything else. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
+  json_object_unref (result);
+  page_snapshot (page);
+  delete_item = find_ref (page, "menuitem \"Delete\"");
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", delete_item);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('menu-result').textContent", "Chose Delete");
+
+  /* Combobox: typing filters the list, arrows move, Enter picks. */
+  result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"ap\"}", fruit);
+  json_object_unref (result);
+  assert_eval (page, "Array.from(document.querySelectorAll('#fruit-list [role=option]')).map(o => o.textContent).join()",
+               "Apple,Apricot");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
+  json_object_unref (result);
+  assert_eval (page, "window.pickedFruit + ':' + document.getElementById('fruit').value", "Apricot:Apricot");
+  /* Its options are clicked, or chosen with browser_select on the list. */
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"b\"}", fruit);
+  json_object_unref (result);
+  page_snapshot (page);
+  blueberry = find_ref (page, "option \"Blueberry\"");
+  fruits = find_ref (page, "listbox \"Fruits\"");
+  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruits);
+  json_object_unref (result);
+  assert_eval (page, "window.pickedFruit", "Banana");
+  /* The list closed with the pick: its options are there but hidden. */
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", blueberry);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "option \"Blueberry\" is not visible");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruit);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "click it to open its list");
+  g_clear_error (&error);
+
+  /* Tabs: click one, then arrows. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", privacy);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('panel-privacy').hidden", "false");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowRight\"}");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('tab-about').getAttribute('aria-selected') + ':' + "
+                     "document.getElementById('panel-about').hidden", "true:false");
+
+  /* Modal dialog: what is behind it cannot be clicked, Escape closes it
+   * and the focus comes back. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('profile').open", "true");
+  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", faq);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "covered by dialog \"Profile\"");
+  g_clear_error (&error);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('profile').open + ':' + document.activeElement.id", "false:open-dialog");
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
+  json_object_unref (result);
+  page_snapshot (page);
+  display_name = find_ref (page, "textbox \"Display name\"");
+  save_profile = find_ref (page, "button \"Save profile\"");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", display_name);
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save_profile);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('profile-result').textContent", "Saved Ada");
+
+  /* Disclosure: click opens, Enter closes. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", faq);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('faq-answer').hidden", "false");
+  page_snapshot (page);
+  g_free (faq);
+  faq = find_ref (page, "button \"What is Tabwright?\"");
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", faq);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('faq-answer').hidden", "true");
+
+  /* Hover menu: opened by mouseenter, closed by mouseleave. */
+  result = run_ok (page, TW_TAB_COMMAND_HOVER, "{\"ref\": \"%s\"}", products);
+  g_assert_cmpstr (element_member (result, "name"), ==, "Products");
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "true");
+  page_snapshot (page);
+  g_free (find_ref (page, "link \"Laptops\""));
+  result = run_ok (page, TW_TAB_COMMAND_HOVER, "{\"ref\": \"%s\"}", heading);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "false");
+  assert_eval (page, "seq('mouseenter', 'mouseleave').split(' ').filter(s => s.endsWith('products-menu')).join(' ')",
+               "mouseenter:products-menu mouseleave:products-menu");
+}
+
+/* Drag and drop */
+
+static void
+test_drag (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *apples = NULL;
+  g_autofree char *bread = NULL;
+  g_autofree char *cheese = NULL;
+  g_autofree char *dates = NULL;
+  g_autofree char *trash = NULL;
+  g_autofree char *locked = NULL;
+  g_autofree char *write = NULL;
+  g_autofree char *ship = NULL;
+  JsonObject *result;
+
+  page_load (page, "drag.html");
+  apples = find_ref (page, "Apples");
+  bread = find_ref (page, "Bread");
+  cheese = find_ref (page, "Cheese");
+  dates = find_ref (page, "Dates");
+  trash = find_ref (page, "region \"Trash\"");
+  locked = find_ref (page, "region \"Locked\"");
+  write = find_ref (page, "Write");
+  ship = find_ref (page, "Ship");
+
+  /* HTML drag and drop: the page reads the DataTransfer it filled. */
+  result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", apples, cheese);
+  g_assert_cmpstr (json_object_get_string_member (result, "mode"), ==, "html5");
+  g_assert_true (json_object_get_boolean_member (result, "dropped"));
+  json_object_unref (result);
+  assert_eval (page, "order('groceries')", "Bread,Cheese,Apples,Dates");
+  assert_eval (page, "dropData.join()", "apples");
+  assert_eval (page, "seq('dragstart', 'drop', 'dragend')", "dragstart:apples drop:cheese dragend:apples");
+  assert_eval (page, "seq('dragenter').split(' ').pop() + ' ' + seq('dragover').split(' ').pop()",
+               "dragenter:cheese dragover:cheese");
+
+  result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", bread, trash);
+  json_object_unref (result);
+  assert_eval (page, "order('groceries') + ' / ' + document.getElementById('trash').textContent",
+               "Cheese,Apples,Dates / Trash: bread");
+
+  /* A target that never accepts: no drop, and the page is told so. */
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", dates, locked);
+  g_assert_false (json_object_get_boolean_member (result, "dropped"));
+  json_object_unref (result);
+  assert_eval (page, "order('groceries') + ':' + seq('drop') + ':' + seq('dragleave', 'dragend').split(' ').slice(-2).join(' ')",
+               "Cheese,Apples,Dates::dragleave:locked dragend:dates");
+
+  /* A list sorted with pointer events. */
+  page_eval (page, "clearEvents()");
+  result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", write, ship);
+  g_assert_cmpstr (json_object_get_string_member (result, "mode"), ==, "pointer");
+  g_assert_true (json_object_get_boolean_member (result, "dropped"));
+  json_object_unref (result);
+  assert_eval (page, "order('tasks')", "Test,Ship,Write");
+  assert_eval (page, "seq('pointerdown', 'pointerup')", "pointerdown:write pointerup:ship");
+  assert_eval (page, "events.filter(e => e.type === 'pointermove' && e.buttons === 1).length >= 8", "true");
+}
+
+/* Uploads */
+
+static char *
+workspace_file (const char *name,
+                const char *contents)
+{
+  g_autofree char *path = g_build_filename (workspace, name, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (dir, 0700);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&path);
+}
+
+static void
+test_upload (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *avatar = NULL;
+  g_autofree char *attachments = NULL;
+  g_autofree char *choose = NULL;
+  g_autofree char *nothing = NULL;
+  g_autofree char *a = workspace_file ("a.txt", "hello");
+  g_autofree char *b = workspace_file ("docs/b.txt", "second file");
+  g_autofree char *outside_dir = g_dir_make_tmp ("tabwright-outside-XXXXXX", NULL);
+  g_autofree char *outside = g_build_filename (outside_dir, "secret.txt", NULL);
+  g_autofree char *escape = g_build_filename (workspace, "escape.txt", NULL);
+  GError *error = NULL;
+  JsonObject *result;
+  JsonArray *files;
+
+  g_file_set_contents (outside, "secret", -1, NULL);
+  g_assert_cmpint (symlink (outside, escape), ==, 0);
+
+  page_load (page, "upload.html");
+  avatar = find_ref (page, "\"Avatar\"");
+  attachments = find_ref (page, "\"Attachments\"");
+  choose = find_ref (page, "button \"Choose files\"");
+  nothing = find_ref (page, "button \"Does nothing\"");
+
+  /* A path relative to the workspace, through WebKit's own chooser: the
+   * page gets a trusted change and a real file to read. */
+  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\"]}", avatar);
+  files = json_object_get_array_member (result, "files");
+  g_assert_cmpuint (json_array_get_length (files), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (files, 0), ==, "a.txt");
+  json_object_unref (result);
+  page_wait_for (page, "uploads.length === 1");
+  assert_eval (page, "JSON.stringify(uploads[0])",
+               "{\"input\":\"avatar\",\"trusted\":true,\"files\":[{\"name\":\"a.txt\",\"size\":5,\"text\":\"hello\"}]}");
+
+  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"%s\", \"docs/b.txt\"]}",
+                   attachments, a);
+  json_object_unref (result);
+  page_wait_for (page, "uploads.length === 2");
+  assert_eval (page, "uploads[1].files.map(f => f.name + '=' + f.text).join()", "a.txt=hello,b.txt=second file");
+
+  /* A button that opens a hidden input's chooser works the same. */
+  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", choose);
+  json_object_unref (result);
+  page_wait_for (page, "uploads.length === 3");
+  assert_eval (page, "uploads[2].input + ':' + uploads[2].files[0].name", "hidden-input:b.txt");
+
+  /* Anything outside the workspace is refused and nothing is set. */
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"%s\"]}",
+                attachments, outside);
+  assert_error (error, TW_BROWSER_ERROR_DENIED, "is outside the workspace");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"escape.txt\"]}", avatar);
+  assert_error (error, TW_BROWSER_ERROR_DENIED, "is outside the workspace");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"../%s/secret.txt\"]}",
+                avatar, strrchr (outside_dir, '/') + 1);
+  assert_error (error, TW_BROWSER_ERROR_DENIED, NULL);
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"missing.txt\"]}", avatar);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "No such file");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"docs/b.txt\"]}",
+                avatar);
+  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "takes one file");
+  g_clear_error (&error);
+  sleep_ms (100);
+  assert_eval (page, "uploads.length", "3");
+  assert_eval (page, "document.getElementById('avatar').files[0].name", "a.txt");
+
+  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\"]}", nothing);
+  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "opened no file chooser");
+  g_clear_error (&error);
+
+  /* A plain click on a file input never leaves a chooser open on the
+   * person's screen: it is closed, and the result says what to use. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", avatar);
+  g_assert_true (json_object_get_boolean_member (result, "fileChooser"));
+  json_object_unref (result);
+
+  g_unlink (escape);
+  g_unlink (outside);
+  g_rmdir (outside_dir);
+}
+
+/* Scrolling */
+
+static void
+test_scroll (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *messages = NULL;
+  g_autofree char *map = NULL;
+  JsonObject *result;
+
+  page_load (page, "scroll.html");
+  messages = find_ref (page, "log \"Messages\"");
+  map = find_ref (page, "application \"Map\"");
+
+  result = run_ok (page, TW_TAB_COMMAND_SCROLL, "{\"deltaX\": 0, \"deltaY\": 500}");
+  g_assert_cmpstr (json_object_get_string_member (result, "scrolled"), ==, "page");
+  g_assert_cmpint (json_object_get_int_member (result, "scrollY"), ==, 500);
+  g_assert_cmpint (json_object_get_int_member (result, "movedY"), ==, 500);
+  json_object_unref (result);
+  assert_eval (page, "window.scrollY", "500");
+  assert_eval (page, "events.filter(e => e.type === 'wheel').map(e => e.deltaY).join()", "500");
+  page_wait_for (page, "window.scrolls > 0");
+
+  /* A ref'd container scrolls itself, not the page. */
+  result = run_ok (page, TW_TAB_COMMAND_SCROLL, "{\"ref\": \"%s\", \"deltaX\": 0, \"deltaY\": 200}", messages);
+  g_assert_cmpstr (json_object_get_string_member (result, "scrolled"), ==, "log \"Messages\"");
+  g_assert_cmpint (json_object_get_int_member (result, "scrollY"), ==, 200);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('messages').scrollTop", "200");
+  /* The wheel event goes to what is under the pointer: a message. */
+  assert_eval (page, "events.filter(e => e.type === 'wheel').pop().target", "p");
+
+  /* The page may take the wheel for itself. */
+  result = run_ok (page, TW_TAB_COMMAND_SCROLL, "{\"ref\": \"%s\", \"deltaX\": 0, \"deltaY\": 100}", map);
+  g_assert_true (json_object_get_boolean_member (result, "prevented"));
+  json_object_unref (result);
+  assert_eval (page, "window.zoom + ':' + document.getElementById('map').scrollTop", "0.5:0");
+
+  result = run_ok (page, TW_TAB_COMMAND_SCROLL, "{\"deltaX\": 0, \"deltaY\": 100000}");
+  g_assert_true (json_object_get_boolean_member (result, "atBottom"));
+  json_object_unref (result);
+}
+
+/* browser_evaluate */
+
+static void
+test_evaluate (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *city = NULL;
+  GError *error = NULL;
+  JsonObject *result;
+  JsonNode *value;
+
+  page_load (page, "evaluate.html");
+  city = find_ref (page, "textbox \"City\"");
+
+  /* The page's own world: its globals are there, ours are not. */
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => appState.user + ':' + typeof __tabwright\"}");
+  g_assert_cmpstr (json_object_get_string_member (result, "result"), ==, "ada:undefined");
+  g_assert_cmpstr (json_object_get_string_member (result, "resultType"), ==, "string");
+  g_assert_false (json_object_get_boolean_member (result, "truncated"));
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"(el) => el.value + '/' + el.id;\", \"ref\": \"%s\"}", city);
+  g_assert_cmpstr (json_object_get_string_member (result, "result"), ==, "Lyon/city");
+  g_assert_cmpstr (element_member (result, "name"), ==, "City");
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"async () => await later()\"}");
+  g_assert_cmpstr (json_object_get_string_member (result, "result"), ==, "resolved late");
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => ({ state: appState, list: document.querySelector('li'), "
+                                                    "when: new Date(0), n: NaN })\"}");
+  value = json_object_get_member (result, "result");
+  {
+    g_autofree char *json = json_to_string (value, FALSE);
+
+    g_assert_cmpstr (json, ==, "{\"state\":{\"user\":\"ada\",\"items\":[1,2,3],\"nested\":{\"deep\":true}},"
+                               "\"list\":\"<li>\",\"when\":\"1970-01-01T00:00:00.000Z\",\"n\":\"NaN\"}");
+  }
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => { const o = { name: 'loop' }; o.self = o; return o; }\"}");
+  value = json_object_get_member (result, "result");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (value), "self"), ==, "[Circular]");
+  json_object_unref (result);
+
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => { window.touched = 1; }\"}");
+  g_assert_cmpstr (json_object_get_string_member (result, "resultType"), ==, "undefined");
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (result, "result")));
+  json_object_unref (result);
+  assert_eval (page, "window.touched", "1");
+
+  /* Results past 64 KB are cut, and say so. */
+  result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => 'x'.repeat(200000)\"}");
+  g_assert_true (json_object_get_boolean_member (result, "truncated"));
+  g_assert_cmpuint (strlen (json_object_get_string_member (result, "result")), <=, TW_TAB_ACTIONS_MAX_RESULT_BYTES);
+  g_assert_cmpuint (strlen (json_object_get_string_member (result, "result")), >, 60000);
+  json_object_unref (result);
+
+  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"() => { throw new TypeError('boom'); }\"}");
+  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "TypeError: boom");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"async () => { await null; throw 'plain'; }\"}");
+  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "plain");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"() => {\"}");
+  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "SyntaxError");
+  g_clear_error (&error);
+  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"(el) => el.value\", \"ref\": \"@e99999\"}");
+  assert_error (error, TW_BROWSER_ERROR_STALE_REF, NULL);
+  g_clear_error (&error);
+}
+
+/* Background tabs */
+
+static void
+test_background (void)
+{
+  g_autoptr(Page) page = page_new_full (FALSE);
+  g_autofree char *load = NULL;
+  g_autofree char *later = NULL;
+  g_autofree char *query = NULL;
+  g_autofree char *search = NULL;
+  JsonObject *result;
+  gint64 start;
+
+  /* Nothing shows the page: it is hidden, its animation frames never run
+   * and its timers are throttled, yet actions work and settle. */
+  page_load (page, "navigation.html");
+  assert_eval (page, "document.visibilityState", "hidden");
+  load = find_ref (page, "button \"Load items\"");
+  later = find_ref (page, "button \"Later text\"");
+  query = find_ref (page, "textbox \"Query\"");
+
+  start = g_get_monotonic_time ();
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('message').textContent", "Done later");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 1500 * 1000);
+
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
+  json_object_unref (result);
+  assert_eval (page, "Array.from(document.querySelectorAll('#list li')).map(li => li.textContent).join()",
+               "Apples,Pears");
+
+  result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"cats\\n\"}", query);
+  g_assert_true (json_object_get_boolean_member (result, "navigated"));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (result, "url"), "/next.html?q=cats"));
+  json_object_unref (result);
+  assert_eval (page, "document.getElementById('query').textContent", "?q=cats");
+
+  page_load (page, "form.html");
+  g_clear_pointer (&page->snapshot, g_free);
+  search = find_ref (page, "textbox \"Search\"");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"dogs\"}", search);
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
+  json_object_unref (result);
+  assert_eval (page, "window.searched", "dogs");
+}
+
+/* Shadow roots and frames */
+
+static void
+test_frames (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autofree char *amount = NULL;
+  g_autofree char *add = NULL;
+  g_autofree char *card = NULL;
+  g_autofree char *pay = NULL;
+  JsonObject *result;
+
+  page_load (page, "frames.html");
+  page_snapshot (page);
+  amount = find_ref (page, "textbox \"Amount\"");
+  add = find_ref (page, "button \"Add one\"");
+  card = find_ref (page, "textbox \"Card number\"");
+  pay = find_ref (page, "button \"Pay\"");
+
+  /* Inside an open shadow root: the hit test looks through the host. */
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", add);
+  json_object_unref (result);
+  assert_eval (page, "window.shadowClicks + ':' + window.composedTarget", "1:add");
+  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"12\"}", amount);
+  json_object_unref (result);
+  assert_eval (page, "document.querySelector('counter-card').shadowRoot.getElementById('amount').value", "12");
+
+  /* Inside a same-origin frame: events carry the frame's own coordinates
+   * and typing reaches its document. */
+  result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"4242\"}", card);
+  g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "4242");
+  json_object_unref (result);
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", pay);
+  json_object_unref (result);
+  assert_eval (page, "(() => { const d = document.querySelector('iframe').contentDocument; "
+                     "const w = d.defaultView; const r = w.payRect; const e = w.payEvent; "
+                     "return d.getElementById('pay').textContent + ':' + "
+                     "(Math.abs(e.x - (r.left + r.width / 2)) < 1 && Math.abs(e.y - (r.top + r.height / 2)) < 1); })()",
+               "Paid 4242:true");
+}
+
+/* Timing (run with -m perf) */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+measure_clicks (gboolean shown)
+{
+  g_autoptr(Page) page = page_new_full (shown);
+  g_autofree char *count = NULL;
+  double samples[30];
+
+  page_load (page, "bench.html");
+  count = find_ref (page, "button \"Count\"");
+
+  for (guint i = 0; i < G_N_ELEMENTS (samples) + 5; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(JsonObject) result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", count);
+
+      if (i >= 5)
+        samples[i - 5] = (g_get_monotonic_time () - start) / 1000.0;
+    }
+
+  assert_eval (page, "String(window.clicks)", "35");
+  qsort (samples, G_N_ELEMENTS (samples), sizeof (double), compare_doubles);
+  g_test_message ("click on a %s page: median %.1f ms, p90 %.1f ms", shown ? "shown" : "background",
+                  samples[G_N_ELEMENTS (samples) / 2], samples[G_N_ELEMENTS (samples) * 9 / 10]);
+  g_test_minimized_result (samples[G_N_ELEMENTS (samples) / 2], "median click %.1f ms",
+                           samples[G_N_ELEMENTS (samples) / 2]);
+}
+
+static void
+test_perf_click (void)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("a measurement: run with -m perf");
+      return;
+    }
+
+  measure_clicks (TRUE);
+  measure_clicks (FALSE);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+
+  start_server ();
+  session = webkit_network_session_new_ephemeral ();
+  workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/actions/click/sequence", test_click_sequence);
+  g_test_add_func ("/actions/click/double-right-modifiers", test_click_double_right_modifiers);
+  g_test_add_func ("/actions/click/label-checkbox", test_click_label_checkbox);
+  g_test_add_func ("/actions/click/not-interactable", test_click_not_interactable);
+  g_test_add_func ("/actions/click/waits", test_click_waits);
+  g_test_add_func ("/actions/click/navigation", test_click_navigation);
+  g_test_add_func ("/actions/fill", test_fill);
+  g_test_add_func ("/actions/type", test_type);
+  g_test_add_func ("/actions/keypress", test_keypress);
+  g_test_add_func ("/actions/select", test_select);
+  g_test_add_func ("/actions/react", test_react);
+  g_test_add_func ("/actions/widgets", test_widgets);
+  g_test_add_func ("/actions/drag", test_drag);
+  g_test_add_func ("/actions/upload", test_upload);
+  g_test_add_func ("/actions/scroll", test_scroll);
+  g_test_add_func ("/actions/evaluate", test_evaluate);
+  g_test_add_func ("/actions/frames", test_frames);
+  g_test_add_func ("/actions/background", test_background);
+  g_test_add_func ("/actions/perf/click", test_perf_click);
+
+  status = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_object (&session);
+  return status;
+}

@@ -1,0 +1,1448 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tw-agent.h"
+#include "tw-agent-launcher.h"
+#include "tw-agent-manager.h"
+#include "tw-agent-pane.h"
+#include "tw-agent-preset.h"
+#include "tw-mcp-server.h"
+#include "tw-recent-workspaces.h"
+#include "tw-window.h"
+#include "tw-workspace.h"
+
+/* Agents the app launches: presets read as data and merged with the
+ * user's file, the command lines and environments they make, agents
+ * running in a terminal with a token of their own (calls attributed to
+ * them, 401 once they exit), recent workspaces and the separate website
+ * data of each workspace. The tests run with HOME and the XDG folders in a
+ * temporary folder of their own. */
+
+#define WAIT_LIMIT_US (30 * G_USEC_PER_SEC)
+
+static char *root_dir;
+
+/* Helpers */
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Iterates the main context until @condition holds, failing the test
+ * instead of hanging when it never does. */
+static void
+wait_for (Condition   condition,
+          gpointer    data,
+          const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
+  guint wake_up = g_timeout_add (50, wake_up_cb, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake_up);
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+file_exists (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+static char *
+make_folder (const char *name)
+{
+  g_autofree char *test_name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '_');
+  g_autofree char *path = g_build_filename (root_dir, "folders", test_name, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+
+  return g_steal_pointer (&path);
+}
+
+static guint
+file_mode (const char *path)
+{
+  GStatBuf buf;
+
+  g_assert_cmpint (g_stat (path, &buf), ==, 0);
+
+  return buf.st_mode & 0777;
+}
+
+static void
+write_file (const char *path,
+            const char *contents,
+            int         mode)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents_full (path, contents, -1, G_FILE_SET_CONTENTS_CONSISTENT, mode, &error);
+  g_assert_no_error (error);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static const char *
+json_path_string (JsonNode   *root,
+                  const char *expression)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) result = json_path_query (expression, root, &error);
+  JsonArray *array;
+
+  g_assert_no_error (error);
+  array = json_node_get_array (result);
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+
+  /* The string lives as long as @root. */
+  return g_intern_string (json_array_get_string_element (array, 0));
+}
+
+static gboolean
+strv_has (char       **strv,
+          const char  *value)
+{
+  return g_strv_contains ((const char * const *) strv, value);
+}
+
+/* Presets: built in */
+
+static const TwAgentPresetValues test_values = {
+  "http://127.0.0.1:4242/mcp",
+  "secret-token",
+  "/home/ada/site",
+  "/run/user/1000/tabwright/agents/claude-1-abc.mcp.json",
+  "/run/user/1000/tabwright/agents/gemini-1-abc.gemini.json",
+};
+
+static GListModel *
+load_builtin (void)
+{
+  g_autoptr(GError) user_error = NULL;
+  GListModel *presets = tw_agent_presets_new (&user_error);
+
+  g_assert_no_error (user_error);
+  g_assert_nonnull (presets);
+
+  return presets;
+}
+
+static void
+test_presets_builtin (void)
+{
+  g_autoptr(GListModel) presets = load_builtin ();
+  static const char * const ids[] = { "claude", "codex", "gemini", "opencode", "custom" };
+  TwAgentPreset *claude;
+  TwAgentPreset *codex;
+  TwAgentPreset *gemini;
+  TwAgentPreset *opencode;
+  TwAgentPreset *custom;
+  g_autoptr(GError) error = NULL;
+
+  /* The menu shows the agents in this order, each with a way to install it. */
+  g_assert_cmpuint (g_list_model_get_n_items (presets), ==, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autoptr(TwAgentPreset) preset = g_list_model_get_item (presets, i);
+
+      g_assert_cmpstr (tw_agent_preset_get_id (preset), ==, ids[i]);
+      g_assert_nonnull (tw_agent_preset_get_notes (preset));
+    }
+
+  claude = tw_agent_presets_lookup (presets, "claude");
+  codex = tw_agent_presets_lookup (presets, "codex");
+  gemini = tw_agent_presets_lookup (presets, "gemini");
+  opencode = tw_agent_presets_lookup (presets, "opencode");
+  custom = tw_agent_presets_lookup (presets, "custom");
+  g_assert_null (tw_agent_presets_lookup (presets, "nope"));
+
+  g_assert_cmpstr (tw_agent_preset_get_name (claude), ==, "Claude Code");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (claude), ==,
+                   "npm install -g @anthropic-ai/claude-code");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (codex), ==, "npm install -g @openai/codex");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (gemini), ==,
+                   "npm install -g @google/gemini-cli");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (opencode), ==,
+                   "npm install -g opencode-ai");
+  g_assert_true (tw_agent_preset_get_needs_command (custom));
+  g_assert_false (tw_agent_preset_get_needs_command (claude));
+
+  /* Claude Code: the generated MCP config file, through its own flag. */
+  {
+    g_auto(GStrv) argv = tw_agent_preset_build_argv (claude, NULL, NULL, &test_values, &error);
+    g_auto(GStrv) env = tw_agent_preset_build_env (claude, &test_values, &error);
+    const char *expected[] = { "claude", "--mcp-config", test_values.mcp_config_path, NULL };
+
+    g_assert_no_error (error);
+    g_assert_cmpstrv (argv, expected);
+    g_assert_cmpuint (g_strv_length (env), ==, 0);
+    g_assert_false (tw_agent_preset_has_config (claude));
+  }
+
+  /* Codex: -c overrides, the token only through the environment. */
+  {
+    g_auto(GStrv) argv = tw_agent_preset_build_argv (codex, NULL, "/opt/bin/codex", &test_values,
+                                                     &error);
+    const char *expected[] = {
+      "/opt/bin/codex",
+      "-c", "mcp_servers.tabwright.url=\"http://127.0.0.1:4242/mcp\"",
+      "-c", "mcp_servers.tabwright.bearer_token_env_var=\"TABWRIGHT_MCP_TOKEN\"",
+      NULL
+    };
+
+    g_assert_no_error (error);
+    g_assert_cmpstrv (argv, expected);
+    for (guint i = 0; argv[i] != NULL; i++)
+      g_assert_null (strstr (argv[i], test_values.token));
+  }
+
+  /* Gemini CLI: a generated system settings file. */
+  {
+    g_auto(GStrv) env = tw_agent_preset_build_env (gemini, &test_values, &error);
+    g_autofree char *config = tw_agent_preset_build_config (gemini, &test_values, &error);
+    g_autofree char *variable = g_strconcat ("GEMINI_CLI_SYSTEM_SETTINGS_PATH=",
+                                             test_values.config_path, NULL);
+    g_autoptr(JsonNode) json = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (strv_has (env, variable));
+    json = parse_json (config);
+    g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.httpUrl"), ==,
+                     test_values.url);
+    g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.headers.Authorization"), ==,
+                     "Bearer secret-token");
+  }
+
+  /* OpenCode: the whole config inline, in OPENCODE_CONFIG_CONTENT. */
+  {
+    g_auto(GStrv) env = tw_agent_preset_build_env (opencode, &test_values, &error);
+    g_autoptr(JsonNode) json = NULL;
+    const char *content = NULL;
+
+    g_assert_no_error (error);
+    for (guint i = 0; env[i] != NULL; i++)
+      if (g_str_has_prefix (env[i], "OPENCODE_CONFIG_CONTENT="))
+        content = env[i] + strlen ("OPENCODE_CONFIG_CONTENT=");
+    g_assert_nonnull (content);
+    g_assert_null (strchr (content, '\n'));
+    json = parse_json (content);
+    g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.type"), ==, "remote");
+    g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.url"), ==, test_values.url);
+    g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.headers.Authorization"), ==,
+                     "Bearer secret-token");
+  }
+
+  /* A custom command is split like a shell would, and needs a command. */
+  {
+    g_auto(GStrv) argv = tw_agent_preset_build_argv (custom, "node 'my agent.mjs' --fast", NULL,
+                                                     &test_values, &error);
+    g_auto(GStrv) none = NULL;
+    const char *expected[] = { "node", "my agent.mjs", "--fast", NULL };
+
+    g_assert_no_error (error);
+    g_assert_cmpstrv (argv, expected);
+
+    none = tw_agent_preset_build_argv (custom, NULL, NULL, &test_values, &error);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_assert_null (none);
+    g_clear_error (&error);
+
+    none = tw_agent_preset_build_argv (custom, "node 'unclosed", NULL, &test_values, &error);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_assert_null (none);
+    g_clear_error (&error);
+  }
+
+  /* A command given to a preset replaces its program, not its arguments. */
+  {
+    g_auto(GStrv) argv = tw_agent_preset_build_argv (claude, "npx @anthropic-ai/claude-code", NULL,
+                                                     &test_values, &error);
+    const char *expected[] = {
+      "npx", "@anthropic-ai/claude-code", "--mcp-config", test_values.mcp_config_path, NULL
+    };
+
+    g_assert_no_error (error);
+    g_assert_cmpstrv (argv, expected);
+  }
+}
+
+/* Presets: merging the user's file */
+
+static const char builtin_presets[] =
+  "{\"presets\": ["
+  "  {\"id\": \"alpha\", \"name\": \"Alpha\", \"program\": \"alpha\","
+  "   \"args\": [\"--url\", \"{url}\"], \"install\": \"npm install -g alpha\"},"
+  "  {\"id\": \"beta\", \"name\": \"Beta\", \"program\": \"beta\", \"env\": {\"BETA\": \"{token}\"}},"
+  "  {\"id\": \"gamma\", \"name\": \"Gamma\", \"program\": \"gamma\"},"
+  "  {\"id\": \"custom\", \"name\": \"Custom\", \"needsCommand\": true}"
+  "]}";
+
+static GListModel *
+load_with_user_file (const char  *user_json,
+                     GError     **user_error)
+{
+  g_autoptr(GBytes) builtin = g_bytes_new_static (builtin_presets, strlen (builtin_presets));
+  g_autofree char *dir = make_folder ("config");
+  g_autofree char *file = g_build_filename (dir, "agent-presets.json", NULL);
+  g_autoptr(GError) error = NULL;
+  GListModel *presets;
+
+  if (user_json != NULL)
+    write_file (file, user_json, 0600);
+
+  presets = tw_agent_presets_new_from_data (builtin, file, user_error, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (presets);
+
+  return presets;
+}
+
+static char *
+preset_ids (GListModel *presets)
+{
+  g_autoptr(GString) ids = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (presets); i++)
+    {
+      g_autoptr(TwAgentPreset) preset = g_list_model_get_item (presets, i);
+
+      g_string_append_printf (ids, "%s%s", i ? " " : "", tw_agent_preset_get_id (preset));
+    }
+
+  return g_string_free (g_steal_pointer (&ids), FALSE);
+}
+
+static void
+test_presets_merge (void)
+{
+  g_autoptr(GError) user_error = NULL;
+  g_autoptr(GListModel) presets = NULL;
+  g_autofree char *ids = NULL;
+  g_auto(GStrv) argv = NULL;
+  TwAgentPreset *alpha;
+  TwAgentPreset *mine;
+
+  /* No user file: the built-ins, untouched. */
+  presets = load_with_user_file (NULL, &user_error);
+  g_assert_no_error (user_error);
+  ids = preset_ids (presets);
+  g_assert_cmpstr (ids, ==, "alpha beta gamma custom");
+  g_clear_object (&presets);
+  g_clear_pointer (&ids, g_free);
+
+  /* The user changes one member of alpha, hides gamma and adds a preset. */
+  presets = load_with_user_file ("{\"presets\": ["
+                                 "  {\"id\": \"alpha\", \"program\": \"/opt/alpha/bin/alpha\"},"
+                                 "  {\"id\": \"gamma\", \"hidden\": true},"
+                                 "  {\"id\": \"mine\", \"name\": \"My Agent\", \"program\": \"mine\","
+                                 "   \"args\": [\"--config={mcpConfig}\", \"{{literal}}\"]}"
+                                 "]}", &user_error);
+  g_assert_no_error (user_error);
+  ids = preset_ids (presets);
+  g_assert_cmpstr (ids, ==, "alpha beta custom mine");
+
+  alpha = tw_agent_presets_lookup (presets, "alpha");
+  g_assert_cmpstr (tw_agent_preset_get_program (alpha), ==, "/opt/alpha/bin/alpha");
+  /* What the user did not name stays as built in. */
+  g_assert_cmpstr (tw_agent_preset_get_name (alpha), ==, "Alpha");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (alpha), ==, "npm install -g alpha");
+  argv = tw_agent_preset_build_argv (alpha, NULL, NULL, &test_values, NULL);
+  {
+    const char *expected[] = { "/opt/alpha/bin/alpha", "--url", test_values.url, NULL };
+
+    g_assert_cmpstrv (argv, expected);
+  }
+  g_clear_pointer (&argv, g_strfreev);
+
+  mine = tw_agent_presets_lookup (presets, "mine");
+  argv = tw_agent_preset_build_argv (mine, NULL, NULL, &test_values, NULL);
+  {
+    g_autofree char *config = g_strconcat ("--config=", test_values.mcp_config_path, NULL);
+    const char *expected[] = { "mine", config, "{literal}", NULL };
+
+    g_assert_cmpstrv (argv, expected);
+  }
+}
+
+static void
+test_presets_user_mistakes (void)
+{
+  g_autoptr(GError) user_error = NULL;
+  g_autoptr(GListModel) presets = NULL;
+  g_autofree char *ids = NULL;
+  g_auto(GStrv) env = NULL;
+  TwAgentPreset *beta;
+
+  /* A preset with a mistake keeps the built-in it would change; the good
+   * ones still apply, and the mistakes are named. */
+  presets = load_with_user_file ("{\"presets\": ["
+                                 "  {\"id\": \"beta\", \"env\": {\"BETA\": \"{tokn}\"}},"
+                                 "  {\"id\": \"new\", \"name\": \"New\"},"
+                                 "  {\"id\": \"Bad Id\", \"name\": \"Bad\", \"program\": \"x\"},"
+                                 "  {\"id\": \"fine\", \"name\": \"Fine\", \"program\": \"fine\"}"
+                                 "]}", &user_error);
+  g_assert_error (user_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (user_error->message, "preset “beta”: unknown placeholder {tokn}"));
+  g_assert_nonnull (strstr (user_error->message, "preset “new”: “program” is missing"));
+  g_assert_nonnull (strstr (user_error->message, "preset “Bad Id”"));
+  ids = preset_ids (presets);
+  g_assert_cmpstr (ids, ==, "alpha beta gamma custom fine");
+
+  beta = tw_agent_presets_lookup (presets, "beta");
+  env = tw_agent_preset_build_env (beta, &test_values, NULL);
+  g_assert_true (strv_has (env, "BETA=secret-token"));
+  g_clear_object (&presets);
+  g_clear_error (&user_error);
+  g_clear_pointer (&ids, g_free);
+
+  /* A file that is not JSON changes nothing and says why. */
+  presets = load_with_user_file ("{\"presets\": [", &user_error);
+  g_assert_error (user_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (user_error->message, "agent-presets.json"));
+  ids = preset_ids (presets);
+  g_assert_cmpstr (ids, ==, "alpha beta gamma custom");
+  g_clear_object (&presets);
+  g_clear_error (&user_error);
+  g_clear_pointer (&ids, g_free);
+
+  /* Nor does one of another shape. */
+  presets = load_with_user_file ("[1, 2]", &user_error);
+  g_assert_error (user_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (user_error->message, "“presets” list"));
+}
+
+static void
+test_presets_builtin_broken (void)
+{
+  static const char * const broken[] = {
+    "not json",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\", \"args\": [\"{nope}\"]}]}",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\", \"args\": [\"{url\"]}]}",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\", \"env\": {\"X\": \"{configFile}\"}}]}",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\", \"env\": {\"X Y\": \"v\"}}]}",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\", \"args\": \"--flag\"}]}",
+    "{\"presets\": [{\"id\": \"a\", \"name\": \"A\", \"program\": \"a\"},"
+    "              {\"id\": \"a\", \"name\": \"A again\", \"program\": \"a\"}]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_static (broken[i], strlen (broken[i]));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GListModel) presets = tw_agent_presets_new_from_data (bytes, NULL, NULL, &error);
+
+      g_assert_null (presets);
+      g_assert_nonnull (error);
+    }
+}
+
+/* Finding programs */
+
+typedef struct
+{
+  gboolean  done;
+  char     *path;
+  GError   *error;
+} Located;
+
+static void
+located_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Located *located = user_data;
+
+  located->path = tw_agent_preset_locate_finish (TW_AGENT_PRESET (object), result,
+                                                 &located->error);
+  located->done = TRUE;
+}
+
+static char *
+locate (TwAgentPreset *preset,
+        const char    *command,
+        const char    *cwd)
+{
+  Located located = { 0 };
+
+  tw_agent_preset_locate_async (preset, command, cwd, NULL, located_cb, &located);
+  wait_for (flag_is_set, &located.done, "the program lookup");
+  g_assert_no_error (located.error);
+
+  return located.path;
+}
+
+static void
+test_presets_locate (void)
+{
+  g_autofree char *bin = make_folder ("bin");
+  g_autofree char *agent = g_build_filename (bin, "tw-test-agent", NULL);
+  g_autofree char *workspace = make_folder ("workspace");
+  g_autofree char *script = g_build_filename (workspace, "run-agent.sh", NULL);
+  g_autofree char *json = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GListModel) presets = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *sh = NULL;
+  g_autofree char *relative = NULL;
+  g_autofree char *not_there = NULL;
+
+  write_file (agent, "#!/bin/sh\nexit 0\n", 0755);
+  write_file (script, "#!/bin/sh\nexit 0\n", 0755);
+
+  json = g_strdup_printf ("{\"presets\": ["
+                          "  {\"id\": \"missing\", \"name\": \"Missing\","
+                          "   \"program\": \"tw-no-such-agent-anywhere\","
+                          "   \"install\": \"npm install -g no-such-agent\"},"
+                          "  {\"id\": \"elsewhere\", \"name\": \"Elsewhere\","
+                          "   \"program\": \"tw-test-agent\", \"searchPaths\": [\"~/nowhere\", \"%s\"]},"
+                          "  {\"id\": \"custom\", \"name\": \"Custom\", \"needsCommand\": true}"
+                          "]}", bin);
+  bytes = g_bytes_new (json, strlen (json));
+  presets = tw_agent_presets_new_from_data (bytes, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Not installed: no path, and no error either. */
+  missing = locate (tw_agent_presets_lookup (presets, "missing"), NULL, workspace);
+  g_assert_null (missing);
+
+  /* Not in PATH, but where the preset says such agents live. */
+  g_assert_null (g_find_program_in_path ("tw-test-agent"));
+  found = locate (tw_agent_presets_lookup (presets, "elsewhere"), NULL, workspace);
+  g_assert_cmpstr (found, ==, agent);
+
+  /* A command's first word, in PATH or relative to the workspace. */
+  sh = locate (tw_agent_presets_lookup (presets, "custom"), "sh -c 'exit 0'", workspace);
+  g_assert_nonnull (sh);
+  g_assert_true (g_path_is_absolute (sh));
+  relative = locate (tw_agent_presets_lookup (presets, "custom"), "./run-agent.sh --now", workspace);
+  g_assert_cmpstr (relative, ==, script);
+  not_there = locate (tw_agent_presets_lookup (presets, "custom"), "./not-there.sh", workspace);
+  g_assert_null (not_there);
+}
+
+/* --launch-agent */
+
+static void
+test_parse_launch (void)
+{
+  g_autoptr(GListModel) presets = load_builtin ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *command = NULL;
+
+  g_assert_true (tw_agent_manager_parse_launch (presets, "claude", &id, &command, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (id, ==, "claude");
+  g_assert_null (command);
+  g_clear_pointer (&id, g_free);
+
+  g_assert_true (tw_agent_manager_parse_launch (presets, "custom:node 'my agent.mjs' a:b",
+                                                &id, &command, &error));
+  g_assert_cmpstr (id, ==, "custom");
+  g_assert_cmpstr (command, ==, "node 'my agent.mjs' a:b");
+  g_clear_pointer (&id, g_free);
+  g_clear_pointer (&command, g_free);
+
+  g_assert_true (tw_agent_manager_parse_launch (presets, "codex:/opt/codex/bin/codex",
+                                                &id, &command, &error));
+  g_assert_cmpstr (id, ==, "codex");
+  g_assert_cmpstr (command, ==, "/opt/codex/bin/codex");
+  g_clear_pointer (&id, g_free);
+  g_clear_pointer (&command, g_free);
+
+  g_assert_false (tw_agent_manager_parse_launch (presets, "custom", &id, &command, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "custom:COMMAND"));
+  g_clear_error (&error);
+
+  g_assert_false (tw_agent_manager_parse_launch (presets, "custom:", &id, &command, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_false (tw_agent_manager_parse_launch (presets, "custom:node 'x", &id, &command, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_false (tw_agent_manager_parse_launch (presets, "cluade", &id, &command, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "claude, codex, gemini, opencode, custom"));
+  g_assert_null (id);
+}
+
+/* Flatpak */
+
+static void
+test_host_argv (void)
+{
+  const char *argv[] = { "/usr/bin/claude", "--mcp-config", "/run/user/1000/x.json", NULL };
+  const char *env[] = {
+    "TABWRIGHT_MCP_URL=http://127.0.0.1:4242/mcp",
+    "TABWRIGHT_MCP_TOKEN=secret",
+    "TABWRIGHT_MCP_CONFIG=/run/user/1000/app/io.github.tabwright.Tabwright/agents/x.json",
+    "TERM=xterm-256color",
+    NULL
+  };
+  const char *expected[] = {
+    "flatpak-spawn", "--host", "--watch-bus", "--directory=/home/ada/site",
+    "--env=TABWRIGHT_MCP_URL=http://127.0.0.1:4242/mcp",
+    "--env=TABWRIGHT_MCP_TOKEN=secret",
+    "--env=TABWRIGHT_MCP_CONFIG=/run/user/1000/app/io.github.tabwright.Tabwright/agents/x.json",
+    "--env=TERM=xterm-256color",
+    "--",
+    "/usr/bin/claude", "--mcp-config", "/run/user/1000/x.json",
+    NULL
+  };
+  g_auto(GStrv) host = tw_agent_build_host_argv (argv, env, "/home/ada/site");
+  g_autofree char *dir = tw_agent_dup_config_dir ();
+  g_autofree char *expected_dir = g_build_filename (g_get_user_runtime_dir (), "tabwright",
+                                                    "agents", NULL);
+
+  g_assert_cmpstrv (host, expected);
+
+  /* Outside Flatpak (as the tests run), files go in our own runtime dir. */
+  g_assert_false (tw_agent_preset_in_flatpak ());
+  g_assert_cmpstr (dir, ==, expected_dir);
+}
+
+/* Running agents */
+
+typedef struct
+{
+  TwMcpServer  *server;
+  TwBrowser    *browser;
+  SoupSession  *session;
+  GListModel   *presets;
+  GtkWindow    *window;
+  char         *url;
+  char         *workspace;
+  /* What call-started said. */
+  GPtrArray    *callers;
+} Fixture;
+
+static void
+call_started_cb (TwMcpServer *server,
+                 guint64      serial,
+                 const char  *agent_id,
+                 const char  *agent_name,
+                 const char  *tool,
+                 JsonObject  *arguments,
+                 Fixture     *f)
+{
+  g_ptr_array_add (f->callers, g_strdup_printf ("%s|%s|%s", agent_id, agent_name, tool));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->server = tw_mcp_server_new ();
+  tw_mcp_server_start (f->server, 0, &error);
+  g_assert_no_error (error);
+  f->url = tw_mcp_server_dup_url (f->server);
+  f->browser = tw_browser_new (NULL, NULL);
+  f->session = soup_session_new ();
+  f->presets = load_builtin ();
+  f->workspace = make_folder ("workspace");
+  f->callers = g_ptr_array_new_with_free_func (g_free);
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 800, 500);
+
+  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_signal_handlers_disconnect_by_data (f->server, f);
+  gtk_window_destroy (f->window);
+  tw_browser_close_all (f->browser);
+  tw_mcp_server_stop (f->server);
+  g_clear_object (&f->session);
+  g_clear_object (&f->presets);
+  g_clear_object (&f->browser);
+  g_clear_object (&f->server);
+  g_clear_pointer (&f->url, g_free);
+  g_clear_pointer (&f->workspace, g_free);
+  g_clear_pointer (&f->callers, g_ptr_array_unref);
+}
+
+typedef struct
+{
+  gboolean  done;
+  GBytes   *body;
+  GError   *error;
+} Reply;
+
+static void
+reply_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Reply *reply = user_data;
+
+  reply->body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &reply->error);
+  reply->done = TRUE;
+}
+
+/* POSTs one JSON-RPC message as an MCP client with @token would; returns
+ * the HTTP status and, for JSON replies, the parsed body. */
+static guint
+mcp_post (Fixture     *f,
+          const char  *token,
+          const char  *session_id,
+          const char  *body,
+          JsonNode   **json,
+          char       **new_session_id)
+{
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", f->url);
+  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+  g_autofree char *authorization = g_strconcat ("Bearer ", token, NULL);
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+  Reply reply = { 0 };
+  const char *type;
+
+  soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream");
+  soup_message_headers_replace (headers, "Authorization", authorization);
+  if (session_id != NULL)
+    soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+
+  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, reply_cb, &reply);
+  wait_for (flag_is_set, &reply.done, "an MCP reply");
+  g_assert_no_error (reply.error);
+
+  type = soup_message_headers_get_content_type (soup_message_get_response_headers (msg), NULL);
+  if (json != NULL)
+    *json = g_strcmp0 (type, "application/json") == 0
+              ? parse_json (g_bytes_get_data (reply.body, NULL)) : NULL;
+  if (new_session_id != NULL)
+    *new_session_id = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (msg),
+                                                              "Mcp-Session-Id"));
+
+  g_bytes_unref (reply.body);
+
+  return soup_message_get_status (msg);
+}
+
+static guint
+mcp_initialize (Fixture     *f,
+                const char  *token,
+                char       **session_id)
+{
+  g_autoptr(JsonNode) json = NULL;
+  guint status;
+
+  status = mcp_post (f, token, NULL,
+                     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+                     "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                     "\"clientInfo\":{\"name\":\"test-agent\",\"version\":\"1\"}}}",
+                     &json, session_id);
+  if (status == SOUP_STATUS_OK)
+    g_assert_cmpuint (mcp_post (f, token, *session_id,
+                                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                                NULL, NULL), ==, 202);
+
+  return status;
+}
+
+static gboolean
+agent_is_settled (gpointer data)
+{
+  TwAgentStatus status = tw_agent_get_status (data);
+
+  return status == TW_AGENT_STATUS_RUNNING || status == TW_AGENT_STATUS_EXITED ||
+         status == TW_AGENT_STATUS_FAILED;
+}
+
+static gboolean
+agent_has_ended (gpointer data)
+{
+  TwAgentStatus status = tw_agent_get_status (data);
+
+  return status == TW_AGENT_STATUS_EXITED || status == TW_AGENT_STATUS_FAILED;
+}
+
+/* A stand-in agent: it writes what it was given where the test can read
+ * it, then waits for a line on the terminal and exits with status 3. */
+static char *
+recording_command (const char *report)
+{
+  static const char script[] =
+    "printf '%s\\n' \"$TABWRIGHT_MCP_URL\" \"$TABWRIGHT_MCP_TOKEN\" \"$TABWRIGHT_MCP_CONFIG\" "
+    "\"$(pwd)\" > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"; read line; exit 3";
+  g_autofree char *quoted_script = g_shell_quote (script);
+  g_autofree char *quoted_report = g_shell_quote (report);
+
+  return g_strdup_printf ("sh -c %s sh %s", quoted_script, quoted_report);
+}
+
+static char **
+read_report (const char *report)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+
+  wait_for (file_exists, (gpointer) report, "the agent's report");
+  g_file_get_contents (report, &contents, NULL, &error);
+  g_assert_no_error (error);
+
+  return g_strsplit (contents, "\n", -1);
+}
+
+static void
+test_agent_lifecycle (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *report = g_build_filename (f->workspace, "report.txt", NULL);
+  g_autofree char *command = recording_command (report);
+  g_autoptr(TwAgent) agent = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  g_autoptr(JsonNode) config = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *config_text = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *config_dir = tw_agent_dup_config_dir ();
+  g_autofree char *first_token = NULL;
+  g_autofree char *expected_caller = NULL;
+  g_autofree char *bearer = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  TwBrowserTab *tab;
+  const char *browser_id;
+
+  agent = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
+                        tw_agent_presets_lookup (f->presets, "custom"), command, f->workspace,
+                        "custom-41", "Custom Command #1");
+  gtk_window_set_child (f->window, GTK_WIDGET (tw_agent_get_terminal (agent)));
+  gtk_window_present (f->window);
+
+  g_assert_cmpint (tw_agent_get_exit_code (agent), ==, -1);
+  tw_agent_start (agent);
+  wait_for (agent_is_settled, agent, "the agent to start");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
+  g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Running");
+  g_assert_cmpint (tw_agent_get_pid (agent), >, 0);
+
+  /* The agent got the endpoint, a token of its own and a config file,
+   * and runs in the workspace. */
+  lines = read_report (report);
+  g_assert_cmpstr (lines[0], ==, f->url);
+  g_assert_cmpstr (lines[1], ==, tw_agent_get_token (agent));
+  g_assert_cmpuint (strlen (lines[1]), >=, 32);
+  g_assert_cmpstr (lines[2], ==, tw_agent_get_config_path (agent));
+  g_assert_cmpstr (lines[3], ==, f->workspace);
+  first_token = g_strdup (lines[1]);
+  config_path = g_strdup (lines[2]);
+
+  g_assert_true (g_str_has_prefix (config_path, config_dir));
+  g_assert_cmpuint (file_mode (config_path), ==, 0600);
+  g_assert_cmpuint (file_mode (config_dir), ==, 0700);
+  g_file_get_contents (config_path, &config_text, NULL, &error);
+  g_assert_no_error (error);
+  config = parse_json (config_text);
+  bearer = g_strconcat ("Bearer ", first_token, NULL);
+  g_assert_cmpstr (json_path_string (config, "$.mcpServers.tabwright.type"), ==, "http");
+  g_assert_cmpstr (json_path_string (config, "$.mcpServers.tabwright.url"), ==, f->url);
+  g_assert_cmpstr (json_path_string (config, "$.mcpServers.tabwright.headers.Authorization"), ==,
+                   bearer);
+
+  /* Calls with its token are the agent's: the server says so, the tab it
+   * opens shows it as the owner, and the agent counts them. */
+  g_assert_cmpuint (mcp_initialize (f, first_token, &session_id), ==, 200);
+  g_assert_cmpuint (mcp_post (f, first_token, session_id,
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                              "{\"name\":\"browser_new_tab\",\"arguments\":{}}}",
+                              &reply, NULL), ==, 200);
+  g_assert_nonnull (reply);
+  browser_id = json_path_string (reply, "$.result.structuredContent.browserId");
+  tab = tw_browser_lookup_tab (f->browser, browser_id);
+  g_assert_nonnull (tab);
+  g_assert_cmpstr (tw_browser_tab_get_owner (tab), ==, "Custom Command #1");
+  g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), ==, "custom-41");
+
+  expected_caller = g_strdup ("custom-41|Custom Command #1|browser_new_tab");
+  g_assert_cmpuint (f->callers->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->callers, 0), ==, expected_caller);
+  g_assert_cmpuint (tw_agent_get_n_calls (agent), ==, 1);
+  g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Running · 1 browser call");
+  g_clear_pointer (&session_id, g_free);
+
+  /* The agent exits: its status and exit code show, its token is refused
+   * and its config file is gone. */
+  vte_terminal_feed_child (tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), "\n", 1);
+  wait_for (agent_has_ended, agent, "the agent to exit");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_EXITED);
+  g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 3);
+  g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Exited with code 3");
+  g_assert_cmpint (tw_agent_terminal_get_state (tw_agent_get_terminal (agent)), ==,
+                   TW_AGENT_TERMINAL_FAILED);
+  g_assert_null (tw_agent_get_token (agent));
+  g_assert_false (g_file_test (config_path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (mcp_initialize (f, first_token, &session_id), ==, 401);
+
+  /* Restarting runs it again with a new token; the old one stays dead. */
+  g_unlink (report);
+  g_strfreev (lines);
+  tw_agent_restart (agent);
+  wait_for (agent_is_settled, agent, "the agent to start again");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
+  lines = read_report (report);
+  g_assert_cmpstr (lines[1], !=, first_token);
+  g_assert_cmpstr (lines[1], ==, tw_agent_get_token (agent));
+  g_assert_cmpuint (mcp_initialize (f, lines[1], &session_id), ==, 200);
+  g_clear_pointer (&session_id, g_free);
+  g_assert_cmpuint (mcp_initialize (f, first_token, &session_id), ==, 401);
+  /* Calls count for the agent across runs. */
+  g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Running · 1 browser call");
+
+  vte_terminal_feed_child (tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), "\n", 1);
+  wait_for (agent_has_ended, agent, "the agent to exit again");
+  g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 3);
+  g_assert_cmpuint (mcp_initialize (f, lines[1], &session_id), ==, 401);
+}
+
+static void
+test_agent_stop (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(TwAgent) agent = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *session_id = NULL;
+
+  agent = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
+                        tw_agent_presets_lookup (f->presets, "custom"), "sleep 60", f->workspace,
+                        "custom-42", "Custom Command #2");
+  gtk_window_set_child (f->window, GTK_WIDGET (tw_agent_get_terminal (agent)));
+  gtk_window_present (f->window);
+
+  tw_agent_start (agent);
+  wait_for (agent_is_settled, agent, "the agent to start");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
+  token = g_strdup (tw_agent_get_token (agent));
+  config_path = g_strdup (tw_agent_get_config_path (agent));
+  g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 200);
+  g_clear_pointer (&session_id, g_free);
+
+  /* Stopping revokes the token at once, before the process is gone. */
+  tw_agent_stop (agent);
+  g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
+  g_assert_false (g_file_test (config_path, G_FILE_TEST_EXISTS));
+
+  wait_for (agent_has_ended, agent, "the agent to hang up");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_EXITED);
+  /* SIGHUP, as a closed terminal sends. */
+  g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 128 + 1);
+  g_assert_true (g_str_has_prefix (tw_agent_get_status_text (agent), "Ended by signal 1"));
+}
+
+static gboolean
+terminal_shows_install (gpointer data)
+{
+  g_autofree char *text = vte_terminal_get_text_range (data, 0, 0, 20, 200, NULL, NULL, NULL);
+
+  /* VTE takes in what it is fed from the main loop, not at once. */
+  return text != NULL && strstr (text, "Install it with: npm install -g ghost-agent") != NULL;
+}
+
+static void
+test_agent_not_installed (Fixture       *f,
+                          gconstpointer  data)
+{
+  static const char json[] =
+    "{\"presets\": [{\"id\": \"ghost\", \"name\": \"Ghost Agent\","
+    " \"program\": \"tw-no-such-agent-anywhere\", \"install\": \"npm install -g ghost-agent\"}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (json, strlen (json));
+  g_autoptr(GListModel) presets = tw_agent_presets_new_from_data (bytes, NULL, NULL, NULL);
+  g_autoptr(TwAgent) agent = NULL;
+  g_autoptr(TwAgent) broken = NULL;
+  VteTerminal *vte;
+
+  agent = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
+                        tw_agent_presets_lookup (presets, "ghost"), NULL, f->workspace,
+                        "ghost-1", "Ghost Agent #1");
+  gtk_window_set_child (f->window, GTK_WIDGET (tw_agent_get_terminal (agent)));
+  gtk_window_present (f->window);
+
+  tw_agent_start (agent);
+  wait_for (agent_has_ended, agent, "the agent to fail");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_FAILED);
+  g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Ghost Agent is not installed");
+  g_assert_cmpint (tw_agent_get_exit_code (agent), ==, -1);
+  g_assert_null (tw_agent_get_token (agent));
+  g_assert_null (tw_agent_get_config_path (agent));
+
+  /* The terminal says how to install it. */
+  vte = tw_agent_terminal_get_vte (tw_agent_get_terminal (agent));
+  wait_for (terminal_shows_install, vte, "the install hint");
+
+  /* A command that cannot run fails the same way, saying why. */
+  broken = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
+                         tw_agent_presets_lookup (f->presets, "custom"),
+                         "./tw-not-a-program --flag", f->workspace, "custom-43", "Custom #3");
+  gtk_window_set_child (f->window, GTK_WIDGET (tw_agent_get_terminal (broken)));
+  tw_agent_start (broken);
+  wait_for (agent_has_ended, broken, "the command to fail");
+  g_assert_cmpint (tw_agent_get_status (broken), ==, TW_AGENT_STATUS_FAILED);
+  g_assert_cmpstr (tw_agent_get_status_text (broken), ==, "Could not start");
+  g_assert_null (tw_agent_get_token (broken));
+}
+
+static void
+test_agent_manager (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(TwAgentManager) manager = NULL;
+  g_autoptr(GError) error = NULL;
+  TwAgent *first;
+  TwAgent *second;
+  TwAgentPane *pane;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  g_autofree char *token = NULL;
+  g_autofree char *session_id = NULL;
+  AdwTabPage *page;
+  AdwTabView *view;
+
+  manager = tw_agent_manager_new (f->server, TW_BROWSER_SERVICE (f->browser), f->workspace,
+                                  f->presets);
+  pane = TW_AGENT_PANE (tw_agent_manager_get_pane (manager));
+  g_assert_true (TW_IS_AGENT_LAUNCHER (tw_agent_manager_get_launcher (manager)));
+  gtk_box_append (GTK_BOX (box), tw_agent_manager_get_launcher (manager));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (pane));
+  gtk_window_set_child (f->window, box);
+  gtk_window_present (f->window);
+
+  /* No agents, no pane. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (pane)));
+
+  g_assert_null (tw_agent_manager_launch (manager, "nope", NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (tw_agent_manager_launch (manager, "custom", NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* Agents of one preset count up; their ids never repeat. */
+  first = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  second = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tw_agent_get_name (first), ==, "Custom Command #1");
+  g_assert_cmpstr (tw_agent_get_name (second), ==, "Custom Command #2");
+  g_assert_cmpstr (tw_agent_get_id (first), !=, tw_agent_get_id (second));
+  g_assert_cmpuint (g_list_model_get_n_items (tw_agent_manager_get_agents (manager)), ==, 2);
+  g_assert_cmpuint (tw_agent_pane_get_n_agents (pane), ==, 2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (pane)));
+
+  wait_for (agent_is_settled, first, "the first agent to start");
+  wait_for (agent_is_settled, second, "the second agent to start");
+  g_assert_cmpint (tw_agent_get_status (first), ==, TW_AGENT_STATUS_RUNNING);
+
+  page = tw_agent_pane_get_page (pane, GTK_WIDGET (tw_agent_get_terminal (first)));
+  g_assert_cmpstr (adw_tab_page_get_title (page), ==, "Custom Command #1");
+  g_assert_false (adw_tab_page_get_loading (page));
+
+  /* Closing an agent's page stops it and revokes its token. */
+  token = g_strdup (tw_agent_get_token (first));
+  g_object_ref (first);
+  view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (tw_agent_get_terminal (first)),
+                                                ADW_TYPE_TAB_VIEW));
+  adw_tab_view_close_page (view, page);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_agent_manager_get_agents (manager)), ==, 1);
+  g_assert_cmpuint (tw_agent_pane_get_n_agents (pane), ==, 1);
+  g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
+  wait_for (agent_has_ended, first, "the closed agent to hang up");
+  g_object_unref (first);
+
+  /* Closing the window's workspace stops the rest. */
+  g_free (token);
+  token = g_strdup (tw_agent_get_token (second));
+  tw_agent_manager_stop_all (manager);
+  g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
+  wait_for (agent_has_ended, second, "the last agent to hang up");
+}
+
+static void
+test_window_agents (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(TwAgentManager) manager = NULL;
+  g_autoptr(TwRecentWorkspaces) recent = NULL;
+  g_autofree char *recent_file = g_build_filename (f->workspace, "recent.json", NULL);
+  g_autofree char *token = NULL;
+  g_autofree char *session_id = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *launcher;
+  GtkWidget *pane;
+  TwWindow *window;
+  TwAgent *agent;
+
+  manager = tw_agent_manager_new (f->server, TW_BROWSER_SERVICE (f->browser), f->workspace,
+                                  f->presets);
+  recent = tw_recent_workspaces_new (recent_file);
+  launcher = tw_agent_manager_get_launcher (manager);
+  pane = tw_agent_manager_get_pane (manager);
+
+  window = tw_window_new (NULL, f->browser, "workspace", f->workspace);
+  tw_window_set_agents (window, launcher, pane);
+  tw_window_set_recent_workspaces (window, tw_recent_workspaces_get_menu (recent));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* The Launch Agent button sits in the header bar; the agents' pane
+   * beside the tabs, hidden until there is an agent. */
+  g_assert_true (gtk_widget_get_ancestor (launcher, ADW_TYPE_HEADER_BAR) != NULL);
+  g_assert_true (GTK_IS_PANED (gtk_widget_get_parent (pane)));
+  g_assert_true (gtk_paned_get_end_child (GTK_PANED (gtk_widget_get_parent (pane))) == pane);
+  g_assert_false (gtk_widget_get_visible (pane));
+
+  agent = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_get_visible (pane));
+  wait_for (agent_is_settled, agent, "the agent to start");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
+  g_object_ref (agent);
+
+  /* The window goes away with the agent still running: the agent hangs up
+   * and its token dies, with nothing left half done. */
+  token = g_strdup (tw_agent_get_token (agent));
+  gtk_window_destroy (GTK_WINDOW (window));
+  tw_agent_manager_stop_all (manager);
+  g_clear_object (&manager);
+  g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
+  wait_for (agent_has_ended, agent, "the agent to hang up");
+  g_object_unref (agent);
+}
+
+/* Workspaces */
+
+static void
+cookie_handler (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
+  const char *cookie = soup_message_headers_get_one (request, "Cookie");
+  g_autofree char *page = NULL;
+
+  if (g_str_equal (path, "/set"))
+    soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Set-Cookie",
+                                  "flavour=oat; Path=/; Max-Age=3600");
+
+  page = g_strdup_printf ("<title>cookie: %s</title>", cookie ? cookie : "none");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_COPY, page, strlen (page));
+}
+
+static gboolean
+tab_has_title (gpointer data)
+{
+  TwBrowserTab *tab = data;
+
+  return !tw_browser_tab_get_loading (tab) && g_str_has_prefix (tw_browser_tab_get_title (tab),
+                                                                "cookie: ");
+}
+
+static char *
+visit (TwBrowser  *browser,
+       const char *url)
+{
+  TwBrowserTab *tab = tw_browser_open_tab (browser, url);
+  char *title;
+
+  wait_for (tab_has_title, tab, url);
+  title = g_strdup (tw_browser_tab_get_title (tab));
+  tw_browser_close_tab (browser, tab);
+
+  return title;
+}
+
+static void
+test_workspace_cookies (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder_a = make_folder ("a");
+  g_autofree char *folder_b = make_folder ("b");
+  g_autoptr(TwWorkspace) a = NULL;
+  g_autoptr(TwWorkspace) b = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *set_url = NULL;
+  g_autofree char *show_url = NULL;
+  g_autofree char *in_a = NULL;
+  g_autofree char *again_in_a = NULL;
+  g_autofree char *in_b = NULL;
+  g_autofree char *data_root = g_build_filename (g_get_user_data_dir (), "tabwright", "workspaces",
+                                                 NULL);
+  GSList *uris;
+  WebKitNetworkSession *session_a;
+  WebKitNetworkSession *session_b;
+  const char *dir_a;
+  const char *dir_b;
+
+  soup_server_add_handler (server, NULL, cookie_handler, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  base = g_uri_to_string (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  set_url = g_strconcat (base, "set", NULL);
+  show_url = g_strconcat (base, "show", NULL);
+
+  a = tw_workspace_new (folder_a, &error);
+  g_assert_no_error (error);
+  b = tw_workspace_new (folder_b, &error);
+  g_assert_no_error (error);
+
+  /* Each workspace keeps its website data for good, under the user's data
+   * folder, apart from the other's. */
+  session_a = tw_browser_get_network_session (tw_workspace_get_browser (a));
+  session_b = tw_browser_get_network_session (tw_workspace_get_browser (b));
+  g_assert_true (session_a != session_b);
+  g_assert_false (webkit_network_session_is_ephemeral (session_a));
+  g_assert_false (webkit_network_session_is_ephemeral (session_b));
+  dir_a = webkit_website_data_manager_get_base_data_directory (
+            webkit_network_session_get_website_data_manager (session_a));
+  dir_b = webkit_website_data_manager_get_base_data_directory (
+            webkit_network_session_get_website_data_manager (session_b));
+  g_assert_true (g_str_has_prefix (dir_a, data_root));
+  g_assert_true (g_str_has_prefix (dir_b, data_root));
+  g_assert_cmpstr (dir_a, !=, dir_b);
+
+  /* A cookie set in one workspace comes back there, and never shows in
+   * the other. */
+  in_a = visit (tw_workspace_get_browser (a), set_url);
+  g_assert_cmpstr (in_a, ==, "cookie: none");
+  again_in_a = visit (tw_workspace_get_browser (a), show_url);
+  g_assert_cmpstr (again_in_a, ==, "cookie: flavour=oat");
+  in_b = visit (tw_workspace_get_browser (b), show_url);
+  g_assert_cmpstr (in_b, ==, "cookie: none");
+}
+
+/* Recent workspaces */
+
+typedef struct
+{
+  gboolean  done;
+  GError   *error;
+} Saved;
+
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Saved *saved = user_data;
+
+  tw_recent_workspaces_save_finish (TW_RECENT_WORKSPACES (object), result, &saved->error);
+  saved->done = TRUE;
+}
+
+static void
+test_recent_workspaces (void)
+{
+  g_autofree char *state = make_folder ("state");
+  g_autofree char *file = g_build_filename (state, "tabwright", "recent-workspaces.json", NULL);
+  g_autofree char *one = make_folder ("one");
+  g_autofree char *two = make_folder ("two");
+  g_autofree char *gone = make_folder ("gone");
+  g_autoptr(TwRecentWorkspaces) recent = tw_recent_workspaces_new (file);
+  g_autoptr(TwRecentWorkspaces) reloaded = NULL;
+  g_auto(GStrv) paths = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *action = NULL;
+  g_autoptr(GVariant) target = NULL;
+  GMenuModel *menu = tw_recent_workspaces_get_menu (recent);
+  Saved saved = { 0 };
+
+  /* Empty: one insensitive line saying so. */
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+  g_assert_false (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s",
+                                                   &action));
+
+  tw_recent_workspaces_add (recent, one);
+  tw_recent_workspaces_add (recent, gone);
+  tw_recent_workspaces_add (recent, two);
+  /* Opening one again moves it to the front, once. */
+  tw_recent_workspaces_add (recent, one);
+
+  paths = tw_recent_workspaces_dup_paths (recent);
+  {
+    const char *expected[] = { one, two, gone, NULL };
+
+    g_assert_cmpstrv (paths, expected);
+  }
+
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 3);
+  g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+  g_assert_cmpstr (action, ==, "app.open-workspace-path");
+  target = g_menu_model_get_item_attribute_value (menu, 0, G_MENU_ATTRIBUTE_TARGET,
+                                                  G_VARIANT_TYPE_STRING);
+  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, one);
+  g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  /* Under the home folder, paths read with a ~. */
+  if (g_str_has_prefix (one, g_get_home_dir ()))
+    g_assert_true (g_str_has_prefix (label, "~/"));
+  else
+    g_assert_cmpstr (label, ==, one);
+
+  tw_recent_workspaces_save_async (recent, NULL, saved_cb, &saved);
+  wait_for (flag_is_set, &saved.done, "the recent workspaces to be saved");
+  g_assert_no_error (saved.error);
+
+  /* The list outlives the app; folders that went away drop out. */
+  g_assert_cmpint (g_rmdir (gone), ==, 0);
+  reloaded = tw_recent_workspaces_new (file);
+  g_strfreev (paths);
+  paths = tw_recent_workspaces_dup_paths (reloaded);
+  {
+    const char *expected[] = { one, two, NULL };
+
+    g_assert_cmpstrv (paths, expected);
+  }
+
+  /* Only the last ten are kept. */
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("many-%u", i);
+      g_autofree char *folder = make_folder (name);
+
+      tw_recent_workspaces_add (reloaded, folder);
+    }
+  g_strfreev (paths);
+  paths = tw_recent_workspaces_dup_paths (reloaded);
+  g_assert_cmpuint (g_strv_length (paths), ==, 10);
+  g_assert_true (g_str_has_suffix (paths[0], "many-11"));
+}
+
+/* Setup */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+
+  g_rmdir (path);
+}
+
+static void
+set_up_folders (void)
+{
+  g_autoptr(GError) error = NULL;
+  static const struct {
+    const char *variable;
+    const char *folder;
+  } folders[] = {
+    { "HOME", "home" },
+    { "XDG_DATA_HOME", "data" },
+    { "XDG_CACHE_HOME", "cache" },
+    { "XDG_CONFIG_HOME", "config" },
+    { "XDG_STATE_HOME", "state" },
+    { "XDG_RUNTIME_DIR", "runtime" },
+  };
+
+  root_dir = g_dir_make_tmp ("tabwright-test-agents-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = g_build_filename (root_dir, folders[i].folder, NULL);
+
+      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+      g_setenv (folders[i].variable, path, TRUE);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  set_up_folders ();
+
+  /* The accessibility bus socket is named after the display, so test
+   * programs sharing one virtual display would race for it. */
+  g_setenv ("GTK_A11Y", "none", TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/agents/presets/builtin", test_presets_builtin);
+  g_test_add_func ("/app/agents/presets/merge", test_presets_merge);
+  g_test_add_func ("/app/agents/presets/user-mistakes", test_presets_user_mistakes);
+  g_test_add_func ("/app/agents/presets/builtin-broken", test_presets_builtin_broken);
+  g_test_add_func ("/app/agents/presets/locate", test_presets_locate);
+  g_test_add_func ("/app/agents/launch-option", test_parse_launch);
+  g_test_add_func ("/app/agents/flatpak-host", test_host_argv);
+  g_test_add ("/app/agents/lifecycle", Fixture, NULL, fixture_setup, test_agent_lifecycle,
+              fixture_teardown);
+  g_test_add ("/app/agents/stop", Fixture, NULL, fixture_setup, test_agent_stop,
+              fixture_teardown);
+  g_test_add ("/app/agents/not-installed", Fixture, NULL, fixture_setup, test_agent_not_installed,
+              fixture_teardown);
+  g_test_add ("/app/agents/manager", Fixture, NULL, fixture_setup, test_agent_manager,
+              fixture_teardown);
+  g_test_add ("/ui/window/agents", Fixture, NULL, fixture_setup, test_window_agents,
+              fixture_teardown);
+  g_test_add_func ("/app/workspaces/separate-website-data", test_workspace_cookies);
+  g_test_add_func ("/ui/recent-workspaces", test_recent_workspaces);
+
+  ret = g_test_run ();
+
+  remove_tree (root_dir);
+  g_free (root_dir);
+
+  return ret;
+}

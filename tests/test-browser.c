@@ -1,0 +1,1161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <libsoup/soup.h>
+
+#include "tw-address.h"
+#include "tw-browser.h"
+#include "tw-error.h"
+
+/* These tests drive TwBrowser through tw_browser_service_run_async(), the
+ * way the MCP tools do, against real WebKit web views and pages served from
+ * tests/fixtures/pages/ by a SoupServer on loopback. */
+
+static const TwCaller test_caller = { "test-agent", "Test Agent" };
+
+static SoupServer *server;
+static char *base_url;
+static guint counter;
+static guint slow_in_flight;
+static guint slow_max_in_flight;
+
+/* The test server */
+
+typedef struct
+{
+  SoupServerMessage *msg;
+  gboolean           counted;
+} SlowRequest;
+
+static void
+slow_request_free (SlowRequest *request)
+{
+  g_object_unref (request->msg);
+  g_free (request);
+}
+
+static gboolean
+unpause_cb (gpointer user_data)
+{
+  SlowRequest *request = user_data;
+
+  if (request->counted)
+    slow_in_flight--;
+
+  soup_server_message_set_status (request->msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (request->msg, "text/html", SOUP_MEMORY_STATIC,
+                                    "<title>Slow Page</title><h1>Slow</h1>", 36);
+  soup_server_message_unpause (request->msg);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+serve_cb (SoupServer        *soup_server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (g_str_equal (path, "/redirect"))
+    {
+      soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "/second.html");
+      return;
+    }
+
+  if (g_str_equal (path, "/slow"))
+    {
+      const char *ms = query ? g_hash_table_lookup (query, "ms") : NULL;
+      SlowRequest *request = g_new0 (SlowRequest, 1);
+
+      /* Requests marked "count" tell how many were waiting at once. */
+      request->msg = g_object_ref (msg);
+      request->counted = query != NULL && g_hash_table_contains (query, "count");
+      if (request->counted)
+        {
+          slow_in_flight++;
+          slow_max_in_flight = MAX (slow_max_in_flight, slow_in_flight);
+        }
+
+      soup_server_message_pause (msg);
+      g_timeout_add_full (G_PRIORITY_DEFAULT, ms ? atoi (ms) : 1000, unpause_cb,
+                          request, (GDestroyNotify) slow_request_free);
+      return;
+    }
+
+  if (g_str_equal (path, "/cookie/set") || g_str_equal (path, "/cookie/show"))
+    {
+      SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
+      const char *cookie = soup_message_headers_get_one (request, "Cookie");
+      char *page;
+
+      if (g_str_equal (path, "/cookie/set"))
+        soup_message_headers_append (soup_server_message_get_response_headers (msg),
+                                     "Set-Cookie", "flavour=oat; Path=/");
+
+      page = g_strdup_printf ("<title>cookie: %s</title>", cookie ? cookie : "none");
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, page, strlen (page));
+      return;
+    }
+
+  if (g_str_equal (path, "/counter"))
+    {
+      char *page = g_strdup_printf ("<title>Count %u</title>", ++counter);
+
+      soup_message_headers_append (soup_server_message_get_response_headers (msg),
+                                   "Cache-Control", "no-store");
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, page, strlen (page));
+      return;
+    }
+
+  file = g_test_build_filename (G_TEST_DIST, "fixtures", "pages", path + 1, NULL);
+  if (strstr (path, "..") != NULL || !g_file_get_contents (file, &contents, &length, NULL))
+    {
+      static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
+
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
+                                        not_found, strlen (not_found));
+      return;
+    }
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE,
+                                    g_steal_pointer (&contents), length);
+}
+
+static void
+start_server (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  g_assert_nonnull (uris);
+  base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+}
+
+static char *
+page_url (const char *path)
+{
+  return g_strconcat (base_url, path, NULL);
+}
+
+/* Running commands the way tools do */
+
+typedef struct
+{
+  gboolean    done;
+  JsonObject *reply;
+  GError     *error;
+} Outcome;
+
+static void
+command_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result,
+                                                  &outcome->error);
+  outcome->done = TRUE;
+}
+
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  g_error ("A browser command did not finish within a minute");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for (gboolean *flag)
+{
+  guint deadline = g_timeout_add_seconds (60, deadline_cb, NULL);
+
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (deadline);
+}
+
+static JsonObject *
+params_from_json (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (json ? json : "{}", &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+start_command (TwBrowser    *browser,
+               TwTabCommand  command,
+               const char   *browser_id,
+               const char   *params_json,
+               GCancellable *cancellable,
+               Outcome      *outcome)
+{
+  g_autoptr(JsonObject) params = params_from_json (params_json);
+
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
+                                &test_caller, cancellable, command_done_cb, outcome);
+}
+
+static JsonObject *
+run_command (TwBrowser     *browser,
+             TwTabCommand   command,
+             const char    *browser_id,
+             const char    *params_json,
+             GError       **error)
+{
+  Outcome outcome = { 0 };
+
+  start_command (browser, command, browser_id, params_json, NULL, &outcome);
+  wait_for (&outcome.done);
+
+  if (outcome.error != NULL)
+    g_propagate_error (error, outcome.error);
+
+  return outcome.reply;
+}
+
+static JsonObject *
+run_ok (TwBrowser    *browser,
+        TwTabCommand  command,
+        const char   *browser_id,
+        const char   *params_json)
+{
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
+
+  reply = run_command (browser, command, browser_id, params_json, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
+
+  return reply;
+}
+
+static void
+assert_fails (TwBrowser      *browser,
+              TwTabCommand    command,
+              const char     *browser_id,
+              const char     *params_json,
+              TwBrowserError  code,
+              const char     *message_part)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+
+  reply = run_command (browser, command, browser_id, params_json, &error);
+  g_assert_null (reply);
+  g_assert_error (error, TW_BROWSER_ERROR, (int) code);
+  if (message_part != NULL && strstr (error->message, message_part) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, message_part);
+}
+
+static char *
+new_tab (TwBrowser  *browser,
+         const char *path)
+{
+  g_autoptr(JsonObject) reply = NULL;
+  g_autofree char *url = page_url (path);
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+
+  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, url);
+
+  return g_strdup (json_object_get_string_member (reply, "browserId"));
+}
+
+static JsonObject *
+navigate (TwBrowser  *browser,
+          const char *browser_id,
+          const char *path)
+{
+  g_autofree char *url = page_url (path);
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+
+  return run_ok (browser, TW_TAB_COMMAND_NAVIGATE, browser_id, params);
+}
+
+static void
+assert_page (JsonObject *reply,
+             const char *browser_id,
+             const char *path,
+             const char *title,
+             gint64      status)
+{
+  g_autofree char *url = page_url (path);
+
+  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, browser_id);
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, url);
+  g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, title);
+  if (status > 0)
+    g_assert_cmpint (json_object_get_int_member_with_default (reply, "status", 0), ==, status);
+  g_assert_false (json_object_has_member (reply, "dialogs"));
+}
+
+/* A loopback port nobody listens on. */
+static guint16
+closed_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port;
+
+  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+
+  return port;
+}
+
+static TwBrowser *
+new_browser (void)
+{
+  return tw_browser_new (NULL, NULL);
+}
+
+/* Tests */
+
+static void
+test_new_tab (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(JsonObject) blank = NULL;
+  g_autoptr(JsonObject) list = NULL;
+  g_autoptr(TwBrowserTab) tab = NULL;
+  g_autofree char *index_url = page_url ("index.html");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", index_url);
+  GListModel *tabs = tw_browser_get_tabs (browser);
+  JsonArray *array;
+  JsonObject *item;
+  const char *id;
+
+  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
+  id = json_object_get_string_member (reply, "browserId");
+  g_assert_true (id[0] == 'b' && g_ascii_isdigit (id[1]));
+  assert_page (reply, id, "index.html", "Fixture Index", 200);
+
+  /* The tab really loaded, in a web view that no window shows. */
+  g_assert_cmpuint (g_list_model_get_n_items (tabs), ==, 1);
+  tab = g_list_model_get_item (tabs, 0);
+  g_assert_cmpstr (tw_browser_tab_get_id (tab), ==, id);
+  g_assert_cmpstr (tw_browser_tab_get_owner (tab), ==, "Test Agent");
+  g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), ==, "test-agent");
+  g_assert_cmpstr (tw_browser_tab_get_title (tab), ==, "Fixture Index");
+  g_assert_false (tw_browser_tab_get_loading (tab));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (tab))));
+
+  /* Without a URL the tab shows the blank page. */
+  blank = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{}");
+  g_assert_cmpstr (json_object_get_string_member (blank, "url"), ==, "about:blank");
+  g_assert_cmpstr (json_object_get_string_member (blank, "title"), ==, "");
+  g_assert_false (json_object_has_member (blank, "status"));
+  g_assert_cmpstr (json_object_get_string_member (blank, "browserId"), !=, id);
+
+  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  array = json_object_get_array_member (list, "tabs");
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  item = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (item, "browserId"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (item, "url"), ==, index_url);
+  g_assert_cmpstr (json_object_get_string_member (item, "title"), ==, "Fixture Index");
+  g_assert_false (json_object_get_boolean_member (item, "loading"));
+  g_assert_cmpstr (json_object_get_string_member (item, "owner"), ==, "Test Agent");
+  item = json_array_get_object_element (array, 1);
+  g_assert_cmpstr (json_object_get_string_member (item, "browserId"), ==,
+                   json_object_get_string_member (blank, "browserId"));
+
+  /* A tab the person opened has no owner. */
+  tw_browser_open_tab (browser, NULL);
+  g_clear_pointer (&list, json_object_unref);
+  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  array = json_object_get_array_member (list, "tabs");
+  g_assert_cmpuint (json_array_get_length (array), ==, 3);
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (array, 2), "owner"));
+
+  g_clear_object (&tab);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_new_tab_refuses (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+
+  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"file:///etc/passwd\"}",
+                TW_BROWSER_ERROR_DENIED, "only http and https");
+  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"javascript:alert(1)\"}",
+                TW_BROWSER_ERROR_DENIED, NULL);
+  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"not a url\"}",
+                TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
+  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": 42}",
+                TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
+
+  /* Refused URLs leave no tab behind. */
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_navigate (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) second = NULL;
+  g_autoptr(JsonObject) redirected = NULL;
+  g_autoptr(JsonObject) missing = NULL;
+  g_autoptr(JsonObject) fragment = NULL;
+
+  second = navigate (browser, id, "second.html");
+  assert_page (second, id, "second.html", "Second Page", 200);
+
+  /* The final URL, after the redirect. */
+  redirected = navigate (browser, id, "redirect");
+  assert_page (redirected, id, "second.html", "Second Page", 200);
+
+  /* An HTTP error page loads fine: it is the status that tells. */
+  missing = navigate (browser, id, "missing.html");
+  assert_page (missing, id, "missing.html", "Not Found", 404);
+
+  /* A fragment stays in the document and fires no load. */
+  navigate (browser, id, "index.html");
+  fragment = navigate (browser, id, "index.html#part");
+  assert_page (fragment, id, "index.html#part", "Fixture Index", 200);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_navigate_refuses (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) list = NULL;
+  g_autoptr(JsonObject) again = NULL;
+  g_autofree char *closed_url = NULL;
+  g_autofree char *closed_params = NULL;
+  g_autofree char *closed_message = NULL;
+  JsonObject *item;
+
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"file:///etc/passwd\"}",
+                TW_BROWSER_ERROR_DENIED, "only http and https");
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"data:text/html,hi\"}",
+                TW_BROWSER_ERROR_DENIED, NULL);
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{}",
+                TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
+
+  /* Nothing listens on that port: the load fails with its reason. */
+  closed_url = g_strdup_printf ("http://127.0.0.1:%u/", closed_port ());
+  closed_params = g_strdup_printf ("{\"url\": \"%s\"}", closed_url);
+  closed_message = g_strdup_printf ("could not load %s", closed_url);
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, closed_params,
+                TW_BROWSER_ERROR_NAVIGATION_FAILED, closed_message);
+
+  /* WebKit will not even try restricted ports. */
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"http://127.0.0.1:1/\"}",
+                TW_BROWSER_ERROR_DENIED, "restricted port");
+
+  /* The tab still answers afterwards. */
+  again = navigate (browser, id, "second.html");
+  assert_page (again, id, "second.html", "Second Page", 200);
+
+  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
+  g_assert_cmpstr (json_object_get_string_member (item, "title"), ==, "Second Page");
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_history (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) back = NULL;
+  g_autoptr(JsonObject) forward = NULL;
+
+  assert_fails (browser, TW_TAB_COMMAND_BACK, id, "{}",
+                TW_BROWSER_ERROR_DENIED, "no page to go back to");
+  assert_fails (browser, TW_TAB_COMMAND_FORWARD, id, "{}",
+                TW_BROWSER_ERROR_DENIED, "no page to go forward to");
+
+  json_object_unref (navigate (browser, id, "second.html"));
+
+  back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
+  assert_page (back, id, "index.html", "Fixture Index", 200);
+
+  forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
+  assert_page (forward, id, "second.html", "Second Page", 200);
+
+  assert_fails (browser, TW_TAB_COMMAND_FORWARD, id, "{}",
+                TW_BROWSER_ERROR_DENIED, "no page to go forward to");
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+evaluate_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean *done = user_data;
+
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
+  g_assert_no_error (error);
+  *done = TRUE;
+}
+
+/* Runs script in the page the way a click handler would, for what the
+ * commands under test do not cover. */
+static void
+run_page_script (TwBrowser  *browser,
+                 const char *browser_id,
+                 const char *script)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, browser_id);
+  gboolean done = FALSE;
+
+  webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (tab), script, -1, NULL, NULL,
+                                       NULL, evaluate_done_cb, &done);
+  wait_for (&done);
+}
+
+static void
+test_history_same_document (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) fragment = NULL;
+  g_autoptr(JsonObject) back = NULL;
+  g_autoptr(JsonObject) forward = NULL;
+  g_autoptr(JsonObject) pushed_back = NULL;
+  g_autoptr(JsonObject) pushed_forward = NULL;
+  g_autoptr(JsonObject) out = NULL;
+  gint64 start;
+
+  /* Stepping back over a fragment never fires a load; the command completes
+   * on the URL change, long before any timeout. */
+  fragment = navigate (browser, id, "index.html#part");
+  assert_page (fragment, id, "index.html#part", "Fixture Index", 200);
+
+  start = g_get_monotonic_time ();
+  back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
+  assert_page (back, id, "index.html", "Fixture Index", 200);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
+  assert_page (forward, id, "index.html#part", "Fixture Index", 200);
+
+  /* The same for an entry a single-page app pushed. */
+  json_object_unref (navigate (browser, id, "history.html"));
+  run_page_script (browser, id, "step(1)");
+
+  start = g_get_monotonic_time ();
+  pushed_back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
+  assert_page (pushed_back, id, "history.html", "History", 200);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  pushed_forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
+  assert_page (pushed_forward, id, "history.html?step=1", "History", 200);
+
+  /* And out of the document again, with a real load. */
+  json_object_unref (run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}"));
+  out = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
+  assert_page (out, id, "index.html#part", "Fixture Index", 200);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_reload (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "counter");
+  g_autoptr(JsonObject) first = NULL;
+  g_autoptr(JsonObject) reloaded = NULL;
+  g_autofree char *title = NULL;
+  guint before;
+
+  first = run_ok (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"about:blank\"}");
+  json_object_unref (navigate (browser, id, "counter"));
+  before = counter;
+
+  /* The server counts requests, so a new title proves a real reload. */
+  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
+  title = g_strdup_printf ("Count %u", before + 1);
+  assert_page (reloaded, id, "counter", title, 200);
+  g_assert_cmpuint (counter, ==, before + 1);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_close (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *other = new_tab (browser, "second.html");
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(JsonObject) list = NULL;
+  JsonArray *array;
+
+  reply = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, id);
+  g_assert_true (json_object_get_boolean_member (reply, "closed"));
+
+  g_assert_null (tw_browser_lookup_tab (browser, id));
+  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  array = json_object_get_array_member (list, "tabs");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (array, 0),
+                                                  "browserId"), ==, other);
+
+  /* The id is gone for good, for every command. */
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"about:blank\"}",
+                TW_BROWSER_ERROR_NOT_FOUND, id);
+  assert_fails (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
+  assert_fails (browser, TW_TAB_COMMAND_RELOAD, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_close_while_loading (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) reply = NULL;
+  g_autofree char *slow = page_url ("slow?ms=3000");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  Outcome outcome = { 0 };
+
+  /* A navigation in flight ends as soon as its tab goes away. */
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &outcome);
+  reply = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
+  wait_for (&outcome.done);
+  g_assert_null (outcome.reply);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND);
+  g_clear_error (&outcome.error);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_unknown_id (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, "b999999", "{\"url\": \"about:blank\"}",
+                TW_BROWSER_ERROR_NOT_FOUND, "b999999");
+  assert_fails (browser, TW_TAB_COMMAND_BACK, "nonsense", "{}",
+                TW_BROWSER_ERROR_NOT_FOUND, "browser_list_tabs");
+  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, "b0", "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_other_workspace (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(TwBrowser) other = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+
+  /* Tab ids of one workspace mean nothing in another. */
+  assert_fails (other, TW_TAB_COMMAND_RELOAD, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
+
+  g_assert_finalize_object (g_steal_pointer (&other));
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_separate_sessions (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(TwBrowser) other = new_browser ();
+  g_autofree char *id = new_tab (browser, "cookie/set");
+  g_autofree char *other_id = new_tab (other, "index.html");
+  g_autoptr(JsonObject) same = NULL;
+  g_autoptr(JsonObject) elsewhere = NULL;
+
+  /* The cookie one workspace got comes back to it... */
+  same = navigate (browser, id, "cookie/show");
+  g_assert_cmpstr (json_object_get_string_member (same, "title"), ==, "cookie: flavour=oat");
+
+  /* ...and never reaches another workspace on the same site. */
+  elsewhere = navigate (other, other_id, "cookie/show");
+  g_assert_cmpstr (json_object_get_string_member (elsewhere, "title"), ==, "cookie: none");
+
+  g_assert_finalize_object (g_steal_pointer (&other));
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_snapshot (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *url = page_url ("index.html");
+  g_autoptr(JsonObject) reply = NULL;
+  const char *text;
+
+  /* The tab hands snapshots to its page runtime and says which tab it was. */
+  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, url);
+  g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "Fixture Index");
+  text = json_object_get_string_member (reply, "text");
+  g_assert_nonnull (strstr (text, "heading \"Fixture Index\""));
+  g_assert_nonnull (strstr (text, "link \"Second page\" @e"));
+  g_assert_false (json_object_has_member (reply, "dialogs"));
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_page_tools (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) resized = NULL;
+  g_autoptr(JsonObject) shot = NULL;
+  g_autoptr(JsonObject) waited = NULL;
+  g_autoptr(JsonObject) logs = NULL;
+  g_autofree char *url = page_url ("index.html");
+  JsonArray *entries;
+  gboolean saw_navigation = FALSE;
+
+  /* The tab runs the reading and control commands in its queue, for a tab
+   * that no window shows, and says which tab answered. */
+  resized = run_ok (browser, TW_TAB_COMMAND_RESIZE, id, "{\"width\": 480, \"height\": 360}");
+  g_assert_cmpstr (json_object_get_string_member (resized, "browserId"), ==, id);
+  g_assert_cmpint (json_object_get_int_member (resized, "innerWidth"), ==, 480);
+  g_assert_cmpint (json_object_get_int_member (resized, "innerHeight"), ==, 360);
+
+  shot = run_ok (browser, TW_TAB_COMMAND_SCREENSHOT, id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (shot, "browserId"), ==, id);
+  g_assert_cmpint (json_object_get_int_member (shot, "width"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (shot, "height"), >, 0);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (shot, "png"), "iVBORw0KGgo"));
+
+  waited = run_ok (browser, TW_TAB_COMMAND_WAIT, id, "{\"text\": \"second page\"}");
+  g_assert_cmpstr (json_object_get_string_member (waited, "browserId"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (waited, "matched"), ==, "text");
+
+  logs = run_ok (browser, TW_TAB_COMMAND_LOGS, id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (logs, "browserId"), ==, id);
+  entries = json_object_get_array_member (logs, "entries");
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (entries, i);
+
+      if (g_strcmp0 (json_object_get_string_member (entry, "type"), "navigation") == 0 &&
+          g_strcmp0 (json_object_get_string_member (entry, "url"), url) == 0)
+        saw_navigation = TRUE;
+    }
+  g_assert_true (saw_navigation);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+/* The ref the snapshot gave the element it printed as @line, e.g.
+ * 'link "Second page"'. */
+static char *
+find_ref (TwBrowser  *browser,
+          const char *browser_id,
+          const char *line)
+{
+  g_autoptr(JsonObject) snapshot = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, browser_id, "{}");
+  const char *text = json_object_get_string_member (snapshot, "text");
+  const char *found = strstr (text, line);
+  const char *ref;
+
+  if (found == NULL || (ref = strstr (found, " @e")) == NULL)
+    g_error ("No %s in the snapshot:\n%s", line, text);
+
+  return g_strndup (ref + 1, strspn (ref + 1, "@e0123456789"));
+}
+
+/* Shows the tab in a window of its own, as the selected tab of a window is.
+ * (Interactions do not complete yet in tabs no window shows: the page
+ * settles by animation frames, which WebKit pauses for hidden pages.) */
+static GtkWindow *
+show_tab (TwBrowser  *browser,
+          const char *browser_id)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, browser_id);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_default_size (window, 800, 600);
+  gtk_window_set_child (window, GTK_WIDGET (tw_browser_tab_get_frame (tab)));
+  gtk_window_present (window);
+
+  return window;
+}
+
+static void
+test_actions (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *ref = find_ref (browser, id, "link \"Second page\"");
+  g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", ref);
+  g_autofree char *second = page_url ("second.html");
+  g_autoptr(JsonObject) clicked = NULL;
+  GtkWindow *window = show_tab (browser, id);
+
+  /* Interactions run in the tab's queue like everything else and report
+   * where the tab ended up. */
+  clicked = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
+  g_assert_cmpstr (json_object_get_string_member (clicked, "browserId"), ==, id);
+  g_assert_cmpstr (json_object_get_string_member (clicked, "url"), ==, second);
+  g_assert_true (json_object_get_boolean_member (clicked, "navigated"));
+  g_assert_false (json_object_has_member (clicked, "newTabs"));
+
+  gtk_window_destroy (window);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_actions_new_tab (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "popup.html");
+  g_autofree char *ref = find_ref (browser, id, "link \"Open in a new tab\"");
+  g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", ref);
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) loaded = NULL;
+  JsonArray *new_tabs;
+  TwBrowserTab *opened;
+  GtkWindow *window = show_tab (browser, id);
+
+  /* A link to a new window opens a tab of the same workspace, driven by the
+   * same agent, and the click says which. */
+  clicked = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
+  new_tabs = json_object_get_array_member (clicked, "newTabs");
+  g_assert_nonnull (new_tabs);
+  g_assert_cmpuint (json_array_get_length (new_tabs), ==, 1);
+
+  opened = tw_browser_lookup_tab (browser, json_array_get_string_element (new_tabs, 0));
+  g_assert_nonnull (opened);
+  g_assert_cmpstr (tw_browser_tab_get_owner (opened), ==, "Test Agent");
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 2);
+
+  /* The new tab takes commands at once. */
+  loaded = navigate (browser, tw_browser_tab_get_id (opened), "second.html");
+  assert_page (loaded, tw_browser_tab_get_id (opened), "second.html", "Second Page", 200);
+
+  gtk_window_destroy (window);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_dialogs (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(JsonObject) after = NULL;
+  g_autofree char *url = page_url ("dialogs.html");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  JsonArray *dialogs;
+  JsonObject *dialog;
+  const char *id;
+
+  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
+  id = json_object_get_string_member (reply, "browserId");
+
+  /* The page saw its questions dismissed... */
+  g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "dismissed no answer");
+
+  /* ...and the result lists every dialog, in order. */
+  dialogs = json_object_get_array_member (reply, "dialogs");
+  g_assert_nonnull (dialogs);
+  g_assert_cmpuint (json_array_get_length (dialogs), ==, 3);
+  dialog = json_array_get_object_element (dialogs, 0);
+  g_assert_cmpstr (json_object_get_string_member (dialog, "type"), ==, "alert");
+  g_assert_cmpstr (json_object_get_string_member (dialog, "message"), ==, "Hello from the page");
+  dialog = json_array_get_object_element (dialogs, 1);
+  g_assert_cmpstr (json_object_get_string_member (dialog, "type"), ==, "confirm");
+  g_assert_cmpstr (json_object_get_string_member (dialog, "message"), ==, "Delete everything?");
+  dialog = json_array_get_object_element (dialogs, 2);
+  g_assert_cmpstr (json_object_get_string_member (dialog, "type"), ==, "prompt");
+  g_assert_cmpstr (json_object_get_string_member (dialog, "message"), ==, "Your name?");
+
+  /* A command reports only the dialogs opened while it ran. */
+  after = navigate (browser, id, "index.html");
+  g_assert_false (json_object_has_member (after, "dialogs"));
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_concurrent_tabs (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *slow = page_url ("slow?ms=2000&count=1");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  Outcome first = { 0 };
+  Outcome second = { 0 };
+
+  slow_max_in_flight = 0;
+
+  start_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &first);
+  start_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &second);
+  wait_for (&first.done);
+  wait_for (&second.done);
+
+  g_assert_no_error (first.error);
+  g_assert_no_error (second.error);
+  g_assert_cmpstr (json_object_get_string_member (first.reply, "title"), ==, "Slow Page");
+  g_assert_cmpstr (json_object_get_string_member (second.reply, "title"), ==, "Slow Page");
+  g_assert_cmpstr (json_object_get_string_member (first.reply, "browserId"), !=,
+                   json_object_get_string_member (second.reply, "browserId"));
+
+  /* The server had both requests waiting at once: neither tab waited for
+   * the other. */
+  g_assert_cmpuint (slow_max_in_flight, ==, 2);
+
+  json_object_unref (first.reply);
+  json_object_unref (second.reply);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_same_tab_in_order (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=700");
+  g_autofree char *slow_params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *second_url = page_url ("second.html");
+  g_autofree char *second_params = g_strdup_printf ("{\"url\": \"%s\"}", second_url);
+  Outcome first = { 0 };
+  Outcome then = { 0 };
+
+  /* Commands on one tab queue up: the second navigation starts only after
+   * the first one's page has loaded, and both report their own page. */
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, slow_params, NULL, &first);
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, second_params, NULL, &then);
+  wait_for (&then.done);
+  g_assert_true (first.done);
+
+  g_assert_no_error (first.error);
+  g_assert_no_error (then.error);
+  g_assert_cmpstr (json_object_get_string_member (first.reply, "title"), ==, "Slow Page");
+  g_assert_cmpstr (json_object_get_string_member (then.reply, "title"), ==, "Second Page");
+
+  json_object_unref (first.reply);
+  json_object_unref (then.reply);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_timeout (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=2000");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+
+  /* The page takes 2 s; the tab gives up long before. */
+  tw_browser_set_command_timeout (browser, 400);
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, params,
+                TW_BROWSER_ERROR_TIMEOUT, "did not finish loading within 400 ms");
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=2000");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autoptr(JsonObject) after = NULL;
+  Outcome outcome = { 0 };
+
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, cancellable, &outcome);
+  g_cancellable_cancel (cancellable);
+  wait_for (&outcome.done);
+  g_assert_error (outcome.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&outcome.error);
+
+  /* The queue moves on. */
+  after = navigate (browser, id, "second.html");
+  assert_page (after, id, "second.html", "Second Page", 200);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_crash (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autoptr(JsonObject) reloaded = NULL;
+  g_autoptr(JsonObject) after = NULL;
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+
+  webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
+  while (!tw_browser_tab_get_crashed (tab))
+    g_main_context_iteration (NULL, TRUE);
+
+  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"about:blank\"}",
+                TW_BROWSER_ERROR_CRASHED, "browser_reload");
+  assert_fails (browser, TW_TAB_COMMAND_BACK, id, "{}", TW_BROWSER_ERROR_CRASHED, NULL);
+  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, id, "{}", TW_BROWSER_ERROR_CRASHED, NULL);
+
+  /* Reload brings the page back in a new web process. */
+  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
+  assert_page (reloaded, id, "index.html", "Fixture Index", 200);
+  g_assert_false (tw_browser_tab_get_crashed (tab));
+
+  after = navigate (browser, id, "second.html");
+  assert_page (after, id, "second.html", "Second Page", 200);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_window_close (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(JsonObject) reply = NULL;
+  GListModel *tabs = tw_browser_get_tabs (browser);
+
+  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL,
+                  "{\"url\": \"about:blank\"}");
+  g_assert_cmpuint (g_list_model_get_n_items (tabs), ==, 1);
+
+  /* A page that closes its own window closes its tab. */
+  webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (tw_browser_lookup_tab (
+                                         browser,
+                                         json_object_get_string_member (reply, "browserId"))),
+                                       "window.close()", -1, NULL, NULL, NULL, NULL, NULL);
+  while (g_list_model_get_n_items (tabs) > 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static void
+test_address (void)
+{
+  static const struct {
+    const char *text;
+    const char *url;
+  } good[] = {
+    { "https://example.com/a", "https://example.com/a" },
+    { "  http://example.com  ", "http://example.com" },
+    { "example.com", "https://example.com" },
+    { "example.com/path?q=1", "https://example.com/path?q=1" },
+    { "localhost", "http://localhost" },
+    { "localhost:8000/app", "http://localhost:8000/app" },
+    { "127.0.0.1:3000", "http://127.0.0.1:3000" },
+    { "192.168.1.10", "http://192.168.1.10" },
+    { "[::1]:8080/", "http://[::1]:8080/" },
+    { "myapp.localhost", "http://myapp.localhost" },
+    { "intranet", "http://intranet" },
+  };
+  static const struct {
+    const char *text;
+    TwBrowserError code;
+  } bad[] = {
+    { "", TW_BROWSER_ERROR_INVALID_ARGUMENT },
+    { "two words", TW_BROWSER_ERROR_INVALID_ARGUMENT },
+    { "file:///etc/passwd", TW_BROWSER_ERROR_DENIED },
+    { "javascript:alert(1)", TW_BROWSER_ERROR_DENIED },
+    { "ftp://example.com", TW_BROWSER_ERROR_DENIED },
+    { "/just/a/path", TW_BROWSER_ERROR_INVALID_ARGUMENT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *url = tw_address_normalize (good[i].text, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (url, ==, good[i].url);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *url = tw_address_normalize (bad[i].text, &error);
+
+      g_assert_null (url);
+      g_assert_error (error, TW_BROWSER_ERROR, (int) bad[i].code);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  /* Ephemeral network sessions keep nothing on disk, so the tests need no
+   * folders of their own. */
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  start_server ();
+
+  g_test_add_func ("/webview/address/normalize", test_address);
+  g_test_add_func ("/webview/browser/new-tab", test_new_tab);
+  g_test_add_func ("/webview/browser/new-tab-refuses", test_new_tab_refuses);
+  g_test_add_func ("/webview/browser/navigate", test_navigate);
+  g_test_add_func ("/webview/browser/navigate-refuses", test_navigate_refuses);
+  g_test_add_func ("/webview/browser/history", test_history);
+  g_test_add_func ("/webview/browser/history-same-document", test_history_same_document);
+  g_test_add_func ("/webview/browser/reload", test_reload);
+  g_test_add_func ("/webview/browser/close", test_close);
+  g_test_add_func ("/webview/browser/close-while-loading", test_close_while_loading);
+  g_test_add_func ("/webview/browser/unknown-id", test_unknown_id);
+  g_test_add_func ("/webview/browser/other-workspace", test_other_workspace);
+  g_test_add_func ("/webview/browser/separate-sessions", test_separate_sessions);
+  g_test_add_func ("/webview/browser/snapshot", test_snapshot);
+  g_test_add_func ("/webview/browser/page-tools", test_page_tools);
+  g_test_add_func ("/webview/browser/actions", test_actions);
+  g_test_add_func ("/webview/browser/actions-new-tab", test_actions_new_tab);
+  g_test_add_func ("/webview/browser/dialogs", test_dialogs);
+  g_test_add_func ("/webview/browser/concurrent-tabs", test_concurrent_tabs);
+  g_test_add_func ("/webview/browser/same-tab-in-order", test_same_tab_in_order);
+  g_test_add_func ("/webview/browser/timeout", test_timeout);
+  g_test_add_func ("/webview/browser/cancel", test_cancel);
+  g_test_add_func ("/webview/browser/crash", test_crash);
+  g_test_add_func ("/webview/browser/window-close", test_window_close);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_pointer (&base_url, g_free);
+
+  return ret;
+}

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-error.h"
+#include "tw-tool-call-private.h"
+#include "tw-tool-registry.h"
+
+/* The interaction tools without a display: what each handler asks of the
+ * browser service, and the text an agent reads for a given result, through
+ * a fake service that records the command and answers with a canned
+ * result. The real actions are tested in test-actions. */
+
+#define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
+G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
+
+struct _TwFakeService
+{
+  GObject       parent_instance;
+  TwTabCommand  command;
+  char         *browser_id;
+  JsonObject   *params;
+  JsonObject   *reply;
+  GError       *error;
+};
+
+static void tw_fake_service_iface_init (TwBrowserServiceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwFakeService, tw_fake_service, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
+                                                      tw_fake_service_iface_init))
+
+static void
+tw_fake_service_run_async (TwBrowserService    *service,
+                           TwTabCommand         command,
+                           const char          *browser_id,
+                           JsonObject          *params,
+                           const TwCaller      *caller,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  TwFakeService *self = TW_FAKE_SERVICE (service);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->command = command;
+  g_free (self->browser_id);
+  self->browser_id = g_strdup (browser_id);
+  g_clear_pointer (&self->params, json_object_unref);
+  self->params = json_object_ref (params);
+
+  if (self->error != NULL)
+    g_task_return_error (task, g_error_copy (self->error));
+  else
+    g_task_return_pointer (task, json_object_ref (self->reply), (GDestroyNotify) json_object_unref);
+}
+
+static JsonObject *
+tw_fake_service_run_finish (TwBrowserService  *service,
+                            GAsyncResult      *result,
+                            GError           **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+tw_fake_service_iface_init (TwBrowserServiceInterface *iface)
+{
+  iface->run_async = tw_fake_service_run_async;
+  iface->run_finish = tw_fake_service_run_finish;
+}
+
+static void
+tw_fake_service_finalize (GObject *object)
+{
+  TwFakeService *self = TW_FAKE_SERVICE (object);
+
+  g_free (self->browser_id);
+  g_clear_pointer (&self->params, json_object_unref);
+  g_clear_pointer (&self->reply, json_object_unref);
+  g_clear_error (&self->error);
+
+  G_OBJECT_CLASS (tw_fake_service_parent_class)->finalize (object);
+}
+
+static void
+tw_fake_service_class_init (TwFakeServiceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_fake_service_finalize;
+}
+
+static void
+tw_fake_service_init (TwFakeService *self)
+{
+}
+
+static JsonObject *
+object_from (const char *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+
+  g_assert_nonnull (node);
+  return json_object_ref (json_node_get_object (node));
+}
+
+static char *
+object_to_string (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_set_object (node, object);
+  return json_to_string (node, FALSE);
+}
+
+typedef struct
+{
+  gboolean  done;
+  JsonNode *result;
+  GError   *error;
+} Outcome;
+
+static void
+done_cb (TwToolCall   *call,
+         JsonNode     *result,
+         const GError *error,
+         gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->done = TRUE;
+  outcome->result = json_node_copy (result);
+  outcome->error = error ? g_error_copy (error) : NULL;
+}
+
+static void
+outcome_clear (Outcome *outcome)
+{
+  g_clear_pointer (&outcome->result, json_node_unref);
+  g_clear_error (&outcome->error);
+}
+
+static void
+run_tool (TwFakeService *service,
+          const char    *name,
+          const char    *arguments,
+          Outcome       *outcome)
+{
+  static const TwCaller caller = { "agent-1", "Test Agent" };
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonObject) args = object_from (arguments);
+  g_autoptr(TwToolCall) call = NULL;
+
+  g_assert_nonnull (def);
+  call = tw_tool_call_new (def, args, TW_BROWSER_SERVICE (service), &caller, NULL);
+  tw_tool_call_set_done_func (call, done_cb, outcome, NULL);
+  tw_tool_call_start (call);
+  while (!outcome->done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static const char *
+outcome_text (Outcome *outcome)
+{
+  JsonObject *result = json_node_get_object (outcome->result);
+  JsonArray *content = json_object_get_array_member (result, "content");
+
+  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
+}
+
+/* One tool call: its arguments, what the service must be asked, the result
+ * it answers with, and the text the agent then reads. */
+typedef struct
+{
+  const char   *tool;
+  const char   *arguments;
+  TwTabCommand  command;
+  const char   *params;
+  const char   *reply;
+  const char   *text;
+} Case;
+
+static const Case cases[] = {
+  {
+    "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}",
+    TW_TAB_COMMAND_CLICK, "{\"ref\":\"@e7\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://127.0.0.1:8000/\", \"title\": \"Shop\", \"button\": \"left\", "
+    "\"element\": {\"ref\": \"@e7\", \"role\": \"button\", \"name\": \"Save\"}}",
+    "Clicked button \"Save\" @e7 in b3.",
+  },
+  {
+    "browser_click", "{\"browserId\": \"b3\", \"ref\": \"e7\", \"doubleClick\": true, \"modifiers\": [\"Shift\"]}",
+    TW_TAB_COMMAND_CLICK, "{\"ref\":\"e7\",\"doubleClick\":true,\"modifiers\":[\"Shift\"]}",
+    "{\"browserId\": \"b3\", \"url\": \"http://127.0.0.1:8000/next\", \"title\": \"Next\", \"doubleClick\": true, "
+    "\"navigated\": true, \"newTabs\": [\"b4\"], \"dialogs\": [{\"type\": \"confirm\", \"message\": \"Sure?\"}], "
+    "\"element\": {\"ref\": \"@e7\", \"role\": \"link\", \"name\": \"Next\"}}",
+    "Double-clicked link \"Next\" @e7 in b3.\n"
+    "Page navigated to http://127.0.0.1:8000/next \"Next\".\n"
+    "The page opened a new tab: b4\n"
+    "Dialog: confirm \"Sure?\" (dismissed)",
+  },
+  {
+    "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e2\", \"button\": \"right\"}",
+    TW_TAB_COMMAND_CLICK, "{\"ref\":\"@e2\",\"button\":\"right\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"\", \"button\": \"right\", \"fileChooser\": true, "
+    "\"element\": {\"ref\": \"@e2\", \"role\": \"generic\", \"name\": \"\"}}",
+    "Right-clicked element @e2 in b3.\n"
+    "The page opened a file chooser, which was closed: use browser_upload with this ref to choose files.",
+  },
+  {
+    "browser_fill", "{\"browserId\": \"b3\", \"ref\": \"@e5\", \"value\": \"123456\"}",
+    TW_TAB_COMMAND_FILL, "{\"ref\":\"@e5\",\"value\":\"123456\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"value\": \"1234\", \"changedByPage\": true, "
+    "\"element\": {\"ref\": \"@e5\", \"role\": \"textbox\", \"name\": \"Code\"}}",
+    "Filled textbox \"Code\" @e5: it now holds \"1234\". That differs from the value given: the page "
+    "changed or limited it.",
+  },
+  {
+    "browser_type", "{\"browserId\": \"b3\", \"text\": \"hi\\n\"}",
+    TW_TAB_COMMAND_TYPE, "{\"text\":\"hi\\n\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"typed\": \"hi\\n\", "
+    "\"focused\": \"<body>\", \"editable\": false}",
+    "Typed \"hi\n\". No text field had the focus (it is on <body>), so the page got the key presses but "
+    "no text went in; pass a ref to type into a field.",
+  },
+  {
+    "browser_type", "{\"browserId\": \"b3\", \"text\": \"Ada\", \"ref\": \"@e5\"}",
+    TW_TAB_COMMAND_TYPE, "{\"ref\":\"@e5\",\"text\":\"Ada\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"typed\": \"Ada\", \"editable\": true, "
+    "\"value\": \"Ada\", \"element\": {\"ref\": \"@e5\", \"role\": \"textbox\", \"name\": \"Name\"}}",
+    "Typed \"Ada\" into textbox \"Name\" @e5. The field now holds \"Ada\".",
+  },
+  {
+    "browser_keypress", "{\"browserId\": \"b3\", \"key\": \"Control+S\"}",
+    TW_TAB_COMMAND_KEYPRESS, "{\"key\":\"Control+S\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Editor\", \"key\": \"Control+S\", "
+    "\"focused\": \"textbox \\\"Notes\\\"\", \"prevented\": true}",
+    "Pressed Control+S; the focus is now on textbox \"Notes\". The page handled the key itself (it "
+    "cancelled the browser's default action).",
+  },
+  {
+    "browser_hover", "{\"browserId\": \"b3\", \"ref\": \"@e9\"}",
+    TW_TAB_COMMAND_HOVER, "{\"ref\":\"@e9\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Menu\", "
+    "\"element\": {\"ref\": \"@e9\", \"role\": \"link\", \"name\": \"Products\"}}",
+    "Moved the pointer onto link \"Products\" @e9.",
+  },
+  {
+    "browser_select", "{\"browserId\": \"b3\", \"ref\": \"@e6\", \"value\": \"France\"}",
+    TW_TAB_COMMAND_SELECT, "{\"ref\":\"@e6\",\"value\":\"France\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"changed\": true, "
+    "\"selected\": {\"value\": \"fr\", \"label\": \"France\"}, "
+    "\"element\": {\"ref\": \"@e6\", \"role\": \"combobox\", \"name\": \"Country\"}}",
+    "Selected \"France\" (value \"fr\") in combobox \"Country\" @e6.",
+  },
+  {
+    "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e4\", \"targetRef\": \"@e6\"}",
+    TW_TAB_COMMAND_DRAG, "{\"sourceRef\":\"@e4\",\"targetRef\":\"@e6\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Board\", \"mode\": \"html5\", \"dropped\": true, "
+    "\"source\": {\"ref\": \"@e4\", \"role\": \"listitem\", \"name\": \"\"}, "
+    "\"target\": {\"ref\": \"@e6\", \"role\": \"region\", \"name\": \"Done\"}}",
+    "Dragged listitem @e4 onto region \"Done\" @e6 with HTML drag and drop; the page accepted the drop.",
+  },
+  {
+    "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e8\", \"filePaths\": [\"a.txt\", \"docs/b.png\"]}",
+    TW_TAB_COMMAND_UPLOAD, "{\"ref\":\"@e8\",\"filePaths\":[\"a.txt\",\"docs/b.png\"]}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Upload\", \"files\": [\"a.txt\", \"b.png\"], "
+    "\"element\": {\"ref\": \"@e8\", \"role\": \"button\", \"name\": \"Choose files\"}}",
+    "The page now has 2 files: a.txt, b.png (chosen through button \"Choose files\" @e8).",
+  },
+  {
+    "browser_scroll", "{\"browserId\": \"b3\", \"deltaX\": 0, \"deltaY\": 600}",
+    TW_TAB_COMMAND_SCROLL, "{\"deltaX\":0,\"deltaY\":600}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Feed\", \"scrolled\": \"page\", "
+    "\"scrollX\": 0, \"scrollY\": 600, \"movedX\": 0, \"movedY\": 600, \"atBottom\": true}",
+    "Scrolled the page by 0, 600; its scroll position is now 0, 600. It reached the bottom.",
+  },
+  {
+    "browser_evaluate", "{\"browserId\": \"b3\", \"function\": \"() => ({ a: 1 })\"}",
+    TW_TAB_COMMAND_EVALUATE, "{\"function\":\"() => ({ a: 1 })\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"App\", \"result\": {\"a\": 1}, "
+    "\"resultType\": \"object\", \"truncated\": false}",
+    "Result (object): {\n  \"a\" : 1\n}",
+  },
+};
+
+static void
+test_case (gconstpointer data)
+{
+  const Case *c = data;
+  g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
+  g_autofree char *params = NULL;
+  Outcome outcome = { 0 };
+  JsonObject *result;
+
+  service->reply = object_from (c->reply);
+  run_tool (service, c->tool, c->arguments, &outcome);
+
+  g_assert_no_error (outcome.error);
+  g_assert_cmpint (service->command, ==, c->command);
+  g_assert_cmpstr (service->browser_id, ==, "b3");
+  params = object_to_string (service->params);
+  g_assert_cmpstr (params, ==, c->params);
+
+  /* The text says what the structured result says. */
+  g_assert_cmpstr (outcome_text (&outcome), ==, c->text);
+  result = json_node_get_object (outcome.result);
+  g_assert_true (json_object_has_member (result, "structuredContent"));
+  g_assert_false (json_object_get_boolean_member_with_default (result, "isError", FALSE));
+
+  outcome_clear (&outcome);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
+  Outcome outcome = { 0 };
+
+  /* Schema failures never reach the tab. */
+  run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"button\": \"side\"}", &outcome);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_null (service->params);
+  outcome_clear (&outcome);
+  memset (&outcome, 0, sizeof outcome);
+
+  run_tool (service, "browser_scroll", "{\"browserId\": \"b3\", \"deltaY\": 10}", &outcome);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  outcome_clear (&outcome);
+  memset (&outcome, 0, sizeof outcome);
+
+  run_tool (service, "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"filePaths\": []}", &outcome);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_null (service->params);
+  outcome_clear (&outcome);
+  memset (&outcome, 0, sizeof outcome);
+
+  /* The tab's errors come back with their code first in the text. */
+  service->error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                                        "@e7 button \"Pay\" is covered by dialog \"Cookies\"");
+  run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}", &outcome);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
+  g_assert_cmpstr (outcome_text (&outcome), ==,
+                   "browser_not_interactable: @e7 button \"Pay\" is covered by dialog \"Cookies\"");
+  outcome_clear (&outcome);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+
+  /* Every table is well formed, ours included. */
+  g_assert_true (tw_tool_registry_check (&error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/mcp/input-tools/%s/%u", cases[i].tool + strlen ("browser_"), i);
+
+      g_test_add_data_func (path, &cases[i], test_case);
+    }
+  g_test_add_func ("/mcp/input-tools/errors", test_errors);
+
+  return g_test_run ();
+}

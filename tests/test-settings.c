@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "tw-error.h"
+#include "tw-install-dirs.h"
+#include "tw-preferences-dialog.h"
+#include "tw-session.h"
+#include "tw-settings.h"
+#include "tw-tool-call-private.h"
+#include "tw-tool-registry.h"
+#include "tw-tools-banner.h"
+
+/* Settings as the person meets them: the schema's keys and defaults, where
+ * an installed Tabwright finds its files, browser tools turned off and on
+ * from Preferences (a tool call fails with browser_disabled, then works),
+ * the window bar that says tools are off, the window's size, and what the
+ * session file may reopen. GSETTINGS_BACKEND=memory keeps the real
+ * settings out of it; the schema is found the way the app finds it. */
+
+static const TwCaller test_caller = { "test-agent", "Test Agent" };
+
+static void
+spin_until (gboolean *flag)
+{
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+
+  g_rmdir (path);
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The schema */
+
+static void
+test_schema_defaults (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = tw_settings_new (&error);
+  g_autoptr(GSettings) workspace = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) port = NULL;
+  g_autoptr(GVariant) too_low = g_variant_new_int32 (80);
+  g_autoptr(GVariant) fine = g_variant_new_int32 (8765);
+  g_autofree char *agent = NULL;
+  g_autofree char *path = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (settings);
+
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1280);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 800);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_assert_cmpint (g_settings_get_enum (settings, "mcp-port-policy"), ==, TW_PORT_POLICY_RANDOM);
+  g_assert_cmpint (g_settings_get_int (settings, "mcp-port"), ==, 8765);
+  agent = g_settings_get_string (settings, "default-agent-preset");
+  g_assert_cmpstr (agent, ==, "claude");
+  g_assert_true (g_settings_get_boolean (settings, "overlay-animations"));
+  g_assert_true (g_settings_get_boolean (settings, "restore-tabs"));
+
+  /* Random by default: any free port. */
+  g_assert_cmpuint (tw_settings_get_mcp_port (settings), ==, 0);
+  g_settings_set_string (settings, "mcp-port-policy", "fixed");
+  g_assert_cmpuint (tw_settings_get_mcp_port (settings), ==, 8765);
+  g_settings_reset (settings, "mcp-port-policy");
+
+  /* Ports below 1024 need privileges the app never has. */
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  port = g_settings_schema_get_key (schema, "mcp-port");
+  g_assert_false (g_settings_schema_key_range_check (port, too_low));
+  g_assert_true (g_settings_schema_key_range_check (port, fine));
+
+  path = tw_settings_dup_workspace_path ("my app/1-2_3.x");
+  g_assert_cmpstr (path, ==, "/io/github/tabwright/Tabwright/workspaces/my-app-1-2_3.x/");
+
+  workspace = tw_settings_new_for_workspace ("site-1a2b3c4d", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_settings_get_boolean (workspace, "browser-tools-enabled"));
+}
+
+static void
+test_schema_per_workspace (void)
+{
+  g_autoptr(GSettings) one = tw_settings_new_for_workspace ("one-00000001", NULL);
+  g_autoptr(GSettings) two = tw_settings_new_for_workspace ("two-00000002", NULL);
+
+  g_settings_set_boolean (one, "browser-tools-enabled", FALSE);
+  g_assert_false (g_settings_get_boolean (one, "browser-tools-enabled"));
+  g_assert_true (g_settings_get_boolean (two, "browser-tools-enabled"));
+  g_settings_reset (one, "browser-tools-enabled");
+}
+
+static void
+test_overlay_animations (void)
+{
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+
+  g_object_set (gtk_settings, "gtk-enable-animations", TRUE, NULL);
+  g_assert_true (tw_settings_get_overlay_animations (settings));
+
+  g_settings_set_boolean (settings, "overlay-animations", FALSE);
+  g_assert_false (tw_settings_get_overlay_animations (settings));
+
+  /* The desktop's switch wins over the app's. */
+  g_settings_set_boolean (settings, "overlay-animations", TRUE);
+  g_object_set (gtk_settings, "gtk-enable-animations", FALSE, NULL);
+  g_assert_false (tw_settings_get_overlay_animations (settings));
+
+  g_object_set (gtk_settings, "gtk-enable-animations", TRUE, NULL);
+  g_settings_reset (settings, "overlay-animations");
+}
+
+/* Where installed files are */
+
+static void
+test_install_dirs_relocate (void)
+{
+  static const struct {
+    const char *exe;
+    const char *bindir;
+    const char *dir;
+    const char *expected;
+  } cases[] = {
+    /* Installed where configured. */
+    { "/usr/local/bin/tabwright", "/usr/local/bin", "/usr/local/share/glib-2.0/schemas",
+      "/usr/local/share/glib-2.0/schemas" },
+    /* A DESTDIR staging tree. */
+    { "/tmp/stage/usr/bin/tabwright", "/usr/bin", "/usr/lib/x86_64-linux-gnu/tabwright/web-process-extensions",
+      "/tmp/stage/usr/lib/x86_64-linux-gnu/tabwright/web-process-extensions" },
+    /* Flatpak. */
+    { "/app/bin/tabwright", "/app/bin", "/app/lib/tabwright/web-process-extensions",
+      "/app/lib/tabwright/web-process-extensions" },
+    /* A prefix copied elsewhere, with a bindir of two levels. */
+    { "/home/me/opt/tw/games/bin/tabwright", "/usr/games/bin", "/usr/share/locale",
+      "/home/me/opt/tw/share/locale" },
+    /* Not in a folder like bindir: the build tree, or a stray copy. */
+    { "/src/tabwright/build/app/tabwright", "/usr/local/bin", "/usr/local/share/locale", NULL },
+    { "/opt/sbin/tabwright", "/usr/bin", "/usr/share/locale", NULL },
+    { "/tabwright", "/usr/bin", "/usr/share/locale", NULL },
+    /* Only absolute paths without ".." can be compared. */
+    { "bin/tabwright", "/usr/bin", "/usr/share/locale", NULL },
+    { "/x/../bin/tabwright", "/usr/bin", "/usr/share/locale", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *found = tw_install_dirs_relocate (cases[i].exe, cases[i].bindir,
+                                                         cases[i].dir);
+
+      g_test_message ("%s built for %s finds %s", cases[i].exe, cases[i].bindir, cases[i].dir);
+      g_assert_cmpstr (found, ==, cases[i].expected);
+    }
+}
+
+static void
+test_install_dirs_lookup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("tabwright-test-install-XXXXXX", &error);
+  g_autofree char *exe = NULL;
+  g_autofree char *ext = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *missing = NULL;
+
+  g_assert_no_error (error);
+  exe = g_build_filename (root, "usr", "bin", "tabwright", NULL);
+  ext = g_build_filename (root, "usr", "lib", "tabwright", "web-process-extensions", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (ext, 0700), ==, 0);
+
+  /* Next to the program when it is there, where configured otherwise. */
+  found = tw_install_dirs_lookup (exe, "/usr/bin", "/usr/lib/tabwright/web-process-extensions");
+  g_assert_cmpstr (found, ==, ext);
+  missing = tw_install_dirs_lookup (exe, "/usr/bin", "/usr/lib/tabwright/other");
+  g_assert_cmpstr (missing, ==, "/usr/lib/tabwright/other");
+
+  remove_tree (root);
+}
+
+static void
+test_install_dirs_build_tree (void)
+{
+  g_autofree char *exe = g_build_filename (BUILD_ROOT, "app", "tabwright", NULL);
+  g_autofree char *schemas = tw_install_dirs_find_schema_dir (exe);
+  g_autofree char *extension = NULL;
+  g_autofree char *expected_schemas = g_build_filename (BUILD_ROOT, "data", NULL);
+
+  /* This very test runs from the build tree. */
+  g_assert_true (tw_install_dirs_in_build_tree (tw_install_dirs_get_exe_path ()));
+  g_assert_true (tw_install_dirs_in_build_tree (exe));
+  g_assert_false (tw_install_dirs_in_build_tree ("/usr/bin/tabwright"));
+  g_assert_cmpstr (schemas, ==, expected_schemas);
+
+  /* The variable names the folder outright, wherever the program is. */
+  g_setenv ("TABWRIGHT_WEB_EXTENSION_DIR", "/somewhere/else", TRUE);
+  extension = tw_install_dirs_find_web_extension_dir ("/usr/bin/tabwright");
+  g_assert_cmpstr (extension, ==, "/somewhere/else");
+  g_unsetenv ("TABWRIGHT_WEB_EXTENSION_DIR");
+}
+
+/* Browser tools on and off */
+
+typedef struct
+{
+  gboolean  done;
+  JsonNode *result;
+  GError   *error;
+} Outcome;
+
+static void
+outcome_clear (Outcome *outcome)
+{
+  g_clear_pointer (&outcome->result, json_node_unref);
+  g_clear_error (&outcome->error);
+  outcome->done = FALSE;
+}
+
+static void
+done_cb (TwToolCall   *call,
+         JsonNode     *result,
+         const GError *error,
+         gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->done = TRUE;
+  outcome->result = json_node_copy (result);
+  outcome->error = error ? g_error_copy (error) : NULL;
+}
+
+static void
+call_tool (TwBrowser  *browser,
+           const char *name,
+           const char *arguments,
+           Outcome    *outcome)
+{
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonNode) node = json_from_string (arguments, NULL);
+  g_autoptr(TwToolCall) call = NULL;
+
+  g_assert_nonnull (def);
+  g_assert_nonnull (node);
+
+  outcome_clear (outcome);
+  call = tw_tool_call_new (def, json_node_get_object (node), TW_BROWSER_SERVICE (browser),
+                           &test_caller, NULL);
+  tw_tool_call_set_done_func (call, done_cb, outcome, NULL);
+  tw_tool_call_start (call);
+  spin_until (&outcome->done);
+}
+
+static const char *
+result_text (Outcome *outcome)
+{
+  JsonObject *result = json_node_get_object (outcome->result);
+  JsonArray *content = json_object_get_array_member (result, "content");
+
+  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
+}
+
+static void
+assert_disabled (Outcome *outcome)
+{
+  JsonObject *result = json_node_get_object (outcome->result);
+  JsonObject *error = json_object_get_object_member (
+    json_object_get_object_member (result, "structuredContent"), "error");
+
+  g_assert_error (outcome->error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED);
+  g_assert_true (json_object_get_boolean_member (result, "isError"));
+  g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, "browser_disabled");
+  g_assert_true (g_str_has_prefix (result_text (outcome), "browser_disabled: "));
+  g_assert_nonnull (strstr (result_text (outcome), "turned off for this workspace"));
+}
+
+static void
+test_browser_tools_live (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("live-00000001", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  Outcome outcome = { 0 };
+  GtkWidget *tools_switch;
+
+  tw_settings_bind_browser (workspace, browser);
+  g_assert_true (tw_browser_get_enabled (browser));
+
+  call_tool (browser, "browser_list_tabs", "{}", &outcome);
+  g_assert_no_error (outcome.error);
+
+  /* The switch in Preferences writes the key; the key turns tools off. */
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/live"));
+  tools_switch = find_named (GTK_WIDGET (dialog), "browser-tools-switch");
+  g_assert_nonnull (tools_switch);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (tools_switch)));
+
+  gtk_switch_set_active (GTK_SWITCH (tools_switch), FALSE);
+  g_assert_false (g_settings_get_boolean (workspace, "browser-tools-enabled"));
+  g_assert_false (tw_browser_get_enabled (browser));
+
+  /* Every tool, before it looks at its arguments. */
+  call_tool (browser, "browser_list_tabs", "{}", &outcome);
+  assert_disabled (&outcome);
+  call_tool (browser, "browser_new_tab", "{\"url\": \"http://127.0.0.1:9/\"}", &outcome);
+  assert_disabled (&outcome);
+  call_tool (browser, "browser_click", "{\"browserId\": \"b1\"}", &outcome);
+  assert_disabled (&outcome);
+  for (guint i = 0; i < tw_tool_registry_get_n_tools (); i++)
+    {
+      const TwToolDef *def = tw_tool_registry_get_tool (i);
+
+      g_test_message ("%s while tools are off", def->name);
+      call_tool (browser, def->name, "{}", &outcome);
+      assert_disabled (&outcome);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 0);
+
+  /* And on again, from the key this time (gsettings, another window). */
+  g_settings_set_boolean (workspace, "browser-tools-enabled", TRUE);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (tools_switch)));
+  g_assert_true (tw_browser_get_enabled (browser));
+  call_tool (browser, "browser_list_tabs", "{}", &outcome);
+  g_assert_no_error (outcome.error);
+  g_assert_false (json_object_get_boolean_member_with_default (
+    json_node_get_object (outcome.result), "isError", FALSE));
+
+  outcome_clear (&outcome);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_settings_reset (workspace, "browser-tools-enabled");
+}
+
+static void
+test_browser_tools_banner (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("banner-00000001", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *banner = tw_tools_banner_new ();
+  GtkWidget *info_bar;
+
+  tw_settings_bind_browser (workspace, browser);
+  gtk_window_set_child (GTK_WINDOW (window), banner);
+  tw_tools_banner_set_browser (TW_TOOLS_BANNER (banner), browser);
+  info_bar = adw_bin_get_child (ADW_BIN (banner));
+
+  g_assert_false (tw_tools_banner_get_shown (TW_TOOLS_BANNER (banner)));
+  g_assert_false (gtk_widget_get_visible (info_bar));
+
+  g_settings_set_boolean (workspace, "browser-tools-enabled", FALSE);
+  g_assert_true (tw_tools_banner_get_shown (TW_TOOLS_BANNER (banner)));
+  g_assert_true (gtk_widget_get_visible (info_bar));
+
+  /* "Turn On" sets the workspace's setting back, not just the browser. */
+  gtk_info_bar_response (GTK_INFO_BAR (info_bar), GTK_RESPONSE_ACCEPT);
+  g_assert_true (g_settings_get_boolean (workspace, "browser-tools-enabled"));
+  g_assert_true (tw_browser_get_enabled (browser));
+  g_assert_false (tw_tools_banner_get_shown (TW_TOOLS_BANNER (banner)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Preferences */
+
+static void
+test_preferences_app_settings (void)
+{
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  const char *ids[] = { "claude", "codex", "gemini", NULL };
+  const char *names[] = { "Claude Code", "Codex", "Gemini CLI", NULL };
+  const char *changed[] = { "default-agent-preset", "mcp-port-policy", "mcp-port",
+                            "restore-tabs", "overlay-animations" };
+  g_autofree char *agent = NULL;
+  AdwComboRow *agent_row;
+  GtkWidget *fixed_port;
+  GtkWidget *port;
+
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, NULL, NULL));
+  tw_preferences_dialog_set_agents (dialog, ids, names);
+  tw_preferences_dialog_set_serving_port (dialog, 40123);
+
+  /* A new port policy waits for the next start, so the dialog says where
+   * agents reach the tabs now. */
+  g_assert_nonnull (strstr (adw_preferences_group_get_description (
+    ADW_PREFERENCES_GROUP (find_named (GTK_WIDGET (dialog), "server-group"))),
+    "http://127.0.0.1:40123/mcp"));
+
+  /* Without a workspace there is no browser tools switch to show. */
+  g_assert_false (gtk_widget_is_visible (find_named (GTK_WIDGET (dialog), "browser-tools-switch")));
+
+  agent_row = ADW_COMBO_ROW (find_named (GTK_WIDGET (dialog), "default-agent-row"));
+  g_assert_cmpuint (adw_combo_row_get_selected (agent_row), ==, 0);
+  adw_combo_row_set_selected (agent_row, 1);
+  agent = g_settings_get_string (settings, "default-agent-preset");
+  g_assert_cmpstr (agent, ==, "codex");
+  g_settings_set_string (settings, "default-agent-preset", "gemini");
+  g_assert_cmpuint (adw_combo_row_get_selected (agent_row), ==, 2);
+
+  fixed_port = find_named (GTK_WIDGET (dialog), "fixed-port-switch");
+  port = find_named (GTK_WIDGET (dialog), "port-spin");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (fixed_port)));
+  gtk_switch_set_active (GTK_SWITCH (fixed_port), TRUE);
+  g_assert_cmpint (g_settings_get_enum (settings, "mcp-port-policy"), ==, TW_PORT_POLICY_FIXED);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (port), 9123);
+  g_assert_cmpuint (tw_settings_get_mcp_port (settings), ==, 9123);
+  gtk_switch_set_active (GTK_SWITCH (fixed_port), FALSE);
+  g_assert_cmpuint (tw_settings_get_mcp_port (settings), ==, 0);
+
+  gtk_switch_set_active (GTK_SWITCH (find_named (GTK_WIDGET (dialog), "restore-tabs-switch")), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "restore-tabs"));
+  gtk_switch_set_active (GTK_SWITCH (find_named (GTK_WIDGET (dialog), "animations-switch")), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "overlay-animations"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (guint i = 0; i < G_N_ELEMENTS (changed); i++)
+    g_settings_reset (settings, changed[i]);
+}
+
+/* The window */
+
+static void
+test_window_state (void)
+{
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *next;
+  int width;
+  int height;
+
+  tw_settings_restore_window (settings, GTK_WINDOW (window));
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 1280);
+  g_assert_cmpint (height, ==, 800);
+
+  /* What the person left it at is what the next window gets. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 650);
+  tw_settings_save_window (settings, GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 650);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  next = gtk_window_new ();
+  tw_settings_restore_window (settings, GTK_WINDOW (next));
+  gtk_window_get_default_size (GTK_WINDOW (next), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 650);
+
+  /* Sizes the schema cannot hold are not saved. */
+  gtk_window_set_default_size (GTK_WINDOW (next), 100, 100);
+  tw_settings_save_window (settings, GTK_WINDOW (next));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+  gtk_window_destroy (GTK_WINDOW (next));
+
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+/* The session file */
+
+static void
+test_session_parse (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) urls = NULL;
+  g_auto(GStrv) none = NULL;
+  g_autoptr(GString) many = g_string_new ("{\"version\": 1, \"tabs\": [");
+
+  urls = tw_session_parse ("{\"version\": 1, \"tabs\": ["
+                           "  {\"url\": \"http://127.0.0.1:8000/app\", \"title\": \"App\"},"
+                           "  {\"url\": \"file:///etc/passwd\"},"
+                           "  {\"url\": \"javascript:alert(1)\"},"
+                           "  {\"url\": \"about:blank\"},"
+                           "  {\"url\": 42},"
+                           "  \"https://example.com/\","
+                           "  {\"title\": \"No URL\"},"
+                           "  {\"url\": \"https://example.com/docs\"}"
+                           "]}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (urls), ==, 2);
+  g_assert_cmpstr (urls[0], ==, "http://127.0.0.1:8000/app");
+  g_assert_cmpstr (urls[1], ==, "https://example.com/docs");
+
+  none = tw_session_parse ("{\"version\": 1, \"tabs\": []}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+
+  g_assert_null (tw_session_parse ("not json", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_null (tw_session_parse ("[]", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  g_assert_null (tw_session_parse ("{\"version\": 2, \"tabs\": []}", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  /* A huge file does not open a huge number of tabs. */
+  for (guint i = 0; i < TW_SESSION_MAX_TABS + 50; i++)
+    g_string_append_printf (many, "%s{\"url\": \"http://127.0.0.1/%u\"}", i ? "," : "", i);
+  g_string_append (many, "]}");
+  g_clear_pointer (&urls, g_strfreev);
+  urls = tw_session_parse (many->str, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (urls), ==, TW_SESSION_MAX_TABS);
+}
+
+static void
+test_session_restore (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tabwright-test-session-XXXXXX", &error);
+  g_autofree char *file = g_build_filename (dir, "session.json", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(TwSession) session = NULL;
+  g_autoptr(TwBrowserTab) first = NULL;
+  g_autofree char *saved = NULL;
+  GStatBuf buf;
+
+  g_assert_no_error (error);
+  session = tw_session_new (browser, file);
+
+  /* No file yet: nothing to reopen, and no error. */
+  g_assert_cmpuint (tw_session_restore (session, &error), ==, 0);
+  g_assert_no_error (error);
+
+  g_assert_true (g_file_set_contents (file,
+                                      "{\"version\": 1, \"tabs\": ["
+                                      " {\"url\": \"http://127.0.0.1:9/one\"},"
+                                      " {\"url\": \"file:///etc/passwd\"},"
+                                      " {\"url\": \"http://127.0.0.1:9/two\"}]}", -1, NULL));
+  g_assert_cmpuint (tw_session_restore (session, &error), ==, 2);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 2);
+
+  /* Reopened tabs are the person's. */
+  first = g_list_model_get_item (tw_browser_get_tabs (browser), 0);
+  g_assert_null (tw_browser_tab_get_owner (first));
+
+  /* Closing writes the file, then lets go: closing the tabs afterwards,
+   * as a window that goes away does, changes nothing. */
+  g_assert_true (tw_session_close (session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (file, &buf), ==, 0);
+  g_assert_cmpint (buf.st_mode & 0777, ==, 0600);
+  tw_browser_close_all (browser);
+  g_assert_true (g_file_get_contents (file, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "\"version\" : 1"));
+  g_assert_null (strstr (saved, "passwd"));
+
+  remove_tree (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/settings/schema/defaults", test_schema_defaults);
+  g_test_add_func ("/settings/schema/per-workspace", test_schema_per_workspace);
+  g_test_add_func ("/settings/schema/overlay-animations", test_overlay_animations);
+  g_test_add_func ("/settings/install-dirs/relocate", test_install_dirs_relocate);
+  g_test_add_func ("/settings/install-dirs/lookup", test_install_dirs_lookup);
+  g_test_add_func ("/settings/install-dirs/build-tree", test_install_dirs_build_tree);
+  g_test_add_func ("/settings/browser-tools/live", test_browser_tools_live);
+  g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
+  g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
+  g_test_add_func ("/settings/window/size", test_window_state);
+  g_test_add_func ("/settings/session/parse", test_session_parse);
+  g_test_add_func ("/settings/session/restore", test_session_restore);
+
+  return g_test_run ();
+}

@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tw-connect-dialog.h"
+#include "tw-mcp-snippets.h"
+#include "tw-window.h"
+#include "tw-workspace.h"
+
+/* What a workspace leaves on disk (its id, token and runtime file), and the
+ * window that shows it. The tests run with HOME and the XDG folders of
+ * their own in a temporary folder, and every test makes its workspace
+ * folders under a name of its own, so none sees another's files. (GLib's
+ * G_TEST_OPTION_ISOLATE_DIRS would also hide the system's GSettings schemas,
+ * which libadwaita 1.2 cannot do without.) */
+
+static const TwCaller test_caller = { "test-agent", "Test Agent" };
+
+static char *
+make_folder (const char *name)
+{
+  g_autofree char *test_name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '_');
+  g_autofree char *path = g_build_filename (g_get_home_dir (), test_name, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+
+  return g_steal_pointer (&path);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+
+  g_rmdir (path);
+}
+
+static char *
+set_up_folders (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *root = g_dir_make_tmp ("tabwright-test-workspace-XXXXXX", &error);
+  static const struct {
+    const char *variable;
+    const char *folder;
+  } folders[] = {
+    { "HOME", "home" },
+    { "XDG_DATA_HOME", "data" },
+    { "XDG_CACHE_HOME", "cache" },
+    { "XDG_CONFIG_HOME", "config" },
+    { "XDG_RUNTIME_DIR", "runtime" },
+  };
+
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = g_build_filename (root, folders[i].folder, NULL);
+
+      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+      g_setenv (folders[i].variable, path, TRUE);
+    }
+
+  return root;
+}
+
+static guint
+file_mode (const char *path)
+{
+  GStatBuf buf;
+
+  g_assert_cmpint (g_stat (path, &buf), ==, 0);
+
+  return buf.st_mode & 0777;
+}
+
+/* Ids */
+
+static void
+test_id (void)
+{
+  static const struct {
+    const char *path;
+    const char *name;
+  } cases[] = {
+    { "/home/ada/My Project!", "my-project" },
+    { "/srv/web_app.v2", "web_app.v2" },
+    { "/home/ada/.dotfiles", "dotfiles" },
+    { "/home/ada/Übung", "bung" },
+    { "/", "workspace" },
+    { "/home/ada/a-very-long-folder-name-that-goes-on-and-on-and-on",
+      "a-very-long-folder-name-that-goe" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *id = tw_workspace_id_from_path (cases[i].path);
+      g_autofree char *checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256,
+                                                                 cases[i].path, -1);
+      g_autofree char *expected = g_strdup_printf ("%s-%.8s", cases[i].name, checksum);
+
+      g_assert_cmpstr (id, ==, expected);
+    }
+
+  /* Same basename, different folders: different workspaces. */
+  {
+    g_autofree char *a = tw_workspace_id_from_path ("/one/app");
+    g_autofree char *b = tw_workspace_id_from_path ("/two/app");
+
+    g_assert_cmpstr (a, !=, b);
+    g_assert_true (g_str_has_prefix (a, "app-"));
+    g_assert_true (g_str_has_prefix (b, "app-"));
+  }
+}
+
+static void
+test_canonicalize (void)
+{
+  g_autofree char *folder = make_folder ("project");
+  g_autofree char *parent = g_path_get_dirname (folder);
+  g_autofree char *link = g_build_filename (parent, "link", NULL);
+  g_autofree char *file = g_build_filename (folder, "notes.txt", NULL);
+  g_autofree char *via_relative = NULL;
+  g_autofree char *via_link = NULL;
+  g_autofree char *via_dots = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *not_folder = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (symlink (folder, link), ==, 0);
+  g_assert_true (g_file_set_contents (file, "hi", -1, NULL));
+
+  /* Every way of naming the folder gives the same workspace. */
+  via_relative = tw_workspace_id_canonicalize_path ("project", parent, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (via_relative, ==, folder);
+
+  via_link = tw_workspace_id_canonicalize_path (link, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (via_link, ==, folder);
+
+  via_dots = tw_workspace_id_canonicalize_path ("./link/../project/.", parent, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (via_dots, ==, folder);
+
+  missing = tw_workspace_id_canonicalize_path ("nowhere", parent, &error);
+  g_assert_null (missing);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  not_folder = tw_workspace_id_canonicalize_path (file, NULL, &error);
+  g_assert_null (not_folder);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY);
+}
+
+/* Tokens */
+
+static void
+test_token (void)
+{
+  g_autofree char *folder = make_folder ("project");
+  g_autoptr(TwWorkspace) first = NULL;
+  g_autoptr(TwWorkspace) second = NULL;
+  g_autoptr(TwWorkspace) third = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = tw_workspace_id_from_path (folder);
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "tabwright", "workspaces",
+                                           id, NULL);
+  g_autofree char *token_file = g_build_filename (dir, "token", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *token = NULL;
+
+  first = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tw_workspace_get_id (first), ==, id);
+  g_assert_cmpstr (tw_workspace_get_name (first), ==, "project");
+  g_assert_cmpstr (tw_workspace_get_path (first), ==, folder);
+  g_assert_cmpstr (tw_workspace_get_data_dir (first), ==, dir);
+
+  /* The token lives in the workspace's data folder, readable by its owner
+   * only. */
+  token = g_strdup (tw_workspace_get_token (first));
+  g_assert_cmpuint (strlen (token), >=, 32);
+  g_assert_true (g_file_get_contents (token_file, &contents, NULL, NULL));
+  g_assert_cmpstr (g_strstrip (contents), ==, token);
+  g_assert_cmpuint (file_mode (token_file), ==, 0600);
+  g_assert_cmpuint (file_mode (dir), ==, 0700);
+  g_clear_object (&first);
+
+  /* The next start keeps the token, so configured clients keep working, and
+   * takes back a permission that someone loosened. */
+  g_assert_cmpint (g_chmod (token_file, 0644), ==, 0);
+  second = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tw_workspace_get_token (second), ==, token);
+  g_assert_cmpuint (file_mode (token_file), ==, 0600);
+  g_clear_object (&second);
+
+  /* A token file that holds garbage is replaced. */
+  g_assert_true (g_file_set_contents (token_file, "not a token\n", -1, NULL));
+  third = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tw_workspace_get_token (third), !=, token);
+  g_assert_cmpstr (tw_workspace_get_token (third), !=, "not a token");
+  g_assert_cmpuint (file_mode (token_file), ==, 0600);
+}
+
+static void
+test_token_per_workspace (void)
+{
+  g_autofree char *one = make_folder ("one");
+  g_autofree char *two = make_folder ("two");
+  g_autoptr(TwWorkspace) a = tw_workspace_new (one, NULL);
+  g_autoptr(TwWorkspace) b = tw_workspace_new (two, NULL);
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpstr (tw_workspace_get_token (a), !=, tw_workspace_get_token (b));
+  g_assert_cmpstr (tw_workspace_get_id (a), !=, tw_workspace_get_id (b));
+}
+
+/* The runtime file */
+
+static void
+test_runtime_file (void)
+{
+  g_autofree char *folder = make_folder ("project");
+  g_autoptr(TwWorkspace) workspace = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *expected_dir = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *token = NULL;
+  JsonObject *object;
+
+  workspace = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+
+  file = tw_workspace_id_dup_runtime_file (tw_workspace_get_id (workspace));
+  dir = g_path_get_dirname (file);
+  expected_dir = g_build_filename (g_get_user_runtime_dir (), "tabwright", NULL);
+  g_assert_cmpstr (dir, ==, expected_dir);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+
+  g_assert_true (tw_workspace_publish (workspace, "http://127.0.0.1:4321/mcp", &error));
+  g_assert_no_error (error);
+
+  /* It holds a token: only its owner may read it, or even list the folder. */
+  g_assert_cmpuint (file_mode (file), ==, 0600);
+  g_assert_cmpuint (file_mode (dir), ==, 0700);
+
+  g_assert_true (json_parser_load_from_file (parser, file, &error));
+  g_assert_no_error (error);
+  object = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (object, "url"), ==, "http://127.0.0.1:4321/mcp");
+  g_assert_cmpstr (json_object_get_string_member (object, "token"), ==,
+                   tw_workspace_get_token (workspace));
+  g_assert_cmpstr (json_object_get_string_member (object, "workspace"), ==, folder);
+  g_assert_cmpstr (json_object_get_string_member (object, "workspaceId"), ==,
+                   tw_workspace_get_id (workspace));
+  g_assert_cmpint (json_object_get_int_member (object, "pid"), ==, getpid ());
+
+  /* That is what --print-mcp-config and the stdio bridge find. */
+  g_assert_true (tw_workspace_id_read_runtime_file (folder, &url, &token, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (url, ==, "http://127.0.0.1:4321/mcp");
+  g_assert_cmpstr (token, ==, tw_workspace_get_token (workspace));
+
+  /* Closing the workspace removes it. */
+  tw_workspace_unpublish (workspace);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_assert_false (tw_workspace_id_read_runtime_file (folder, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* And so does dropping it. */
+  g_assert_true (tw_workspace_publish (workspace, "http://127.0.0.1:4321/mcp", NULL));
+  g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_clear_object (&workspace);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_runtime_file_stale (void)
+{
+  g_autofree char *folder = make_folder ("project");
+  g_autofree char *id = tw_workspace_id_from_path (folder);
+  g_autofree char *file = tw_workspace_id_dup_runtime_file (id);
+  g_autofree char *dir = g_path_get_dirname (file);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+  pid_t pid;
+
+  /* The pid of a process that is certainly gone. */
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+
+  contents = g_strdup_printf ("{\"url\": \"http://127.0.0.1:1/mcp\", \"token\": \"abc\","
+                              " \"workspace\": \"%s\", \"workspaceId\": \"%s\", \"pid\": %d}",
+                              folder, id, pid);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, contents, -1, NULL));
+
+  /* A Tabwright that crashed left it behind: nobody serves the folder. */
+  g_assert_false (tw_workspace_id_read_runtime_file (folder, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, folder));
+}
+
+/* What the Connect dialog and --print-mcp-config say */
+
+static void
+test_snippets (void)
+{
+  g_autofree char *config = tw_mcp_snippet_claude_config ("http://127.0.0.1:4321/mcp", "tok-EN_1");
+  g_autofree char *claude = tw_mcp_snippet_claude_command ("http://127.0.0.1:4321/mcp", "tok-EN_1");
+  g_autofree char *codex = tw_mcp_snippet_codex ("http://127.0.0.1:4321/mcp", "tok-EN_1");
+  g_autofree char *stdio = tw_mcp_snippet_stdio ("/home/ada/app");
+  g_autofree char *stdio_spaces = tw_mcp_snippet_stdio ("/home/ada/My App");
+
+  g_assert_cmpstr (config, ==,
+                   "{\"mcpServers\":{\"tabwright\":{\"type\":\"http\","
+                   "\"url\":\"http://127.0.0.1:4321/mcp\","
+                   "\"headers\":{\"Authorization\":\"Bearer tok-EN_1\"}}}}");
+  g_assert_cmpstr (claude, ==,
+                   "claude --mcp-config '{\"mcpServers\":{\"tabwright\":{\"type\":\"http\","
+                   "\"url\":\"http://127.0.0.1:4321/mcp\","
+                   "\"headers\":{\"Authorization\":\"Bearer tok-EN_1\"}}}}'");
+  g_assert_cmpstr (codex, ==,
+                   "export TABWRIGHT_MCP_TOKEN=tok-EN_1\n"
+                   "codex -c 'mcp_servers.tabwright.url=\"http://127.0.0.1:4321/mcp\"'"
+                   " -c 'mcp_servers.tabwright.bearer_token_env_var=\"TABWRIGHT_MCP_TOKEN\"'");
+  g_assert_cmpstr (stdio, ==,
+                   "claude mcp add tabwright -- tabwright-mcp --workspace /home/ada/app");
+  g_assert_cmpstr (stdio_spaces, ==,
+                   "claude mcp add tabwright -- tabwright-mcp --workspace '/home/ada/My App'");
+}
+
+/* The window */
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+label_shows (GtkWidget  *root,
+             const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (label_shows (child, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+command_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  JsonObject **reply = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static JsonObject *
+run_command (TwBrowser    *browser,
+             TwTabCommand  command,
+             const char   *browser_id)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+  JsonObject *reply = NULL;
+
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
+                                &test_caller, NULL, command_done_cb, &reply);
+  while (reply == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return reply;
+}
+
+static gboolean
+shows_empty_state (TwWindow *window)
+{
+  GtkWidget *empty_page = find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
+  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (empty_page));
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (stack), "empty") == 0;
+}
+
+static void
+test_window_tabs (void)
+{
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(JsonObject) agent_reply = NULL;
+  g_autoptr(JsonObject) closed = NULL;
+  TwWindow *window;
+  AdwTabView *view;
+  AdwTabPage *person_page;
+  AdwTabPage *agent_page;
+  TwBrowserTab *person_tab;
+  TwBrowserTab *agent_tab;
+
+  window = tw_window_new (NULL, browser, "project", "/home/ada/project");
+  gtk_window_present (GTK_WINDOW (window));
+  view = ADW_TAB_VIEW (find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "project — Tabwright");
+  g_assert_true (label_shows (GTK_WIDGET (window), "project"));
+  g_assert_true (shows_empty_state (window));
+
+  /* The person's tab comes to the front. */
+  person_tab = tw_browser_open_tab (browser, NULL);
+  g_assert_cmpint (adw_tab_view_get_n_pages (view), ==, 1);
+  person_page = adw_tab_view_get_selected_page (view);
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (tw_browser_tab_get_view (person_tab)),
+                                         adw_tab_page_get_child (person_page)));
+  g_assert_false (shows_empty_state (window));
+  g_assert_null (adw_tab_page_get_indicator_icon (person_page));
+
+  /* An agent's tab opens behind it, marked with who drives it. */
+  agent_reply = run_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL);
+  agent_tab = tw_browser_lookup_tab (browser,
+                                     json_object_get_string_member (agent_reply, "browserId"));
+  g_assert_cmpint (adw_tab_view_get_n_pages (view), ==, 2);
+  g_assert_true (adw_tab_view_get_selected_page (view) == person_page);
+  agent_page = adw_tab_view_get_nth_page (view, 1);
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (tw_browser_tab_get_view (agent_tab)),
+                                         adw_tab_page_get_child (agent_page)));
+  g_assert_nonnull (adw_tab_page_get_indicator_icon (agent_page));
+  g_assert_cmpstr (adw_tab_page_get_indicator_tooltip (agent_page), ==, "Driven by Test Agent");
+  g_assert_cmpstr (adw_tab_page_get_title (agent_page), ==, "New Tab");
+
+  /* Closing a page in the window closes the tab for agents too. */
+  adw_tab_view_close_page (view, person_page);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 1);
+  g_assert_cmpint (adw_tab_view_get_n_pages (view), ==, 1);
+
+  /* And an agent closing the last tab leaves the empty state, not a closed
+   * window. */
+  closed = run_command (browser, TW_TAB_COMMAND_CLOSE_TAB, tw_browser_tab_get_id (agent_tab));
+  g_assert_cmpint (adw_tab_view_get_n_pages (view), ==, 0);
+  g_assert_true (shows_empty_state (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_connect_dialog (void)
+{
+  g_autofree char *claude = tw_mcp_snippet_claude_command ("http://127.0.0.1:4321/mcp",
+                                                           "secret-token-123456");
+  g_autofree char *stdio = tw_mcp_snippet_stdio ("/home/ada/project");
+  GtkWindow *dialog;
+
+  dialog = tw_connect_dialog_new (NULL, "http://127.0.0.1:4321/mcp", "secret-token-123456",
+                                  "/home/ada/project");
+  gtk_window_present (dialog);
+
+  /* The token stays hidden until asked for, in the snippets as well... */
+  g_assert_false (label_shows (GTK_WIDGET (dialog), claude));
+  g_assert_true (label_shows (GTK_WIDGET (dialog), stdio));
+
+  /* ...which say the same as --print-mcp-config once revealed. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (dialog),
+                                                                GTK_TYPE_TOGGLE_BUTTON)),
+                                TRUE);
+  g_assert_true (label_shows (GTK_WIDGET (dialog), claude));
+
+  gtk_window_destroy (dialog);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *root = set_up_folders ();
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/workspace/id", test_id);
+  g_test_add_func ("/app/workspace/canonicalize", test_canonicalize);
+  g_test_add_func ("/app/workspace/token", test_token);
+  g_test_add_func ("/app/workspace/token-per-workspace", test_token_per_workspace);
+  g_test_add_func ("/app/workspace/runtime-file", test_runtime_file);
+  g_test_add_func ("/app/workspace/runtime-file-stale", test_runtime_file_stale);
+  g_test_add_func ("/ui/snippets", test_snippets);
+  g_test_add_func ("/ui/window/tabs", test_window_tabs);
+  g_test_add_func ("/ui/connect-dialog", test_connect_dialog);
+
+  ret = g_test_run ();
+
+  remove_tree (root);
+
+  return ret;
+}

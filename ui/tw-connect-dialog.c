@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tw-connect-dialog.h"
+
+#include "tw-mcp-snippets.h"
+
+/* Stands in for the token on screen until the person asks to see it. */
+#define HIDDEN_TOKEN "••••••••••••••••"
+
+struct _TwConnectDialog
+{
+  AdwWindow             parent_instance;
+
+  char                 *url;
+  char                 *token;
+  char                 *workspace_path;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwActionRow         *url_row;
+  AdwActionRow         *token_row;
+  GtkToggleButton      *reveal_button;
+  GtkWidget            *copy_url_button;
+  GtkWidget            *copy_token_button;
+  GtkWidget            *claude_group;
+  GtkWidget            *codex_group;
+  GtkLabel             *claude_label;
+  GtkLabel             *codex_label;
+  GtkLabel             *stdio_label;
+};
+
+G_DEFINE_FINAL_TYPE (TwConnectDialog, tw_connect_dialog, ADW_TYPE_WINDOW)
+
+static gboolean
+is_serving (TwConnectDialog *self)
+{
+  return self->url != NULL && self->token != NULL;
+}
+
+static void
+update_labels (TwConnectDialog *self)
+{
+  gboolean revealed = gtk_toggle_button_get_active (self->reveal_button);
+  g_autofree char *stdio = tw_mcp_snippet_stdio (self->workspace_path);
+
+  gtk_label_set_label (self->stdio_label, stdio);
+
+  gtk_widget_set_visible (self->claude_group, is_serving (self));
+  gtk_widget_set_visible (self->codex_group, is_serving (self));
+  gtk_widget_set_sensitive (self->copy_url_button, is_serving (self));
+  gtk_widget_set_sensitive (self->copy_token_button, is_serving (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->reveal_button), is_serving (self));
+
+  if (is_serving (self))
+    {
+      /* The snippets carry the token too, so they hide it along with the
+       * token row; copying always copies the real thing. */
+      const char *shown = revealed ? self->token : HIDDEN_TOKEN;
+      g_autofree char *claude = tw_mcp_snippet_claude_command (self->url, shown);
+      g_autofree char *codex = tw_mcp_snippet_codex (self->url, shown);
+
+      adw_action_row_set_subtitle (self->url_row, self->url);
+      adw_action_row_set_subtitle (self->token_row, shown);
+      gtk_label_set_label (self->claude_label, claude);
+      gtk_label_set_label (self->codex_label, codex);
+    }
+  else
+    {
+      adw_action_row_set_subtitle (self->url_row, _("Not running"));
+      adw_action_row_set_subtitle (self->token_row, _("Not running"));
+    }
+
+  gtk_button_set_icon_name (GTK_BUTTON (self->reveal_button),
+                            revealed ? "view-conceal-symbolic" : "view-reveal-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->reveal_button),
+                               revealed ? _("Hide Token") : _("Show Token"));
+}
+
+static void
+copy_text (TwConnectDialog *self,
+           const char      *text,
+           const char      *what)
+{
+  g_autofree char *message = NULL;
+
+  if (text == NULL)
+    return;
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+
+  message = g_strdup_printf (_("%s copied"), what);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+static void
+reveal_toggled_cb (TwConnectDialog *self,
+                   GtkToggleButton *button)
+{
+  update_labels (self);
+}
+
+static void
+copy_url_cb (TwConnectDialog *self,
+             GtkButton       *button)
+{
+  copy_text (self, self->url, _("URL"));
+}
+
+static void
+copy_token_cb (TwConnectDialog *self,
+               GtkButton       *button)
+{
+  copy_text (self, self->token, _("Token"));
+}
+
+static void
+copy_claude_cb (TwConnectDialog *self,
+                GtkButton       *button)
+{
+  g_autofree char *text = NULL;
+
+  if (is_serving (self))
+    text = tw_mcp_snippet_claude_command (self->url, self->token);
+
+  copy_text (self, text, _("Claude Code command"));
+}
+
+static void
+copy_codex_cb (TwConnectDialog *self,
+               GtkButton       *button)
+{
+  g_autofree char *text = NULL;
+
+  if (is_serving (self))
+    text = tw_mcp_snippet_codex (self->url, self->token);
+
+  copy_text (self, text, _("Codex commands"));
+}
+
+static void
+copy_stdio_cb (TwConnectDialog *self,
+               GtkButton       *button)
+{
+  g_autofree char *text = tw_mcp_snippet_stdio (self->workspace_path);
+
+  copy_text (self, text, _("Command"));
+}
+
+static void
+tw_connect_dialog_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), TW_TYPE_CONNECT_DIALOG);
+
+  G_OBJECT_CLASS (tw_connect_dialog_parent_class)->dispose (object);
+}
+
+static void
+tw_connect_dialog_finalize (GObject *object)
+{
+  TwConnectDialog *self = TW_CONNECT_DIALOG (object);
+
+  g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->token, g_free);
+  g_clear_pointer (&self->workspace_path, g_free);
+
+  G_OBJECT_CLASS (tw_connect_dialog_parent_class)->finalize (object);
+}
+
+static void
+tw_connect_dialog_class_init (TwConnectDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tw_connect_dialog_dispose;
+  object_class->finalize = tw_connect_dialog_finalize;
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/tabwright/Tabwright/ui/tw-connect-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, url_row);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, token_row);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, reveal_button);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, copy_url_button);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, copy_token_button);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_group);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_group);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_label);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_label);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, stdio_label);
+  gtk_widget_class_bind_template_callback (widget_class, reveal_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_url_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_token_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_claude_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_codex_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_stdio_cb);
+}
+
+static void
+tw_connect_dialog_init (TwConnectDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWindow *
+tw_connect_dialog_new (GtkWindow  *parent,
+                       const char *url,
+                       const char *token,
+                       const char *workspace_path)
+{
+  TwConnectDialog *self;
+
+  g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (workspace_path != NULL, NULL);
+
+  self = g_object_new (TW_TYPE_CONNECT_DIALOG,
+                       "transient-for", parent,
+                       NULL);
+  self->url = g_strdup (url);
+  self->token = g_strdup (token);
+  self->workspace_path = g_strdup (workspace_path);
+  update_labels (self);
+
+  return GTK_WINDOW (self);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How external MCP clients connect to a workspace. The Connect dialog shows
+ * these and `tabwright --print-mcp-config` prints them, so the two always say
+ * the same thing. */
+
+/* {"mcpServers":{"tabwright":{"type":"http","url":…,
+ *                             "headers":{"Authorization":"Bearer …"}}}} */
+char *tw_mcp_snippet_claude_config  (const char *url,
+                                     const char *token);
+/* claude --mcp-config '<the configuration above>' */
+char *tw_mcp_snippet_claude_command (const char *url,
+                                     const char *token);
+/* export TABWRIGHT_MCP_TOKEN=…
+ * codex -c 'mcp_servers.tabwright.url="…"' -c 'mcp_servers.tabwright.bearer_token_env_var=…' */
+char *tw_mcp_snippet_codex          (const char *url,
+                                     const char *token);
+/* claude mcp add tabwright -- tabwright-mcp --workspace DIR: works whether or
+ * not Tabwright runs when the client starts. */
+char *tw_mcp_snippet_stdio          (const char *workspace_path);
+
+G_END_DECLS

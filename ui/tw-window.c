@@ -1,0 +1,1054 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tw-window.h"
+
+#include "tw-address.h"
+#include "tw-connect-dialog.h"
+#include "tw-error.h"
+#include "tw-tools-banner.h"
+
+#define AGENT_ICON "tw-agent-symbolic"
+
+struct _TwWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  TwBrowser            *browser;
+  char                 *workspace_name;
+  char                 *workspace_path;
+  char                 *mcp_url;
+  char                 *mcp_token;
+
+  /* TwBrowserTab (owned) -> its AdwTabPage (owned by the tab view). */
+  GHashTable           *pages;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  GtkButton            *reload_button;
+  GtkEntry             *address_entry;
+  AdwTabBar            *tab_bar;
+  TwToolsBanner        *tools_banner;
+  GtkWidget            *workspace_box;
+  GtkLabel             *workspace_label;
+  GtkStack             *content_stack;
+  AdwTabView           *tab_view;
+  AdwHeaderBar         *header_bar;
+  GtkPaned             *agents_paned;
+  GMenu                *workspace_section;
+
+  guint                 address_edited : 1;
+  guint                 setting_address : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_BROWSER,
+  PROP_WORKSPACE_NAME,
+  PROP_WORKSPACE_PATH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TwWindow, tw_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static TwBrowserTab *
+page_get_tab (AdwTabPage *page)
+{
+  return page ? g_object_get_data (G_OBJECT (page), "tw-tab") : NULL;
+}
+
+static TwBrowserTab *
+get_selected_tab (TwWindow *self)
+{
+  if (self->tab_view == NULL)
+    return NULL;
+
+  return page_get_tab (adw_tab_view_get_selected_page (self->tab_view));
+}
+
+static gboolean
+uri_is_blank (const char *uri)
+{
+  return uri == NULL || uri[0] == '\0' || g_str_equal (uri, "about:blank");
+}
+
+/* What the person sees of a tab: its title, else where it is, else that it
+ * is new. */
+static const char *
+tab_display_title (TwBrowserTab *tab)
+{
+  const char *title = tw_browser_tab_get_title (tab);
+  const char *uri = tw_browser_tab_get_uri (tab);
+
+  if (title[0] != '\0')
+    return title;
+
+  if (tw_browser_tab_get_load_error (tab) != NULL)
+    return _("Problem Loading Page");
+
+  if (!uri_is_blank (uri))
+    return uri;
+
+  return _("New Tab");
+}
+
+/* The selected tab drives the toolbar */
+
+static void
+update_actions (TwWindow *self)
+{
+  TwBrowserTab *tab = get_selected_tab (self);
+  gboolean loading = tab != NULL && tw_browser_tab_get_loading (tab);
+  GAction *action;
+
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "back");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               tab != NULL && tw_browser_tab_get_can_go_back (tab));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "forward");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               tab != NULL && tw_browser_tab_get_can_go_forward (tab));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tab != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "stop");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), loading);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "close-tab");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tab != NULL);
+
+  /* One button, two jobs: stop while loading, reload otherwise. */
+  if (loading)
+    {
+      gtk_button_set_icon_name (self->reload_button, "process-stop-symbolic");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->reload_button), _("Stop"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->reload_button), "win.stop");
+    }
+  else
+    {
+      gtk_button_set_icon_name (self->reload_button, "view-refresh-symbolic");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->reload_button), _("Reload"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->reload_button), "win.reload");
+    }
+}
+
+/* Agents mostly browse development servers on this machine, which speak
+ * plain http; only remote plain http deserves the warning. */
+static const char *
+address_icon (const char *uri)
+{
+  g_autoptr(GUri) parsed = NULL;
+  const char *host;
+
+  if (uri_is_blank (uri))
+    return "edit-find-symbolic";
+
+  parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
+  if (parsed == NULL)
+    return "edit-find-symbolic";
+
+  if (g_strcmp0 (g_uri_get_scheme (parsed), "https") == 0)
+    return "channel-secure-symbolic";
+
+  host = g_uri_get_host (parsed);
+  if (host != NULL &&
+      (g_str_equal (host, "localhost") || g_str_has_suffix (host, ".localhost") ||
+       g_str_has_prefix (host, "127.") || g_str_equal (host, "::1") ||
+       g_str_equal (host, "[::1]")))
+    return "computer-symbolic";
+
+  return "channel-insecure-symbolic";
+}
+
+static void
+update_address (TwWindow *self)
+{
+  TwBrowserTab *tab = get_selected_tab (self);
+  const char *owner = tab ? tw_browser_tab_get_owner (tab) : NULL;
+  const char *uri = "";
+
+  if (tab != NULL)
+    uri = tw_browser_tab_get_load_error_uri (tab) ? tw_browser_tab_get_load_error_uri (tab)
+                                                 : tw_browser_tab_get_uri (tab);
+
+  /* Never pull text from under the person's fingers. */
+  if (!self->address_edited)
+    {
+      self->setting_address = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->address_entry), uri_is_blank (uri) ? "" : uri);
+      self->setting_address = FALSE;
+    }
+
+  gtk_entry_set_progress_fraction (self->address_entry,
+                                   tab && tw_browser_tab_get_loading (tab)
+                                     ? MAX (0.1, tw_browser_tab_get_progress (tab))
+                                     : 0.0);
+
+  gtk_entry_set_icon_from_icon_name (self->address_entry, GTK_ENTRY_ICON_PRIMARY,
+                                     address_icon (uri));
+
+  if (owner != NULL)
+    {
+      g_autofree char *tooltip = g_strdup_printf (_("%s is driving this tab"), owner);
+
+      gtk_entry_set_icon_from_icon_name (self->address_entry, GTK_ENTRY_ICON_SECONDARY,
+                                         AGENT_ICON);
+      gtk_entry_set_icon_tooltip_text (self->address_entry, GTK_ENTRY_ICON_SECONDARY, tooltip);
+    }
+  else
+    {
+      gtk_entry_set_icon_from_icon_name (self->address_entry, GTK_ENTRY_ICON_SECONDARY, NULL);
+    }
+}
+
+static void
+update_chrome (TwWindow *self)
+{
+  update_address (self);
+  update_actions (self);
+}
+
+/* Pages */
+
+static void
+retry_cb (TwBrowserTab *tab,
+          GtkButton    *button)
+{
+  const char *failed = tw_browser_tab_get_load_error_uri (tab);
+
+  if (!tw_browser_tab_get_crashed (tab) && failed != NULL)
+    tw_browser_tab_load_uri (tab, failed, NULL);
+  else
+    tw_browser_tab_reload (tab);
+}
+
+/* While an agent holds the page at a fixed size (browser_resize), a small
+ * bar says so and lets the person give the page the whole window again. */
+static void
+update_viewport_bar (TwViewFrame *frame,
+                     GParamSpec  *pspec,
+                     GtkWidget   *bar)
+{
+  GtkLabel *label = g_object_get_data (G_OBJECT (bar), "tw-size-label");
+  int width;
+  int height;
+
+  if (tw_view_frame_get_viewport_size (frame, &width, &height))
+    {
+      g_autofree char *size = g_strdup_printf (_("Viewport %d × %d"), width, height);
+
+      gtk_label_set_label (label, size);
+      gtk_widget_set_visible (bar, TRUE);
+    }
+  else
+    {
+      gtk_widget_set_visible (bar, FALSE);
+    }
+}
+
+static void
+fit_to_window_cb (TwViewFrame *frame)
+{
+  tw_view_frame_set_viewport_size (frame, 0, 0, NULL);
+}
+
+static GtkWidget *
+create_viewport_bar (TwViewFrame *frame)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *fit = gtk_button_new_with_mnemonic (_("_Fit to Window"));
+
+  gtk_widget_add_css_class (bar, "osd");
+  gtk_widget_add_css_class (bar, "toolbar");
+  gtk_widget_add_css_class (bar, "tw-viewport-bar");
+  gtk_widget_set_halign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (bar, GTK_ALIGN_END);
+  gtk_widget_set_margin_bottom (bar, 12);
+  gtk_widget_set_tooltip_text (fit, _("Let the page fill the window again"));
+  gtk_box_append (GTK_BOX (bar), label);
+  gtk_box_append (GTK_BOX (bar), fit);
+
+  g_object_set_data (G_OBJECT (bar), "tw-size-label", label);
+  g_signal_connect_object (fit, "clicked", G_CALLBACK (fit_to_window_cb), frame,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (frame, "notify::viewport-width", G_CALLBACK (update_viewport_bar),
+                           bar, 0);
+  g_signal_connect_object (frame, "notify::viewport-height", G_CALLBACK (update_viewport_bar),
+                           bar, 0);
+  update_viewport_bar (frame, NULL, bar);
+
+  return bar;
+}
+
+/* The page's web view, and above it what to say when there is no page to
+ * show: a load that failed or a web process that died. */
+static GtkWidget *
+create_page_child (TwWindow     *self,
+                   TwBrowserTab *tab)
+{
+  GtkWidget *overlay = gtk_overlay_new ();
+  GtkWidget *status = adw_status_page_new ();
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Try Again"));
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *viewport = gtk_viewport_new (NULL, NULL);
+
+  /* The frame fills the page unless an agent fixed the viewport size
+   * (browser_resize); then the page scrolls or sits centred. */
+  gtk_viewport_set_child (GTK_VIEWPORT (viewport), GTK_WIDGET (tw_browser_tab_get_frame (tab)));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), viewport);
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), scrolled);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay),
+                           create_viewport_bar (tw_browser_tab_get_frame (tab)));
+
+  gtk_widget_add_css_class (button, "pill");
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  g_signal_connect_object (button, "clicked", G_CALLBACK (retry_cb), tab, G_CONNECT_SWAPPED);
+
+  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
+  gtk_widget_add_css_class (status, "tw-page-status");
+  gtk_widget_set_visible (status, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), status);
+
+  g_object_set_data (G_OBJECT (overlay), "tw-status", status);
+
+  return overlay;
+}
+
+static void
+update_page_status (AdwTabPage   *page,
+                    TwBrowserTab *tab)
+{
+  GtkWidget *status = g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-status");
+  const char *error = tw_browser_tab_get_load_error (tab);
+
+  if (tw_browser_tab_get_crashed (tab))
+    {
+      adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "computer-fail-symbolic");
+      adw_status_page_set_title (ADW_STATUS_PAGE (status), _("This Page Stopped Working"));
+      adw_status_page_set_description (ADW_STATUS_PAGE (status),
+                                       _("Its web process ended. Reload to bring it back."));
+      gtk_widget_set_visible (status, TRUE);
+    }
+  else if (error != NULL && !tw_browser_tab_get_loading (tab))
+    {
+      g_autofree char *description = NULL;
+
+      description = g_markup_printf_escaped ("<b>%s</b>\n%s",
+                                             tw_browser_tab_get_load_error_uri (tab), error);
+      adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-warning-symbolic");
+      adw_status_page_set_title (ADW_STATUS_PAGE (status), _("Unable to Load Page"));
+      adw_status_page_set_description (ADW_STATUS_PAGE (status), description);
+      gtk_widget_set_visible (status, TRUE);
+    }
+  else
+    {
+      gtk_widget_set_visible (status, FALSE);
+    }
+}
+
+static void
+update_page (TwWindow     *self,
+             TwBrowserTab *tab)
+{
+  AdwTabPage *page = g_hash_table_lookup (self->pages, tab);
+  const char *owner = tw_browser_tab_get_owner (tab);
+  const char *uri = tw_browser_tab_get_uri (tab);
+  g_autofree char *tooltip = NULL;
+
+  if (page == NULL)
+    return;
+
+  adw_tab_page_set_title (page, tab_display_title (tab));
+  adw_tab_page_set_loading (page, tw_browser_tab_get_loading (tab));
+
+  if (owner != NULL)
+    {
+      g_autoptr(GIcon) icon = g_themed_icon_new (AGENT_ICON);
+      g_autofree char *driver = g_strdup_printf (_("Driven by %s"), owner);
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      adw_tab_page_set_indicator_tooltip (page, driver);
+      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
+                                         tab_display_title (tab), uri, driver);
+    }
+  else
+    {
+      adw_tab_page_set_indicator_icon (page, NULL);
+      adw_tab_page_set_indicator_tooltip (page, "");
+      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", tab_display_title (tab), uri);
+    }
+
+  adw_tab_page_set_tooltip (page, tooltip);
+  update_page_status (page, tab);
+
+  if (tab == get_selected_tab (self))
+    update_chrome (self);
+}
+
+static void
+tab_notify_cb (TwWindow     *self,
+               GParamSpec   *pspec,
+               TwBrowserTab *tab)
+{
+  update_page (self, tab);
+}
+
+static void
+tab_script_dialog_cb (TwWindow     *self,
+                      int           type,
+                      const char   *message,
+                      TwBrowserTab *tab)
+{
+  g_autofree char *text = NULL;
+
+  /* Dialogs never block anyone; the person still hears what the page they
+   * are looking at said. */
+  if (tab != get_selected_tab (self))
+    return;
+
+  switch ((TwDialogType) type)
+    {
+    case TW_DIALOG_ALERT:
+      text = g_strdup_printf (_("The page says “%s”"), message);
+      break;
+
+    case TW_DIALOG_CONFIRM:
+    case TW_DIALOG_PROMPT:
+      text = g_strdup_printf (_("The page asked “%s” and was told no"), message);
+      break;
+
+    case TW_DIALOG_BEFOREUNLOAD:
+    default:
+      text = g_strdup (_("The page asked to stay open, so it stays"));
+      break;
+    }
+
+  tw_window_add_toast (self, text);
+}
+
+static void
+add_page (TwWindow     *self,
+          TwBrowserTab *tab)
+{
+  AdwTabPage *page;
+
+  page = adw_tab_view_append (self->tab_view, create_page_child (self, tab));
+  g_object_set_data_full (G_OBJECT (page), "tw-tab", g_object_ref (tab), g_object_unref);
+  g_hash_table_insert (self->pages, g_object_ref (tab), page);
+
+  g_signal_connect_object (tab, "notify", G_CALLBACK (tab_notify_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "script-dialog",
+                          G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
+
+  update_page (self, tab);
+
+  /* The person's own tabs come to the front; agents' tabs wait in the
+   * background until someone looks. */
+  if (tw_browser_tab_get_owner (tab) == NULL)
+    adw_tab_view_set_selected_page (self->tab_view, page);
+}
+
+static void
+forget_tab (TwWindow     *self,
+            TwBrowserTab *tab)
+{
+  g_signal_handlers_disconnect_by_data (tab, self);
+  g_hash_table_remove (self->pages, tab);
+}
+
+static void
+update_empty_state (TwWindow *self)
+{
+  gboolean empty = adw_tab_view_get_n_pages (self->tab_view) == 0;
+
+  gtk_stack_set_visible_child_name (self->content_stack, empty ? "empty" : "tabs");
+
+  if (empty)
+    update_chrome (self);
+}
+
+/* Pages follow the browser's tab model: one page per tab, in model order
+ * for new ones; pages of tabs that left the model close. */
+static void
+sync_pages (TwWindow *self)
+{
+  GListModel *tabs = tw_browser_get_tabs (self->browser);
+  guint n_tabs = g_list_model_get_n_items (tabs);
+  g_autoptr(GHashTable) present = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_object_unref);
+  GHashTableIter iter;
+  gpointer key;
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (tabs, i);
+
+      g_hash_table_add (present, tab);
+      if (!g_hash_table_contains (self->pages, tab))
+        add_page (self, tab);
+    }
+
+  g_hash_table_iter_init (&iter, self->pages);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      if (!g_hash_table_contains (present, key))
+        g_ptr_array_add (gone, g_object_ref (key));
+    }
+
+  for (guint i = 0; i < gone->len; i++)
+    {
+      AdwTabPage *page = g_hash_table_lookup (self->pages, g_ptr_array_index (gone, i));
+
+      if (page != NULL)
+        adw_tab_view_close_page (self->tab_view, page);
+    }
+
+  update_empty_state (self);
+}
+
+static void
+tabs_items_changed_cb (TwWindow   *self,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       GListModel *model)
+{
+  sync_pages (self);
+}
+
+static gboolean
+tab_view_close_page_cb (TwWindow   *self,
+                        AdwTabPage *page,
+                        AdwTabView *view)
+{
+  g_autoptr(TwBrowserTab) tab = NULL;
+
+  if (page_get_tab (page) != NULL)
+    tab = g_object_ref (page_get_tab (page));
+
+  adw_tab_view_close_page_finish (view, page, TRUE);
+
+  if (tab != NULL)
+    {
+      forget_tab (self, tab);
+
+      /* When the person closed it, the tab is still in the model. */
+      if (tw_browser_lookup_tab (self->browser, tw_browser_tab_get_id (tab)) == tab)
+        tw_browser_close_tab (self->browser, tab);
+    }
+
+  update_empty_state (self);
+
+  return GDK_EVENT_STOP;
+}
+
+static AdwTabView *
+tab_view_create_window_cb (TwWindow   *self,
+                           AdwTabView *view)
+{
+  /* Tabs belong to their workspace's window; they cannot be torn off. */
+  return NULL;
+}
+
+static void
+tab_view_notify_selected_page_cb (TwWindow   *self,
+                                  GParamSpec *pspec,
+                                  AdwTabView *view)
+{
+  update_chrome (self);
+}
+
+/* The address bar */
+
+static void
+address_activate_cb (TwWindow *self,
+                     GtkEntry *entry)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  TwBrowserTab *tab;
+
+  url = tw_address_normalize (text, &error);
+  if (url == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED))
+        message = g_strdup (_("Only web addresses (http and https) can be opened"));
+      else if (text[0] == '\0')
+        message = g_strdup (_("Type a web address to open"));
+      else
+        message = g_strdup_printf (_("“%s” is not a web address"), text);
+
+      tw_window_add_toast (self, message);
+      return;
+    }
+
+  tab = get_selected_tab (self);
+  if (tab == NULL)
+    tab = tw_browser_open_tab (self->browser, url);
+  else
+    tw_browser_tab_load_uri (tab, url, NULL);
+
+  self->address_edited = FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (tw_browser_tab_get_view (tab)));
+  update_chrome (self);
+}
+
+static void
+address_changed_cb (TwWindow    *self,
+                    GtkEditable *editable)
+{
+  if (!self->setting_address)
+    self->address_edited = TRUE;
+}
+
+static void
+address_focus_leave_cb (TwWindow                *self,
+                        GtkEventControllerFocus *controller)
+{
+  /* Focus also leaves while the window is being destroyed. */
+  if (self->address_entry == NULL || self->tab_view == NULL)
+    return;
+
+  self->address_edited = FALSE;
+  update_address (self);
+}
+
+static gboolean
+address_escape_cb (GtkWidget *widget,
+                   GVariant  *args,
+                   gpointer   user_data)
+{
+  TwWindow *self = TW_WINDOW (gtk_widget_get_root (widget));
+  TwBrowserTab *tab = get_selected_tab (self);
+
+  self->address_edited = FALSE;
+  update_address (self);
+
+  if (tab != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (tw_browser_tab_get_view (tab)));
+
+  return TRUE;
+}
+
+/* Actions */
+
+static void
+new_tab_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  TwWindow *self = user_data;
+
+  tw_browser_open_tab (self->browser, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
+}
+
+static void
+close_tab_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TwWindow *self = user_data;
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page != NULL)
+    adw_tab_view_close_page (self->tab_view, page);
+}
+
+static void
+focus_address_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  TwWindow *self = user_data;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
+}
+
+static void
+back_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TwBrowserTab *tab = get_selected_tab (user_data);
+
+  if (tab != NULL)
+    tw_browser_tab_go_back (tab);
+}
+
+static void
+forward_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  TwBrowserTab *tab = get_selected_tab (user_data);
+
+  if (tab != NULL)
+    tw_browser_tab_go_forward (tab);
+}
+
+static void
+reload_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  TwBrowserTab *tab = get_selected_tab (user_data);
+
+  if (tab != NULL)
+    retry_cb (tab, NULL);
+}
+
+static void
+stop_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TwBrowserTab *tab = get_selected_tab (user_data);
+
+  if (tab != NULL)
+    tw_browser_tab_stop (tab);
+}
+
+static void
+connect_agent_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  TwWindow *self = user_data;
+  GtkWindow *dialog;
+
+  dialog = tw_connect_dialog_new (GTK_WINDOW (self), self->mcp_url, self->mcp_token,
+                                  self->workspace_path);
+  gtk_window_present (dialog);
+}
+
+static const GActionEntry window_actions[] = {
+  { "new-tab", new_tab_action },
+  { "close-tab", close_tab_action },
+  { "focus-address", focus_address_action },
+  { "back", back_action },
+  { "forward", forward_action },
+  { "reload", reload_action },
+  { "stop", stop_action },
+  { "connect-agent", connect_agent_action },
+};
+
+/* GObject */
+
+static void
+tw_window_constructed (GObject *object)
+{
+  TwWindow *self = TW_WINDOW (object);
+  g_autofree char *title = NULL;
+
+  G_OBJECT_CLASS (tw_window_parent_class)->constructed (object);
+
+  g_assert (TW_IS_BROWSER (self->browser));
+
+  title = g_strdup_printf (_("%s — Tabwright"), self->workspace_name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_label (self->workspace_label, self->workspace_name);
+  gtk_widget_set_tooltip_text (self->workspace_box, self->workspace_path);
+  tw_tools_banner_set_browser (self->tools_banner, self->browser);
+
+  g_signal_connect_object (tw_browser_get_tabs (self->browser), "items-changed",
+                           G_CALLBACK (tabs_items_changed_cb), self, G_CONNECT_SWAPPED);
+  sync_pages (self);
+  update_chrome (self);
+}
+
+static void
+tw_window_dispose (GObject *object)
+{
+  TwWindow *self = TW_WINDOW (object);
+
+  /* The tab view goes away with the template; nothing it says while dying
+   * concerns the browser any more. */
+  if (self->tab_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->tab_view, self);
+
+  if (self->browser != NULL)
+    g_signal_handlers_disconnect_by_data (tw_browser_get_tabs (self->browser), self);
+
+  if (self->pages != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, self->pages);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_signal_handlers_disconnect_by_data (key, self);
+      g_clear_pointer (&self->pages, g_hash_table_unref);
+    }
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WINDOW);
+
+  g_clear_object (&self->browser);
+
+  G_OBJECT_CLASS (tw_window_parent_class)->dispose (object);
+}
+
+static void
+tw_window_finalize (GObject *object)
+{
+  TwWindow *self = TW_WINDOW (object);
+
+  g_clear_pointer (&self->workspace_name, g_free);
+  g_clear_pointer (&self->workspace_path, g_free);
+  g_clear_pointer (&self->mcp_url, g_free);
+  g_clear_pointer (&self->mcp_token, g_free);
+
+  G_OBJECT_CLASS (tw_window_parent_class)->finalize (object);
+}
+
+static void
+tw_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  TwWindow *self = TW_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BROWSER:
+      g_value_set_object (value, self->browser);
+      break;
+
+    case PROP_WORKSPACE_NAME:
+      g_value_set_string (value, self->workspace_name);
+      break;
+
+    case PROP_WORKSPACE_PATH:
+      g_value_set_string (value, self->workspace_path);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  TwWindow *self = TW_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BROWSER:
+      self->browser = g_value_dup_object (value);
+      break;
+
+    case PROP_WORKSPACE_NAME:
+      self->workspace_name = g_value_dup_string (value);
+      break;
+
+    case PROP_WORKSPACE_PATH:
+      self->workspace_path = g_value_dup_string (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_window_class_init (TwWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = tw_window_constructed;
+  object_class->dispose = tw_window_dispose;
+  object_class->finalize = tw_window_finalize;
+  object_class->get_property = tw_window_get_property;
+  object_class->set_property = tw_window_set_property;
+
+  properties[PROP_BROWSER] =
+    g_param_spec_object ("browser", NULL, NULL, TW_TYPE_BROWSER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_WORKSPACE_NAME] =
+    g_param_spec_string ("workspace-name", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_WORKSPACE_PATH] =
+    g_param_spec_string ("workspace-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (TW_TYPE_TOOLS_BANNER);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tabwright/Tabwright/ui/tw-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, reload_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, address_entry);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_bar);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, tools_banner);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_box);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_label);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, agents_paned);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_section);
+  gtk_widget_class_bind_template_callback (widget_class, address_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_close_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_create_window_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_notify_selected_page_cb);
+}
+
+static void
+tw_window_init (TwWindow *self)
+{
+  GtkEventController *focus;
+  GtkEventController *shortcuts;
+  GtkShortcut *escape;
+
+  self->pages = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
+                                   G_N_ELEMENTS (window_actions), self);
+
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_object (focus, "leave", G_CALLBACK (address_focus_leave_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->address_entry), focus);
+  g_signal_connect_object (self->address_entry, "changed", G_CALLBACK (address_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  /* Escape gives up an edit and goes back to the page. */
+  shortcuts = gtk_shortcut_controller_new ();
+  escape = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                             gtk_callback_action_new (address_escape_cb, NULL, NULL));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), escape);
+  gtk_widget_add_controller (GTK_WIDGET (self->address_entry), shortcuts);
+}
+
+TwWindow *
+tw_window_new (AdwApplication *application,
+               TwBrowser      *browser,
+               const char     *workspace_name,
+               const char     *workspace_path)
+{
+  g_return_val_if_fail (!application || ADW_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (TW_IS_BROWSER (browser), NULL);
+  g_return_val_if_fail (workspace_name != NULL, NULL);
+  g_return_val_if_fail (workspace_path != NULL, NULL);
+
+  return g_object_new (TW_TYPE_WINDOW,
+                       "application", application,
+                       "browser", browser,
+                       "workspace-name", workspace_name,
+                       "workspace-path", workspace_path,
+                       NULL);
+}
+
+TwBrowser *
+tw_window_get_browser (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->browser;
+}
+
+const char *
+tw_window_get_workspace_path (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->workspace_path;
+}
+
+void
+tw_window_set_mcp_connection (TwWindow   *self,
+                              const char *url,
+                              const char *token)
+{
+  g_return_if_fail (TW_IS_WINDOW (self));
+
+  g_free (self->mcp_url);
+  g_free (self->mcp_token);
+  self->mcp_url = g_strdup (url);
+  self->mcp_token = g_strdup (token);
+}
+
+void
+tw_window_add_toast (TwWindow   *self,
+                     const char *message)
+{
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (message != NULL);
+
+  /* Toast titles are markup; what pages say is not. */
+  escaped = g_markup_escape_text (message, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* Agents get room for a readable terminal the first time they show; after
+ * that the pane keeps whatever width the person gives it. */
+#define AGENTS_PANE_WIDTH 560
+#define BROWSER_MIN_WIDTH 360
+
+static void
+agents_pane_visible_cb (GtkWidget  *pane,
+                        GParamSpec *pspec,
+                        GtkPaned   *paned)
+{
+  int width;
+  int height;
+
+  if (!gtk_widget_get_visible (pane) || g_object_get_data (G_OBJECT (paned), "tw-sized"))
+    return;
+
+  g_object_set_data (G_OBJECT (paned), "tw-sized", GINT_TO_POINTER (TRUE));
+
+  width = gtk_widget_get_width (GTK_WIDGET (paned));
+  if (width <= 0)
+    gtk_window_get_default_size (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (paned))),
+                                 &width, &height);
+
+  gtk_paned_set_position (paned, MAX (BROWSER_MIN_WIDTH, width - AGENTS_PANE_WIDTH));
+}
+
+void
+tw_window_set_agents (TwWindow  *self,
+                      GtkWidget *launcher,
+                      GtkWidget *pane)
+{
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (GTK_IS_WIDGET (launcher));
+  g_return_if_fail (GTK_IS_WIDGET (pane));
+
+  adw_header_bar_pack_end (self->header_bar, launcher);
+  gtk_paned_set_end_child (self->agents_paned, pane);
+
+  g_signal_connect_object (pane, "notify::visible", G_CALLBACK (agents_pane_visible_cb),
+                           self->agents_paned, 0);
+  agents_pane_visible_cb (pane, NULL, self->agents_paned);
+}
+
+void
+tw_window_set_recent_workspaces (TwWindow   *self,
+                                 GMenuModel *recent)
+{
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (G_IS_MENU_MODEL (recent));
+
+  g_menu_append_submenu (self->workspace_section, _("_Recent Workspaces"), recent);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tw-browser.h"
+
+G_BEGIN_DECLS
+
+/* The window of one workspace: its tabs, in a tab strip bound to the
+ * workspace's TwBrowser, and the toolbar a person browses with. Tabs that
+ * agents open appear in the background and never take the selection. */
+
+#define TW_TYPE_WINDOW (tw_window_get_type ())
+G_DECLARE_FINAL_TYPE (TwWindow, tw_window, TW, WINDOW, AdwApplicationWindow)
+
+TwWindow   *tw_window_new                (AdwApplication *application,
+                                          TwBrowser      *browser,
+                                          const char     *workspace_name,
+                                          const char     *workspace_path);
+
+TwBrowser  *tw_window_get_browser        (TwWindow       *self);
+const char *tw_window_get_workspace_path (TwWindow       *self);
+
+/* Where external agents reach this workspace, for the Connect dialog. */
+void        tw_window_set_mcp_connection (TwWindow       *self,
+                                          const char     *url,
+                                          const char     *token);
+
+void        tw_window_add_toast          (TwWindow       *self,
+                                          const char     *message);
+
+/* The workspace's agents: @launcher (the Launch Agent button) goes into the
+ * header bar, @pane (their terminals) beside the tabs, across a handle the
+ * person can drag. */
+void        tw_window_set_agents         (TwWindow       *self,
+                                          GtkWidget      *launcher,
+                                          GtkWidget      *pane);
+/* The Recent Workspaces submenu of the main menu. */
+void        tw_window_set_recent_workspaces (TwWindow    *self,
+                                             GMenuModel  *recent);
+
+G_END_DECLS

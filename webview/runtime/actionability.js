@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Whether a person could act on an element right now, and where: it is
+// attached, visible, enabled (and editable for typing), scrolled into view,
+// not moving (the same box at two looks a timer tick apart), and the point
+// of action lands on it rather than on something drawn over it. A check
+// never waits for the element: the C side asks again on its own timers
+// until the element is ready or the time is up, because page timers may be
+// throttled and animation frames stopped in a background tab.
+
+const Actionability = {
+  TEXT_TYPES: new Set(['', 'text', 'search', 'url', 'tel', 'email', 'password', 'number']),
+  // Inputs whose value a person picks rather than types.
+  VALUE_TYPES: new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']),
+
+  isTextField (el) {
+    if (!Dom.isElement(el) || !Dom.isHtml(el))
+      return false;
+    if (el.localName === 'textarea')
+      return true;
+    return el.localName === 'input' && Actionability.TEXT_TYPES.has(el.type);
+  },
+
+  isValueInput (el) {
+    return Dom.isElement(el) && Dom.isHtml(el) && el.localName === 'input' &&
+           Actionability.VALUE_TYPES.has(el.type);
+  },
+
+  // A text field that takes typing, or an editable region.
+  isEditable (el) {
+    if (Actionability.isTextField(el))
+      return !el.readOnly && !el.disabled;
+    return el.isContentEditable === true;
+  },
+
+  // For a ref that names a wrapper (a label, a combobox around its input, a
+  // rich editor's frame): the one editable element it stands for.
+  editableTarget (el) {
+    if (Actionability.isTextField(el) || el.isContentEditable === true || Actionability.isValueInput(el))
+      return el;
+    if (el.localName === 'label' && el.control)
+      return el.control;
+    const found = [];
+    const visit = (root) => {
+      for (const c of root.querySelectorAll('input, textarea, [contenteditable]')) {
+        if ((Actionability.isEditable(c) || Actionability.isValueInput(c)) &&
+            !(c.parentElement && c.parentElement.isContentEditable))
+          found.push(c);
+      }
+    };
+    visit(el);
+    if (el.shadowRoot)
+      visit(el.shadowRoot);
+    return found.length === 1 ? found[0] : null;
+  },
+
+  // "button "Save" @e7", or the tag and id for an element with no role.
+  describe (ctx, el) {
+    const role = Roles.role(ctx, el);
+    const name = Names.name(ctx, el);
+    if (role && role !== 'generic' && role !== 'none')
+      return name ? role + ' ' + Base.quote(Base.clip(name, 80)) : role;
+    if (name)
+      return Base.quote(Base.clip(name, 80));
+    let s = '<' + el.localName;
+    if (el.id)
+      s += ' id="' + Base.clip(el.id, 40) + '"';
+    else if (typeof el.className === 'string' && el.className.trim() !== '')
+      s += ' class="' + Base.clip(el.className.trim(), 60) + '"';
+    return s + '>';
+  },
+
+  // What covers an element, as a person would name it: the nearest
+  // ancestor of the hit element with a role and a name, e.g. a dialog.
+  describeCover (ctx, el) {
+    let best = el;
+    for (let a = el, i = 0; a && i < 8; a = Dom.parent(a), i++) {
+      const role = Roles.role(ctx, a);
+      if (role && role !== 'generic' && role !== 'none' && Names.name(ctx, a) !== '') {
+        best = a;
+        break;
+      }
+    }
+    const d = Actionability.describe(ctx, best);
+    return best === el ? d : d + ' (at ' + Actionability.describe(ctx, el) + ')';
+  },
+
+  visible (el) {
+    if (!el.isConnected)
+      return false;
+    if (typeof el.checkVisibility === 'function' &&
+        !el.checkVisibility({ visibilityProperty: true }))
+      return false;
+    const s = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (!s || s.display === 'none' || s.visibility !== 'visible')
+      return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  },
+
+  disabled (ctx, el) {
+    const role = Roles.role(ctx, el);
+    return States.isDisabled(el, Dom.isHtml(el) ? el.localName : '', role);
+  },
+
+  // The element's box in the top-level viewport.
+  box (el) {
+    const r = Dom.viewportRect(el);
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  },
+
+  sameBox (a, b) {
+    return a && b && Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 &&
+           Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
+  },
+
+  // The top-level viewport rectangle a person can see of el: its box
+  // clipped by the viewport of every frame it sits in.
+  visibleRect (el, rect) {
+    const off = Pointer.frameOffset(el);
+    let x1 = rect.left + off.x;
+    let y1 = rect.top + off.y;
+    let x2 = rect.right + off.x;
+    let y2 = rect.bottom + off.y;
+    let view = el.ownerDocument.defaultView;
+    let vo = off;
+    for (;;) {
+      x1 = Math.max(x1, vo.x);
+      y1 = Math.max(y1, vo.y);
+      x2 = Math.min(x2, vo.x + view.innerWidth);
+      y2 = Math.min(y2, vo.y + view.innerHeight);
+      if (!view.frameElement)
+        break;
+      const fe = view.frameElement;
+      view = fe.ownerDocument.defaultView;
+      vo = Pointer.frameOffset(fe);
+    }
+    if (x2 - x1 < 1 || y2 - y1 < 1)
+      return null;
+    return { x1, y1, x2, y2 };
+  },
+
+  inViewport (el) {
+    const r = el.getBoundingClientRect();
+    const v = Actionability.visibleRect(el, r);
+    if (!v)
+      return false;
+    return Math.abs((v.x2 - v.x1) - r.width) < 1 && Math.abs((v.y2 - v.y1) - r.height) < 1;
+  },
+
+  // Whether an animation or transition runs on el or one of its
+  // ancestors, which can move it between two looks.
+  animating (el) {
+    let doc = el.ownerDocument;
+    const chain = new Set(Pointer.chain(el));
+    for (let guard = 0; doc && guard < 16; guard++) {
+      if (typeof doc.getAnimations === 'function') {
+        for (const a of doc.getAnimations()) {
+          const t = a.effect && a.effect.target;
+          if (a.playState === 'running' && t && chain.has(t))
+            return true;
+        }
+      }
+      const view = doc.defaultView;
+      doc = view && view.frameElement ? view.frameElement.ownerDocument : null;
+    }
+    return false;
+  },
+
+  // Whether a press at the top-level point lands on el: on el itself or
+  // something inside it, or on a label of el (a person clicks a styled
+  // checkbox through its label). Returns the hit and whether it counts.
+  hitsAt (el, x, y) {
+    const h = Pointer.hit(x, y);
+    if (!h)
+      return { ok: false, hit: null };
+    if (Pointer.contains(el, h.el))
+      return { ok: true, hit: h.el };
+    for (let a = h.el; a; a = Dom.parent(a)) {
+      if (a.localName === 'label' && a.control === el)
+        return { ok: true, hit: h.el };
+    }
+    return { ok: false, hit: h.el };
+  },
+
+  // Candidate points: the centre of the visible part of the box, then of
+  // each line box, so a link that wraps is hit on its text.
+  points (el) {
+    const out = [];
+    const add = (r) => {
+      const v = Actionability.visibleRect(el, r);
+      if (v)
+        out.push({ x: (v.x1 + v.x2) / 2, y: (v.y1 + v.y2) / 2 });
+    };
+    add(el.getBoundingClientRect());
+    const rects = el.getClientRects();
+    if (rects.length > 1) {
+      for (let i = 0; i < rects.length && i < 8; i++) {
+        if (rects[i].width > 0 && rects[i].height > 0)
+          add(rects[i]);
+      }
+    }
+    return out;
+  },
+
+  notReady (reason, message, extra) {
+    return Object.assign({ ready: false, reason, message }, extra || {});
+  },
+
+  // Two looks a timer tick apart (page timers still run in a background
+  // tab; animation frames may not), so that an element moved by a script
+  // is not acted on mid-way; the second look decides. Answers like check().
+  async ready (ctx, el, label, opts) {
+    const first = Actionability.check(ctx, el, label, opts);
+    if (!first.ready || opts.stable === false)
+      return first;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!el.isConnected)
+      return Actionability.notReady('detached', label + ' was removed from the page');
+    return Actionability.check(ctx, el, label, Object.assign({}, opts, { previousBox: first.box }));
+  },
+
+  // The checks of one attempt. opts: {enabled, editable, hit, stable,
+  // previousBox}. Answers {ready: true, point, box, hit} or {ready: false,
+  // reason, message, permanent?, box?}.
+  check (ctx, el, label, opts) {
+    if (!el.isConnected)
+      return Actionability.notReady('detached', label + ' is no longer on the page');
+    if (!Actionability.visible(el))
+      return Actionability.notReady('hidden', label + ' is not visible');
+    if (opts.enabled !== false && Actionability.disabled(ctx, el))
+      return Actionability.notReady('disabled', label + ' is disabled');
+    if (opts.editable && !Actionability.isEditable(el)) {
+      if (Actionability.isTextField(el) && el.readOnly)
+        return Actionability.notReady('readonly', label + ' is read-only');
+      return Actionability.notReady('not-editable', label + ' is not a text field or an editable region',
+                                    { permanent: true });
+    }
+
+    if (!Actionability.inViewport(el)) {
+      if (typeof el.scrollIntoViewIfNeeded === 'function')
+        el.scrollIntoViewIfNeeded(true);
+      else
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    }
+
+    // Still: the same box as at the last look, or, at a first look, no
+    // animation running on it or an ancestor.
+    const box = Actionability.box(el);
+    if (opts.stable !== false &&
+        (opts.previousBox ? !Actionability.sameBox(box, opts.previousBox) : Actionability.animating(el)))
+      return Actionability.notReady('moving', label + ' is still moving', { box });
+
+    const points = Actionability.points(el);
+    if (points.length === 0)
+      return Actionability.notReady('outside', label + ' is outside the visible part of the page even after scrolling', { box });
+
+    if (opts.hit === false)
+      return { ready: true, point: points[0], box, hit: null };
+
+    let firstMiss = null;
+    for (const p of points) {
+      const h = Actionability.hitsAt(el, p.x, p.y);
+      if (h.ok)
+        return { ready: true, point: p, box, hit: h.hit };
+      if (!firstMiss)
+        firstMiss = { p, hit: h.hit };
+    }
+
+    const s = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (s && s.pointerEvents === 'none')
+      return Actionability.notReady('covered', label + ' does not receive pointer events (pointer-events: none)', { box });
+    if (!firstMiss.hit)
+      return Actionability.notReady('covered', label + ' is not under the pointer at (' +
+                                    Math.round(firstMiss.p.x) + ', ' + Math.round(firstMiss.p.y) + ')', { box });
+    return Actionability.notReady('covered', label + ' is covered by ' +
+                                  Actionability.describeCover(ctx, firstMiss.hit) + ' at (' +
+                                  Math.round(firstMiss.p.x) + ', ' + Math.round(firstMiss.p.y) + ')',
+                                  { box, coveredBy: Actionability.describeCover(ctx, firstMiss.hit) });
+  },
+};

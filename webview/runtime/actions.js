@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The interaction tools in the page: click, hover, fill, select, drag,
+// scroll, the page side of upload, and the wait for the page to settle
+// after an action. Each function resolves its refs with Refs.resolve(),
+// checks actionability, and either acts or answers {ready: false, reason,
+// message} for the C side to try again on its own timer. Nothing here
+// waits for the element itself, so a call is always short.
+
+const Actions = {
+  elementInfo (ctx, el, ref) {
+    return {
+      ref: Refs.format(Refs.parse(ref)),
+      role: Roles.role(ctx, el) || 'generic',
+      name: Names.name(ctx, el),
+    };
+  },
+
+  // '@e7 button "Save"', the way messages name an element.
+  label (ctx, el, ref) {
+    return Refs.format(Refs.parse(ref)) + ' ' + Actionability.describe(ctx, el);
+  },
+
+  mods (args) {
+    const m = { ctrl: false, shift: false, alt: false, meta: false };
+    for (const name of args.modifiers || []) {
+      const k = Keyboard.MODIFIERS[String(name).toLowerCase()];
+      if (!k)
+        throw Base.error('browser_invalid_argument', '"' + name + '" is not a modifier; use Control, Shift, Alt or Meta');
+      m[k] = true;
+    }
+    return m;
+  },
+
+  // Holds modifier keys down around a pointer action, as a person does
+  // for Shift+click or Control+click.
+  withModifiers (mods, fn) {
+    const order = ['ctrl', 'alt', 'shift', 'meta'].filter((m) => mods[m]);
+    const held = { ctrl: false, shift: false, alt: false, meta: false };
+    for (const m of order) {
+      held[m] = true;
+      const mk = Keyboard.MODIFIER_KEYS[m];
+      Keyboard.fire(Keyboard.target(), 'keydown', { key: mk[0], code: mk[1], keyCode: mk[2], charShift: false }, held, { location: 1 });
+    }
+    try {
+      return fn();
+    } finally {
+      for (let i = order.length - 1; i >= 0; i--) {
+        held[order[i]] = false;
+        const mk = Keyboard.MODIFIER_KEYS[order[i]];
+        Keyboard.fire(Keyboard.target(), 'keyup', { key: mk[0], code: mk[1], keyCode: mk[2], charShift: false }, held, { location: 1 });
+      }
+    }
+  },
+
+  // input then change, bubbling, as a control fires them when a person
+  // picks a value.
+  fireValueEvents (el) {
+    const view = el.ownerDocument.defaultView;
+    el.dispatchEvent(new view.Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new view.Event('change', { bubbles: true }));
+  },
+
+  async click (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el, args.ref);
+    const mods = Actions.mods(args);
+    if (el.localName === 'option' && el.closest('select'))
+      return Actionability.notReady('option', label + ' is an option of a dropdown: use browser_select on the dropdown instead',
+                                    { permanent: true, code: 'browser_invalid_argument' });
+
+    const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+
+    // Named as it was when the agent chose it: the click may rename it.
+    const info = Actions.elementInfo(ctx, el, args.ref);
+    Actions.withModifiers(mods, () =>
+      Pointer.click(r.point.x, r.point.y, {
+        button: args.button || 'left',
+        clickCount: args.doubleClick ? 2 : 1,
+        modifiers: mods,
+      }));
+
+    return { ready: true, element: info, point: r.point };
+  },
+
+  async hover (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el, args.ref);
+    const r = await Actionability.ready(ctx, el, label, { enabled: false, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+    const info = Actions.elementInfo(ctx, el, args.ref);
+    Pointer.moveTo(r.point.x, r.point.y, {});
+    return { ready: true, element: info, point: r.point };
+  },
+
+  // Prepares a fill: checks the field, focuses it and selects its content,
+  // and answers the editing commands that replace it. Fields whose value a
+  // person picks (date, colour, range) are set here instead, through the
+  // native setter, which frameworks that track the value notice.
+  async fill (ctx, args) {
+    const el0 = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el0, args.ref);
+    const value = args.value;
+    if (typeof value !== 'string')
+      throw Base.error('browser_invalid_argument', 'value must be a string');
+
+    if (el0.localName === 'select')
+      return Actions.select(ctx, args);
+    if (el0.localName === 'input' && (el0.type === 'checkbox' || el0.type === 'radio'))
+      return Actionability.notReady('checkable', label + ' is a ' + el0.type + ': use browser_click to check or uncheck it',
+                                    { permanent: true, code: 'browser_invalid_argument' });
+    if (el0.localName === 'input' && el0.type === 'file')
+      return Actionability.notReady('file', label + ' is a file input: use browser_upload',
+                                    { permanent: true, code: 'browser_invalid_argument' });
+
+    const el = Actionability.editableTarget(el0);
+    if (!el)
+      return Actionability.notReady('not-editable', label + ' is not a text field or an editable region',
+                                    { permanent: true });
+
+    if (Actionability.isValueInput(el)) {
+      const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+      if (!r.ready)
+        return r;
+      if (el.readOnly)
+        return Actionability.notReady('readonly', label + ' is read-only');
+      const info = Actions.elementInfo(ctx, el0, args.ref);
+      el.focus({ preventScroll: true });
+      const before = el.value;
+      el.value = value;
+      if (el.value !== value && !(el.type === 'color' && el.value === value.toLowerCase()) &&
+          !(el.type === 'range' && value !== '')) {
+        el.value = before;
+        throw Base.error('browser_invalid_argument', '"' + Base.clip(value, 60) + '" is not a valid value for ' + label +
+                         ' (' + el.type + ' fields take ' + Actions.valueFormat(el.type) + ')');
+      }
+      if (el.value !== before)
+        Actions.fireValueEvents(el);
+      return { ready: true, element: info, commands: [], value: el.value };
+    }
+
+    if (el.localName === 'input' && el.type === 'number' && value.trim() !== '' && !isFinite(Number(value)))
+      throw Base.error('browser_invalid_argument', '"' + Base.clip(value, 60) + '" is not a number, and ' + label + ' takes numbers only');
+
+    const r = await Actionability.ready(ctx, el, label, { enabled: true, editable: true, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+
+    if (Dom.deepActiveElement(document) !== el)
+      el.focus({ preventScroll: true });
+    if (Actionability.isTextField(el)) {
+      el.select();
+    } else {
+      const sel = el.ownerDocument.getSelection();
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+
+    const current = Actionability.isTextField(el) ? el.value : el.textContent;
+    const commands = [];
+    if (value !== '')
+      commands.push({ name: 'InsertText', arg: value });
+    else if (current !== '')
+      commands.push({ name: 'DeleteBackward' });
+    return { ready: true, element: Actions.elementInfo(ctx, el0, args.ref), commands };
+  },
+
+  valueFormat (type) {
+    return {
+      date: 'YYYY-MM-DD',
+      'datetime-local': 'YYYY-MM-DDThh:mm',
+      month: 'YYYY-MM',
+      time: 'hh:mm',
+      week: 'YYYY-Www',
+      color: '#rrggbb',
+      range: 'a number',
+    }[type] || 'text';
+  },
+
+  // What the field holds after a fill, so the result can say when the page
+  // changed or refused the text.
+  fillCheck (ctx, args) {
+    const el0 = Refs.resolve(ctx, args.ref);
+    const el = Actionability.editableTarget(el0) || el0;
+    const value = Actionability.isTextField(el) || Actionability.isValueInput(el) ? el.value
+                                                                                  : (el.innerText || '').replace(/\n$/, '');
+    return { value: Base.clip(value, 2000) };
+  },
+
+  optionLabel (o) {
+    return Base.flat(o.label || o.text);
+  },
+
+  findOption (sel, value) {
+    const opts = Array.from(sel.options);
+    return opts.find((o) => o.value === value) ||
+           opts.find((o) => Actions.optionLabel(o) === Base.flat(value)) ||
+           opts.find((o) => Actions.optionLabel(o).toLowerCase() === Base.flat(value).toLowerCase()) ||
+           null;
+  },
+
+  listOptions (sel) {
+    const parts = [];
+    for (const o of Array.from(sel.options).slice(0, 20)) {
+      const l = Actions.optionLabel(o);
+      parts.push(Base.quote(l) + (o.value !== l ? ' (value ' + Base.quote(o.value) + ')' : ''));
+    }
+    if (sel.options.length > 20)
+      parts.push('… ' + (sel.options.length - 20) + ' more');
+    return parts.length ? parts.join(', ') : 'none';
+  },
+
+  async select (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el, args.ref);
+    const value = args.value;
+    if (typeof value !== 'string')
+      throw Base.error('browser_invalid_argument', 'value must be a string');
+
+    if (el.localName !== 'select') {
+      const role = Roles.role(ctx, el);
+      if (role === 'listbox')
+        return Actions.selectInListbox(ctx, el, label, args);
+      if (el.localName === 'input' && el.list)
+        return Actions.fill(ctx, args);
+      if (role === 'combobox')
+        return Actionability.notReady('custom-combobox', label + ' is a dropdown the page builds itself, not a <select>: ' +
+                                      'click it to open its list, take a snapshot, then click the option',
+                                      { permanent: true, code: 'browser_invalid_argument' });
+      return Actionability.notReady('not-select', label + ' is not a dropdown (<select>)',
+                                    { permanent: true, code: 'browser_invalid_argument' });
+    }
+
+    const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+
+    const option = Actions.findOption(el, value);
+    if (!option)
+      return Actionability.notReady('no-option', label + ' has no option ' + Base.quote(Base.clip(value, 80)) +
+                                    '; its options are ' + Actions.listOptions(el),
+                                    { code: 'browser_invalid_argument', permanent: true });
+    if (option.disabled || (option.parentElement && option.parentElement.localName === 'optgroup' && option.parentElement.disabled))
+      return Actionability.notReady('disabled', 'option ' + Base.quote(Actions.optionLabel(option)) + ' of ' + label + ' is disabled');
+
+    // A person clicks the dropdown, then picks from its list: the page sees
+    // the click, then input and change.
+    const info = Actions.elementInfo(ctx, el, args.ref);
+    Pointer.click(r.point.x, r.point.y, { button: 'left', clickCount: 1, modifiers: {} });
+
+    let changed = false;
+    if (el.multiple) {
+      for (const o of el.options) {
+        const want = o === option;
+        if (o.selected !== want) {
+          o.selected = want;
+          changed = true;
+        }
+      }
+    } else if (!option.selected) {
+      option.selected = true;
+      changed = true;
+    }
+    if (changed)
+      Actions.fireValueEvents(el);
+
+    return {
+      ready: true,
+      element: info,
+      selected: { value: option.value, label: Actions.optionLabel(option) },
+      changed,
+    };
+  },
+
+  // An ARIA listbox: the option is clicked like any element.
+  async selectInListbox (ctx, el, label, args) {
+    const want = Base.flat(args.value);
+    const options = [];
+    const visit = (root) => {
+      for (const o of root.querySelectorAll('[role=option]'))
+        options.push(o);
+    };
+    visit(el);
+    const option = options.find((o) => Names.name(ctx, o) === want) ||
+                   options.find((o) => Names.name(ctx, o).toLowerCase() === want.toLowerCase()) ||
+                   options.find((o) => o.getAttribute('data-value') === args.value);
+    if (!option) {
+      const names = options.slice(0, 20).map((o) => Base.quote(Names.name(ctx, o)));
+      return Actionability.notReady('no-option', label + ' has no option ' + Base.quote(Base.clip(want, 80)) +
+                                    '; its options are ' + (names.length ? names.join(', ') : 'none'),
+                                    { code: 'browser_invalid_argument' });
+    }
+    const olabel = label + ' option ' + Base.quote(Names.name(ctx, option));
+    const r = await Actionability.ready(ctx, option, olabel, { enabled: true, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+    const info = Actions.elementInfo(ctx, el, args.ref);
+    const optionName = Names.name(ctx, option);
+    Pointer.click(r.point.x, r.point.y, { button: 'left', clickCount: 1, modifiers: {} });
+    return {
+      ready: true,
+      element: info,
+      selected: { value: args.value, label: optionName },
+      changed: true,
+    };
+  },
+
+  sleep (ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  },
+
+  centerOf (el) {
+    const pts = Actionability.points(el);
+    return pts.length ? pts[0] : null;
+  },
+
+  // The element that starts an HTML drag when pressed at el: the nearest
+  // draggable inclusive ancestor (draggable="true", links, images).
+  draggableAt (el, stop) {
+    for (let a = el; a; a = Dom.parent(a)) {
+      if (a.draggable === true && !(a.localName === 'img' && a !== el && a !== stop))
+        return a;
+      if (a === stop)
+        break;
+    }
+    return null;
+  },
+
+  dragInit (target, p, dt, extra) {
+    const c = Pointer.clientPoint(target, p.x, p.y);
+    return Pointer.init(target, c.x, c.y, {}, Object.assign({ dataTransfer: dt, buttons: 1 }, extra || {}));
+  },
+
+  // Drags one element onto another: an HTML drag and drop with a
+  // DataTransfer when what is pressed is draggable, otherwise a pointer
+  // drag (down, moves in steps, up) for libraries built on pointer or
+  // mouse events. Steps are a frame apart so frameworks render between
+  // them.
+  async drag (ctx, args) {
+    const src = Refs.resolve(ctx, args.sourceRef);
+    const dst = Refs.resolve(ctx, args.targetRef);
+    const slabel = Actions.label(ctx, src, args.sourceRef);
+    const tlabel = Actions.label(ctx, dst, args.targetRef);
+    if (src === dst)
+      throw Base.error('browser_invalid_argument', 'sourceRef and targetRef are the same element');
+
+    const t = Actionability.check(ctx, dst, tlabel, { enabled: false, hit: false, stable: false });
+    if (!t.ready)
+      return t;
+    const s = await Actionability.ready(ctx, src, slabel, { enabled: true, hit: true, previousBox: args.previousBox });
+    if (!s.ready)
+      return s;
+
+    const sourceInfo = Actions.elementInfo(ctx, src, args.sourceRef);
+    const targetInfo = Actions.elementInfo(ctx, dst, args.targetRef);
+    const start = s.point;
+    const steps = 8;
+
+    Pointer.moveTo(start.x, start.y, {});
+    const press = Pointer.press(start.x, start.y, {});
+    const draggable = press.el && press.mouseOk ? Actions.draggableAt(press.el, src) : null;
+
+    // The target may have scrolled out of view while the source came in.
+    if (!Actionability.inViewport(dst)) {
+      if (typeof dst.scrollIntoViewIfNeeded === 'function')
+        dst.scrollIntoViewIfNeeded(true);
+      else
+        dst.scrollIntoView({ block: 'center', behavior: 'instant' });
+    }
+
+    if (draggable) {
+      const view = draggable.ownerDocument.defaultView;
+      const dt = new view.DataTransfer();
+      const nudge = { x: start.x + 4, y: start.y + 4 };
+      Pointer.moveTo(nudge.x, nudge.y, {});
+      if (Pointer.fire(draggable, 'dragstart', Actions.dragInit(draggable, nudge, dt))) {
+        if (dt.effectAllowed === 'uninitialized')
+          dt.effectAllowed = 'all';
+        let over = null;
+        let accepted = false;
+        let p = nudge;
+        for (let i = 1; i <= steps; i++) {
+          await Actions.sleep(16);
+          const end = Actions.centerOf(dst);
+          if (!end)
+            break;
+          p = { x: nudge.x + (end.x - nudge.x) * i / steps, y: nudge.y + (end.y - nudge.y) * i / steps };
+          const h = Pointer.hit(p.x, p.y);
+          Pointer.fire(draggable, 'drag', Actions.dragInit(draggable, p, dt));
+          const now = h ? h.el : null;
+          if (now !== over) {
+            if (now)
+              Pointer.fire(now, 'dragenter', Actions.dragInit(now, p, dt, { relatedTarget: over }));
+            if (over)
+              Pointer.fire(over, 'dragleave', Actions.dragInit(over, p, dt, { relatedTarget: now, cancelable: false }));
+            over = now;
+          }
+          if (over) {
+            dt.dropEffect = 'none';
+            accepted = !Pointer.fire(over, 'dragover', Actions.dragInit(over, p, dt));
+            if (accepted && dt.dropEffect === 'none')
+              dt.dropEffect = dt.effectAllowed === 'copy' ? 'copy' : 'move';
+          }
+        }
+        let dropped = false;
+        if (over && accepted && Pointer.contains(dst, over)) {
+          Pointer.fire(over, 'drop', Actions.dragInit(over, p, dt, { buttons: 0 }));
+          dropped = true;
+        } else if (over) {
+          Pointer.fire(over, 'dragleave', Actions.dragInit(over, p, dt, { cancelable: false, buttons: 0 }));
+          dt.dropEffect = 'none';
+        }
+        Pointer.buttons = 0;
+        if (draggable.isConnected)
+          Pointer.fire(draggable, 'dragend', Actions.dragInit(draggable, p, dt, { buttons: 0 }));
+        Pointer.hovered = over ? new WeakRef(over) : null;
+        Pointer.x = p.x;
+        Pointer.y = p.y;
+        return { ready: true, source: sourceInfo, target: targetInfo, mode: 'html5', dropped };
+      }
+    }
+
+    // A pointer drag. After a cancelled pointerdown the page gets no
+    // mouse compatibility events until the button is released.
+    const compat = press.ok;
+    let p = start;
+    for (let i = 1; i <= steps; i++) {
+      await Actions.sleep(16);
+      const end = Actions.centerOf(dst) || p;
+      p = { x: start.x + (end.x - start.x) * i / steps, y: start.y + (end.y - start.y) * i / steps };
+      Pointer.moveTo(p.x, p.y, {}, compat);
+    }
+    await Actions.sleep(16);
+    const released = Pointer.release(p.x, p.y, {}, compat, press.el);
+    return {
+      ready: true,
+      source: sourceInfo,
+      target: targetInfo,
+      mode: 'pointer',
+      dropped: released !== null && Pointer.contains(dst, released),
+    };
+  },
+
+  // Whether el scrolls along an axis by delta.
+  canScroll (el, dx, dy) {
+    const doc = el.ownerDocument;
+    const isRoot = el === doc.scrollingElement || el === doc.documentElement || el === doc.body;
+    const s = doc.defaultView.getComputedStyle(el);
+    if (dy !== 0) {
+      const ok = isRoot || s.overflowY === 'auto' || s.overflowY === 'scroll';
+      const room = dy > 0 ? el.scrollHeight - el.clientHeight - el.scrollTop > 0.5 : el.scrollTop > 0.5;
+      if (ok && room)
+        return true;
+    }
+    if (dx !== 0) {
+      const ok = isRoot || s.overflowX === 'auto' || s.overflowX === 'scroll';
+      const room = dx > 0 ? el.scrollWidth - el.clientWidth - el.scrollLeft > 0.5 : el.scrollLeft > 0.5;
+      if (ok && room)
+        return true;
+    }
+    return false;
+  },
+
+  // What a wheel over el scrolls: el or its nearest ancestor that can still
+  // move that way, across frames, ending with the top page.
+  scrollerFor (el, dx, dy) {
+    for (let a = el; a; a = Dom.parentAcrossFrames(a)) {
+      const doc = a.ownerDocument;
+      if (a === doc.body || a === doc.documentElement) {
+        const root = doc.scrollingElement || doc.documentElement;
+        if (Actions.canScroll(root, dx, dy))
+          return root;
+        continue;
+      }
+      if (Actions.canScroll(a, dx, dy))
+        return a;
+    }
+    return document.scrollingElement || document.documentElement;
+  },
+
+  scroll (ctx, args) {
+    const dx = Number(args.deltaX) || 0;
+    const dy = Number(args.deltaY) || 0;
+    let el = null;
+    let point;
+    let info = null;
+    if (args.ref) {
+      el = Refs.resolve(ctx, args.ref);
+      const label = Actions.label(ctx, el, args.ref);
+      const r = Actionability.check(ctx, el, label, { enabled: false, hit: false, stable: false });
+      if (!r.ready)
+        return r;
+      point = r.point;
+      info = Actions.elementInfo(ctx, el, args.ref);
+    } else {
+      point = { x: window.innerWidth / 2, y: window.innerHeight / 2 };
+    }
+
+    const h = Pointer.moveTo(point.x, point.y, {});
+    const over = h && (!el || Pointer.contains(el, h.el)) ? h.el : (el || document.body);
+    const c = Pointer.clientPoint(over, point.x, point.y);
+    const wheel = Pointer.init(over, c.x, c.y, {}, { deltaX: dx, deltaY: dy, deltaZ: 0, deltaMode: 0 });
+    const allowed = Pointer.fire(over, 'wheel', wheel);
+
+    const scroller = Actions.scrollerFor(el || over, dx, dy);
+    const before = { x: scroller.scrollLeft, y: scroller.scrollTop };
+    if (allowed)
+      scroller.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+    const after = { x: scroller.scrollLeft, y: scroller.scrollTop };
+    const doc = scroller.ownerDocument;
+    const isPage = scroller === doc.scrollingElement && doc === document;
+    return {
+      ready: true,
+      element: info,
+      prevented: !allowed,
+      scrolled: isPage ? 'page' : Actionability.describe(ctx, scroller),
+      scrollX: Math.round(after.x),
+      scrollY: Math.round(after.y),
+      movedX: Math.round(after.x - before.x),
+      movedY: Math.round(after.y - before.y),
+      atBottom: scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop <= 1,
+    };
+  },
+
+  // The file input a ref stands for: the input itself, the input a label
+  // is for, or the only file input inside the element.
+  fileInput (el) {
+    if (el.localName === 'input' && el.type === 'file')
+      return el;
+    if (el.localName === 'label' && el.control && el.control.type === 'file')
+      return el.control;
+    const inside = el.querySelectorAll('input[type=file]');
+    return inside.length === 1 ? inside[0] : null;
+  },
+
+  // Opens the file chooser the way a person does, by clicking; the C side
+  // answers WebKit's file chooser request with the files.
+  async upload (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el, args.ref);
+    const count = args.count || 0;
+    const input = Actions.fileInput(el);
+    const info = Actions.elementInfo(ctx, el, args.ref);
+
+    if (input) {
+      if (input.disabled)
+        return Actionability.notReady('disabled', label + ' is disabled');
+      if (count > 1 && !input.multiple)
+        throw Base.error('browser_invalid_argument', label + ' takes one file, and ' + count + ' were given');
+      // Styled pickers hide the input itself; clicking it from script opens
+      // the same chooser, with the user activation of this call.
+      const r = Actionability.visible(input)
+        ? Actionability.check(ctx, input, label, { enabled: true, hit: true, stable: false })
+        : null;
+      if (r && r.ready)
+        Pointer.click(r.point.x, r.point.y, { button: 'left', clickCount: 1, modifiers: {} });
+      else
+        input.click();
+      return { ready: true, element: info, input: true, multiple: input.multiple, accept: input.accept || '' };
+    }
+
+    const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+    if (!r.ready)
+      return r;
+    Pointer.click(r.point.x, r.point.y, { button: 'left', clickCount: 1, modifiers: {} });
+    return { ready: true, element: info, input: false };
+  },
+
+  // The files the input holds now, by name, for the result.
+  uploadCheck (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const input = Actions.fileInput(el);
+    if (!input)
+      return { files: null };
+    return { files: Array.from(input.files || []).map((f) => f.name) };
+  },
+
+  // Waits until the DOM has been quiet for quietMs, or maxMs at most.
+  settle (ctx, args) {
+    const quiet = typeof args.quietMs === 'number' ? args.quietMs : 50;
+    const max = typeof args.maxMs === 'number' ? args.maxMs : 1500;
+    return new Promise((resolve) => {
+      const start = Base.now();
+      let last = start;
+      let count = 0;
+      const observer = new MutationObserver((records) => {
+        last = Base.now();
+        count += records.length;
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      const tick = () => {
+        const now = Base.now();
+        if (now - last >= quiet || now - start >= max) {
+          observer.disconnect();
+          resolve({ mutations: count, waitedMs: Math.round(now - start), quiet: now - last >= quiet });
+          return;
+        }
+        setTimeout(tick, Math.max(4, quiet - (now - last)));
+      };
+      setTimeout(tick, quiet);
+    });
+  },
+
+  // browser_evaluate runs in the page's own world, which cannot see refs.
+  // This hands the element over through the DOM: the page-world code fires
+  // a request event named with a one-time nonce, and the listener set here
+  // answers by firing an event on the element, whose target the page-world
+  // code takes.
+  exposeElement (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const nonce = String(args.nonce || '');
+    if (!/^[a-z0-9]{8,64}$/.test(nonce))
+      throw Base.error('browser_internal', 'bad nonce');
+    const request = 'tabwright-element-request-' + nonce;
+    const answer = 'tabwright-element-' + nonce;
+    const handler = (e) => {
+      window.removeEventListener(request, handler, true);
+      clearTimeout(timer);
+      e.stopImmediatePropagation();
+      if (el.isConnected) {
+        const view = el.ownerDocument.defaultView;
+        el.dispatchEvent(new view.CustomEvent(answer, { bubbles: true, composed: true }));
+      }
+    };
+    const timer = setTimeout(() => window.removeEventListener(request, handler, true), 10000);
+    window.addEventListener(request, handler, true);
+    return { element: Actions.elementInfo(ctx, el, args.ref), frame: el.ownerDocument === document ? 'main' : 'child' };
+  },
+};
+
+Api.register('actions.click', Actions.click);
+Api.register('actions.hover', Actions.hover);
+Api.register('actions.fill', Actions.fill);
+Api.register('actions.fillCheck', Actions.fillCheck);
+Api.register('actions.select', Actions.select);
+Api.register('actions.drag', Actions.drag);
+Api.register('actions.scroll', Actions.scroll);
+Api.register('actions.upload', Actions.upload);
+Api.register('actions.uploadCheck', Actions.uploadCheck);
+Api.register('actions.settle', Actions.settle);
+Api.register('actions.exposeElement', Actions.exposeElement);

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Accessible names and descriptions per accname 1.2, with the host language
+// rules of HTML-AAM (labels, legend, caption, figcaption, alt, value,
+// placeholder) and CSS generated content.
+
+const Names = {
+  // Input types that take typed text: with nothing else to name them,
+  // their placeholder does (HTML-AAM).
+  TEXT_CONTROL_TYPES: new Set([
+    'text', 'password', 'email', 'tel', 'url', 'search', 'number', 'date',
+    'datetime-local', 'month', 'time', 'week',
+  ]),
+
+  // The accessible name of el, flattened.
+  name (ctx, el) {
+    return Names.compute(ctx, el).text;
+  },
+
+  // The name and where it came from: 'content' when it was read from the
+  // element's subtree, which the snapshot then need not print again.
+  // `attrs`, when given, is el.getAttributeNames(), read by the snapshot.
+  compute (ctx, el, attrs) {
+    const role = Roles.role(ctx, el, attrs);
+    if (Roles.NAME_PROHIBITED.has(role))
+      return { text: '', source: '' };
+    const state = {
+      root: el,
+      visited: new Set(),
+      inLabelledBy: false,
+      recursion: false,
+      allowHidden: false,
+      ancestorsShown: false,
+      source: '',
+      attrs,
+    };
+    const text = Base.flat(Names.alternative(ctx, el, state));
+    return { text, source: text === '' ? '' : state.source };
+  },
+
+  // The text of the elements aria-labelledby points at, on its own: for the
+  // roles that exist only when named, which cannot ask for the full name
+  // before they know their role.
+  labelledBy (ctx, el) {
+    const parts = [];
+    for (const r of Dom.idrefs(el, 'aria-labelledby')) {
+      const sub = {
+        root: el,
+        visited: new Set(),
+        inLabelledBy: true,
+        recursion: true,
+        allowHidden: Dom.hiddenDeep(ctx, r),
+        ancestorsShown: false,
+        source: '',
+      };
+      parts.push(Base.flat(Names.alternative(ctx, r, sub)));
+    }
+    return Base.flat(parts.join(' '));
+  },
+
+  description (ctx, el) {
+    const refs = Dom.idrefs(el, 'aria-describedby');
+    if (refs.length > 0) {
+      const parts = [];
+      for (const r of refs) {
+        const state = {
+          root: el,
+          visited: new Set(),
+          inLabelledBy: true,
+          recursion: true,
+          allowHidden: Dom.hiddenDeep(ctx, r),
+          ancestorsShown: false,
+          source: '',
+        };
+        parts.push(Names.alternative(ctx, r, state));
+      }
+      return Base.flat(parts.join(' '));
+    }
+    const d = Base.flat(el.getAttribute('aria-description'));
+    if (d !== '')
+      return d;
+    return '';
+  },
+
+  // Steps 2A to 2I of the text alternative computation for one node.
+  alternative (ctx, node, st) {
+    if (node.nodeType === 3)
+      return node.data;
+    if (node.nodeType !== 1)
+      return '';
+    const el = node;
+    const isRoot = el === st.root && !st.recursion;
+    // Attribute names known up front, for the root of a snapshot's name.
+    const attrs = isRoot ? st.attrs : undefined;
+
+    // 2A: hidden nodes take no part, unless a relation pointed straight at
+    // a hidden node, which then brings its hidden content along.
+    if (!isRoot && !st.allowHidden) {
+      const hidden = st.ancestorsShown ? Dom.hiddenSelf(ctx, el) : Dom.hiddenDeep(ctx, el);
+      if (hidden) {
+        // visibility: hidden hides the element's own text but a descendant
+        // may make itself visible again.
+        if (st.ancestorsShown && Dom.onlyInvisible(ctx, el))
+          return Names.visibleDescendants(ctx, el, st);
+        return '';
+      }
+    }
+
+    // 2B: aria-labelledby, followed once, never from within a traversal.
+    if (!st.inLabelledBy && (attrs === undefined || attrs.includes('aria-labelledby'))) {
+      const refs = Dom.idrefs(el, 'aria-labelledby');
+      if (refs.length > 0) {
+        const parts = [];
+        for (const r of refs) {
+          const sub = {
+            root: st.root,
+            visited: st.visited,
+            inLabelledBy: true,
+            recursion: true,
+            allowHidden: st.allowHidden || Dom.hiddenDeep(ctx, r),
+            ancestorsShown: false,
+            source: '',
+            depth: (st.depth || 0) + 1,
+          };
+          parts.push(Base.flat(Names.alternative(ctx, r, sub)));
+        }
+        const text = parts.join(' ');
+        if (Base.flat(text) !== '') {
+          st.source = 'labelledby';
+          return text;
+        }
+      }
+    }
+
+    const role = Roles.role(ctx, el);
+
+    // 2C: a control embedded in the label of another one stands for its
+    // value.
+    if (st.recursion && el !== st.root) {
+      const value = Names.embeddedValue(ctx, el, role);
+      if (value !== null)
+        return value;
+    }
+
+    // 2D: aria-label.
+    const label = attrs === undefined || attrs.includes('aria-label')
+      ? el.getAttribute('aria-label') : null;
+    if (label !== null && Base.flat(label) !== '' &&
+        !(isRoot && Roles.NAME_PROHIBITED.has(role))) {
+      st.source = 'label';
+      return label;
+    }
+
+    // 2E: the host language's own label.
+    if (role !== 'none') {
+      const native = Names.nativeAlternative(ctx, el, role, st);
+      if (native !== null && Base.flat(native) !== '') {
+        st.source = 'native';
+        return native;
+      }
+    }
+
+    // 2F: name from content, for roles that allow it and for everything
+    // below an element whose name is being computed.
+    if (st.recursion || Roles.NAME_FROM_CONTENT.has(role) || Names.contentNamedHost(el)) {
+      if (!Names.isEmbeddedControlRole(role) || !st.recursion || el === st.root) {
+        const text = Names.fromContent(ctx, el, st);
+        if (Base.flat(text) !== '') {
+          if (st.source === '')
+            st.source = 'content';
+          return text;
+        }
+      }
+    }
+
+    // 2I: the tooltip attribute.
+    const title = attrs === undefined || attrs.includes('title')
+      ? el.getAttribute('title') : null;
+    if (title !== null && Base.flat(title) !== '') {
+      st.source = 'title';
+      return title;
+    }
+
+    // Last resort of HTML-AAM for text fields: the placeholder.
+    if (isRoot && Dom.isHtml(el)) {
+      const tag = el.localName;
+      if ((tag === 'input' && Names.TEXT_CONTROL_TYPES.has(el.type)) || tag === 'textarea') {
+        const ph = el.getAttribute('placeholder');
+        if (ph !== null && Base.flat(ph) !== '') {
+          st.source = 'placeholder';
+          return ph;
+        }
+      }
+      const aph = el.getAttribute('aria-placeholder');
+      if (aph !== null && Base.flat(aph) !== '' &&
+          (role === 'textbox' || role === 'searchbox' || role === 'combobox')) {
+        st.source = 'placeholder';
+        return aph;
+      }
+    }
+    return '';
+  },
+
+  // Host elements that are named by their content although they have no
+  // role: a label names its control through its text.
+  contentNamedHost (el) {
+    return el.localName === 'label' || el.localName === 'legend' ||
+           el.localName === 'caption' || el.localName === 'figcaption';
+  },
+
+  isEmbeddedControlRole (role) {
+    return role === 'textbox' || role === 'searchbox' || role === 'combobox' ||
+           role === 'listbox' || Roles.RANGE.has(role);
+  },
+
+  // The value of an embedded control, or null when el is not one.
+  embeddedValue (ctx, el, role) {
+    const tag = Dom.isHtml(el) ? el.localName : '';
+    if (role === 'textbox' || role === 'searchbox') {
+      if (tag === 'input' || tag === 'textarea')
+        return el.value;
+      return el.textContent;
+    }
+    if (role === 'combobox' || role === 'listbox') {
+      if (tag === 'select') {
+        const parts = [];
+        for (const o of el.selectedOptions)
+          parts.push(Base.flat(o.label || o.textContent));
+        return parts.join(' ');
+      }
+      if (tag === 'input' || tag === 'textarea')
+        return el.value;
+      // A listbox or combobox widget shows its selected options.
+      const parts = [];
+      for (const o of el.querySelectorAll('[role="option"][aria-selected="true"]'))
+        parts.push(Base.flat(o.textContent));
+      if (parts.length > 0)
+        return parts.join(' ');
+      return role === 'combobox' ? Base.flat(el.textContent) : '';
+    }
+    if (Roles.RANGE.has(role)) {
+      const vt = el.getAttribute('aria-valuetext');
+      if (vt !== null && Base.flat(vt) !== '')
+        return vt;
+      const vn = el.getAttribute('aria-valuenow');
+      if (vn !== null && vn.trim() !== '')
+        return vn.trim();
+      if (tag === 'input' || tag === 'meter' || tag === 'progress')
+        return String(el.value);
+      return '';
+    }
+    return null;
+  },
+
+  // 2E for HTML elements. Returns null when the element has no such label.
+  nativeAlternative (ctx, el, role, st) {
+    if (el.namespaceURI === Dom.SVG_NS)
+      return Names.svgTitle(el);
+    if (!Dom.isHtml(el))
+      return null;
+    const tag = el.localName;
+    switch (tag) {
+    case 'input': {
+      const type = el.type;
+      if (type === 'hidden')
+        return null;
+      const labels = Names.fromLabels(ctx, el, st);
+      if (labels !== '')
+        return labels;
+      if (type === 'button' || type === 'submit' || type === 'reset') {
+        const v = el.getAttribute('value');
+        if (v !== null && Base.flat(v) !== '')
+          return v;
+        if (type === 'submit')
+          return 'Submit';
+        if (type === 'reset')
+          return 'Reset';
+        return null;
+      }
+      if (type === 'image') {
+        for (const a of ['alt', 'value', 'title']) {
+          const v = el.getAttribute(a);
+          if (v !== null && Base.flat(v) !== '')
+            return v;
+        }
+        return 'Submit Query';
+      }
+      return null;
+    }
+    case 'button':
+    case 'select':
+    case 'textarea':
+    case 'meter':
+    case 'output':
+    case 'progress': {
+      const labels = Names.fromLabels(ctx, el, st);
+      return labels !== '' ? labels : null;
+    }
+    case 'img':
+    case 'area':
+      return el.getAttribute('alt');
+    case 'fieldset':
+      return Names.fromChild(ctx, el, 'legend', st);
+    case 'figure':
+      return Names.fromChild(ctx, el, 'figcaption', st);
+    case 'table':
+      return Names.fromChild(ctx, el, 'caption', st);
+    case 'optgroup':
+      return el.getAttribute('label');
+    case 'option':
+      if (el.hasAttribute('label') && Base.flat(el.getAttribute('label')) !== '')
+        return el.getAttribute('label');
+      return null;
+    default:
+      return null;
+    }
+  },
+
+  svgTitle (el) {
+    for (const c of el.children) {
+      if (c.localName === 'title' && c.namespaceURI === Dom.SVG_NS)
+        return c.textContent;
+    }
+    return null;
+  },
+
+  // The text of the labels of a labelable element, in document order. A
+  // label that is hidden still names its control, the way a hidden element
+  // referenced by aria-labelledby does.
+  fromLabels (ctx, el, st) {
+    const labels = Dom.labelsOf(ctx, el);
+    if (labels === null)
+      return '';
+    const parts = [];
+    for (const label of labels) {
+      if (st.visited.has(label))
+        continue;
+      const sub = {
+        root: st.root,
+        visited: st.visited,
+        inLabelledBy: st.inLabelledBy,
+        recursion: true,
+        allowHidden: st.allowHidden || Dom.hiddenDeep(ctx, label),
+        ancestorsShown: false,
+        source: '',
+        depth: (st.depth || 0) + 1,
+      };
+      parts.push(Base.flat(Names.fromContent(ctx, label, sub)));
+    }
+    return Base.flat(parts.join(' '));
+  },
+
+  fromChild (ctx, el, childTag, st) {
+    for (const c of el.children) {
+      if (c.localName !== childTag)
+        continue;
+      if (!st.allowHidden && Dom.hiddenSelf(ctx, c))
+        return null;
+      const sub = {
+        root: st.root,
+        visited: st.visited,
+        inLabelledBy: st.inLabelledBy,
+        recursion: true,
+        allowHidden: st.allowHidden,
+        ancestorsShown: true,
+        source: '',
+        depth: (st.depth || 0) + 1,
+      };
+      return Names.fromContent(ctx, c, sub);
+    }
+    return null;
+  },
+
+  visibleDescendants (ctx, el, st) {
+    let out = '';
+    const kids = Dom.children(el);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c.nodeType !== 1 || (Dom.SKIP.has(c.localName) && Dom.isHtml(c)))
+        continue;
+      const sub = {
+        root: st.root,
+        visited: st.visited,
+        inLabelledBy: st.inLabelledBy,
+        recursion: true,
+        allowHidden: false,
+        ancestorsShown: true,
+        source: '',
+        depth: (st.depth || 0) + 1,
+      };
+      out += ' ' + Names.alternative(ctx, c, sub) + ' ';
+    }
+    return out;
+  },
+
+  // 2F: the text of the children, with ::before and ::after, block-level
+  // children set apart by spaces.
+  // Text nested deeper than this below the element being named is left
+  // out, so a page nested thousands of levels deep cannot exhaust the stack.
+  MAX_DEPTH: 64,
+
+  fromContent (ctx, el, st) {
+    if (st.visited.has(el) && el !== st.root)
+      return '';
+    if ((st.depth || 0) > Names.MAX_DEPTH)
+      return '';
+    st.visited.add(el);
+    let out = Dom.pseudoText(ctx, el, '::before');
+    const kids = Dom.children(el);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c.nodeType === 3) {
+        out += c.data;
+        continue;
+      }
+      if (c.nodeType !== 1)
+        continue;
+      // The labelled control inside its own label adds nothing to itself.
+      if (c === st.root && st.root !== el)
+        continue;
+      if (Dom.SKIP.has(c.localName) && Dom.isHtml(c))
+        continue;
+      const sub = {
+        root: st.root,
+        visited: st.visited,
+        inLabelledBy: st.inLabelledBy,
+        recursion: true,
+        allowHidden: st.allowHidden,
+        ancestorsShown: !st.allowHidden,
+        source: '',
+        depth: (st.depth || 0) + 1,
+      };
+      let text = Names.alternative(ctx, c, sub);
+      if (c.localName === 'br') {
+        out += ' ';
+        continue;
+      }
+      const s = Dom.style(ctx, c);
+      if (s && !Dom.isInlineDisplay(s.display))
+        text = ' ' + text + ' ';
+      out += text;
+    }
+    out += Dom.pseudoText(ctx, el, '::after');
+    return out;
+  },
+};

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// What browser_wait and browser_resize ask the page: whether some text is
+// visible, and the size of the viewport the page sees. The C side
+// (webview/tw-page-tools.c) polls these; each call is short, so a page that
+// navigates or hangs costs one check, never the whole wait.
+
+const PageState = {
+  // Matching ignores case and runs of white space: CSS text-transform and
+  // line breaks change what innerText gives, not what a person reads.
+  normalize (s) {
+    return Base.flat(s).toLowerCase();
+  },
+
+  // The rendered text of a document, as a person sees it: innerText leaves
+  // out display:none and visibility:hidden content. Open shadow roots and
+  // same-origin frames are visited too, since innerText does not enter
+  // them.
+  collect (doc, parts, depth) {
+    if (!doc || depth > 8)
+      return;
+
+    const root = doc.body || doc.documentElement;
+    if (!root)
+      return;
+
+    parts.push(root.innerText || '');
+
+    const walker = doc.createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */);
+    for (let el = walker.currentNode; el !== null; el = walker.nextNode()) {
+      if (el.shadowRoot)
+        PageState.collectShadow(el.shadowRoot, parts, depth + 1);
+
+      const tag = el.localName;
+      if (tag === 'iframe' || tag === 'frame') {
+        let inner = null;
+        try {
+          inner = el.contentDocument;
+        } catch (e) {
+          inner = null;
+        }
+        PageState.collect(inner, parts, depth + 1);
+      }
+    }
+  },
+
+  collectShadow (shadow, parts, depth) {
+    if (depth > 8)
+      return;
+
+    for (const child of shadow.children) {
+      if (typeof child.innerText === 'string')
+        parts.push(child.innerText);
+
+      const walker = child.ownerDocument.createTreeWalker(child, 1);
+      for (let el = walker.currentNode; el !== null; el = walker.nextNode()) {
+        if (el.shadowRoot)
+          PageState.collectShadow(el.shadowRoot, parts, depth + 1);
+      }
+    }
+  },
+
+  visibleText () {
+    const parts = [];
+    PageState.collect(document, parts, 0);
+    return Base.flat(parts.join(' '));
+  },
+
+  // {found, excerpt}: the excerpt tells the agent what the page shows
+  // instead when the text never comes.
+  findText (ctx, args) {
+    if (typeof args.text !== 'string' || args.text.trim() === '')
+      throw Base.error('browser_invalid_argument', 'text must be a non-empty string');
+
+    const text = PageState.visibleText();
+    const found = PageState.normalize(text).includes(PageState.normalize(args.text));
+    return {
+      found,
+      excerpt: Base.clip(text, 300),
+    };
+  },
+
+  viewportSize () {
+    return {
+      innerWidth: window.innerWidth,
+      innerHeight: window.innerHeight,
+      devicePixelRatio: window.devicePixelRatio,
+    };
+  },
+};
+
+Api.register('pageState.findText', PageState.findText);
+Api.register('pageState.viewportSize', PageState.viewportSize);

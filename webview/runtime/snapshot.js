@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The accessibility tree as text (DESIGN.md §5): one node per line, two
+// spaces of indent per level, `- role "name" @eN [state] [prop=value]`,
+// text as `- text: …` or after a colon when an element holds only text.
+//
+// Two passes: the walk builds a light tree of the nodes worth printing
+// (hidden content left out, unnamed generic containers flattened, frames
+// and shadow roots in place), then the printer shapes and writes it,
+// handing out refs to the elements it prints. The walk watches a time
+// budget, so a huge page yields a partial tree with a note, never a hang.
+
+const Snapshot = {
+  // A mark between blocks: text on either side of it is not run together.
+  BREAK: { brk: true },
+  // The children of a leaf: shared, never written to.
+  NO_KIDS: Object.freeze([]),
+  NAME_MAX: 200,
+  // Long text is wrapped at this width, so that a line always fits in the
+  // smallest reply (maxChars 1000) with its header and trailer.
+  LINE_MAX: 500,
+  MAX_DEPTH: 400,
+  MAX_FRAME_DEPTH: 8,
+  MAX_OPTIONS: 20,
+  OPTIONS_CHARS: 300,
+  // Past this much text the printer stops: it would take hundreds of
+  // replies to page through.
+  MAX_OUTPUT: 4000000,
+
+  // Roles that stand for no structure of their own: their content joins
+  // their parent's.
+  FLATTEN: new Set([
+    '', 'generic', 'none', 'strong', 'emphasis', 'code', 'deletion', 'insertion',
+    'subscript', 'superscript', 'mark', 'time', 'rowgroup', 'document', 'caption',
+  ]),
+
+  // Containers named from their content: their content is printed instead
+  // of the name.
+  CONTENT_CONTAINERS: new Set([
+    'row', 'cell', 'gridcell', 'columnheader', 'rowheader',
+  ]),
+
+  // Wrappers that disappear when all they hold is a single element.
+  COLLAPSIBLE: new Set(['cell', 'gridcell', 'listitem', 'paragraph']),
+
+  // Roles printed in interactive mode besides the widgets: they locate them.
+  LOCATORS: new Set(['heading']),
+  // Containers kept in interactive mode when they hold widgets.
+  INTERACTIVE_CONTAINERS: new Set([
+    'dialog', 'alertdialog', 'group', 'radiogroup', 'tablist', 'menu', 'menubar',
+    'toolbar', 'tree',
+  ]),
+
+  TEXT_INPUT_TYPES: new Set(['date', 'datetime-local', 'month', 'time', 'week']),
+
+  // Snapshots kept for paging through them with a cursor, newest last.
+  // They live as long as the document, so a cursor never outlives its page.
+  pages: [],
+  MAX_PAGES: 3,
+  HEADER_MAX: 300,
+  TRAILER_RESERVE: 160,
+
+  // browser_snapshot: walks and prints the page, keeps the lines, and
+  // answers with the first reply's worth.
+  run (ctx, args) {
+    const doc = document;
+    const budget = typeof args.budgetMs === 'number' ? args.budgetMs : 2500;
+    ctx.start = Base.now();
+    // Most of the time for reading the page, the rest for writing it out.
+    ctx.deadline = ctx.start + budget * 0.75;
+    ctx.cut = false;
+    ctx.deep = false;
+    ctx.visited = 0;
+    ctx.focused = Dom.deepActiveElement(doc);
+    if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
+      ctx.focused = null;
+    ctx.interactive = args.interactive === true;
+    ctx.labelDepth = 0;
+
+    let root;
+    let items = [];
+    if (typeof args.ref === 'string' && args.ref !== '') {
+      root = Refs.resolve(ctx, args.ref);
+      if (Dom.hiddenDeep(ctx, root)) {
+        throw Base.error('browser_not_interactable',
+                         args.ref + ' is hidden now, so it has nothing to show; ' +
+                         'take a new snapshot');
+      }
+      ctx.fast = root.getRootNode().nodeType === 9 &&
+                 !Dom.sheetFlags(ctx, root.ownerDocument).visibility;
+      Snapshot.walkElement(ctx, root, items, 0, 0, Snapshot.modalOf(root.ownerDocument));
+    } else {
+      root = doc.body || doc.documentElement;
+      ctx.fast = !Dom.sheetFlags(ctx, doc).visibility;
+      if (root)
+        Snapshot.walkElement(ctx, root, items, 0, 0, Snapshot.modalOf(doc));
+    }
+
+    const walked = Base.now();
+    const out = { lines: [], size: 0, full: false, late: false, deadline: ctx.start + budget };
+    if (ctx.interactive)
+      items = Snapshot.interactiveOnly(items);
+    Snapshot.printList(ctx, items, 0, out);
+
+    if (out.lines.length === 0)
+      out.lines.push(ctx.interactive ? '(no interactive elements)' : '(the page shows no content)');
+    if (ctx.cut) {
+      out.lines.push('… snapshot incomplete: the page is too large to read within ' +
+                     Math.round(ctx.deadline - ctx.start) + ' ms (' + ctx.visited +
+                     ' elements read); pass "ref" to snapshot one part, or "interactive": true');
+    }
+    if (ctx.deep)
+      out.lines.push('… parts nested deeper than ' + Snapshot.MAX_DEPTH + ' levels are left out');
+    if (out.late) {
+      out.lines.push('… snapshot incomplete: the page is too large to write out within ' +
+                     budget + ' ms; pass "ref" to snapshot one part, or "interactive": true');
+    } else if (out.full) {
+      out.lines.push('… snapshot stopped after ' + Snapshot.MAX_OUTPUT +
+                     ' characters; pass "ref" to snapshot one part');
+    }
+
+    const page = {
+      id: typeof args.snapshotId === 'number' ? args.snapshotId : 0,
+      url: doc.URL,
+      title: Base.flat(doc.title),
+      lines: out.lines,
+    };
+    Snapshot.pages.push(page);
+    if (Snapshot.pages.length > Snapshot.MAX_PAGES)
+      Snapshot.pages.shift();
+
+    const reply = Snapshot.render(page, 0, Snapshot.maxChars(args));
+    reply.partial = ctx.cut || out.full || out.late;
+    reply.elements = ctx.visited;
+    reply.lines = out.lines.length;
+    reply.walkMs = Math.round(walked - ctx.start);
+    reply.printMs = Math.round(Base.now() - walked);
+    return reply;
+  },
+
+  // The part of a kept snapshot a cursor points at.
+  continueFrom (ctx, args) {
+    const id = args.snapshotId;
+    const line = args.line;
+    const page = Snapshot.pages.find((p) => p.id === id);
+    if (page === undefined || typeof line !== 'number' || line < 0 || line >= page.lines.length) {
+      throw Base.error('browser_invalid_argument',
+                       'cursor "' + id + ':' + line + '" has expired: the page changed or newer ' +
+                       'snapshots replaced it; call browser_snapshot without cursor');
+    }
+    return Snapshot.render(page, line, Snapshot.maxChars(args));
+  },
+
+  maxChars (args) {
+    const n = args.maxChars;
+    return typeof n === 'number' && n >= 1000 ? Math.floor(n) : 40000;
+  },
+
+  // Lines from `start` on that fit in maxChars characters with the header
+  // and, when cut, the line that says how to continue.
+  render (page, start, maxChars) {
+    let header = 'Page: ' + (page.title !== '' ? page.title + ' — ' + page.url : page.url);
+    header = Base.clip(header, Snapshot.HEADER_MAX);
+    if (start > 0)
+      header += ' (continued from line ' + (start + 1) + ')';
+    const parts = [header];
+    let used = header.length;
+    const lines = page.lines;
+    let i = start;
+    for (; i < lines.length; i++) {
+      const line = lines[i];
+      const last = i + 1 === lines.length;
+      const room = maxChars - used - 1 - (last ? 0 : Snapshot.TRAILER_RESERVE);
+      if (line.length <= room) {
+        parts.push(line);
+        used += line.length + 1;
+        continue;
+      }
+      if (i === start && room > 1) {
+        // A line longer than a whole reply is shortened rather than never
+        // shown.
+        let cut = room - 1;
+        const code = line.charCodeAt(cut - 1);
+        if (code >= 0xd800 && code <= 0xdbff)
+          cut--;
+        parts.push(line.slice(0, cut) + '…');
+        i++;
+      }
+      break;
+    }
+    const reply = { url: page.url, title: page.title, truncated: i < lines.length };
+    if (i < lines.length) {
+      const cursor = page.id + ':' + i;
+      parts.push('… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
+                 'with cursor "' + cursor + '" to continue');
+      reply.nextCursor = cursor;
+    }
+    reply.text = parts.join('\n');
+    return reply;
+  },
+
+  modalOf (doc) {
+    return Dom.modalElement(doc);
+  },
+
+  // Budget and depth guards, checked once per element.
+  tick (ctx, depth) {
+    if (ctx.cut)
+      return false;
+    ctx.visited++;
+    if ((ctx.visited & 127) === 0 && Base.now() > ctx.deadline) {
+      ctx.cut = true;
+      return false;
+    }
+    if (depth > Snapshot.MAX_DEPTH) {
+      ctx.deep = true;
+      return false;
+    }
+    return true;
+  },
+
+  walkChildren (ctx, el, out, depth, frameDepth, modal, textShown, skip, attrs) {
+    const tag = el.localName;
+    if (tag === 'details' && Dom.isHtml(el) && !el.open) {
+      const summary = Dom.firstSummary(el);
+      if (summary)
+        Snapshot.walkElement(ctx, summary, out, depth + 1, frameDepth, modal);
+      return;
+    }
+    const root = el.shadowRoot;
+    const fast = ctx.fast;
+    // Shadow trees have style sheets of their own, and an inline
+    // visibility is inherited: below either, computed styles decide.
+    if (fast && (root !== null || Snapshot.setsVisibility(el, attrs)))
+      ctx.fast = false;
+    if (tag === 'slot') {
+      const kids = Dom.children(el);
+      for (let i = 0; i < kids.length && !ctx.cut; i++)
+        Snapshot.walkChild(ctx, kids[i], out, depth, frameDepth, modal, textShown, skip);
+    } else {
+      // Sibling links rather than an array: this loop runs for every
+      // element of the page.
+      let c = root ? root.firstChild : el.firstChild;
+      for (; c !== null && !ctx.cut; c = c.nextSibling)
+        Snapshot.walkChild(ctx, c, out, depth, frameDepth, modal, textShown, skip);
+    }
+    ctx.fast = fast;
+  },
+
+  walkChild (ctx, c, out, depth, frameDepth, modal, textShown, skip) {
+    const type = c.nodeType;
+    if (type === 3) {
+      if (textShown && ctx.labelDepth === 0)
+        out.push(c.data);
+    } else if (type === 1 && c !== skip) {
+      Snapshot.walkElement(ctx, c, out, depth + 1, frameDepth, modal);
+    }
+  },
+
+  walkElement (ctx, el, out, depth, frameDepth, modal) {
+    if (!Snapshot.tick(ctx, depth))
+      return;
+    const tag = el.localName;
+    // The walk never enters svg or math, so only their roots can be foreign
+    // elements; every other element it meets is an HTML one.
+    const html = (tag !== 'svg' && tag !== 'math') || Dom.isHtml(el);
+    if (html && Dom.SKIP.has(tag))
+      return;
+    // One call for the names of the attributes spares looking up the many
+    // that most elements do not have.
+    const attrs = el.getAttributeNames();
+    if (attrs.length > 0 &&
+        ((attrs.includes('aria-hidden') && el.getAttribute('aria-hidden') === 'true') ||
+         attrs.includes('inert')))
+      return;
+    // A modal dialog makes the rest of its document inert.
+    if (modal !== null && modal !== el && !modal.contains(el) && !el.contains(modal))
+      return;
+
+    // When no style sheet of the document sets visibility, an element with
+    // a box is shown, and checkVisibility() says that for a fraction of the
+    // price of a computed style. Otherwise the computed style decides.
+    let style = null;
+    let shown = true;
+    // Options of a list box have no box of their own: the select draws them.
+    if (ctx.fast && !Snapshot.setsVisibility(el, attrs) && tag !== 'option' && tag !== 'optgroup') {
+      if (!el.checkVisibility()) {
+        style = Dom.style(ctx, el);
+        if (style === null || style.display !== 'contents')
+          return;
+      }
+    } else {
+      style = Dom.style(ctx, el);
+      if (style === null || style.display === 'none')
+        return;
+      shown = style.visibility === 'visible';
+      // content-visibility: hidden (hidden="until-found" among others)
+      // renders the box but none of its content.
+      if (style.contentVisibility === 'hidden')
+        return Snapshot.walkContentHidden(ctx, el, out, shown, attrs);
+    }
+    if (tag === 'br') {
+      out.push(' ');
+      return;
+    }
+
+    if (!html) {
+      if (el.namespaceURI === Dom.SVG_NS) {
+        // An svg is one image; only its name matters.
+        if (tag === 'svg' && shown) {
+          const role = Roles.role(ctx, el);
+          if (role === 'none')
+            return;
+          const n = Names.compute(ctx, el);
+          if (n.text !== '')
+            out.push({
+              el, role: 'img', name: n.text, source: n.source, kids: Snapshot.NO_KIDS,
+              clickable: false, extra: null, attrs,
+            });
+        }
+        return;
+      }
+    }
+
+    if (!shown) {
+      // Its descendants may turn visible again.
+      Snapshot.walkFlattened(ctx, el, out, depth, frameDepth, modal, false, attrs);
+      return;
+    }
+
+    let role = Roles.role(ctx, el, attrs);
+    let clickable = false;
+    if (Snapshot.FLATTEN.has(role)) {
+      clickable = Snapshot.isClickable(ctx, el, tag, attrs);
+      if (!clickable) {
+        // The text of a label is its control's name: printed there, not
+        // twice.
+        const label = tag === 'label' && html && Snapshot.namesItsControl(el);
+        if (label)
+          ctx.labelDepth++;
+        Snapshot.walkFlattened(ctx, el, out, depth, frameDepth, modal, true, attrs);
+        if (label)
+          ctx.labelDepth--;
+        return;
+      }
+      role = 'generic';
+    }
+
+    const node = {
+      el, role, name: null, source: '', kids: Snapshot.NO_KIDS, clickable, extra: null,
+      attrs,
+    };
+
+    if (role === 'img' || role === 'graphics-document') {
+      const n = Names.compute(ctx, el, attrs);
+      if (n.text === '')
+        return;
+      node.name = n.text;
+      node.source = n.source;
+      out.push(node);
+      return;
+    }
+
+    if (!Snapshot.CONTENT_CONTAINERS.has(role) || Snapshot.authorNamed(el, attrs)) {
+      const n = Snapshot.simpleName(ctx, el, role, attrs) || Names.compute(ctx, el, attrs);
+      node.name = n.text;
+      node.source = n.source;
+    }
+
+    if (role === 'group' && node.name === '') {
+      // Unnamed groups (address, details, hgroup) add nothing to read.
+      Snapshot.walkFlattened(ctx, el, out, depth, frameDepth, modal, true, attrs);
+      return;
+    }
+
+    if (role === 'iframe') {
+      Snapshot.walkFrame(ctx, el, node, depth, frameDepth);
+    } else if (Snapshot.isLeaf(el, tag, role)) {
+      if (tag === 'select' && role === 'combobox')
+        node.extra = Snapshot.optionsList(el);
+    } else {
+      // The legend, caption or figcaption that named its parent is not
+      // printed a second time.
+      let skip = null;
+      if (node.source === 'native' && (tag === 'fieldset' || tag === 'table' || tag === 'figure'))
+        skip = Snapshot.namingChild(el, tag);
+      node.kids = [];
+      Snapshot.walkChildren(ctx, el, node.kids, depth, frameDepth, modal, true, skip, attrs);
+    }
+    out.push(node);
+  },
+
+  // The name of an element labelled by a plain aria-label, without the
+  // whole computation: for the root of a name, accname reaches aria-label
+  // first when there is no aria-labelledby. Null when it does not apply.
+  simpleName (ctx, el, role, attrs) {
+    if (!attrs.includes('aria-label') || attrs.includes('aria-labelledby') ||
+        Roles.NAME_PROHIBITED.has(role))
+      return null;
+    const text = Base.flat(el.getAttribute('aria-label'));
+    return text === '' ? null : { text, source: 'label' };
+  },
+
+  // An element whose content is not rendered: at most its own line.
+  walkContentHidden (ctx, el, out, shown, attrs) {
+    if (!shown)
+      return;
+    const role = Roles.role(ctx, el, attrs);
+    if (Snapshot.FLATTEN.has(role) || role === 'iframe')
+      return;
+    const n = Names.compute(ctx, el, attrs);
+    out.push({
+      el, role, name: n.text, source: n.source, kids: Snapshot.NO_KIDS, clickable: false,
+      extra: null, attrs,
+    });
+  },
+
+  // The content of an element that is not printed joins its parent's; a
+  // block-level one keeps its text apart from the text around it.
+  walkFlattened (ctx, el, out, depth, frameDepth, modal, textShown, attrs) {
+    const style = Dom.style(ctx, el);
+    const block = style !== null && !Dom.isInlineDisplay(style.display);
+    if (block)
+      out.push(Snapshot.BREAK);
+    Snapshot.walkChildren(ctx, el, out, depth, frameDepth, modal, textShown, null, attrs);
+    if (block)
+      out.push(Snapshot.BREAK);
+  },
+
+  // An inline style that sets visibility, which its subtree inherits.
+  setsVisibility (el, attrs) {
+    if (attrs !== undefined ? !attrs.includes('style') : !el.hasAttribute('style'))
+      return false;
+    return el.style !== undefined && el.style.visibility !== '';
+  },
+
+
+  walkFrame (ctx, el, node, depth, frameDepth) {
+    const doc = Dom.frameDocument(el);
+    if (doc === null) {
+      node.extra = ['cross-origin', 'url=' + Base.quote(Base.clip(Dom.frameUrl(el), 300))];
+      return;
+    }
+    if (frameDepth >= Snapshot.MAX_FRAME_DEPTH)
+      return;
+    const root = doc.body || doc.documentElement;
+    const fast = ctx.fast;
+    ctx.fast = !Dom.sheetFlags(ctx, doc).visibility;
+    node.kids = [];
+    if (root)
+      Snapshot.walkElement(ctx, root, node.kids, depth + 1, frameDepth + 1, Dom.modalElement(doc));
+    ctx.fast = fast;
+  },
+
+  namesItsControl (label) {
+    const control = label.control;
+    return control !== null && control !== undefined &&
+           !control.hasAttribute('aria-label') && !control.hasAttribute('aria-labelledby') &&
+           control.type !== 'hidden';
+  },
+
+  authorNamed (el, attrs) {
+    return attrs.includes('aria-label') || attrs.includes('aria-labelledby') ||
+           attrs.includes('title');
+  },
+
+  namingChild (el, tag) {
+    const want = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : 'figcaption';
+    for (const c of el.children) {
+      if (c.localName === want)
+        return c;
+    }
+    return null;
+  },
+
+  isLeaf (el, tag, role) {
+    if (Roles.CHILDREN_PRESENTATIONAL.has(role))
+      return true;
+    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton')
+      return true;
+    return tag === 'select' && role === 'combobox' || tag === 'input' || tag === 'textarea';
+  },
+
+  // What a <select> drop-down offers, so an agent can pick by label.
+  optionsList (el) {
+    const opts = el.options;
+    const labels = [];
+    let shown = 0;
+    let more = 0;
+    let chars = 0;
+    for (let i = 0; i < opts.length; i++) {
+      const o = opts[i];
+      const group = o.parentElement;
+      if (o.hidden || (group && group.localName === 'optgroup' && group.hidden))
+        continue;
+      if (shown === Snapshot.MAX_OPTIONS || chars > Snapshot.OPTIONS_CHARS) {
+        more++;
+        continue;
+      }
+      const label = Base.quote(Base.clip(Base.flat(o.label || o.textContent), 60));
+      labels.push(label);
+      chars += label.length + 1;
+      shown++;
+    }
+    if (more > 0)
+      labels.push('… ' + more + ' more');
+    return labels.length > 0 ? ['options=' + labels.join(',')] : null;
+  },
+
+  // Drop-downs with the same long list of options (one per table row, say)
+  // print it once; the others point at the first.
+  sameOptions (ctx, extra, ref) {
+    if (!extra.startsWith('options=') || extra.length < 30)
+      return extra;
+    if (ctx.optionLists === undefined)
+      ctx.optionLists = new Map();
+    const first = ctx.optionLists.get(extra);
+    if (first === undefined) {
+      ctx.optionLists.set(extra, ref);
+      return extra;
+    }
+    return 'options=like ' + Refs.format(first);
+  },
+
+  // A plain element that acts like a button: a pointer cursor where its
+  // parent has none, an onclick attribute, or a keyboard stop.
+  isClickable (ctx, el, tag, attrs) {
+    if (tag === 'label' || tag === 'body' || tag === 'html')
+      return false;
+    if (attrs.includes('onclick'))
+      return true;
+    if (attrs.includes('tabindex') && parseInt(el.getAttribute('tabindex'), 10) >= 0)
+      return true;
+    const style = Dom.style(ctx, el);
+    if (style === null || style.cursor !== 'pointer')
+      return false;
+    const p = Dom.parent(el);
+    if (p === null)
+      return true;
+    const ps = Dom.style(ctx, p);
+    return ps === null || ps.cursor !== 'pointer';
+  },
+
+  // Joins neighbouring text into runs and drops the block marks.
+  normalize (items) {
+    if (items.length === 0)
+      return items;
+    const out = [];
+    let text = null;
+    for (const it of items) {
+      if (typeof it === 'string') {
+        text = text === null ? it : text + it;
+        continue;
+      }
+      if (text !== null) {
+        const t = Base.flat(text);
+        if (t !== '')
+          out.push(t);
+        text = null;
+      }
+      if (it !== Snapshot.BREAK)
+        out.push(it);
+    }
+    if (text !== null) {
+      const t = Base.flat(text);
+      if (t !== '')
+        out.push(t);
+    }
+    return out;
+  },
+
+  // Interactive mode: the widgets, the headings, and the landmarks and
+  // dialogs that hold widgets.
+  interactiveOnly (items) {
+    const out = [];
+    for (const it of items) {
+      if (typeof it === 'string' || it === Snapshot.BREAK)
+        continue;
+      const kids = Snapshot.interactiveOnly(it.kids);
+      if (Roles.INTERACTIVE.has(it.role) || it.clickable || Snapshot.LOCATORS.has(it.role) ||
+          it.role === 'iframe') {
+        it.kids = kids;
+        out.push(it);
+      } else if ((Roles.LANDMARK.has(it.role) || Snapshot.INTERACTIVE_CONTAINERS.has(it.role)) &&
+                 kids.length > 0) {
+        it.kids = kids;
+        out.push(it);
+      } else {
+        for (const k of kids)
+          out.push(k);
+      }
+    }
+    return out;
+  },
+
+  printList (ctx, items, indent, out) {
+    const list = Snapshot.normalize(items);
+    for (const it of list) {
+      if (out.full)
+        return;
+      if (typeof it === 'string')
+        Snapshot.printText(it, indent, out);
+      else
+        Snapshot.printNode(ctx, it, indent, out);
+    }
+  },
+
+  printText (text, indent, out) {
+    const pad = Snapshot.pad(indent);
+    let rest = text;
+    while (rest.length > Snapshot.LINE_MAX) {
+      // Long text goes on several lines, broken between words.
+      let cut = rest.lastIndexOf(' ', Snapshot.LINE_MAX);
+      if (cut < Snapshot.LINE_MAX / 2)
+        cut = Snapshot.LINE_MAX;
+      Snapshot.emit(out, pad + '- text: ' + rest.slice(0, cut).trim());
+      rest = rest.slice(cut).trim();
+    }
+    if (rest !== '')
+      Snapshot.emit(out, pad + '- text: ' + rest);
+  },
+
+  PADS: [''],
+
+  pad (indent) {
+    while (Snapshot.PADS.length <= indent)
+      Snapshot.PADS.push(Snapshot.PADS[Snapshot.PADS.length - 1] + '  ');
+    return Snapshot.PADS[indent];
+  },
+
+  emit (out, line) {
+    out.size += line.length + 1;
+    if (out.size > Snapshot.MAX_OUTPUT) {
+      out.full = true;
+      return;
+    }
+    if ((out.lines.length & 255) === 255 && Base.now() > out.deadline) {
+      out.late = true;
+      out.full = true;
+      return;
+    }
+    out.lines.push(line);
+  },
+
+  printNode (ctx, node, indent, out) {
+    let kids = Snapshot.normalize(node.kids);
+    const authorNamed = node.source === 'label' || node.source === 'labelledby';
+
+    // A cell or list item around one element is only that element.
+    if (Snapshot.COLLAPSIBLE.has(node.role) && !authorNamed && kids.length === 1 &&
+        typeof kids[0] !== 'string') {
+      Snapshot.printNode(ctx, kids[0], indent, out);
+      return;
+    }
+
+    let textOnly = true;
+    for (let i = 0; i < kids.length && textOnly; i++)
+      textOnly = typeof kids[i] === 'string';
+    let name = node.name;
+    let recorded = node.name;
+    if (Snapshot.CONTENT_CONTAINERS.has(node.role) && name === null) {
+      // Named by content: print the content, or the name when the content
+      // is nothing but text.
+      if (textOnly && kids.length > 0) {
+        const n = Names.compute(ctx, node.el);
+        name = n.text;
+        recorded = n.text;
+        kids = [];
+      }
+    } else if (node.source === 'content') {
+      kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
+    }
+    if (node.role === 'generic')
+      recorded = name = null;
+
+    let inline = null;
+    if (kids.length === 1 && typeof kids[0] === 'string' && kids[0].length <= Snapshot.LINE_MAX) {
+      inline = kids[0] === name ? '' : kids[0];
+      kids = [];
+    }
+
+    const ref = Refs.assign(node.el, Roles.role(ctx, node.el), recorded);
+    let line = Snapshot.pad(indent) + '- ' + node.role;
+    if (name)
+      line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));
+    line += ' ' + Refs.format(ref);
+    for (const s of Snapshot.states(ctx, node, ref))
+      line += ' [' + s + ']';
+    if (inline)
+      line += ': ' + inline;
+    Snapshot.emit(out, line);
+    Snapshot.printList(ctx, kids, indent + 1, out);
+  },
+
+  states (ctx, node, ref) {
+    const el = node.el;
+    const list = States.compute(ctx, el, node.role, node.name || '', node.attrs);
+    if (node.clickable)
+      list.unshift('clickable');
+    if (el.localName === 'input' && Snapshot.TEXT_INPUT_TYPES.has(el.type))
+      list.unshift('type=' + el.type);
+    if (node.extra) {
+      for (const e of node.extra)
+        list.push(Snapshot.sameOptions(ctx, e, ref));
+    }
+    if (Roles.INTERACTIVE.has(node.role) &&
+        (node.attrs.includes('aria-describedby') || node.attrs.includes('aria-description'))) {
+      const d = Names.description(ctx, el);
+      if (d !== '' && d !== node.name)
+        list.push('description=' + Base.quote(Base.clip(d, Snapshot.NAME_MAX)));
+    }
+    return list;
+  },
+};

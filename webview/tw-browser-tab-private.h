@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tw-browser-service.h"
+#include "tw-browser-tab.h"
+
+G_BEGIN_DECLS
+
+/* How long a command may wait for its effect before failing with
+ * browser_timeout. */
+#define TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS 30000
+
+TwBrowserTab *tw_browser_tab_new                 (WebKitNetworkSession  *session,
+                                                  const char            *owner_id,
+                                                  const char            *owner);
+void          tw_browser_tab_set_command_timeout (TwBrowserTab          *self,
+                                                  guint                  timeout_ms);
+/* The folder files may be saved in (browser_screenshot's savePath). */
+void          tw_browser_tab_set_workspace_dir   (TwBrowserTab          *self,
+                                                  const char            *workspace_dir);
+
+/* Runs one tab command (NAVIGATE, BACK, FORWARD, RELOAD, SNAPSHOT, SCREENSHOT,
+ * LOGS, WAIT, RESIZE) with parameters as DESIGN.md describes them. Commands
+ * of one tab run one after the other in the order they were issued. Results
+ * carry "browserId" and, when the page opened any, the "dialogs" it opened
+ * while the command ran. */
+void          tw_browser_tab_run_async           (TwBrowserTab          *self,
+                                                  TwTabCommand           command,
+                                                  JsonObject            *params,
+                                                  GCancellable          *cancellable,
+                                                  GAsyncReadyCallback    callback,
+                                                  gpointer               user_data);
+JsonObject   *tw_browser_tab_run_finish          (TwBrowserTab          *self,
+                                                  GAsyncResult          *result,
+                                                  GError               **error);
+
+/* Fails every queued command with browser_not_found, stops the page and lets
+ * its web process go. The tab answers nothing afterwards. */
+void          tw_browser_tab_close               (TwBrowserTab          *self);
+gboolean      tw_browser_tab_is_closed           (TwBrowserTab          *self);
+
+/* {browserId, url, title, loading, owner} as browser_list_tabs reports it. */
+JsonObject   *tw_browser_tab_describe            (TwBrowserTab          *self);
+
+G_END_DECLS

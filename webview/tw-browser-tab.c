@@ -1,0 +1,1773 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser-tab.h"
+#include "tw-browser-tab-private.h"
+
+#include "tw-address.h"
+#include "tw-error.h"
+#include "tw-page-tools.h"
+#include "tw-tab-actions.h"
+#include "tw-web-context.h"
+
+/* How many answered dialogs a tab remembers. Commands only ever ask for the
+ * ones opened while they ran, so a handful is plenty. */
+#define MAX_DIALOGS 64
+
+/* After a history step or a load that never reported a start, wait this
+ * long for WebKit to say more before concluding that the navigation stayed
+ * inside the document (pushState, fragments) or did not happen at all. */
+#define SETTLE_DELAY_MS 50
+#define NOTHING_HAPPENED_DELAY_MS 300
+
+struct _TwBrowserTab
+{
+  GObject         parent_instance;
+
+  char           *id;
+  WebKitWebView  *view;
+  TwPageRuntime  *runtime;
+  TwViewFrame    *frame;
+  TwTabLog       *log;
+  char           *workspace_dir;
+  char           *owner_id;
+  char           *owner;
+  char           *title;
+  char           *load_error;
+  char           *load_error_uri;
+
+  /* TabDialog, oldest first; n_dialogs counts every dialog ever answered so
+   * a command can tell which ones opened while it ran. */
+  GQueue          dialogs;
+  guint64         n_dialogs;
+
+  /* GTask of commands waiting their turn, and the one running now. */
+  GQueue          pending;
+  GTask          *active;
+  guint           next_source;
+  guint           command_timeout_ms;
+
+  guint           can_go_back : 1;
+  guint           can_go_forward : 1;
+  guint           crashed : 1;
+  guint           closed : 1;
+};
+
+typedef struct
+{
+  guint64       serial;
+  TwDialogType  type;
+  char         *message;
+} TabDialog;
+
+typedef struct
+{
+  TwTabCommand  command;
+  JsonObject   *params;
+  guint64       first_dialog;
+  GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
+  JsonObject   *reply;            /* a result waiting for the page's title */
+  gulong        cancelled_id;
+  guint         timeout_source;
+  guint         settle_source;
+  guint         waiting : 1;      /* waiting for a navigation to end */
+  guint         started : 1;      /* WebKit reported the load's start */
+  guint         finished : 1;
+} TabCommand;
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_URI,
+  PROP_TITLE,
+  PROP_LOADING,
+  PROP_PROGRESS,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
+  PROP_OWNER,
+  PROP_OWNER_ID,
+  PROP_CRASHED,
+  PROP_LOAD_ERROR,
+  N_PROPS
+};
+
+enum {
+  SCRIPT_DIALOG,
+  CLOSE_REQUESTED,
+  NEW_TAB,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* Ids are never reused while the process runs, so an agent holding the id of
+ * a closed tab gets browser_not_found instead of someone else's tab. */
+static guint next_tab_number = 1;
+
+G_DEFINE_FINAL_TYPE (TwBrowserTab, tw_browser_tab, G_TYPE_OBJECT)
+
+static void start_next_command (TwBrowserTab *self);
+
+static void
+tab_dialog_free (TabDialog *dialog)
+{
+  g_free (dialog->message);
+  g_free (dialog);
+}
+
+static void
+tab_command_free (TabCommand *cmd)
+{
+  g_assert (cmd->timeout_source == 0);
+  g_assert (cmd->settle_source == 0);
+  g_assert (cmd->cancelled_id == 0);
+
+  g_clear_pointer (&cmd->params, json_object_unref);
+  g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
+  g_clear_pointer (&cmd->reply, json_object_unref);
+  g_free (cmd);
+}
+
+const char *
+tw_dialog_type_to_string (TwDialogType type)
+{
+  switch (type)
+    {
+    case TW_DIALOG_ALERT:
+      return "alert";
+    case TW_DIALOG_CONFIRM:
+      return "confirm";
+    case TW_DIALOG_PROMPT:
+      return "prompt";
+    case TW_DIALOG_BEFOREUNLOAD:
+      return "beforeunload";
+    default:
+      g_return_val_if_reached ("alert");
+    }
+}
+
+static const char *
+command_verb (TwTabCommand command)
+{
+  switch (command)
+    {
+    case TW_TAB_COMMAND_NAVIGATE:
+    case TW_TAB_COMMAND_BACK:
+    case TW_TAB_COMMAND_FORWARD:
+    case TW_TAB_COMMAND_RELOAD:
+      return "finish loading";
+
+    default:
+      return "answer";
+    }
+}
+
+/* browser_wait and the interactions bound each of their steps themselves
+ * and say which step ran out of time; the tab's own limit on them only
+ * catches one that hangs. */
+static guint
+command_time_limit (TwBrowserTab *self,
+                    TwTabCommand  command)
+{
+  if (command == TW_TAB_COMMAND_WAIT)
+    return self->command_timeout_ms + TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS;
+
+  if (tw_tab_actions_handles (command))
+    return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
+                TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + self->command_timeout_ms +
+                TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 5000;
+
+  return self->command_timeout_ms;
+}
+
+/* Results and errors */
+
+static void
+add_dialogs (TwBrowserTab *self,
+             JsonObject   *result,
+             guint64       first_dialog)
+{
+  g_autoptr(JsonArray) array = json_array_new ();
+
+  for (const GList *l = self->dialogs.head; l != NULL; l = l->next)
+    {
+      const TabDialog *dialog = l->data;
+      JsonObject *object;
+
+      if (dialog->serial < first_dialog)
+        continue;
+
+      object = json_object_new ();
+      json_object_set_string_member (object, "type", tw_dialog_type_to_string (dialog->type));
+      json_object_set_string_member (object, "message", dialog->message);
+      json_array_add_object_element (array, object);
+    }
+
+  if (json_array_get_length (array) > 0)
+    json_object_set_array_member (result, "dialogs", g_steal_pointer (&array));
+}
+
+static guint
+main_resource_status (TwBrowserTab *self)
+{
+  WebKitWebResource *resource = webkit_web_view_get_main_resource (self->view);
+  WebKitURIResponse *response;
+
+  if (resource == NULL)
+    return 0;
+
+  response = webkit_web_resource_get_response (resource);
+  if (response == NULL)
+    return 0;
+
+  return webkit_uri_response_get_status_code (response);
+}
+
+static JsonObject *
+build_page_result (TwBrowserTab *self,
+                   const char   *title)
+{
+  JsonObject *result = json_object_new ();
+  guint status = main_resource_status (self);
+
+  json_object_set_string_member (result, "browserId", self->id);
+  json_object_set_string_member (result, "url", tw_browser_tab_get_uri (self));
+  json_object_set_string_member (result, "title", title ? title : tw_browser_tab_get_title (self));
+  if (status > 0)
+    json_object_set_int_member (result, "status", status);
+
+  return result;
+}
+
+static GError *
+crashed_error (TwBrowserTab *self)
+{
+  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                      "the web process of tab %s crashed; call browser_reload to recover it",
+                      self->id);
+}
+
+/* WebKit reports load failures in several domains; tools speak only in
+ * browser error codes, so this is the one place that translates them. */
+static GError *
+load_error_to_browser_error (const char   *uri,
+                             const GError *error)
+{
+  if (g_error_matches (error, WEBKIT_POLICY_ERROR,
+                       WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) ||
+      g_error_matches (error, WEBKIT_POLICY_ERROR,
+                       WEBKIT_POLICY_ERROR_CANNOT_SHOW_MIME_TYPE))
+    return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                        "%s is a download, not a page; tabs do not save downloads", uri);
+
+  if (error->domain == WEBKIT_POLICY_ERROR)
+    return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                        "%s was blocked: %s", uri, error->message);
+
+  if (g_error_matches (error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_UNKNOWN_PROTOCOL))
+    return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                        "%s uses a scheme tabs cannot open", uri);
+
+  /* Refused connections, unknown hosts, resets: the server may simply not
+   * be up yet, so the code says it is worth retrying. */
+  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NAVIGATION_FAILED,
+                      "could not load %s: %s", uri, error->message);
+}
+
+static void
+set_title (TwBrowserTab *self,
+           const char   *title)
+{
+  if (title == NULL)
+    title = "";
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+static const char *
+get_string_param (JsonObject *params,
+                  const char *name)
+{
+  JsonNode *node = json_object_get_member (params, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static void
+set_load_error (TwBrowserTab *self,
+                const char   *uri,
+                const char   *message)
+{
+  if (g_strcmp0 (self->load_error, message) == 0 && g_strcmp0 (self->load_error_uri, uri) == 0)
+    return;
+
+  g_free (self->load_error);
+  g_free (self->load_error_uri);
+  self->load_error = g_strdup (message);
+  self->load_error_uri = g_strdup (uri);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_ERROR]);
+}
+
+/* The command queue */
+
+static TabCommand *
+active_waiting_command (TwBrowserTab *self)
+{
+  TabCommand *cmd;
+
+  if (self->active == NULL)
+    return NULL;
+
+  cmd = g_task_get_task_data (self->active);
+  if (cmd->finished || !cmd->waiting)
+    return NULL;
+
+  return cmd;
+}
+
+static gboolean
+start_next_command_cb (gpointer user_data)
+{
+  TwBrowserTab *self = user_data;
+
+  self->next_source = 0;
+  start_next_command (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_next_command (TwBrowserTab *self)
+{
+  if (self->active != NULL || g_queue_is_empty (&self->pending) || self->next_source != 0)
+    return;
+
+  /* From an idle, so that a command never starts inside a WebKit signal
+   * emission of the one that just ended. */
+  self->next_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_next_command_cb,
+                                       g_object_ref (self), g_object_unref);
+}
+
+/* Completes @task with @result or @error (both owned). Each command
+ * completes exactly once; late events for a finished one are ignored. */
+static void
+finish_command (TwBrowserTab *self,
+                GTask        *task,
+                JsonObject   *result,
+                GError       *error)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  g_assert (!cmd->finished);
+  g_assert ((result == NULL) != (error == NULL));
+
+  cmd->finished = TRUE;
+  cmd->waiting = FALSE;
+  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
+  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  if (cmd->cancelled_id != 0)
+    {
+      g_cancellable_disconnect (cancellable, cmd->cancelled_id);
+      cmd->cancelled_id = 0;
+    }
+
+  if (self->active == task)
+    self->active = NULL;
+  else
+    g_queue_remove (&self->pending, task);
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+    }
+  else
+    {
+      add_dialogs (self, result, cmd->first_dialog);
+
+      if (cmd->new_tabs != NULL && cmd->new_tabs->len > 0 && tw_tab_actions_handles (cmd->command))
+        {
+          JsonArray *ids = json_array_new ();
+
+          for (guint i = 0; i < cmd->new_tabs->len; i++)
+            json_array_add_string_element (ids, g_ptr_array_index (cmd->new_tabs, i));
+          json_object_set_array_member (result, "newTabs", ids);
+        }
+
+      g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
+    }
+
+  g_object_unref (task);
+
+  schedule_next_command (self);
+}
+
+static void
+page_title_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JSCValue) value = NULL;
+  g_autofree char *title = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+
+  if (cmd->finished)
+    return;
+
+  if (value != NULL && jsc_value_is_string (value))
+    {
+      title = jsc_value_to_string (value);
+      set_title (self, title);
+    }
+
+  if (cmd->reply != NULL)
+    {
+      JsonObject *reply = g_steal_pointer (&cmd->reply);
+
+      if (title != NULL)
+        json_object_set_string_member (reply, "title", title);
+      finish_command (self, task, reply, NULL);
+      return;
+    }
+
+  finish_command (self, task, build_page_result (self, title), NULL);
+}
+
+/* The title reaches the UI process on its own schedule, sometimes only
+ * after the load has finished; asking the page keeps results from reporting
+ * the previous page's title, or none. The isolated world sees the real
+ * document.title whatever the page's scripts did to the getter. */
+static void
+finish_with_page (TwBrowserTab *self,
+                  GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *url;
+
+  cmd->waiting = FALSE;
+  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+
+  /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
+   * or 6000) into the blank page without reporting a failure. */
+  url = get_string_param (cmd->params, "url");
+  if (cmd->command == TW_TAB_COMMAND_NAVIGATE && url != NULL &&
+      !g_str_equal (url, "about:blank") &&
+      g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
+    {
+      finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                   "WebKit refused to load %s; it may use a restricted port",
+                                   url));
+      return;
+    }
+
+  webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
+                                       TW_PAGE_RUNTIME_WORLD, NULL,
+                                       g_task_get_cancellable (task),
+                                       page_title_cb, g_object_ref (task));
+}
+
+static gboolean
+command_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  guint limit_ms = command_time_limit (self, cmd->command);
+  const char *still_loading = cmd->waiting ? "; it may still be loading" : "";
+
+  cmd->timeout_source = 0;
+
+  if (limit_ms < 1000)
+    finish_command (self, task, NULL,
+                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                 "the page did not %s within %u ms%s",
+                                 command_verb (cmd->command), limit_ms, still_loading));
+  else
+    finish_command (self, task, NULL,
+                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                 "the page did not %s within %u s%s",
+                                 command_verb (cmd->command), limit_ms / 1000, still_loading));
+
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  TwBrowserTab *self;
+  GTask        *task;
+} CancelData;
+
+static gboolean
+cancel_command_cb (gpointer user_data)
+{
+  CancelData *data = user_data;
+  TabCommand *cmd = g_task_get_task_data (data->task);
+
+  if (!cmd->finished)
+    finish_command (data->self, data->task, NULL,
+                    g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                         "the call was cancelled"));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancel_data_free (gpointer user_data)
+{
+  CancelData *data = user_data;
+
+  g_object_unref (data->task);
+  g_object_unref (data->self);
+  g_free (data);
+}
+
+static void
+command_cancelled_cb (GCancellable *cancellable,
+                      GTask        *task)
+{
+  CancelData *data = g_new0 (CancelData, 1);
+
+  /* This may run inside g_cancellable_connect() or from another thread, and
+   * the handler cannot be disconnected from within itself: finish later. */
+  data->self = g_object_ref (g_task_get_source_object (task));
+  data->task = g_object_ref (task);
+  g_idle_add_full (G_PRIORITY_DEFAULT, cancel_command_cb, data, cancel_data_free);
+}
+
+/* Waiting for navigations */
+
+static gboolean
+settle_cb (gpointer user_data)
+{
+  TwBrowserTab *self = user_data;
+  TabCommand *cmd = active_waiting_command (self);
+
+  g_assert (cmd != NULL);
+
+  cmd->settle_source = 0;
+
+  /* No load started and none is pending: the navigation stayed within the
+   * document (pushState, a fragment) or was refused by the page. Either way
+   * the page is what it is now. */
+  if (!cmd->started && !webkit_web_view_is_loading (self->view))
+    finish_with_page (self, self->active);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_settle (TwBrowserTab *self,
+                 TabCommand   *cmd,
+                 guint         delay_ms)
+{
+  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  cmd->settle_source = g_timeout_add (delay_ms, settle_cb, self);
+}
+
+static void
+begin_wait (TwBrowserTab *self,
+            TabCommand   *cmd)
+{
+  cmd->waiting = TRUE;
+  cmd->started = FALSE;
+}
+
+static void
+view_load_changed_cb (TwBrowserTab    *self,
+                      WebKitLoadEvent  event,
+                      WebKitWebView   *view)
+{
+  TabCommand *cmd;
+
+  if (event == WEBKIT_LOAD_STARTED)
+    set_load_error (self, NULL, NULL);
+
+  if (event == WEBKIT_LOAD_COMMITTED && self->crashed)
+    {
+      self->crashed = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CRASHED]);
+    }
+
+  cmd = active_waiting_command (self);
+  if (cmd == NULL)
+    return;
+
+  switch (event)
+    {
+    case WEBKIT_LOAD_STARTED:
+      cmd->started = TRUE;
+      g_clear_handle_id (&cmd->settle_source, g_source_remove);
+      break;
+
+    case WEBKIT_LOAD_FINISHED:
+      if (cmd->started)
+        finish_with_page (self, self->active);
+      break;
+
+    case WEBKIT_LOAD_REDIRECTED:
+    case WEBKIT_LOAD_COMMITTED:
+    default:
+      break;
+    }
+}
+
+static gboolean
+view_load_failed_cb (TwBrowserTab    *self,
+                     WebKitLoadEvent  event,
+                     const char      *failing_uri,
+                     GError          *error,
+                     WebKitWebView   *view)
+{
+  TabCommand *cmd = active_waiting_command (self);
+  gboolean cancelled = g_error_matches (error, WEBKIT_NETWORK_ERROR,
+                                        WEBKIT_NETWORK_ERROR_CANCELLED);
+
+  /* WebKit's own error page is a load of its own that lands whenever it
+   * lands, even in the middle of the next navigation. The tab keeps the
+   * failure as state instead and the window shows it. */
+  if (!cancelled && event == WEBKIT_LOAD_STARTED)
+    set_load_error (self, failing_uri, error->message);
+
+  /* Failures of a load that started before the command (the one it
+   * replaced) are none of its business. */
+  if (cmd == NULL || !cmd->started)
+    return TRUE;
+
+  if (cancelled)
+    {
+      /* Another navigation (a script, a redirect, the person) took over: follow
+       * it if one starts, or settle on the page as it is. */
+      cmd->started = FALSE;
+      schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      return TRUE;
+    }
+
+  finish_command (self, self->active, NULL, load_error_to_browser_error (failing_uri, error));
+
+  return TRUE;
+}
+
+static gboolean
+view_load_failed_with_tls_errors_cb (TwBrowserTab         *self,
+                                     const char           *failing_uri,
+                                     GTlsCertificate      *certificate,
+                                     GTlsCertificateFlags  errors,
+                                     WebKitWebView        *view)
+{
+  TabCommand *cmd = active_waiting_command (self);
+
+  if (cmd != NULL && cmd->started)
+    finish_command (self, self->active, NULL,
+                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                 "the TLS certificate of %s is not trusted", failing_uri));
+
+  return FALSE;
+}
+
+static void
+update_history (TwBrowserTab *self)
+{
+  gboolean can_go_back = webkit_web_view_can_go_back (self->view);
+  gboolean can_go_forward = webkit_web_view_can_go_forward (self->view);
+
+  if (can_go_back != self->can_go_back)
+    {
+      self->can_go_back = can_go_back;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+    }
+
+  if (can_go_forward != self->can_go_forward)
+    {
+      self->can_go_forward = can_go_forward;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+    }
+}
+
+static void
+view_notify_uri_cb (TwBrowserTab  *self,
+                    GParamSpec    *pspec,
+                    WebKitWebView *view)
+{
+  TabCommand *cmd;
+
+  update_history (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_URI]);
+
+  /* History steps inside one document never report a load: the URL change
+   * is all there is. */
+  cmd = active_waiting_command (self);
+  if (cmd != NULL && !cmd->started)
+    schedule_settle (self, cmd, SETTLE_DELAY_MS);
+}
+
+static void
+view_notify_is_loading_cb (TwBrowserTab  *self,
+                           GParamSpec    *pspec,
+                           WebKitWebView *view)
+{
+  TabCommand *cmd;
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+
+  cmd = active_waiting_command (self);
+  if (cmd != NULL && !cmd->started && !webkit_web_view_is_loading (view))
+    schedule_settle (self, cmd, SETTLE_DELAY_MS);
+}
+
+static void
+view_notify_title_cb (TwBrowserTab  *self,
+                      GParamSpec    *pspec,
+                      WebKitWebView *view)
+{
+  set_title (self, webkit_web_view_get_title (view));
+}
+
+static void
+view_notify_progress_cb (TwBrowserTab  *self,
+                         GParamSpec    *pspec,
+                         WebKitWebView *view)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+}
+
+static void
+back_forward_list_changed_cb (TwBrowserTab              *self,
+                              WebKitBackForwardListItem *item_added,
+                              gpointer                   items_removed,
+                              WebKitBackForwardList     *list)
+{
+  update_history (self);
+}
+
+static void
+view_web_process_terminated_cb (TwBrowserTab                      *self,
+                                WebKitWebProcessTerminationReason  reason,
+                                WebKitWebView                     *view)
+{
+  g_debug ("Web process of tab %s terminated (reason %d)", self->id, reason);
+
+  tw_tab_log_add_note (self->log,
+                       reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
+                         ? "The web process ran out of memory and was stopped"
+                         : "The web process crashed");
+
+  if (!self->crashed)
+    {
+      self->crashed = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CRASHED]);
+    }
+
+  if (self->active != NULL)
+    finish_command (self, self->active, NULL, crashed_error (self));
+}
+
+static gboolean
+view_script_dialog_cb (TwBrowserTab       *self,
+                       WebKitScriptDialog *dialog,
+                       WebKitWebView      *view)
+{
+  TabDialog *record = g_new0 (TabDialog, 1);
+
+  /* Agents cannot click dialog buttons and the person must never get a modal
+   * sprung on them by a page an agent drives, so every dialog is answered
+   * right away: alerts accepted, everything that asks a question dismissed. */
+  switch (webkit_script_dialog_get_dialog_type (dialog))
+    {
+    case WEBKIT_SCRIPT_DIALOG_CONFIRM:
+      record->type = TW_DIALOG_CONFIRM;
+      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      break;
+
+    case WEBKIT_SCRIPT_DIALOG_PROMPT:
+      /* Leaving the text unset makes prompt() return null, as Cancel does. */
+      record->type = TW_DIALOG_PROMPT;
+      break;
+
+    case WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
+      record->type = TW_DIALOG_BEFOREUNLOAD;
+      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      break;
+
+    case WEBKIT_SCRIPT_DIALOG_ALERT:
+    default:
+      record->type = TW_DIALOG_ALERT;
+      break;
+    }
+
+  record->serial = self->n_dialogs++;
+  record->message = g_strdup (webkit_script_dialog_get_message (dialog));
+  g_queue_push_tail (&self->dialogs, record);
+
+  while (self->dialogs.length > MAX_DIALOGS)
+    tab_dialog_free (g_queue_pop_head (&self->dialogs));
+
+  g_signal_emit (self, signals[SCRIPT_DIALOG], 0, record->type, record->message);
+
+  return TRUE;
+}
+
+static gboolean
+view_decide_policy_cb (TwBrowserTab             *self,
+                       WebKitPolicyDecision     *decision,
+                       WebKitPolicyDecisionType  type,
+                       WebKitWebView            *view)
+{
+  WebKitResponsePolicyDecision *response;
+
+  if (type != WEBKIT_POLICY_DECISION_TYPE_RESPONSE)
+    return FALSE;
+
+  /* A page an agent opens must not be able to drop files into the person's
+   * Downloads folder, so responses WebKit cannot show are not downloaded. */
+  response = WEBKIT_RESPONSE_POLICY_DECISION (decision);
+  if (!webkit_response_policy_decision_is_mime_type_supported (response) &&
+      webkit_response_policy_decision_is_main_frame_main_resource (response))
+    {
+      webkit_policy_decision_ignore (decision);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+view_close_cb (TwBrowserTab  *self,
+               WebKitWebView *view)
+{
+  g_signal_emit (self, signals[CLOSE_REQUESTED], 0);
+}
+
+static TwBrowserTab *tab_new_internal (WebKitNetworkSession *session,
+                                       WebKitWebView        *related_view,
+                                       const char           *owner_id,
+                                       const char           *owner);
+
+static GtkWidget *
+view_create_cb (TwBrowserTab           *self,
+                WebKitNavigationAction *action,
+                WebKitWebView          *view)
+{
+  g_autoptr(TwBrowserTab) tab = NULL;
+
+  /* window.open() and target=_blank links become tabs of the same
+   * workspace, driven by whoever drives this one. */
+  tab = tab_new_internal (NULL, self->view, self->owner_id, self->owner);
+  tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
+  g_signal_emit (self, signals[NEW_TAB], 0, tab);
+
+  /* An agent whose click opened a tab needs its id to use it. */
+  if (self->active != NULL)
+    {
+      TabCommand *cmd = g_task_get_task_data (self->active);
+
+      if (cmd->new_tabs == NULL)
+        cmd->new_tabs = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (cmd->new_tabs, g_strdup (tw_browser_tab_get_id (tab)));
+    }
+
+  return GTK_WIDGET (tw_browser_tab_get_view (tab));
+}
+
+/* Commands */
+
+static void
+copy_member (JsonObject  *source,
+             const char  *name,
+             JsonNode    *node,
+             gpointer     user_data)
+{
+  JsonObject *dest = user_data;
+
+  if (!json_object_has_member (dest, name))
+    json_object_set_member (dest, name, json_node_copy (node));
+}
+
+/* Completes commands that other modules carry out (the page runtime, the
+ * page tools): their results gain the tab's browserId, in front. */
+static void
+delegated_command_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  JsonObject *reply;
+
+  switch (cmd->command)
+    {
+    case TW_TAB_COMMAND_SNAPSHOT:
+      answer = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &error);
+      break;
+
+    case TW_TAB_COMMAND_SCREENSHOT:
+      answer = tw_page_tools_screenshot_finish (WEBKIT_WEB_VIEW (object), result, &error);
+      break;
+
+    case TW_TAB_COMMAND_WAIT:
+      answer = tw_page_tools_wait_finish (WEBKIT_WEB_VIEW (object), result, &error);
+      break;
+
+    case TW_TAB_COMMAND_RESIZE:
+      answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
+      break;
+
+    default:
+      g_assert (tw_tab_actions_handles (cmd->command));
+      answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
+      break;
+    }
+
+  /* The command may have timed out, crashed or been cancelled meanwhile. */
+  if (cmd->finished)
+    return;
+
+  if (answer == NULL)
+    {
+      finish_command (self, task, NULL, g_steal_pointer (&error));
+      return;
+    }
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "browserId", self->id);
+  json_object_foreach_member (answer, copy_member, reply);
+
+  /* An action that changed the page reports its title, which may not have
+   * reached the UI process yet: ask the page, as navigations do. */
+  if (tw_tab_actions_handles (cmd->command) && json_object_has_member (reply, "title"))
+    {
+      g_clear_pointer (&cmd->reply, json_object_unref);
+      cmd->reply = reply;
+      webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
+                                           TW_PAGE_RUNTIME_WORLD, NULL,
+                                           g_task_get_cancellable (task),
+                                           page_title_cb, g_object_ref (task));
+      return;
+    }
+
+  finish_command (self, task, reply, NULL);
+}
+
+static void
+start_command (TwBrowserTab *self,
+               GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  cmd->first_dialog = self->n_dialogs;
+
+  if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD)
+    {
+      finish_command (self, task, NULL, crashed_error (self));
+      return;
+    }
+
+  cmd->timeout_source = g_timeout_add (command_time_limit (self, cmd->command),
+                                       command_timeout_cb, task);
+
+  switch (cmd->command)
+    {
+    case TW_TAB_COMMAND_NAVIGATE:
+      {
+        const char *url = get_string_param (cmd->params, "url");
+
+        if (url == NULL)
+          {
+            finish_command (self, task, NULL,
+                            g_error_new_literal (TW_BROWSER_ERROR,
+                                                 TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                                 "url must be a string"));
+            return;
+          }
+
+        if (!tw_address_check_url (url, &error))
+          {
+            finish_command (self, task, NULL, error);
+            return;
+          }
+
+        begin_wait (self, cmd);
+        webkit_web_view_load_uri (self->view, url);
+        schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      }
+      break;
+
+    case TW_TAB_COMMAND_BACK:
+      if (!webkit_web_view_can_go_back (self->view))
+        {
+          finish_command (self, task, NULL,
+                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                               "no page to go back to"));
+          return;
+        }
+
+      begin_wait (self, cmd);
+      webkit_web_view_go_back (self->view);
+      schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      break;
+
+    case TW_TAB_COMMAND_FORWARD:
+      if (!webkit_web_view_can_go_forward (self->view))
+        {
+          finish_command (self, task, NULL,
+                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                               "no page to go forward to"));
+          return;
+        }
+
+      begin_wait (self, cmd);
+      webkit_web_view_go_forward (self->view);
+      schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      break;
+
+    case TW_TAB_COMMAND_RELOAD:
+      begin_wait (self, cmd);
+      webkit_web_view_reload (self->view);
+      schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      break;
+
+    case TW_TAB_COMMAND_SNAPSHOT:
+      tw_page_runtime_snapshot_async (self->runtime, cmd->params,
+                                      g_task_get_cancellable (task),
+                                      delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_SCREENSHOT:
+      tw_page_tools_screenshot_async (self->view, cmd->params, self->workspace_dir,
+                                      g_task_get_cancellable (task),
+                                      delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_WAIT:
+      tw_page_tools_wait_async (self->view, self->runtime, cmd->params,
+                                g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_RESIZE:
+      tw_page_tools_resize_async (self->frame, self->runtime, cmd->params,
+                                  g_task_get_cancellable (task),
+                                  delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_LOGS:
+      {
+        g_autoptr(JsonObject) answer = tw_page_tools_logs (self->log, cmd->params, &error);
+        JsonObject *reply;
+
+        if (answer == NULL)
+          {
+            finish_command (self, task, NULL, error);
+            return;
+          }
+
+        reply = json_object_new ();
+        json_object_set_string_member (reply, "browserId", self->id);
+        json_object_foreach_member (answer, copy_member, reply);
+        finish_command (self, task, reply, NULL);
+      }
+      break;
+
+    case TW_TAB_COMMAND_LIST_TABS:
+    case TW_TAB_COMMAND_NEW_TAB:
+    case TW_TAB_COMMAND_CLOSE_TAB:
+    case TW_TAB_COMMAND_LAST:
+      finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                   "%s is not a command of a tab",
+                                   tw_tab_command_to_string (cmd->command)));
+      break;
+
+    default:
+      if (tw_tab_actions_handles (cmd->command))
+        {
+          TwTabActionsOptions options = {
+            .workspace_dir = self->workspace_dir,
+            .navigation_timeout_ms = self->command_timeout_ms,
+          };
+
+          tw_tab_actions_run_async (self->view, self->runtime, cmd->command, cmd->params,
+                                    &options, g_task_get_cancellable (task),
+                                    delegated_command_cb, g_object_ref (task));
+          break;
+        }
+
+      finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                   "the %s command is not available in this version of "
+                                   "Tabwright", tw_tab_command_to_string (cmd->command)));
+      break;
+    }
+}
+
+static void
+start_next_command (TwBrowserTab *self)
+{
+  GTask *task;
+
+  if (self->active != NULL)
+    return;
+
+  task = g_queue_pop_head (&self->pending);
+  if (task == NULL)
+    return;
+
+  self->active = task;
+  start_command (self, task);
+}
+
+static void
+fail_all_commands (TwBrowserTab *self,
+                   const GError *error)
+{
+  g_clear_handle_id (&self->next_source, g_source_remove);
+
+  while (self->active != NULL || !g_queue_is_empty (&self->pending))
+    {
+      GTask *task = self->active ? self->active : g_queue_peek_head (&self->pending);
+
+      finish_command (self, task, NULL, g_error_copy (error));
+    }
+
+  g_clear_handle_id (&self->next_source, g_source_remove);
+}
+
+/* GObject */
+
+static void
+tw_browser_tab_dispose (GObject *object)
+{
+  TwBrowserTab *self = TW_BROWSER_TAB (object);
+
+  if (!self->closed)
+    tw_browser_tab_close (self);
+
+  g_clear_object (&self->runtime);
+  g_clear_object (&self->log);
+  g_clear_object (&self->frame);
+  g_clear_object (&self->view);
+  g_queue_clear_full (&self->dialogs, (GDestroyNotify) tab_dialog_free);
+
+  G_OBJECT_CLASS (tw_browser_tab_parent_class)->dispose (object);
+}
+
+static void
+tw_browser_tab_finalize (GObject *object)
+{
+  TwBrowserTab *self = TW_BROWSER_TAB (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->owner_id, g_free);
+  g_clear_pointer (&self->owner, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->workspace_dir, g_free);
+  g_clear_pointer (&self->load_error, g_free);
+  g_clear_pointer (&self->load_error_uri, g_free);
+
+  G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
+}
+
+static void
+tw_browser_tab_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  TwBrowserTab *self = TW_BROWSER_TAB (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+
+    case PROP_URI:
+      g_value_set_string (value, tw_browser_tab_get_uri (self));
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, tw_browser_tab_get_title (self));
+      break;
+
+    case PROP_LOADING:
+      g_value_set_boolean (value, tw_browser_tab_get_loading (self));
+      break;
+
+    case PROP_PROGRESS:
+      g_value_set_double (value, tw_browser_tab_get_progress (self));
+      break;
+
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, self->can_go_back);
+      break;
+
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->can_go_forward);
+      break;
+
+    case PROP_OWNER:
+      g_value_set_string (value, self->owner);
+      break;
+
+    case PROP_OWNER_ID:
+      g_value_set_string (value, self->owner_id);
+      break;
+
+    case PROP_CRASHED:
+      g_value_set_boolean (value, self->crashed);
+      break;
+
+    case PROP_LOAD_ERROR:
+      g_value_set_string (value, self->load_error);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_browser_tab_class_init (TwBrowserTabClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tw_browser_tab_dispose;
+  object_class->finalize = tw_browser_tab_finalize;
+  object_class->get_property = tw_browser_tab_get_property;
+
+  properties[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_URI] =
+    g_param_spec_string ("uri", NULL, NULL, "",
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, "",
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_CAN_GO_BACK] =
+    g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_CAN_GO_FORWARD] =
+    g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_OWNER] =
+    g_param_spec_string ("owner", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_OWNER_ID] =
+    g_param_spec_string ("owner-id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_CRASHED] =
+    g_param_spec_boolean ("crashed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  properties[PROP_LOAD_ERROR] =
+    g_param_spec_string ("load-error", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TwBrowserTab::script-dialog:
+   * @type: a #TwDialogType
+   * @message: what the page said
+   *
+   * The page opened a dialog, which the tab already answered.
+   */
+  signals[SCRIPT_DIALOG] =
+    g_signal_new ("script-dialog",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
+
+  /**
+   * TwBrowserTab::close-requested:
+   *
+   * The page called window.close().
+   */
+  signals[CLOSE_REQUESTED] =
+    g_signal_new ("close-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * TwBrowserTab::new-tab:
+   * @tab: the new #TwBrowserTab
+   *
+   * The page opened a window (window.open(), a target=_blank link). Its
+   * browser must adopt @tab, or it goes away when the handler returns.
+   */
+  signals[NEW_TAB] =
+    g_signal_new ("new-tab",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, TW_TYPE_BROWSER_TAB);
+}
+
+static void
+tw_browser_tab_init (TwBrowserTab *self)
+{
+  self->id = g_strdup_printf ("b%u", next_tab_number++);
+  self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
+  g_queue_init (&self->dialogs);
+  g_queue_init (&self->pending);
+}
+
+static TwBrowserTab *
+tab_new_internal (WebKitNetworkSession *session,
+                  WebKitWebView        *related_view,
+                  const char           *owner_id,
+                  const char           *owner)
+{
+  g_autoptr(WebKitUserContentManager) content_manager = NULL;
+  g_autoptr(WebKitSettings) settings = NULL;
+  TwBrowserTab *self;
+
+  g_assert (session != NULL || related_view != NULL);
+
+  self = g_object_new (TW_TYPE_BROWSER_TAB, NULL);
+  self->owner_id = g_strdup (owner_id);
+  self->owner = g_strdup (owner);
+
+  settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE, NULL);
+
+  /* Every tab gets a content manager of its own, because the in-page runtime
+   * installs per-tab scripts and message handlers into it. */
+  content_manager = webkit_user_content_manager_new ();
+
+  /* Related views (popups) share the web context, session and process of
+   * the view that opened them. */
+  if (related_view != NULL)
+    self->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                               "related-view", related_view,
+                               "user-content-manager", content_manager,
+                               "settings", settings,
+                               NULL);
+  else
+    self->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                               "web-context", tw_web_context_get_shared (),
+                               "network-session", session,
+                               "user-content-manager", content_manager,
+                               "settings", settings,
+                               NULL);
+  g_object_ref_sink (self->view);
+
+  /* The frame sizes the view even while no window shows it, so background
+   * tabs lay out, paint and answer screenshots like visible ones. */
+  self->frame = g_object_ref_sink (tw_view_frame_new (self->view));
+
+  self->log = tw_tab_log_new (TW_TAB_LOG_DEFAULT_CAPACITY);
+  tw_tab_log_attach (self->log, self->view);
+
+  gtk_widget_set_hexpand (GTK_WIDGET (self->view), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->view), TRUE);
+
+  self->runtime = tw_page_runtime_new (self->view);
+
+  g_signal_connect_object (self->view, "load-changed",
+                           G_CALLBACK (view_load_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "load-failed",
+                           G_CALLBACK (view_load_failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "load-failed-with-tls-errors",
+                           G_CALLBACK (view_load_failed_with_tls_errors_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "notify::uri",
+                           G_CALLBACK (view_notify_uri_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "notify::title",
+                           G_CALLBACK (view_notify_title_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "notify::is-loading",
+                           G_CALLBACK (view_notify_is_loading_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "notify::estimated-load-progress",
+                           G_CALLBACK (view_notify_progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "web-process-terminated",
+                           G_CALLBACK (view_web_process_terminated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "script-dialog",
+                           G_CALLBACK (view_script_dialog_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "decide-policy",
+                           G_CALLBACK (view_decide_policy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "close",
+                           G_CALLBACK (view_close_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "create",
+                           G_CALLBACK (view_create_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (webkit_web_view_get_back_forward_list (self->view), "changed",
+                           G_CALLBACK (back_forward_list_changed_cb), self, G_CONNECT_SWAPPED);
+
+  return self;
+}
+
+TwBrowserTab *
+tw_browser_tab_new (WebKitNetworkSession *session,
+                    const char           *owner_id,
+                    const char           *owner)
+{
+  g_return_val_if_fail (WEBKIT_IS_NETWORK_SESSION (session), NULL);
+
+  return tab_new_internal (session, NULL, owner_id, owner);
+}
+
+void
+tw_browser_tab_set_command_timeout (TwBrowserTab *self,
+                                    guint         timeout_ms)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (timeout_ms > 0);
+
+  self->command_timeout_ms = timeout_ms;
+}
+
+const char *
+tw_browser_tab_get_id (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->id;
+}
+
+WebKitWebView *
+tw_browser_tab_get_view (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->view;
+}
+
+TwViewFrame *
+tw_browser_tab_get_frame (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->frame;
+}
+
+TwTabLog *
+tw_browser_tab_get_log (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->log;
+}
+
+void
+tw_browser_tab_set_workspace_dir (TwBrowserTab *self,
+                                  const char   *workspace_dir)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (self->workspace_dir != workspace_dir)
+    {
+      g_free (self->workspace_dir);
+      self->workspace_dir = g_strdup (workspace_dir);
+    }
+}
+
+TwPageRuntime *
+tw_browser_tab_get_runtime (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->runtime;
+}
+
+const char *
+tw_browser_tab_get_uri (TwBrowserTab *self)
+{
+  const char *uri;
+
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  uri = self->view ? webkit_web_view_get_uri (self->view) : NULL;
+
+  return uri ? uri : "";
+}
+
+const char *
+tw_browser_tab_get_title (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->title ? self->title : "";
+}
+
+gboolean
+tw_browser_tab_get_loading (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->view != NULL && webkit_web_view_is_loading (self->view);
+}
+
+double
+tw_browser_tab_get_progress (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), 0.0);
+
+  return self->view ? webkit_web_view_get_estimated_load_progress (self->view) : 0.0;
+}
+
+gboolean
+tw_browser_tab_get_can_go_back (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->can_go_back;
+}
+
+gboolean
+tw_browser_tab_get_can_go_forward (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->can_go_forward;
+}
+
+gboolean
+tw_browser_tab_get_crashed (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->crashed;
+}
+
+const char *
+tw_browser_tab_get_load_error (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->load_error;
+}
+
+const char *
+tw_browser_tab_get_load_error_uri (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->load_error_uri;
+}
+
+const char *
+tw_browser_tab_get_owner (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->owner;
+}
+
+const char *
+tw_browser_tab_get_owner_id (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->owner_id;
+}
+
+void
+tw_browser_tab_set_owner (TwBrowserTab *self,
+                          const char   *owner_id,
+                          const char   *owner)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (g_strcmp0 (self->owner_id, owner_id) != 0)
+    {
+      g_free (self->owner_id);
+      self->owner_id = g_strdup (owner_id);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OWNER_ID]);
+    }
+
+  if (g_strcmp0 (self->owner, owner) != 0)
+    {
+      g_free (self->owner);
+      self->owner = g_strdup (owner);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OWNER]);
+    }
+}
+
+gboolean
+tw_browser_tab_load_uri (TwBrowserTab  *self,
+                         const char    *uri,
+                         GError       **error)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+  g_return_val_if_fail (uri != NULL, FALSE);
+
+  if (self->closed)
+    return TRUE;
+
+  if (!tw_address_check_url (uri, error))
+    return FALSE;
+
+  webkit_web_view_load_uri (self->view, uri);
+
+  return TRUE;
+}
+
+void
+tw_browser_tab_go_back (TwBrowserTab *self)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (!self->closed && webkit_web_view_can_go_back (self->view))
+    webkit_web_view_go_back (self->view);
+}
+
+void
+tw_browser_tab_go_forward (TwBrowserTab *self)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (!self->closed && webkit_web_view_can_go_forward (self->view))
+    webkit_web_view_go_forward (self->view);
+}
+
+void
+tw_browser_tab_reload (TwBrowserTab *self)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (!self->closed)
+    webkit_web_view_reload (self->view);
+}
+
+void
+tw_browser_tab_stop (TwBrowserTab *self)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (!self->closed)
+    webkit_web_view_stop_loading (self->view);
+}
+
+void
+tw_browser_tab_run_async (TwBrowserTab        *self,
+                          TwTabCommand         command,
+                          JsonObject          *params,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  TabCommand *cmd;
+
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_browser_tab_run_async);
+
+  cmd = g_new0 (TabCommand, 1);
+  cmd->command = command;
+  cmd->params = json_object_ref (params);
+  g_task_set_task_data (task, cmd, (GDestroyNotify) tab_command_free);
+
+  if (self->closed)
+    {
+      cmd->finished = TRUE;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                               "tab %s was closed", self->id);
+      return;
+    }
+
+  /* The queue owns a reference until the command finishes. */
+  g_queue_push_tail (&self->pending, g_object_ref (task));
+
+  if (cancellable != NULL)
+    cmd->cancelled_id = g_cancellable_connect (cancellable,
+                                               G_CALLBACK (command_cancelled_cb),
+                                               task, NULL);
+
+  schedule_next_command (self);
+}
+
+JsonObject *
+tw_browser_tab_run_finish (TwBrowserTab  *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+tw_browser_tab_close (TwBrowserTab *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (self->closed)
+    return;
+
+  self->closed = TRUE;
+
+  error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                       "tab %s was closed", self->id);
+  fail_all_commands (self, error);
+
+  if (self->view != NULL)
+    {
+      /* Nothing of the page may run on once its tab is gone, even while the
+       * UI still holds the widget for a moment. */
+      g_signal_handlers_disconnect_by_data (self->view, self);
+      g_signal_handlers_disconnect_by_data (webkit_web_view_get_back_forward_list (self->view),
+                                            self);
+      webkit_web_view_terminate_web_process (self->view);
+    }
+}
+
+gboolean
+tw_browser_tab_is_closed (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), TRUE);
+
+  return self->closed;
+}
+
+JsonObject *
+tw_browser_tab_describe (TwBrowserTab *self)
+{
+  JsonObject *object;
+
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  object = json_object_new ();
+  json_object_set_string_member (object, "browserId", self->id);
+  json_object_set_string_member (object, "url", tw_browser_tab_get_uri (self));
+  json_object_set_string_member (object, "title", tw_browser_tab_get_title (self));
+  json_object_set_boolean_member (object, "loading", tw_browser_tab_get_loading (self));
+  if (self->owner != NULL)
+    json_object_set_string_member (object, "owner", self->owner);
+  else
+    json_object_set_null_member (object, "owner");
+
+  return object;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <webkit/webkit.h>
+
+#include "tw-page-runtime.h"
+#include "tw-tab-log.h"
+#include "tw-view-frame.h"
+
+G_BEGIN_DECLS
+
+/* One browser tab: a WebKitWebView of its workspace's network session, the
+ * in-page runtime installed into it, and the bookkeeping the browser tools
+ * need (who drives the tab, which dialogs the page opened, whether its web
+ * process died). Tabs are created by TwBrowser; the UI only observes them. */
+
+#define TW_TYPE_BROWSER_TAB (tw_browser_tab_get_type ())
+G_DECLARE_FINAL_TYPE (TwBrowserTab, tw_browser_tab, TW, BROWSER_TAB, GObject)
+
+/* The kinds of script dialogs a page can open, as tool results name them. */
+typedef enum
+{
+  TW_DIALOG_ALERT,
+  TW_DIALOG_CONFIRM,
+  TW_DIALOG_PROMPT,
+  TW_DIALOG_BEFOREUNLOAD,
+} TwDialogType;
+
+const char    *tw_dialog_type_to_string         (TwDialogType   type);
+
+/* "b<N>": unique for the whole process, never reused. */
+const char    *tw_browser_tab_get_id            (TwBrowserTab  *self);
+WebKitWebView *tw_browser_tab_get_view          (TwBrowserTab  *self);
+TwPageRuntime *tw_browser_tab_get_runtime       (TwBrowserTab  *self);
+/* The widget that holds the view: windows show the frame, not the view. */
+TwViewFrame   *tw_browser_tab_get_frame         (TwBrowserTab  *self);
+TwTabLog      *tw_browser_tab_get_log           (TwBrowserTab  *self);
+
+/* The current URL, "" before anything loaded. */
+const char    *tw_browser_tab_get_uri           (TwBrowserTab  *self);
+/* The page title, "" when the page has none. */
+const char    *tw_browser_tab_get_title         (TwBrowserTab  *self);
+gboolean       tw_browser_tab_get_loading       (TwBrowserTab  *self);
+double         tw_browser_tab_get_progress      (TwBrowserTab  *self);
+gboolean       tw_browser_tab_get_can_go_back   (TwBrowserTab  *self);
+gboolean       tw_browser_tab_get_can_go_forward (TwBrowserTab *self);
+gboolean       tw_browser_tab_get_crashed       (TwBrowserTab  *self);
+/* Why the last page failed to load, and which URL it was, until the next
+ * load starts; NULL when it did not fail. */
+const char    *tw_browser_tab_get_load_error    (TwBrowserTab  *self);
+const char    *tw_browser_tab_get_load_error_uri (TwBrowserTab *self);
+
+/* The display name of the agent driving the tab, or NULL when it is the
+ * person's tab. */
+const char    *tw_browser_tab_get_owner         (TwBrowserTab  *self);
+const char    *tw_browser_tab_get_owner_id      (TwBrowserTab  *self);
+void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
+                                                 const char    *owner_id,
+                                                 const char    *owner);
+
+/* Loads done by the person (address bar, toolbar). They do not wait for
+ * anything and take effect at once; commands of agents still in flight see
+ * the navigation as it happens. A URL that is not http(s) is refused with
+ * FALSE and @error set (see tw_address_check_url()). */
+gboolean       tw_browser_tab_load_uri          (TwBrowserTab  *self,
+                                                 const char    *uri,
+                                                 GError       **error);
+void           tw_browser_tab_go_back           (TwBrowserTab  *self);
+void           tw_browser_tab_go_forward        (TwBrowserTab  *self);
+void           tw_browser_tab_reload            (TwBrowserTab  *self);
+void           tw_browser_tab_stop              (TwBrowserTab  *self);
+
+G_END_DECLS

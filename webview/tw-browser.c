@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser.h"
+
+#include "tw-address.h"
+#include "tw-browser-tab-private.h"
+#include "tw-error.h"
+
+struct _TwBrowser
+{
+  GObject               parent_instance;
+
+  WebKitNetworkSession *session;
+  GListStore           *tabs;
+  char                 *workspace_dir;
+  guint                 command_timeout_ms;
+  gboolean              enabled;
+};
+
+enum {
+  PROP_0,
+  PROP_ENABLED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void browser_service_iface_init (TwBrowserServiceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwBrowser, tw_browser, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
+                                                      browser_service_iface_init))
+
+static void add_tab (TwBrowser    *self,
+                     TwBrowserTab *tab);
+
+static GError *
+not_found_error (const char *browser_id)
+{
+  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                      "no tab with browserId “%s” in this workspace; "
+                      "call browser_list_tabs to see the open tabs",
+                      browser_id);
+}
+
+static gboolean
+find_tab (TwBrowser    *self,
+          TwBrowserTab *tab,
+          guint        *position)
+{
+  return g_list_store_find (self->tabs, tab, position);
+}
+
+static void
+tab_close_requested_cb (TwBrowser    *self,
+                        TwBrowserTab *tab)
+{
+  tw_browser_close_tab (self, tab);
+}
+
+static void
+tab_new_tab_cb (TwBrowser    *self,
+                TwBrowserTab *new_tab,
+                TwBrowserTab *tab)
+{
+  add_tab (self, new_tab);
+}
+
+static void
+add_tab (TwBrowser    *self,
+         TwBrowserTab *tab)
+{
+  tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
+  tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
+
+  g_signal_connect_object (tab, "close-requested",
+                           G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "new-tab",
+                           G_CALLBACK (tab_new_tab_cb), self, G_CONNECT_SWAPPED);
+
+  g_list_store_append (self->tabs, tab);
+}
+
+static void
+download_started_cb (WebKitNetworkSession *session,
+                     WebKitDownload       *download,
+                     TwBrowser            *self)
+{
+  /* Pages that agents drive must not write into the person's folders. */
+  g_debug ("Refusing download of %s",
+           webkit_uri_request_get_uri (webkit_download_get_request (download)));
+  webkit_download_cancel (download);
+}
+
+/* TwBrowserService */
+
+static void
+tab_command_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply;
+
+  reply = tw_browser_tab_run_finish (TW_BROWSER_TAB (object), result, &error);
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+new_tab_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwBrowserTab *tab = TW_BROWSER_TAB (object);
+  GError *error = NULL;
+  JsonObject *reply;
+
+  reply = tw_browser_tab_run_finish (tab, result, &error);
+  if (reply != NULL)
+    {
+      g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      return;
+    }
+
+  /* The tab exists even though its first page failed: say so, or the agent
+   * could never reach (or close) it. */
+  if (!tw_browser_tab_is_closed (tab))
+    {
+      GError *wrapped = g_error_new (error->domain, error->code,
+                                     "%s (tab %s was opened and stays open)",
+                                     error->message, tw_browser_tab_get_id (tab));
+      g_clear_error (&error);
+      error = wrapped;
+    }
+
+  g_task_return_error (task, error);
+}
+
+static JsonObject *
+list_tabs (TwBrowser *self)
+{
+  JsonObject *reply = json_object_new ();
+  JsonArray *tabs = json_array_new ();
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      json_array_add_object_element (tabs, tw_browser_tab_describe (tab));
+    }
+
+  json_object_set_array_member (reply, "tabs", tabs);
+
+  return reply;
+}
+
+static void
+tw_browser_run_async (TwBrowserService    *service,
+                      TwTabCommand         command,
+                      const char          *browser_id,
+                      JsonObject          *params,
+                      const TwCaller      *caller,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  TwBrowser *self = TW_BROWSER (service);
+  g_autoptr(GTask) task = NULL;
+  TwBrowserTab *tab = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_browser_run_async);
+
+  if (tw_tab_command_targets_tab (command))
+    {
+      tab = tw_browser_lookup_tab (self, browser_id);
+      if (tab == NULL)
+        {
+          g_task_return_error (task, not_found_error (browser_id));
+          return;
+        }
+    }
+
+  switch (command)
+    {
+    case TW_TAB_COMMAND_LIST_TABS:
+      g_task_return_pointer (task, list_tabs (self), (GDestroyNotify) json_object_unref);
+      break;
+
+    case TW_TAB_COMMAND_NEW_TAB:
+      {
+        g_autoptr(JsonObject) load_params = json_object_new ();
+        g_autoptr(TwBrowserTab) new_tab = NULL;
+        g_autoptr(GError) error = NULL;
+        JsonNode *url_node = json_object_get_member (params, "url");
+        const char *url = "about:blank";
+
+        if (url_node != NULL && !JSON_NODE_HOLDS_NULL (url_node))
+          {
+            if (!JSON_NODE_HOLDS_VALUE (url_node) ||
+                json_node_get_value_type (url_node) != G_TYPE_STRING)
+              {
+                g_task_return_new_error (task, TW_BROWSER_ERROR,
+                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                         "url must be a string");
+                return;
+              }
+
+            url = json_node_get_string (url_node);
+          }
+
+        /* Refuse before a tab appears, so bad URLs leave nothing behind. */
+        if (!tw_address_check_url (url, &error))
+          {
+            g_task_return_error (task, g_steal_pointer (&error));
+            return;
+          }
+
+        new_tab = tw_browser_tab_new (self->session,
+                                      caller ? caller->agent_id : NULL,
+                                      caller ? caller->agent_name : NULL);
+        add_tab (self, new_tab);
+
+        json_object_set_string_member (load_params, "url", url);
+        tw_browser_tab_run_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, cancellable,
+                                  new_tab_cb, g_steal_pointer (&task));
+      }
+      break;
+
+    case TW_TAB_COMMAND_CLOSE_TAB:
+      {
+        JsonObject *reply = json_object_new ();
+
+        json_object_set_string_member (reply, "browserId", tw_browser_tab_get_id (tab));
+        json_object_set_boolean_member (reply, "closed", TRUE);
+        tw_browser_close_tab (self, tab);
+        g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      }
+      break;
+
+    case TW_TAB_COMMAND_LAST:
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "unknown browser command %d", command);
+      break;
+
+    /* Everything else happens in the tab, in its queue. */
+    default:
+      tw_browser_tab_run_async (tab, command, params, cancellable,
+                                tab_command_cb, g_steal_pointer (&task));
+      break;
+    }
+}
+
+static JsonObject *
+tw_browser_run_finish (TwBrowserService  *service,
+                       GAsyncResult      *result,
+                       GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, service), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+tw_browser_get_service_enabled (TwBrowserService *service)
+{
+  return TW_BROWSER (service)->enabled;
+}
+
+static void
+browser_service_iface_init (TwBrowserServiceInterface *iface)
+{
+  iface->run_async = tw_browser_run_async;
+  iface->run_finish = tw_browser_run_finish;
+  iface->get_enabled = tw_browser_get_service_enabled;
+}
+
+/* GObject */
+
+static void
+tw_browser_dispose (GObject *object)
+{
+  TwBrowser *self = TW_BROWSER (object);
+
+  if (self->tabs != NULL)
+    tw_browser_close_all (self);
+
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+
+  g_clear_object (&self->tabs);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
+}
+
+static void
+tw_browser_finalize (GObject *object)
+{
+  TwBrowser *self = TW_BROWSER (object);
+
+  g_clear_pointer (&self->workspace_dir, g_free);
+
+  G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
+}
+
+static void
+tw_browser_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  TwBrowser *self = TW_BROWSER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENABLED:
+      g_value_set_boolean (value, self->enabled);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_browser_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  TwBrowser *self = TW_BROWSER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENABLED:
+      tw_browser_set_enabled (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_browser_class_init (TwBrowserClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tw_browser_dispose;
+  object_class->finalize = tw_browser_finalize;
+  object_class->get_property = tw_browser_get_property;
+  object_class->set_property = tw_browser_set_property;
+
+  properties[PROP_ENABLED] =
+    g_param_spec_boolean ("enabled", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tw_browser_init (TwBrowser *self)
+{
+  self->tabs = g_list_store_new (TW_TYPE_BROWSER_TAB);
+  self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
+  self->enabled = TRUE;
+}
+
+TwBrowser *
+tw_browser_new (const char *data_dir,
+                const char *cache_dir)
+{
+  TwBrowser *self = g_object_new (TW_TYPE_BROWSER, NULL);
+
+  if (data_dir != NULL)
+    {
+      g_autofree char *cookies = g_build_filename (data_dir, "cookies.sqlite", NULL);
+      WebKitCookieManager *cookie_manager;
+
+      self->session = webkit_network_session_new (data_dir, cache_dir);
+
+      /* Sessions keep cookies in memory unless told where to store them. */
+      cookie_manager = webkit_network_session_get_cookie_manager (self->session);
+      webkit_cookie_manager_set_persistent_storage (cookie_manager, cookies,
+                                                    WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE);
+    }
+  else
+    {
+      self->session = webkit_network_session_new_ephemeral ();
+    }
+
+  g_signal_connect (self->session, "download-started", G_CALLBACK (download_started_cb), self);
+
+  return self;
+}
+
+WebKitNetworkSession *
+tw_browser_get_network_session (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  return self->session;
+}
+
+GListModel *
+tw_browser_get_tabs (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  return G_LIST_MODEL (self->tabs);
+}
+
+TwBrowserTab *
+tw_browser_open_tab (TwBrowser  *self,
+                     const char *uri)
+{
+  g_autoptr(TwBrowserTab) tab = NULL;
+
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  tab = tw_browser_tab_new (self->session, NULL, NULL);
+  add_tab (self, tab);
+
+  if (uri == NULL || !tw_browser_tab_load_uri (tab, uri, NULL))
+    webkit_web_view_load_uri (tw_browser_tab_get_view (tab), "about:blank");
+
+  return tab;
+}
+
+TwBrowserTab *
+tw_browser_lookup_tab (TwBrowser  *self,
+                       const char *browser_id)
+{
+  guint n_tabs;
+
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  if (browser_id == NULL)
+    return NULL;
+
+  n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (g_str_equal (tw_browser_tab_get_id (tab), browser_id))
+        return tab;
+    }
+
+  return NULL;
+}
+
+void
+tw_browser_close_tab (TwBrowser    *self,
+                      TwBrowserTab *tab)
+{
+  g_autoptr(TwBrowserTab) hold = NULL;
+  guint position;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (TW_IS_BROWSER_TAB (tab));
+
+  if (!find_tab (self, tab, &position))
+    return;
+
+  hold = g_object_ref (tab);
+  g_signal_handlers_disconnect_by_data (tab, self);
+  tw_browser_tab_close (tab);
+  g_list_store_remove (self->tabs, position);
+}
+
+void
+tw_browser_close_all (TwBrowser *self)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  while (g_list_model_get_n_items (G_LIST_MODEL (self->tabs)) > 0)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), 0);
+
+      tw_browser_close_tab (self, tab);
+    }
+}
+
+void
+tw_browser_set_workspace_dir (TwBrowser  *self,
+                              const char *workspace_dir)
+{
+  guint n_tabs;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  g_free (self->workspace_dir);
+  self->workspace_dir = g_strdup (workspace_dir);
+
+  n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
+    }
+}
+
+void
+tw_browser_set_command_timeout (TwBrowser *self,
+                                guint      timeout_ms)
+{
+  guint n_tabs;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (timeout_ms > 0);
+
+  self->command_timeout_ms = timeout_ms;
+
+  n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
+    }
+}
+
+gboolean
+tw_browser_get_enabled (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return self->enabled;
+}
+
+void
+tw_browser_set_enabled (TwBrowser *self,
+                        gboolean   enabled)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  enabled = !!enabled;
+  if (self->enabled == enabled)
+    return;
+
+  self->enabled = enabled;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <webkit/webkit.h>
+
+#include "tw-browser-service.h"
+#include "tw-browser-tab.h"
+
+G_BEGIN_DECLS
+
+/* The tabs of one workspace. It implements TwBrowserService, so MCP tools
+ * reach the workspace's tabs through it, and lists the tabs as a GListModel
+ * of TwBrowserTab for the window. All tabs share one WebKitNetworkSession of
+ * the browser's own, so cookies and storage never cross workspaces. */
+
+#define TW_TYPE_BROWSER (tw_browser_get_type ())
+G_DECLARE_FINAL_TYPE (TwBrowser, tw_browser, TW, BROWSER, GObject)
+
+/* Website data lives under @data_dir and caches under @cache_dir; with a NULL
+ * @data_dir the session is ephemeral and keeps nothing on disk. */
+TwBrowser            *tw_browser_new                 (const char    *data_dir,
+                                                      const char    *cache_dir);
+
+WebKitNetworkSession *tw_browser_get_network_session (TwBrowser     *self);
+
+/* A GListModel of TwBrowserTab, in the order tabs were opened. */
+GListModel           *tw_browser_get_tabs            (TwBrowser     *self);
+
+/* Opens a tab for the person (no owning agent) and starts loading @uri, or
+ * the blank page when @uri is NULL. Returns the new tab, owned by @self. */
+TwBrowserTab         *tw_browser_open_tab            (TwBrowser     *self,
+                                                      const char    *uri);
+TwBrowserTab         *tw_browser_lookup_tab          (TwBrowser     *self,
+                                                      const char    *browser_id);
+void                  tw_browser_close_tab           (TwBrowser     *self,
+                                                      TwBrowserTab  *tab);
+/* Closes every tab, e.g. when the workspace's window goes away. */
+void                  tw_browser_close_all           (TwBrowser     *self);
+
+/* The workspace folder: the only place where tools may read or write files
+ * (browser_screenshot's savePath). NULL, the default, allows none. */
+void                  tw_browser_set_workspace_dir   (TwBrowser     *self,
+                                                      const char    *workspace_dir);
+
+/* Whether MCP tools may use these tabs (TRUE by default). While FALSE,
+ * every tool call on the workspace fails with browser_disabled; the person
+ * keeps browsing as usual. The "enabled" property notifies changes. */
+gboolean              tw_browser_get_enabled         (TwBrowser     *self);
+void                  tw_browser_set_enabled         (TwBrowser     *self,
+                                                      gboolean       enabled);
+
+/* How long navigation commands wait before failing with browser_timeout;
+ * 30 s unless changed (tests shorten it). */
+void                  tw_browser_set_command_timeout (TwBrowser     *self,
+                                                      guint          timeout_ms);
+
+G_END_DECLS

@@ -1,0 +1,850 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-page-runtime.h"
+
+#include "tw-error.h"
+
+#define RUNTIME_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime/"
+
+/* How long the snapshot may spend reading and writing out the page, well
+ * within the call's time limit: a huge page gives a partial snapshot with a
+ * note rather than a timeout. */
+#define SNAPSHOT_BUDGET_MS 2000
+
+/* The modules of webview/runtime/, in load order. Modules that other parts
+ * of Tabwright add to the runtime resource folder load after these, in name
+ * order. */
+static const char * const runtime_modules[] = {
+  "base.js",
+  "dom.js",
+  "roles.js",
+  "names.js",
+  "states.js",
+  "refs.js",
+  "snapshot.js",
+  "api.js",
+};
+
+/* The body every call runs in the isolated world. It answers null when the
+ * runtime is missing from the document (it was loaded before the runtime
+ * was installed), so the caller can install it and try again. */
+static const char call_body[] =
+  "if (typeof __tabwright !== 'object') return null;\n"
+  "return __tabwright.call(fn, args, nextRef);";
+
+struct _TwPageRuntime
+{
+  GObject           parent_instance;
+
+  WebKitWebView    *view;
+  WebKitUserScript *script;
+
+  guint64           next_ref;
+  guint             last_snapshot_id;
+  guint             commits;
+  gboolean          crashed;
+};
+
+G_DEFINE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, G_TYPE_OBJECT)
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Reads the modules out of GResource once per process and wraps them in one
+ * function, so their declarations share a scope of their own. */
+static const char *
+tw_page_runtime_get_source (void)
+{
+  static char *source;
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      g_autoptr(GString) str = g_string_new ("(function () {\n'use strict';\n"
+                                             "if (globalThis.__tabwright !== undefined) return;\n");
+      g_auto(GStrv) extra = NULL;
+
+      for (guint i = 0; i < G_N_ELEMENTS (runtime_modules); i++)
+        {
+          g_autofree char *path = g_strconcat (RUNTIME_RESOURCE_PATH, runtime_modules[i], NULL);
+          g_autoptr(GBytes) bytes = NULL;
+          g_autoptr(GError) error = NULL;
+
+          bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+          if (bytes == NULL)
+            g_error ("The page runtime module %s is missing: %s", path, error->message);
+
+          g_string_append_len (str, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+          g_string_append (str, "\n");
+        }
+
+      extra = g_resources_enumerate_children (RUNTIME_RESOURCE_PATH, G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                              NULL);
+      if (extra != NULL)
+        {
+          qsort (extra, g_strv_length (extra), sizeof (char *), compare_names);
+          for (guint i = 0; extra[i] != NULL; i++)
+            {
+              g_autofree char *path = NULL;
+              g_autoptr(GBytes) bytes = NULL;
+
+              if (!g_str_has_suffix (extra[i], ".js") ||
+                  g_strv_contains ((const char * const *) runtime_modules, extra[i]))
+                continue;
+
+              path = g_strconcat (RUNTIME_RESOURCE_PATH, extra[i], NULL);
+              bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+              if (bytes == NULL)
+                continue;
+              g_string_append_len (str, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+              g_string_append (str, "\n");
+            }
+        }
+
+      g_string_append (str, "})();\n//# sourceURL=tabwright-runtime.js\n");
+      source = g_string_free (g_steal_pointer (&str), FALSE);
+      g_once_init_leave (&initialized, 1);
+    }
+
+  return source;
+}
+
+static void
+on_load_changed_cb (TwPageRuntime   *self,
+                    WebKitLoadEvent  load_event,
+                    WebKitWebView   *view)
+{
+  g_assert (TW_IS_PAGE_RUNTIME (self));
+
+  /* A new document, perhaps in a new web process after a crash. */
+  if (load_event == WEBKIT_LOAD_COMMITTED)
+    {
+      self->commits++;
+      self->crashed = FALSE;
+    }
+}
+
+static void
+on_web_process_terminated_cb (TwPageRuntime                     *self,
+                              WebKitWebProcessTerminationReason  reason,
+                              WebKitWebView                     *view)
+{
+  g_assert (TW_IS_PAGE_RUNTIME (self));
+
+  self->crashed = TRUE;
+}
+
+static void
+tw_page_runtime_dispose (GObject *object)
+{
+  TwPageRuntime *self = TW_PAGE_RUNTIME (object);
+
+  if (self->view != NULL && self->script != NULL)
+    webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                               self->script);
+  g_clear_pointer (&self->script, webkit_user_script_unref);
+  g_clear_weak_pointer (&self->view);
+
+  G_OBJECT_CLASS (tw_page_runtime_parent_class)->dispose (object);
+}
+
+static void
+tw_page_runtime_class_init (TwPageRuntimeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tw_page_runtime_dispose;
+}
+
+static void
+tw_page_runtime_init (TwPageRuntime *self)
+{
+  self->next_ref = 1;
+}
+
+TwPageRuntime *
+tw_page_runtime_new (WebKitWebView *view)
+{
+  TwPageRuntime *self;
+
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
+
+  self = g_object_new (TW_TYPE_PAGE_RUNTIME, NULL);
+  g_set_weak_pointer (&self->view, view);
+
+  self->script = webkit_user_script_new_for_world (tw_page_runtime_get_source (),
+                                                   WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                                   WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+                                                   TW_PAGE_RUNTIME_WORLD,
+                                                   NULL, NULL);
+  webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
+                                          self->script);
+
+  g_signal_connect_object (view, "load-changed",
+                           G_CALLBACK (on_load_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (view, "web-process-terminated",
+                           G_CALLBACK (on_web_process_terminated_cb), self, G_CONNECT_SWAPPED);
+
+  return self;
+}
+
+guint64
+tw_page_runtime_get_next_ref (TwPageRuntime *self)
+{
+  g_return_val_if_fail (TW_IS_PAGE_RUNTIME (self), 0);
+
+  return self->next_ref;
+}
+
+/* Calls into the page. */
+
+typedef struct
+{
+  char         *function_name;
+  char         *args_json;
+  guint         timeout_ms;
+  GCancellable *page_cancellable;
+  GCancellable *caller_cancellable;
+  gulong        caller_cancelled_id;
+  guint         timeout_id;
+  gint64        started;
+  guint         commits;
+  gboolean      installed;
+  gboolean      completed;
+} CallData;
+
+static void
+call_data_free (CallData *data)
+{
+  g_assert (data->timeout_id == 0);
+  g_assert (data->caller_cancelled_id == 0);
+
+  g_free (data->function_name);
+  g_free (data->args_json);
+  g_clear_object (&data->page_cancellable);
+  g_clear_object (&data->caller_cancellable);
+  g_free (data);
+}
+
+/* Ends a call once: the first of the page's answer, the time limit and the
+ * caller's cancellation wins, and later ones find it completed. */
+static gboolean
+call_complete_begin (GTask *task)
+{
+  CallData *data = g_task_get_task_data (task);
+
+  if (data->completed)
+    return FALSE;
+
+  data->completed = TRUE;
+  g_clear_handle_id (&data->timeout_id, g_source_remove);
+  if (data->caller_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (data->caller_cancellable, data->caller_cancelled_id);
+      data->caller_cancelled_id = 0;
+    }
+
+  g_debug ("Runtime call %s finished after %.1f ms", data->function_name,
+           (g_get_monotonic_time () - data->started) / 1000.0);
+
+  return TRUE;
+}
+
+static void
+call_return_error (GTask  *task,
+                   GError *error)
+{
+  if (call_complete_begin (task))
+    g_task_return_error (task, error);
+  else
+    g_error_free (error);
+}
+
+static gboolean
+call_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  CallData *data = g_task_get_task_data (task);
+
+  data->timeout_id = 0;
+  g_cancellable_cancel (data->page_cancellable);
+  call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                        "The page did not answer within %u ms; a script on it "
+                                        "may be busy", data->timeout_ms));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+call_caller_cancelled_cb (GCancellable *cancellable,
+                          GCancellable *page_cancellable)
+{
+  /* WebKit then completes the call with G_IO_ERROR_CANCELLED. */
+  g_cancellable_cancel (page_cancellable);
+}
+
+static TwBrowserError
+error_code_from_name (const char *name)
+{
+  for (int code = 0; code <= TW_BROWSER_ERROR_INTERNAL; code++)
+    {
+      if (g_strcmp0 (name, tw_browser_error_code_name (code)) == 0)
+        return code;
+    }
+
+  return TW_BROWSER_ERROR_INTERNAL;
+}
+
+static void call_start (GTask *task);
+
+static void
+call_installed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  CallData *data = g_task_get_task_data (task);
+
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
+
+  if (data->completed)
+    return;
+
+  if (error != NULL)
+    {
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                            "Could not install the page runtime: %s",
+                                            error->message));
+      return;
+    }
+
+  call_start (task);
+}
+
+static void
+call_finished_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwPageRuntime *self = g_task_get_source_object (task);
+  CallData *data = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *json = NULL;
+  JsonObject *answer;
+  JsonNode *root;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
+                                                                 result, &error);
+
+  if (data->completed)
+    return;
+
+  if (error != NULL)
+    {
+      if (self->crashed)
+        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                                              "The tab's web process has died; "
+                                              "browser_reload recovers it"));
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        call_return_error (task, g_steal_pointer (&error));
+      else if (self->commits != data->commits)
+        /* The document went away under the call; the same call on the new
+         * one may well succeed. */
+        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                              "The page navigated while %s ran; try again",
+                                              data->function_name));
+      else if (error->domain == WEBKIT_JAVASCRIPT_ERROR)
+        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
+                                              "The page runtime call %s failed: %s",
+                                              data->function_name, error->message));
+      else
+        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                              "The page runtime call %s failed: %s",
+                                              data->function_name, error->message));
+      return;
+    }
+
+  if (value == NULL || jsc_value_is_null (value) || jsc_value_is_undefined (value))
+    {
+      /* The document predates the user script: install the runtime into it
+       * once, then ask again. */
+      if (!data->installed && self->view != NULL)
+        {
+          data->installed = TRUE;
+          webkit_web_view_evaluate_javascript (self->view,
+                                               tw_page_runtime_get_source (), -1,
+                                               TW_PAGE_RUNTIME_WORLD,
+                                               "tabwright-runtime.js",
+                                               data->page_cancellable,
+                                               call_installed_cb,
+                                               g_object_ref (task));
+          return;
+        }
+
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                            "The page runtime is missing from this document"));
+      return;
+    }
+
+  if (!jsc_value_is_string (value))
+    {
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                            "The page runtime answered %s with a non-string",
+                                            data->function_name));
+      return;
+    }
+
+  json = jsc_value_to_string (value);
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, json, -1, &error) ||
+      (root = json_parser_get_root (parser)) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                            "The page runtime answered %s with bad JSON",
+                                            data->function_name));
+      return;
+    }
+
+  answer = json_node_get_object (root);
+
+  if (json_object_has_member (answer, "nextRef"))
+    {
+      gint64 next = json_object_get_int_member (answer, "nextRef");
+
+      if (next > 0 && (guint64) next > self->next_ref)
+        self->next_ref = next;
+    }
+
+  if (json_object_get_boolean_member_with_default (answer, "ok", FALSE))
+    {
+      JsonNode *result_node = json_object_get_member (answer, "value");
+
+      if (call_complete_begin (task))
+        g_task_return_pointer (task,
+                               result_node != NULL ? json_node_copy (result_node)
+                                                   : json_node_new (JSON_NODE_NULL),
+                               (GDestroyNotify) json_node_unref);
+    }
+  else
+    {
+      JsonNode *err = json_object_get_member (answer, "error");
+      const char *code = NULL;
+      const char *message = NULL;
+
+      if (err != NULL && JSON_NODE_HOLDS_OBJECT (err))
+        {
+          code = json_object_get_string_member_with_default (json_node_get_object (err),
+                                                             "code", NULL);
+          message = json_object_get_string_member_with_default (json_node_get_object (err),
+                                                                "message", NULL);
+        }
+
+      call_return_error (task, g_error_new_literal (TW_BROWSER_ERROR,
+                                                    error_code_from_name (code),
+                                                    message != NULL ? message
+                                                                    : "The page runtime failed"));
+    }
+}
+
+static void
+call_start (GTask *task)
+{
+  TwPageRuntime *self = g_task_get_source_object (task);
+  CallData *data = g_task_get_task_data (task);
+  GVariantDict dict;
+
+  if (self->view == NULL)
+    {
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                                            "The tab is closed"));
+      return;
+    }
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "fn", "s", data->function_name);
+  g_variant_dict_insert (&dict, "args", "s", data->args_json);
+  /* JavaScript numbers are doubles; refs stay far below 2^53. */
+  g_variant_dict_insert (&dict, "nextRef", "d", (double) self->next_ref);
+
+  webkit_web_view_call_async_javascript_function (self->view,
+                                                  call_body, -1,
+                                                  g_variant_dict_end (&dict),
+                                                  TW_PAGE_RUNTIME_WORLD,
+                                                  "tabwright-call.js",
+                                                  data->page_cancellable,
+                                                  call_finished_cb,
+                                                  g_object_ref (task));
+}
+
+void
+tw_page_runtime_call_with_timeout_async (TwPageRuntime       *self,
+                                         const char          *function_name,
+                                         JsonObject          *args,
+                                         guint                timeout_ms,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonNode) args_node = NULL;
+  CallData *data;
+
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
+  g_return_if_fail (function_name != NULL);
+  g_return_if_fail (timeout_ms > 0);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_runtime_call_with_timeout_async);
+
+  data = g_new0 (CallData, 1);
+  data->function_name = g_strdup (function_name);
+  args_node = json_node_new (JSON_NODE_OBJECT);
+  if (args != NULL)
+    json_node_set_object (args_node, args);
+  else
+    json_node_take_object (args_node, json_object_new ());
+  data->args_json = json_to_string (args_node, FALSE);
+  data->timeout_ms = timeout_ms;
+  data->page_cancellable = g_cancellable_new ();
+  data->started = g_get_monotonic_time ();
+  data->commits = self->commits;
+  g_task_set_task_data (task, data, (GDestroyNotify) call_data_free);
+
+  if (self->crashed)
+    {
+      call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                                            "The tab's web process has died; "
+                                            "browser_reload recovers it"));
+      return;
+    }
+
+  if (cancellable != NULL)
+    {
+      data->caller_cancellable = g_object_ref (cancellable);
+      data->caller_cancelled_id = g_cancellable_connect (cancellable,
+                                                         G_CALLBACK (call_caller_cancelled_cb),
+                                                         g_object_ref (data->page_cancellable),
+                                                         g_object_unref);
+    }
+
+  data->timeout_id = g_timeout_add_full (G_PRIORITY_DEFAULT, timeout_ms,
+                                         call_timeout_cb,
+                                         g_object_ref (task), g_object_unref);
+
+  call_start (task);
+}
+
+void
+tw_page_runtime_call_async (TwPageRuntime       *self,
+                            const char          *function_name,
+                            JsonObject          *args,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  tw_page_runtime_call_with_timeout_async (self, function_name, args,
+                                           TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS,
+                                           cancellable, callback, user_data);
+}
+
+JsonNode *
+tw_page_runtime_call_finish (TwPageRuntime  *self,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  g_return_val_if_fail (TW_IS_PAGE_RUNTIME (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Ref resolution. */
+
+static void
+resolve_ref_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TwPageRuntime *self = TW_PAGE_RUNTIME (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JsonNode) node = NULL;
+  GError *error = NULL;
+
+  node = tw_page_runtime_call_finish (self, result, &error);
+  if (node == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "The page runtime resolved a ref to something else");
+      return;
+    }
+
+  g_task_return_pointer (task, json_object_ref (json_node_get_object (node)),
+                         (GDestroyNotify) json_object_unref);
+}
+
+void
+tw_page_runtime_resolve_ref_async (TwPageRuntime       *self,
+                                   const char          *ref,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonObject) args = NULL;
+
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
+  g_return_if_fail (ref != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_runtime_resolve_ref_async);
+
+  args = json_object_new ();
+  json_object_set_string_member (args, "ref", ref);
+
+  tw_page_runtime_call_async (self, "resolveRef", args, cancellable,
+                              resolve_ref_cb, g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_page_runtime_resolve_ref_finish (TwPageRuntime  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  g_return_val_if_fail (TW_IS_PAGE_RUNTIME (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Snapshots. */
+
+typedef struct
+{
+  gboolean  interactive;
+  char     *ref;
+  gint64    max_chars;
+  char     *cursor;
+} SnapshotOptions;
+
+static void
+snapshot_options_free (SnapshotOptions *options)
+{
+  g_free (options->ref);
+  g_free (options->cursor);
+  g_free (options);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SnapshotOptions, snapshot_options_free)
+
+/* Checks the options as the tool's schema describes them, so that callers
+ * other than the tool get the same clear errors. */
+static SnapshotOptions *
+snapshot_options_parse (JsonObject  *object,
+                        GError     **error)
+{
+  g_autoptr(SnapshotOptions) options = g_new0 (SnapshotOptions, 1);
+  JsonNode *node;
+
+  options->max_chars = TW_SNAPSHOT_DEFAULT_CHARS;
+
+  if (object == NULL)
+    return g_steal_pointer (&options);
+
+  if ((node = json_object_get_member (object, "interactive")) != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "interactive must be true or false");
+          return NULL;
+        }
+      options->interactive = json_node_get_boolean (node);
+    }
+
+  if ((node = json_object_get_member (object, "ref")) != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "ref must be a string like \"@e3\"");
+          return NULL;
+        }
+      options->ref = g_strdup (json_node_get_string (node));
+    }
+
+  if ((node = json_object_get_member (object, "maxChars")) != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      GType type = json_node_get_value_type (node);
+      double value;
+
+      if (type == G_TYPE_INT64)
+        value = json_node_get_int (node);
+      else if (type == G_TYPE_DOUBLE)
+        value = json_node_get_double (node);
+      else
+        value = -1;
+
+      if (value != (gint64) value || value < TW_SNAPSHOT_MIN_CHARS || value > TW_SNAPSHOT_MAX_CHARS)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "maxChars must be a whole number from %d to %d",
+                       TW_SNAPSHOT_MIN_CHARS, TW_SNAPSHOT_MAX_CHARS);
+          return NULL;
+        }
+      options->max_chars = (gint64) value;
+    }
+
+  if ((node = json_object_get_member (object, "cursor")) != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "cursor must be the string a cut snapshot gave");
+          return NULL;
+        }
+      options->cursor = g_strdup (json_node_get_string (node));
+    }
+
+  return g_steal_pointer (&options);
+}
+
+static gboolean
+parse_cursor (const char *cursor,
+              guint      *id,
+              guint      *line)
+{
+  g_auto(GStrv) parts = g_strsplit (cursor, ":", -1);
+  guint64 a, b;
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXUINT, &b, NULL))
+    return FALSE;
+
+  *id = a;
+  *line = b;
+  return TRUE;
+}
+
+static void
+snapshot_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TwPageRuntime *self = TW_PAGE_RUNTIME (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *reply;
+  GError *error = NULL;
+
+  node = tw_page_runtime_call_finish (self, result, &error);
+  if (node == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node) ||
+      json_object_get_string_member_with_default (json_node_get_object (node), "text", NULL) == NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "The page runtime returned no snapshot");
+      return;
+    }
+
+  reply = json_node_get_object (node);
+  if (json_object_has_member (reply, "walkMs"))
+    g_debug ("Snapshot of %" G_GINT64_FORMAT " elements, %" G_GINT64_FORMAT " lines: %"
+             G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT " ms writing",
+             json_object_get_int_member_with_default (reply, "elements", 0),
+             json_object_get_int_member_with_default (reply, "lines", 0),
+             json_object_get_int_member_with_default (reply, "walkMs", 0),
+             json_object_get_int_member_with_default (reply, "printMs", 0));
+
+  g_task_return_pointer (task, json_object_ref (reply), (GDestroyNotify) json_object_unref);
+}
+
+void
+tw_page_runtime_snapshot_async (TwPageRuntime       *self,
+                                JsonObject          *options,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SnapshotOptions) parsed = NULL;
+  g_autoptr(JsonObject) args = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_runtime_snapshot_async);
+
+  if (!(parsed = snapshot_options_parse (options, &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  args = json_object_new ();
+  json_object_set_int_member (args, "maxChars", parsed->max_chars);
+
+  if (parsed->cursor != NULL)
+    {
+      guint id, line;
+
+      if (!parse_cursor (parsed->cursor, &id, &line))
+        {
+          g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                   "cursor \"%s\" is not one a snapshot gave", parsed->cursor);
+          return;
+        }
+
+      /* The page keeps what it printed: a cursor dies with its document. */
+      json_object_set_int_member (args, "snapshotId", id);
+      json_object_set_int_member (args, "line", line);
+      tw_page_runtime_call_async (self, "snapshotContinue", args, cancellable,
+                                  snapshot_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  json_object_set_boolean_member (args, "interactive", parsed->interactive);
+  if (parsed->ref != NULL)
+    json_object_set_string_member (args, "ref", parsed->ref);
+  json_object_set_int_member (args, "budgetMs", SNAPSHOT_BUDGET_MS);
+  json_object_set_int_member (args, "snapshotId", ++self->last_snapshot_id);
+
+  tw_page_runtime_call_async (self, "snapshot", args, cancellable,
+                              snapshot_cb, g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_page_runtime_snapshot_finish (TwPageRuntime  *self,
+                                 GAsyncResult   *result,
+                                 GError        **error)
+{
+  g_return_val_if_fail (TW_IS_PAGE_RUNTIME (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,1025 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-page-tools.h"
+
+#include "tw-error.h"
+#include "tw-workspace-path.h"
+
+#include <string.h>
+
+/* How often browser_wait looks again, and how long one look may take before
+ * it counts as unanswered. */
+#define WAIT_POLL_INTERVAL_MS 100
+#define WAIT_CHECK_TIMEOUT_MS 2000
+
+/* How long browser_resize waits for the page to report its new size. */
+#define RESIZE_POLL_INTERVAL_MS 50
+#define RESIZE_CONFIRM_TIMEOUT_MS 3000
+
+/* Reads an integer member, accepting 375.0 as well as 375, since JSON does
+ * not tell them apart. FALSE when the member is absent; an error when it is
+ * not an integer. */
+static gboolean
+get_int_param (JsonObject  *params,
+               const char  *name,
+               gint64      *value,
+               GError     **error)
+{
+  JsonNode *node = params != NULL ? json_object_get_member (params, name) : NULL;
+  GType type;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return FALSE;
+
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+  if (type == G_TYPE_INT64)
+    {
+      *value = json_node_get_int (node);
+      return TRUE;
+    }
+
+  if (type == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (node);
+
+      if (d == (double) (gint64) d)
+        {
+          *value = (gint64) d;
+          return TRUE;
+        }
+    }
+
+  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+               "\"%s\" must be an integer", name);
+  return FALSE;
+}
+
+/* A string member; NULL when absent, an error when it is not a string. */
+static const char *
+get_string_param (JsonObject  *params,
+                  const char  *name,
+                  GError     **error)
+{
+  JsonNode *node = params != NULL ? json_object_get_member (params, name) : NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" must be a string", name);
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}
+
+static gboolean
+get_boolean_param (JsonObject  *params,
+                   const char  *name,
+                   gboolean    *value,
+                   GError     **error)
+{
+  JsonNode *node = params != NULL ? json_object_get_member (params, name) : NULL;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" must be true or false", name);
+      return FALSE;
+    }
+
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static const char *
+view_title (WebKitWebView *view)
+{
+  const char *title = webkit_web_view_get_title (view);
+
+  return title != NULL ? title : "";
+}
+
+static const char *
+view_uri (WebKitWebView *view)
+{
+  const char *uri = webkit_web_view_get_uri (view);
+
+  return uri != NULL ? uri : "about:blank";
+}
+
+/* browser_screenshot */
+
+typedef struct
+{
+  gboolean    full_page;
+  char       *save_path;  /* resolved inside the workspace */
+  GdkTexture *texture;
+  int         width;
+  int         height;
+  gboolean    truncated;
+} ScreenshotData;
+
+static void
+screenshot_data_free (ScreenshotData *data)
+{
+  g_clear_object (&data->texture);
+  g_free (data->save_path);
+  g_free (data);
+}
+
+/* What the encoding thread gets: a texture in memory, and the height to
+ * cut it at (0 for none). */
+typedef struct
+{
+  GdkTexture *texture;
+  int         max_height;
+} EncodeData;
+
+static void
+encode_data_free (EncodeData *data)
+{
+  g_clear_object (&data->texture);
+  g_free (data);
+}
+
+/* Runs in a worker thread: PNG encoding of a large page takes long enough
+ * to be felt if the main loop did it. */
+static void
+encode_png_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  EncodeData *data = task_data;
+  GdkTexture *texture = data->texture;
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  int max_height = data->max_height;
+  g_autoptr(GdkTexture) cropped = NULL;
+
+  if (max_height > 0 && height > max_height)
+    {
+      gsize stride = (gsize) width * 4;
+      guchar *pixels = g_malloc (stride * height);
+      g_autoptr(GBytes) bytes = NULL;
+
+      gdk_texture_download (texture, pixels, stride);
+      bytes = g_bytes_new_take (pixels, stride * max_height);
+      cropped = gdk_memory_texture_new (width, max_height, GDK_MEMORY_DEFAULT, bytes, stride);
+      texture = cropped;
+    }
+
+  g_task_return_pointer (task, gdk_texture_save_to_png_bytes (texture),
+                         (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+screenshot_saved_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ScreenshotData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "Could not write the screenshot to %s: %s",
+                                 data->save_path, error->message);
+      return;
+    }
+
+  reply = json_object_new ();
+  json_object_set_int_member (reply, "width", data->width);
+  json_object_set_int_member (reply, "height", data->height);
+  json_object_set_string_member (reply, "path", data->save_path);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+screenshot_encoded_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ScreenshotData *data = g_task_get_task_data (task);
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base64 = NULL;
+  JsonObject *reply;
+  gsize size = 0;
+  const guchar *bytes;
+
+  png = g_task_propagate_pointer (G_TASK (result), &error);
+  if (png == NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "Could not encode the screenshot as PNG: %s",
+                               error != NULL ? error->message : "unknown error");
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (data->save_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (data->save_path);
+      GCancellable *cancellable = g_task_get_cancellable (task);
+
+      g_file_replace_contents_bytes_async (file, png, NULL, FALSE, G_FILE_CREATE_NONE,
+                                           cancellable, screenshot_saved_cb,
+                                           g_steal_pointer (&task));
+      return;
+    }
+
+  bytes = g_bytes_get_data (png, &size);
+  base64 = g_base64_encode (bytes, size);
+
+  reply = json_object_new ();
+  json_object_set_int_member (reply, "width", data->width);
+  json_object_set_int_member (reply, "height", data->height);
+  json_object_set_string_member (reply, "png", base64);
+  if (data->truncated)
+    json_object_set_boolean_member (reply, "truncated", TRUE);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+screenshot_taken_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ScreenshotData *data = g_task_get_task_data (task);
+  g_autoptr(GTask) encode = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
+  EncodeData *encode_data;
+  GdkTexture *texture;
+  int max_height = 0;
+
+  texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (object), result, &error);
+  if (texture == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                 "WebKit could not take the screenshot: %s", error->message);
+      return;
+    }
+
+  data->texture = texture;
+  data->width = gdk_texture_get_width (texture);
+  data->height = gdk_texture_get_height (texture);
+
+  if (data->save_path == NULL && data->height > TW_PAGE_TOOLS_SCREENSHOT_MAX_HEIGHT)
+    {
+      max_height = TW_PAGE_TOOLS_SCREENSHOT_MAX_HEIGHT;
+      data->height = max_height;
+      data->truncated = TRUE;
+    }
+
+  /* Textures WebKit hands out for snapshots live in memory; anything else
+   * (a GL texture) is read back here, on the thread that owns it, so the
+   * worker only ever touches memory. */
+  if (!GDK_IS_MEMORY_TEXTURE (texture))
+    {
+      int width = gdk_texture_get_width (texture);
+      int height = gdk_texture_get_height (texture);
+      gsize stride = (gsize) width * 4;
+      guchar *pixels = g_malloc (stride * height);
+      g_autoptr(GBytes) bytes = NULL;
+
+      gdk_texture_download (texture, pixels, stride);
+      bytes = g_bytes_new_take (pixels, stride * height);
+      g_object_unref (data->texture);
+      data->texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, stride);
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  encode = g_task_new (NULL, cancellable, screenshot_encoded_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (encode, encode_png_thread);
+  encode_data = g_new0 (EncodeData, 1);
+  encode_data->texture = g_object_ref (data->texture);
+  encode_data->max_height = max_height;
+  g_task_set_task_data (encode, encode_data, (GDestroyNotify) encode_data_free);
+  g_task_run_in_thread (encode, encode_png_thread);
+}
+
+void
+tw_page_tools_screenshot_async (WebKitWebView       *view,
+                                JsonObject          *params,
+                                const char          *workspace_dir,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  ScreenshotData *data;
+  const char *save_path;
+
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (view, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_tools_screenshot_async);
+
+  data = g_new0 (ScreenshotData, 1);
+  g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
+
+  if (!get_boolean_param (params, "fullPage", &data->full_page, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  save_path = get_string_param (params, "savePath", &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The path is checked before anything is captured, so a refused path
+   * costs nothing and never leaves a file behind. */
+  if (save_path != NULL)
+    {
+      data->save_path = tw_workspace_path_check (workspace_dir, save_path,
+                                                 TW_WORKSPACE_PATH_NEW_FILE, &error);
+      if (data->save_path == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+
+  webkit_web_view_get_snapshot (view,
+                                data->full_page ? WEBKIT_SNAPSHOT_REGION_FULL_DOCUMENT
+                                                : WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                WEBKIT_SNAPSHOT_OPTIONS_NONE,
+                                cancellable,
+                                screenshot_taken_cb,
+                                g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_page_tools_screenshot_finish (WebKitWebView  *view,
+                                 GAsyncResult   *result,
+                                 GError        **error)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* browser_logs */
+
+JsonObject *
+tw_page_tools_logs (TwTabLog    *log,
+                    JsonObject  *params,
+                    GError     **error)
+{
+  gint64 max_entries = TW_PAGE_TOOLS_LOGS_DEFAULT_ENTRIES;
+  g_autoptr(GError) local_error = NULL;
+  guint capacity;
+  JsonObject *reply;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (log), NULL);
+
+  capacity = tw_tab_log_get_capacity (log);
+  max_entries = MIN (max_entries, (gint64) capacity);
+
+  get_int_param (params, "maxEntries", &max_entries, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  if (max_entries < 1 || max_entries > (gint64) capacity)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"maxEntries\" must be between 1 and %u", capacity);
+      return NULL;
+    }
+
+  reply = json_object_new ();
+  json_object_set_array_member (reply, "entries", tw_tab_log_get_entries (log, max_entries));
+  json_object_set_int_member (reply, "total", tw_tab_log_get_n_entries (log));
+  json_object_set_int_member (reply, "dropped", tw_tab_log_get_n_dropped (log));
+
+  return reply;
+}
+
+/* browser_wait */
+
+typedef struct
+{
+  TwPageRuntime *runtime;
+  char          *text;
+  char          *url;
+  guint          timeout_ms;
+  gint64         started;
+
+  guint          poll_id;
+  guint          deadline_id;
+  gulong         uri_handler;
+
+  /* The look in flight, if any: cancelled when the wait ends. */
+  GCancellable  *check_cancellable;
+  gboolean       check_in_flight;
+  guint          n_checks;
+  char          *excerpt;
+  char          *check_problem;
+
+  gboolean       done;
+} WaitData;
+
+static void
+wait_data_free (WaitData *data)
+{
+  g_assert (data->poll_id == 0);
+  g_assert (data->deadline_id == 0);
+
+  g_clear_object (&data->runtime);
+  g_clear_object (&data->check_cancellable);
+  g_free (data->text);
+  g_free (data->url);
+  g_free (data->excerpt);
+  g_free (data->check_problem);
+  g_free (data);
+}
+
+static void
+wait_stop (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+
+  data->done = TRUE;
+  g_clear_handle_id (&data->poll_id, g_source_remove);
+  g_clear_handle_id (&data->deadline_id, g_source_remove);
+  g_clear_signal_handler (&data->uri_handler, view);
+  g_cancellable_cancel (data->check_cancellable);
+}
+
+static void
+wait_succeed (GTask      *task,
+              const char *matched)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(GTask) hold = NULL;
+  JsonObject *reply;
+
+  if (data->done)
+    return;
+
+  /* Removing the sources may drop every other reference. */
+  hold = g_object_ref (task);
+  wait_stop (task);
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "url", view_uri (view));
+  json_object_set_string_member (reply, "title", view_title (view));
+  json_object_set_string_member (reply, "matched", matched);
+  json_object_set_string_member (reply, "value", data->text != NULL ? data->text : data->url);
+  json_object_set_int_member (reply, "elapsedMs", (g_get_monotonic_time () - data->started) / 1000);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+wait_fail (GTask  *task,
+           GError *error)
+{
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(GTask) hold = NULL;
+
+  if (data->done)
+    {
+      g_error_free (error);
+      return;
+    }
+
+  hold = g_object_ref (task);
+  wait_stop (task);
+  g_task_return_error (task, error);
+}
+
+static gboolean
+wait_url_matches (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+  const char *uri = webkit_web_view_get_uri (view);
+
+  return uri != NULL && strstr (uri, data->url) != NULL;
+}
+
+static void
+wait_uri_changed_cb (WebKitWebView *view,
+                     GParamSpec    *pspec,
+                     GTask         *task)
+{
+  if (wait_url_matches (task))
+    wait_succeed (task, "url");
+}
+
+static void
+wait_check_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+
+  if (data->done)
+    return;
+
+  data->check_in_flight = FALSE;
+  data->n_checks++;
+
+  if (node == NULL)
+    {
+      /* A crashed page will not come back by itself; anything else (a
+       * navigation tore the document down, a busy script) may pass, so the
+       * next poll looks again. */
+      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED))
+        {
+          wait_fail (task, g_steal_pointer (&error));
+          return;
+        }
+
+      g_free (data->check_problem);
+      data->check_problem = g_strdup (error->message);
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return;
+
+  answer = json_node_get_object (node);
+
+  g_clear_pointer (&data->check_problem, g_free);
+  g_free (data->excerpt);
+  data->excerpt = g_strdup (json_object_get_string_member_with_default (answer, "excerpt", ""));
+
+  if (json_object_get_boolean_member_with_default (answer, "found", FALSE))
+    wait_succeed (task, "text");
+}
+
+static void
+wait_check_text (GTask *task)
+{
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
+
+  if (data->check_in_flight)
+    return;
+
+  args = json_object_new ();
+  json_object_set_string_member (args, "text", data->text);
+
+  data->check_in_flight = TRUE;
+  tw_page_runtime_call_with_timeout_async (data->runtime, "pageState.findText", args,
+                                           WAIT_CHECK_TIMEOUT_MS,
+                                           data->check_cancellable,
+                                           wait_check_cb,
+                                           g_object_ref (task));
+}
+
+static gboolean
+wait_poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error))
+    {
+      data->poll_id = 0;
+      wait_fail (task, g_steal_pointer (&error));
+      return G_SOURCE_REMOVE;
+    }
+
+  if (data->url != NULL)
+    {
+      if (wait_url_matches (task))
+        {
+          data->poll_id = 0;
+          wait_succeed (task, "url");
+          return G_SOURCE_REMOVE;
+        }
+    }
+  else
+    {
+      wait_check_text (task);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+wait_deadline_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+  g_autofree char *shows = NULL;
+  GError *error;
+
+  data->deadline_id = 0;
+
+  if (data->url != NULL)
+    {
+      if (wait_url_matches (task))
+        {
+          wait_succeed (task, "url");
+          return G_SOURCE_REMOVE;
+        }
+
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                           "The URL did not come to contain \"%s\" within %u ms; "
+                           "the tab is at %s (\"%s\")",
+                           data->url, data->timeout_ms, view_uri (view), view_title (view));
+      wait_fail (task, error);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (data->excerpt != NULL && data->check_problem == NULL)
+    shows = g_strdup_printf ("its visible text begins: \"%s\"", data->excerpt);
+  else if (data->n_checks == 0 || data->check_problem != NULL)
+    shows = g_strdup ("the page did not answer in time (is a script keeping it busy?)");
+  else
+    shows = g_strdup ("it shows no text");
+
+  error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                       "The text \"%s\" did not appear within %u ms. The tab shows \"%s\" "
+                       "at %s; %s",
+                       data->text, data->timeout_ms, view_title (view), view_uri (view), shows);
+  wait_fail (task, error);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (!g_unichar_isspace (g_utf8_get_char (p)))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+tw_page_tools_wait_async (WebKitWebView       *view,
+                          TwPageRuntime       *runtime,
+                          JsonObject          *params,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 timeout_ms = TW_PAGE_TOOLS_WAIT_DEFAULT_TIMEOUT_MS;
+  const char *text;
+  const char *url;
+  WaitData *data;
+
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (view, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_tools_wait_async);
+
+  text = get_string_param (params, "text", &error);
+  if (error == NULL)
+    url = get_string_param (params, "url", &error);
+  if (error == NULL)
+    get_int_param (params, "timeoutMs", &timeout_ms, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if ((text == NULL) == (url == NULL))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "Give exactly one of \"text\" (wait for text to appear on the "
+                               "page) and \"url\" (wait for the URL to contain a fragment)");
+      return;
+    }
+
+  if ((text != NULL && is_blank (text)) || (url != NULL && url[0] == '\0'))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "\"%s\" must not be empty", text != NULL ? "text" : "url");
+      return;
+    }
+
+  if (timeout_ms < TW_PAGE_TOOLS_WAIT_MIN_TIMEOUT_MS ||
+      timeout_ms > TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "\"timeoutMs\" must be between %d and %d",
+                               TW_PAGE_TOOLS_WAIT_MIN_TIMEOUT_MS,
+                               TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS);
+      return;
+    }
+
+  data = g_new0 (WaitData, 1);
+  data->runtime = g_object_ref (runtime);
+  data->text = g_strdup (text);
+  data->url = g_strdup (url);
+  data->timeout_ms = timeout_ms;
+  data->started = g_get_monotonic_time ();
+  data->check_cancellable = g_cancellable_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) wait_data_free);
+
+  if (url != NULL)
+    {
+      if (wait_url_matches (task))
+        {
+          wait_succeed (task, "url");
+          return;
+        }
+
+      /* notify::uri also fires for history.pushState and fragment changes,
+       * which load nothing. */
+      data->uri_handler = g_signal_connect (view, "notify::uri",
+                                            G_CALLBACK (wait_uri_changed_cb), task);
+    }
+  else
+    {
+      wait_check_text (task);
+    }
+
+  /* Each source keeps the task alive until wait_stop() removes it. */
+  data->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, WAIT_POLL_INTERVAL_MS,
+                                      wait_poll_cb, g_object_ref (task), g_object_unref);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->poll_id),
+                            "[tabwright] browser_wait poll");
+  data->deadline_id = g_timeout_add_full (G_PRIORITY_DEFAULT, timeout_ms,
+                                          wait_deadline_cb, g_object_ref (task), g_object_unref);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->deadline_id),
+                            "[tabwright] browser_wait deadline");
+}
+
+JsonObject *
+tw_page_tools_wait_finish (WebKitWebView  *view,
+                           GAsyncResult   *result,
+                           GError        **error)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* browser_resize */
+
+typedef struct
+{
+  TwPageRuntime *runtime;
+  int            width;
+  int            height;
+  gint64         started;
+  guint          poll_id;
+  gboolean       check_in_flight;
+  GCancellable  *check_cancellable;
+  gint64         inner_width;
+  gint64         inner_height;
+  gboolean       measured;
+  gboolean       done;
+} ResizeData;
+
+static void
+resize_data_free (ResizeData *data)
+{
+  g_assert (data->poll_id == 0);
+
+  g_clear_object (&data->runtime);
+  g_clear_object (&data->check_cancellable);
+  g_free (data);
+}
+
+static void
+resize_stop (GTask *task)
+{
+  ResizeData *data = g_task_get_task_data (task);
+
+  data->done = TRUE;
+  g_clear_handle_id (&data->poll_id, g_source_remove);
+  g_cancellable_cancel (data->check_cancellable);
+}
+
+static void
+resize_succeed (GTask *task)
+{
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(GTask) hold = g_object_ref (task);
+  JsonObject *reply;
+
+  resize_stop (task);
+
+  reply = json_object_new ();
+  json_object_set_int_member (reply, "width", data->width);
+  json_object_set_int_member (reply, "height", data->height);
+  json_object_set_int_member (reply, "innerWidth", data->inner_width);
+  json_object_set_int_member (reply, "innerHeight", data->inner_height);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+resize_fail (GTask  *task,
+             GError *error)
+{
+  g_autoptr(GTask) hold = g_object_ref (task);
+
+  resize_stop (task);
+  g_task_return_error (task, error);
+}
+
+static void
+resize_check_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+
+  if (data->done)
+    return;
+
+  data->check_in_flight = FALSE;
+
+  if (node == NULL)
+    {
+      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED))
+        resize_fail (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return;
+
+  answer = json_node_get_object (node);
+  data->inner_width = json_object_get_int_member_with_default (answer, "innerWidth", 0);
+  data->inner_height = json_object_get_int_member_with_default (answer, "innerHeight", 0);
+  data->measured = TRUE;
+
+  if (data->inner_width == data->width && data->inner_height == data->height)
+    resize_succeed (task);
+}
+
+static gboolean
+resize_poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error))
+    {
+      data->poll_id = 0;
+      resize_fail (task, g_steal_pointer (&error));
+      return G_SOURCE_REMOVE;
+    }
+
+  if ((g_get_monotonic_time () - data->started) / 1000 >= RESIZE_CONFIRM_TIMEOUT_MS)
+    {
+      data->poll_id = 0;
+
+      /* The page answered with another size (a zoomed page, say): report
+       * what it sees rather than pretend. A page that never answered is a
+       * timeout. */
+      if (data->measured)
+        resize_succeed (task);
+      else
+        resize_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                        "The viewport is now %d × %d, but the page did not "
+                                        "confirm its new size within %d ms (is a script "
+                                        "keeping it busy?)",
+                                        data->width, data->height, RESIZE_CONFIRM_TIMEOUT_MS));
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!data->check_in_flight)
+    {
+      data->check_in_flight = TRUE;
+      tw_page_runtime_call_with_timeout_async (data->runtime, "pageState.viewportSize", NULL,
+                                               RESIZE_CONFIRM_TIMEOUT_MS,
+                                               data->check_cancellable,
+                                               resize_check_cb,
+                                               g_object_ref (task));
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+void
+tw_page_tools_resize_async (TwViewFrame         *frame,
+                            TwPageRuntime       *runtime,
+                            JsonObject          *params,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 width = 0;
+  gint64 height = 0;
+  ResizeData *data;
+
+  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (frame, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_tools_resize_async);
+
+  if (!get_int_param (params, "width", &width, &error) ||
+      !get_int_param (params, "height", &height, &error))
+    {
+      if (error == NULL)
+        g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                             "Give both \"width\" and \"height\"");
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (width < TW_VIEW_FRAME_MIN_SIZE || width > TW_VIEW_FRAME_MAX_SIZE ||
+      height < TW_VIEW_FRAME_MIN_SIZE || height > TW_VIEW_FRAME_MAX_SIZE)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "The viewport must be between %d and %d pixels wide and high; "
+                               "%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " is not",
+                               TW_VIEW_FRAME_MIN_SIZE, TW_VIEW_FRAME_MAX_SIZE, width, height);
+      return;
+    }
+
+  if (!tw_view_frame_set_viewport_size (frame, width, height, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  data = g_new0 (ResizeData, 1);
+  data->runtime = g_object_ref (runtime);
+  data->width = width;
+  data->height = height;
+  data->started = g_get_monotonic_time ();
+  data->check_cancellable = g_cancellable_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) resize_data_free);
+
+  /* The new size reaches the web process asynchronously: poll until the
+   * page itself reports it. The source holds the task's only other
+   * reference until it stops. */
+  data->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, RESIZE_POLL_INTERVAL_MS,
+                                      resize_poll_cb, g_object_ref (task), g_object_unref);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->poll_id),
+                            "[tabwright] browser_resize confirm");
+}
+
+JsonObject *
+tw_page_tools_resize_finish (TwViewFrame   *frame,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (TW_IS_VIEW_FRAME (frame), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, frame), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

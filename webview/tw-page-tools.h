@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <webkit/webkit.h>
+#include <json-glib/json-glib.h>
+
+#include "tw-page-runtime.h"
+#include "tw-tab-log.h"
+#include "tw-view-frame.h"
+
+G_BEGIN_DECLS
+
+/* The reading and control commands of one tab (DESIGN.md §3): screenshot,
+ * logs, wait and resize. The tab runs them in its command queue; they take
+ * parameters as the tools send them and complete with the structured result
+ * minus browserId and dialogs, which the tab adds. Errors are in the
+ * TW_BROWSER_ERROR domain. */
+
+/* browser_wait's timeoutMs: default and bounds. */
+#define TW_PAGE_TOOLS_WAIT_DEFAULT_TIMEOUT_MS 5000
+#define TW_PAGE_TOOLS_WAIT_MIN_TIMEOUT_MS     100
+#define TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS     30000
+
+/* browser_logs' maxEntries: default; at most the log's capacity. */
+#define TW_PAGE_TOOLS_LOGS_DEFAULT_ENTRIES    100
+
+/* Full-page screenshots returned as images stop at this height: image
+ * inputs of language models refuse larger ones. Saved files keep the whole
+ * page. */
+#define TW_PAGE_TOOLS_SCREENSHOT_MAX_HEIGHT   8000
+
+/* {fullPage?: bool, savePath?: string} ->
+ * {width, height, png?: base64, path?: string, truncated?: true}.
+ * With savePath the PNG is written there (resolved inside @workspace_dir
+ * with tw_workspace_path_check(), else browser_denied) and not returned;
+ * otherwise it is returned as base64 in "png". Works on tabs in the
+ * background as long as their view sits in a TwViewFrame. */
+void        tw_page_tools_screenshot_async  (WebKitWebView        *view,
+                                             JsonObject           *params,
+                                             const char           *workspace_dir,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+JsonObject *tw_page_tools_screenshot_finish (WebKitWebView        *view,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+
+/* {maxEntries?: int} -> {entries: [...], total, dropped}: the newest
+ * entries of @log, oldest first (see tw_tab_log_get_entries()), how many
+ * the log holds, and how many it has dropped for room. */
+JsonObject *tw_page_tools_logs              (TwTabLog             *log,
+                                             JsonObject           *params,
+                                             GError              **error);
+
+/* {text?: string, url?: string, timeoutMs?: int} (exactly one of text and
+ * url) -> {url, title, matched: "text"|"url", value, elapsedMs}. Text must become
+ * visible on the page (any case, white space collapsed; open shadow roots
+ * and same-origin frames count); url means the tab's URL contains the given
+ * fragment, including changes by history.pushState. Polls without
+ * blocking; on expiry fails with browser_timeout and says what the page
+ * shows instead. A page busy in a script cannot stretch the wait. */
+void        tw_page_tools_wait_async        (WebKitWebView        *view,
+                                             TwPageRuntime        *runtime,
+                                             JsonObject           *params,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+JsonObject *tw_page_tools_wait_finish       (WebKitWebView        *view,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+
+/* {width, height} -> {width, height, innerWidth, innerHeight}: fixes the
+ * viewport of @frame's view and completes once the page reports the new
+ * size (innerWidth and innerHeight as the page measures them). Sizes out of
+ * TW_VIEW_FRAME_MIN_SIZE..TW_VIEW_FRAME_MAX_SIZE fail with
+ * browser_invalid_argument. */
+void        tw_page_tools_resize_async      (TwViewFrame          *frame,
+                                             TwPageRuntime        *runtime,
+                                             JsonObject           *params,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+JsonObject *tw_page_tools_resize_finish     (TwViewFrame          *frame,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tab-log.h"
+
+#include "extension/tw-web-process-extension.h"
+
+#include <string.h>
+
+typedef enum
+{
+  ENTRY_CONSOLE,
+  ENTRY_NETWORK,
+  ENTRY_NAVIGATION,
+  ENTRY_NOTE,
+} EntryType;
+
+typedef enum
+{
+  NETWORK_PENDING,
+  NETWORK_FINISHED,
+  NETWORK_FAILED,
+} NetworkState;
+
+/* Entries are reference counted: a network entry is also held by the signal
+ * handlers of its WebKitWebResource, which may outlive its place in the
+ * ring. */
+typedef struct
+{
+  EntryType     type;
+  GDateTime    *time;
+
+  /* Console. */
+  char         *level;
+  char         *source;
+  char         *text;       /* also the text of a note */
+  guint         line;
+
+  /* Network, and the URL of console messages and navigations. */
+  char         *url;
+  char         *method;
+  char         *resource_type;
+  char         *mime_type;
+  char         *failure;
+  NetworkState  state;
+  guint         status;
+  gint64        size;       /* -1 when unknown */
+  gint64        started_us; /* monotonic */
+  gint64        duration_us;
+} Entry;
+
+struct _TwTabLog
+{
+  GObject        parent_instance;
+
+  GQueue         entries;   /* Entry*, oldest first */
+  guint          capacity;
+  guint64        n_dropped;
+
+  WebKitWebView *view;      /* weak */
+  GList         *main_link; /* the entry of the main resource being loaded */
+};
+
+G_DEFINE_FINAL_TYPE (TwTabLog, tw_tab_log, G_TYPE_OBJECT)
+
+static void
+entry_clear (Entry *entry)
+{
+  g_clear_pointer (&entry->time, g_date_time_unref);
+  g_clear_pointer (&entry->level, g_free);
+  g_clear_pointer (&entry->source, g_free);
+  g_clear_pointer (&entry->text, g_free);
+  g_clear_pointer (&entry->url, g_free);
+  g_clear_pointer (&entry->method, g_free);
+  g_clear_pointer (&entry->resource_type, g_free);
+  g_clear_pointer (&entry->mime_type, g_free);
+  g_clear_pointer (&entry->failure, g_free);
+}
+
+static Entry *
+entry_new (EntryType type)
+{
+  Entry *entry = g_rc_box_new0 (Entry);
+
+  entry->type = type;
+  entry->time = g_date_time_new_now_local ();
+  entry->size = -1;
+
+  return entry;
+}
+
+static Entry *
+entry_ref (Entry *entry)
+{
+  return g_rc_box_acquire (entry);
+}
+
+static void
+entry_unref (Entry *entry)
+{
+  g_rc_box_release_full (entry, (GDestroyNotify) entry_clear);
+}
+
+/* Longest console text and URL an entry keeps, in characters: a page that
+ * logs a megabyte, or loads a large data: URL, must not fill the ring with
+ * it. */
+#define MAX_TEXT_CHARS 4000
+#define MAX_URL_CHARS  1000
+
+static char *
+clip (const char *text,
+      glong       max_chars)
+{
+  const char *end = text;
+  GString *clipped;
+
+  if (text == NULL)
+    return NULL;
+
+  for (glong n = 0; *end != '\0' && n < max_chars; n++)
+    end = g_utf8_next_char (end);
+
+  if (*end == '\0')
+    return g_strdup (text);
+
+  clipped = g_string_new_len (text, end - text);
+  g_string_append (clipped, "…");
+  return g_string_free (clipped, FALSE);
+}
+
+static void
+tw_tab_log_push (TwTabLog *self,
+                 Entry    *entry)
+{
+  g_queue_push_tail (&self->entries, entry);
+
+  while (self->entries.length > self->capacity)
+    {
+      if (self->main_link == self->entries.head)
+        self->main_link = NULL;
+
+      entry_unref (g_queue_pop_head (&self->entries));
+      self->n_dropped++;
+    }
+}
+
+/* Console messages: the web-process extension forwards each one as a user
+ * message, because WebKit only exposes them inside the web process. */
+
+static gboolean
+user_message_received_cb (WebKitWebView     *view,
+                          WebKitUserMessage *message,
+                          TwTabLog          *self)
+{
+  GVariant *params;
+  const char *level;
+  const char *source;
+  const char *text;
+  const char *url;
+  guint64 line;
+
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_CONSOLE_MESSAGE) != 0)
+    return FALSE;
+
+  params = webkit_user_message_get_parameters (message);
+  if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sssst)")))
+    {
+      g_warning ("Ignoring a console message with parameters of the wrong type");
+      return TRUE;
+    }
+
+  g_variant_get (params, "(&s&s&s&st)", &level, &source, &text, &url, &line);
+  tw_tab_log_add_console (self, level, source, text, url, (guint) MIN (line, G_MAXUINT));
+
+  return TRUE;
+}
+
+/* Network entries. */
+
+static const char *
+resource_type_from_fetch_dest (const char *dest)
+{
+  static const struct {
+    const char *dest;
+    const char *type;
+  } types[] = {
+    { "document", "document" },
+    { "iframe", "document" },
+    { "frame", "document" },
+    { "style", "stylesheet" },
+    { "script", "script" },
+    { "image", "image" },
+    { "font", "font" },
+    { "audio", "media" },
+    { "video", "media" },
+    { "track", "media" },
+    { "worker", "worker" },
+    { "sharedworker", "worker" },
+    { "serviceworker", "worker" },
+    { "manifest", "manifest" },
+    { "object", "object" },
+    { "embed", "object" },
+    /* fetch(), XMLHttpRequest and beacons have no destination. */
+    { "empty", "fetch" },
+  };
+
+  if (dest == NULL)
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      if (g_ascii_strcasecmp (dest, types[i].dest) == 0)
+        return types[i].type;
+    }
+
+  return "other";
+}
+
+/* Sec-Fetch-Dest says what the page wanted the resource for; WebKit sends
+ * it to local and secure origins. For the others the Accept header WebKit
+ * chose for the request is the next best hint. */
+static const char *
+guess_resource_type (WebKitURIRequest *request,
+                     gboolean          is_main)
+{
+  SoupMessageHeaders *headers = webkit_uri_request_get_http_headers (request);
+  const char *type = NULL;
+  const char *accept;
+
+  if (is_main)
+    return "document";
+
+  if (headers == NULL)
+    return "other";
+
+  type = resource_type_from_fetch_dest (soup_message_headers_get_one (headers, "Sec-Fetch-Dest"));
+  if (type != NULL)
+    return type;
+
+  accept = soup_message_headers_get_one (headers, "Accept");
+  if (accept == NULL)
+    return "other";
+  if (g_str_has_prefix (accept, "text/html"))
+    return "document";
+  if (g_str_has_prefix (accept, "text/css"))
+    return "stylesheet";
+  if (g_str_has_prefix (accept, "image/"))
+    return "image";
+
+  return "other";
+}
+
+static void
+entry_update_from_response (Entry             *entry,
+                            WebKitWebResource *resource)
+{
+  WebKitURIResponse *response = webkit_web_resource_get_response (resource);
+  const char *mime_type;
+  guint64 length;
+
+  /* Redirects end at another URL than the one requested. */
+  if (webkit_web_resource_get_uri (resource) != NULL)
+    {
+      g_free (entry->url);
+      entry->url = clip (webkit_web_resource_get_uri (resource), MAX_URL_CHARS);
+    }
+
+  if (response == NULL)
+    return;
+
+  entry->status = webkit_uri_response_get_status_code (response);
+
+  mime_type = webkit_uri_response_get_mime_type (response);
+  if (mime_type != NULL && mime_type[0] != '\0')
+    {
+      g_free (entry->mime_type);
+      entry->mime_type = g_strdup (mime_type);
+    }
+
+  length = webkit_uri_response_get_content_length (response);
+  if (length > 0)
+    entry->size = (gint64) MIN (length, (guint64) G_MAXINT64);
+}
+
+static void
+resource_finished_cb (WebKitWebResource *resource,
+                      Entry             *entry)
+{
+  if (entry->state != NETWORK_PENDING)
+    return;
+
+  entry->state = NETWORK_FINISHED;
+  entry->duration_us = g_get_monotonic_time () - entry->started_us;
+  entry_update_from_response (entry, resource);
+}
+
+static void
+resource_failed_cb (WebKitWebResource *resource,
+                    GError            *error,
+                    Entry             *entry)
+{
+  if (entry->state != NETWORK_PENDING)
+    return;
+
+  entry->state = NETWORK_FAILED;
+  entry->duration_us = g_get_monotonic_time () - entry->started_us;
+  entry_update_from_response (entry, resource);
+
+  g_free (entry->failure);
+  entry->failure = g_strdup (error != NULL ? error->message : "The load failed");
+}
+
+static void
+resource_load_started_cb (WebKitWebView     *view,
+                          WebKitWebResource *resource,
+                          WebKitURIRequest  *request,
+                          TwTabLog          *self)
+{
+  gboolean is_main = webkit_web_view_get_main_resource (view) == resource;
+  const char *method = webkit_uri_request_get_http_method (request);
+  Entry *entry = entry_new (ENTRY_NETWORK);
+
+  entry->method = g_strdup (method != NULL ? method : "GET");
+  entry->url = clip (webkit_uri_request_get_uri (request), MAX_URL_CHARS);
+  entry->resource_type = g_strdup (guess_resource_type (request, is_main));
+  entry->started_us = g_get_monotonic_time ();
+  entry->state = NETWORK_PENDING;
+
+  /* The resource emits exactly one of the two; each handler keeps the entry
+   * alive for as long as the resource may still call it. */
+  g_signal_connect_data (resource, "finished", G_CALLBACK (resource_finished_cb),
+                         entry_ref (entry), (GClosureNotify) (void (*) (void)) entry_unref, 0);
+  g_signal_connect_data (resource, "failed", G_CALLBACK (resource_failed_cb),
+                         entry_ref (entry), (GClosureNotify) (void (*) (void)) entry_unref, 0);
+
+  tw_tab_log_push (self, entry);
+
+  if (is_main)
+    self->main_link = self->entries.tail;
+}
+
+/* A committed load starts a new document: the marker goes right before the
+ * request of that document, so everything after it belongs to the new
+ * page. */
+static void
+load_changed_cb (WebKitWebView   *view,
+                 WebKitLoadEvent  load_event,
+                 TwTabLog        *self)
+{
+  Entry *entry;
+
+  if (load_event != WEBKIT_LOAD_COMMITTED)
+    return;
+
+  entry = entry_new (ENTRY_NAVIGATION);
+  entry->url = clip (webkit_web_view_get_uri (view), MAX_URL_CHARS);
+
+  if (self->main_link != NULL)
+    {
+      g_queue_insert_before (&self->entries, self->main_link, entry);
+      self->main_link = NULL;
+
+      while (self->entries.length > self->capacity)
+        {
+          entry_unref (g_queue_pop_head (&self->entries));
+          self->n_dropped++;
+        }
+    }
+  else
+    {
+      tw_tab_log_push (self, entry);
+    }
+}
+
+static void
+tw_tab_log_detach (TwTabLog *self)
+{
+  if (self->view == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (self->view, self);
+  g_clear_weak_pointer (&self->view);
+}
+
+static void
+tw_tab_log_dispose (GObject *object)
+{
+  TwTabLog *self = TW_TAB_LOG (object);
+
+  tw_tab_log_detach (self);
+
+  G_OBJECT_CLASS (tw_tab_log_parent_class)->dispose (object);
+}
+
+static void
+tw_tab_log_finalize (GObject *object)
+{
+  TwTabLog *self = TW_TAB_LOG (object);
+
+  g_queue_clear_full (&self->entries, (GDestroyNotify) entry_unref);
+
+  G_OBJECT_CLASS (tw_tab_log_parent_class)->finalize (object);
+}
+
+static void
+tw_tab_log_class_init (TwTabLogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tw_tab_log_dispose;
+  object_class->finalize = tw_tab_log_finalize;
+}
+
+static void
+tw_tab_log_init (TwTabLog *self)
+{
+  g_queue_init (&self->entries);
+  self->capacity = TW_TAB_LOG_DEFAULT_CAPACITY;
+}
+
+TwTabLog *
+tw_tab_log_new (guint capacity)
+{
+  TwTabLog *self;
+
+  g_return_val_if_fail (capacity > 0, NULL);
+
+  self = g_object_new (TW_TYPE_TAB_LOG, NULL);
+  self->capacity = capacity;
+
+  return self;
+}
+
+void
+tw_tab_log_attach (TwTabLog      *self,
+                   WebKitWebView *view)
+{
+  WebKitNetworkSession *session;
+
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+
+  tw_tab_log_detach (self);
+  g_set_weak_pointer (&self->view, view);
+
+  g_signal_connect (view, "user-message-received", G_CALLBACK (user_message_received_cb), self);
+  g_signal_connect (view, "resource-load-started", G_CALLBACK (resource_load_started_cb), self);
+  g_signal_connect (view, "load-changed", G_CALLBACK (load_changed_cb), self);
+
+  /* WebKit keeps the console of private (ephemeral) sessions to itself: it
+   * reports neither console.log() calls nor uncaught exceptions from them.
+   * Say so once, rather than let an empty console look like a quiet page. */
+  session = webkit_web_view_get_network_session (view);
+  if (session != NULL && webkit_network_session_is_ephemeral (session))
+    tw_tab_log_add_note (self, "This tab uses a private session: WebKit reports no console "
+                               "messages or JavaScript exceptions from it, only the engine's "
+                               "load errors and network requests");
+}
+
+guint
+tw_tab_log_get_capacity (TwTabLog *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  return self->capacity;
+}
+
+guint
+tw_tab_log_get_n_entries (TwTabLog *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  return self->entries.length;
+}
+
+guint64
+tw_tab_log_get_n_dropped (TwTabLog *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  return self->n_dropped;
+}
+
+void
+tw_tab_log_add_console (TwTabLog   *self,
+                        const char *level,
+                        const char *source,
+                        const char *text,
+                        const char *url,
+                        guint       line)
+{
+  Entry *entry;
+
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+  g_return_if_fail (level != NULL);
+
+  entry = entry_new (ENTRY_CONSOLE);
+  entry->level = g_strdup (level);
+  entry->source = g_strdup (source != NULL ? source : "other");
+  entry->text = clip (text != NULL ? text : "", MAX_TEXT_CHARS);
+  entry->url = url != NULL && url[0] != '\0' ? clip (url, MAX_URL_CHARS) : NULL;
+  entry->line = line;
+
+  tw_tab_log_push (self, entry);
+}
+
+void
+tw_tab_log_add_navigation (TwTabLog   *self,
+                           const char *url)
+{
+  Entry *entry;
+
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+
+  entry = entry_new (ENTRY_NAVIGATION);
+  entry->url = clip (url != NULL ? url : "", MAX_URL_CHARS);
+
+  tw_tab_log_push (self, entry);
+}
+
+void
+tw_tab_log_add_note (TwTabLog   *self,
+                     const char *text)
+{
+  Entry *entry;
+
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+  g_return_if_fail (text != NULL);
+
+  entry = entry_new (ENTRY_NOTE);
+  entry->text = clip (text, MAX_TEXT_CHARS);
+
+  tw_tab_log_push (self, entry);
+}
+
+static const char *
+network_state_to_string (NetworkState state)
+{
+  switch (state)
+    {
+    case NETWORK_FINISHED:
+      return "finished";
+    case NETWORK_FAILED:
+      return "failed";
+    case NETWORK_PENDING:
+    default:
+      return "pending";
+    }
+}
+
+static JsonObject *
+entry_to_json (const Entry *entry)
+{
+  JsonObject *object = json_object_new ();
+  g_autofree char *time = g_date_time_format (entry->time, "%Y-%m-%dT%H:%M:%S.%f%:z");
+
+  /* %f gives microseconds; milliseconds are plenty and read better. */
+  if (time != NULL && strlen (time) > 26)
+    memmove (time + 23, time + 26, strlen (time + 26) + 1);
+
+  switch (entry->type)
+    {
+    case ENTRY_CONSOLE:
+      json_object_set_string_member (object, "type", "console");
+      json_object_set_string_member (object, "time", time);
+      json_object_set_string_member (object, "level", entry->level);
+      json_object_set_string_member (object, "source", entry->source);
+      json_object_set_string_member (object, "text", entry->text);
+      if (entry->url != NULL)
+        json_object_set_string_member (object, "url", entry->url);
+      if (entry->line > 0)
+        json_object_set_int_member (object, "line", entry->line);
+      break;
+
+    case ENTRY_NETWORK:
+      json_object_set_string_member (object, "type", "network");
+      json_object_set_string_member (object, "time", time);
+      json_object_set_string_member (object, "method", entry->method);
+      json_object_set_string_member (object, "url", entry->url);
+      json_object_set_string_member (object, "resourceType", entry->resource_type);
+      json_object_set_string_member (object, "state", network_state_to_string (entry->state));
+      if (entry->status > 0)
+        json_object_set_int_member (object, "status", entry->status);
+      else
+        json_object_set_null_member (object, "status");
+      if (entry->state != NETWORK_PENDING)
+        json_object_set_int_member (object, "durationMs", entry->duration_us / 1000);
+      if (entry->size >= 0)
+        json_object_set_int_member (object, "size", entry->size);
+      if (entry->mime_type != NULL)
+        json_object_set_string_member (object, "mimeType", entry->mime_type);
+      if (entry->failure != NULL)
+        json_object_set_string_member (object, "failure", entry->failure);
+      break;
+
+    case ENTRY_NAVIGATION:
+      json_object_set_string_member (object, "type", "navigation");
+      json_object_set_string_member (object, "time", time);
+      json_object_set_string_member (object, "url", entry->url);
+      break;
+
+    case ENTRY_NOTE:
+    default:
+      json_object_set_string_member (object, "type", "note");
+      json_object_set_string_member (object, "time", time);
+      json_object_set_string_member (object, "text", entry->text);
+      break;
+    }
+
+  return object;
+}
+
+JsonArray *
+tw_tab_log_get_entries (TwTabLog *self,
+                        guint     max_entries)
+{
+  JsonArray *array;
+  GList *link;
+  guint skip = 0;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  if (max_entries > 0 && self->entries.length > max_entries)
+    skip = self->entries.length - max_entries;
+
+  array = json_array_sized_new (self->entries.length - skip);
+  link = g_queue_peek_nth_link (&self->entries, skip);
+
+  for (; link != NULL; link = link->next)
+    json_array_add_object_element (array, entry_to_json (link->data));
+
+  return array;
+}

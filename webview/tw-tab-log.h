@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <webkit/webkit.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* The recent history of one tab as browser_logs reports it: console messages
+ * (forwarded by the web-process extension), network requests with their
+ * outcome and timing, and a marker line for every new document, so an agent
+ * can tell what happened before and after a navigation. The log is a bounded
+ * ring: the oldest entries make room for new ones. */
+
+#define TW_TAB_LOG_DEFAULT_CAPACITY 500
+
+#define TW_TYPE_TAB_LOG (tw_tab_log_get_type ())
+G_DECLARE_FINAL_TYPE (TwTabLog, tw_tab_log, TW, TAB_LOG, GObject)
+
+TwTabLog   *tw_tab_log_new              (guint          capacity);
+
+/* Starts collecting what @view does: console messages from the web-process
+ * extension, resource loads and committed navigations. The log holds no
+ * reference on @view; it stops listening when @view goes away. Console
+ * messages need a persistent network session: WebKit does not report them
+ * from ephemeral ones (the log then starts with a note saying so). */
+void        tw_tab_log_attach           (TwTabLog      *self,
+                                         WebKitWebView *view);
+
+guint       tw_tab_log_get_capacity     (TwTabLog      *self);
+/* How many entries the ring holds now. */
+guint       tw_tab_log_get_n_entries    (TwTabLog      *self);
+/* How many entries were dropped to make room since the log was created. */
+guint64     tw_tab_log_get_n_dropped    (TwTabLog      *self);
+
+/* Direct ways in, for the signals above and for the tab's own notes (e.g. its
+ * web process died). @level is "error", "warning", "info", "log" or "debug";
+ * @source says who spoke: "console-api", "javascript", "network",
+ * "security" or "other". */
+void        tw_tab_log_add_console      (TwTabLog      *self,
+                                         const char    *level,
+                                         const char    *source,
+                                         const char    *text,
+                                         const char    *url,
+                                         guint          line);
+void        tw_tab_log_add_navigation   (TwTabLog      *self,
+                                         const char    *url);
+void        tw_tab_log_add_note         (TwTabLog      *self,
+                                         const char    *text);
+
+/* The newest @max_entries entries (all of them when 0), oldest first, as
+ * JSON objects. Every entry has "type" ("console", "network", "navigation"
+ * or "note") and "time" (ISO 8601, local time with milliseconds); the other
+ * members depend on the type:
+ *   console:    level, source, text, url?, line?
+ *   network:    method, url, resourceType, status (null until a response),
+ *               state ("pending", "finished", "failed"), durationMs?,
+ *               size?, mimeType?, failure?
+ *   navigation: url
+ *   note:       text */
+JsonArray  *tw_tab_log_get_entries      (TwTabLog      *self,
+                                         guint          max_entries);
+
+G_END_DECLS
