@@ -202,6 +202,22 @@ ensure_server (TwApplication  *self,
   return TRUE;
 }
 
+/* The overlays above the tabs animate as the overlay-animations key and the
+ * desktop's enable-animations say, in every window, as both change. */
+static void
+update_overlay_animations (TwApplication *self)
+{
+  gboolean animations = tw_settings_get_overlay_animations (self->settings);
+
+  for (guint i = 0; i < self->served->len; i++)
+    {
+      Served *served = g_ptr_array_index (self->served, i);
+
+      if (served->window != NULL)
+        tw_window_set_overlay_animations (served->window, animations);
+    }
+}
+
 static Served *
 serve_workspace (TwApplication  *self,
                  const char     *path,
@@ -252,6 +268,7 @@ serve_workspace (TwApplication  *self,
   tw_recent_workspaces_add (self->recent, tw_workspace_get_path (served->workspace));
 
   g_ptr_array_add (self->served, served);
+  update_overlay_animations (self);
 
   return served;
 }
@@ -656,6 +673,12 @@ tw_application_startup (GApplication *app)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
+
+  g_signal_connect_object (self->settings, "changed::overlay-animations",
+                           G_CALLBACK (update_overlay_animations), self, G_CONNECT_SWAPPED);
+  if (gtk_settings_get_default () != NULL)
+    g_signal_connect_object (gtk_settings_get_default (), "notify::gtk-enable-animations",
+                             G_CALLBACK (update_overlay_animations), self, G_CONNECT_SWAPPED);
 
   /* A broken presets file of the user's costs only their changes. */
   self->presets = tw_agent_presets_new (&presets_error);

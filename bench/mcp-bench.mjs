@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Compares Tabwright with Playwright MCP, both driven by the official MCP SDK
-// client on this machine: round trips of a cheap call, opening a tab on a
-// local page and, where browser_snapshot exists, snapshots of generated
-// app-like pages. It prints figures and asserts no times.
+// client on this machine: round trips of a cheap call (also over raw
+// keep-alive HTTP, which shows the server without the SDK's own cost),
+// opening a tab on a local page, clicks that change a button's text and
+// snapshots of generated app-like pages. It prints figures and checks that
+// every click reached the page and every control is in the snapshots; it
+// asserts no times.
 //
-//   bench/run [--calls 200] [--tabs 20] [--snapshots 5] [--rows 20,500,3000]
-//             [--only tabwright|playwright] [--json FILE]
+//   bench/run [--calls 200] [--tabs 20] [--clicks 50] [--snapshots 5]
+//             [--rows 20,500,3000] [--only tabwright|playwright] [--json FILE]
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +31,7 @@ const { values: opts } = parseArgs({
   options: {
     calls: { type: 'string', default: '200' },
     tabs: { type: 'string', default: '20' },
+    clicks: { type: 'string', default: '50' },
     snapshots: { type: 'string', default: '5' },
     rows: { type: 'string', default: '20,500,3000' },
     only: { type: 'string' },
@@ -37,12 +42,14 @@ const { values: opts } = parseArgs({
 });
 
 if (opts.help) {
-  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 11).join('\n').replaceAll('// ', ''));
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 14).join('\n').replaceAll('// ', ''));
   process.exit(0);
 }
 
 const CALLS = Number(opts.calls);
 const TABS = Number(opts.tabs);
+const CLICKS = Number(opts.clicks);
+const CLICK_WARMUP = 5;
 const SNAPSHOTS = Number(opts.snapshots);
 const ROWS = opts.rows.split(',').filter(Boolean).map(Number);
 const RUN_TW = opts.only !== 'playwright';
@@ -157,7 +164,90 @@ async function call(client, name, args = {}) {
   return result;
 }
 
+// A JSON-RPC client over one keep-alive HTTP connection, with nothing of
+// the SDK: what remains of a round trip is the server and the loopback.
+async function rawClient(app) {
+  const url = new URL(app.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let session = null;
+  let nextId = 1;
+  const post = (body) => new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${app.token}`,
+      'Content-Length': Buffer.byteLength(data),
+    };
+    if (session) {
+      headers['Mcp-Session-Id'] = session;
+      headers['Mcp-Protocol-Version'] = '2025-06-18';
+    }
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ res, text }));
+    });
+    req.setNoDelay(true);
+    req.on('error', reject);
+    req.end(data);
+  });
+  const { res } = await post({
+    jsonrpc: '2.0', id: 0, method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tabwright-bench-raw', version: '1.0.0' } },
+  });
+  session = res.headers['mcp-session-id'];
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return {
+    async call(name, args = {}) {
+      const { res: reply, text } = await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } });
+      const message = JSON.parse(text);
+      if (reply.statusCode !== 200 || message.error || message.result?.isError)
+        throw new Error(`${name} failed over raw HTTP: ${text.slice(0, 200)}`);
+      return message.result;
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}
+
+// The button keeps its accessible name (aria-label) while its text counts
+// the clicks, so one ref serves every click on both servers.
+const CLICK_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Click bench</title></head>
+<body><main><h1>Click bench</h1>
+<button id="count" aria-label="Count" onclick="this.textContent = 'Clicked ' + (++window.clicks) + ' times'">Clicked 0 times</button>
+</main><script>window.clicks = 0;</script></body></html>`;
+
+async function startClickPageServer() {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(CLICK_PAGE);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => server.close());
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+
 // --- the measurements ---
+
+// Each click returns once it has happened and the page has settled, so the
+// figure is what an agent waits per click. The page must count every one.
+async function clickRuns(label, click, count) {
+  for (let i = 0; i < CLICK_WARMUP; i++)
+    await click();
+  const samples = [];
+  for (let i = 0; i < CLICKS; i++)
+    samples.push((await time(click)).ms);
+  const clicks = await count();
+  if (clicks !== CLICK_WARMUP + CLICKS)
+    throw new Error(`${label}: the page counted ${clicks} clicks, not ${CLICK_WARMUP + CLICKS}`);
+  log(`${label}: ${CLICKS} clicks done`);
+  return samples;
+}
 
 async function cheapCalls(label, fn) {
   for (let i = 0; i < 10; i++)
@@ -274,16 +364,30 @@ async function main() {
   const fixtures = await startFixtureServer();
   cleanups.push(() => fixtures.close());
   const pageUrl = fixtures.url('/one.html');
-  const results = { calls: CALLS, tabs: TABS, snapshots: SNAPSHOTS, tabwright: {}, playwright: {} };
+  const clickUrl = await startClickPageServer();
+  const results = { calls: CALLS, tabs: TABS, clicks: CLICKS, snapshots: SNAPSHOTS, tabwright: {}, playwright: {} };
 
   if (RUN_TW) {
     log('starting Tabwright');
     const tw = await startTabwrightClient();
     const r = results.tabwright;
     r.cheap = await cheapCalls('tabwright', () => call(tw.client, 'browser_list_tabs'));
+    const raw = await rawClient(tw.app);
+    r.cheapRaw = await cheapCalls('tabwright raw HTTP', () => raw.call('browser_list_tabs'));
+    raw.close();
     r.open = await tabOpens('tabwright',
       async () => (await call(tw.client, 'browser_new_tab', { url: pageUrl })).structuredContent.browserId,
       (browserId) => call(tw.client, 'browser_close_tab', { browserId }));
+    if (CLICKS > 0) {
+      const browserId = (await call(tw.client, 'browser_new_tab', { url: clickUrl })).structuredContent.browserId;
+      const snapshot = resultText(await call(tw.client, 'browser_snapshot', { browserId }));
+      const ref = / (@e\d+)/.exec(snapshot.split('\n').find((line) => line.includes('button "Count"')))[1];
+      r.click = await clickRuns('tabwright',
+        () => call(tw.client, 'browser_click', { browserId, ref }),
+        async () => (await call(tw.client, 'browser_evaluate', { browserId, function: '() => window.clicks' }))
+          .structuredContent.result);
+      await call(tw.client, 'browser_close_tab', { browserId });
+    }
     if (tw.tools.has('browser_snapshot')) {
       r.snapshot = {};
       for (const rows of ROWS) {
@@ -308,6 +412,16 @@ async function main() {
         await call(pw.client, 'browser_navigate', { url: pageUrl });
       },
       () => call(pw.client, 'browser_tabs', { action: 'close' }));
+    if (CLICKS > 0) {
+      await call(pw.client, 'browser_tabs', { action: 'new' });
+      await call(pw.client, 'browser_navigate', { url: clickUrl });
+      const snapshot = resultText(await call(pw.client, 'browser_snapshot'));
+      const ref = /\[ref=(e\d+)\]/.exec(snapshot.split('\n').find((line) => line.includes('button "Count"')))[1];
+      r.click = await clickRuns('playwright',
+        () => call(pw.client, 'browser_click', { element: 'Count button', target: ref }),
+        async () => Number(/\d+/.exec(resultText(await call(pw.client, 'browser_evaluate', { function: '() => window.clicks' })))[0]));
+      await call(pw.client, 'browser_tabs', { action: 'close' });
+    }
     r.snapshot = {};
     for (const rows of ROWS) {
       r.snapshot[rows] = await snapshotRuns('playwright', rows,
@@ -342,8 +456,12 @@ function printTable(results) {
 
   rows.push([`list tabs, median (N=${CALLS})`, ms(stat(tw.cheap, 0.5)), ms(stat(pw.cheap, 0.5))]);
   rows.push([`list tabs, p90`, ms(stat(tw.cheap, 0.9)), ms(stat(pw.cheap, 0.9))]);
+  rows.push([`list tabs over raw HTTP, median`, ms(stat(tw.cheapRaw, 0.5)), '—']);
+  rows.push([`list tabs over raw HTTP, p90`, ms(stat(tw.cheapRaw, 0.9)), '—']);
   rows.push([`open tab on a page, median (N=${TABS})`, ms(stat(tw.open, 0.5)), ms(stat(pw.open, 0.5))]);
   rows.push([`open tab on a page, p90`, ms(stat(tw.open, 0.9)), ms(stat(pw.open, 0.9))]);
+  rows.push([`click, median (N=${CLICKS})`, ms(stat(tw.click, 0.5)), ms(stat(pw.click, 0.5))]);
+  rows.push([`click, p90`, ms(stat(tw.click, 0.9)), ms(stat(pw.click, 0.9))]);
   for (const n of ROWS) {
     const a = tw.snapshot?.[n];
     const b = pw.snapshot?.[n];
@@ -364,6 +482,8 @@ function printTable(results) {
   for (const r of rows)
     console.log(line(r));
   console.log('\nOpen tab: Tabwright browser_new_tab {url}; Playwright browser_tabs {action:"new"} + browser_navigate.');
+  console.log('Click: a button whose text changes, clicked by ref; each call returns once the page has settled.');
+  console.log('Raw HTTP: one keep-alive connection, JSON-RPC without the SDK (Playwright MCP runs over stdio here).');
 }
 
 let exitCode = 0;

@@ -26,7 +26,7 @@ function say(text) {
 }
 
 function detail(text) {
-  process.stdout.write(`  ${DIM}⎿${RESET} ${text}\n`);
+  process.stdout.write(`  ${DIM}└${RESET} ${text}\n`);
 }
 
 async function call(client, name, args) {
@@ -49,7 +49,10 @@ function findRef(snapshot, role, name) {
   return null;
 }
 
-export async function runDemo(client, url) {
+// Works through the page at @url. @beforeLastAction, when given, runs just
+// before the last action, which ticks the new task off: the screenshot is
+// taken while Tabwright still shows that action on the page.
+export async function runDemo(client, url, beforeLastAction = () => {}) {
   const { tools } = await client.listTools();
   const has = new Set(tools.map((t) => t.name));
 
@@ -81,7 +84,17 @@ export async function runDemo(client, url) {
     ({ text: snapshot } = await call(client, 'browser_snapshot', { browserId }));
     const added = snapshot.includes('Review the pull request');
     detail(added ? `${GREEN}The new task is listed.${RESET}` : 'The new task is missing!');
+
+    const checkbox = findRef(snapshot, 'checkbox', 'Review the pull request');
+    if (checkbox) {
+      await sleep(400);
+      say('Ticking it off.');
+      beforeLastAction();
+      await call(client, 'browser_click', { browserId, ref: checkbox });
+      return browserId;
+    }
   }
+  beforeLastAction();
   return browserId;
 }
 
@@ -98,13 +111,15 @@ async function main() {
   });
   const client = new Client({ name: 'demo-agent', version: '1.0.0' });
   await client.connect(transport);
-  await runDemo(client, page);
+  await runDemo(client, page, () => {
+    if (process.env.TABWRIGHT_DEMO_DONE)
+      fs.writeFileSync(process.env.TABWRIGHT_DEMO_DONE, 'done\n');
+  });
   say(`${GREEN}Done.${RESET} The page works as expected.`);
-  if (process.env.TABWRIGHT_DEMO_DONE)
-    fs.writeFileSync(process.env.TABWRIGHT_DEMO_DONE, 'done\n');
   // Stay, like an agent waiting for its next prompt, so the terminal keeps
-  // showing the transcript.
-  await new Promise(() => {});
+  // showing the transcript. A promise that never settles does not keep Node
+  // alive (it exits with code 13 when nothing else is pending); a timer does.
+  setInterval(() => {}, 1 << 30);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Takes the README's screenshot: starts Tabwright on the current (virtual)
-// display with a scripted agent that works through a fixture page, waits
-// until the agent is done, and captures the screen with ImageMagick.
+// display with a scripted agent that works through a fixture page, and
+// captures the screen with ImageMagick while the agent's last action is
+// showing: the agent's terminal, the overlay's highlight and caption on the
+// element it clicks, and the activity feed of every call.
 //   node build-aux/screenshot.mjs OUTPUT.png     (build-aux/screenshot runs it)
 
 import fs from 'node:fs';
@@ -31,16 +33,17 @@ try {
     const deadline = Date.now() + 60000;
     while (!fs.existsSync(done)) {
       if (Date.now() > deadline)
-        throw new Error(`the demo agent did not finish:\n${app.log()}`);
-      await sleep(200);
+        throw new Error(`the demo agent did not get to its last action:\n${app.log()}`);
+      await sleep(50);
     }
   } else {
-    // An app without agent launching yet: drive it from outside instead.
+    // An app without agent launching: drive it from outside instead.
     const client = await connectClient(app, 'Demo agent');
-    await runDemo(client, env.TABWRIGHT_DEMO_URL);
+    await runDemo(client, env.TABWRIGHT_DEMO_URL, () => fs.writeFileSync(done, 'done\n'));
   }
-  // Let the last highlight fade and the feed settle.
-  await sleep(1500);
+  // The last action has started: its pointer glides to the checkbox and
+  // the highlight and caption stay a moment after the click. Capture then.
+  await sleep(800);
 
   // The screen is the window's default size; trimming the black root window
   // around a smaller window keeps just the window.

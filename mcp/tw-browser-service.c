@@ -30,6 +30,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_UPLOAD]    = "upload",
   [TW_TAB_COMMAND_SCROLL]    = "scroll",
   [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
+  [TW_TAB_COMMAND_HANDOFF]   = "handoff",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -78,6 +79,19 @@ tw_browser_service_run_async (TwBrowserService    *self,
       return;
     }
 
+  /* Commands of calls that waited in a tab's queue while the person paused
+   * the tab end here, before they touch the page. */
+  if (tw_tab_command_targets_tab (command))
+    {
+      GError *error = NULL;
+
+      if (!tw_browser_service_check_tab (self, browser_id, &error))
+        {
+          g_task_report_error (self, callback, user_data, tw_browser_service_run_async, error);
+          return;
+        }
+    }
+
   TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, command, browser_id, params, caller,
                                                   cancellable, callback, user_data);
 }
@@ -105,4 +119,31 @@ tw_browser_service_get_enabled (TwBrowserService *self)
   iface = TW_BROWSER_SERVICE_GET_IFACE (self);
 
   return iface->get_enabled == NULL || iface->get_enabled (self);
+}
+
+gboolean
+tw_browser_service_check_tab (TwBrowserService  *self,
+                              const char        *browser_id,
+                              GError           **error)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+  g_return_val_if_fail (browser_id != NULL, FALSE);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+
+  return iface->check_tab == NULL || iface->check_tab (self, browser_id, error);
+}
+
+TwActivityLog *
+tw_browser_service_get_activity (TwBrowserService *self)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), NULL);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+
+  return iface->get_activity != NULL ? iface->get_activity (self) : NULL;
 }

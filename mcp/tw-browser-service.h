@@ -50,6 +50,9 @@ typedef enum
   TW_TAB_COMMAND_SCROLL,      /* {deltaX,deltaY,ref?} */
   TW_TAB_COMMAND_EVALUATE,    /* {function,ref?} -> {browserId,result,truncated} */
 
+  /* Watching and steering (DESIGN.md §6). */
+  TW_TAB_COMMAND_HANDOFF,     /* {message,timeoutMs} -> {browserId,outcome:"done"|"cancelled",url,title} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 
@@ -58,7 +61,12 @@ typedef struct
 {
   const char *agent_id;    /* stable id of the agent or external client */
   const char *agent_name;  /* display name, e.g. "Claude Code" */
+  /* The tool call the command belongs to, as the activity log numbers
+   * calls; 0 when the command is not part of a logged call. */
+  guint64     call_id;
 } TwCaller;
+
+typedef struct _TwActivityLog TwActivityLog;
 
 struct _TwBrowserServiceInterface
 {
@@ -79,6 +87,17 @@ struct _TwBrowserServiceInterface
   /* Optional: whether browser tools may use the service at all (the person
    * can turn them off per workspace). Unimplemented means always. */
   gboolean    (*get_enabled) (TwBrowserService   *self);
+
+  /* Optional: FALSE with @error set (browser_denied) while agents may not
+   * use the tab @browser_id, because the person paused it. Unimplemented
+   * means every tab may be used. */
+  gboolean    (*check_tab)   (TwBrowserService   *self,
+                              const char         *browser_id,
+                              GError            **error);
+
+  /* Optional: the activity log every tool call on the service is recorded
+   * in (tw_tool_call_start() and its end write to it). */
+  TwActivityLog *(*get_activity) (TwBrowserService *self);
 };
 
 const char *tw_tab_command_to_string       (TwTabCommand         command);
@@ -100,6 +119,17 @@ JsonObject *tw_browser_service_run_finish  (TwBrowserService    *self,
  * every tool call then fails with browser_disabled before it runs (checked
  * in one place, tw_tool_call_start()), and so does every command. */
 gboolean    tw_browser_service_get_enabled (TwBrowserService    *self);
+
+/* FALSE with browser_denied in @error while the person paused agents in the
+ * tab @browser_id. Tool calls naming a paused tab are turned away in one
+ * place, tw_tool_call_start(), and so are the commands of calls that were
+ * queued before the pause. */
+gboolean    tw_browser_service_check_tab   (TwBrowserService    *self,
+                                            const char          *browser_id,
+                                            GError             **error);
+
+/* The service's activity log, or NULL when it keeps none. */
+TwActivityLog *tw_browser_service_get_activity (TwBrowserService *self);
 
 /* What a call on a disabled service is told, after "browser_disabled: ". */
 #define TW_BROWSER_SERVICE_DISABLED_MESSAGE \

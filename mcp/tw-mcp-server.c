@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -1081,11 +1083,31 @@ got_chunk_cb (SoupServerMessage *msg,
                     "Payload Too Large: a message may be at most 4 MiB");
 }
 
+/* libsoup writes a response's headers and its body in two sends. With
+ * Nagle's algorithm on, the body waits for the client to acknowledge the
+ * headers, and a client that delays its acknowledgement (Linux does, on
+ * loopback too) adds up to 40 ms to every call. Replies are whole messages,
+ * so there is nothing to gain from coalescing: send at once. */
+static void
+set_no_delay (SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  g_autoptr(GError) error = NULL;
+
+  if (socket == NULL || g_socket_get_family (socket) == G_SOCKET_FAMILY_UNIX)
+    return;
+
+  if (!g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, 1, &error))
+    g_debug ("Cannot turn off Nagle's algorithm on an MCP connection: %s", error->message);
+}
+
 static void
 request_started_cb (SoupServer        *soup,
                     SoupServerMessage *msg,
                     TwMcpServer       *self)
 {
+  set_no_delay (msg);
+
   g_signal_connect_object (msg, "got-headers", G_CALLBACK (got_headers_cb), self, 0);
   g_signal_connect_object (msg, "got-chunk", G_CALLBACK (got_chunk_cb), self, 0);
 }

@@ -3,6 +3,7 @@
 
 #include "tw-tool-call-private.h"
 
+#include "tw-activity-log.h"
 #include "tw-error.h"
 #include "tw-json-schema.h"
 #include "tw-tool-registry.h"
@@ -48,6 +49,10 @@ typedef struct
 
 static void command_run_start (CommandRun *run);
 
+/* Numbers calls for the activity log and for what tabs report about the
+ * command they run; never 0. */
+static guint64 last_call_id;
+
 TwToolCall *
 tw_tool_call_new (const TwToolDef  *def,
                   JsonObject       *arguments,
@@ -70,6 +75,7 @@ tw_tool_call_new (const TwToolDef  *def,
   call->agent_name = g_strdup (caller != NULL ? caller->agent_name : NULL);
   call->caller.agent_id = call->agent_id;
   call->caller.agent_name = call->agent_name;
+  call->caller.call_id = ++last_call_id;
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
 
   return call;
@@ -201,6 +207,10 @@ tw_tool_call_finish (TwToolCall   *call,
 
   call->finished = TRUE;
 
+  if (call->service != NULL && tw_browser_service_get_activity (call->service) != NULL)
+    tw_activity_log_end (tw_browser_service_get_activity (call->service),
+                         call->caller.call_id, result, error);
+
   if (call->done_func != NULL)
     call->done_func (call, result, error, call->done_data);
 
@@ -310,6 +320,7 @@ tw_tool_call_start (TwToolCall *call)
 {
   g_autoptr(JsonNode) arguments = NULL;
   g_autoptr(GError) error = NULL;
+  JsonNode *browser_id_node;
   JsonNode *schema;
 
   g_return_if_fail (call != NULL);
@@ -317,6 +328,12 @@ tw_tool_call_start (TwToolCall *call)
 
   call->started = TRUE;
   tw_tool_call_ref (call);
+
+  /* Every call shows in the workspace's activity, the ones turned away
+   * included: the person sees what agents tried. */
+  if (call->service != NULL && tw_browser_service_get_activity (call->service) != NULL)
+    tw_activity_log_begin (tw_browser_service_get_activity (call->service),
+                           &call->caller, call->def->name, call->arguments);
 
   /* The one place every tool passes through, current and future ones. */
   if (call->service != NULL && !tw_browser_service_get_enabled (call->service))
@@ -332,6 +349,16 @@ tw_tool_call_start (TwToolCall *call)
 
   schema = tw_tool_registry_get_input_schema (call->def);
   if (!tw_json_schema_validate (schema, arguments, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  /* Tab tools on a tab the person paused fail at once, whatever the tool. */
+  browser_id_node = json_object_get_member (call->arguments, "browserId");
+  if (call->service != NULL && browser_id_node != NULL && JSON_NODE_HOLDS_VALUE (browser_id_node) &&
+      json_node_get_value_type (browser_id_node) == G_TYPE_STRING &&
+      !tw_browser_service_check_tab (call->service, json_node_get_string (browser_id_node), &error))
     {
       tw_tool_call_return_error (call, error);
       return;

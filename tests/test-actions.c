@@ -11,6 +11,7 @@
 #include "tw-tab-actions.h"
 #include "tw-view-frame.h"
 #include "tw-web-context.h"
+#include "tw-test-util.h"
 
 /* The interaction commands on real WebKit views, the way an agent drives
  * them: take a snapshot, find the ref of an element by its role and name,
@@ -19,7 +20,7 @@
  * come from tests/fixtures/actions/ over a SoupServer on loopback, React
  * from the project's node_modules. */
 
-#define CALL_TIMEOUT_S 60
+#define CALL_TIMEOUT_MS 60000
 
 static SoupServer *server;
 static char *base_url;
@@ -27,18 +28,6 @@ static WebKitNetworkSession *session;
 static char *workspace;
 
 /* The test server */
-
-static const char *
-content_type_for (const char *path)
-{
-  if (g_str_has_suffix (path, ".js"))
-    return "text/javascript";
-  if (g_str_has_suffix (path, ".css"))
-    return "text/css";
-  if (g_str_has_suffix (path, ".json"))
-    return "application/json";
-  return "text/html";
-}
 
 static gboolean
 unpause_cb (gpointer user_data)
@@ -61,10 +50,6 @@ serve_cb (SoupServer        *soup_server,
           GHashTable        *query,
           gpointer           user_data)
 {
-  g_autofree char *file = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
   /* A slow API: answers after 300 ms, so the page renders late. */
   if (g_str_equal (path, "/api/slow"))
     {
@@ -73,93 +58,17 @@ serve_cb (SoupServer        *soup_server,
       return;
     }
 
-  if (strstr (path, "..") != NULL)
-    file = NULL;
-  else if (g_str_has_prefix (path, "/node_modules/"))
-    file = g_test_build_filename (G_TEST_DIST, "..", path + 1, NULL);
+  /* React and its friends come from the project's node_modules. */
+  if (g_str_has_prefix (path, "/node_modules/"))
+    tw_test_serve_file (msg, "..", path, TRUE);
   else
-    file = g_test_build_filename (G_TEST_DIST, "fixtures", "actions", path + 1, NULL);
-
-  if (file == NULL || !g_file_get_contents (file, &contents, &length, NULL))
-    {
-      static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
-
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
-                                        not_found, strlen (not_found));
-      return;
-    }
-
-  soup_message_headers_append (soup_server_message_get_response_headers (msg),
-                               "Cache-Control", "no-store");
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, content_type_for (path), SOUP_MEMORY_TAKE,
-                                    g_steal_pointer (&contents), length);
+    tw_test_serve_file (msg, "fixtures/actions", path, TRUE);
 }
 
 static void
 start_server (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-
-  server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (server);
-  base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
-}
-
-/* Waiting without blocking the main loop */
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  g_error ("%s did not happen within %d s", (const char *) user_data, CALL_TIMEOUT_S);
-  return G_SOURCE_REMOVE;
-}
-
-static GAsyncResult *async_result;
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_assert_null (async_result);
-  async_result = g_object_ref (result);
-}
-
-static GAsyncResult *
-await_result (const char *what)
-{
-  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
-
-  while (async_result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (watchdog);
-
-  return g_steal_pointer (&async_result);
-}
-
-static gboolean
-flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-sleep_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 }
 
 /* A page: one web view in a window with its runtime, as a tab has them. */
@@ -276,13 +185,10 @@ page_load (Page       *page,
            const char *path)
 {
   g_autofree char *url = g_strconcat (base_url, path, NULL);
-  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) path);
 
   page->loaded = FALSE;
   webkit_web_view_load_uri (page->view, url);
-  while (!page->loaded)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  tw_test_wait_for_flag (&page->loaded, CALL_TIMEOUT_MS, path);
 }
 
 /* Runs @script in the page's own world and returns its value as a string
@@ -296,8 +202,8 @@ page_eval (Page       *page,
   g_autoptr(GError) error = NULL;
 
   webkit_web_view_evaluate_javascript (page->view, script, -1, NULL, NULL, NULL,
-                                       store_result_cb, NULL);
-  result = await_result (script);
+                                       tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (CALL_TIMEOUT_MS, script);
   value = webkit_web_view_evaluate_javascript_finish (page->view, result, &error);
   g_assert_no_error (error);
 
@@ -322,8 +228,8 @@ page_snapshot (Page *page)
   g_autoptr(JsonObject) object = NULL;
   g_autoptr(GError) error = NULL;
 
-  tw_page_runtime_snapshot_async (page->runtime, NULL, NULL, store_result_cb, NULL);
-  result = await_result ("a snapshot");
+  tw_page_runtime_snapshot_async (page->runtime, NULL, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (CALL_TIMEOUT_MS, "a snapshot");
   object = tw_page_runtime_snapshot_finish (page->runtime, result, &error);
   g_assert_no_error (error);
 
@@ -362,19 +268,6 @@ find_ref (Page       *page,
   return NULL;
 }
 
-static JsonObject *
-parse_object (const char *json)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, json, -1, &error);
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-}
-
 static TwTabActionsOptions test_options = {
   .actionable_timeout_ms = 1500,
   .navigation_timeout_ms = 10000,
@@ -398,11 +291,11 @@ run (Page          *page,
   json = g_strdup_vprintf (format, args);
   va_end (args);
 
-  params = parse_object (json);
+  params = tw_test_parse_object (json);
   test_options.workspace_dir = workspace;
   tw_tab_actions_run_async (page->view, page->runtime, command, params, &test_options,
-                            NULL, store_result_cb, NULL);
-  result = await_result (tw_tab_command_to_string (command));
+                            NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (CALL_TIMEOUT_MS, tw_tab_command_to_string (command));
 
   return tw_tab_actions_run_finish (page->view, result, error);
 }
@@ -991,7 +884,7 @@ page_wait_for (Page       *page,
 
       if (g_str_equal (v, "true"))
         return;
-      sleep_ms (25);
+      tw_test_sleep_ms (25);
     }
 
   g_error ("The page never got to %s", condition);
@@ -1354,7 +1247,7 @@ test_upload (void)
                 avatar);
   assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "takes one file");
   g_clear_error (&error);
-  sleep_ms (100);
+  tw_test_sleep_ms (100);
   assert_eval (page, "uploads.length", "3");
   assert_eval (page, "document.getElementById('avatar').files[0].name", "a.txt");
 

@@ -17,6 +17,7 @@
 #include "tw-recent-workspaces.h"
 #include "tw-window.h"
 #include "tw-workspace.h"
+#include "tw-test-util.h"
 
 /* Agents the app launches: presets read as data and merged with the
  * user's file, the command lines and environments they make, agents
@@ -25,45 +26,11 @@
  * data of each workspace. The tests run with HOME and the XDG folders in a
  * temporary folder of their own. */
 
-#define WAIT_LIMIT_US (30 * G_USEC_PER_SEC)
+#define WAIT_LIMIT_MS 30000
 
 static char *root_dir;
 
 /* Helpers */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Iterates the main context until @condition holds, failing the test
- * instead of hanging when it never does. */
-static void
-wait_for (Condition   condition,
-          gpointer    data,
-          const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
-  guint wake_up = g_timeout_add (50, wake_up_cb, NULL);
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake_up);
-}
-
-static gboolean
-flag_is_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
 
 static gboolean
 file_exists (gpointer data)
@@ -498,7 +465,7 @@ locate (TwAgentPreset *preset,
   Located located = { 0 };
 
   tw_agent_preset_locate_async (preset, command, cwd, NULL, located_cb, &located);
-  wait_for (flag_is_set, &located.done, "the program lookup");
+  tw_test_wait_until (tw_test_flag_is_set, &located.done, WAIT_LIMIT_MS, "the program lookup");
   g_assert_no_error (located.error);
 
   return located.path;
@@ -746,7 +713,7 @@ mcp_post (Fixture     *f,
   soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
 
   soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL, reply_cb, &reply);
-  wait_for (flag_is_set, &reply.done, "an MCP reply");
+  tw_test_wait_until (tw_test_flag_is_set, &reply.done, WAIT_LIMIT_MS, "an MCP reply");
   g_assert_no_error (reply.error);
 
   type = soup_message_headers_get_content_type (soup_message_get_response_headers (msg), NULL);
@@ -820,7 +787,7 @@ read_report (const char *report)
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
 
-  wait_for (file_exists, (gpointer) report, "the agent's report");
+  tw_test_wait_until (file_exists, (gpointer) report, WAIT_LIMIT_MS, "the agent's report");
   g_file_get_contents (report, &contents, NULL, &error);
   g_assert_no_error (error);
 
@@ -856,7 +823,7 @@ test_agent_lifecycle (Fixture       *f,
 
   g_assert_cmpint (tw_agent_get_exit_code (agent), ==, -1);
   tw_agent_start (agent);
-  wait_for (agent_is_settled, agent, "the agent to start");
+  tw_test_wait_until (agent_is_settled, agent, WAIT_LIMIT_MS, "the agent to start");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
   g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Running");
   g_assert_cmpint (tw_agent_get_pid (agent), >, 0);
@@ -908,7 +875,7 @@ test_agent_lifecycle (Fixture       *f,
   /* The agent exits: its status and exit code show, its token is refused
    * and its config file is gone. */
   vte_terminal_feed_child (tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), "\n", 1);
-  wait_for (agent_has_ended, agent, "the agent to exit");
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to exit");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_EXITED);
   g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 3);
   g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Exited with code 3");
@@ -922,7 +889,7 @@ test_agent_lifecycle (Fixture       *f,
   g_unlink (report);
   g_strfreev (lines);
   tw_agent_restart (agent);
-  wait_for (agent_is_settled, agent, "the agent to start again");
+  tw_test_wait_until (agent_is_settled, agent, WAIT_LIMIT_MS, "the agent to start again");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
   lines = read_report (report);
   g_assert_cmpstr (lines[1], !=, first_token);
@@ -934,7 +901,7 @@ test_agent_lifecycle (Fixture       *f,
   g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Running · 1 browser call");
 
   vte_terminal_feed_child (tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), "\n", 1);
-  wait_for (agent_has_ended, agent, "the agent to exit again");
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to exit again");
   g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 3);
   g_assert_cmpuint (mcp_initialize (f, lines[1], &session_id), ==, 401);
 }
@@ -955,7 +922,7 @@ test_agent_stop (Fixture       *f,
   gtk_window_present (f->window);
 
   tw_agent_start (agent);
-  wait_for (agent_is_settled, agent, "the agent to start");
+  tw_test_wait_until (agent_is_settled, agent, WAIT_LIMIT_MS, "the agent to start");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
   token = g_strdup (tw_agent_get_token (agent));
   config_path = g_strdup (tw_agent_get_config_path (agent));
@@ -967,7 +934,7 @@ test_agent_stop (Fixture       *f,
   g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
   g_assert_false (g_file_test (config_path, G_FILE_TEST_EXISTS));
 
-  wait_for (agent_has_ended, agent, "the agent to hang up");
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_EXITED);
   /* SIGHUP, as a closed terminal sends. */
   g_assert_cmpint (tw_agent_get_exit_code (agent), ==, 128 + 1);
@@ -1003,7 +970,7 @@ test_agent_not_installed (Fixture       *f,
   gtk_window_present (f->window);
 
   tw_agent_start (agent);
-  wait_for (agent_has_ended, agent, "the agent to fail");
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to fail");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_FAILED);
   g_assert_cmpstr (tw_agent_get_status_text (agent), ==, "Ghost Agent is not installed");
   g_assert_cmpint (tw_agent_get_exit_code (agent), ==, -1);
@@ -1012,7 +979,7 @@ test_agent_not_installed (Fixture       *f,
 
   /* The terminal says how to install it. */
   vte = tw_agent_terminal_get_vte (tw_agent_get_terminal (agent));
-  wait_for (terminal_shows_install, vte, "the install hint");
+  tw_test_wait_until (terminal_shows_install, vte, WAIT_LIMIT_MS, "the install hint");
 
   /* A command that cannot run fails the same way, saying why. */
   broken = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
@@ -1020,7 +987,7 @@ test_agent_not_installed (Fixture       *f,
                          "./tw-not-a-program --flag", f->workspace, "custom-43", "Custom #3");
   gtk_window_set_child (f->window, GTK_WIDGET (tw_agent_get_terminal (broken)));
   tw_agent_start (broken);
-  wait_for (agent_has_ended, broken, "the command to fail");
+  tw_test_wait_until (agent_has_ended, broken, WAIT_LIMIT_MS, "the command to fail");
   g_assert_cmpint (tw_agent_get_status (broken), ==, TW_AGENT_STATUS_FAILED);
   g_assert_cmpstr (tw_agent_get_status_text (broken), ==, "Could not start");
   g_assert_null (tw_agent_get_token (broken));
@@ -1072,8 +1039,8 @@ test_agent_manager (Fixture       *f,
   g_assert_cmpuint (tw_agent_pane_get_n_agents (pane), ==, 2);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (pane)));
 
-  wait_for (agent_is_settled, first, "the first agent to start");
-  wait_for (agent_is_settled, second, "the second agent to start");
+  tw_test_wait_until (agent_is_settled, first, WAIT_LIMIT_MS, "the first agent to start");
+  tw_test_wait_until (agent_is_settled, second, WAIT_LIMIT_MS, "the second agent to start");
   g_assert_cmpint (tw_agent_get_status (first), ==, TW_AGENT_STATUS_RUNNING);
 
   page = tw_agent_pane_get_page (pane, GTK_WIDGET (tw_agent_get_terminal (first)));
@@ -1089,7 +1056,7 @@ test_agent_manager (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (tw_agent_manager_get_agents (manager)), ==, 1);
   g_assert_cmpuint (tw_agent_pane_get_n_agents (pane), ==, 1);
   g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
-  wait_for (agent_has_ended, first, "the closed agent to hang up");
+  tw_test_wait_until (agent_has_ended, first, WAIT_LIMIT_MS, "the closed agent to hang up");
   g_object_unref (first);
 
   /* Closing the window's workspace stops the rest. */
@@ -1097,7 +1064,7 @@ test_agent_manager (Fixture       *f,
   token = g_strdup (tw_agent_get_token (second));
   tw_agent_manager_stop_all (manager);
   g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
-  wait_for (agent_has_ended, second, "the last agent to hang up");
+  tw_test_wait_until (agent_has_ended, second, WAIT_LIMIT_MS, "the last agent to hang up");
 }
 
 static void
@@ -1136,7 +1103,7 @@ test_window_agents (Fixture       *f,
   agent = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
   g_assert_no_error (error);
   g_assert_true (gtk_widget_get_visible (pane));
-  wait_for (agent_is_settled, agent, "the agent to start");
+  tw_test_wait_until (agent_is_settled, agent, WAIT_LIMIT_MS, "the agent to start");
   g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
   g_object_ref (agent);
 
@@ -1147,7 +1114,7 @@ test_window_agents (Fixture       *f,
   tw_agent_manager_stop_all (manager);
   g_clear_object (&manager);
   g_assert_cmpuint (mcp_initialize (f, token, &session_id), ==, 401);
-  wait_for (agent_has_ended, agent, "the agent to hang up");
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
   g_object_unref (agent);
 }
 
@@ -1189,7 +1156,7 @@ visit (TwBrowser  *browser,
   TwBrowserTab *tab = tw_browser_open_tab (browser, url);
   char *title;
 
-  wait_for (tab_has_title, tab, url);
+  tw_test_wait_until (tab_has_title, tab, WAIT_LIMIT_MS, url);
   title = g_strdup (tw_browser_tab_get_title (tab));
   tw_browser_close_tab (browser, tab);
 
@@ -1326,7 +1293,7 @@ test_recent_workspaces (void)
     g_assert_cmpstr (label, ==, one);
 
   tw_recent_workspaces_save_async (recent, NULL, saved_cb, &saved);
-  wait_for (flag_is_set, &saved.done, "the recent workspaces to be saved");
+  tw_test_wait_until (tw_test_flag_is_set, &saved.done, WAIT_LIMIT_MS, "the recent workspaces to be saved");
   g_assert_no_error (saved.error);
 
   /* The list outlives the app; folders that went away drop out. */
@@ -1354,62 +1321,13 @@ test_recent_workspaces (void)
   g_assert_true (g_str_has_suffix (paths[0], "many-11"));
 }
 
-/* Setup */
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
-}
-
-static void
-set_up_folders (void)
-{
-  g_autoptr(GError) error = NULL;
-  static const struct {
-    const char *variable;
-    const char *folder;
-  } folders[] = {
-    { "HOME", "home" },
-    { "XDG_DATA_HOME", "data" },
-    { "XDG_CACHE_HOME", "cache" },
-    { "XDG_CONFIG_HOME", "config" },
-    { "XDG_STATE_HOME", "state" },
-    { "XDG_RUNTIME_DIR", "runtime" },
-  };
-
-  root_dir = g_dir_make_tmp ("tabwright-test-agents-XXXXXX", &error);
-  g_assert_no_error (error);
-
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
-    {
-      g_autofree char *path = g_build_filename (root_dir, folders[i].folder, NULL);
-
-      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
-      g_setenv (folders[i].variable, path, TRUE);
-    }
-}
-
 int
 main (int   argc,
       char *argv[])
 {
   int ret;
 
-  set_up_folders ();
+  root_dir = tw_test_set_up_folders ("tabwright-test-agents-XXXXXX", TRUE);
 
   /* The accessibility bus socket is named after the display, so test
    * programs sharing one virtual display would race for it. */
@@ -1441,7 +1359,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  remove_tree (root_dir);
+  tw_test_remove_tree (root_dir);
   g_free (root_dir);
 
   return ret;

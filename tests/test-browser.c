@@ -7,6 +7,7 @@
 #include "tw-address.h"
 #include "tw-browser.h"
 #include "tw-error.h"
+#include "tw-test-util.h"
 
 /* These tests drive TwBrowser through tw_browser_service_run_async(), the
  * way the MCP tools do, against real WebKit web views and pages served from
@@ -58,10 +59,6 @@ serve_cb (SoupServer        *soup_server,
           GHashTable        *query,
           gpointer           user_data)
 {
-  g_autofree char *file = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
   if (g_str_equal (path, "/redirect"))
     {
       soup_server_message_set_redirect (msg, SOUP_STATUS_FOUND, "/second.html");
@@ -115,36 +112,13 @@ serve_cb (SoupServer        *soup_server,
       return;
     }
 
-  file = g_test_build_filename (G_TEST_DIST, "fixtures", "pages", path + 1, NULL);
-  if (strstr (path, "..") != NULL || !g_file_get_contents (file, &contents, &length, NULL))
-    {
-      static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
-
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
-                                        not_found, strlen (not_found));
-      return;
-    }
-
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE,
-                                    g_steal_pointer (&contents), length);
+  tw_test_serve_file (msg, "fixtures/pages", path, FALSE);
 }
 
 static void
 start_server (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-
-  server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (server);
-  g_assert_nonnull (uris);
-  base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 }
 
 static char *
@@ -174,35 +148,10 @@ command_done_cb (GObject      *object,
   outcome->done = TRUE;
 }
 
-static gboolean
-deadline_cb (gpointer user_data)
-{
-  g_error ("A browser command did not finish within a minute");
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_for (gboolean *flag)
 {
-  guint deadline = g_timeout_add_seconds (60, deadline_cb, NULL);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (deadline);
-}
-
-static JsonObject *
-params_from_json (const char *json)
-{
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-
-  node = json_from_string (json ? json : "{}", &error);
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
-
-  return json_object_ref (json_node_get_object (node));
+  tw_test_wait_for_flag (flag, 60000, "a browser command");
 }
 
 static void
@@ -213,7 +162,7 @@ start_command (TwBrowser    *browser,
                GCancellable *cancellable,
                Outcome      *outcome)
 {
-  g_autoptr(JsonObject) params = params_from_json (params_json);
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json ? params_json : "{}");
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
                                 &test_caller, cancellable, command_done_cb, outcome);
@@ -311,21 +260,6 @@ assert_page (JsonObject *reply,
   if (status > 0)
     g_assert_cmpint (json_object_get_int_member_with_default (reply, "status", 0), ==, status);
   g_assert_false (json_object_has_member (reply, "dialogs"));
-}
-
-/* A loopback port nobody listens on. */
-static guint16
-closed_port (void)
-{
-  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
-  g_autoptr(GError) error = NULL;
-  guint16 port;
-
-  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
-  g_assert_no_error (error);
-  g_socket_listener_close (listener);
-
-  return port;
 }
 
 static TwBrowser *
@@ -467,7 +401,7 @@ test_navigate_refuses (void)
                 TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
 
   /* Nothing listens on that port: the load fails with its reason. */
-  closed_url = g_strdup_printf ("http://127.0.0.1:%u/", closed_port ());
+  closed_url = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
   closed_params = g_strdup_printf ("{\"url\": \"%s\"}", closed_url);
   closed_message = g_strdup_printf ("could not load %s", closed_url);
   assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, closed_params,

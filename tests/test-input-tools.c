@@ -4,161 +4,15 @@
 #include "tw-error.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
+#include "tw-test-util.h"
 
 /* The interaction tools without a display: what each handler asks of the
  * browser service, and the text an agent reads for a given result, through
  * a fake service that records the command and answers with a canned
  * result. The real actions are tested in test-actions. */
 
-#define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
-G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
-
-struct _TwFakeService
-{
-  GObject       parent_instance;
-  TwTabCommand  command;
-  char         *browser_id;
-  JsonObject   *params;
-  JsonObject   *reply;
-  GError       *error;
-};
-
-static void tw_fake_service_iface_init (TwBrowserServiceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwFakeService, tw_fake_service, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
-                                                      tw_fake_service_iface_init))
-
-static void
-tw_fake_service_run_async (TwBrowserService    *service,
-                           TwTabCommand         command,
-                           const char          *browser_id,
-                           JsonObject          *params,
-                           const TwCaller      *caller,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  TwFakeService *self = TW_FAKE_SERVICE (service);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  self->command = command;
-  g_free (self->browser_id);
-  self->browser_id = g_strdup (browser_id);
-  g_clear_pointer (&self->params, json_object_unref);
-  self->params = json_object_ref (params);
-
-  if (self->error != NULL)
-    g_task_return_error (task, g_error_copy (self->error));
-  else
-    g_task_return_pointer (task, json_object_ref (self->reply), (GDestroyNotify) json_object_unref);
-}
-
-static JsonObject *
-tw_fake_service_run_finish (TwBrowserService  *service,
-                            GAsyncResult      *result,
-                            GError           **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-tw_fake_service_iface_init (TwBrowserServiceInterface *iface)
-{
-  iface->run_async = tw_fake_service_run_async;
-  iface->run_finish = tw_fake_service_run_finish;
-}
-
-static void
-tw_fake_service_finalize (GObject *object)
-{
-  TwFakeService *self = TW_FAKE_SERVICE (object);
-
-  g_free (self->browser_id);
-  g_clear_pointer (&self->params, json_object_unref);
-  g_clear_pointer (&self->reply, json_object_unref);
-  g_clear_error (&self->error);
-
-  G_OBJECT_CLASS (tw_fake_service_parent_class)->finalize (object);
-}
-
-static void
-tw_fake_service_class_init (TwFakeServiceClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tw_fake_service_finalize;
-}
-
-static void
-tw_fake_service_init (TwFakeService *self)
-{
-}
-
-static JsonObject *
-object_from (const char *json)
-{
-  g_autoptr(JsonNode) node = json_from_string (json, NULL);
-
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
-
-static char *
-object_to_string (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-
-  json_node_set_object (node, object);
-  return json_to_string (node, FALSE);
-}
-
-typedef struct
-{
-  gboolean  done;
-  JsonNode *result;
-  GError   *error;
-} Outcome;
-
-static void
-done_cb (TwToolCall   *call,
-         JsonNode     *result,
-         const GError *error,
-         gpointer      user_data)
-{
-  Outcome *outcome = user_data;
-
-  outcome->done = TRUE;
-  outcome->result = json_node_copy (result);
-  outcome->error = error ? g_error_copy (error) : NULL;
-}
-
-static void
-outcome_clear (Outcome *outcome)
-{
-  g_clear_pointer (&outcome->result, json_node_unref);
-  g_clear_error (&outcome->error);
-}
-
-static void
-run_tool (TwFakeService *service,
-          const char    *name,
-          const char    *arguments,
-          Outcome       *outcome)
-{
-  static const TwCaller caller = { "agent-1", "Test Agent" };
-  const TwToolDef *def = tw_tool_registry_lookup (name);
-  g_autoptr(JsonObject) args = object_from (arguments);
-  g_autoptr(TwToolCall) call = NULL;
-
-  g_assert_nonnull (def);
-  call = tw_tool_call_new (def, args, TW_BROWSER_SERVICE (service), &caller, NULL);
-  tw_tool_call_set_done_func (call, done_cb, outcome, NULL);
-  tw_tool_call_start (call);
-  while (!outcome->done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static const char *
-outcome_text (Outcome *outcome)
+outcome_text (TwTestOutcome *outcome)
 {
   JsonObject *result = json_node_get_object (outcome->result);
   JsonArray *content = json_object_get_array_member (result, "content");
@@ -288,16 +142,16 @@ test_case (gconstpointer data)
   const Case *c = data;
   g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
   g_autofree char *params = NULL;
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
   JsonObject *result;
 
-  service->reply = object_from (c->reply);
-  run_tool (service, c->tool, c->arguments, &outcome);
+  service->reply = tw_test_parse_object (c->reply);
+  tw_test_run_tool (service, c->tool, c->arguments, &outcome);
 
   g_assert_no_error (outcome.error);
   g_assert_cmpint (service->command, ==, c->command);
   g_assert_cmpstr (service->browser_id, ==, "b3");
-  params = object_to_string (service->params);
+  params = tw_test_object_to_string (service->params);
   g_assert_cmpstr (params, ==, c->params);
 
   /* The text says what the structured result says. */
@@ -306,41 +160,41 @@ test_case (gconstpointer data)
   g_assert_true (json_object_has_member (result, "structuredContent"));
   g_assert_false (json_object_get_boolean_member_with_default (result, "isError", FALSE));
 
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
 }
 
 static void
 test_errors (void)
 {
   g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
 
   /* Schema failures never reach the tab. */
-  run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"button\": \"side\"}", &outcome);
+  tw_test_run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"button\": \"side\"}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_null (service->params);
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
   memset (&outcome, 0, sizeof outcome);
 
-  run_tool (service, "browser_scroll", "{\"browserId\": \"b3\", \"deltaY\": 10}", &outcome);
+  tw_test_run_tool (service, "browser_scroll", "{\"browserId\": \"b3\", \"deltaY\": 10}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
   memset (&outcome, 0, sizeof outcome);
 
-  run_tool (service, "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"filePaths\": []}", &outcome);
+  tw_test_run_tool (service, "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e1\", \"filePaths\": []}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_null (service->params);
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
   memset (&outcome, 0, sizeof outcome);
 
   /* The tab's errors come back with their code first in the text. */
   service->error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE,
                                         "@e7 button \"Pay\" is covered by dialog \"Cookies\"");
-  run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}", &outcome);
+  tw_test_run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
   g_assert_cmpstr (outcome_text (&outcome), ==,
                    "browser_not_interactable: @e7 button \"Pay\" is covered by dialog \"Cookies\"");
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
 }
 
 int

@@ -12,6 +12,7 @@
 #include "tw-mcp-server-private.h"
 #include "tw-tool-registry.h"
 #include "tw-tool-registry-private.h"
+#include "tw-test-util.h"
 
 /* The MCP server end to end over real HTTP on loopback: a SoupServer in this
  * process, a SoupSession client, and a small in-test browser service whose
@@ -19,7 +20,7 @@
 
 #define TOKEN_A "token-a-0123456789"
 #define TOKEN_B "token-b-9876543210"
-#define WAIT_LIMIT_US (10 * G_USEC_PER_SEC)
+#define WAIT_LIMIT_MS 10000
 
 /* Fake browser service. */
 
@@ -648,35 +649,10 @@ exchange_send (Fixture  *f,
                                     exchange_done_cb, x);
 }
 
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Iterates the main context until @flag is set, failing the test instead of
- * hanging when it never is. */
-static void
-wait_until (gboolean   *flag,
-            const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
-  guint wake_up = g_timeout_add (100, wake_up_cb, NULL);
-
-  while (!*flag)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake_up);
-}
-
 static void
 exchange_wait (Exchange *x)
 {
-  wait_until (&x->done, "an HTTP reply");
+  tw_test_wait_for_flag (&x->done, WAIT_LIMIT_MS, "an HTTP reply");
 }
 
 static Exchange *
@@ -1481,7 +1457,7 @@ raw_exchange (Fixture    *f,
 
   g_task_set_task_data (task, &raw, NULL);
   g_task_run_in_thread (task, raw_exchange_thread);
-  wait_until (&raw.done, "a raw HTTP reply");
+  tw_test_wait_for_flag (&raw.done, WAIT_LIMIT_MS, "a raw HTTP reply");
 
   return raw.reply;
 }
@@ -1716,21 +1692,28 @@ test_fifo_per_tab (Fixture       *f,
   assert_structured_result (two, "browser_new_tab", "Opened b2 at about:blank (no title)");
 }
 
+typedef struct
+{
+  TestService *service;
+  const char  *entry;
+} LogQuery;
+
+static gboolean
+log_has_entry (gpointer data)
+{
+  LogQuery *query = data;
+
+  return log_contains (query->service, query->entry);
+}
+
 static void
 wait_for_log (TestService *service,
               const char  *entry)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_LIMIT_US;
-  guint wake_up = g_timeout_add (100, wake_up_cb, NULL);
+  LogQuery query = { service, entry };
+  g_autofree char *what = g_strdup_printf ("\"%s\" in the service log", entry);
 
-  while (!log_contains (service, entry))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for \"%s\" in the service log", entry);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake_up);
+  tw_test_wait_until (log_has_entry, &query, WAIT_LIMIT_MS, what);
 }
 
 static void

@@ -14,6 +14,7 @@
 #include "tw-tool-registry.h"
 #include "tw-view-frame.h"
 #include "tw-web-context.h"
+#include "tw-test-util.h"
 
 /* The reading and control commands (screenshot, logs, wait, resize) on real
  * WebKit views, with pages served from tests/fixtures/page/ by a SoupServer
@@ -27,18 +28,6 @@ static WebKitNetworkSession *session;
 
 /* The test server */
 
-static const char *
-content_type_for (const char *path)
-{
-  if (g_str_has_suffix (path, ".css"))
-    return "text/css";
-  if (g_str_has_suffix (path, ".json"))
-    return "application/json";
-  if (g_str_has_suffix (path, ".png"))
-    return "image/png";
-  return "text/html";
-}
-
 static void
 serve_cb (SoupServer        *soup_server,
           SoupServerMessage *msg,
@@ -46,46 +35,17 @@ serve_cb (SoupServer        *soup_server,
           GHashTable        *query,
           gpointer           user_data)
 {
-  g_autofree char *file = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
   /* Client-side routes of delayed.html serve the same page. */
   if (g_str_has_prefix (path, "/orders/"))
     path = "/delayed.html";
 
-  file = g_test_build_filename (G_TEST_DIST, "fixtures", "page", path + 1, NULL);
-  if (strstr (path, "..") != NULL || !g_file_get_contents (file, &contents, &length, NULL))
-    {
-      static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
-
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
-                                        not_found, strlen (not_found));
-      return;
-    }
-
-  soup_message_headers_append (soup_server_message_get_response_headers (msg),
-                               "Cache-Control", "no-store");
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, content_type_for (path), SOUP_MEMORY_TAKE,
-                                    g_steal_pointer (&contents), length);
+  tw_test_serve_file (msg, "fixtures/page", path, TRUE);
 }
 
 static void
 start_server (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-
-  server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (server);
-  g_assert_nonnull (uris);
-  base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 }
 
 static char *
@@ -94,90 +54,9 @@ page_url (const char *path)
   return g_strconcat (base_url, path, NULL);
 }
 
-/* A port nothing listens on: bound, then let go. */
-static guint16
-closed_port (void)
-{
-  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
-  g_autoptr(GError) error = NULL;
-  guint16 port;
-
-  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
-  g_assert_no_error (error);
-  g_socket_listener_close (listener);
-
-  return port;
-}
-
 /* Waiting without blocking the main loop */
 
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  g_error ("%s did not happen within a minute", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static GAsyncResult *async_result;
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_assert_null (async_result);
-  async_result = g_object_ref (result);
-}
-
-static GAsyncResult *
-await_result (const char *what)
-{
-  guint watchdog = g_timeout_add_seconds (60, watchdog_cb, (gpointer) what);
-
-  while (async_result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (watchdog);
-
-  return g_steal_pointer (&async_result);
-}
-
-typedef gboolean (*Predicate) (gpointer user_data);
-
-static void
-wait_until (Predicate   predicate,
-            gpointer    user_data,
-            const char *what)
-{
-  guint watchdog = g_timeout_add_seconds (60, watchdog_cb, (gpointer) what);
-
-  while (!predicate (user_data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (watchdog);
-}
-
-static gboolean
-timeout_flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-flag_is_set (gpointer user_data)
-{
-  return *(gboolean *) user_data;
-}
-
-static void
-sleep_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_flag_cb, &done);
-  wait_until (flag_is_set, &done, "a pause");
-}
+#define WAIT_MS 60000
 
 /* A page: a web view in its frame, with its runtime and log, as a tab has
  * them. Shown in a window or kept off screen like a background tab. */
@@ -278,7 +157,7 @@ page_load (Page       *page,
 
   page->loaded = FALSE;
   webkit_web_view_load_uri (page->view, url);
-  wait_until (page_is_loaded, page, "a page load");
+  tw_test_wait_until (page_is_loaded, page, WAIT_MS, "a page load");
 }
 
 /* Runs @script in the page's own world and returns its value as a string. */
@@ -291,8 +170,8 @@ page_eval (Page       *page,
   g_autoptr(GError) error = NULL;
 
   webkit_web_view_evaluate_javascript (page->view, script, -1, NULL, NULL, NULL,
-                                       store_result_cb, NULL);
-  result = await_result ("a script");
+                                       tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (WAIT_MS, "a script");
   value = webkit_web_view_evaluate_javascript_finish (page->view, result, &error);
   g_assert_no_error (error);
 
@@ -302,29 +181,16 @@ page_eval (Page       *page,
 /* The commands */
 
 static JsonObject *
-parse_object (const char *json)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, json, -1, &error);
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-}
-
-static JsonObject *
 run_screenshot (Page        *page,
                 const char  *params_json,
                 const char  *workspace,
                 GError     **error)
 {
-  g_autoptr(JsonObject) params = parse_object (params_json);
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   g_autoptr(GAsyncResult) result = NULL;
 
-  tw_page_tools_screenshot_async (page->view, params, workspace, NULL, store_result_cb, NULL);
-  result = await_result ("a screenshot");
+  tw_page_tools_screenshot_async (page->view, params, workspace, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (WAIT_MS, "a screenshot");
 
   return tw_page_tools_screenshot_finish (page->view, result, error);
 }
@@ -334,11 +200,11 @@ run_wait (Page        *page,
           const char  *params_json,
           GError     **error)
 {
-  g_autoptr(JsonObject) params = parse_object (params_json);
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   g_autoptr(GAsyncResult) result = NULL;
 
-  tw_page_tools_wait_async (page->view, page->runtime, params, NULL, store_result_cb, NULL);
-  result = await_result ("a wait");
+  tw_page_tools_wait_async (page->view, page->runtime, params, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (WAIT_MS, "a wait");
 
   return tw_page_tools_wait_finish (page->view, result, error);
 }
@@ -348,11 +214,11 @@ run_resize (Page        *page,
             const char  *params_json,
             GError     **error)
 {
-  g_autoptr(JsonObject) params = parse_object (params_json);
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   g_autoptr(GAsyncResult) result = NULL;
 
-  tw_page_tools_resize_async (page->frame, page->runtime, params, NULL, store_result_cb, NULL);
-  result = await_result ("a resize");
+  tw_page_tools_resize_async (page->frame, page->runtime, params, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (WAIT_MS, "a resize");
 
   return tw_page_tools_resize_finish (page->frame, result, error);
 }
@@ -433,25 +299,6 @@ assert_pixel (Image *image,
   g_assert_cmpint (ABS ((int) p[2] - red), <=, 3);
   g_assert_cmpint (ABS ((int) p[1] - green), <=, 3);
   g_assert_cmpint (ABS ((int) p[0] - blue), <=, 3);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
 }
 
 /* Screenshots */
@@ -535,7 +382,7 @@ test_screenshot_hidden_page_of_stack (void)
   page_load (back, "colors.html");
   page_load (front, "tall.html");
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "front");
-  sleep_ms (100);
+  tw_test_sleep_ms (100);
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (back->view)));
 
   reply = run_screenshot (back, "{}", NULL, &error);
@@ -740,7 +587,7 @@ await_entry (TwTabLog   *log,
 {
   LogQuery query = { log, type, member, needle, state };
 
-  wait_until (entry_is_there, &query, needle);
+  tw_test_wait_until (entry_is_there, &query, WAIT_MS, needle);
 
   return find_entry (log, type, member, needle, NULL);
 }
@@ -825,7 +672,7 @@ static void
 test_logs_network (void)
 {
   Page *page = page_new ();
-  g_autofree char *path = g_strdup_printf ("network.html?closed=%u", closed_port ());
+  g_autofree char *path = g_strdup_printf ("network.html?closed=%u", tw_test_closed_port ());
   g_autoptr(JsonObject) document = NULL;
   g_autoptr(JsonObject) navigation = NULL;
   g_autoptr(JsonObject) stylesheet = NULL;
@@ -915,7 +762,7 @@ test_logs_ring (void)
   g_assert_cmpuint (tw_tab_log_get_n_dropped (log), ==, 3);
 
   /* The newest entries, oldest first. */
-  params = parse_object ("{\"maxEntries\": 2}");
+  params = tw_test_parse_object ("{\"maxEntries\": 2}");
   reply = tw_page_tools_logs (log, params, &error);
   g_assert_no_error (error);
   entries = json_object_get_array_member (reply, "entries");
@@ -936,7 +783,7 @@ test_logs_ring (void)
   g_clear_pointer (&reply, json_object_unref);
   g_clear_pointer (&params, json_object_unref);
 
-  params = parse_object ("{\"maxEntries\": 6}");
+  params = tw_test_parse_object ("{\"maxEntries\": 6}");
   reply = tw_page_tools_logs (log, params, &error);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_null (reply);
@@ -1056,7 +903,7 @@ test_wait_busy_page (void)
 
   page_load (page, "busy.html");
   /* The page's script starts spinning 200 ms after the load. */
-  sleep_ms (400);
+  tw_test_sleep_ms (400);
 
   started = g_get_monotonic_time ();
   reply = run_wait (page, "{\"text\": \"never there\", \"timeoutMs\": 1000}", &error);
@@ -1226,7 +1073,7 @@ test_crashed_page (void)
   page_load (page, "colors.html");
 
   webkit_web_view_terminate_web_process (page->view);
-  wait_until (page_is_terminated, page, "the end of the web process");
+  tw_test_wait_until (page_is_terminated, page, WAIT_MS, "the end of the web process");
 
   reply = run_wait (page, "{\"text\": \"anything\", \"timeoutMs\": 3000}", &error);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED);
@@ -1283,8 +1130,8 @@ workspace_free (Workspace *ws)
 {
   tw_browser_close_all (ws->browser);
   g_clear_object (&ws->browser);
-  remove_tree (ws->workspace);
-  remove_tree (ws->data_dir);
+  tw_test_remove_tree (ws->workspace);
+  tw_test_remove_tree (ws->data_dir);
   g_free (ws->workspace);
   g_free (ws->data_dir);
   g_free (ws);
@@ -1319,7 +1166,7 @@ call_tool (Workspace  *ws,
            const char *arguments_json)
 {
   const TwToolDef *def = tw_tool_registry_lookup (tool);
-  g_autoptr(JsonObject) arguments = parse_object (arguments_json);
+  g_autoptr(JsonObject) arguments = tw_test_parse_object (arguments_json);
   g_autoptr(TwToolCall) call = NULL;
   CallOutcome outcome = { NULL };
   JsonObject *result;
@@ -1329,7 +1176,7 @@ call_tool (Workspace  *ws,
   call = tw_tool_call_new (def, arguments, TW_BROWSER_SERVICE (ws->browser), &test_caller, NULL);
   tw_tool_call_set_done_func (call, call_done_cb, &outcome, NULL);
   tw_tool_call_start (call);
-  wait_until (call_is_done, &outcome, tool);
+  tw_test_wait_until (call_is_done, &outcome, WAIT_MS, tool);
 
   g_assert_true (JSON_NODE_HOLDS_OBJECT (outcome.result));
   result = json_object_ref (json_node_get_object (outcome.result));
@@ -1521,7 +1368,7 @@ test_tool_logs (void)
   JsonArray *entries;
   const char *text;
 
-  wait_until (logs_mention, &query, "the exception in browser_logs");
+  tw_test_wait_until (logs_mention, &query, WAIT_MS, "the exception in browser_logs");
 
   result = call_ok (ws, "browser_logs", arguments);
   text = result_text (result);
@@ -1673,7 +1520,7 @@ test_tool_crash_and_reload (void)
   g_autofree char *wait = NULL;
 
   webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
-  wait_until (tab_is_crashed, tab, "the crash of the tab");
+  tw_test_wait_until (tab_is_crashed, tab, WAIT_MS, "the crash of the tab");
 
   /* Every call but a reload says what happened and how to recover. */
   g_free (call_error (ws, "browser_screenshot", arguments, "browser_crashed"));
@@ -1765,7 +1612,7 @@ main (int   argc,
   g_clear_object (&server);
   g_clear_object (&session);
   g_free (base_url);
-  remove_tree (session_dir);
+  tw_test_remove_tree (session_dir);
 
   return ret;
 }

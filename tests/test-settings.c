@@ -12,6 +12,7 @@
 #include "tw-settings.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
+#include "tw-test-util.h"
 #include "tw-tools-banner.h"
 
 /* Settings as the person meets them: the schema's keys and defaults, where
@@ -22,32 +23,6 @@
  * settings out of it; the schema is found the way the app finds it. */
 
 static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
-static void
-spin_until (gboolean *flag)
-{
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
-}
 
 static GtkWidget *
 find_named (GtkWidget  *root,
@@ -213,7 +188,7 @@ test_install_dirs_lookup (void)
   missing = tw_install_dirs_lookup (exe, "/usr/bin", "/usr/lib/tabwright/other");
   g_assert_cmpstr (missing, ==, "/usr/lib/tabwright/other");
 
-  remove_tree (root);
+  tw_test_remove_tree (root);
 }
 
 static void
@@ -239,57 +214,18 @@ test_install_dirs_build_tree (void)
 
 /* Browser tools on and off */
 
-typedef struct
-{
-  gboolean  done;
-  JsonNode *result;
-  GError   *error;
-} Outcome;
-
 static void
-outcome_clear (Outcome *outcome)
+call_tool (TwBrowser     *browser,
+           const char    *name,
+           const char    *arguments,
+           TwTestOutcome *outcome)
 {
-  g_clear_pointer (&outcome->result, json_node_unref);
-  g_clear_error (&outcome->error);
-  outcome->done = FALSE;
-}
-
-static void
-done_cb (TwToolCall   *call,
-         JsonNode     *result,
-         const GError *error,
-         gpointer      user_data)
-{
-  Outcome *outcome = user_data;
-
-  outcome->done = TRUE;
-  outcome->result = json_node_copy (result);
-  outcome->error = error ? g_error_copy (error) : NULL;
-}
-
-static void
-call_tool (TwBrowser  *browser,
-           const char *name,
-           const char *arguments,
-           Outcome    *outcome)
-{
-  const TwToolDef *def = tw_tool_registry_lookup (name);
-  g_autoptr(JsonNode) node = json_from_string (arguments, NULL);
-  g_autoptr(TwToolCall) call = NULL;
-
-  g_assert_nonnull (def);
-  g_assert_nonnull (node);
-
-  outcome_clear (outcome);
-  call = tw_tool_call_new (def, json_node_get_object (node), TW_BROWSER_SERVICE (browser),
-                           &test_caller, NULL);
-  tw_tool_call_set_done_func (call, done_cb, outcome, NULL);
-  tw_tool_call_start (call);
-  spin_until (&outcome->done);
+  tw_test_outcome_clear (outcome);
+  tw_test_run_tool_full (TW_BROWSER_SERVICE (browser), &test_caller, name, arguments, outcome);
 }
 
 static const char *
-result_text (Outcome *outcome)
+result_text (TwTestOutcome *outcome)
 {
   JsonObject *result = json_node_get_object (outcome->result);
   JsonArray *content = json_object_get_array_member (result, "content");
@@ -298,7 +234,7 @@ result_text (Outcome *outcome)
 }
 
 static void
-assert_disabled (Outcome *outcome)
+assert_disabled (TwTestOutcome *outcome)
 {
   JsonObject *result = json_node_get_object (outcome->result);
   JsonObject *error = json_object_get_object_member (
@@ -318,7 +254,7 @@ test_browser_tools_live (void)
   g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
   g_autoptr(TwPreferencesDialog) dialog = NULL;
   g_autoptr(GSettings) settings = tw_settings_new (NULL);
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
   GtkWidget *tools_switch;
 
   tw_settings_bind_browser (workspace, browser);
@@ -363,7 +299,7 @@ test_browser_tools_live (void)
   g_assert_false (json_object_get_boolean_member_with_default (
     json_node_get_object (outcome.result), "isError", FALSE));
 
-  outcome_clear (&outcome);
+  tw_test_outcome_clear (&outcome);
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_settings_reset (workspace, "browser-tools-enabled");
 }
@@ -587,7 +523,7 @@ test_session_restore (void)
   g_assert_nonnull (strstr (saved, "\"version\" : 1"));
   g_assert_null (strstr (saved, "passwd"));
 
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 int

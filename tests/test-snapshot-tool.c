@@ -4,141 +4,19 @@
 #include "tw-error.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
+#include "tw-test-util.h"
 
 /* The browser_snapshot tool without a display: its table row, its schema,
  * and what its handler asks of the browser service and answers, through a
  * fake service that records the command. */
 
-#define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
-G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
-
-struct _TwFakeService
-{
-  GObject       parent_instance;
-  TwTabCommand  command;
-  char         *browser_id;
-  JsonObject   *params;
-  JsonObject   *reply;
-  GError       *error;
-  guint         n_runs;
-};
-
-static void tw_fake_service_iface_init (TwBrowserServiceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwFakeService, tw_fake_service, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
-                                                      tw_fake_service_iface_init))
-
-static void
-tw_fake_service_run_async (TwBrowserService    *service,
-                           TwTabCommand         command,
-                           const char          *browser_id,
-                           JsonObject          *params,
-                           const TwCaller      *caller,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  TwFakeService *self = TW_FAKE_SERVICE (service);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  self->n_runs++;
-  self->command = command;
-  g_free (self->browser_id);
-  self->browser_id = g_strdup (browser_id);
-  g_clear_pointer (&self->params, json_object_unref);
-  self->params = json_object_ref (params);
-
-  if (self->error != NULL)
-    g_task_return_error (task, g_error_copy (self->error));
-  else
-    g_task_return_pointer (task, json_object_ref (self->reply), (GDestroyNotify) json_object_unref);
-}
-
-static JsonObject *
-tw_fake_service_run_finish (TwBrowserService  *service,
-                            GAsyncResult      *result,
-                            GError           **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-tw_fake_service_iface_init (TwBrowserServiceInterface *iface)
-{
-  iface->run_async = tw_fake_service_run_async;
-  iface->run_finish = tw_fake_service_run_finish;
-}
-
-static void
-tw_fake_service_finalize (GObject *object)
-{
-  TwFakeService *self = TW_FAKE_SERVICE (object);
-
-  g_free (self->browser_id);
-  g_clear_pointer (&self->params, json_object_unref);
-  g_clear_pointer (&self->reply, json_object_unref);
-  g_clear_error (&self->error);
-
-  G_OBJECT_CLASS (tw_fake_service_parent_class)->finalize (object);
-}
-
-static void
-tw_fake_service_class_init (TwFakeServiceClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tw_fake_service_finalize;
-}
-
-static void
-tw_fake_service_init (TwFakeService *self)
-{
-}
-
-static JsonObject *
-object_from (const char *json)
-{
-  g_autoptr(JsonNode) node = json_from_string (json, NULL);
-
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
-
-typedef struct
-{
-  gboolean  done;
-  JsonNode *result;
-  GError   *error;
-} Outcome;
-
-static void
-done_cb (TwToolCall   *call,
-         JsonNode     *result,
-         const GError *error,
-         gpointer      user_data)
-{
-  Outcome *outcome = user_data;
-
-  outcome->done = TRUE;
-  outcome->result = json_node_copy (result);
-  outcome->error = error ? g_error_copy (error) : NULL;
-}
-
 /* Runs browser_snapshot with @arguments against @service. */
 static void
 run_tool (TwFakeService *service,
           const char    *arguments,
-          Outcome       *outcome)
+          TwTestOutcome *outcome)
 {
-  static const TwCaller caller = { "agent-1", "Test Agent" };
-  const TwToolDef *def = tw_tool_registry_lookup ("browser_snapshot");
-  g_autoptr(JsonObject) args = object_from (arguments);
-  g_autoptr(TwToolCall) call = NULL;
-
-  call = tw_tool_call_new (def, args, TW_BROWSER_SERVICE (service), &caller, NULL);
-  tw_tool_call_set_done_func (call, done_cb, outcome, NULL);
-  tw_tool_call_start (call);
-  while (!outcome->done)
-    g_main_context_iteration (NULL, TRUE);
+  tw_test_run_tool (service, "browser_snapshot", arguments, outcome);
 }
 
 static const char *
@@ -179,10 +57,10 @@ static void
 test_passes_options (void)
 {
   g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
   JsonObject *result;
 
-  service->reply = object_from ("{\"browserId\": \"b4\", \"url\": \"http://127.0.0.1:1/\","
+  service->reply = tw_test_parse_object ("{\"browserId\": \"b4\", \"url\": \"http://127.0.0.1:1/\","
                                 " \"title\": \"T\", \"truncated\": false,"
                                 " \"text\": \"Page: T — http://127.0.0.1:1/\\n- button \\\"Go\\\" @e1\"}");
   run_tool (service, "{\"browserId\": \"b4\", \"interactive\": true, \"ref\": \"@e2\","
@@ -211,9 +89,9 @@ static void
 test_omitted_options (void)
 {
   g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
 
-  service->reply = object_from ("{\"text\": \"Page: about:blank\\n(the page shows no content)\","
+  service->reply = tw_test_parse_object ("{\"text\": \"Page: about:blank\\n(the page shows no content)\","
                                 " \"dialogs\": [{\"type\": \"alert\", \"message\": \"Hi\"},"
                                 "              {\"type\": \"confirm\", \"message\": \"Sure?\"}]}");
   run_tool (service, "{\"browserId\": \"b1\"}", &outcome);
@@ -249,7 +127,7 @@ test_bad_arguments (void)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
-      Outcome outcome = { 0 };
+      TwTestOutcome outcome = { 0 };
 
       service->reply = json_object_new ();
       run_tool (service, bad[i], &outcome);
@@ -268,7 +146,7 @@ static void
 test_service_error (void)
 {
   g_autoptr(TwFakeService) service = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
-  Outcome outcome = { 0 };
+  TwTestOutcome outcome = { 0 };
   JsonObject *structured;
 
   service->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_STALE_REF,

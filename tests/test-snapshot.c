@@ -8,6 +8,7 @@
 
 #include "tw-error.h"
 #include "tw-page-runtime.h"
+#include "tw-test-util.h"
 
 /* The snapshot engine against real WebKit web views: pages come from
  * tests/fixtures/snapshot/ through two SoupServers on different ports, so
@@ -185,23 +186,6 @@ wait_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Runs the main loop until *@done, failing the test after @ms. */
-static void
-wait_for (gboolean   *done,
-          guint       ms,
-          const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (ms, wait_timeout_cb, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!*done)
-    g_error ("Timed out waiting for %s", what);
-  g_source_remove (id);
-}
-
 static void
 load_changed_cb (WebKitWebView   *view,
                  WebKitLoadEvent  event,
@@ -270,7 +254,7 @@ tab_load (Tab        *tab,
   tab->loaded = FALSE;
   tab->failed = FALSE;
   webkit_web_view_load_uri (tab->view, url);
-  wait_for (&tab->loaded, LOAD_TIMEOUT_MS, url);
+  tw_test_wait_for_flag (&tab->loaded, LOAD_TIMEOUT_MS, url);
   g_assert_false (tab->failed);
 }
 
@@ -297,7 +281,7 @@ tab_eval (Tab        *tab,
 
   webkit_web_view_evaluate_javascript (tab->view, script, -1, NULL, NULL, NULL,
                                        eval_done_cb, &done);
-  wait_for (&done, CALL_TIMEOUT_MS, script);
+  tw_test_wait_for_flag (&done, CALL_TIMEOUT_MS, script);
 }
 
 /* Synchronous wrappers of the runtime API */
@@ -358,7 +342,7 @@ tab_snapshot_full (Tab         *tab,
   tw_page_runtime_snapshot_async (tab->runtime,
                                   options ? json_node_get_object (options) : NULL,
                                   NULL, snapshot_done_cb, &r);
-  wait_for (&r.done, CALL_TIMEOUT_MS, "a snapshot");
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
   if (r.error != NULL)
     g_propagate_error (error, r.error);
 
@@ -395,7 +379,7 @@ tab_call (Tab         *tab,
   tw_page_runtime_call_with_timeout_async (tab->runtime, function_name,
                                            args ? json_node_get_object (args) : NULL,
                                            timeout_ms, NULL, call_done_cb, &r);
-  wait_for (&r.done, CALL_TIMEOUT_MS, function_name);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, function_name);
   if (r.error != NULL)
     g_propagate_error (error, r.error);
 
@@ -410,7 +394,7 @@ tab_resolve (Tab         *tab,
   CallResult r = { 0 };
 
   tw_page_runtime_resolve_ref_async (tab->runtime, ref, NULL, resolve_done_cb, &r);
-  wait_for (&r.done, CALL_TIMEOUT_MS, ref);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, ref);
   if (r.error != NULL)
     g_propagate_error (error, r.error);
 

@@ -7,6 +7,7 @@
 
 #include "tw-error.h"
 #include "tw-workspace-path.h"
+#include "tw-test-util.h"
 
 /* The one check between an agent's file path and the disk: what
  * browser_upload may read and browser_screenshot may write. A real folder
@@ -67,33 +68,10 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) && g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      dir = g_dir_open (path, 0, NULL);
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  remove_tree (f->root);
+  tw_test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->workspace);
   g_free (f->outside);

@@ -11,6 +11,7 @@
 #include "tw-connect-dialog.h"
 #include "tw-mcp-snippets.h"
 #include "tw-window.h"
+#include "tw-test-util.h"
 #include "tw-workspace.h"
 
 /* What a workspace leaves on disk (its id, token and runtime file), and the
@@ -31,54 +32,6 @@ make_folder (const char *name)
   g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
 
   return g_steal_pointer (&path);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-
-  g_rmdir (path);
-}
-
-static char *
-set_up_folders (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *root = g_dir_make_tmp ("tabwright-test-workspace-XXXXXX", &error);
-  static const struct {
-    const char *variable;
-    const char *folder;
-  } folders[] = {
-    { "HOME", "home" },
-    { "XDG_DATA_HOME", "data" },
-    { "XDG_CACHE_HOME", "cache" },
-    { "XDG_CONFIG_HOME", "config" },
-    { "XDG_RUNTIME_DIR", "runtime" },
-  };
-
-  g_assert_no_error (error);
-
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
-    {
-      g_autofree char *path = g_build_filename (root, folders[i].folder, NULL);
-
-      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
-      g_setenv (folders[i].variable, path, TRUE);
-    }
-
-  return root;
 }
 
 static guint
@@ -523,7 +476,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *root = set_up_folders ();
+  g_autofree char *root = tw_test_set_up_folders ("tabwright-test-workspace-XXXXXX", FALSE);
   int ret;
 
   g_test_init (&argc, &argv, NULL);
@@ -542,7 +495,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  remove_tree (root);
+  tw_test_remove_tree (root);
 
   return ret;
 }

@@ -5,9 +5,12 @@
 
 #include "tw-window.h"
 
+#include "tw-action-overlay.h"
+#include "tw-activity-feed.h"
 #include "tw-address.h"
 #include "tw-connect-dialog.h"
 #include "tw-error.h"
+#include "tw-handoff-banner.h"
 #include "tw-tools-banner.h"
 
 #define AGENT_ICON "tw-agent-symbolic"
@@ -38,9 +41,18 @@ struct _TwWindow
   AdwHeaderBar         *header_bar;
   GtkPaned             *agents_paned;
   GMenu                *workspace_section;
+  GtkPaned             *activity_paned;
+  AdwBin               *activity_bin;
+  GMenu                *tab_menu_agents;
+
+  TwActivityFeed       *activity_feed;
+  /* The tab the tab strip's context menu was opened on. */
+  TwBrowserTab         *menu_tab;
 
   guint                 address_edited : 1;
   guint                 setting_address : 1;
+  guint                 follow_agents : 1;
+  guint                 overlay_animations : 1;
 };
 
 enum {
@@ -282,12 +294,73 @@ create_viewport_bar (TwViewFrame *frame)
   return bar;
 }
 
-/* The page's web view, and above it what to say when there is no page to
- * show: a load that failed or a web process that died. */
+/* While the person has paused agents in a tab, a bar over the page says
+ * so and gives it back. */
+static void
+update_paused_bar (TwBrowserTab *tab,
+                   GParamSpec   *pspec,
+                   GtkWidget    *bar)
+{
+  gtk_widget_set_visible (bar, tw_browser_tab_get_paused (tab));
+}
+
+static void
+resume_clicked_cb (TwBrowserTab *tab)
+{
+  tw_browser_tab_set_paused (tab, FALSE);
+}
+
+static GtkWidget *
+create_paused_bar (TwBrowserTab *tab)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("media-playback-pause-symbolic");
+  GtkWidget *label = gtk_label_new (_("Agents are paused in this tab"));
+  GtkWidget *resume = gtk_button_new_with_mnemonic (_("_Resume"));
+
+  gtk_widget_add_css_class (bar, "osd");
+  gtk_widget_add_css_class (bar, "toolbar");
+  gtk_widget_add_css_class (bar, "tw-paused-bar");
+  gtk_widget_set_halign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (bar, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (bar, 12);
+  gtk_widget_set_tooltip_text (resume, _("Let agents use this tab again"));
+  gtk_box_append (GTK_BOX (bar), icon);
+  gtk_box_append (GTK_BOX (bar), label);
+  gtk_box_append (GTK_BOX (bar), resume);
+
+  g_signal_connect_object (resume, "clicked", G_CALLBACK (resume_clicked_cb), tab,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::paused", G_CALLBACK (update_paused_bar), bar, 0);
+  update_paused_bar (tab, NULL, bar);
+
+  return bar;
+}
+
+static TwActionOverlay *
+page_get_action_overlay (AdwTabPage *page)
+{
+  return page ? g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-action-overlay")
+              : NULL;
+}
+
+static TwHandoffBanner *
+page_get_handoff_banner (AdwTabPage *page)
+{
+  return page ? g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-handoff-banner")
+              : NULL;
+}
+
+/* The page's web view, with what agents do drawn above it, the banner of
+ * an agent that waits for the person, and what to say when there is no
+ * page to show: a load that failed or a web process that died. */
 static GtkWidget *
 create_page_child (TwWindow     *self,
                    TwBrowserTab *tab)
 {
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *banner = tw_handoff_banner_new (tab);
+  GtkWidget *action_overlay = tw_action_overlay_new (tab);
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *status = adw_status_page_new ();
   GtkWidget *button = gtk_button_new_with_mnemonic (_("_Try Again"));
@@ -312,9 +385,21 @@ create_page_child (TwWindow     *self,
   gtk_widget_set_visible (status, FALSE);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), status);
 
-  g_object_set_data (G_OBJECT (overlay), "tw-status", status);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), create_paused_bar (tab));
 
-  return overlay;
+  /* Topmost, and it takes no input: the page stays the person's. */
+  tw_action_overlay_set_animations (TW_ACTION_OVERLAY (action_overlay), self->overlay_animations);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), action_overlay);
+
+  gtk_widget_set_vexpand (overlay, TRUE);
+  gtk_box_append (GTK_BOX (box), banner);
+  gtk_box_append (GTK_BOX (box), overlay);
+
+  g_object_set_data (G_OBJECT (box), "tw-status", status);
+  g_object_set_data (G_OBJECT (box), "tw-action-overlay", action_overlay);
+  g_object_set_data (G_OBJECT (box), "tw-handoff-banner", banner);
+
+  return box;
 }
 
 static void
@@ -362,15 +447,31 @@ update_page (TwWindow     *self,
     return;
 
   adw_tab_page_set_title (page, tab_display_title (tab));
-  adw_tab_page_set_loading (page, tw_browser_tab_get_loading (tab));
 
-  if (owner != NULL)
+  /* The spinner also turns while an agent's call runs in the tab. */
+  adw_tab_page_set_loading (page, tw_browser_tab_get_loading (tab) || tw_browser_tab_get_busy (tab));
+  adw_tab_page_set_needs_attention (page, tw_browser_tab_get_handoff_message (tab) != NULL);
+
+  if (tw_browser_tab_get_paused (tab))
+    {
+      g_autoptr(GIcon) icon = g_themed_icon_new ("media-playback-pause-symbolic");
+      const char *paused = _("Agents are paused in this tab — click to resume");
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      adw_tab_page_set_indicator_tooltip (page, paused);
+      adw_tab_page_set_indicator_activatable (page, TRUE);
+      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
+                                         tab_display_title (tab), uri, _("Agents are paused"));
+    }
+  else if (owner != NULL)
     {
       g_autoptr(GIcon) icon = g_themed_icon_new (AGENT_ICON);
       g_autofree char *driver = g_strdup_printf (_("Driven by %s"), owner);
 
+      /* Clicking the badge pauses the agent (see tab_view_indicator_activated_cb). */
       adw_tab_page_set_indicator_icon (page, icon);
       adw_tab_page_set_indicator_tooltip (page, driver);
+      adw_tab_page_set_indicator_activatable (page, TRUE);
       tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
                                          tab_display_title (tab), uri, driver);
     }
@@ -378,6 +479,7 @@ update_page (TwWindow     *self,
     {
       adw_tab_page_set_indicator_icon (page, NULL);
       adw_tab_page_set_indicator_tooltip (page, "");
+      adw_tab_page_set_indicator_activatable (page, FALSE);
       tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", tab_display_title (tab), uri);
     }
 
@@ -429,6 +531,21 @@ tab_script_dialog_cb (TwWindow     *self,
   tw_window_add_toast (self, text);
 }
 
+/* An agent asks the person for something: its tab comes forward. */
+static void
+tab_handoff_cb (TwWindow     *self,
+                GParamSpec   *pspec,
+                TwBrowserTab *tab)
+{
+  AdwTabPage *page = g_hash_table_lookup (self->pages, tab);
+
+  if (page == NULL || tw_browser_tab_get_handoff_message (tab) == NULL)
+    return;
+
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  gtk_window_present (GTK_WINDOW (self));
+}
+
 static void
 add_page (TwWindow     *self,
           TwBrowserTab *tab)
@@ -442,6 +559,8 @@ add_page (TwWindow     *self,
   g_signal_connect_object (tab, "notify", G_CALLBACK (tab_notify_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "script-dialog",
                           G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::handoff-message",
+                           G_CALLBACK (tab_handoff_cb), self, G_CONNECT_SWAPPED);
 
   update_page (self, tab);
 
@@ -728,7 +847,270 @@ connect_agent_action (GSimpleAction *action,
   gtk_window_present (dialog);
 }
 
+/* Pausing, handing back, following */
+
+/* The tab an action names by its browser id, or the tab of the context
+ * menu, or the selected one. */
+static TwBrowserTab *
+action_tab (TwWindow *self,
+            GVariant *parameter)
+{
+  const char *browser_id = parameter != NULL ? g_variant_get_string (parameter, NULL) : "";
+
+  if (browser_id[0] != '\0')
+    return tw_browser_lookup_tab (self->browser, browser_id);
+
+  if (self->menu_tab != NULL &&
+      tw_browser_lookup_tab (self->browser, tw_browser_tab_get_id (self->menu_tab)) == self->menu_tab)
+    return self->menu_tab;
+
+  return get_selected_tab (self);
+}
+
+static void
+pause_tab_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TwBrowserTab *tab = action_tab (user_data, parameter);
+
+  if (tab != NULL)
+    tw_browser_tab_set_paused (tab, TRUE);
+}
+
+static void
+resume_tab_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  TwBrowserTab *tab = action_tab (user_data, parameter);
+
+  if (tab != NULL)
+    tw_browser_tab_set_paused (tab, FALSE);
+}
+
+static void
+handoff_done_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  TwBrowserTab *tab = action_tab (user_data, parameter);
+
+  if (tab != NULL)
+    tw_browser_tab_answer_handoff (tab, TRUE);
+}
+
+static void
+handoff_cancel_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  TwBrowserTab *tab = action_tab (user_data, parameter);
+
+  if (tab != NULL)
+    tw_browser_tab_answer_handoff (tab, FALSE);
+}
+
+static void
+show_activity_changed (GSimpleAction *action,
+                       GVariant      *value,
+                       gpointer       user_data)
+{
+  TwWindow *self = user_data;
+
+  g_simple_action_set_state (action, value);
+  gtk_widget_set_visible (GTK_WIDGET (self->activity_bin), g_variant_get_boolean (value));
+}
+
+static void
+follow_agents_changed (GSimpleAction *action,
+                       GVariant      *value,
+                       gpointer       user_data)
+{
+  tw_window_set_follow_agents (user_data, g_variant_get_boolean (value));
+}
+
+static void
+tab_view_setup_menu_cb (TwWindow   *self,
+                        AdwTabPage *page,
+                        AdwTabView *view)
+{
+  TwBrowserTab *tab = page_get_tab (page);
+  g_autoptr(GMenuItem) item = NULL;
+
+  g_set_object (&self->menu_tab, tab);
+  g_menu_remove_all (self->tab_menu_agents);
+
+  /* Called again with no page when the menu closes. */
+  if (tab == NULL)
+    return;
+
+  if (tw_browser_tab_get_paused (tab))
+    item = g_menu_item_new (_("_Resume Agents"), NULL);
+  else
+    item = g_menu_item_new (_("_Pause Agents"), NULL);
+
+  g_menu_item_set_action_and_target (item,
+                                     tw_browser_tab_get_paused (tab) ? "win.resume-tab"
+                                                                     : "win.pause-tab",
+                                     "s", tw_browser_tab_get_id (tab));
+  g_menu_append_item (self->tab_menu_agents, item);
+}
+
+static void
+tab_view_indicator_activated_cb (TwWindow   *self,
+                                 AdwTabPage *page,
+                                 AdwTabView *view)
+{
+  TwBrowserTab *tab = page_get_tab (page);
+
+  if (tab != NULL)
+    tw_browser_tab_set_paused (tab, !tw_browser_tab_get_paused (tab));
+}
+
+static void
+select_tab (TwWindow     *self,
+            TwBrowserTab *tab)
+{
+  AdwTabPage *page = tab != NULL ? g_hash_table_lookup (self->pages, tab) : NULL;
+
+  if (page != NULL && page != adw_tab_view_get_selected_page (self->tab_view))
+    adw_tab_view_set_selected_page (self->tab_view, page);
+}
+
+/* Following: the window shows the tab each new call goes to; a new tab
+ * once it is known. */
+static void
+follow_entry (TwWindow        *self,
+              TwActivityEntry *entry)
+{
+  const char *browser_id = tw_activity_entry_get_browser_id (entry);
+
+  if (self->follow_agents && browser_id != NULL)
+    select_tab (self, tw_browser_lookup_tab (self->browser, browser_id));
+}
+
+static void
+entry_browser_id_cb (TwWindow        *self,
+                     GParamSpec      *pspec,
+                     TwActivityEntry *entry)
+{
+  follow_entry (self, entry);
+}
+
+static void
+activity_items_changed_cb (TwWindow   *self,
+                           guint       position,
+                           guint       removed,
+                           guint       added,
+                           GListModel *log)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(TwActivityEntry) entry = g_list_model_get_item (log, i);
+
+      if (tw_activity_entry_get_browser_id (entry) == NULL)
+        g_signal_connect_object (entry, "notify::browser-id",
+                                 G_CALLBACK (entry_browser_id_cb), self, G_CONNECT_SWAPPED);
+      follow_entry (self, entry);
+    }
+}
+
+/* Choosing an entry of the feed shows its tab and points at its element
+ * again, if the page still has it. */
+typedef struct
+{
+  TwWindow     *self;
+  TwBrowserTab *tab;
+  char         *caption;
+} FlashData;
+
+static void
+flash_data_free (FlashData *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->tab);
+  g_free (data->caption);
+  g_free (data);
+}
+
+static void
+flash_resolved_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  FlashData *data = user_data;
+  g_autoptr(JsonObject) info = NULL;
+  g_autoptr(GError) error = NULL;
+  AdwTabPage *page;
+
+  info = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &error);
+  page = data->self->pages != NULL ? g_hash_table_lookup (data->self->pages, data->tab) : NULL;
+
+  if (page == NULL)
+    {
+      flash_data_free (data);
+      return;
+    }
+
+  if (info == NULL || !json_object_has_member (info, "rect"))
+    tw_window_add_toast (data->self, _("That element is no longer on the page"));
+  else
+    tw_action_overlay_flash (page_get_action_overlay (page),
+                             json_object_get_object_member (info, "rect"), data->caption);
+
+  flash_data_free (data);
+}
+
+static void
+feed_entry_activated_cb (TwWindow        *self,
+                         TwActivityEntry *entry,
+                         TwActivityFeed  *feed)
+{
+  const char *browser_id = tw_activity_entry_get_browser_id (entry);
+  const char *ref = tw_activity_entry_get_ref (entry);
+  TwBrowserTab *tab;
+  FlashData *data;
+
+  if (browser_id == NULL)
+    return;
+
+  tab = tw_browser_lookup_tab (self->browser, browser_id);
+  if (tab == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Tab %s was closed"), browser_id);
+
+      tw_window_add_toast (self, message);
+      return;
+    }
+
+  select_tab (self, tab);
+
+  if (ref == NULL)
+    return;
+
+  data = g_new0 (FlashData, 1);
+  data->self = g_object_ref (self);
+  data->tab = g_object_ref (tab);
+  {
+    g_autofree char *target = tw_activity_entry_dup_target_label (entry);
+    const char *tool = tw_activity_entry_get_tool (entry);
+
+    data->caption = g_strdup_printf ("%s: %s %s", tw_activity_entry_get_agent_name (entry),
+                                     g_str_has_prefix (tool, "browser_") ? tool + 8 : tool,
+                                     target != NULL ? target : ref);
+  }
+  tw_page_runtime_resolve_ref_async (tw_browser_tab_get_runtime (tab), ref, NULL,
+                                     flash_resolved_cb, data);
+}
+
 static const GActionEntry window_actions[] = {
+  { "pause-tab", pause_tab_action, "s" },
+  { "resume-tab", resume_tab_action, "s" },
+  { "handoff-done", handoff_done_action, "s" },
+  { "handoff-cancel", handoff_cancel_action, "s" },
+  { "show-activity", NULL, NULL, "true", show_activity_changed },
+  { "follow-agents", NULL, NULL, "false", follow_agents_changed },
   { "new-tab", new_tab_action },
   { "close-tab", close_tab_action },
   { "focus-address", focus_address_action },
@@ -757,6 +1139,13 @@ tw_window_constructed (GObject *object)
   gtk_widget_set_tooltip_text (self->workspace_box, self->workspace_path);
   tw_tools_banner_set_browser (self->tools_banner, self->browser);
 
+  self->activity_feed = TW_ACTIVITY_FEED (tw_activity_feed_new (self->browser));
+  adw_bin_set_child (self->activity_bin, GTK_WIDGET (self->activity_feed));
+  g_signal_connect_object (self->activity_feed, "entry-activated",
+                           G_CALLBACK (feed_entry_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tw_browser_get_activity (self->browser), "items-changed",
+                           G_CALLBACK (activity_items_changed_cb), self, G_CONNECT_SWAPPED);
+
   g_signal_connect_object (tw_browser_get_tabs (self->browser), "items-changed",
                            G_CALLBACK (tabs_items_changed_cb), self, G_CONNECT_SWAPPED);
   sync_pages (self);
@@ -774,7 +1163,12 @@ tw_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->tab_view, self);
 
   if (self->browser != NULL)
-    g_signal_handlers_disconnect_by_data (tw_browser_get_tabs (self->browser), self);
+    {
+      g_signal_handlers_disconnect_by_data (tw_browser_get_tabs (self->browser), self);
+      g_signal_handlers_disconnect_by_data (tw_browser_get_activity (self->browser), self);
+    }
+
+  g_clear_object (&self->menu_tab);
 
   if (self->pages != NULL)
     {
@@ -900,10 +1294,15 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, agents_paned);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_section);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, activity_paned);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, activity_bin);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_menu_agents);
   gtk_widget_class_bind_template_callback (widget_class, address_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, tab_view_close_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, tab_view_create_window_cb);
   gtk_widget_class_bind_template_callback (widget_class, tab_view_notify_selected_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_setup_menu_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tab_view_indicator_activated_cb);
 }
 
 static void
@@ -914,6 +1313,7 @@ tw_window_init (TwWindow *self)
   GtkShortcut *escape;
 
   self->pages = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->overlay_animations = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1051,4 +1451,72 @@ tw_window_set_recent_workspaces (TwWindow   *self,
   g_return_if_fail (G_IS_MENU_MODEL (recent));
 
   g_menu_append_submenu (self->workspace_section, _("_Recent Workspaces"), recent);
+}
+
+/* Watching and steering */
+
+void
+tw_window_set_overlay_animations (TwWindow *self,
+                                  gboolean  animations)
+{
+  GHashTableIter iter;
+  gpointer page;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+
+  self->overlay_animations = !!animations;
+
+  g_hash_table_iter_init (&iter, self->pages);
+  while (g_hash_table_iter_next (&iter, NULL, &page))
+    tw_action_overlay_set_animations (page_get_action_overlay (page), self->overlay_animations);
+}
+
+gboolean
+tw_window_get_follow_agents (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), FALSE);
+
+  return self->follow_agents;
+}
+
+void
+tw_window_set_follow_agents (TwWindow *self,
+                             gboolean  follow)
+{
+  GAction *action;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+
+  self->follow_agents = !!follow;
+
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "follow-agents");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (self->follow_agents));
+}
+
+GtkWidget *
+tw_window_get_activity_feed (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->activity_feed);
+}
+
+GtkWidget *
+tw_window_get_action_overlay (TwWindow     *self,
+                              TwBrowserTab *tab)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
+
+  return GTK_WIDGET (page_get_action_overlay (g_hash_table_lookup (self->pages, tab)));
+}
+
+GtkWidget *
+tw_window_get_handoff_banner (TwWindow     *self,
+                              TwBrowserTab *tab)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
+
+  return GTK_WIDGET (page_get_handoff_banner (g_hash_table_lookup (self->pages, tab)));
 }

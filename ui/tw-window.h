@@ -40,4 +40,27 @@ void        tw_window_set_agents         (TwWindow       *self,
 void        tw_window_set_recent_workspaces (TwWindow    *self,
                                              GMenuModel  *recent);
 
+/* Whether the overlays above the tabs animate (the overlay-animations
+ * setting; they never do while the desktop turned animations off). */
+void        tw_window_set_overlay_animations (TwWindow   *self,
+                                              gboolean    animations);
+
+/* Following agents: when on, the window selects the tab each new call of
+ * an agent goes to ("win.follow-agents"). Off by default: tabs that agents
+ * open never take the selection on their own. */
+gboolean    tw_window_get_follow_agents  (TwWindow       *self);
+void        tw_window_set_follow_agents  (TwWindow       *self,
+                                          gboolean        follow);
+
+/* The window's parts for a tab and the workspace, for tests and scripts:
+ * the TwActivityFeed, and a tab's TwActionOverlay and TwHandoffBanner (NULL
+ * for a tab the window does not show). Window actions steer the same way
+ * the buttons do, each with a browser id ("" for the selected tab):
+ * win.pause-tab, win.resume-tab, win.handoff-done, win.handoff-cancel. */
+GtkWidget  *tw_window_get_activity_feed  (TwWindow       *self);
+GtkWidget  *tw_window_get_action_overlay (TwWindow       *self,
+                                          TwBrowserTab   *tab);
+GtkWidget  *tw_window_get_handoff_banner (TwWindow       *self,
+                                          TwBrowserTab   *tab);
+
 G_END_DECLS

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 TwBrowserTab *tw_browser_tab_new                 (WebKitNetworkSession  *session,
                                                   const char            *owner_id,
                                                   const char            *owner);
+/* The same, in the web process of @related_view and its network session:
+ * a tab needs no process of its own started when one is already running. */
+TwBrowserTab *tw_browser_tab_new_related         (WebKitWebView         *related_view,
+                                                  const char            *owner_id,
+                                                  const char            *owner);
 void          tw_browser_tab_set_command_timeout (TwBrowserTab          *self,
                                                   guint                  timeout_ms);
 /* The folder files may be saved in (browser_screenshot's savePath). */
@@ -27,6 +32,15 @@ void          tw_browser_tab_set_workspace_dir   (TwBrowserTab          *self,
 void          tw_browser_tab_run_async           (TwBrowserTab          *self,
                                                   TwTabCommand           command,
                                                   JsonObject            *params,
+                                                  GCancellable          *cancellable,
+                                                  GAsyncReadyCallback    callback,
+                                                  gpointer               user_data);
+/* The same for a command of an agent's tool call: the tab attributes what
+ * it shows to @caller (may be NULL). */
+void          tw_browser_tab_run_as_async        (TwBrowserTab          *self,
+                                                  TwTabCommand           command,
+                                                  JsonObject            *params,
+                                                  const TwCaller        *caller,
                                                   GCancellable          *cancellable,
                                                   GAsyncReadyCallback    callback,
                                                   gpointer               user_data);

@@ -47,10 +47,18 @@ struct _TwBrowserTab
   guint           next_source;
   guint           command_timeout_ms;
 
+  /* browser_handoff: the command waiting for the person, and what it
+   * asks of them. */
+  GTask          *handoff_task;
+  char           *handoff_message;
+  char           *handoff_agent;
+
   guint           can_go_back : 1;
   guint           can_go_forward : 1;
   guint           crashed : 1;
   guint           closed : 1;
+  guint           paused : 1;
+  guint           busy : 1;
 };
 
 typedef struct
@@ -67,6 +75,9 @@ typedef struct
   guint64       first_dialog;
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
   JsonObject   *reply;            /* a result waiting for the page's title */
+  char         *agent_name;       /* who issued it, for what the tab shows */
+  guint64       call_id;
+  JsonObject   *action;           /* what the overlay is told, for actions */
   gulong        cancelled_id;
   guint         timeout_source;
   guint         settle_source;
@@ -88,6 +99,9 @@ enum {
   PROP_OWNER_ID,
   PROP_CRASHED,
   PROP_LOAD_ERROR,
+  PROP_PAUSED,
+  PROP_BUSY,
+  PROP_HANDOFF_MESSAGE,
   N_PROPS
 };
 
@@ -95,6 +109,9 @@ enum {
   SCRIPT_DIALOG,
   CLOSE_REQUESTED,
   NEW_TAB,
+  ACTION_STARTED,
+  ACTION_UPDATED,
+  ACTION_FINISHED,
   N_SIGNALS
 };
 
@@ -126,6 +143,8 @@ tab_command_free (TabCommand *cmd)
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
   g_clear_pointer (&cmd->reply, json_object_unref);
+  g_clear_pointer (&cmd->action, json_object_unref);
+  g_free (cmd->agent_name);
   g_free (cmd);
 }
 
@@ -347,6 +366,36 @@ start_next_command_cb (gpointer user_data)
 }
 
 static void
+update_busy (TwBrowserTab *self)
+{
+  gboolean busy = self->active != NULL || !g_queue_is_empty (&self->pending);
+
+  if (busy == self->busy)
+    return;
+
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+set_handoff (TwBrowserTab *self,
+             GTask        *task,
+             const char   *message,
+             const char   *agent)
+{
+  self->handoff_task = task;
+  g_free (self->handoff_agent);
+  self->handoff_agent = g_strdup (agent);
+
+  if (g_strcmp0 (self->handoff_message, message) != 0)
+    {
+      g_free (self->handoff_message);
+      self->handoff_message = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HANDOFF_MESSAGE]);
+    }
+}
+
+static void
 schedule_next_command (TwBrowserTab *self)
 {
   if (self->active != NULL || g_queue_is_empty (&self->pending) || self->next_source != 0)
@@ -387,6 +436,19 @@ finish_command (TwBrowserTab *self,
   else
     g_queue_remove (&self->pending, task);
 
+  if (self->handoff_task == task)
+    set_handoff (self, NULL, NULL, NULL);
+
+  /* The overlay lets go of the element, saying how it went. */
+  if (cmd->action != NULL)
+    {
+      json_object_set_boolean_member (cmd->action, "ok", error == NULL);
+      if (error != NULL)
+        json_object_set_string_member (cmd->action, "errorCode",
+                                       tw_browser_error_code_name (tw_browser_error_from_gerror (error)));
+      g_signal_emit (self, signals[ACTION_FINISHED], 0, cmd->action);
+    }
+
   if (error != NULL)
     {
       g_task_return_error (task, error);
@@ -410,6 +472,7 @@ finish_command (TwBrowserTab *self,
   g_object_unref (task);
 
   schedule_next_command (self);
+  update_busy (self);
 }
 
 static void
@@ -897,8 +960,44 @@ copy_member (JsonObject  *source,
     json_object_set_member (dest, name, json_node_copy (node));
 }
 
+static gboolean action_needs_refresh (TabCommand   *cmd);
+static void     refresh_action       (TwBrowserTab *self,
+                                      GTask        *task,
+                                      JsonObject   *answer);
+
+/* The result of a command another module carried out: it gains the tab's
+ * browserId, in front. Takes @answer. */
+static void
+complete_delegated (TwBrowserTab *self,
+                    GTask        *task,
+                    JsonObject   *answer)
+{
+  g_autoptr(JsonObject) owned = answer;
+  TabCommand *cmd = g_task_get_task_data (task);
+  JsonObject *reply;
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "browserId", self->id);
+  json_object_foreach_member (owned, copy_member, reply);
+
+  /* An action that changed the page reports its title, which may not have
+   * reached the UI process yet: ask the page, as navigations do. */
+  if (tw_tab_actions_handles (cmd->command) && json_object_has_member (reply, "title"))
+    {
+      g_clear_pointer (&cmd->reply, json_object_unref);
+      cmd->reply = reply;
+      webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
+                                           TW_PAGE_RUNTIME_WORLD, NULL,
+                                           g_task_get_cancellable (task),
+                                           page_title_cb, g_object_ref (task));
+      return;
+    }
+
+  finish_command (self, task, reply, NULL);
+}
+
 /* Completes commands that other modules carry out (the page runtime, the
- * page tools): their results gain the tab's browserId, in front. */
+ * page tools). */
 static void
 delegated_command_cb (GObject      *object,
                       GAsyncResult *result,
@@ -909,7 +1008,6 @@ delegated_command_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
-  JsonObject *reply;
 
   switch (cmd->command)
     {
@@ -945,24 +1043,304 @@ delegated_command_cb (GObject      *object,
       return;
     }
 
-  reply = json_object_new ();
-  json_object_set_string_member (reply, "browserId", self->id);
-  json_object_foreach_member (answer, copy_member, reply);
+  /* Where the element ended up, for the overlay, before the agent hears
+   * back: the action may have scrolled it into view. */
+  if (action_needs_refresh (cmd))
+    refresh_action (self, task, g_steal_pointer (&answer));
+  else
+    complete_delegated (self, task, g_steal_pointer (&answer));
+}
 
-  /* An action that changed the page reports its title, which may not have
-   * reached the UI process yet: ask the page, as navigations do. */
-  if (tw_tab_actions_handles (cmd->command) && json_object_has_member (reply, "title"))
+/* Showing actions */
+
+static void
+copy_json_rect (JsonObject *action,
+                const char *member,
+                JsonObject *from,
+                const char *from_member)
+{
+  JsonNode *node = json_object_get_member (from, from_member);
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    json_object_set_member (action, member, json_node_copy (node));
+}
+
+static void
+copy_element (JsonObject *action,
+              JsonObject *element)
+{
+  const char *role = get_string_param (element, "role");
+  const char *name = get_string_param (element, "name");
+
+  if (role != NULL)
+    json_object_set_string_member (action, "role", role);
+  if (name != NULL)
+    json_object_set_string_member (action, "name", name);
+}
+
+static JsonObject *
+build_action (TwBrowserTab *self,
+              TabCommand   *cmd)
+{
+  static const char * const copied[] = {
+    "ref", "sourceRef", "targetRef", "text", "value", "key", "deltaX", "deltaY", NULL
+  };
+  JsonObject *action = json_object_new ();
+
+  json_object_set_string_member (action, "browserId", self->id);
+  json_object_set_string_member (action, "tool", tw_tab_command_to_string (cmd->command));
+  json_object_set_string_member (action, "agent", cmd->agent_name != NULL ? cmd->agent_name
+                                                                          : "");
+  json_object_set_int_member (action, "callId", (gint64) cmd->call_id);
+
+  for (guint i = 0; copied[i] != NULL; i++)
     {
-      g_clear_pointer (&cmd->reply, json_object_unref);
-      cmd->reply = reply;
-      webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
-                                           TW_PAGE_RUNTIME_WORLD, NULL,
-                                           g_task_get_cancellable (task),
-                                           page_title_cb, g_object_ref (task));
+      JsonNode *node = json_object_get_member (cmd->params, copied[i]);
+
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
+        json_object_set_member (action, copied[i], json_node_copy (node));
+    }
+
+  return action;
+}
+
+/* Where the action went, as the page answered once it acted: the box after
+ * scrolling into view, which wins over what resolving the ref said. */
+static void
+action_acted_cb (JsonObject *answer,
+                 gpointer    user_data)
+{
+  GTask *task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  JsonNode *element;
+
+  if (cmd->finished || cmd->action == NULL)
+    return;
+
+  copy_json_rect (cmd->action, "rect", answer, "box");
+  copy_json_rect (cmd->action, "point", answer, "point");
+
+  element = json_object_get_member (answer, "element");
+  if (element == NULL || !JSON_NODE_HOLDS_OBJECT (element))
+    element = json_object_get_member (answer, "source");
+  if (element != NULL && JSON_NODE_HOLDS_OBJECT (element))
+    copy_element (cmd->action, json_node_get_object (element));
+
+  g_signal_emit (self, signals[ACTION_UPDATED], 0, cmd->action);
+}
+
+/* Refs are resolved for the overlay one call at a time and never while
+ * the action's own calls run in the page: before the action (where the
+ * element is, and a drag's drop target), and after it when it may have
+ * moved the element (scrolled it into view, scrolled it). */
+typedef enum
+{
+  RESOLVE_BEFORE,
+  RESOLVE_DROP,
+  RESOLVE_AFTER,
+} ResolveStep;
+
+typedef struct
+{
+  GTask       *task;
+  ResolveStep  step;
+  JsonObject  *answer;   /* RESOLVE_AFTER: the action's answer, held back */
+} ResolveData;
+
+static void resolve_step (TwBrowserTab *self,
+                          GTask        *task,
+                          ResolveStep   step,
+                          JsonObject   *answer);
+static void run_action   (TwBrowserTab *self,
+                          GTask        *task);
+
+static const char *
+action_ref (TabCommand *cmd)
+{
+  const char *ref = get_string_param (cmd->params, "ref");
+
+  return ref != NULL ? ref : get_string_param (cmd->params, "sourceRef");
+}
+
+/* After the action, the box is stale when the point acted on is not in it
+ * any more, or when the action was a scroll. */
+static gboolean
+action_needs_refresh (TabCommand *cmd)
+{
+  JsonObject *rect;
+  JsonObject *point;
+  double x;
+  double y;
+
+  if (cmd->action == NULL || action_ref (cmd) == NULL)
+    return FALSE;
+
+  if (cmd->command == TW_TAB_COMMAND_SCROLL || !json_object_has_member (cmd->action, "rect") ||
+      !json_object_has_member (cmd->action, "point"))
+    return TRUE;
+
+  rect = json_object_get_object_member (cmd->action, "rect");
+  point = json_object_get_object_member (cmd->action, "point");
+  x = json_object_get_double_member_with_default (point, "x", -1);
+  y = json_object_get_double_member_with_default (point, "y", -1);
+
+  return x < json_object_get_double_member_with_default (rect, "x", 0) ||
+         y < json_object_get_double_member_with_default (rect, "y", 0) ||
+         x > json_object_get_double_member_with_default (rect, "x", 0) +
+             json_object_get_double_member_with_default (rect, "width", 0) ||
+         y > json_object_get_double_member_with_default (rect, "y", 0) +
+             json_object_get_double_member_with_default (rect, "height", 0);
+}
+
+static void
+action_resolved_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ResolveData *data = user_data;
+  g_autoptr(GTask) task = data->task;
+  g_autoptr(JsonObject) answer = data->answer;
+  g_autoptr(JsonObject) info = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  ResolveStep step = data->step;
+
+  g_free (data);
+
+  /* A stale ref is for the action itself to report, with a better
+   * message; the overlay just has no box. */
+  info = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, NULL);
+  if (cmd->finished)
+    return;
+
+  if (info != NULL)
+    {
+      if (step == RESOLVE_DROP)
+        {
+          copy_json_rect (cmd->action, "targetRect", info, "rect");
+        }
+      else
+        {
+          copy_element (cmd->action, info);
+          copy_json_rect (cmd->action, "rect", info, "rect");
+        }
+    }
+
+  switch (step)
+    {
+    case RESOLVE_BEFORE:
+      resolve_step (self, task, RESOLVE_DROP, NULL);
+      break;
+
+    case RESOLVE_DROP:
+      g_signal_emit (self, signals[ACTION_STARTED], 0, cmd->action);
+      run_action (self, task);
+      break;
+
+    case RESOLVE_AFTER:
+    default:
+      if (info != NULL)
+        g_signal_emit (self, signals[ACTION_UPDATED], 0, cmd->action);
+      complete_delegated (self, task, g_steal_pointer (&answer));
+      break;
+    }
+}
+
+static void
+resolve_step (TwBrowserTab *self,
+              GTask        *task,
+              ResolveStep   step,
+              JsonObject   *answer)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *ref = step == RESOLVE_DROP ? get_string_param (cmd->params, "targetRef")
+                                         : action_ref (cmd);
+  ResolveData *data;
+
+  if (ref == NULL)
+    {
+      /* Nothing to find at this step: go on as if it had been found. */
+      if (step == RESOLVE_BEFORE)
+        {
+          resolve_step (self, task, RESOLVE_DROP, NULL);
+        }
+      else if (step == RESOLVE_DROP)
+        {
+          g_signal_emit (self, signals[ACTION_STARTED], 0, cmd->action);
+          run_action (self, task);
+        }
+      else
+        {
+          complete_delegated (self, task, answer);
+        }
       return;
     }
 
-  finish_command (self, task, reply, NULL);
+  data = g_new0 (ResolveData, 1);
+  data->task = g_object_ref (task);
+  data->step = step;
+  data->answer = answer;
+  tw_page_runtime_resolve_ref_async (self->runtime, ref, g_task_get_cancellable (task),
+                                     action_resolved_cb, data);
+}
+
+static void
+refresh_action (TwBrowserTab *self,
+                GTask        *task,
+                JsonObject   *answer)
+{
+  resolve_step (self, task, RESOLVE_AFTER, answer);
+}
+
+/* Tells the overlay about an action before it starts: what it is, and
+ * where its element is, so the pointer is on its way while the page checks
+ * that the element can be used. */
+static void
+begin_action (TwBrowserTab *self,
+              GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  cmd->action = build_action (self, cmd);
+  resolve_step (self, task, RESOLVE_BEFORE, NULL);
+}
+
+static void
+run_action (TwBrowserTab *self,
+            GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  TwTabActionsOptions options = {
+    .workspace_dir = self->workspace_dir,
+    .navigation_timeout_ms = self->command_timeout_ms,
+    .acted = action_acted_cb,
+    .acted_data = g_object_ref (task),
+    .acted_destroy = g_object_unref,
+  };
+
+  tw_tab_actions_run_async (self->view, self->runtime, cmd->command, cmd->params,
+                            &options, g_task_get_cancellable (task),
+                            delegated_command_cb, g_object_ref (task));
+}
+
+static gboolean
+handoff_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 0);
+
+  cmd->timeout_source = 0;
+  finish_command (self, task, NULL,
+                  g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                               "the person did not answer the handoff in tab %s within %.1f s; "
+                               "the tab is theirs to use meanwhile, so take a new snapshot "
+                               "before going on",
+                               self->id, timeout_ms / 1000.0));
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -977,6 +1355,14 @@ start_command (TwBrowserTab *self,
   if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD)
     {
       finish_command (self, task, NULL, crashed_error (self));
+      return;
+    }
+
+  if (self->paused)
+    {
+      finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                   TW_BROWSER_TAB_PAUSED_MESSAGE, self->id));
       return;
     }
 
@@ -1068,6 +1454,20 @@ start_command (TwBrowserTab *self,
                                   delegated_command_cb, g_object_ref (task));
       break;
 
+    case TW_TAB_COMMAND_HANDOFF:
+      {
+        gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs",
+                                                                     30000);
+
+        /* The agent waits as long as it said it would, and no longer. */
+        g_clear_handle_id (&cmd->timeout_source, g_source_remove);
+        cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
+                                             handoff_timeout_cb, task);
+        set_handoff (self, task, get_string_param (cmd->params, "message"),
+                     cmd->agent_name != NULL ? cmd->agent_name : "An agent");
+      }
+      break;
+
     case TW_TAB_COMMAND_LOGS:
       {
         g_autoptr(JsonObject) answer = tw_page_tools_logs (self->log, cmd->params, &error);
@@ -1099,14 +1499,7 @@ start_command (TwBrowserTab *self,
     default:
       if (tw_tab_actions_handles (cmd->command))
         {
-          TwTabActionsOptions options = {
-            .workspace_dir = self->workspace_dir,
-            .navigation_timeout_ms = self->command_timeout_ms,
-          };
-
-          tw_tab_actions_run_async (self->view, self->runtime, cmd->command, cmd->params,
-                                    &options, g_task_get_cancellable (task),
-                                    delegated_command_cb, g_object_ref (task));
+          begin_action (self, task);
           break;
         }
 
@@ -1181,6 +1574,8 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->workspace_dir, g_free);
   g_clear_pointer (&self->load_error, g_free);
   g_clear_pointer (&self->load_error_uri, g_free);
+  g_clear_pointer (&self->handoff_message, g_free);
+  g_clear_pointer (&self->handoff_agent, g_free);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
 }
@@ -1239,6 +1634,37 @@ tw_browser_tab_get_property (GObject    *object,
       g_value_set_string (value, self->load_error);
       break;
 
+    case PROP_PAUSED:
+      g_value_set_boolean (value, self->paused);
+      break;
+
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+
+    case PROP_HANDOFF_MESSAGE:
+      g_value_set_string (value, self->handoff_message);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_browser_tab_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  TwBrowserTab *self = TW_BROWSER_TAB (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAUSED:
+      tw_browser_tab_set_paused (self, g_value_get_boolean (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1252,6 +1678,7 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
   object_class->dispose = tw_browser_tab_dispose;
   object_class->finalize = tw_browser_tab_finalize;
   object_class->get_property = tw_browser_tab_get_property;
+  object_class->set_property = tw_browser_tab_set_property;
 
   properties[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL, NULL,
@@ -1288,7 +1715,52 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
     g_param_spec_string ("load-error", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  properties[PROP_PAUSED] =
+    g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_HANDOFF_MESSAGE] =
+    g_param_spec_string ("handoff-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TwBrowserTab::action-started:
+   * @action: the action, as tw-browser-tab.h describes it
+   *
+   * An agent's action is about to start.
+   */
+  signals[ACTION_STARTED] =
+    g_signal_new ("action-started",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * TwBrowserTab::action-updated:
+   * @action: the action, with what is known now of its element
+   */
+  signals[ACTION_UPDATED] =
+    g_signal_new ("action-updated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * TwBrowserTab::action-finished:
+   * @action: the action, with "ok" and, when it failed, "errorCode"
+   */
+  signals[ACTION_FINISHED] =
+    g_signal_new ("action-finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TwBrowserTab::script-dialog:
@@ -1430,6 +1902,16 @@ tw_browser_tab_new (WebKitNetworkSession *session,
   g_return_val_if_fail (WEBKIT_IS_NETWORK_SESSION (session), NULL);
 
   return tab_new_internal (session, NULL, owner_id, owner);
+}
+
+TwBrowserTab *
+tw_browser_tab_new_related (WebKitWebView *related_view,
+                            const char    *owner_id,
+                            const char    *owner)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (related_view), NULL);
+
+  return tab_new_internal (NULL, related_view, owner_id, owner);
 }
 
 void
@@ -1672,6 +2154,18 @@ tw_browser_tab_run_async (TwBrowserTab        *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
+  tw_browser_tab_run_as_async (self, command, params, NULL, cancellable, callback, user_data);
+}
+
+void
+tw_browser_tab_run_as_async (TwBrowserTab        *self,
+                             TwTabCommand         command,
+                             JsonObject          *params,
+                             const TwCaller      *caller,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
   g_autoptr(GTask) task = NULL;
   TabCommand *cmd;
 
@@ -1685,6 +2179,12 @@ tw_browser_tab_run_async (TwBrowserTab        *self,
   cmd = g_new0 (TabCommand, 1);
   cmd->command = command;
   cmd->params = json_object_ref (params);
+  if (caller != NULL)
+    {
+      cmd->agent_name = g_strdup (caller->agent_name != NULL ? caller->agent_name
+                                                             : caller->agent_id);
+      cmd->call_id = caller->call_id;
+    }
   g_task_set_task_data (task, cmd, (GDestroyNotify) tab_command_free);
 
   if (self->closed)
@@ -1704,6 +2204,7 @@ tw_browser_tab_run_async (TwBrowserTab        *self,
                                                task, NULL);
 
   schedule_next_command (self);
+  update_busy (self);
 }
 
 JsonObject *
@@ -1742,6 +2243,84 @@ tw_browser_tab_close (TwBrowserTab *self)
                                             self);
       webkit_web_view_terminate_web_process (self->view);
     }
+}
+
+gboolean
+tw_browser_tab_get_paused (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->paused;
+}
+
+void
+tw_browser_tab_set_paused (TwBrowserTab *self,
+                           gboolean      paused)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  paused = !!paused;
+  if (self->paused == paused)
+    return;
+
+  self->paused = paused;
+
+  /* Queued calls end at once; the running one goes on to its end rather
+   * than leave the page half done. */
+  if (paused)
+    {
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                           TW_BROWSER_TAB_PAUSED_MESSAGE, self->id);
+      while (!g_queue_is_empty (&self->pending))
+        finish_command (self, g_queue_peek_head (&self->pending), NULL, g_error_copy (error));
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
+}
+
+gboolean
+tw_browser_tab_get_busy (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->busy;
+}
+
+const char *
+tw_browser_tab_get_handoff_message (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->handoff_message;
+}
+
+const char *
+tw_browser_tab_get_handoff_agent (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->handoff_task != NULL ? self->handoff_agent : NULL;
+}
+
+gboolean
+tw_browser_tab_answer_handoff (TwBrowserTab *self,
+                               gboolean      done)
+{
+  JsonObject *result;
+
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  if (self->handoff_task == NULL)
+    return FALSE;
+
+  result = build_page_result (self, NULL);
+  json_object_remove_member (result, "status");
+  json_object_set_string_member (result, "outcome", done ? "done" : "cancelled");
+  finish_command (self, self->handoff_task, result, NULL);
+
+  return TRUE;
 }
 
 gboolean

@@ -58,6 +58,49 @@ void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
                                                  const char    *owner_id,
                                                  const char    *owner);
 
+/* Watching and steering (DESIGN.md §6).
+ *
+ * While an agent's action runs, the tab says where it goes, for the overlay
+ * that shows it. Each signal carries one JSON object describing the action:
+ *   {browserId, tool ("click", "type"…), agent, callId, ref?, sourceRef?,
+ *    targetRef?, text?, value?, key?, deltaX?, deltaY?,
+ *    role?, name?, rect?: {x, y, width, height}, point?: {x, y},
+ *    targetRect?, ok?, errorCode?}
+ * with rect, point and targetRect (a drag's drop target) in CSS pixels of
+ * the top-level viewport, across same-origin frames.
+ *
+ *   action-started  (JsonObject *action)  before the action starts
+ *   action-updated  (JsonObject *action)  the element's role, name and box
+ *                                         became known, or changed when the
+ *                                         action scrolled it into view
+ *   action-finished (JsonObject *action)  with "ok", and "errorCode" when it
+ *                                         failed
+ */
+
+/* What agents are told about a tab the person paused. */
+#define TW_BROWSER_TAB_PAUSED_MESSAGE \
+  "the person paused agents in tab %s to use it themselves; calls on it fail until they " \
+  "press Resume"
+
+/* Pausing a tab makes every agent call on it fail at once with
+ * browser_denied (see tw_browser_service_check_tab()), including the ones
+ * still waiting in its queue; the one running goes on to its end. The
+ * "paused" property notifies changes. */
+gboolean       tw_browser_tab_get_paused        (TwBrowserTab  *self);
+void           tw_browser_tab_set_paused        (TwBrowserTab  *self,
+                                                 gboolean       paused);
+/* TRUE while an agent's command runs or waits in the tab ("busy"). */
+gboolean       tw_browser_tab_get_busy          (TwBrowserTab  *self);
+
+/* browser_handoff: while an agent waits for the person in this tab, its
+ * message and the agent's name ("handoff-message" notifies); NULL
+ * otherwise. Answering ends the agent's call with outcome "done" or
+ * "cancelled"; FALSE when no handoff was waiting. */
+const char    *tw_browser_tab_get_handoff_message (TwBrowserTab *self);
+const char    *tw_browser_tab_get_handoff_agent (TwBrowserTab  *self);
+gboolean       tw_browser_tab_answer_handoff    (TwBrowserTab  *self,
+                                                 gboolean       done);
+
 /* Loads done by the person (address bar, toolbar). They do not wait for
  * anything and take effect at once; commands of agents still in flight see
  * the navigation as it happens. A URL that is not http(s) is refused with

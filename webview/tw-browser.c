@@ -3,16 +3,21 @@
 
 #include "tw-browser.h"
 
+#include "tw-activity-log.h"
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
+#include "tw-web-context.h"
 
 struct _TwBrowser
 {
   GObject               parent_instance;
 
   WebKitNetworkSession *session;
+  WebKitWebView        *spare_view;
+  guint                 spare_source;
   GListStore           *tabs;
+  TwActivityLog        *activity;
   char                 *workspace_dir;
   guint                 command_timeout_ms;
   gboolean              enabled;
@@ -67,6 +72,20 @@ tab_new_tab_cb (TwBrowser    *self,
   add_tab (self, new_tab);
 }
 
+/* The page knows best what an action's element is called. */
+static void
+tab_action_updated_cb (TwBrowser    *self,
+                       JsonObject   *action,
+                       TwBrowserTab *tab)
+{
+  const char *role = json_object_get_string_member_with_default (action, "role", NULL);
+  gint64 call_id = json_object_get_int_member_with_default (action, "callId", 0);
+
+  if (role != NULL && call_id > 0)
+    tw_activity_log_set_target (self->activity, (guint64) call_id, role,
+                                json_object_get_string_member_with_default (action, "name", ""));
+}
+
 static void
 add_tab (TwBrowser    *self,
          TwBrowserTab *tab)
@@ -78,6 +97,8 @@ add_tab (TwBrowser    *self,
                            G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "new-tab",
                            G_CALLBACK (tab_new_tab_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "action-updated",
+                           G_CALLBACK (tab_action_updated_cb), self, G_CONNECT_SWAPPED);
 
   g_list_store_append (self->tabs, tab);
 }
@@ -111,6 +132,71 @@ tab_command_cb (GObject      *object,
     g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
+/* Starting a web process (the sandbox, then WebKit in it) takes most of
+ * the time a new tab needs. A hidden spare view keeps one started ahead of
+ * need: the next new tab shares its process and the spare is dropped, so
+ * every tab still ends up with a process of its own. The next spare starts
+ * once that tab has loaded, while the agent reads the page. */
+static void
+spare_view_terminated_cb (TwBrowser                         *self,
+                          WebKitWebProcessTerminationReason  reason,
+                          WebKitWebView                     *view)
+{
+  if (self->spare_view == view)
+    {
+      g_signal_handlers_disconnect_by_data (view, self);
+      g_clear_object (&self->spare_view);
+    }
+}
+
+static void
+start_spare_view (TwBrowser *self)
+{
+  g_clear_handle_id (&self->spare_source, g_source_remove);
+
+  if (self->spare_view != NULL || self->session == NULL)
+    return;
+
+  self->spare_view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                   "web-context", tw_web_context_get_shared (),
+                                   "network-session", self->session,
+                                   NULL);
+  g_object_ref_sink (self->spare_view);
+  g_signal_connect_object (self->spare_view, "web-process-terminated",
+                           G_CALLBACK (spare_view_terminated_cb), self, G_CONNECT_SWAPPED);
+
+  /* A view starts its web process with its first load, but not for
+   * about:blank, which WebKit answers without one. */
+  webkit_web_view_load_html (self->spare_view, "", NULL);
+}
+
+static gboolean
+start_spare_view_cb (gpointer user_data)
+{
+  TwBrowser *self = user_data;
+
+  self->spare_source = 0;
+  start_spare_view (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static TwBrowserTab *
+create_tab (TwBrowser      *self,
+            const TwCaller *caller)
+{
+  g_autoptr(WebKitWebView) spare = g_steal_pointer (&self->spare_view);
+  const char *owner_id = caller ? caller->agent_id : NULL;
+  const char *owner = caller ? caller->agent_name : NULL;
+
+  if (spare == NULL)
+    return tw_browser_tab_new (self->session, owner_id, owner);
+
+  g_signal_handlers_disconnect_by_data (spare, self);
+
+  return tw_browser_tab_new_related (spare, owner_id, owner);
+}
+
 static void
 new_tab_cb (GObject      *object,
             GAsyncResult *result,
@@ -122,6 +208,9 @@ new_tab_cb (GObject      *object,
   JsonObject *reply;
 
   reply = tw_browser_tab_run_finish (tab, result, &error);
+
+  start_spare_view (g_task_get_source_object (task));
+
   if (reply != NULL)
     {
       g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
@@ -186,6 +275,12 @@ tw_browser_run_async (TwBrowserService    *service,
           g_task_return_error (task, not_found_error (browser_id));
           return;
         }
+
+      /* The tab strip shows who drives a tab: the last agent that used it. */
+      if (caller != NULL && caller->agent_id != NULL && command != TW_TAB_COMMAND_CLOSE_TAB)
+        tw_browser_tab_set_owner (tab, caller->agent_id,
+                                  caller->agent_name != NULL ? caller->agent_name
+                                                             : caller->agent_id);
     }
 
   switch (command)
@@ -223,14 +318,12 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        new_tab = tw_browser_tab_new (self->session,
-                                      caller ? caller->agent_id : NULL,
-                                      caller ? caller->agent_name : NULL);
+        new_tab = create_tab (self, caller);
         add_tab (self, new_tab);
 
         json_object_set_string_member (load_params, "url", url);
-        tw_browser_tab_run_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, cancellable,
-                                  new_tab_cb, g_steal_pointer (&task));
+        tw_browser_tab_run_as_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, caller,
+                                     cancellable, new_tab_cb, g_steal_pointer (&task));
       }
       break;
 
@@ -252,8 +345,8 @@ tw_browser_run_async (TwBrowserService    *service,
 
     /* Everything else happens in the tab, in its queue. */
     default:
-      tw_browser_tab_run_async (tab, command, params, cancellable,
-                                tab_command_cb, g_steal_pointer (&task));
+      tw_browser_tab_run_as_async (tab, command, params, caller, cancellable,
+                                   tab_command_cb, g_steal_pointer (&task));
       break;
     }
 }
@@ -274,12 +367,36 @@ tw_browser_get_service_enabled (TwBrowserService *service)
   return TW_BROWSER (service)->enabled;
 }
 
+static gboolean
+tw_browser_check_tab (TwBrowserService  *service,
+                      const char        *browser_id,
+                      GError           **error)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (TW_BROWSER (service), browser_id);
+
+  /* Unknown tabs are the command's business: it says browser_not_found. */
+  if (tab == NULL || !tw_browser_tab_get_paused (tab))
+    return TRUE;
+
+  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+               TW_BROWSER_TAB_PAUSED_MESSAGE, browser_id);
+  return FALSE;
+}
+
+static TwActivityLog *
+tw_browser_get_service_activity (TwBrowserService *service)
+{
+  return TW_BROWSER (service)->activity;
+}
+
 static void
 browser_service_iface_init (TwBrowserServiceInterface *iface)
 {
   iface->run_async = tw_browser_run_async;
   iface->run_finish = tw_browser_run_finish;
   iface->get_enabled = tw_browser_get_service_enabled;
+  iface->check_tab = tw_browser_check_tab;
+  iface->get_activity = tw_browser_get_service_activity;
 }
 
 /* GObject */
@@ -292,11 +409,17 @@ tw_browser_dispose (GObject *object)
   if (self->tabs != NULL)
     tw_browser_close_all (self);
 
+  g_clear_handle_id (&self->spare_source, g_source_remove);
+  if (self->spare_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->spare_view, self);
+  g_clear_object (&self->spare_view);
+
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
 
   g_clear_object (&self->tabs);
   g_clear_object (&self->session);
+  g_clear_object (&self->activity);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }
@@ -370,6 +493,7 @@ static void
 tw_browser_init (TwBrowser *self)
 {
   self->tabs = g_list_store_new (TW_TYPE_BROWSER_TAB);
+  self->activity = tw_activity_log_new (TW_ACTIVITY_LOG_DEFAULT_CAPACITY);
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
 }
@@ -399,6 +523,10 @@ tw_browser_new (const char *data_dir,
 
   g_signal_connect (self->session, "download-started", G_CALLBACK (download_started_cb), self);
 
+  /* The first tab should not wait for a web process either; start one when
+   * the app has settled after its start. */
+  self->spare_source = g_timeout_add_seconds (1, start_spare_view_cb, self);
+
   return self;
 }
 
@@ -408,6 +536,14 @@ tw_browser_get_network_session (TwBrowser *self)
   g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
 
   return self->session;
+}
+
+TwActivityLog *
+tw_browser_get_activity (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  return self->activity;
 }
 
 GListModel *

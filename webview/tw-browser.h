@@ -3,6 +3,7 @@
 
 #include <webkit/webkit.h>
 
+#include "tw-activity-log.h"
 #include "tw-browser-service.h"
 #include "tw-browser-tab.h"
 
@@ -22,6 +23,9 @@ TwBrowser            *tw_browser_new                 (const char    *data_dir,
                                                       const char    *cache_dir);
 
 WebKitNetworkSession *tw_browser_get_network_session (TwBrowser     *self);
+
+/* Every tool call agents made on the workspace, for the activity feed. */
+TwActivityLog        *tw_browser_get_activity        (TwBrowser     *self);
 
 /* A GListModel of TwBrowserTab, in the order tabs were opened. */
 GListModel           *tw_browser_get_tabs            (TwBrowser     *self);

@@ -79,6 +79,11 @@ typedef struct
 
   /* browser_evaluate. */
   char           *nonce;
+
+  /* Who hears where the action went. */
+  TwTabActionsActedFunc acted_func;
+  gpointer        acted_data;
+  GDestroyNotify  acted_destroy;
 } ActionRun;
 
 static void run_settle          (GTask *task);
@@ -171,6 +176,8 @@ action_run_free (ActionRun *run)
   g_free (run->start_uri);
   g_free (run->load_error);
   g_free (run->nonce);
+  if (run->acted_destroy != NULL)
+    run->acted_destroy (run->acted_data);
   g_free (run);
 }
 
@@ -894,6 +901,10 @@ run_after_act (GTask      *task,
   static const char *const skip[] = { "ready", "commands", "point", "box", "hit", NULL };
 
   run->acted = TRUE;
+
+  if (run->acted_func != NULL)
+    run->acted_func (answer, run->acted_data);
+
   merge_into_result (run, answer, skip);
 
   switch (run->command)
@@ -1614,6 +1625,9 @@ tw_tab_actions_run_async (WebKitWebView             *view,
         run->settle_timeout_ms = options->settle_timeout_ms;
       if (options->script_timeout_ms > 0)
         run->script_timeout_ms = options->script_timeout_ms;
+      run->acted_func = options->acted;
+      run->acted_data = options->acted_data;
+      run->acted_destroy = options->acted_destroy;
     }
 
   g_task_set_task_data (task, run, (GDestroyNotify) action_run_free);

@@ -23,6 +23,13 @@ G_BEGIN_DECLS
 /* browser_evaluate results longer than this (as JSON text) are cut. */
 #define TW_TAB_ACTIONS_MAX_RESULT_BYTES      (64 * 1024)
 
+/* Told where an action went once the element was ready and the action
+ * happened: @answer is what the page runtime answered, with the element's
+ * "box" and the "point" acted on, in CSS pixels of the top-level viewport
+ * (after scrolling the element into view), and the "element" acted on. */
+typedef void (*TwTabActionsActedFunc) (JsonObject *answer,
+                                       gpointer    user_data);
+
 typedef struct
 {
   /* The folder browser_upload may take files from; NULL allows none. */
@@ -35,6 +42,11 @@ typedef struct
   guint       settle_timeout_ms;
   /* How long a browser_evaluate function may run. */
   guint       script_timeout_ms;
+  /* Optional: who wants to know where the action went (the tab, for the
+   * overlay that shows it). @acted_destroy frees @acted_data with the run. */
+  TwTabActionsActedFunc  acted;
+  gpointer               acted_data;
+  GDestroyNotify         acted_destroy;
 } TwTabActionsOptions;
 
 /* TRUE for the commands tw_tab_actions_run_async() carries out. */

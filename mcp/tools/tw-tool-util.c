@@ -74,9 +74,9 @@ tw_tool_check_http_url (const char  *url,
   return FALSE;
 }
 
-static void
-append_dialogs (GString    *text,
-                JsonObject *result)
+void
+tw_tool_append_dialogs (GString    *text,
+                        JsonObject *result)
 {
   JsonNode *node = json_object_get_member (result, "dialogs");
   JsonArray *dialogs;
@@ -127,5 +127,5 @@ tw_tool_append_page (GString    *text,
   else
     g_string_append (text, " (no title)");
 
-  append_dialogs (text, result);
+  tw_tool_append_dialogs (text, result);
 }

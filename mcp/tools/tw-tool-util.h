@@ -69,6 +69,11 @@ gboolean    tw_tool_check_http_url      (const char  *url,
 void        tw_tool_append_page         (GString     *text,
                                          JsonObject  *result);
 
+/* One line per dialog the page opened during the command ("Dialog: confirm
+ * "Sure?" (dismissed)"), the same words for every tool. */
+void        tw_tool_append_dialogs      (GString     *text,
+                                         JsonObject  *result);
+
 /* A string member, or @fallback when it is absent or not a string. */
 const char *tw_tool_get_string          (JsonObject  *object,
                                          const char  *member,

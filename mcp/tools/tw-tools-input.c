@@ -157,24 +157,7 @@ append_effects (GString    *text,
                                 json_array_get_string_element (tabs, i));
     }
 
-  node = json_object_get_member (result, "dialogs");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *dialogs = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (dialogs); i++)
-        {
-          JsonObject *dialog = json_array_get_object_element (dialogs, i);
-          const char *type;
-
-          if (dialog == NULL)
-            continue;
-          type = tw_tool_get_string (dialog, "type", "dialog");
-          g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)", type,
-                                  tw_tool_get_string (dialog, "message", ""),
-                                  g_str_equal (type, "alert") ? "accepted" : "dismissed");
-        }
-    }
+  tw_tool_append_dialogs (text, result);
 }
 
 static char *
@@ -204,16 +187,6 @@ copy_params (TwToolCall         *call,
   return params;
 }
 
-static void
-run_tool (TwToolCall         *call,
-          TwTabCommand        command,
-          const char * const *names,
-          TwToolFormatFunc    format)
-{
-  g_autoptr(JsonObject) params = copy_params (call, names);
-
-  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
-}
 
 /* browser_click */
 
@@ -239,14 +212,6 @@ format_click (JsonObject *result)
   g_string_append_printf (text, " in %s.", tw_tool_get_string (result, "browserId", "the tab"));
 
   return finish_text (text, result);
-}
-
-static void
-click_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "button", "doubleClick", "modifiers", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_CLICK, names, format_click);
 }
 
 /* browser_fill */
@@ -284,14 +249,6 @@ format_fill (JsonObject *result)
     g_string_append (text, " That differs from the value given: the page changed or limited it.");
 
   return finish_text (text, result);
-}
-
-static void
-fill_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "value", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_FILL, names, format_fill);
 }
 
 /* browser_type */
@@ -333,14 +290,6 @@ format_type (JsonObject *result)
   return finish_text (text, result);
 }
 
-static void
-type_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "text", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_TYPE, names, format_type);
-}
-
 /* browser_keypress */
 
 static char *
@@ -363,14 +312,6 @@ format_keypress (JsonObject *result)
   return finish_text (text, result);
 }
 
-static void
-keypress_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "key", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_KEYPRESS, names, format_keypress);
-}
-
 /* browser_hover */
 
 static char *
@@ -384,14 +325,6 @@ format_hover (JsonObject *result)
   g_string_append (text, ".");
 
   return finish_text (text, result);
-}
-
-static void
-hover_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_HOVER, names, format_hover);
 }
 
 /* browser_select */
@@ -423,14 +356,6 @@ format_select (JsonObject *result)
   return finish_text (text, result);
 }
 
-static void
-select_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "value", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_SELECT, names, format_select);
-}
-
 /* browser_drag */
 
 static char *
@@ -455,14 +380,6 @@ format_drag (JsonObject *result)
                                 : " with the pointer, but the release did not land on the target.");
 
   return finish_text (text, result);
-}
-
-static void
-drag_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "sourceRef", "targetRef", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_DRAG, names, format_drag);
 }
 
 /* browser_upload */
@@ -499,14 +416,6 @@ format_upload (JsonObject *result)
   return finish_text (text, result);
 }
 
-static void
-upload_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "filePaths", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_UPLOAD, names, format_upload);
-}
-
 /* browser_scroll */
 
 static char *
@@ -535,14 +444,6 @@ format_scroll (JsonObject *result)
     g_string_append (text, " It reached the bottom.");
 
   return finish_text (text, result);
-}
-
-static void
-scroll_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "deltaX", "deltaY", NULL };
-
-  run_tool (call, TW_TAB_COMMAND_SCROLL, names, format_scroll);
 }
 
 /* browser_evaluate */
@@ -576,12 +477,49 @@ format_evaluate (JsonObject *result)
   return finish_text (text, result);
 }
 
-static void
-evaluate_handler (TwToolCall *call)
+/* What each tool asks of its tab: the command, the arguments it passes
+ * on, and how the result reads. One handler serves them all. */
+typedef struct
 {
-  static const char * const names[] = { "ref", "function", NULL };
+  const char       *tool;
+  TwTabCommand      command;
+  const char       *params[5];
+  TwToolFormatFunc  format;
+} InputCommand;
 
-  run_tool (call, TW_TAB_COMMAND_EVALUATE, names, format_evaluate);
+static const InputCommand input_commands[] = {
+  { "browser_click", TW_TAB_COMMAND_CLICK, { "ref", "button", "doubleClick", "modifiers" }, format_click },
+  { "browser_fill", TW_TAB_COMMAND_FILL, { "ref", "value" }, format_fill },
+  { "browser_type", TW_TAB_COMMAND_TYPE, { "ref", "text" }, format_type },
+  { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, { "ref", "key" }, format_keypress },
+  { "browser_hover", TW_TAB_COMMAND_HOVER, { "ref" }, format_hover },
+  { "browser_select", TW_TAB_COMMAND_SELECT, { "ref", "value" }, format_select },
+  { "browser_drag", TW_TAB_COMMAND_DRAG, { "sourceRef", "targetRef" }, format_drag },
+  { "browser_upload", TW_TAB_COMMAND_UPLOAD, { "ref", "filePaths" }, format_upload },
+  { "browser_scroll", TW_TAB_COMMAND_SCROLL, { "ref", "deltaX", "deltaY" }, format_scroll },
+  { "browser_evaluate", TW_TAB_COMMAND_EVALUATE, { "ref", "function" }, format_evaluate },
+};
+
+static void
+input_handler (TwToolCall *call)
+{
+  const char *tool = tw_tool_call_get_def (call)->name;
+
+  for (guint i = 0; i < G_N_ELEMENTS (input_commands); i++)
+    {
+      const InputCommand *c = &input_commands[i];
+
+      if (g_str_equal (c->tool, tool))
+        {
+          g_autoptr(JsonObject) params = copy_params (call, c->params);
+
+          tw_tool_call_run_command (call, c->command, tw_tool_get_browser_id (call), params,
+                                    c->format);
+          return;
+        }
+    }
+
+  g_assert_not_reached ();
 }
 
 static const TwToolDef input_tools[] = {
@@ -616,7 +554,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = click_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_fill",
@@ -646,7 +584,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = fill_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_type",
@@ -678,7 +616,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = type_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_keypress",
@@ -711,7 +649,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = keypress_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_hover",
@@ -736,7 +674,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = hover_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_select",
@@ -766,7 +704,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = select_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_drag",
@@ -797,7 +735,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = drag_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_upload",
@@ -825,7 +763,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = upload_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_scroll",
@@ -861,7 +799,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = scroll_handler,
+    .handler = input_handler,
   },
   {
     .name = "browser_evaluate",
@@ -892,7 +830,7 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = evaluate_handler,
+    .handler = input_handler,
   },
 };
 

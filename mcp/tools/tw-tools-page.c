@@ -11,38 +11,6 @@
 /* Tools that read a tab or set it up without acting on the page:
  * screenshot, logs, wait and resize. */
 
-/* Dialogs the page opened during the command, in the words the other tools
- * use. */
-static void
-append_dialogs (GString    *text,
-                JsonObject *result)
-{
-  JsonNode *node = json_object_get_member (result, "dialogs");
-  JsonArray *dialogs;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
-
-  dialogs = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (dialogs); i++)
-    {
-      JsonNode *element = json_array_get_element (dialogs, i);
-      JsonObject *dialog;
-      const char *type;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      dialog = json_node_get_object (element);
-      type = tw_tool_get_string (dialog, "type", "dialog");
-
-      g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
-                              type,
-                              tw_tool_get_string (dialog, "message", ""),
-                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
-    }
-}
-
 static gint64
 get_int (JsonObject *object,
          const char *member)
@@ -117,7 +85,7 @@ screenshot_reply (TwToolCall *call,
                            "scroll and take viewport screenshots, or save the whole page with "
                            "savePath)");
 
-  append_dialogs (text, result);
+  tw_tool_append_dialogs (text, result);
 
   if (png == NULL)
     {
@@ -268,7 +236,7 @@ format_logs (JsonObject *result)
         }
     }
 
-  append_dialogs (text, result);
+  tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);
 }
@@ -354,7 +322,7 @@ format_resize (JsonObject *result)
                             " and innerHeight %" G_GINT64_FORMAT " (is the page zoomed?).",
                             inner_width, inner_height);
 
-  append_dialogs (text, result);
+  tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);
 }

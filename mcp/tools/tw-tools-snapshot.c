@@ -8,44 +8,12 @@
  * reply is text only (no outputSchema), so the tree reaches the model as it
  * is, not escaped inside JSON. */
 
-/* Dialogs the page opened while the snapshot was taken, in the words the
- * other tools use. */
-static void
-append_dialogs (GString    *text,
-                JsonObject *result)
-{
-  JsonNode *node = json_object_get_member (result, "dialogs");
-  JsonArray *dialogs;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
-
-  dialogs = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (dialogs); i++)
-    {
-      JsonNode *element = json_array_get_element (dialogs, i);
-      JsonObject *dialog;
-      const char *type;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      dialog = json_node_get_object (element);
-      type = tw_tool_get_string (dialog, "type", "dialog");
-
-      g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
-                              type,
-                              tw_tool_get_string (dialog, "message", ""),
-                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
-    }
-}
-
 static char *
 format_snapshot (JsonObject *result)
 {
   GString *text = g_string_new (tw_tool_get_string (result, "text", ""));
 
-  append_dialogs (text, result);
+  tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);
 }

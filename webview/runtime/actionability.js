@@ -244,11 +244,12 @@ const Actionability = {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     }
 
-    // Still: the same box as at the last look, or, at a first look, no
-    // animation running on it or an ancestor.
+    // Still: no animation running on it or an ancestor, and the same box as
+    // at the last look.
     const box = Actionability.box(el);
     if (opts.stable !== false &&
-        (opts.previousBox ? !Actionability.sameBox(box, opts.previousBox) : Actionability.animating(el)))
+        (Actionability.animating(el) ||
+         (opts.previousBox && !Actionability.sameBox(box, opts.previousBox))))
       return Actionability.notReady('moving', label + ' is still moving', { box });
 
     const points = Actionability.points(el);

@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-activity-log.h"
+
+#include "tw-error.h"
+
+/* How much of a long argument (typed text, a script) an entry keeps. */
+#define DETAIL_MAX_CHARS 80
+
+struct _TwActivityEntry
+{
+  GObject          parent_instance;
+
+  guint64          call_id;
+  GDateTime       *time;
+  gint64           started_us;
+  char            *agent_id;
+  char            *agent_name;
+  char            *tool;
+  char            *browser_id;
+  char            *ref;
+  char            *target_role;
+  char            *target_name;
+  char            *detail;
+  TwActivityState  state;
+  char            *error_code;
+  char            *error_message;
+  double           duration_ms;
+};
+
+enum {
+  ENTRY_PROP_0,
+  ENTRY_PROP_BROWSER_ID,
+  ENTRY_PROP_TARGET_ROLE,
+  ENTRY_PROP_TARGET_NAME,
+  ENTRY_PROP_STATE,
+  ENTRY_PROP_ERROR_CODE,
+  ENTRY_PROP_DURATION_MS,
+  ENTRY_N_PROPS
+};
+
+static GParamSpec *entry_properties[ENTRY_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TwActivityEntry, tw_activity_entry, G_TYPE_OBJECT)
+
+struct _TwActivityLog
+{
+  GObject     parent_instance;
+
+  GPtrArray  *entries;   /* TwActivityEntry, oldest first */
+  GHashTable *by_id;     /* call id -> entry (owned by entries) */
+  guint       capacity;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwActivityLog, tw_activity_log, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+/* TwActivityEntry */
+
+static void
+tw_activity_entry_finalize (GObject *object)
+{
+  TwActivityEntry *self = TW_ACTIVITY_ENTRY (object);
+
+  g_clear_pointer (&self->time, g_date_time_unref);
+  g_clear_pointer (&self->agent_id, g_free);
+  g_clear_pointer (&self->agent_name, g_free);
+  g_clear_pointer (&self->tool, g_free);
+  g_clear_pointer (&self->browser_id, g_free);
+  g_clear_pointer (&self->ref, g_free);
+  g_clear_pointer (&self->target_role, g_free);
+  g_clear_pointer (&self->target_name, g_free);
+  g_clear_pointer (&self->detail, g_free);
+  g_clear_pointer (&self->error_code, g_free);
+  g_clear_pointer (&self->error_message, g_free);
+
+  G_OBJECT_CLASS (tw_activity_entry_parent_class)->finalize (object);
+}
+
+static void
+tw_activity_entry_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TwActivityEntry *self = TW_ACTIVITY_ENTRY (object);
+
+  switch (prop_id)
+    {
+    case ENTRY_PROP_BROWSER_ID:
+      g_value_set_string (value, self->browser_id);
+      break;
+
+    case ENTRY_PROP_TARGET_ROLE:
+      g_value_set_string (value, self->target_role);
+      break;
+
+    case ENTRY_PROP_TARGET_NAME:
+      g_value_set_string (value, self->target_name);
+      break;
+
+    case ENTRY_PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+
+    case ENTRY_PROP_ERROR_CODE:
+      g_value_set_string (value, self->error_code);
+      break;
+
+    case ENTRY_PROP_DURATION_MS:
+      g_value_set_double (value, tw_activity_entry_get_duration_ms (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_activity_entry_class_init (TwActivityEntryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tw_activity_entry_finalize;
+  object_class->get_property = tw_activity_entry_get_property;
+
+  entry_properties[ENTRY_PROP_BROWSER_ID] =
+    g_param_spec_string ("browser-id", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  entry_properties[ENTRY_PROP_TARGET_ROLE] =
+    g_param_spec_string ("target-role", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  entry_properties[ENTRY_PROP_TARGET_NAME] =
+    g_param_spec_string ("target-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  entry_properties[ENTRY_PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL,
+                      TW_ACTIVITY_RUNNING, TW_ACTIVITY_FAILED, TW_ACTIVITY_RUNNING,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  entry_properties[ENTRY_PROP_ERROR_CODE] =
+    g_param_spec_string ("error-code", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  entry_properties[ENTRY_PROP_DURATION_MS] =
+    g_param_spec_double ("duration-ms", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, ENTRY_N_PROPS, entry_properties);
+}
+
+static void
+tw_activity_entry_init (TwActivityEntry *self)
+{
+}
+
+guint64
+tw_activity_entry_get_call_id (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), 0);
+
+  return self->call_id;
+}
+
+GDateTime *
+tw_activity_entry_get_time (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->time;
+}
+
+const char *
+tw_activity_entry_get_agent_id (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->agent_id;
+}
+
+const char *
+tw_activity_entry_get_agent_name (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->agent_name;
+}
+
+const char *
+tw_activity_entry_get_tool (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->tool;
+}
+
+const char *
+tw_activity_entry_get_browser_id (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->browser_id;
+}
+
+const char *
+tw_activity_entry_get_ref (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->ref;
+}
+
+const char *
+tw_activity_entry_get_target_role (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->target_role;
+}
+
+const char *
+tw_activity_entry_get_target_name (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->target_name;
+}
+
+const char *
+tw_activity_entry_get_detail (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->detail;
+}
+
+TwActivityState
+tw_activity_entry_get_state (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), TW_ACTIVITY_RUNNING);
+
+  return self->state;
+}
+
+const char *
+tw_activity_entry_get_error_code (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->error_code;
+}
+
+const char *
+tw_activity_entry_get_error_message (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  return self->error_message;
+}
+
+double
+tw_activity_entry_get_duration_ms (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), 0);
+
+  if (self->state == TW_ACTIVITY_RUNNING)
+    return (g_get_monotonic_time () - self->started_us) / 1000.0;
+
+  return self->duration_ms;
+}
+
+char *
+tw_activity_entry_dup_target_label (TwActivityEntry *self)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), NULL);
+
+  if (self->target_role != NULL && self->target_name != NULL && self->target_name[0] != '\0')
+    return g_strdup_printf ("%s “%s”", self->target_role, self->target_name);
+
+  if (self->target_role != NULL)
+    return self->ref != NULL ? g_strdup_printf ("%s %s", self->target_role, self->ref)
+                             : g_strdup (self->target_role);
+
+  return g_strdup (self->ref);
+}
+
+static void
+entry_set_string (TwActivityEntry  *self,
+                  char            **field,
+                  const char       *value,
+                  int               prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), entry_properties[prop]);
+}
+
+/* Reading arguments */
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static gboolean
+get_number (JsonObject *object,
+            const char *member,
+            double     *value)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      *value = json_node_get_int (node);
+      return TRUE;
+
+    case G_TYPE_DOUBLE:
+      *value = json_node_get_double (node);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* Quotes @text on one line, cut to a length the feed can show. */
+static char *
+quote (const char *text)
+{
+  g_autofree char *one_line = g_strdup (text);
+  glong len;
+  g_autofree char *cut = NULL;
+
+  g_strdelimit (one_line, "\r\n\t", ' ');
+  len = g_utf8_strlen (one_line, -1);
+  cut = g_utf8_substring (one_line, 0, MIN (len, DETAIL_MAX_CHARS));
+
+  return g_strdup_printf ("“%s%s”", cut, len > DETAIL_MAX_CHARS ? "…" : "");
+}
+
+static char *
+describe_arguments (const char *tool,
+                    JsonObject *arguments)
+{
+  const char *text;
+  double x;
+  double y;
+
+  if (arguments == NULL || tool == NULL)
+    return NULL;
+
+  if (g_str_equal (tool, "browser_type") && (text = get_string (arguments, "text")) != NULL)
+    return quote (text);
+  if ((g_str_equal (tool, "browser_fill") || g_str_equal (tool, "browser_select")) &&
+      (text = get_string (arguments, "value")) != NULL)
+    return quote (text);
+  if (g_str_equal (tool, "browser_keypress") && (text = get_string (arguments, "key")) != NULL)
+    return g_strdup (text);
+  if (g_str_equal (tool, "browser_handoff") && (text = get_string (arguments, "message")) != NULL)
+    return quote (text);
+  if (g_str_equal (tool, "browser_evaluate") && (text = get_string (arguments, "function")) != NULL)
+    return quote (text);
+  if (g_str_equal (tool, "browser_drag") && (text = get_string (arguments, "targetRef")) != NULL)
+    return g_strdup_printf ("→ %s", text);
+  if (g_str_equal (tool, "browser_scroll") &&
+      get_number (arguments, "deltaX", &x) && get_number (arguments, "deltaY", &y))
+    return g_strdup_printf ("%+.0f, %+.0f", x, y);
+  if (g_str_equal (tool, "browser_resize") &&
+      get_number (arguments, "width", &x) && get_number (arguments, "height", &y))
+    return g_strdup_printf ("%.0f × %.0f", x, y);
+  if (g_str_equal (tool, "browser_wait"))
+    {
+      if ((text = get_string (arguments, "text")) != NULL)
+        return quote (text);
+      return g_strdup (get_string (arguments, "url"));
+    }
+
+  /* browser_navigate, browser_new_tab. */
+  return g_strdup (get_string (arguments, "url"));
+}
+
+/* TwActivityLog */
+
+static GType
+tw_activity_log_get_item_type (GListModel *model)
+{
+  return TW_TYPE_ACTIVITY_ENTRY;
+}
+
+static guint
+tw_activity_log_get_n_items (GListModel *model)
+{
+  return TW_ACTIVITY_LOG (model)->entries->len;
+}
+
+static gpointer
+tw_activity_log_get_item (GListModel *model,
+                          guint       position)
+{
+  TwActivityLog *self = TW_ACTIVITY_LOG (model);
+
+  if (position >= self->entries->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->entries, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = tw_activity_log_get_item_type;
+  iface->get_n_items = tw_activity_log_get_n_items;
+  iface->get_item = tw_activity_log_get_item;
+}
+
+static void
+tw_activity_log_finalize (GObject *object)
+{
+  TwActivityLog *self = TW_ACTIVITY_LOG (object);
+
+  g_clear_pointer (&self->by_id, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tw_activity_log_parent_class)->finalize (object);
+}
+
+static void
+tw_activity_log_class_init (TwActivityLogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tw_activity_log_finalize;
+}
+
+static void
+tw_activity_log_init (TwActivityLog *self)
+{
+  self->entries = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->capacity = TW_ACTIVITY_LOG_DEFAULT_CAPACITY;
+}
+
+TwActivityLog *
+tw_activity_log_new (guint capacity)
+{
+  TwActivityLog *self = g_object_new (TW_TYPE_ACTIVITY_LOG, NULL);
+
+  if (capacity > 0)
+    self->capacity = capacity;
+
+  return self;
+}
+
+TwActivityEntry *
+tw_activity_log_lookup (TwActivityLog *self,
+                        guint64        call_id)
+{
+  g_return_val_if_fail (TW_IS_ACTIVITY_LOG (self), NULL);
+
+  return g_hash_table_lookup (self->by_id, &call_id);
+}
+
+TwActivityEntry *
+tw_activity_log_begin (TwActivityLog  *self,
+                       const TwCaller *caller,
+                       const char     *tool,
+                       JsonObject     *arguments)
+{
+  TwActivityEntry *entry;
+  const char *ref;
+  guint removed = 0;
+
+  g_return_val_if_fail (TW_IS_ACTIVITY_LOG (self), NULL);
+  g_return_val_if_fail (caller != NULL, NULL);
+  g_return_val_if_fail (tool != NULL, NULL);
+
+  ref = get_string (arguments, "ref");
+  if (ref == NULL)
+    ref = get_string (arguments, "sourceRef");
+
+  entry = g_object_new (TW_TYPE_ACTIVITY_ENTRY, NULL);
+  entry->call_id = caller->call_id;
+  entry->time = g_date_time_new_now_local ();
+  entry->started_us = g_get_monotonic_time ();
+  entry->agent_id = g_strdup (caller->agent_id);
+  entry->agent_name = g_strdup (caller->agent_name != NULL ? caller->agent_name : caller->agent_id);
+  entry->tool = g_strdup (tool);
+  entry->browser_id = g_strdup (get_string (arguments, "browserId"));
+  entry->ref = g_strdup (ref);
+  entry->detail = describe_arguments (tool, arguments);
+  entry->state = TW_ACTIVITY_RUNNING;
+
+  /* The oldest entries make room; a long session must not grow forever. */
+  while (self->entries->len - removed >= self->capacity)
+    {
+      TwActivityEntry *old = g_ptr_array_index (self->entries, removed);
+
+      g_hash_table_remove (self->by_id, &old->call_id);
+      removed++;
+    }
+  if (removed > 0)
+    g_ptr_array_remove_range (self->entries, 0, removed);
+
+  g_ptr_array_add (self->entries, entry);
+  if (entry->call_id != 0)
+    g_hash_table_replace (self->by_id, &entry->call_id, entry);
+
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len - 1, 0, 1);
+
+  return entry;
+}
+
+void
+tw_activity_log_end (TwActivityLog *self,
+                     guint64        call_id,
+                     JsonNode      *result,
+                     const GError  *error)
+{
+  TwActivityEntry *entry;
+  JsonObject *structured = NULL;
+  JsonObject *element;
+
+  g_return_if_fail (TW_IS_ACTIVITY_LOG (self));
+
+  entry = tw_activity_log_lookup (self, call_id);
+  if (entry == NULL || entry->state != TW_ACTIVITY_RUNNING)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (entry));
+
+  entry->duration_ms = (g_get_monotonic_time () - entry->started_us) / 1000.0;
+  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties[ENTRY_PROP_DURATION_MS]);
+
+  if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
+    structured = get_object (json_node_get_object (result), "structuredContent");
+
+  if (error != NULL)
+    {
+      const char *code;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        code = "cancelled";
+      else
+        code = tw_browser_error_code_name (tw_browser_error_from_gerror (error));
+
+      entry_set_string (entry, &entry->error_code, code, ENTRY_PROP_ERROR_CODE);
+      g_free (entry->error_message);
+      entry->error_message = g_strdup (error->message);
+      entry->state = TW_ACTIVITY_FAILED;
+    }
+  else
+    {
+      entry->state = TW_ACTIVITY_SUCCEEDED;
+    }
+
+  /* A new tab is known by the id it got. */
+  if (entry->browser_id == NULL && get_string (structured, "browserId") != NULL)
+    entry_set_string (entry, &entry->browser_id, get_string (structured, "browserId"),
+                      ENTRY_PROP_BROWSER_ID);
+
+  /* Actions report the element they acted on, named as it was when the
+   * agent chose it. */
+  element = get_object (structured, "element");
+  if (element == NULL)
+    element = get_object (structured, "source");
+  if (element != NULL && entry->target_role == NULL && get_string (element, "role") != NULL)
+    {
+      entry_set_string (entry, &entry->target_role, get_string (element, "role"),
+                        ENTRY_PROP_TARGET_ROLE);
+      entry_set_string (entry, &entry->target_name, get_string (element, "name"),
+                        ENTRY_PROP_TARGET_NAME);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (entry), entry_properties[ENTRY_PROP_STATE]);
+  g_object_thaw_notify (G_OBJECT (entry));
+}
+
+void
+tw_activity_log_set_target (TwActivityLog *self,
+                            guint64        call_id,
+                            const char    *role,
+                            const char    *name)
+{
+  TwActivityEntry *entry;
+
+  g_return_if_fail (TW_IS_ACTIVITY_LOG (self));
+
+  entry = tw_activity_log_lookup (self, call_id);
+  if (entry == NULL || role == NULL)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (entry));
+  entry_set_string (entry, &entry->target_role, role, ENTRY_PROP_TARGET_ROLE);
+  entry_set_string (entry, &entry->target_name, name, ENTRY_PROP_TARGET_NAME);
+  g_object_thaw_notify (G_OBJECT (entry));
+}
+
+void
+tw_activity_log_clear (TwActivityLog *self)
+{
+  guint n;
+
+  g_return_if_fail (TW_IS_ACTIVITY_LOG (self));
+
+  n = self->entries->len;
+  if (n == 0)
+    return;
+
+  g_hash_table_remove_all (self->by_id);
+  g_ptr_array_set_size (self->entries, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+}

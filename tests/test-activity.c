@@ -1,0 +1,683 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <libsoup/soup.h>
+
+#include "tw-action-overlay.h"
+#include "tw-activity-feed.h"
+#include "tw-browser.h"
+#include "tw-handoff-banner.h"
+#include "tw-tool-call-private.h"
+#include "tw-tool-registry.h"
+#include "tw-window.h"
+
+/* Watching and steering from the person's side: the activity feed of a
+ * scripted agent session, pausing a tab and handing one to the person
+ * (browser_handoff). Everything goes through real tool calls on a real
+ * window, the way agents reach it over MCP. */
+
+#define CALL_TIMEOUT_S 60
+
+static const TwCaller ada = { "agent-ada", "Ada", 0 };
+static const TwCaller bob = { "agent-bob", "Bob", 0 };
+
+static SoupServer *server;
+static char *base_url;
+
+static const char form_html[] =
+  "<!doctype html><html><head><title>Form</title></head><body>"
+  "<h1>Sign up</h1>"
+  "<label>Email <input id='email'></label>"
+  "<button id='save' onclick=\"document.title = 'Saved ' + document.getElementById('email').value\">Save</button>"
+  "</body></html>";
+
+static void
+serve_cb (SoupServer        *soup_server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, form_html,
+                                    strlen (form_html));
+}
+
+static void
+start_server (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+}
+
+/* Tool calls */
+
+typedef struct
+{
+  JsonNode *result;
+  guint     n_progress;
+  double    last_progress;
+  double    last_total;
+} CallState;
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("%s did not finish within %d s", (const char *) user_data, CALL_TIMEOUT_S);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+call_done_cb (TwToolCall   *call,
+              JsonNode     *result,
+              const GError *error,
+              gpointer      user_data)
+{
+  CallState *state = user_data;
+
+  state->result = json_node_ref (result);
+}
+
+static void
+call_progress_cb (TwToolCall *call,
+                  double      progress,
+                  double      total,
+                  const char *message,
+                  gpointer    user_data)
+{
+  CallState *state = user_data;
+
+  state->n_progress++;
+  state->last_progress = progress;
+  state->last_total = total;
+}
+
+/* Starts tool @name as @caller; the caller runs the main loop until
+ * state->result is set. */
+static TwToolCall *
+start_tool (TwBrowser      *browser,
+            const TwCaller *caller,
+            const char     *name,
+            const char     *args,
+            CallState      *state)
+{
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonNode) arguments = json_from_string (args, NULL);
+  TwToolCall *call;
+
+  g_assert_nonnull (def);
+  g_assert_nonnull (arguments);
+
+  call = tw_tool_call_new (def, json_node_get_object (arguments), TW_BROWSER_SERVICE (browser),
+                           caller, NULL);
+  tw_tool_call_set_done_func (call, call_done_cb, state, NULL);
+  tw_tool_call_set_progress_func (call, call_progress_cb, state);
+  tw_tool_call_start (call);
+
+  return call;
+}
+
+static JsonObject *
+await_call (CallState  *state,
+            const char *what)
+{
+  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
+  JsonObject *object;
+
+  while (state->result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+
+  object = json_object_ref (json_node_get_object (state->result));
+  g_clear_pointer (&state->result, json_node_unref);
+
+  return object;
+}
+
+static JsonObject *
+call_tool (TwBrowser      *browser,
+           const TwCaller *caller,
+           const char     *name,
+           const char     *args)
+{
+  CallState state = { 0 };
+  g_autoptr(TwToolCall) call = start_tool (browser, caller, name, args, &state);
+
+  return await_call (&state, name);
+}
+
+static gboolean
+is_error (JsonObject *result)
+{
+  return json_object_get_boolean_member_with_default (result, "isError", FALSE);
+}
+
+static const char *
+result_text (JsonObject *result)
+{
+  JsonArray *content = json_object_get_array_member (result, "content");
+
+  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
+}
+
+static JsonObject *
+structured (JsonObject *result)
+{
+  return json_object_get_object_member (result, "structuredContent");
+}
+
+static const char *
+error_code (JsonObject *result)
+{
+  g_assert_true (is_error (result));
+
+  return json_object_get_string_member (json_object_get_object_member (structured (result),
+                                                                       "error"),
+                                        "code");
+}
+
+static JsonObject *
+call_ok (TwBrowser      *browser,
+         const TwCaller *caller,
+         const char     *name,
+         const char     *args)
+{
+  JsonObject *result = call_tool (browser, caller, name, args);
+
+  if (is_error (result))
+    g_error ("%s failed: %s", name, result_text (result));
+
+  return result;
+}
+
+static char *
+find_ref (const char *snapshot,
+          const char *role,
+          const char *name)
+{
+  g_autofree char *pattern = g_strdup_printf ("- %s \"%s\"[^\\n]*?(@e\\d+)", role, name);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (!g_regex_match (regex, snapshot, 0, &match))
+    g_error ("no %s \"%s\" in:\n%s", role, name, snapshot);
+
+  return g_match_info_fetch (match, 1);
+}
+
+static void
+wait_until (gboolean   (*condition) (gpointer),
+            gpointer     data,
+            const char  *what)
+{
+  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+/* A window and the form page in a tab of Ada's. */
+typedef struct
+{
+  TwBrowser    *browser;
+  TwWindow     *window;
+  TwBrowserTab *tab;
+  char         *browser_id;
+  char         *id_args;     /* {"browserId": "bN"} */
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/form\"}", base_url);
+  g_autoptr(JsonObject) opened = NULL;
+
+  fixture->browser = tw_browser_new (NULL, NULL);
+  fixture->window = tw_window_new (NULL, fixture->browser, "steering", "/tmp");
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  opened = call_ok (fixture->browser, &ada, "browser_new_tab", args);
+  fixture->browser_id = g_strdup (json_object_get_string_member (structured (opened), "browserId"));
+  fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
+  fixture->id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  tw_browser_close_all (fixture->browser);
+  g_clear_object (&fixture->browser);
+  g_clear_pointer (&fixture->browser_id, g_free);
+  g_clear_pointer (&fixture->id_args, g_free);
+}
+
+static TwActivityEntry *
+entry_at (GListModel *model,
+          guint       position)
+{
+  TwActivityEntry *entry = g_list_model_get_item (model, position);
+
+  g_assert_nonnull (entry);
+  g_object_unref (entry);   /* the model keeps it */
+
+  return entry;
+}
+
+/* The feed */
+
+static void
+test_session (Fixture       *fixture,
+              gconstpointer  data)
+{
+  TwActivityLog *log = tw_browser_get_activity (fixture->browser);
+  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
+  GListModel *shown = tw_activity_feed_get_model (feed);
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) filled = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) stale = NULL;
+  g_autoptr(JsonObject) denied = NULL;
+  g_autoptr(JsonObject) unknown = NULL;
+  g_autoptr(JsonObject) listed = NULL;
+  g_autofree char *email = NULL;
+  g_autofree char *save = NULL;
+  g_autofree char *args = NULL;
+  g_autofree char *label = NULL;
+  TwActivityEntry *entry;
+
+  /* Ada reads the page, fills the form and saves it. */
+  snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  email = find_ref (result_text (snapshot), "textbox", "Email");
+  save = find_ref (result_text (snapshot), "button", "Save");
+
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"ada@example.com\"}",
+                          fixture->browser_id, email);
+  filled = call_ok (fixture->browser, &ada, "browser_fill", args);
+  g_free (args);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
+  clicked = call_ok (fixture->browser, &ada, "browser_click", args);
+  g_assert_cmpstr (json_object_get_string_member (structured (clicked), "title"), ==,
+                   "Saved ada@example.com");
+
+  /* Then makes three mistakes. */
+  g_free (args);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
+  stale = call_tool (fixture->browser, &ada, "browser_click", args);
+  g_assert_cmpstr (error_code (stale), ==, "browser_stale_ref");
+  g_free (args);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"file:///etc/passwd\"}",
+                          fixture->browser_id);
+  denied = call_tool (fixture->browser, &ada, "browser_navigate", args);
+  g_assert_cmpstr (error_code (denied), ==, "browser_denied");
+  unknown = call_tool (fixture->browser, &ada, "browser_snapshot", "{\"browserId\": \"b99999\"}");
+  g_assert_cmpstr (error_code (unknown), ==, "browser_not_found");
+
+  /* Bob only looks. */
+  listed = call_ok (fixture->browser, &bob, "browser_list_tabs", "{}");
+
+  /* Every call is in the log, in order, with who made it and how it went. */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 8);
+
+  entry = entry_at (G_LIST_MODEL (log), 0);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_new_tab");
+  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Ada");
+  g_assert_cmpstr (tw_activity_entry_get_agent_id (entry), ==, "agent-ada");
+  /* A new tab is known by the id it got. */
+  g_assert_cmpstr (tw_activity_entry_get_browser_id (entry), ==, fixture->browser_id);
+  g_assert_true (g_str_has_suffix (tw_activity_entry_get_detail (entry), "/form"));
+  g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_SUCCEEDED);
+  g_assert_cmpfloat (tw_activity_entry_get_duration_ms (entry), >, 0);
+  g_assert_nonnull (tw_activity_entry_get_time (entry));
+
+  entry = entry_at (G_LIST_MODEL (log), 2);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_fill");
+  g_assert_cmpstr (tw_activity_entry_get_target_role (entry), ==, "textbox");
+  g_assert_cmpstr (tw_activity_entry_get_target_name (entry), ==, "Email");
+  g_assert_cmpstr (tw_activity_entry_get_detail (entry), ==, "“ada@example.com”");
+
+  entry = entry_at (G_LIST_MODEL (log), 3);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_click");
+  g_assert_cmpstr (tw_activity_entry_get_ref (entry), ==, save);
+  label = tw_activity_entry_dup_target_label (entry);
+  g_assert_cmpstr (label, ==, "button “Save”");
+  g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_SUCCEEDED);
+  g_assert_null (tw_activity_entry_get_error_code (entry));
+
+  entry = entry_at (G_LIST_MODEL (log), 4);
+  g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_FAILED);
+  g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_stale_ref");
+  g_assert_nonnull (tw_activity_entry_get_error_message (entry));
+  g_assert_null (tw_activity_entry_get_target_role (entry));
+
+  entry = entry_at (G_LIST_MODEL (log), 5);
+  g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_denied");
+  entry = entry_at (G_LIST_MODEL (log), 6);
+  g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_not_found");
+  g_assert_cmpstr (tw_activity_entry_get_browser_id (entry), ==, "b99999");
+
+  entry = entry_at (G_LIST_MODEL (log), 7);
+  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Bob");
+  g_assert_null (tw_activity_entry_get_browser_id (entry));
+
+  /* The feed shows them all, then one agent's, then one tab's. */
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 8);
+  tw_activity_feed_set_agent_filter (feed, "agent-bob");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (shown, 0)), ==, "browser_list_tabs");
+  tw_activity_feed_set_agent_filter (feed, NULL);
+  tw_activity_feed_set_tab_filter (feed, fixture->browser_id);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 6);
+  tw_activity_feed_set_agent_filter (feed, "agent-bob");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
+  tw_activity_feed_set_agent_filter (feed, NULL);
+  tw_activity_feed_set_tab_filter (feed, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 8);
+}
+
+static gboolean
+overlay_flashing (gpointer data)
+{
+  return g_strcmp0 (tw_action_overlay_get_caption (data), "Ada: click button “Save”") == 0;
+}
+
+static void
+test_choose_entry (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
+  TwActionOverlay *overlay;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) other = NULL;
+  g_autofree char *save = NULL;
+  g_autofree char *args = NULL;
+  graphene_rect_t highlight;
+
+  snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  save = find_ref (result_text (snapshot), "button", "Save");
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
+  clicked = call_ok (fixture->browser, &ada, "browser_click", args);
+
+  /* Bob opens a tab, and the person looks at one of their own. */
+  other = call_ok (fixture->browser, &bob, "browser_new_tab", "{}");
+  tw_browser_open_tab (fixture->browser, NULL);
+
+  overlay = TW_ACTION_OVERLAY (tw_window_get_action_overlay (fixture->window, fixture->tab));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
+
+  /* The feed lists the newest first: Bob's tab, then Ada's click. */
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (tw_activity_feed_get_model (feed), 0)), ==,
+                   "browser_new_tab");
+  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry_at (tw_activity_feed_get_model (feed), 0)),
+                   ==, "Bob");
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (tw_activity_feed_get_model (feed), 1)), ==,
+                   "browser_click");
+
+  /* Choosing Ada's click shows her tab and points at the button again. */
+  tw_activity_feed_activate (feed, 1);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
+  wait_until (overlay_flashing, overlay, "the flash");
+  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_cmpfloat (highlight.size.width, >, 10);
+}
+
+/* Pausing */
+
+static void
+test_pause (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(JsonObject) paused = NULL;
+  g_autoptr(JsonObject) listed = NULL;
+  g_autoptr(JsonObject) resumed = NULL;
+  g_autoptr(JsonObject) paused_again = NULL;
+  gint64 started;
+  AdwTabPage *page;
+  const char *message;
+
+  /* Through the window, as the tab's context menu does. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.pause-tab",
+                                             "s", fixture->browser_id));
+  g_assert_true (tw_browser_tab_get_paused (fixture->tab));
+
+  /* Calls on the tab fail at once, saying why. */
+  started = g_get_monotonic_time ();
+  paused = call_tool (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 500 * 1000);
+  g_assert_cmpstr (error_code (paused), ==, "browser_denied");
+  message = result_text (paused);
+  g_assert_true (g_str_has_prefix (message, "browser_denied: "));
+  g_assert_nonnull (strstr (message, "paused"));
+  g_assert_nonnull (strstr (message, fixture->browser_id));
+
+  /* The workspace still answers, and the tab shows it is paused. */
+  listed = call_ok (fixture->browser, &ada, "browser_list_tabs", "{}");
+  page = adw_tab_view_get_nth_page (ADW_TAB_VIEW (gtk_widget_get_ancestor (
+                                      tw_window_get_action_overlay (fixture->window, fixture->tab),
+                                      ADW_TYPE_TAB_VIEW)), 0);
+  g_assert_nonnull (adw_tab_page_get_indicator_icon (page));
+  g_assert_true (adw_tab_page_get_indicator_activatable (page));
+  g_assert_nonnull (strstr (adw_tab_page_get_indicator_tooltip (page), "paused"));
+
+  /* Resuming gives it back. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.resume-tab",
+                                             "s", fixture->browser_id));
+  resumed = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  g_assert_nonnull (strstr (result_text (resumed), "Sign up"));
+
+  /* And pausing works from the tab itself as well. */
+  tw_browser_tab_set_paused (fixture->tab, TRUE);
+  paused_again = call_tool (fixture->browser, &bob, "browser_click",
+                            "{\"browserId\": \"b0\", \"ref\": \"@e1\"}");
+  g_assert_cmpstr (error_code (paused_again), ==, "browser_not_found");
+  g_clear_pointer (&paused_again, json_object_unref);
+  {
+    g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e1\"}",
+                                             fixture->browser_id);
+
+    paused_again = call_tool (fixture->browser, &bob, "browser_click", args);
+  }
+  g_assert_cmpstr (error_code (paused_again), ==, "browser_denied");
+  tw_browser_tab_set_paused (fixture->tab, FALSE);
+}
+
+/* Handing a tab to the person */
+
+static gboolean
+banner_shown (gpointer data)
+{
+  return tw_handoff_banner_get_shown (data);
+}
+
+static TwHandoffBanner *
+start_handoff (Fixture    *fixture,
+               CallState  *state,
+               TwToolCall **call,
+               guint       timeout_ms)
+{
+  g_autofree char *timeout = timeout_ms > 0 ? g_strdup_printf (", \"timeoutMs\": %u", timeout_ms)
+                                             : g_strdup ("");
+  g_autofree char *args = NULL;
+  TwHandoffBanner *banner;
+
+  args = g_strdup_printf ("{\"browserId\": \"%s\", "
+                          "\"message\": \"Please log in, then press Done.\"%s}",
+                          fixture->browser_id, timeout);
+
+  banner = TW_HANDOFF_BANNER (tw_window_get_handoff_banner (fixture->window, fixture->tab));
+  g_assert_false (tw_handoff_banner_get_shown (banner));
+
+  *call = start_tool (fixture->browser, &ada, "browser_handoff", args, state);
+  wait_until (banner_shown, banner, "the handoff banner");
+
+  return banner;
+}
+
+static void
+test_handoff_done (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  CallState state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 0);
+  AdwTabView *view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (banner), ADW_TYPE_TAB_VIEW));
+
+  /* The tab came forward, asking for attention, with the agent's words. */
+  g_assert_cmpstr (tw_browser_tab_get_handoff_message (fixture->tab), ==,
+                   "Please log in, then press Done.");
+  g_assert_cmpstr (tw_browser_tab_get_handoff_agent (fixture->tab), ==, "Ada");
+  g_assert_true (adw_tab_page_get_needs_attention (adw_tab_view_get_selected_page (view)));
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (banner),
+                                         adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
+
+  /* The client heard that the call waits on purpose. */
+  g_assert_cmpuint (state.n_progress, >=, 1);
+  g_assert_cmpfloat (state.last_total, ==, 300);
+
+  /* The person presses Done. */
+  g_assert_true (tw_handoff_banner_respond (banner, TRUE));
+  result = await_call (&state, "browser_handoff");
+  g_assert_false (is_error (result));
+  g_assert_cmpstr (json_object_get_string_member (structured (result), "outcome"), ==, "done");
+  g_assert_cmpstr (json_object_get_string_member (structured (result), "browserId"), ==,
+                   fixture->browser_id);
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (structured (result), "url"),
+                                   "/form"));
+  g_assert_cmpstr (json_object_get_string_member (structured (result), "title"), ==, "Form");
+  g_assert_true (g_str_has_prefix (result_text (result), "The person pressed Done"));
+
+  g_assert_false (tw_handoff_banner_get_shown (banner));
+  g_assert_null (tw_browser_tab_get_handoff_message (fixture->tab));
+  g_assert_false (tw_handoff_banner_respond (banner, TRUE));
+}
+
+static void
+test_handoff_cancel (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  CallState state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 60000);
+
+  /* Through the window action, as a keyboard shortcut or a script would. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.handoff-cancel",
+                                             "s", fixture->browser_id));
+  result = await_call (&state, "browser_handoff");
+  g_assert_false (is_error (result));
+  g_assert_cmpstr (json_object_get_string_member (structured (result), "outcome"), ==,
+                   "cancelled");
+  g_assert_cmpfloat (state.last_total, ==, 60);
+  g_assert_false (tw_handoff_banner_get_shown (banner));
+}
+
+static void
+test_handoff_timeout (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  CallState state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) after = NULL;
+  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 400);
+  gint64 started = g_get_monotonic_time ();
+
+  /* Nobody answers. */
+  result = await_call (&state, "browser_handoff");
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
+  g_assert_cmpstr (error_code (result), ==, "browser_timeout");
+  g_assert_nonnull (strstr (result_text (result), "did not answer"));
+  g_assert_false (tw_handoff_banner_get_shown (banner));
+
+  /* A late press changes nothing, and the tab works for the agent again. */
+  g_assert_false (tw_handoff_banner_respond (banner, TRUE));
+  after = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+}
+
+/* Following */
+
+static void
+test_follow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(JsonObject) second = NULL;
+  g_autoptr(JsonObject) read = NULL;
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/form\"}", base_url);
+  g_autofree char *id_args = NULL;
+  TwBrowserTab *person;
+  TwBrowserTab *tab2;
+  GtkWidget *overlay2;
+
+  /* The person works in a tab of their own; agents' tabs open behind it. */
+  person = tw_browser_open_tab (fixture->browser, NULL);
+  second = call_ok (fixture->browser, &bob, "browser_new_tab", args);
+  tab2 = tw_browser_lookup_tab (fixture->browser,
+                                json_object_get_string_member (structured (second), "browserId"));
+  overlay2 = tw_window_get_action_overlay (fixture->window, tab2);
+  g_assert_true (gtk_widget_get_mapped (tw_window_get_action_overlay (fixture->window, person)));
+  g_assert_false (gtk_widget_get_mapped (overlay2));
+
+  /* Following, the window shows the tab each call goes to. */
+  g_assert_false (tw_window_get_follow_agents (fixture->window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.follow-agents",
+                                             NULL));
+  g_assert_true (tw_window_get_follow_agents (fixture->window));
+  id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", tw_browser_tab_get_id (tab2));
+  read = call_ok (fixture->browser, &bob, "browser_snapshot", id_args);
+  g_assert_true (gtk_widget_get_mapped (overlay2));
+
+  g_clear_pointer (&read, json_object_unref);
+  read = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  g_assert_true (gtk_widget_get_mapped (tw_window_get_action_overlay (fixture->window,
+                                                                      fixture->tab)));
+  g_assert_false (gtk_widget_get_mapped (overlay2));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  start_server ();
+
+  g_test_add ("/ui/activity/session", Fixture, NULL,
+              fixture_set_up, test_session, fixture_tear_down);
+  g_test_add ("/ui/activity/choose-entry", Fixture, NULL,
+              fixture_set_up, test_choose_entry, fixture_tear_down);
+  g_test_add ("/ui/steering/pause", Fixture, NULL,
+              fixture_set_up, test_pause, fixture_tear_down);
+  g_test_add ("/ui/steering/handoff/done", Fixture, NULL,
+              fixture_set_up, test_handoff_done, fixture_tear_down);
+  g_test_add ("/ui/steering/handoff/cancel", Fixture, NULL,
+              fixture_set_up, test_handoff_cancel, fixture_tear_down);
+  g_test_add ("/ui/steering/handoff/timeout", Fixture, NULL,
+              fixture_set_up, test_handoff_timeout, fixture_tear_down);
+  g_test_add ("/ui/steering/follow", Fixture, NULL,
+              fixture_set_up, test_follow, fixture_tear_down);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_pointer (&base_url, g_free);
+
+  return ret;
+}

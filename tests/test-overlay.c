@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <libsoup/soup.h>
+#include <math.h>
+
+#include "tw-action-overlay.h"
+#include "tw-browser.h"
+#include "tw-tool-call-private.h"
+#include "tw-tool-registry.h"
+#include "tw-window.h"
+
+/* The overlay that shows what an agent does: its highlight must sit exactly
+ * on the element the agent acted on, in the overlay's own coordinates,
+ * whether the page had to scroll, the element lives in an iframe, or the
+ * page is zoomed. The tests drive real tool calls through a real window. */
+
+#define CALL_TIMEOUT_S 60
+
+static const TwCaller agent = { "agent-1", "Test Agent", 0 };
+
+static SoupServer *server;
+static char *base_url;
+
+static const char page_html[] =
+  "<!doctype html><html><head><title>Overlay</title><style>"
+  "body { margin: 0; font: 16px sans-serif; }"
+  ".spacer { height: 1600px; }"
+  "button { margin: 10px 40px; padding: 8px 20px; }"
+  "iframe { display: block; width: 420px; height: 220px; border: 3px solid #888; margin: 20px 60px; }"
+  "</style></head><body>"
+  "<h1>Top</h1><button id='top'>Near Top</button>"
+  "<div class='spacer'></div>"
+  "<button id='far'>Far Down</button>"
+  "<iframe src='/frame' title='Embedded'></iframe>"
+  "<div class='spacer'></div>"
+  "</body></html>";
+
+static const char frame_html[] =
+  "<!doctype html><html><body style='margin: 12px'>"
+  "<div style='height: 70px'></div><button id='inner' style='margin-left: 30px'>Inside Frame</button>"
+  "</body></html>";
+
+static void
+serve_cb (SoupServer        *soup_server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  const char *body = g_str_equal (path, "/frame") ? frame_html : page_html;
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, body, strlen (body));
+}
+
+static void
+start_server (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+}
+
+/* Tool calls */
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("%s did not finish within %d s", (const char *) user_data, CALL_TIMEOUT_S);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+call_done_cb (TwToolCall   *call,
+              JsonNode     *result,
+              const GError *error,
+              gpointer      user_data)
+{
+  JsonNode **out = user_data;
+
+  *out = json_node_ref (result);
+}
+
+/* Runs tool @name with the JSON arguments @args as @caller, the way the
+ * MCP server does, and returns its CallToolResult object. */
+static JsonObject *
+call_tool (TwBrowser      *browser,
+           const TwCaller *caller,
+           const char     *name,
+           const char     *args)
+{
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonNode) arguments = json_from_string (args, NULL);
+  g_autoptr(TwToolCall) call = NULL;
+  JsonNode *result = NULL;
+  guint watchdog;
+  JsonObject *object;
+
+  g_assert_nonnull (def);
+  g_assert_nonnull (arguments);
+
+  call = tw_tool_call_new (def, json_node_get_object (arguments), TW_BROWSER_SERVICE (browser),
+                           caller, NULL);
+  tw_tool_call_set_done_func (call, call_done_cb, &result, NULL);
+  tw_tool_call_start (call);
+
+  watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) name);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+
+  object = json_object_ref (json_node_get_object (result));
+  json_node_unref (result);
+
+  return object;
+}
+
+static JsonObject *
+structured (JsonObject *result)
+{
+  g_assert_true (json_object_has_member (result, "structuredContent"));
+
+  return json_object_get_object_member (result, "structuredContent");
+}
+
+static const char *
+result_text (JsonObject *result)
+{
+  JsonArray *content = json_object_get_array_member (result, "content");
+
+  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
+}
+
+static JsonObject *
+call_ok (TwBrowser  *browser,
+         const char *name,
+         const char *args)
+{
+  JsonObject *result = call_tool (browser, &agent, name, args);
+
+  if (json_object_get_boolean_member_with_default (result, "isError", FALSE))
+    g_error ("%s failed: %s", name, result_text (result));
+
+  return result;
+}
+
+/* The ref of the first snapshot line with @role and @name. */
+static char *
+find_ref (const char *snapshot,
+          const char *role,
+          const char *name)
+{
+  g_autofree char *pattern = g_strdup_printf ("- %s \"%s\"[^\\n]*?(@e\\d+)", role, name);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (!g_regex_match (regex, snapshot, 0, &match))
+    g_error ("no %s \"%s\" in:\n%s", role, name, snapshot);
+
+  return g_match_info_fetch (match, 1);
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A window with the fixture page open in an agent's tab it shows. */
+typedef struct
+{
+  TwBrowser    *browser;
+  TwWindow     *window;
+  TwBrowserTab *tab;
+  char         *browser_id;
+  char         *snapshot;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/page\"}", base_url);
+  g_autoptr(JsonObject) opened = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autofree char *snapshot_args = NULL;
+
+  fixture->browser = tw_browser_new (NULL, NULL);
+  fixture->window = tw_window_new (NULL, fixture->browser, "overlay", "/tmp");
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 800);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  /* Following the agent brings its new tab to the front, where it is drawn. */
+  tw_window_set_follow_agents (fixture->window, TRUE);
+
+  opened = call_ok (fixture->browser, "browser_new_tab", args);
+  fixture->browser_id = g_strdup (json_object_get_string_member (structured (opened), "browserId"));
+  fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
+  g_assert_nonnull (fixture->tab);
+
+  /* Let the view get its size on screen. */
+  while (!gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) ||
+         gtk_widget_get_height (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) < 300)
+    g_main_context_iteration (NULL, TRUE);
+  wait_ms (200);
+
+  snapshot_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
+  snapshot = call_ok (fixture->browser, "browser_snapshot", snapshot_args);
+  fixture->snapshot = g_strdup (result_text (snapshot));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  tw_browser_close_all (fixture->browser);
+  g_clear_object (&fixture->browser);
+  g_clear_pointer (&fixture->browser_id, g_free);
+  g_clear_pointer (&fixture->snapshot, g_free);
+}
+
+static void
+evaluate_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  JSCValue **value = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* Runs @script in the page's own world, as a person's devtools would, and
+ * returns its JSON value. */
+static JsonObject *
+page_evaluate (Fixture    *fixture,
+               const char *script)
+{
+  g_autofree char *wrapped = g_strdup_printf ("JSON.stringify((%s)())", script);
+  g_autoptr(JSCValue) value = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (fixture->tab), wrapped, -1,
+                                       NULL, NULL, NULL, evaluate_done_cb, &value);
+  while (value == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  json = jsc_value_to_string (value);
+  node = json_from_string (json, NULL);
+  g_assert_nonnull (node);
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* The element's box in CSS pixels of the page's viewport, as the page
+ * itself measures it now: @function returns {x, y, width, height}. */
+static graphene_rect_t
+page_box (Fixture    *fixture,
+          const char *function)
+{
+  g_autoptr(JsonObject) box = page_evaluate (fixture, function);
+
+  return GRAPHENE_RECT_INIT (json_object_get_double_member (box, "x"),
+                             json_object_get_double_member (box, "y"),
+                             json_object_get_double_member (box, "width"),
+                             json_object_get_double_member (box, "height"));
+}
+
+static void
+click (Fixture    *fixture,
+       const char *ref)
+{
+  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}",
+                                           fixture->browser_id, ref);
+  g_autoptr(JsonObject) result = call_ok (fixture->browser, "browser_click", args);
+}
+
+static TwActionOverlay *
+get_overlay (Fixture *fixture)
+{
+  GtkWidget *overlay = tw_window_get_action_overlay (fixture->window, fixture->tab);
+
+  g_assert_true (TW_IS_ACTION_OVERLAY (overlay));
+  return TW_ACTION_OVERLAY (overlay);
+}
+
+/* Asserts that the overlay outlines @css (a box in CSS pixels of the page)
+ * where the person sees it: scaled by the page zoom, from the view's
+ * corner, which is the overlay's own corner while the page fills the tab. */
+static void
+assert_highlight (Fixture               *fixture,
+                  const graphene_rect_t *css)
+{
+  TwActionOverlay *overlay = get_overlay (fixture);
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  double zoom = webkit_web_view_get_zoom_level (view);
+  graphene_point_t origin;
+  graphene_rect_t highlight;
+
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), GTK_WIDGET (overlay),
+                                           &GRAPHENE_POINT_INIT (0, 0), &origin));
+  g_assert_cmpfloat_with_epsilon (origin.x, 0, 0.5);
+  g_assert_cmpfloat_with_epsilon (origin.y, 0, 0.5);
+
+  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_cmpfloat_with_epsilon (highlight.origin.x, css->origin.x * zoom, 1.0);
+  g_assert_cmpfloat_with_epsilon (highlight.origin.y, css->origin.y * zoom, 1.0);
+  g_assert_cmpfloat_with_epsilon (highlight.size.width, css->size.width * zoom, 1.0);
+  g_assert_cmpfloat_with_epsilon (highlight.size.height, css->size.height * zoom, 1.0);
+
+  /* It sits inside what the person sees. */
+  g_assert_cmpfloat (highlight.origin.y, >=, 0);
+  g_assert_cmpfloat (highlight.origin.y + highlight.size.height, <=,
+                     gtk_widget_get_height (GTK_WIDGET (overlay)));
+}
+
+#define FAR_BOX \
+  "() => { const r = document.getElementById('far').getBoundingClientRect(); " \
+  "return { x: r.x, y: r.y, width: r.width, height: r.height }; }"
+
+#define INNER_BOX \
+  "() => { const f = document.querySelector('iframe'); const fr = f.getBoundingClientRect(); " \
+  "const r = f.contentDocument.getElementById('inner').getBoundingClientRect(); " \
+  "return { x: fr.x + f.clientLeft + r.x, y: fr.y + f.clientTop + r.y, width: r.width, height: r.height }; }"
+
+static void
+test_scrolled (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Far Down");
+  g_autoptr(JsonObject) scrolled = NULL;
+  graphene_rect_t box;
+  TwActionOverlay *overlay = get_overlay (fixture);
+
+  /* Nothing to show before the agent acts. */
+  g_assert_null (tw_action_overlay_get_caption (overlay));
+
+  click (fixture, ref);
+
+  /* The button was 1600 px down: clicking scrolled the page to it. */
+  scrolled = page_evaluate (fixture, "() => ({ y: window.scrollY })");
+  g_assert_cmpint (json_object_get_int_member (scrolled, "y"), >, 500);
+
+  box = page_box (fixture, FAR_BOX);
+  assert_highlight (fixture, &box);
+  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Far Down”");
+}
+
+static void
+test_iframe (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Inside Frame");
+  graphene_rect_t box;
+
+  click (fixture, ref);
+
+  box = page_box (fixture, INNER_BOX);
+  assert_highlight (fixture, &box);
+  g_assert_cmpstr (tw_action_overlay_get_caption (get_overlay (fixture)), ==,
+                   "Test Agent: click “Inside Frame”");
+}
+
+static void
+test_zoom (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Inside Frame");
+  graphene_rect_t box;
+
+  /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
+  webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
+  wait_ms (300);
+
+  click (fixture, ref);
+
+  box = page_box (fixture, INNER_BOX);
+  assert_highlight (fixture, &box);
+}
+
+static void
+test_typing_and_failure (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Near Top");
+  g_autofree char *args = NULL;
+  g_autoptr(JsonObject) failed = NULL;
+  TwActionOverlay *overlay = get_overlay (fixture);
+  graphene_rect_t highlight;
+
+  /* Without animations the outcome shows at once, and the same way. */
+  tw_action_overlay_set_animations (overlay, FALSE);
+  click (fixture, ref);
+  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Near Top”");
+
+  /* A ref the page does not have: no box, and the caption says why. */
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
+  failed = call_tool (fixture->browser, &agent, "browser_click", args);
+  g_assert_true (json_object_get_boolean_member (failed, "isError"));
+  g_assert_false (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==,
+                   "Test Agent: click @e999 — browser_stale_ref");
+
+  /* It lets go a moment later. */
+  wait_ms (1600);
+  g_assert_null (tw_action_overlay_get_caption (overlay));
+}
+
+static void
+test_flash (Fixture       *fixture,
+            gconstpointer  data)
+{
+  TwActionOverlay *overlay = get_overlay (fixture);
+  g_autoptr(JsonObject) rect = json_object_new ();
+  graphene_rect_t highlight;
+
+  json_object_set_double_member (rect, "x", 10);
+  json_object_set_double_member (rect, "y", 20);
+  json_object_set_double_member (rect, "width", 100);
+  json_object_set_double_member (rect, "height", 30);
+  tw_action_overlay_flash (overlay, rect, "Test Agent: click “Near Top”");
+
+  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_cmpfloat_with_epsilon (highlight.origin.x, 10, 0.5);
+  g_assert_cmpfloat_with_epsilon (highlight.size.height, 30, 0.5);
+  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Near Top”");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  start_server ();
+
+  g_test_add ("/ui/overlay/highlight/scrolled", Fixture, NULL,
+              fixture_set_up, test_scrolled, fixture_tear_down);
+  g_test_add ("/ui/overlay/highlight/iframe", Fixture, NULL,
+              fixture_set_up, test_iframe, fixture_tear_down);
+  g_test_add ("/ui/overlay/highlight/zoom", Fixture, NULL,
+              fixture_set_up, test_zoom, fixture_tear_down);
+  g_test_add ("/ui/overlay/caption/outcome", Fixture, NULL,
+              fixture_set_up, test_typing_and_failure, fixture_tear_down);
+  g_test_add ("/ui/overlay/flash", Fixture, NULL,
+              fixture_set_up, test_flash, fixture_tear_down);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_pointer (&base_url, g_free);
+
+  return ret;
+}

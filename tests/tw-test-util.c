@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "tw-tool-call-private.h"
+#include "tw-tool-registry.h"
+
+/* Fixture server */
+
+static const char *
+content_type_for (const char *path)
+{
+  if (g_str_has_suffix (path, ".js"))
+    return "text/javascript";
+  if (g_str_has_suffix (path, ".css"))
+    return "text/css";
+  if (g_str_has_suffix (path, ".json"))
+    return "application/json";
+  if (g_str_has_suffix (path, ".png"))
+    return "image/png";
+  return "text/html";
+}
+
+/* A server on a free loopback port that hands every request to @callback;
+ * *@base_url gets its address with a trailing slash. */
+SoupServer *
+tw_test_server_new (SoupServerCallback   callback,
+                    gpointer             user_data,
+                    char               **base_url)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  soup_server_add_handler (server, NULL, callback, user_data, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (server);
+  g_assert_nonnull (uris);
+  *base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
+
+  return g_steal_pointer (&server);
+}
+
+void
+tw_test_serve_not_found (SoupServerMessage *msg)
+{
+  static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
+
+  soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
+                                    not_found, strlen (not_found));
+}
+
+/* Answers @msg with the file at @path below @folder (relative to the
+ * tests' source folder), typed by its suffix, or with a 404 page. Paths
+ * that climb out with ".." are never served. @no_store keeps WebKit from
+ * answering a reload out of its cache. */
+void
+tw_test_serve_file (SoupServerMessage *msg,
+                    const char        *folder,
+                    const char        *path,
+                    gboolean           no_store)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (strstr (path, "..") != NULL)
+    {
+      tw_test_serve_not_found (msg);
+      return;
+    }
+
+  file = g_test_build_filename (G_TEST_DIST, folder, path + 1, NULL);
+  if (!g_file_get_contents (file, &contents, &length, NULL))
+    {
+      tw_test_serve_not_found (msg);
+      return;
+    }
+
+  if (no_store)
+    soup_message_headers_append (soup_server_message_get_response_headers (msg),
+                                 "Cache-Control", "no-store");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, content_type_for (path), SOUP_MEMORY_TAKE,
+                                    g_steal_pointer (&contents), length);
+}
+
+/* A loopback port nothing listens on: bound, then let go. */
+guint16
+tw_test_closed_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port;
+
+  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+
+  return port;
+}
+
+/* Waiting on the main loop */
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+tw_test_flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Iterates the main context until @condition holds, failing the test
+ * instead of hanging when it still does not after @timeout_ms. A timer
+ * wakes the loop up so the deadline is checked even when nothing else
+ * happens. */
+void
+tw_test_wait_until (TwTestCondition  condition,
+                    gpointer         data,
+                    guint            timeout_ms,
+                    const char      *what)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  guint wake_up = g_timeout_add (50, wake_up_cb, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s (%u ms)", what, timeout_ms);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake_up);
+}
+
+void
+tw_test_wait_for_flag (gboolean   *flag,
+                       guint       timeout_ms,
+                       const char *what)
+{
+  tw_test_wait_until (tw_test_flag_is_set, flag, timeout_ms, what);
+}
+
+static gboolean
+set_flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the main loop run for @ms, for what a test must see not happen. */
+void
+tw_test_sleep_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GAsyncResult *async_result;
+
+/* The callback for an async call whose result tw_test_await_result()
+ * returns; one call at a time. */
+void
+tw_test_store_result_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_assert_null (async_result);
+  async_result = g_object_ref (result);
+}
+
+static gboolean
+result_is_stored (gpointer data)
+{
+  return async_result != NULL;
+}
+
+GAsyncResult *
+tw_test_await_result (guint       timeout_ms,
+                      const char *what)
+{
+  tw_test_wait_until (result_is_stored, NULL, timeout_ms, what);
+
+  return g_steal_pointer (&async_result);
+}
+
+/* JSON */
+
+/* The object in @json, which must be one. */
+JsonObject *
+tw_test_parse_object (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (json, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+char *
+tw_test_object_to_string (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_set_object (node, object);
+  return json_to_string (node, FALSE);
+}
+
+/* Folders */
+
+/* Removes @path and all below it, without following symbolic links. */
+void
+tw_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_unlink (path);
+      return;
+    }
+
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      tw_test_remove_tree (child);
+    }
+
+  g_rmdir (path);
+}
+
+/* Makes a temporary folder from @tmpl and points HOME and the XDG base
+ * folders into it, so a test never reads or writes the user's own.
+ * Returns the folder, for tw_test_remove_tree() at the end. */
+char *
+tw_test_set_up_folders (const char *tmpl,
+                        gboolean    with_state_home)
+{
+  static const struct {
+    const char *variable;
+    const char *folder;
+  } folders[] = {
+    { "HOME", "home" },
+    { "XDG_DATA_HOME", "data" },
+    { "XDG_CACHE_HOME", "cache" },
+    { "XDG_CONFIG_HOME", "config" },
+    { "XDG_STATE_HOME", "state" },
+    { "XDG_RUNTIME_DIR", "runtime" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp (tmpl, &error);
+
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (!with_state_home && g_str_equal (folders[i].variable, "XDG_STATE_HOME"))
+        continue;
+
+      path = g_build_filename (root, folders[i].folder, NULL);
+      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+      g_setenv (folders[i].variable, path, TRUE);
+    }
+
+  return g_steal_pointer (&root);
+}
+
+/* The fake browser service */
+
+static void tw_fake_service_iface_init (TwBrowserServiceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwFakeService, tw_fake_service, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
+                                                      tw_fake_service_iface_init))
+
+static void
+tw_fake_service_run_async (TwBrowserService    *service,
+                           TwTabCommand         command,
+                           const char          *browser_id,
+                           JsonObject          *params,
+                           const TwCaller      *caller,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  TwFakeService *self = TW_FAKE_SERVICE (service);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->n_runs++;
+  self->command = command;
+  g_free (self->browser_id);
+  self->browser_id = g_strdup (browser_id);
+  g_clear_pointer (&self->params, json_object_unref);
+  self->params = json_object_ref (params);
+
+  if (self->error != NULL)
+    g_task_return_error (task, g_error_copy (self->error));
+  else
+    g_task_return_pointer (task, json_object_ref (self->reply), (GDestroyNotify) json_object_unref);
+}
+
+static JsonObject *
+tw_fake_service_run_finish (TwBrowserService  *service,
+                            GAsyncResult      *result,
+                            GError           **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+tw_fake_service_iface_init (TwBrowserServiceInterface *iface)
+{
+  iface->run_async = tw_fake_service_run_async;
+  iface->run_finish = tw_fake_service_run_finish;
+}
+
+static void
+tw_fake_service_finalize (GObject *object)
+{
+  TwFakeService *self = TW_FAKE_SERVICE (object);
+
+  g_free (self->browser_id);
+  g_clear_pointer (&self->params, json_object_unref);
+  g_clear_pointer (&self->reply, json_object_unref);
+  g_clear_error (&self->error);
+
+  G_OBJECT_CLASS (tw_fake_service_parent_class)->finalize (object);
+}
+
+static void
+tw_fake_service_class_init (TwFakeServiceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_fake_service_finalize;
+}
+
+static void
+tw_fake_service_init (TwFakeService *self)
+{
+}
+
+/* Tool calls */
+
+void
+tw_test_outcome_done_cb (TwToolCall   *call,
+                         JsonNode     *result,
+                         const GError *error,
+                         gpointer      user_data)
+{
+  TwTestOutcome *outcome = user_data;
+
+  outcome->done = TRUE;
+  outcome->result = json_node_copy (result);
+  outcome->error = error ? g_error_copy (error) : NULL;
+}
+
+void
+tw_test_outcome_clear (TwTestOutcome *outcome)
+{
+  g_clear_pointer (&outcome->result, json_node_unref);
+  g_clear_error (&outcome->error);
+  outcome->done = FALSE;
+}
+
+/* Runs the tool @name with @arguments against @service on behalf of
+ * @caller, as an agent's call would, and waits until it is done. */
+void
+tw_test_run_tool_full (TwBrowserService *service,
+                       const TwCaller   *caller,
+                       const char       *name,
+                       const char       *arguments,
+                       TwTestOutcome    *outcome)
+{
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonObject) args = tw_test_parse_object (arguments);
+  g_autoptr(TwToolCall) call = NULL;
+
+  g_assert_nonnull (def);
+  call = tw_tool_call_new (def, args, service, caller, NULL);
+  tw_tool_call_set_done_func (call, tw_test_outcome_done_cb, outcome, NULL);
+  tw_tool_call_start (call);
+  while (!outcome->done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+tw_test_run_tool (TwFakeService *service,
+                  const char    *name,
+                  const char    *arguments,
+                  TwTestOutcome *outcome)
+{
+  static const TwCaller caller = { "agent-1", "Test Agent" };
+
+  tw_test_run_tool_full (TW_BROWSER_SERVICE (service), &caller, name, arguments, outcome);
+}
