@@ -6,6 +6,7 @@
 
 #include "tw-action-overlay.h"
 #include "tw-activity-feed.h"
+#include "tw-feed-model.h"
 #include "tw-browser.h"
 #include "tw-handoff-banner.h"
 #include "tw-tool-call-private.h"
@@ -226,6 +227,30 @@ wait_until (gboolean   (*condition) (gpointer),
   g_source_remove (watchdog);
 }
 
+typedef struct
+{
+  GListModel *model;
+  guint       n_items;
+} ModelLength;
+
+static gboolean
+model_has_length (gpointer data)
+{
+  ModelLength *length = data;
+
+  return g_list_model_get_n_items (length->model) == length->n_items;
+}
+
+/* The feed draws calls in batches: waits until it shows @n_items. */
+static void
+wait_for_feed (TwActivityFeed *feed,
+               guint           n_items)
+{
+  ModelLength length = { tw_activity_feed_get_model (feed), n_items };
+
+  wait_until (model_has_length, &length, "the feed to catch up");
+}
+
 /* A window and the form page in a tab of Ada's. */
 typedef struct
 {
@@ -372,8 +397,9 @@ test_session (Fixture       *fixture,
   g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Bob");
   g_assert_null (tw_activity_entry_get_browser_id (entry));
 
-  /* The feed shows them all, then one agent's, then one tab's. */
-  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 8);
+  /* The feed shows them all, then one agent's, then one tab's; a filter
+   * the person picks applies at once. */
+  wait_for_feed (feed, 8);
   tw_activity_feed_set_agent_filter (feed, "agent-bob");
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (shown, 0)), ==, "browser_list_tabs");
@@ -419,6 +445,7 @@ test_choose_entry (Fixture       *fixture,
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
 
   /* The feed lists the newest first: Bob's tab, then Ada's click. */
+  wait_for_feed (feed, 4);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (tw_activity_feed_get_model (feed), 0)), ==,
                    "browser_new_tab");
   g_assert_cmpstr (tw_activity_entry_get_agent_name (entry_at (tw_activity_feed_get_model (feed), 0)),
@@ -647,6 +674,159 @@ test_follow (Fixture       *fixture,
   g_assert_false (gtk_widget_get_mapped (overlay2));
 }
 
+/* The feed's model: newest first, changes passed on in batches that name
+ * only the rows that came and went */
+
+typedef struct
+{
+  GString *changes;   /* "position-removed+added " per items-changed */
+  guint    flushes;
+} FeedChanges;
+
+static void
+feed_items_changed_cb (GListModel  *model,
+                       guint        position,
+                       guint        removed,
+                       guint        added,
+                       FeedChanges *changes)
+{
+  g_string_append_printf (changes->changes, "%u-%u+%u ", position, removed, added);
+}
+
+static void
+feed_flushed_cb (TwFeedModel *model,
+                 FeedChanges *changes)
+{
+  changes->flushes++;
+}
+
+static GObject *
+named_object (const char *name)
+{
+  GObject *object = g_object_new (G_TYPE_OBJECT, NULL);
+
+  g_object_set_data_full (object, "name", g_strdup (name), g_free);
+  return object;
+}
+
+static void
+append_named (GListStore *store,
+              const char *name)
+{
+  g_autoptr(GObject) object = named_object (name);
+
+  g_list_store_append (store, object);
+}
+
+/* The names the model shows, in its order. */
+static char *
+shown_names (GListModel *model)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+      g_string_append_printf (names, "%s%s", i > 0 ? " " : "",
+                              (const char *) g_object_get_data (object, "name"));
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+static gboolean
+feed_flushed (gpointer data)
+{
+  return ((FeedChanges *) data)->flushes > 0;
+}
+
+static void
+test_feed_model (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(TwFeedModel) model = NULL;
+  FeedChanges changes = { g_string_new (NULL), 0 };
+  g_autofree char *names = NULL;
+  gint64 started;
+  double waited_ms;
+
+  append_named (store, "a");
+  append_named (store, "b");
+  append_named (store, "c");
+  model = tw_feed_model_new (G_LIST_MODEL (store));
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (model)) == G_TYPE_OBJECT);
+  names = shown_names (G_LIST_MODEL (model));
+  g_assert_cmpstr (names, ==, "c b a");
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (model), 3));
+
+  g_signal_connect (model, "items-changed", G_CALLBACK (feed_items_changed_cb), &changes);
+  g_signal_connect (model, "flushed", G_CALLBACK (feed_flushed_cb), &changes);
+
+  /* A burst of calls: two come in, the oldest drops out of the log.
+   * Nothing reaches the view until the batch is due... */
+  append_named (store, "d");
+  append_named (store, "e");
+  g_list_store_remove (store, 0);
+  g_assert_cmpstr (changes.changes->str, ==, "");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 3);
+
+  /* ... and then as the row that left the bottom and the rows that came in
+   * on top, without touching the rows in between. */
+  started = g_get_monotonic_time ();
+  wait_until (feed_flushed, &changes, "the batch");
+  waited_ms = (g_get_monotonic_time () - started) / 1000.0;
+  g_assert_cmpfloat (waited_ms, >=, TW_FEED_MODEL_BATCH_MS / 2.0);
+  g_assert_cmpstr (changes.changes->str, ==, "2-1+0 0-0+2 ");
+  g_free (names);
+  names = shown_names (G_LIST_MODEL (model));
+  g_assert_cmpstr (names, ==, "e d c b");
+
+  /* A change of another kind (a filter) replaces the whole list, at once
+   * when flushed. */
+  g_string_truncate (changes.changes, 0);
+  changes.flushes = 0;
+  g_list_store_remove (store, 1);
+  tw_feed_model_flush (model);
+  g_assert_cmpstr (changes.changes->str, ==, "0-4+3 ");
+  g_assert_cmpuint (changes.flushes, ==, 1);
+  g_free (names);
+  names = shown_names (G_LIST_MODEL (model));
+  g_assert_cmpstr (names, ==, "e d b");
+
+  /* A flush with nothing new changes nothing but still says so, for the
+   * rows whose entries changed. */
+  g_string_truncate (changes.changes, 0);
+  tw_feed_model_schedule (model);
+  tw_feed_model_flush (model);
+  g_assert_cmpstr (changes.changes->str, ==, "");
+  g_assert_cmpuint (changes.flushes, ==, 2);
+
+  /* Only the newest rows are shown, however long the log. */
+  for (guint i = 0; i < TW_FEED_MODEL_MAX_ITEMS + 50; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("n%u", i);
+
+      append_named (store, name);
+    }
+  g_string_truncate (changes.changes, 0);
+  tw_feed_model_flush (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, TW_FEED_MODEL_MAX_ITEMS);
+  {
+    g_autoptr(GObject) newest = g_list_model_get_item (G_LIST_MODEL (model), 0);
+    g_autoptr(GObject) oldest = g_list_model_get_item (G_LIST_MODEL (model), TW_FEED_MODEL_MAX_ITEMS - 1);
+    g_autofree char *expected_oldest = g_strdup_printf ("n%u", 50);
+    g_autofree char *expected = g_strdup_printf ("0-3+%u ", TW_FEED_MODEL_MAX_ITEMS);
+
+    g_assert_cmpstr (g_object_get_data (newest, "name"), ==, "n249");
+    g_assert_cmpstr (g_object_get_data (oldest, "name"), ==, expected_oldest);
+    g_assert_cmpstr (changes.changes->str, ==, expected);
+  }
+
+  g_signal_handlers_disconnect_by_data (model, &changes);
+  g_string_free (changes.changes, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -659,6 +839,7 @@ main (int   argc,
 
   start_server ();
 
+  g_test_add_func ("/ui/activity/feed-model", test_feed_model);
   g_test_add ("/ui/activity/session", Fixture, NULL,
               fixture_set_up, test_session, fixture_tear_down);
   g_test_add ("/ui/activity/choose-entry", Fixture, NULL,

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "tw-activity-feed.h"
+#include "tw-feed-model.h"
 
 struct _TwActivityFeed
 {
@@ -14,7 +15,7 @@ struct _TwActivityFeed
 
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
-  GtkSortListModel   *sorted;
+  TwFeedModel        *sorted;
   GtkNoSelection     *selection;
   GtkListView        *list_view;
   GtkScrolledWindow  *scrolled;
@@ -31,6 +32,10 @@ struct _TwActivityFeed
 
   char               *agent_filter;
   char               *tab_filter;
+
+  /* Rows whose entry changed since they were last drawn, updated
+   * together (row → entry). */
+  GHashTable         *dirty_rows;
 
   guint               updating_menus : 1;
 };
@@ -98,7 +103,7 @@ select_key (TwActivityFeed *self,
 static void
 update_empty (TwActivityFeed *self)
 {
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0;
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)) == 0;
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "list");
 }
@@ -107,7 +112,8 @@ static void
 apply_filters (TwActivityFeed *self)
 {
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
-  update_empty (self);
+  /* The person asked for it: shown now, not with the next batch. */
+  tw_feed_model_flush (self->sorted);
 }
 
 /* The agent menu grows as agents appear in the log. */
@@ -180,7 +186,6 @@ log_items_changed_cb (TwActivityFeed *self,
                       GListModel     *log)
 {
   add_agents (self, position);
-  update_empty (self);
 }
 
 /* The list keeps the row it shows at the top when rows come in above it;
@@ -194,23 +199,12 @@ sorted_items_changed_cb (TwActivityFeed *self,
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scrolled);
 
+  update_empty (self);
+
   /* Within about a row of the top counts as at the top: the rows that came
    * in a moment ago may have pushed the view down already. */
   if (position == 0 && added > 0 && gtk_adjustment_get_value (adjustment) < 48)
     gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
-}
-
-/* Newest first: what an agent does now is always in view, however small
- * the person made the feed. */
-static int
-newest_first (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  guint64 id_a = tw_activity_entry_get_call_id ((TwActivityEntry *) a);
-  guint64 id_b = tw_activity_entry_get_call_id ((TwActivityEntry *) b);
-
-  return id_a < id_b ? 1 : id_a > id_b ? -1 : 0;
 }
 
 static void
@@ -330,15 +324,57 @@ update_row (GtkWidget       *row,
       break;
     }
 
-  gtk_widget_set_tooltip_text (row, tooltip != NULL ? tooltip : where);
+  /* Shown when asked for: setting a tooltip on a row would make GTK look
+   * for the pointer, a round trip to the display server on every call. */
+  if (tooltip == NULL)
+    tooltip = g_steal_pointer (&where);
+  g_object_set_data_full (G_OBJECT (row), "tw-tooltip", g_steal_pointer (&tooltip), g_free);
 }
 
+static gboolean
+query_tooltip_cb (GtkWidget  *row,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const char *text = g_object_get_data (G_OBJECT (row), "tw-tooltip");
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+refresh_rows (TwActivityFeed *self)
+{
+  GHashTableIter iter;
+  gpointer row;
+  gpointer entry;
+
+  g_hash_table_iter_init (&iter, self->dirty_rows);
+  while (g_hash_table_iter_next (&iter, &row, &entry))
+    {
+      update_row (row, entry);
+      g_hash_table_iter_remove (&iter);
+    }
+}
+
+/* A call that ends changes its row; like new rows, such changes are drawn
+ * in batches, so that a burst of calls costs the main loop a few frames
+ * rather than one each. */
 static void
 entry_notify_cb (TwActivityEntry *entry,
                  GParamSpec      *pspec,
                  GtkWidget       *row)
 {
-  update_row (row, entry);
+  TwActivityFeed *self = g_object_get_data (G_OBJECT (row), "tw-feed");
+
+  g_hash_table_replace (self->dirty_rows, row, g_object_ref (entry));
+  tw_feed_model_schedule (self->sorted);
 }
 
 static GtkWidget *
@@ -367,6 +403,9 @@ setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *icon;
 
   gtk_widget_add_css_class (row, "tw-activity-row");
+  g_object_set_data (G_OBJECT (row), "tw-feed", self);
+  gtk_widget_set_has_tooltip (row, TRUE);
+  g_signal_connect (row, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 
   add_label (row, "tw-time", "tw-activity-time");
   label = add_label (row, "tw-agent", "tw-activity-agent");
@@ -410,6 +449,7 @@ unbind_cb (GtkSignalListItemFactory *factory,
 
   if (entry != NULL)
     g_signal_handlers_disconnect_by_func (entry, entry_notify_cb, row);
+  g_hash_table_remove (self->dirty_rows, row);
 }
 
 static void
@@ -435,6 +475,7 @@ set_browser (TwActivityFeed *self,
   self->log = g_object_ref (tw_browser_get_activity (browser));
 
   gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (self->log));
+  tw_feed_model_flush (self->sorted);
 
   g_signal_connect_object (self->log, "items-changed", G_CALLBACK (log_items_changed_cb), self,
                            G_CONNECT_SWAPPED | G_CONNECT_AFTER);
@@ -463,6 +504,7 @@ tw_activity_feed_dispose (GObject *object)
   g_clear_object (&self->browser);
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
+  g_hash_table_remove_all (self->dirty_rows);
 
   G_OBJECT_CLASS (tw_activity_feed_parent_class)->dispose (object);
 }
@@ -473,6 +515,7 @@ tw_activity_feed_finalize (GObject *object)
   TwActivityFeed *self = TW_ACTIVITY_FEED (object);
 
   g_clear_pointer (&self->agent_keys, g_ptr_array_unref);
+  g_clear_pointer (&self->dirty_rows, g_hash_table_unref);
   g_clear_pointer (&self->tab_keys, g_ptr_array_unref);
   g_clear_pointer (&self->agent_filter, g_free);
   g_clear_pointer (&self->tab_filter, g_free);
@@ -578,6 +621,7 @@ tw_activity_feed_init (TwActivityFeed *self)
   self->agent_keys = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->agent_keys, NULL);
   self->tab_keys = g_ptr_array_new_with_free_func (g_free);
+  self->dirty_rows = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   g_ptr_array_add (self->tab_keys, NULL);
 
   gtk_widget_add_css_class (header, "tw-activity-header");
@@ -602,8 +646,11 @@ tw_activity_feed_init (TwActivityFeed *self)
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
-  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filtered)),
-                                          GTK_SORTER (gtk_custom_sorter_new (newest_first, NULL, NULL)));
+  /* Newest first: what an agent does now is always in view, however
+   * small the person made the feed. */
+  self->sorted = tw_feed_model_new (G_LIST_MODEL (self->filtered));
+  g_signal_connect_object (self->sorted, "flushed", G_CALLBACK (refresh_rows), self,
+                           G_CONNECT_SWAPPED);
   self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
   g_signal_connect_object (self->sorted, "items-changed", G_CALLBACK (sorted_items_changed_cb), self,
                            G_CONNECT_SWAPPED);
