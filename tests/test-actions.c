@@ -11,7 +11,7 @@
 #include "tw-tab-actions.h"
 #include "tw-view-frame.h"
 #include "tw-web-context.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* The interaction commands on real WebKit views, the way an agent drives
  * them: take a snapshot, find the ref of an element by its role and name,
@@ -65,12 +65,6 @@ serve_cb (SoupServer        *soup_server,
     tw_test_serve_file (msg, "fixtures/actions", path, TRUE);
 }
 
-static void
-start_server (void)
-{
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
-}
-
 /* A page: one web view in a window with its runtime, as a tab has them. */
 
 typedef struct
@@ -79,20 +73,10 @@ typedef struct
   TwViewFrame   *frame;
   WebKitWebView *view;
   TwPageRuntime *runtime;
-  gboolean       loaded;
   GPtrArray     *dialogs;
   GPtrArray     *popups;
   char          *snapshot;
 } Page;
-
-static void
-load_changed_cb (WebKitWebView   *view,
-                 WebKitLoadEvent  load_event,
-                 Page            *page)
-{
-  if (load_event == WEBKIT_LOAD_FINISHED)
-    page->loaded = TRUE;
-}
 
 /* What a tab does with dialogs: alert accepted, the others dismissed. */
 static gboolean
@@ -139,7 +123,6 @@ page_new_full (gboolean shown)
   page->dialogs = g_ptr_array_new_with_free_func (g_free);
   page->popups = g_ptr_array_new_with_free_func (g_free);
 
-  g_signal_connect (page->view, "load-changed", G_CALLBACK (load_changed_cb), page);
   g_signal_connect (page->view, "script-dialog", G_CALLBACK (script_dialog_cb), page);
   g_signal_connect (page->view, "create", G_CALLBACK (create_cb), page);
 
@@ -186,9 +169,7 @@ page_load (Page       *page,
 {
   g_autofree char *url = g_strconcat (base_url, path, NULL);
 
-  page->loaded = FALSE;
-  webkit_web_view_load_uri (page->view, url);
-  tw_test_wait_for_flag (&page->loaded, CALL_TIMEOUT_MS, path);
+  tw_test_view_load (page->view, url, CALL_TIMEOUT_MS);
 }
 
 /* Runs @script in the page's own world and returns its value as a string
@@ -197,15 +178,7 @@ static char *
 page_eval (Page       *page,
            const char *script)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JSCValue) value = NULL;
-  g_autoptr(GError) error = NULL;
-
-  webkit_web_view_evaluate_javascript (page->view, script, -1, NULL, NULL, NULL,
-                                       tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (CALL_TIMEOUT_MS, script);
-  value = webkit_web_view_evaluate_javascript_finish (page->view, result, &error);
-  g_assert_no_error (error);
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (page->view, script, CALL_TIMEOUT_MS);
 
   if (jsc_value_is_object (value) && !jsc_value_is_array (value))
     return jsc_value_to_json (value, 0);
@@ -244,28 +217,10 @@ static char *
 find_ref (Page       *page,
           const char *needle)
 {
-  g_auto(GStrv) lines = NULL;
-
   if (page->snapshot == NULL)
     page_snapshot (page);
 
-  lines = g_strsplit (page->snapshot, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *at;
-      const char *end;
-
-      if (strstr (lines[i], needle) == NULL || (at = strstr (lines[i], " @e")) == NULL)
-        continue;
-      at++;
-      end = at + 2;
-      while (g_ascii_isdigit (*end))
-        end++;
-      return g_strndup (at, end - at);
-    }
-
-  g_error ("No line with %s in:\n%s", needle, page->snapshot);
-  return NULL;
+  return tw_test_find_ref (page->snapshot, needle);
 }
 
 static TwTabActionsOptions test_options = {
@@ -1473,16 +1428,6 @@ test_frames (void)
 
 /* Timing (run with -m perf) */
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 measure_clicks (gboolean shown)
 {
@@ -1503,7 +1448,7 @@ measure_clicks (gboolean shown)
     }
 
   assert_eval (page, "String(window.clicks)", "35");
-  qsort (samples, G_N_ELEMENTS (samples), sizeof (double), compare_doubles);
+  qsort (samples, G_N_ELEMENTS (samples), sizeof (double), tw_test_compare_doubles);
   g_test_message ("click on a %s page: median %.1f ms, p90 %.1f ms", shown ? "shown" : "background",
                   samples[G_N_ELEMENTS (samples) / 2], samples[G_N_ELEMENTS (samples) * 9 / 10]);
   g_test_minimized_result (samples[G_N_ELEMENTS (samples) / 2], "median click %.1f ms",
@@ -1532,7 +1477,7 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
 
-  start_server ();
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
   session = webkit_network_session_new_ephemeral ();
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
   g_assert_no_error (error);

@@ -9,16 +9,15 @@
 #include "tw-feed-model.h"
 #include "tw-browser.h"
 #include "tw-handoff-banner.h"
-#include "tw-tool-call-private.h"
-#include "tw-tool-registry.h"
 #include "tw-window.h"
+#include "tw-test-util.h"
 
 /* Watching and steering from the person's side: the activity feed of a
  * scripted agent session, pausing a tab and handing one to the person
  * (browser_handoff). Everything goes through real tool calls on a real
  * window, the way agents reach it over MCP. */
 
-#define CALL_TIMEOUT_S 60
+#define WAIT_MS 60000
 
 static const TwCaller ada = { "agent-ada", "Ada", 0 };
 static const TwCaller bob = { "agent-bob", "Bob", 0 };
@@ -45,104 +44,7 @@ serve_cb (SoupServer        *soup_server,
                                     strlen (form_html));
 }
 
-static void
-start_server (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-
-  server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (server);
-  base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-}
-
 /* Tool calls */
-
-typedef struct
-{
-  JsonNode *result;
-  guint     n_progress;
-  double    last_progress;
-  double    last_total;
-} CallState;
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  g_error ("%s did not finish within %d s", (const char *) user_data, CALL_TIMEOUT_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-call_done_cb (TwToolCall   *call,
-              JsonNode     *result,
-              const GError *error,
-              gpointer      user_data)
-{
-  CallState *state = user_data;
-
-  state->result = json_node_ref (result);
-}
-
-static void
-call_progress_cb (TwToolCall *call,
-                  double      progress,
-                  double      total,
-                  const char *message,
-                  gpointer    user_data)
-{
-  CallState *state = user_data;
-
-  state->n_progress++;
-  state->last_progress = progress;
-  state->last_total = total;
-}
-
-/* Starts tool @name as @caller; the caller runs the main loop until
- * state->result is set. */
-static TwToolCall *
-start_tool (TwBrowser      *browser,
-            const TwCaller *caller,
-            const char     *name,
-            const char     *args,
-            CallState      *state)
-{
-  const TwToolDef *def = tw_tool_registry_lookup (name);
-  g_autoptr(JsonNode) arguments = json_from_string (args, NULL);
-  TwToolCall *call;
-
-  g_assert_nonnull (def);
-  g_assert_nonnull (arguments);
-
-  call = tw_tool_call_new (def, json_node_get_object (arguments), TW_BROWSER_SERVICE (browser),
-                           caller, NULL);
-  tw_tool_call_set_done_func (call, call_done_cb, state, NULL);
-  tw_tool_call_set_progress_func (call, call_progress_cb, state);
-  tw_tool_call_start (call);
-
-  return call;
-}
-
-static JsonObject *
-await_call (CallState  *state,
-            const char *what)
-{
-  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
-  JsonObject *object;
-
-  while (state->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
-
-  object = json_object_ref (json_node_get_object (state->result));
-  g_clear_pointer (&state->result, json_node_unref);
-
-  return object;
-}
 
 static JsonObject *
 call_tool (TwBrowser      *browser,
@@ -150,40 +52,7 @@ call_tool (TwBrowser      *browser,
            const char     *name,
            const char     *args)
 {
-  CallState state = { 0 };
-  g_autoptr(TwToolCall) call = start_tool (browser, caller, name, args, &state);
-
-  return await_call (&state, name);
-}
-
-static gboolean
-is_error (JsonObject *result)
-{
-  return json_object_get_boolean_member_with_default (result, "isError", FALSE);
-}
-
-static const char *
-result_text (JsonObject *result)
-{
-  JsonArray *content = json_object_get_array_member (result, "content");
-
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
-static JsonObject *
-structured (JsonObject *result)
-{
-  return json_object_get_object_member (result, "structuredContent");
-}
-
-static const char *
-error_code (JsonObject *result)
-{
-  g_assert_true (is_error (result));
-
-  return json_object_get_string_member (json_object_get_object_member (structured (result),
-                                                                       "error"),
-                                        "code");
+  return tw_test_call_tool (TW_BROWSER_SERVICE (browser), caller, name, args);
 }
 
 static JsonObject *
@@ -192,39 +61,7 @@ call_ok (TwBrowser      *browser,
          const char     *name,
          const char     *args)
 {
-  JsonObject *result = call_tool (browser, caller, name, args);
-
-  if (is_error (result))
-    g_error ("%s failed: %s", name, result_text (result));
-
-  return result;
-}
-
-static char *
-find_ref (const char *snapshot,
-          const char *role,
-          const char *name)
-{
-  g_autofree char *pattern = g_strdup_printf ("- %s \"%s\"[^\\n]*?(@e\\d+)", role, name);
-  g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
-  g_autoptr(GMatchInfo) match = NULL;
-
-  if (!g_regex_match (regex, snapshot, 0, &match))
-    g_error ("no %s \"%s\" in:\n%s", role, name, snapshot);
-
-  return g_match_info_fetch (match, 1);
-}
-
-static void
-wait_until (gboolean   (*condition) (gpointer),
-            gpointer     data,
-            const char  *what)
-{
-  guint watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), caller, name, args);
 }
 
 typedef struct
@@ -248,7 +85,7 @@ wait_for_feed (TwActivityFeed *feed,
 {
   ModelLength length = { tw_activity_feed_get_model (feed), n_items };
 
-  wait_until (model_has_length, &length, "the feed to catch up");
+  tw_test_wait_until (model_has_length, &length, WAIT_MS, "the feed to catch up");
 }
 
 /* A window and the form page in a tab of Ada's. */
@@ -265,7 +102,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/form\"}", base_url);
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%sform\"}", base_url);
   g_autoptr(JsonObject) opened = NULL;
 
   fixture->browser = tw_browser_new (NULL, NULL);
@@ -273,7 +110,8 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
 
   opened = call_ok (fixture->browser, &ada, "browser_new_tab", args);
-  fixture->browser_id = g_strdup (json_object_get_string_member (structured (opened), "browserId"));
+  fixture->browser_id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened),
+                                                                 "browserId"));
   fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
   fixture->id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
 }
@@ -325,8 +163,8 @@ test_session (Fixture       *fixture,
 
   /* Ada reads the page, fills the form and saves it. */
   snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
-  email = find_ref (result_text (snapshot), "textbox", "Email");
-  save = find_ref (result_text (snapshot), "button", "Save");
+  email = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Email\"");
+  save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
 
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"ada@example.com\"}",
                           fixture->browser_id, email);
@@ -334,21 +172,21 @@ test_session (Fixture       *fixture,
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
   clicked = call_ok (fixture->browser, &ada, "browser_click", args);
-  g_assert_cmpstr (json_object_get_string_member (structured (clicked), "title"), ==,
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (clicked), "title"), ==,
                    "Saved ada@example.com");
 
   /* Then makes three mistakes. */
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
   stale = call_tool (fixture->browser, &ada, "browser_click", args);
-  g_assert_cmpstr (error_code (stale), ==, "browser_stale_ref");
+  g_assert_cmpstr (tw_test_result_error_code (stale), ==, "browser_stale_ref");
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"file:///etc/passwd\"}",
                           fixture->browser_id);
   denied = call_tool (fixture->browser, &ada, "browser_navigate", args);
-  g_assert_cmpstr (error_code (denied), ==, "browser_denied");
+  g_assert_cmpstr (tw_test_result_error_code (denied), ==, "browser_denied");
   unknown = call_tool (fixture->browser, &ada, "browser_snapshot", "{\"browserId\": \"b99999\"}");
-  g_assert_cmpstr (error_code (unknown), ==, "browser_not_found");
+  g_assert_cmpstr (tw_test_result_error_code (unknown), ==, "browser_not_found");
 
   /* Bob only looks. */
   listed = call_ok (fixture->browser, &bob, "browser_list_tabs", "{}");
@@ -433,7 +271,7 @@ test_choose_entry (Fixture       *fixture,
   graphene_rect_t highlight;
 
   snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
-  save = find_ref (result_text (snapshot), "button", "Save");
+  save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
   clicked = call_ok (fixture->browser, &ada, "browser_click", args);
 
@@ -456,7 +294,7 @@ test_choose_entry (Fixture       *fixture,
   /* Choosing Ada's click shows her tab and points at the button again. */
   tw_activity_feed_activate (feed, 1);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
-  wait_until (overlay_flashing, overlay, "the flash");
+  tw_test_wait_until (overlay_flashing, overlay, WAIT_MS, "the flash");
   g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
   g_assert_cmpfloat (highlight.size.width, >, 10);
 }
@@ -484,8 +322,8 @@ test_pause (Fixture       *fixture,
   started = g_get_monotonic_time ();
   paused = call_tool (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
   g_assert_cmpint (g_get_monotonic_time () - started, <, 500 * 1000);
-  g_assert_cmpstr (error_code (paused), ==, "browser_denied");
-  message = result_text (paused);
+  g_assert_cmpstr (tw_test_result_error_code (paused), ==, "browser_denied");
+  message = tw_test_result_text (paused);
   g_assert_true (g_str_has_prefix (message, "browser_denied: "));
   g_assert_nonnull (strstr (message, "paused"));
   g_assert_nonnull (strstr (message, fixture->browser_id));
@@ -503,13 +341,13 @@ test_pause (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.resume-tab",
                                              "s", fixture->browser_id));
   resumed = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
-  g_assert_nonnull (strstr (result_text (resumed), "Sign up"));
+  g_assert_nonnull (strstr (tw_test_result_text (resumed), "Sign up"));
 
   /* And pausing works from the tab itself as well. */
   tw_browser_tab_set_paused (fixture->tab, TRUE);
   paused_again = call_tool (fixture->browser, &bob, "browser_click",
                             "{\"browserId\": \"b0\", \"ref\": \"@e1\"}");
-  g_assert_cmpstr (error_code (paused_again), ==, "browser_not_found");
+  g_assert_cmpstr (tw_test_result_error_code (paused_again), ==, "browser_not_found");
   g_clear_pointer (&paused_again, json_object_unref);
   {
     g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e1\"}",
@@ -517,7 +355,7 @@ test_pause (Fixture       *fixture,
 
     paused_again = call_tool (fixture->browser, &bob, "browser_click", args);
   }
-  g_assert_cmpstr (error_code (paused_again), ==, "browser_denied");
+  g_assert_cmpstr (tw_test_result_error_code (paused_again), ==, "browser_denied");
   tw_browser_tab_set_paused (fixture->tab, FALSE);
 }
 
@@ -530,10 +368,10 @@ banner_shown (gpointer data)
 }
 
 static TwHandoffBanner *
-start_handoff (Fixture    *fixture,
-               CallState  *state,
-               TwToolCall **call,
-               guint       timeout_ms)
+start_handoff (Fixture        *fixture,
+               TwTestOutcome  *state,
+               TwToolCall    **call,
+               guint           timeout_ms)
 {
   g_autofree char *timeout = timeout_ms > 0 ? g_strdup_printf (", \"timeoutMs\": %u", timeout_ms)
                                              : g_strdup ("");
@@ -547,8 +385,9 @@ start_handoff (Fixture    *fixture,
   banner = TW_HANDOFF_BANNER (tw_window_get_handoff_banner (fixture->window, fixture->tab));
   g_assert_false (tw_handoff_banner_get_shown (banner));
 
-  *call = start_tool (fixture->browser, &ada, "browser_handoff", args, state);
-  wait_until (banner_shown, banner, "the handoff banner");
+  *call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_handoff", args,
+                              state);
+  tw_test_wait_until (banner_shown, banner, WAIT_MS, "the handoff banner");
 
   return banner;
 }
@@ -557,10 +396,11 @@ static void
 test_handoff_done (Fixture       *fixture,
                    gconstpointer  data)
 {
-  CallState state = { 0 };
+  TwTestOutcome state = { 0 };
   g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 0);
+  JsonObject *structured;
   AdwTabView *view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (banner), ADW_TYPE_TAB_VIEW));
 
   /* The tab came forward, asking for attention, with the agent's words. */
@@ -577,15 +417,16 @@ test_handoff_done (Fixture       *fixture,
 
   /* The person presses Done. */
   g_assert_true (tw_handoff_banner_respond (banner, TRUE));
-  result = await_call (&state, "browser_handoff");
-  g_assert_false (is_error (result));
-  g_assert_cmpstr (json_object_get_string_member (structured (result), "outcome"), ==, "done");
-  g_assert_cmpstr (json_object_get_string_member (structured (result), "browserId"), ==,
+  result = tw_test_await_tool (&state, "browser_handoff");
+  g_assert_false (tw_test_result_is_error (result));
+  structured = tw_test_result_structured (result);
+  g_assert_cmpstr (json_object_get_string_member (structured, "outcome"), ==, "done");
+  g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==,
                    fixture->browser_id);
-  g_assert_true (g_str_has_suffix (json_object_get_string_member (structured (result), "url"),
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (structured, "url"),
                                    "/form"));
-  g_assert_cmpstr (json_object_get_string_member (structured (result), "title"), ==, "Form");
-  g_assert_true (g_str_has_prefix (result_text (result), "The person pressed Done"));
+  g_assert_cmpstr (json_object_get_string_member (structured, "title"), ==, "Form");
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "The person pressed Done"));
 
   g_assert_false (tw_handoff_banner_get_shown (banner));
   g_assert_null (tw_browser_tab_get_handoff_message (fixture->tab));
@@ -596,7 +437,7 @@ static void
 test_handoff_cancel (Fixture       *fixture,
                      gconstpointer  data)
 {
-  CallState state = { 0 };
+  TwTestOutcome state = { 0 };
   g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 60000);
@@ -604,10 +445,10 @@ test_handoff_cancel (Fixture       *fixture,
   /* Through the window action, as a keyboard shortcut or a script would. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.handoff-cancel",
                                              "s", fixture->browser_id));
-  result = await_call (&state, "browser_handoff");
-  g_assert_false (is_error (result));
-  g_assert_cmpstr (json_object_get_string_member (structured (result), "outcome"), ==,
-                   "cancelled");
+  result = tw_test_await_tool (&state, "browser_handoff");
+  g_assert_false (tw_test_result_is_error (result));
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result),
+                                                  "outcome"), ==, "cancelled");
   g_assert_cmpfloat (state.last_total, ==, 60);
   g_assert_false (tw_handoff_banner_get_shown (banner));
 }
@@ -616,7 +457,7 @@ static void
 test_handoff_timeout (Fixture       *fixture,
                       gconstpointer  data)
 {
-  CallState state = { 0 };
+  TwTestOutcome state = { 0 };
   g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autoptr(JsonObject) after = NULL;
@@ -624,10 +465,10 @@ test_handoff_timeout (Fixture       *fixture,
   gint64 started = g_get_monotonic_time ();
 
   /* Nobody answers. */
-  result = await_call (&state, "browser_handoff");
+  result = tw_test_await_tool (&state, "browser_handoff");
   g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
-  g_assert_cmpstr (error_code (result), ==, "browser_timeout");
-  g_assert_nonnull (strstr (result_text (result), "did not answer"));
+  g_assert_cmpstr (tw_test_result_error_code (result), ==, "browser_timeout");
+  g_assert_nonnull (strstr (tw_test_result_text (result), "did not answer"));
   g_assert_false (tw_handoff_banner_get_shown (banner));
 
   /* A late press changes nothing, and the tab works for the agent again. */
@@ -643,7 +484,7 @@ test_follow (Fixture       *fixture,
 {
   g_autoptr(JsonObject) second = NULL;
   g_autoptr(JsonObject) read = NULL;
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/form\"}", base_url);
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%sform\"}", base_url);
   g_autofree char *id_args = NULL;
   TwBrowserTab *person;
   TwBrowserTab *tab2;
@@ -653,7 +494,8 @@ test_follow (Fixture       *fixture,
   person = tw_browser_open_tab (fixture->browser, NULL);
   second = call_ok (fixture->browser, &bob, "browser_new_tab", args);
   tab2 = tw_browser_lookup_tab (fixture->browser,
-                                json_object_get_string_member (structured (second), "browserId"));
+                                json_object_get_string_member (tw_test_result_structured (second),
+                                                               "browserId"));
   overlay2 = tw_window_get_action_overlay (fixture->window, tab2);
   g_assert_true (gtk_widget_get_mapped (tw_window_get_action_overlay (fixture->window, person)));
   g_assert_false (gtk_widget_get_mapped (overlay2));
@@ -774,7 +616,7 @@ test_feed_model (void)
   /* ... and then as the row that left the bottom and the rows that came in
    * on top, without touching the rows in between. */
   started = g_get_monotonic_time ();
-  wait_until (feed_flushed, &changes, "the batch");
+  tw_test_wait_until (feed_flushed, &changes, WAIT_MS, "the batch");
   waited_ms = (g_get_monotonic_time () - started) / 1000.0;
   g_assert_cmpfloat (waited_ms, >=, TW_FEED_MODEL_BATCH_MS / 2.0);
   g_assert_cmpstr (changes.changes->str, ==, "2-1+0 0-0+2 ");
@@ -837,7 +679,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  start_server ();
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 
   g_test_add_func ("/ui/activity/feed-model", test_feed_model);
   g_test_add ("/ui/activity/session", Fixture, NULL,

@@ -38,25 +38,13 @@ file_exists (gpointer data)
   return g_file_test (data, G_FILE_TEST_EXISTS);
 }
 
+/* A folder of the running test's own, below the root folder. */
 static char *
 make_folder (const char *name)
 {
-  g_autofree char *test_name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '_');
-  g_autofree char *path = g_build_filename (root_dir, "folders", test_name, name, NULL);
+  g_autofree char *folders = g_build_filename (root_dir, "folders", NULL);
 
-  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
-
-  return g_steal_pointer (&path);
-}
-
-static guint
-file_mode (const char *path)
-{
-  GStatBuf buf;
-
-  g_assert_cmpint (g_stat (path, &buf), ==, 0);
-
-  return buf.st_mode & 0777;
+  return tw_test_make_folder (folders, name);
 }
 
 static void
@@ -68,18 +56,6 @@ write_file (const char *path,
 
   g_file_set_contents_full (path, contents, -1, G_FILE_SET_CONTENTS_CONSISTENT, mode, &error);
   g_assert_no_error (error);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-
-  return json_node_copy (json_parser_get_root (parser));
 }
 
 static const char *
@@ -206,7 +182,7 @@ test_presets_builtin (void)
 
     g_assert_no_error (error);
     g_assert_true (strv_has (env, variable));
-    json = parse_json (config);
+    json = tw_test_parse_json (config);
     g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.httpUrl"), ==,
                      test_values.url);
     g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.headers.Authorization"), ==,
@@ -225,7 +201,7 @@ test_presets_builtin (void)
         content = env[i] + strlen ("OPENCODE_CONFIG_CONTENT=");
     g_assert_nonnull (content);
     g_assert_null (strchr (content, '\n'));
-    json = parse_json (content);
+    json = tw_test_parse_json (content);
     g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.type"), ==, "remote");
     g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.url"), ==, test_values.url);
     g_assert_cmpstr (json_path_string (json, "$.mcp.tabwright.headers.Authorization"), ==,
@@ -719,7 +695,7 @@ mcp_post (Fixture     *f,
   type = soup_message_headers_get_content_type (soup_message_get_response_headers (msg), NULL);
   if (json != NULL)
     *json = g_strcmp0 (type, "application/json") == 0
-              ? parse_json (g_bytes_get_data (reply.body, NULL)) : NULL;
+              ? tw_test_parse_json (g_bytes_get_data (reply.body, NULL)) : NULL;
   if (new_session_id != NULL)
     *new_session_id = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (msg),
                                                               "Mcp-Session-Id"));
@@ -840,11 +816,11 @@ test_agent_lifecycle (Fixture       *f,
   config_path = g_strdup (lines[2]);
 
   g_assert_true (g_str_has_prefix (config_path, config_dir));
-  g_assert_cmpuint (file_mode (config_path), ==, 0600);
-  g_assert_cmpuint (file_mode (config_dir), ==, 0700);
+  g_assert_cmpuint (tw_test_file_mode (config_path), ==, 0600);
+  g_assert_cmpuint (tw_test_file_mode (config_dir), ==, 0700);
   g_file_get_contents (config_path, &config_text, NULL, &error);
   g_assert_no_error (error);
-  config = parse_json (config_text);
+  config = tw_test_parse_json (config_text);
   bearer = g_strconcat ("Bearer ", first_token, NULL);
   g_assert_cmpstr (json_path_string (config, "$.mcpServers.tabwright.type"), ==, "http");
   g_assert_cmpstr (json_path_string (config, "$.mcpServers.tabwright.url"), ==, f->url);
@@ -1166,7 +1142,7 @@ visit (TwBrowser  *browser,
 static void
 test_workspace_cookies (void)
 {
-  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(SoupServer) server = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *folder_a = make_folder ("a");
   g_autofree char *folder_b = make_folder ("b");
@@ -1180,18 +1156,12 @@ test_workspace_cookies (void)
   g_autofree char *in_b = NULL;
   g_autofree char *data_root = g_build_filename (g_get_user_data_dir (), "tabwright", "workspaces",
                                                  NULL);
-  GSList *uris;
   WebKitNetworkSession *session_a;
   WebKitNetworkSession *session_b;
   const char *dir_a;
   const char *dir_b;
 
-  soup_server_add_handler (server, NULL, cookie_handler, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  base = g_uri_to_string (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  server = tw_test_server_new (cookie_handler, NULL, &base);
   set_url = g_strconcat (base, "set", NULL);
   show_url = g_strconcat (base, "show", NULL);
 

@@ -7,11 +7,13 @@
 #include "tw-address.h"
 #include "tw-browser.h"
 #include "tw-error.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* These tests drive TwBrowser through tw_browser_service_run_async(), the
  * way the MCP tools do, against real WebKit web views and pages served from
  * tests/fixtures/pages/ by a SoupServer on loopback. */
+
+#define WAIT_MS 60000
 
 static const TwCaller test_caller = { "test-agent", "Test Agent" };
 
@@ -115,12 +117,6 @@ serve_cb (SoupServer        *soup_server,
   tw_test_serve_file (msg, "fixtures/pages", path, FALSE);
 }
 
-static void
-start_server (void)
-{
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
-}
-
 static char *
 page_url (const char *path)
 {
@@ -151,7 +147,7 @@ command_done_cb (GObject      *object,
 static void
 wait_for (gboolean *flag)
 {
-  tw_test_wait_for_flag (flag, 60000, "a browser command");
+  tw_test_wait_for_flag (flag, WAIT_MS, "a browser command");
 }
 
 static void
@@ -449,20 +445,6 @@ test_history (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
-static void
-evaluate_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(JSCValue) value = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean *done = user_data;
-
-  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
-  g_assert_no_error (error);
-  *done = TRUE;
-}
-
 /* Runs script in the page the way a click handler would, for what the
  * commands under test do not cover. */
 static void
@@ -471,11 +453,8 @@ run_page_script (TwBrowser  *browser,
                  const char *script)
 {
   TwBrowserTab *tab = tw_browser_lookup_tab (browser, browser_id);
-  gboolean done = FALSE;
-
-  webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (tab), script, -1, NULL, NULL,
-                                       NULL, evaluate_done_cb, &done);
-  wait_for (&done);
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (tw_browser_tab_get_view (tab), script,
+                                                     WAIT_MS);
 }
 
 static void
@@ -724,14 +703,8 @@ find_ref (TwBrowser  *browser,
           const char *line)
 {
   g_autoptr(JsonObject) snapshot = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, browser_id, "{}");
-  const char *text = json_object_get_string_member (snapshot, "text");
-  const char *found = strstr (text, line);
-  const char *ref;
 
-  if (found == NULL || (ref = strstr (found, " @e")) == NULL)
-    g_error ("No %s in the snapshot:\n%s", line, text);
-
-  return g_strndup (ref + 1, strspn (ref + 1, "@e0123456789"));
+  return tw_test_find_ref (json_object_get_string_member (snapshot, "text"), line);
 }
 
 /* Shows the tab in a window of its own, as the selected tab of a window is.
@@ -1059,7 +1032,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
 
-  start_server ();
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 
   g_test_add_func ("/webview/address/normalize", test_address);
   g_test_add_func ("/webview/browser/new-tab", test_new_tab);

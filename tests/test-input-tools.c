@@ -11,15 +11,6 @@
  * a fake service that records the command and answers with a canned
  * result. The real actions are tested in test-actions. */
 
-static const char *
-outcome_text (TwTestOutcome *outcome)
-{
-  JsonObject *result = json_node_get_object (outcome->result);
-  JsonArray *content = json_object_get_array_member (result, "content");
-
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
 /* One tool call: its arguments, what the service must be asked, the result
  * it answers with, and the text the agent then reads. */
 typedef struct
@@ -155,7 +146,7 @@ test_case (gconstpointer data)
   g_assert_cmpstr (params, ==, c->params);
 
   /* The text says what the structured result says. */
-  g_assert_cmpstr (outcome_text (&outcome), ==, c->text);
+  g_assert_cmpstr (tw_test_result_text (json_node_get_object (outcome.result)), ==, c->text);
   result = json_node_get_object (outcome.result);
   g_assert_true (json_object_has_member (result, "structuredContent"));
   g_assert_false (json_object_get_boolean_member_with_default (result, "isError", FALSE));
@@ -192,7 +183,7 @@ test_errors (void)
                                         "@e7 button \"Pay\" is covered by dialog \"Cookies\"");
   tw_test_run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
-  g_assert_cmpstr (outcome_text (&outcome), ==,
+  g_assert_cmpstr (tw_test_result_text (json_node_get_object (outcome.result)), ==,
                    "browser_not_interactable: @e7 button \"Pay\" is covered by dialog \"Cookies\"");
   tw_test_outcome_clear (&outcome);
 }

@@ -4,25 +4,14 @@
 #include "tw-error.h"
 #include "tw-json-schema.h"
 #include "tw-tool-registry.h"
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-
-  return json_node_copy (json_parser_get_root (parser));
-}
+#include "tw-test-util.h"
 
 static void
 assert_valid (const char *schema_text,
               const char *instance_text)
 {
-  g_autoptr(JsonNode) schema = parse (schema_text);
-  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(JsonNode) schema = tw_test_parse_json (schema_text);
+  g_autoptr(JsonNode) instance = tw_test_parse_json (instance_text);
   g_autoptr(GError) error = NULL;
 
   if (!tw_json_schema_validate (schema, instance, &error))
@@ -34,8 +23,8 @@ assert_invalid (const char *schema_text,
                 const char *instance_text,
                 const char *message)
 {
-  g_autoptr(JsonNode) schema = parse (schema_text);
-  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(JsonNode) schema = tw_test_parse_json (schema_text);
+  g_autoptr(JsonNode) instance = tw_test_parse_json (instance_text);
   g_autoptr(GError) error = NULL;
 
   if (tw_json_schema_validate (schema, instance, &error))
@@ -256,7 +245,7 @@ test_check_schema (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(JsonNode) schema = parse (bad[i].schema);
+      g_autoptr(JsonNode) schema = tw_test_parse_json (bad[i].schema);
       g_autoptr(GError) error = NULL;
 
       g_assert_false (tw_json_schema_check (schema, &error));

@@ -22,14 +22,10 @@
 #define TOKEN_B "token-b-9876543210"
 #define WAIT_LIMIT_MS 10000
 
-/* Fake browser service. */
+/* Fake browser service: a TwFakeService that plays tabs as JSON objects. */
 
-#define TEST_TYPE_SERVICE (test_service_get_type ())
-G_DECLARE_FINAL_TYPE (TestService, test_service, TEST, SERVICE, GObject)
-
-struct _TestService
+typedef struct
 {
-  GObject     parent_instance;
   GHashTable *tabs;      /* browserId -> JsonObject* */
   guint       next_tab;
   GPtrArray  *log;       /* "start b1 navigate http://...", "end ...", "cancelled ..." */
@@ -39,91 +35,46 @@ struct _TestService
   guint       max_running;
   char       *last_agent_id;
   char       *last_agent_name;
-};
+} Tabs;
 
-static void test_service_iface_init (TwBrowserServiceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestService, test_service, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE, test_service_iface_init))
-
-typedef struct
+static Tabs *
+tabs_new (void)
 {
-  TestService *service;
-  char        *browser_id;
-  char        *label;
-  JsonObject  *result;
-  GError      *error;
-  GSource     *timeout;
-  GSource     *cancel;
-} Op;
+  Tabs *self = g_new0 (Tabs, 1);
 
-static void
-op_free (Op *op)
-{
-  if (op->timeout != NULL)
-    g_source_destroy (op->timeout);
-  if (op->cancel != NULL)
-    g_source_destroy (op->cancel);
-  g_clear_pointer (&op->timeout, g_source_unref);
-  g_clear_pointer (&op->cancel, g_source_unref);
-  g_clear_pointer (&op->result, json_object_unref);
-  g_clear_error (&op->error);
-  g_free (op->browser_id);
-  g_free (op->label);
-  g_free (op);
+  self->tabs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
+  self->running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->log = g_ptr_array_new_with_free_func (g_free);
+
+  return self;
 }
 
 static void
-op_finish (GTask      *task,
-           const char *how)
+tabs_free (Tabs *self)
 {
-  Op *op = g_task_get_task_data (task);
-  TestService *self = op->service;
+  g_hash_table_unref (self->tabs);
+  g_hash_table_unref (self->running);
+  g_ptr_array_unref (self->log);
+  g_free (self->last_agent_id);
+  g_free (self->last_agent_name);
+  g_free (self);
+}
 
-  g_ptr_array_add (self->log, g_strdup_printf ("%s %s", how, op->label));
+/* Keeps the count of commands running on each tab as they end. */
+static void
+command_returning_cb (GTask    *task,
+                      gpointer  data)
+{
+  Tabs *self = TW_FAKE_SERVICE (g_task_get_source_object (task))->run_data;
+  const char *browser_id = data;
 
-  if (op->browser_id != NULL)
+  if (browser_id != NULL)
     {
-      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->running, op->browser_id));
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->running, browser_id));
 
-      g_hash_table_insert (self->running, g_strdup (op->browser_id), GUINT_TO_POINTER (count - 1));
+      g_hash_table_insert (self->running, g_strdup (browser_id), GUINT_TO_POINTER (count - 1));
     }
   self->n_running--;
-
-  if (op->timeout != NULL)
-    {
-      g_source_destroy (op->timeout);
-      g_clear_pointer (&op->timeout, g_source_unref);
-    }
-  if (op->cancel != NULL)
-    {
-      g_source_destroy (op->cancel);
-      g_clear_pointer (&op->cancel, g_source_unref);
-    }
-
-  if (g_str_equal (how, "cancelled"))
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  else if (op->error != NULL)
-    g_task_return_error (task, g_steal_pointer (&op->error));
-  else
-    g_task_return_pointer (task, json_object_ref (op->result), (GDestroyNotify) json_object_unref);
-}
-
-static gboolean
-op_timeout_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-
-  op_finish (task, "end");
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-op_cancelled_cb (GCancellable *cancellable,
-                 gpointer      user_data)
-{
-  op_finish (user_data, "cancelled");
-  return G_SOURCE_REMOVE;
 }
 
 static JsonObject *
@@ -180,36 +131,32 @@ delay_for (const char *url)
 }
 
 static void
-test_service_run_async (TwBrowserService    *service,
-                        TwTabCommand         command,
-                        const char          *browser_id,
-                        JsonObject          *params,
-                        const TwCaller      *caller,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+tabs_run (GTask          *task,
+          TwTabCommand    command,
+          const char     *browser_id,
+          JsonObject     *params,
+          const TwCaller *caller,
+          gpointer        run_data)
 {
-  TestService *self = TEST_SERVICE (service);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Tabs *self = run_data;
+  GCancellable *cancellable = g_task_get_cancellable (task);
   const char *url = json_object_has_member (params, "url") ? json_object_get_string_member (params, "url") : NULL;
   JsonObject *tab = browser_id != NULL ? g_hash_table_lookup (self->tabs, browser_id) : NULL;
-  Op *op = g_new0 (Op, 1);
+  g_autofree char *label = NULL;
+  JsonObject *result = NULL;
+  GError *error = NULL;
   int delay = delay_for (url);
   guint count;
 
-  op->service = self;
-  op->browser_id = g_strdup (browser_id);
-  op->label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
-                               tw_tab_command_to_string (command),
-                               url ? " " : "", url ? url : "");
-  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
+  label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
+                           tw_tab_command_to_string (command),
+                           url ? " " : "", url ? url : "");
 
   g_free (self->last_agent_id);
   g_free (self->last_agent_name);
   self->last_agent_id = g_strdup (caller->agent_id);
   self->last_agent_name = g_strdup (caller->agent_name);
 
-  g_ptr_array_add (self->log, g_strdup_printf ("start %s", op->label));
   if (browser_id != NULL)
     {
       count = GPOINTER_TO_UINT (g_hash_table_lookup (self->running, browser_id));
@@ -222,8 +169,8 @@ test_service_run_async (TwBrowserService    *service,
 
   if (tw_tab_command_targets_tab (command) && tab == NULL)
     {
-      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                               "No tab %s in this workspace", browser_id);
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                           "No tab %s in this workspace", browser_id);
       delay = 0;
     }
   else switch (command)
@@ -238,8 +185,8 @@ test_service_run_async (TwBrowserService    *service,
         while (g_hash_table_iter_next (&iter, NULL, &value))
           json_array_add_object_element (tabs, json_object_ref (value));
 
-        op->result = json_object_new ();
-        json_object_set_array_member (op->result, "tabs", tabs);
+        result = json_object_new ();
+        json_object_set_array_member (result, "tabs", tabs);
       }
       break;
 
@@ -248,11 +195,11 @@ test_service_run_async (TwBrowserService    *service,
         g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
         JsonObject *entry;
 
-        op->result = page_result (id, url != NULL ? url : "about:blank");
+        result = page_result (id, url != NULL ? url : "about:blank");
         entry = json_object_new ();
         json_object_set_string_member (entry, "browserId", id);
-        json_object_set_string_member (entry, "url", json_object_get_string_member (op->result, "url"));
-        json_object_set_string_member (entry, "title", json_object_get_string_member (op->result, "title"));
+        json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
+        json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
         json_object_set_boolean_member (entry, "loading", FALSE);
         json_object_set_string_member (entry, "owner", caller->agent_name);
         g_hash_table_insert (self->tabs, g_strdup (id), entry);
@@ -261,150 +208,39 @@ test_service_run_async (TwBrowserService    *service,
 
     case TW_TAB_COMMAND_CLOSE_TAB:
       g_hash_table_remove (self->tabs, browser_id);
-      op->result = json_object_new ();
-      json_object_set_string_member (op->result, "browserId", browser_id);
-      json_object_set_boolean_member (op->result, "closed", TRUE);
+      result = json_object_new ();
+      json_object_set_string_member (result, "browserId", browser_id);
+      json_object_set_boolean_member (result, "closed", TRUE);
       break;
 
     case TW_TAB_COMMAND_NAVIGATE:
     case TW_TAB_COMMAND_RELOAD:
-      op->result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
-      json_object_set_string_member (tab, "url", json_object_get_string_member (op->result, "url"));
-      json_object_set_string_member (tab, "title", json_object_get_string_member (op->result, "title"));
+      result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
+      json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
+      json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
       break;
 
     case TW_TAB_COMMAND_BACK:
     case TW_TAB_COMMAND_FORWARD:
-      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                               "There is no %s page in %s",
-                               command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                           "There is no %s page in %s",
+                           command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
       break;
 
     default:
-      op->error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
       break;
     }
 
-  if (delay >= 0)
-    {
-      op->timeout = g_timeout_source_new (delay);
-      g_source_set_callback (op->timeout, op_timeout_cb, task, NULL);
-      g_source_attach (op->timeout, NULL);
-    }
-
   /* "/ignore-cancel" plays a service that finishes what it started. */
-  if (cancellable != NULL && (url == NULL || strstr (url, "/ignore-cancel") == NULL))
-    {
-      op->cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (op->cancel, G_SOURCE_FUNC (op_cancelled_cb), task, NULL);
-      g_source_attach (op->cancel, NULL);
-    }
+  if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
+    cancellable = NULL;
 
-  /* The sources keep the task alive through their user data. */
-  g_object_ref (task);
-}
-
-static JsonObject *
-test_service_run_finish (TwBrowserService  *service,
-                         GAsyncResult      *result,
-                         GError           **error)
-{
-  JsonObject *object = g_task_propagate_pointer (G_TASK (result), error);
-
-  /* Balances the reference run_async took for its sources. */
-  g_object_unref (result);
-  return object;
-}
-
-static void
-test_service_iface_init (TwBrowserServiceInterface *iface)
-{
-  iface->run_async = test_service_run_async;
-  iface->run_finish = test_service_run_finish;
-}
-
-static void
-test_service_finalize (GObject *object)
-{
-  TestService *self = TEST_SERVICE (object);
-
-  g_hash_table_unref (self->tabs);
-  g_hash_table_unref (self->running);
-  g_ptr_array_unref (self->log);
-  g_free (self->last_agent_id);
-  g_free (self->last_agent_name);
-
-  G_OBJECT_CLASS (test_service_parent_class)->finalize (object);
-}
-
-static void
-test_service_class_init (TestServiceClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_service_finalize;
-}
-
-static void
-test_service_init (TestService *self)
-{
-  self->tabs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
-  self->running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->log = g_ptr_array_new_with_free_func (g_free);
-}
-
-static gboolean
-log_contains (TestService *self,
-              const char  *entry)
-{
-  for (guint i = 0; i < self->log->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (self->log, i), entry))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static int
-log_index (TestService *self,
-           const char  *entry)
-{
-  for (guint i = 0; i < self->log->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (self->log, i), entry))
-        return i;
-    }
-
-  g_error ("\"%s\" is not in the service log", entry);
-  return -1;
+  tw_test_return_later (task, self->log, label, result, error, delay, cancellable,
+                        command_returning_cb, g_strdup (browser_id), g_free);
 }
 
 /* Tools that exist only in this test. */
-
-static gboolean
-progress_step_cb (gpointer user_data)
-{
-  TwToolCall *call = user_data;
-  int step = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (tw_tool_call_get_cancellable (call)), "step")) + 1;
-
-  g_object_set_data (G_OBJECT (tw_tool_call_get_cancellable (call)), "step", GINT_TO_POINTER (step));
-
-  if (step < 3)
-    {
-      g_autofree char *message = g_strdup_printf ("Step %d", step);
-
-      tw_tool_call_report_progress (call, step, 3, message);
-      return G_SOURCE_CONTINUE;
-    }
-
-  tw_tool_call_return_text (call, "Finished in 3 steps", NULL);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-progress_handler (TwToolCall *call)
-{
-  g_timeout_add (20, progress_step_cb, call);
-}
 
 static void
 text_only_handler (TwToolCall *call)
@@ -427,13 +263,7 @@ image_handler (TwToolCall *call)
 }
 
 static const TwToolDef test_tools[] = {
-  {
-    .name = "test_progress",
-    .title = "Count to three",
-    .description = "Reports progress twice, then finishes.",
-    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-    .handler = progress_handler,
-  },
+  TW_TEST_PROGRESS_TOOL,
   {
     .name = "test_text_only",
     .title = "Say something",
@@ -455,12 +285,14 @@ static const TwToolDef test_tools[] = {
 
 typedef struct
 {
-  TwMcpServer *server;
-  TestService *service;
-  TestService *other_service;
-  SoupSession *session;
-  char        *url;
-  GPtrArray   *signals;   /* "started 1 agent-a Agent A browser_navigate {...}", "finished 1 error browser_denied" */
+  TwMcpServer   *server;
+  TwFakeService *service;
+  TwFakeService *other_service;
+  Tabs          *tabs;
+  Tabs          *other_tabs;
+  SoupSession   *session;
+  char          *url;
+  GPtrArray     *signals;   /* "started 1 agent-a Agent A browser_navigate {...}", "finished 1 error browser_denied" */
 } Fixture;
 
 static void
@@ -507,8 +339,10 @@ fixture_setup (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  f->service = g_object_new (TEST_TYPE_SERVICE, NULL);
-  f->other_service = g_object_new (TEST_TYPE_SERVICE, NULL);
+  f->tabs = tabs_new ();
+  f->service = tw_fake_service_new_full (tabs_run, f->tabs, (GDestroyNotify) tabs_free);
+  f->other_tabs = tabs_new ();
+  f->other_service = tw_fake_service_new_full (tabs_run, f->other_tabs, (GDestroyNotify) tabs_free);
   f->signals = g_ptr_array_new_with_free_func (g_free);
 
   f->server = tw_mcp_server_new ();
@@ -531,15 +365,6 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-drain_main_context (void)
-{
-  gint64 until = g_get_monotonic_time () + 50 * 1000;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
@@ -547,10 +372,10 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->session);
 
   tw_mcp_server_stop (f->server);
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   g_assert_finalize_object (f->server);
 
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   g_assert_finalize_object (f->service);
   g_assert_finalize_object (f->other_service);
 
@@ -655,6 +480,14 @@ exchange_wait (Exchange *x)
   tw_test_wait_for_flag (&x->done, WAIT_LIMIT_MS, "an HTTP reply");
 }
 
+static void
+exchange_run (Fixture  *f,
+              Exchange *x)
+{
+  exchange_send (f, x);
+  exchange_wait (x);
+}
+
 static Exchange *
 post (Fixture    *f,
       const char *token,
@@ -663,8 +496,7 @@ post (Fixture    *f,
 {
   Exchange *x = exchange_new (f, "POST", token, session_id, body);
 
-  exchange_send (f, x);
-  exchange_wait (x);
+  exchange_run (f, x);
   g_assert_no_error (x->error);
 
   return x;
@@ -726,14 +558,24 @@ jstr (JsonNode   *root,
   return json_to_string (node, FALSE);
 }
 
+/* The first match of @path, which must be there. */
+static JsonNode *
+jrequired (JsonNode   *root,
+           const char *path)
+{
+  JsonNode *node = jnode (root, path);
+
+  if (node == NULL)
+    g_error ("%s is missing", path);
+
+  return node;
+}
+
 static gint64
 jint (JsonNode   *root,
       const char *path)
 {
-  g_autoptr(JsonNode) node = jnode (root, path);
-
-  if (node == NULL)
-    g_error ("%s is missing", path);
+  g_autoptr(JsonNode) node = jrequired (root, path);
 
   return json_node_get_int (node);
 }
@@ -742,10 +584,7 @@ static gboolean
 jbool (JsonNode   *root,
        const char *path)
 {
-  g_autoptr(JsonNode) node = jnode (root, path);
-
-  if (node == NULL)
-    g_error ("%s is missing", path);
+  g_autoptr(JsonNode) node = jrequired (root, path);
 
   return json_node_get_boolean (node);
 }
@@ -757,19 +596,6 @@ jis_null (JsonNode   *root,
   g_autoptr(JsonNode) node = jnode (root, path);
 
   return node != NULL && JSON_NODE_HOLDS_NULL (node);
-}
-
-static gboolean
-signal_seen (Fixture    *f,
-             const char *entry)
-{
-  for (guint i = 0; i < f->signals->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (f->signals, i), entry))
-        return TRUE;
-    }
-
-  return FALSE;
 }
 
 static void
@@ -1014,23 +840,19 @@ test_session_required (Fixture       *f,
   assert_jsonrpc_error (notification, 400, -32000, "Bad Request");
 
   delete_missing = exchange_new (f, "DELETE", TOKEN_A, NULL, NULL);
-  exchange_send (f, delete_missing);
-  exchange_wait (delete_missing);
+  exchange_run (f, delete_missing);
   g_assert_cmpuint (status (delete_missing), ==, 400);
 
   delete_unknown = exchange_new (f, "DELETE", TOKEN_A, "no-such-session", NULL);
-  exchange_send (f, delete_unknown);
-  exchange_wait (delete_unknown);
+  exchange_run (f, delete_unknown);
   g_assert_cmpuint (status (delete_unknown), ==, 404);
 
   delete_other = exchange_new (f, "DELETE", TOKEN_A, other_session, NULL);
-  exchange_send (f, delete_other);
-  exchange_wait (delete_other);
+  exchange_run (f, delete_other);
   g_assert_cmpuint (status (delete_other), ==, 404);
 
   delete = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
-  exchange_send (f, delete);
-  exchange_wait (delete);
+  exchange_run (f, delete);
   g_assert_cmpuint (status (delete), ==, 200);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
@@ -1038,8 +860,7 @@ test_session_required (Fixture       *f,
   assert_jsonrpc_error (after_delete, 404, -32001, "Session not found");
 
   delete_again = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
-  exchange_send (f, delete_again);
-  exchange_wait (delete_again);
+  exchange_run (f, delete_again);
   g_assert_cmpuint (status (delete_again), ==, 404);
 
   g_free (session_id);
@@ -1062,15 +883,13 @@ test_protocol_version_header (Fixture       *f,
 
       soup_message_headers_replace (soup_message_get_request_headers (x->msg),
                                     "MCP-Protocol-Version", good[i]);
-      exchange_send (f, x);
-      exchange_wait (x);
+      exchange_run (f, x);
       g_assert_cmpuint (status (x), ==, 200);
     }
 
   soup_message_headers_replace (soup_message_get_request_headers (bad->msg),
                                 "MCP-Protocol-Version", "2024-11-05");
-  exchange_send (f, bad);
-  exchange_wait (bad);
+  exchange_run (f, bad);
   assert_jsonrpc_error (bad, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version \"2024-11-05\"");
 
   assert_still_serving (f, session_id);
@@ -1208,9 +1027,9 @@ test_tools_call_structured (Fixture       *f,
   }
 
   /* The service saw who called. */
-  g_assert_cmpstr (f->service->last_agent_id, ==, "agent-a");
-  g_assert_cmpstr (f->service->last_agent_name, ==, "Agent A");
-  g_assert_cmpuint (f->other_service->log->len, ==, 0);
+  g_assert_cmpstr (f->tabs->last_agent_id, ==, "agent-a");
+  g_assert_cmpstr (f->tabs->last_agent_name, ==, "Agent A");
+  g_assert_cmpuint (f->other_tabs->log->len, ==, 0);
 }
 
 static void
@@ -1290,8 +1109,8 @@ test_invalid_arguments (Fixture       *f,
   assert_structured_result (absent, "browser_list_tabs", "No tabs open.");
 
   /* Only the valid call reached the service. */
-  g_assert_cmpuint (f->service->log->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (f->service->log, 0), ==, "start - list_tabs");
+  g_assert_cmpuint (f->tabs->log->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->tabs->log, 0), ==, "start - list_tabs");
   assert_still_serving (f, session_id);
 }
 
@@ -1324,7 +1143,7 @@ test_non_http_url (Fixture       *f,
     }
 
   /* None of them reached the tab. */
-  g_assert_cmpuint (f->service->log->len, ==, 2);
+  g_assert_cmpuint (f->tabs->log->len, ==, 2);
   assert_still_serving (f, session_id);
 }
 
@@ -1370,13 +1189,11 @@ test_content_type (Fixture       *f,
   g_autoptr(Exchange) charset = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
 
   soup_message_set_request_body_from_bytes (x->msg, "text/plain", body);
-  exchange_send (f, x);
-  exchange_wait (x);
+  exchange_run (f, x);
   assert_jsonrpc_error (x, 415, -32000, "Unsupported Media Type");
 
   soup_message_set_request_body_from_bytes (charset->msg, "application/json; charset=utf-8", body);
-  exchange_send (f, charset);
-  exchange_wait (charset);
+  exchange_run (f, charset);
   g_assert_cmpuint (status (charset), ==, 200);
 
   assert_still_serving (f, session_id);
@@ -1489,16 +1306,14 @@ test_body_too_large (Fixture       *f,
 
   /* Content-Length says 10 MB: refused from the headers. */
   soup_message_set_request_body_from_bytes (sized->msg, "application/json", ten_mb);
-  exchange_send (f, sized);
-  exchange_wait (sized);
+  exchange_run (f, sized);
   g_assert_no_error (sized->error);
   assert_jsonrpc_error (sized, 413, -32000, "Payload Too Large");
 
   /* No length given (chunked): refused once the count passes 4 MiB. */
   stream = g_memory_input_stream_new_from_bytes (ten_mb);
   soup_message_set_request_body (chunked->msg, "application/json", stream, -1);
-  exchange_send (f, chunked);
-  exchange_wait (chunked);
+  exchange_run (f, chunked);
   g_assert_no_error (chunked->error);
   assert_jsonrpc_error (chunked, 413, -32000, "Payload Too Large");
 
@@ -1524,8 +1339,7 @@ test_body_too_large (Fixture       *f,
 
   /* Exactly 4 MiB is read; it is a JSON string, not a message. */
   soup_message_set_request_body_from_bytes (at_limit->msg, "application/json", four_mb);
-  exchange_send (f, at_limit);
-  exchange_wait (at_limit);
+  exchange_run (f, at_limit);
   assert_jsonrpc_error (at_limit, 400, -32600, "Invalid Request");
 
   assert_still_serving (f, session_id);
@@ -1549,8 +1363,7 @@ test_auth (Fixture       *f,
 
   soup_message_headers_replace (soup_message_get_request_headers (basic->msg),
                                 "Authorization", "Basic dXNlcjpwYXNz");
-  exchange_send (f, basic);
-  exchange_wait (basic);
+  exchange_run (f, basic);
   assert_jsonrpc_error (basic, 401, -32000, "Unauthorized");
 
   assert_still_serving (f, session_id);
@@ -1566,8 +1379,7 @@ post_with_header (Fixture    *f,
   Exchange *x = exchange_new (f, "POST", token, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
 
   soup_message_headers_replace (soup_message_get_request_headers (x->msg), name, value);
-  exchange_send (f, x);
-  exchange_wait (x);
+  exchange_run (f, x);
   g_assert_no_error (x->error);
 
   return x;
@@ -1618,19 +1430,16 @@ test_methods_and_paths (Fixture       *f,
   g_autoptr(GUri) uri = NULL;
   g_autofree char *other_url = g_strdup_printf ("http://127.0.0.1:%u/mcp/extra", tw_mcp_server_get_port (f->server));
 
-  exchange_send (f, get);
-  exchange_wait (get);
+  exchange_run (f, get);
   assert_jsonrpc_error (get, 405, -32000, "Method Not Allowed");
   g_assert_cmpstr (response_header (get, "Allow"), ==, "POST, DELETE");
 
-  exchange_send (f, put);
-  exchange_wait (put);
+  exchange_run (f, put);
   g_assert_cmpuint (status (put), ==, 405);
 
   uri = g_uri_parse (other_url, G_URI_FLAGS_NONE, NULL);
   soup_message_set_uri (other_path->msg, uri);
-  exchange_send (f, other_path);
-  exchange_wait (other_path);
+  exchange_run (f, other_path);
   assert_jsonrpc_error (other_path, 404, -32000, "Not Found");
 
   assert_still_serving (f, session_id);
@@ -1644,42 +1453,43 @@ test_fifo_per_tab (Fixture       *f,
   g_autofree char *other_session = initialize (f, TOKEN_A);
   g_autoptr(Exchange) one = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   g_autoptr(Exchange) two = call_tool (f, session_id, 2, "browser_new_tab", "{}");
+  GPtrArray *log = f->tabs->log;
   Exchange *calls[4];
 
-  g_ptr_array_set_size (f->service->log, 0);
+  g_ptr_array_set_size (log, 0);
 
   /* Three calls on b1 from two sessions, slow first, and one on b2 issued
    * while b1 is busy. */
   calls[0] = start_tool_call (f, session_id, 10, "browser_navigate",
                               "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/first?ms=600\"}");
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   calls[1] = start_tool_call (f, session_id, 11, "browser_navigate",
                               "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/other?ms=50\"}");
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   calls[2] = start_tool_call (f, other_session, 12, "browser_navigate",
                               "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/second\"}");
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   calls[3] = start_tool_call (f, session_id, 13, "browser_reload", "{\"browserId\":\"b1\"}");
 
   for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
     exchange_wait (calls[i]);
 
-  for (guint i = 0; i < f->service->log->len; i++)
-    g_test_message ("service: %s", (char *) g_ptr_array_index (f->service->log, i));
+  for (guint i = 0; i < log->len; i++)
+    g_test_message ("service: %s", (char *) g_ptr_array_index (log, i));
 
   /* On b1 each command started after the one before it ended. */
-  g_assert_false (f->service->overlap);
-  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"), <,
-                   log_index (f->service, "start b1 navigate http://127.0.0.1:9/second"));
-  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/second"), <,
-                   log_index (f->service, "start b1 reload"));
+  g_assert_false (f->tabs->overlap);
+  g_assert_cmpint (tw_test_log_index (log, "end b1 navigate http://127.0.0.1:9/first?ms=600"), <,
+                   tw_test_log_index (log, "start b1 navigate http://127.0.0.1:9/second"));
+  g_assert_cmpint (tw_test_log_index (log, "end b1 navigate http://127.0.0.1:9/second"), <,
+                   tw_test_log_index (log, "start b1 reload"));
 
   /* b2 did not wait for b1. */
-  g_assert_cmpint (log_index (f->service, "start b2 navigate http://127.0.0.1:9/other?ms=50"), <,
-                   log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
-  g_assert_cmpint (log_index (f->service, "end b2 navigate http://127.0.0.1:9/other?ms=50"), <,
-                   log_index (f->service, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
-  g_assert_cmpuint (f->service->max_running, ==, 2);
+  g_assert_cmpint (tw_test_log_index (log, "start b2 navigate http://127.0.0.1:9/other?ms=50"), <,
+                   tw_test_log_index (log, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
+  g_assert_cmpint (tw_test_log_index (log, "end b2 navigate http://127.0.0.1:9/other?ms=50"), <,
+                   tw_test_log_index (log, "end b1 navigate http://127.0.0.1:9/first?ms=600"));
+  g_assert_cmpuint (f->tabs->max_running, ==, 2);
 
   for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
     {
@@ -1694,8 +1504,8 @@ test_fifo_per_tab (Fixture       *f,
 
 typedef struct
 {
-  TestService *service;
-  const char  *entry;
+  Tabs       *tabs;
+  const char *entry;
 } LogQuery;
 
 static gboolean
@@ -1703,14 +1513,14 @@ log_has_entry (gpointer data)
 {
   LogQuery *query = data;
 
-  return log_contains (query->service, query->entry);
+  return tw_test_log_contains (query->tabs->log, query->entry);
 }
 
 static void
-wait_for_log (TestService *service,
-              const char  *entry)
+wait_for_log (Tabs       *tabs,
+              const char *entry)
 {
-  LogQuery query = { service, entry };
+  LogQuery query = { tabs, entry };
   g_autofree char *what = g_strdup_printf ("\"%s\" in the service log", entry);
 
   tw_test_wait_until (log_has_entry, &query, WAIT_LIMIT_MS, what);
@@ -1729,12 +1539,12 @@ test_cancel (Fixture       *f,
   g_autoptr(Exchange) cancel = NULL;
   g_autoptr(Exchange) cancel_unknown = NULL;
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* A second call on the same tab waits behind the hanging one; cancelling
    * it ends it at once, without it ever reaching the tab. */
   queued = start_tool_call (f, session_id, 6, "browser_reload", "{\"browserId\":\"b1\"}");
-  drain_main_context ();
+  tw_test_sleep_ms (50);
   g_assert_false (queued->done);
 
   cancel_queued = post (f, TOKEN_A, session_id,
@@ -1753,16 +1563,16 @@ test_cancel (Fixture       *f,
   g_assert_cmpint (jint (hanging->json, "$.id"), ==, 5);
 
   /* The service saw its cancellable fire, and the queued command never ran. */
-  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
-  g_assert_false (log_contains (f->service, "start b1 reload"));
+  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  g_assert_false (tw_test_log_contains (f->tabs->log, "start b1 reload"));
 
   /* Cancelling what is not running is not an error. */
   cancel_unknown = post (f, TOKEN_A, session_id,
                          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}");
   g_assert_cmpuint (status (cancel_unknown), ==, 202);
 
-  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
-  g_assert_true (signal_seen (f, "finished 3 error cancelled"));
+  g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
+  g_assert_true (tw_test_log_contains (f->signals, "finished 3 error cancelled"));
   assert_still_serving (f, session_id);
 
   /* The tab works again. */
@@ -1795,7 +1605,7 @@ test_signals (Fixture       *f,
     "finished 4 error cancelled",
   };
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
   cancel = post (f, TOKEN_A, session_id,
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
   exchange_wait (hanging);
@@ -1813,15 +1623,15 @@ test_client_disconnect (Fixture       *f,
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
                                                  "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* The client gives up and closes the connection. */
   g_cancellable_cancel (hanging->cancellable);
   exchange_wait (hanging);
   g_assert_error (hanging->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
-  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
+  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
 
   assert_still_serving (f, session_id);
 }
@@ -1835,23 +1645,24 @@ test_late_result_dropped (Fixture       *f,
   g_autoptr(Exchange) slow = start_tool_call (f, session_id, 2, "browser_navigate",
                                               "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/ignore-cancel?ms=300\"}");
   g_autoptr(Exchange) next = NULL;
+  GPtrArray *log = f->tabs->log;
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
 
   /* The client goes away; this service does not notice cancellation and
    * delivers its result later, to nobody. */
   g_cancellable_cancel (slow->cancellable);
   exchange_wait (slow);
-  g_assert_true (signal_seen (f, "finished 2 error cancelled"));
-  g_assert_false (log_contains (f->service, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"));
+  g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
+  g_assert_false (tw_test_log_contains (log, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"));
 
   /* The next call on the tab still waits for the late one: the tab is
    * really busy until the service says it is done. */
   next = call_tool (f, session_id, 3, "browser_reload", "{\"browserId\":\"b1\"}");
-  g_assert_cmpint (log_index (f->service, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"), <,
-                   log_index (f->service, "start b1 reload"));
+  g_assert_cmpint (tw_test_log_index (log, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300"), <,
+                   tw_test_log_index (log, "start b1 reload"));
   g_assert_null (jnode (next->json, "$.result.isError"));
-  g_assert_false (f->service->overlap);
+  g_assert_false (f->tabs->overlap);
 
   assert_still_serving (f, session_id);
 }
@@ -1869,7 +1680,7 @@ test_revoke (Fixture       *f,
   g_autoptr(Exchange) reinit = NULL;
   g_autoptr(Exchange) other = NULL;
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 2);
 
   tw_mcp_server_remove_client (f->server, TOKEN_A);
@@ -1877,7 +1688,7 @@ test_revoke (Fixture       *f,
   /* The call in flight is cancelled and its request answered. */
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
-  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   after = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
@@ -1932,18 +1743,6 @@ parse_sse (const char *text)
   return events;
 }
 
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static void
 test_progress_sse (Fixture       *f,
                    gconstpointer  data)
@@ -1964,7 +1763,7 @@ test_progress_sse (Fixture       *f,
   for (guint i = 0; i < 2; i++)
     {
       SseEvent *event = g_ptr_array_index (events, i);
-      g_autoptr(JsonNode) message = parse_json (event->data);
+      g_autoptr(JsonNode) message = tw_test_parse_json (event->data);
       g_autofree char *method = jstr (message, "$.method");
       g_autofree char *token = jstr (message, "$.params.progressToken");
       g_autofree char *note = jstr (message, "$.params.message");
@@ -1982,7 +1781,7 @@ test_progress_sse (Fixture       *f,
 
   {
     SseEvent *event = g_ptr_array_index (events, 2);
-    g_autoptr(JsonNode) message = parse_json (event->data);
+    g_autoptr(JsonNode) message = tw_test_parse_json (event->data);
     g_autofree char *result_text = jstr (message, "$.result.content[0].text");
 
     g_assert_cmpint (jint (message, "$.id"), ==, 9);
@@ -2003,7 +1802,7 @@ test_progress_sse (Fixture       *f,
     g_assert_cmpstr (soup_message_headers_get_content_type (soup_message_get_response_headers (denied->msg), NULL),
                      ==, "text/event-stream");
     g_assert_cmpuint (denied_events->len, ==, 1);
-    message = parse_json (((SseEvent *) g_ptr_array_index (denied_events, 0))->data);
+    message = tw_test_parse_json (((SseEvent *) g_ptr_array_index (denied_events, 0))->data);
     code = jstr (message, "$.result.structuredContent.error.code");
     g_assert_cmpint (jint (message, "$.id"), ==, 11);
     g_assert_cmpstr (code, ==, "browser_denied");
@@ -2031,21 +1830,18 @@ test_session_expiry (Fixture       *f,
   g_autoptr(Exchange) opened = NULL;
   g_autoptr(Exchange) hanging = NULL;
   g_autoptr(Exchange) cancel = NULL;
-  gint64 until;
 
   session_id = initialize (f, TOKEN_A);
   busy_session = initialize (f, TOKEN_A);
   opened = call_tool (f, busy_session, 1, "browser_new_tab", "{}");
   hanging = start_tool_call (f, busy_session, 2, "browser_navigate",
                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* Shorten the idle time only now, so nothing expires while the test is
    * still setting up, however slowly it runs. */
   tw_mcp_server_set_session_limits (f->server, 100, 64);
-  until = g_get_monotonic_time () + 300 * 1000;
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
+  tw_test_sleep_ms (300);
 
   /* The idle session is gone; the one with a call in flight is not. */
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
@@ -2102,7 +1898,7 @@ test_duplicate_request_id (Fixture       *f,
   g_autoptr(Exchange) duplicate = NULL;
   g_autoptr(Exchange) cancel = NULL;
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
   duplicate = call_tool (f, session_id, 2, "browser_reload", "{\"browserId\":\"b1\"}");
   assert_jsonrpc_error (duplicate, 200, -32600, "Invalid Request: a request with this id");
 
@@ -2121,11 +1917,11 @@ test_stop_with_calls_in_flight (Fixture       *f,
   g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
                                                  "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
 
-  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* Stopping ends the session and cancels the call; nothing waits on it. */
   tw_mcp_server_stop (f->server);
-  wait_for_log (f->service, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
   exchange_wait (hanging);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
   g_assert_cmpuint (tw_mcp_server_get_port (f->server), ==, 0);

@@ -7,16 +7,15 @@
 
 #include "tw-action-overlay.h"
 #include "tw-browser.h"
-#include "tw-tool-call-private.h"
-#include "tw-tool-registry.h"
 #include "tw-window.h"
+#include "tw-test-webview.h"
 
 /* The overlay that shows what an agent does: its highlight must sit exactly
  * on the element the agent acted on, in the overlay's own coordinates,
  * whether the page had to scroll, the element lives in an iframe, or the
  * page is zoomed. The tests drive real tool calls through a real window. */
 
-#define CALL_TIMEOUT_S 60
+#define WAIT_MS 60000
 
 static const TwCaller agent = { "agent-1", "Test Agent", 0 };
 
@@ -55,127 +54,14 @@ serve_cb (SoupServer        *soup_server,
   soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, body, strlen (body));
 }
 
-static void
-start_server (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoslist(GUri) uris = NULL;
-
-  server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (server, NULL, serve_cb, NULL, NULL);
-  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
-  g_assert_no_error (error);
-
-  uris = soup_server_get_uris (server);
-  base_url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-}
-
-/* Tool calls */
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  g_error ("%s did not finish within %d s", (const char *) user_data, CALL_TIMEOUT_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-call_done_cb (TwToolCall   *call,
-              JsonNode     *result,
-              const GError *error,
-              gpointer      user_data)
-{
-  JsonNode **out = user_data;
-
-  *out = json_node_ref (result);
-}
-
-/* Runs tool @name with the JSON arguments @args as @caller, the way the
- * MCP server does, and returns its CallToolResult object. */
-static JsonObject *
-call_tool (TwBrowser      *browser,
-           const TwCaller *caller,
-           const char     *name,
-           const char     *args)
-{
-  const TwToolDef *def = tw_tool_registry_lookup (name);
-  g_autoptr(JsonNode) arguments = json_from_string (args, NULL);
-  g_autoptr(TwToolCall) call = NULL;
-  JsonNode *result = NULL;
-  guint watchdog;
-  JsonObject *object;
-
-  g_assert_nonnull (def);
-  g_assert_nonnull (arguments);
-
-  call = tw_tool_call_new (def, json_node_get_object (arguments), TW_BROWSER_SERVICE (browser),
-                           caller, NULL);
-  tw_tool_call_set_done_func (call, call_done_cb, &result, NULL);
-  tw_tool_call_start (call);
-
-  watchdog = g_timeout_add_seconds (CALL_TIMEOUT_S, watchdog_cb, (gpointer) name);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
-
-  object = json_object_ref (json_node_get_object (result));
-  json_node_unref (result);
-
-  return object;
-}
-
-static JsonObject *
-structured (JsonObject *result)
-{
-  g_assert_true (json_object_has_member (result, "structuredContent"));
-
-  return json_object_get_object_member (result, "structuredContent");
-}
-
-static const char *
-result_text (JsonObject *result)
-{
-  JsonArray *content = json_object_get_array_member (result, "content");
-
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
+/* Runs tool @name with the JSON arguments @args as the agent, the way the
+ * MCP server does, and returns its CallToolResult object; it must succeed. */
 static JsonObject *
 call_ok (TwBrowser  *browser,
          const char *name,
          const char *args)
 {
-  JsonObject *result = call_tool (browser, &agent, name, args);
-
-  if (json_object_get_boolean_member_with_default (result, "isError", FALSE))
-    g_error ("%s failed: %s", name, result_text (result));
-
-  return result;
-}
-
-/* The ref of the first snapshot line with @role and @name. */
-static char *
-find_ref (const char *snapshot,
-          const char *role,
-          const char *name)
-{
-  g_autofree char *pattern = g_strdup_printf ("- %s \"%s\"[^\\n]*?(@e\\d+)", role, name);
-  g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
-  g_autoptr(GMatchInfo) match = NULL;
-
-  if (!g_regex_match (regex, snapshot, 0, &match))
-    g_error ("no %s \"%s\" in:\n%s", role, name, snapshot);
-
-  return g_match_info_fetch (match, 1);
-}
-
-static void
-wait_ms (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &agent, name, args);
 }
 
 /* A window with the fixture page open in an agent's tab it shows. */
@@ -192,7 +78,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s/page\"}", base_url);
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%spage\"}", base_url);
   g_autoptr(JsonObject) opened = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autofree char *snapshot_args = NULL;
@@ -206,7 +92,8 @@ fixture_set_up (Fixture       *fixture,
   tw_window_set_follow_agents (fixture->window, TRUE);
 
   opened = call_ok (fixture->browser, "browser_new_tab", args);
-  fixture->browser_id = g_strdup (json_object_get_string_member (structured (opened), "browserId"));
+  fixture->browser_id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened),
+                                                                 "browserId"));
   fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
   g_assert_nonnull (fixture->tab);
 
@@ -214,11 +101,11 @@ fixture_set_up (Fixture       *fixture,
   while (!gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) ||
          gtk_widget_get_height (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) < 300)
     g_main_context_iteration (NULL, TRUE);
-  wait_ms (200);
+  tw_test_sleep_ms (200);
 
   snapshot_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
   snapshot = call_ok (fixture->browser, "browser_snapshot", snapshot_args);
-  fixture->snapshot = g_strdup (result_text (snapshot));
+  fixture->snapshot = g_strdup (tw_test_result_text (snapshot));
 }
 
 static void
@@ -232,18 +119,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->snapshot, g_free);
 }
 
-static void
-evaluate_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  JSCValue **value = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
-  g_assert_no_error (error);
-}
-
 /* Runs @script in the page's own world, as a person's devtools would, and
  * returns its JSON value. */
 static JsonObject *
@@ -251,20 +126,11 @@ page_evaluate (Fixture    *fixture,
                const char *script)
 {
   g_autofree char *wrapped = g_strdup_printf ("JSON.stringify((%s)())", script);
-  g_autoptr(JSCValue) value = NULL;
-  g_autofree char *json = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (tw_browser_tab_get_view (fixture->tab),
+                                                     wrapped, WAIT_MS);
+  g_autofree char *json = jsc_value_to_string (value);
 
-  webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (fixture->tab), wrapped, -1,
-                                       NULL, NULL, NULL, evaluate_done_cb, &value);
-  while (value == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  json = jsc_value_to_string (value);
-  node = json_from_string (json, NULL);
-  g_assert_nonnull (node);
-
-  return json_object_ref (json_node_get_object (node));
+  return tw_test_parse_object (json);
 }
 
 /* The element's box in CSS pixels of the page's viewport, as the page
@@ -342,7 +208,7 @@ static void
 test_scrolled (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Far Down");
+  g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Far Down\"");
   g_autoptr(JsonObject) scrolled = NULL;
   graphene_rect_t box;
   TwActionOverlay *overlay = get_overlay (fixture);
@@ -365,7 +231,7 @@ static void
 test_iframe (Fixture       *fixture,
              gconstpointer  data)
 {
-  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Inside Frame");
+  g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Inside Frame\"");
   graphene_rect_t box;
 
   click (fixture, ref);
@@ -380,12 +246,12 @@ static void
 test_zoom (Fixture       *fixture,
            gconstpointer  data)
 {
-  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Inside Frame");
+  g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Inside Frame\"");
   graphene_rect_t box;
 
   /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
   webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
-  wait_ms (300);
+  tw_test_sleep_ms (300);
 
   click (fixture, ref);
 
@@ -397,7 +263,7 @@ static void
 test_typing_and_failure (Fixture       *fixture,
                          gconstpointer  data)
 {
-  g_autofree char *ref = find_ref (fixture->snapshot, "button", "Near Top");
+  g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Near Top\"");
   g_autofree char *args = NULL;
   g_autoptr(JsonObject) failed = NULL;
   TwActionOverlay *overlay = get_overlay (fixture);
@@ -411,14 +277,15 @@ test_typing_and_failure (Fixture       *fixture,
 
   /* A ref the page does not have: no box, and the caption says why. */
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
-  failed = call_tool (fixture->browser, &agent, "browser_click", args);
+  failed = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &agent, "browser_click",
+                              args);
   g_assert_true (json_object_get_boolean_member (failed, "isError"));
   g_assert_false (tw_action_overlay_get_highlight (overlay, &highlight));
   g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==,
                    "Test Agent: click @e999 — browser_stale_ref");
 
   /* It lets go a moment later. */
-  wait_ms (1600);
+  tw_test_sleep_ms (1600);
   g_assert_null (tw_action_overlay_get_caption (overlay));
 }
 
@@ -452,7 +319,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  start_server ();
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 
   g_test_add ("/ui/overlay/highlight/scrolled", Fixture, NULL,
               fixture_set_up, test_scrolled, fixture_tear_down);

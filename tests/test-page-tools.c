@@ -14,7 +14,7 @@
 #include "tw-tool-registry.h"
 #include "tw-view-frame.h"
 #include "tw-web-context.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* The reading and control commands (screenshot, logs, wait, resize) on real
  * WebKit views, with pages served from tests/fixtures/page/ by a SoupServer
@@ -42,12 +42,6 @@ serve_cb (SoupServer        *soup_server,
   tw_test_serve_file (msg, "fixtures/page", path, TRUE);
 }
 
-static void
-start_server (void)
-{
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
-}
-
 static char *
 page_url (const char *path)
 {
@@ -68,18 +62,8 @@ typedef struct
   WebKitWebView *view;
   TwPageRuntime *runtime;
   TwTabLog      *log;
-  gboolean       loaded;
   gboolean       terminated;
 } Page;
-
-static void
-load_changed_cb (WebKitWebView   *view,
-                 WebKitLoadEvent  load_event,
-                 Page            *page)
-{
-  if (load_event == WEBKIT_LOAD_FINISHED)
-    page->loaded = TRUE;
-}
 
 static void
 web_process_terminated_cb (WebKitWebView                     *view,
@@ -103,7 +87,6 @@ page_new (void)
   tw_tab_log_attach (page->log, page->view);
   page->frame = g_object_ref_sink (tw_view_frame_new (page->view));
 
-  g_signal_connect (page->view, "load-changed", G_CALLBACK (load_changed_cb), page);
   g_signal_connect (page->view, "web-process-terminated",
                     G_CALLBACK (web_process_terminated_cb), page);
 
@@ -143,21 +126,13 @@ page_free (Page *page)
   g_free (page);
 }
 
-static gboolean
-page_is_loaded (gpointer user_data)
-{
-  return ((Page *) user_data)->loaded;
-}
-
 static void
 page_load (Page       *page,
            const char *path)
 {
   g_autofree char *url = page_url (path);
 
-  page->loaded = FALSE;
-  webkit_web_view_load_uri (page->view, url);
-  tw_test_wait_until (page_is_loaded, page, WAIT_MS, "a page load");
+  tw_test_view_load (page->view, url, WAIT_MS);
 }
 
 /* Runs @script in the page's own world and returns its value as a string. */
@@ -165,15 +140,7 @@ static char *
 page_eval (Page       *page,
            const char *script)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JSCValue) value = NULL;
-  g_autoptr(GError) error = NULL;
-
-  webkit_web_view_evaluate_javascript (page->view, script, -1, NULL, NULL, NULL,
-                                       tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (WAIT_MS, "a script");
-  value = webkit_web_view_evaluate_javascript_finish (page->view, result, &error);
-  g_assert_no_error (error);
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (page->view, script, WAIT_MS);
 
   return jsc_value_to_string (value);
 }
@@ -1137,69 +1104,13 @@ workspace_free (Workspace *ws)
   g_free (ws);
 }
 
-typedef struct
-{
-  JsonNode *result;
-} CallOutcome;
-
-static void
-call_done_cb (TwToolCall   *call,
-              JsonNode     *result,
-              const GError *error,
-              gpointer      user_data)
-{
-  CallOutcome *outcome = user_data;
-
-  outcome->result = json_node_ref (result);
-}
-
-static gboolean
-call_is_done (gpointer user_data)
-{
-  return ((CallOutcome *) user_data)->result != NULL;
-}
-
 /* Calls @tool with @arguments_json and returns the CallToolResult. */
 static JsonObject *
 call_tool (Workspace  *ws,
            const char *tool,
            const char *arguments_json)
 {
-  const TwToolDef *def = tw_tool_registry_lookup (tool);
-  g_autoptr(JsonObject) arguments = tw_test_parse_object (arguments_json);
-  g_autoptr(TwToolCall) call = NULL;
-  CallOutcome outcome = { NULL };
-  JsonObject *result;
-
-  g_assert_nonnull (def);
-
-  call = tw_tool_call_new (def, arguments, TW_BROWSER_SERVICE (ws->browser), &test_caller, NULL);
-  tw_tool_call_set_done_func (call, call_done_cb, &outcome, NULL);
-  tw_tool_call_start (call);
-  tw_test_wait_until (call_is_done, &outcome, WAIT_MS, tool);
-
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (outcome.result));
-  result = json_object_ref (json_node_get_object (outcome.result));
-  json_node_unref (outcome.result);
-
-  return result;
-}
-
-static const char *
-result_text (JsonObject *result)
-{
-  JsonArray *content = json_object_get_array_member (result, "content");
-  JsonObject *first = json_array_get_object_element (content, 0);
-
-  g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "text");
-  return json_object_get_string_member (first, "text");
-}
-
-static JsonObject *
-result_structured (JsonObject *result)
-{
-  g_assert_true (json_object_has_member (result, "structuredContent"));
-  return json_object_get_object_member (result, "structuredContent");
+  return tw_test_call_tool (TW_BROWSER_SERVICE (ws->browser), &test_caller, tool, arguments_json);
 }
 
 static JsonObject *
@@ -1207,12 +1118,8 @@ call_ok (Workspace  *ws,
          const char *tool,
          const char *arguments_json)
 {
-  JsonObject *result = call_tool (ws, tool, arguments_json);
-
-  if (json_object_get_boolean_member_with_default (result, "isError", FALSE))
-    g_error ("%s(%s) failed: %s", tool, arguments_json, result_text (result));
-
-  return result;
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), &test_caller, tool,
+                               arguments_json);
 }
 
 /* Checks an error result: its code, and that the text starts with it. */
@@ -1226,14 +1133,15 @@ call_error (Workspace  *ws,
   JsonObject *error;
   g_autofree char *prefix = g_strconcat (code, ": ", NULL);
 
-  if (!json_object_get_boolean_member_with_default (result, "isError", FALSE))
-    g_error ("%s(%s) should fail with %s: %s", tool, arguments_json, code, result_text (result));
+  if (!tw_test_result_is_error (result))
+    g_error ("%s(%s) should fail with %s: %s", tool, arguments_json, code,
+             tw_test_result_text (result));
 
-  error = json_object_get_object_member (result_structured (result), "error");
+  error = json_object_get_object_member (tw_test_result_structured (result), "error");
   g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, code);
-  g_assert_true (g_str_has_prefix (result_text (result), prefix));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), prefix));
 
-  return g_strdup (result_text (result));
+  return g_strdup (tw_test_result_text (result));
 }
 
 static char *
@@ -1244,7 +1152,7 @@ open_tab (Workspace  *ws,
   g_autofree char *arguments = g_strdup_printf ("{\"url\": \"%s\"}", url);
   g_autoptr(JsonObject) result = call_ok (ws, "browser_new_tab", arguments);
 
-  return g_strdup (json_object_get_string_member (result_structured (result), "browserId"));
+  return g_strdup (json_object_get_string_member (tw_test_result_structured (result), "browserId"));
 }
 
 static Image *
@@ -1287,7 +1195,7 @@ test_tool_screenshot (void)
     tw_browser_lookup_tab (ws->browser, id)))));
 
   result = call_ok (ws, "browser_screenshot", arguments);
-  structured = result_structured (result);
+  structured = tw_test_result_structured (result);
   g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==, id);
   g_assert_cmpint (json_object_get_int_member (structured, "width"), ==, TW_VIEW_FRAME_DEFAULT_WIDTH);
   g_assert_cmpint (json_object_get_int_member (structured, "height"), ==,
@@ -1297,7 +1205,7 @@ test_tool_screenshot (void)
 
   expected = g_strdup_printf ("Screenshot of %s, %d × %d pixels", id,
                               TW_VIEW_FRAME_DEFAULT_WIDTH, TW_VIEW_FRAME_DEFAULT_HEIGHT);
-  g_assert_cmpstr (result_text (result), ==, expected);
+  g_assert_cmpstr (tw_test_result_text (result), ==, expected);
 
   image = image_from_result (result);
   g_assert_nonnull (image);
@@ -1322,9 +1230,10 @@ test_tool_screenshot_save (void)
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"savePath\": \"page.png\"}", id);
   result = call_ok (ws, "browser_screenshot", arguments);
-  g_assert_cmpstr (json_object_get_string_member (result_structured (result), "path"), ==, saved);
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result), "path"), ==,
+                   saved);
   g_assert_true (g_file_test (saved, G_FILE_TEST_IS_REGULAR));
-  g_assert_nonnull (strstr (result_text (result), saved));
+  g_assert_nonnull (strstr (tw_test_result_text (result), saved));
   content = json_object_get_array_member (result, "content");
   g_assert_cmpuint (json_array_get_length (content), ==, 1);
   g_free (arguments);
@@ -1351,7 +1260,7 @@ logs_mention (gpointer user_data)
   LogsQuery *query = user_data;
   g_autoptr(JsonObject) result = call_ok (query->ws, "browser_logs", query->arguments);
 
-  return strstr (result_text (result), query->needle) != NULL;
+  return strstr (tw_test_result_text (result), query->needle) != NULL;
 }
 
 static void
@@ -1371,7 +1280,7 @@ test_tool_logs (void)
   tw_test_wait_until (logs_mention, &query, WAIT_MS, "the exception in browser_logs");
 
   result = call_ok (ws, "browser_logs", arguments);
-  text = result_text (result);
+  text = tw_test_result_text (result);
 
   /* One compact line per entry, in the order things happened. */
   line = g_strdup_printf (" --- navigated to %s ---", url);
@@ -1388,7 +1297,7 @@ test_tool_logs (void)
   g_assert_true (strstr (text, "navigated to") < strstr (text, "plain log line"));
 
   /* The structured entries say the same. */
-  structured = result_structured (result);
+  structured = tw_test_result_structured (result);
   g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==, id);
   entries = json_object_get_array_member (structured, "entries");
   g_assert_cmpint (json_object_get_int_member (structured, "total"), ==,
@@ -1399,9 +1308,9 @@ test_tool_logs (void)
   g_free (arguments);
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"maxEntries\": 1}", id);
   result = call_ok (ws, "browser_logs", arguments);
-  entries = json_object_get_array_member (result_structured (result), "entries");
+  entries = json_object_get_array_member (tw_test_result_structured (result), "entries");
   g_assert_cmpuint (json_array_get_length (entries), ==, 1);
-  g_assert_nonnull (strstr (result_text (result), ": the last 1 of "));
+  g_assert_nonnull (strstr (tw_test_result_text (result), ": the last 1 of "));
   g_free (arguments);
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"maxEntries\": 501}", id);
@@ -1423,18 +1332,18 @@ test_tool_wait (void)
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"text\": \"Order confirmed\"}", id);
   result = call_ok (ws, "browser_wait", arguments);
-  structured = result_structured (result);
+  structured = tw_test_result_structured (result);
   g_assert_cmpstr (json_object_get_string_member (structured, "matched"), ==, "text");
   g_assert_cmpstr (json_object_get_string_member (structured, "title"), ==, "Delayed");
   expected = g_strdup_printf ("The text \"Order confirmed\" appeared in %s after ", id);
-  g_assert_true (g_str_has_prefix (result_text (result), expected));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), expected));
   g_clear_pointer (&result, json_object_unref);
   g_free (arguments);
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"/orders/done\"}", id);
   result = call_ok (ws, "browser_wait", arguments);
-  g_assert_cmpstr (json_object_get_string_member (result_structured (result), "matched"), ==,
-                   "url");
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result),
+                                                  "matched"), ==, "url");
   g_free (arguments);
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"text\": \"Shipped\", "
@@ -1473,13 +1382,13 @@ test_tool_resize (void)
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 390, \"height\": 844}", id);
   result = call_ok (ws, "browser_resize", arguments);
-  structured = result_structured (result);
+  structured = tw_test_result_structured (result);
   g_assert_cmpint (json_object_get_int_member (structured, "width"), ==, 390);
   g_assert_cmpint (json_object_get_int_member (structured, "innerWidth"), ==, 390);
   g_assert_cmpint (json_object_get_int_member (structured, "innerHeight"), ==, 844);
   expected = g_strdup_printf ("Resized the viewport of %s to 390 × 844; the page sees the "
                               "same innerWidth and innerHeight.", id);
-  g_assert_cmpstr (result_text (result), ==, expected);
+  g_assert_cmpstr (tw_test_result_text (result), ==, expected);
 
   /* What the page's own scripts see. */
   size = page_eval (&page, "innerWidth + 'x' + innerHeight");
@@ -1488,8 +1397,9 @@ test_tool_resize (void)
   g_free (arguments);
   arguments = g_strdup_printf ("{\"browserId\": \"%s\"}", id);
   shot = call_ok (ws, "browser_screenshot", arguments);
-  g_assert_cmpint (json_object_get_int_member (result_structured (shot), "width"), ==, 390);
-  g_assert_cmpint (json_object_get_int_member (result_structured (shot), "height"), ==, 844);
+  g_assert_cmpint (json_object_get_int_member (tw_test_result_structured (shot), "width"), ==, 390);
+  g_assert_cmpint (json_object_get_int_member (tw_test_result_structured (shot), "height"), ==,
+                   844);
   g_free (arguments);
 
   arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 150, \"height\": 844}", id);
@@ -1539,7 +1449,7 @@ test_tool_crash_and_reload (void)
 
   /* The log keeps the crash for the agent to see. */
   result = call_ok (ws, "browser_logs", arguments);
-  g_assert_nonnull (strstr (result_text (result), "--- The web process crashed ---"));
+  g_assert_nonnull (strstr (tw_test_result_text (result), "--- The web process crashed ---"));
 
   workspace_free (ws);
 }
@@ -1578,7 +1488,7 @@ main (int   argc,
   session_dir = g_dir_make_tmp ("tw-page-session-XXXXXX", NULL);
   g_assert_nonnull (session_dir);
   session = webkit_network_session_new (session_dir, session_dir);
-  start_server ();
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
 
   g_test_add_func ("/page/screenshot/viewport", test_screenshot_viewport);
   g_test_add_func ("/page/screenshot/background", test_screenshot_background);

@@ -224,15 +224,6 @@ call_tool (TwBrowser     *browser,
   tw_test_run_tool_full (TW_BROWSER_SERVICE (browser), &test_caller, name, arguments, outcome);
 }
 
-static const char *
-result_text (TwTestOutcome *outcome)
-{
-  JsonObject *result = json_node_get_object (outcome->result);
-  JsonArray *content = json_object_get_array_member (result, "content");
-
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
 static void
 assert_disabled (TwTestOutcome *outcome)
 {
@@ -243,8 +234,8 @@ assert_disabled (TwTestOutcome *outcome)
   g_assert_error (outcome->error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED);
   g_assert_true (json_object_get_boolean_member (result, "isError"));
   g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, "browser_disabled");
-  g_assert_true (g_str_has_prefix (result_text (outcome), "browser_disabled: "));
-  g_assert_nonnull (strstr (result_text (outcome), "turned off for this workspace"));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_disabled: "));
+  g_assert_nonnull (strstr (tw_test_result_text (result), "turned off for this workspace"));
 }
 
 static void

@@ -22,10 +22,11 @@ run_tool (TwFakeService *service,
 static const char *
 result_text (JsonNode *result)
 {
-  JsonArray *content = json_object_get_array_member (json_node_get_object (result), "content");
+  JsonObject *object = json_node_get_object (result);
+  JsonArray *content = json_object_get_array_member (object, "content");
 
   g_assert_cmpuint (json_array_get_length (content), ==, 1);
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
+  return tw_test_result_text (object);
 }
 
 static void

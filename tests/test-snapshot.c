@@ -8,7 +8,7 @@
 
 #include "tw-error.h"
 #include "tw-page-runtime.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* The snapshot engine against real WebKit web views: pages come from
  * tests/fixtures/snapshot/ through two SoupServers on different ports, so
@@ -140,22 +140,12 @@ serve_cb (SoupServer        *server,
 static char *
 start_server (SoupServer **server)
 {
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
   char *base;
 
-  *server = soup_server_new (NULL, NULL);
-  soup_server_add_handler (*server, NULL, serve_cb, NULL, NULL);
-  if (!soup_server_listen_local (*server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
-    g_error ("Cannot listen: %s", error->message);
-
-  uris = soup_server_get_uris (*server);
-  base = g_uri_to_string (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  *server = tw_test_server_new (serve_cb, NULL, &base);
 
   /* "http://127.0.0.1:port/" without the last slash. */
-  if (g_str_has_suffix (base, "/"))
-    base[strlen (base) - 1] = '\0';
+  base[strlen (base) - 1] = '\0';
 
   return base;
 }
@@ -173,8 +163,6 @@ typedef struct
   GtkWidget     *window;
   WebKitWebView *view;
   TwPageRuntime *runtime;
-  gboolean       loaded;
-  gboolean       failed;
 } Tab;
 
 static gboolean
@@ -184,27 +172,6 @@ wait_timeout_cb (gpointer user_data)
 
   *timed_out = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-static void
-load_changed_cb (WebKitWebView   *view,
-                 WebKitLoadEvent  event,
-                 Tab             *tab)
-{
-  if (event == WEBKIT_LOAD_FINISHED)
-    tab->loaded = TRUE;
-}
-
-static gboolean
-load_failed_cb (WebKitWebView   *view,
-                WebKitLoadEvent  event,
-                const char      *uri,
-                GError          *error,
-                Tab             *tab)
-{
-  g_printerr ("Load of %s failed: %s\n", uri, error->message);
-  tab->failed = TRUE;
-  return FALSE;
 }
 
 static Tab *
@@ -222,8 +189,6 @@ tab_new_full (gboolean with_runtime)
   gtk_window_present (GTK_WINDOW (tab->window));
   if (with_runtime)
     tab->runtime = tw_page_runtime_new (tab->view);
-  g_signal_connect (tab->view, "load-changed", G_CALLBACK (load_changed_cb), tab);
-  g_signal_connect (tab->view, "load-failed", G_CALLBACK (load_failed_cb), tab);
 
   return tab;
 }
@@ -237,7 +202,6 @@ tab_new (void)
 static void
 tab_free (Tab *tab)
 {
-  g_signal_handlers_disconnect_by_data (tab->view, tab);
   g_clear_object (&tab->runtime);
   gtk_window_destroy (GTK_WINDOW (tab->window));
   g_free (tab);
@@ -251,37 +215,15 @@ tab_load (Tab        *tab,
 {
   g_autofree char *url = g_str_has_prefix (path, "http") ? g_strdup (path) : url_a (path);
 
-  tab->loaded = FALSE;
-  tab->failed = FALSE;
-  webkit_web_view_load_uri (tab->view, url);
-  tw_test_wait_for_flag (&tab->loaded, LOAD_TIMEOUT_MS, url);
-  g_assert_false (tab->failed);
+  g_assert_true (tw_test_view_load (tab->view, url, LOAD_TIMEOUT_MS));
 }
 
 /* Runs JavaScript in the page's own world, as page scripts would. */
 static void
-eval_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  gboolean *done = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JSCValue) value = NULL;
-
-  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, &error);
-  g_assert_no_error (error);
-  *done = TRUE;
-}
-
-static void
 tab_eval (Tab        *tab,
           const char *script)
 {
-  gboolean done = FALSE;
-
-  webkit_web_view_evaluate_javascript (tab->view, script, -1, NULL, NULL, NULL,
-                                       eval_done_cb, &done);
-  tw_test_wait_for_flag (&done, CALL_TIMEOUT_MS, script);
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (tab->view, script, CALL_TIMEOUT_MS);
 }
 
 /* Synchronous wrappers of the runtime API */
@@ -399,31 +341,6 @@ tab_resolve (Tab         *tab,
     g_propagate_error (error, r.error);
 
   return r.object;
-}
-
-/* The ref printed on the first line that contains @needle. */
-static char *
-find_ref (const char *text,
-          const char *needle)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *at;
-      const char *end;
-
-      if (strstr (lines[i], needle) == NULL || (at = strstr (lines[i], " @e")) == NULL)
-        continue;
-      at++;
-      end = at + 2;
-      while (g_ascii_isdigit (*end))
-        end++;
-      return g_strndup (at, end - at);
-    }
-
-  g_error ("No line with %s in:\n%s", needle, text);
-  return NULL;
 }
 
 /* Spec fixtures */
@@ -610,9 +527,9 @@ test_refs_stable (void)
   /* The same live elements keep their refs: the text does not change. */
   g_assert_cmpstr (first, ==, second);
 
-  save = find_ref (first, "button \"Save\"");
-  del = find_ref (first, "button \"Delete\"");
-  one = find_ref (first, "link \"One\"");
+  save = tw_test_find_ref (first, "button \"Save\"");
+  del = tw_test_find_ref (first, "button \"Delete\"");
+  one = tw_test_find_ref (first, "link \"One\"");
 
   info = tab_resolve (tab, save, &error);
   g_assert_no_error (error);
@@ -634,9 +551,9 @@ test_refs_stable (void)
   tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Added';"
                  "document.querySelector('main').append(b);");
   third = tab_snapshot_text (tab, NULL);
-  added = find_ref (third, "button \"Added\"");
+  added = tw_test_find_ref (third, "button \"Added\"");
   g_assert_cmpuint (ref_number (added), >, max_ref (first));
-  g_assert_cmpstr (find_ref (third, "button \"Save\""), ==, save);
+  g_assert_cmpstr (tw_test_find_ref (third, "button \"Save\""), ==, save);
 
   /* Re-rendered: an equal element in place of the old one is a different
    * element, so the old ref is stale and the new one gets a new number. */
@@ -644,7 +561,7 @@ test_refs_stable (void)
   assert_stale (tab, del, "removed");
   g_clear_pointer (&third, g_free);
   third = tab_snapshot_text (tab, NULL);
-  del_again = find_ref (third, "button \"Delete\"");
+  del_again = tw_test_find_ref (third, "button \"Delete\"");
   g_assert_cmpstr (del_again, !=, del);
   g_assert_cmpuint (ref_number (del_again), >, ref_number (added));
 
@@ -692,7 +609,7 @@ test_refs_navigation (void)
 
   tab_load (tab, "/refs.html");
   first = tab_snapshot_text (tab, NULL);
-  save = find_ref (first, "button \"Save\"");
+  save = tw_test_find_ref (first, "button \"Save\"");
   next_before = tw_page_runtime_get_next_ref (tab->runtime);
   g_assert_cmpuint (next_before, ==, max_ref (first) + 1);
 
@@ -701,7 +618,7 @@ test_refs_navigation (void)
   tab_load (tab, "/refs.html");
   assert_stale (tab, save, "not on the current page");
   second = tab_snapshot_text (tab, NULL);
-  g_assert_cmpuint (ref_number (find_ref (second, "button \"Save\"")), >=, next_before);
+  g_assert_cmpuint (ref_number (tw_test_find_ref (second, "button \"Save\"")), >=, next_before);
   g_assert_cmpuint (tw_page_runtime_get_next_ref (tab->runtime), >, next_before);
   g_assert_cmpuint (min_ref (second), >=, next_before);
 }
@@ -726,7 +643,7 @@ test_refs_two_tabs (void)
    * element in each, and each resolves to its own. */
   g_assert_true (strstr (text_one, " @e1") != NULL);
   g_assert_true (strstr (text_two, " @e1") != NULL);
-  ref_one = find_ref (text_one, "button \"Save\"");
+  ref_one = tw_test_find_ref (text_one, "button \"Save\"");
 
   info = tab_resolve (one, ref_one, &error);
   g_assert_no_error (error);
@@ -774,9 +691,9 @@ test_frames_refs (void)
 
   tab_load (tab, "/frames.html");
   text = tab_snapshot_text (tab, NULL);
-  inside = find_ref (text, "button \"Inside the same-origin frame\"");
-  deep = find_ref (text, "link \"Deep link\"");
-  frame = find_ref (text, "iframe \"Same origin\"");
+  inside = tw_test_find_ref (text, "button \"Inside the same-origin frame\"");
+  deep = tw_test_find_ref (text, "link \"Deep link\"");
+  frame = tw_test_find_ref (text, "iframe \"Same origin\"");
 
   /* Refs inside a same-origin frame resolve, with a rectangle in the
    * coordinates of the top-level viewport. */
@@ -963,16 +880,6 @@ cpu_ms (void)
   return total;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 test_table_speed (void)
 {
@@ -1000,8 +907,8 @@ test_table_speed (void)
       g_assert_no_error (error);
       g_assert_true (json_object_get_boolean_member (result, "truncated"));
     }
-  qsort (times, G_N_ELEMENTS (times), sizeof (double), compare_doubles);
-  qsort (cpu, G_N_ELEMENTS (cpu), sizeof (double), compare_doubles);
+  qsort (times, G_N_ELEMENTS (times), sizeof (double), tw_test_compare_doubles);
+  qsort (cpu, G_N_ELEMENTS (cpu), sizeof (double), tw_test_compare_doubles);
   g_print ("# 3,000-row table: full snapshot median %.0f ms of main-thread CPU time "
            "(min %.0f, max %.0f), %.0f ms wall clock (min %.0f, max %.0f)\n",
            cpu[4], cpu[0], cpu[8], times[4], times[0], times[8]);
@@ -1183,14 +1090,14 @@ test_subtree (void)
 
   tab_load (tab, "/forms.html");
   text = tab_snapshot_text (tab, NULL);
-  form = find_ref (text, "form \"Sign up\"");
+  form = tw_test_find_ref (text, "form \"Sign up\"");
   options = g_strdup_printf ("{\"ref\": \"%s\"}", form);
   part = tab_snapshot_text (tab, options);
 
   /* The element's own line first, its content below, refs unchanged. */
   expected = g_strdup_printf ("- form \"Sign up\" %s", form);
   g_assert_true (strstr (part, expected) != NULL);
-  g_assert_true (strstr (part, find_ref (text, "textbox \"Email\"")) != NULL);
+  g_assert_true (strstr (part, tw_test_find_ref (text, "textbox \"Email\"")) != NULL);
   g_assert_null (strstr (part, "heading \"Forms\""));
 
   /* A ref whose element is hidden has nothing to show. */
@@ -1241,7 +1148,7 @@ test_deep_page (void)
 
   /* A name whose text lies thousands of levels down is cut short, and the
    * ref to it still resolves. */
-  link = find_ref (text, "- link");
+  link = tw_test_find_ref (text, "- link");
   info = tab_resolve (tab, link, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "link");

@@ -21,6 +21,7 @@
 #include "tw-tool-registry.h"
 #include "tw-tool-registry-private.h"
 #include "tw-workspace-id.h"
+#include "tw-test-util.h"
 
 /* The stdio bridge as an MCP client sees it: lines written to its input,
  * lines read from its output, and in between a real TwMcpServer on loopback
@@ -31,106 +32,53 @@
 #define OTHER_TOKEN "bridge-test-token-9876543210"
 #define WAIT_LIMIT_MS 10000
 
-/* Fake browser service: NEW_TAB takes "?ms=N" in its URL to be slow, and
- * never finishes a URL with "/hang" until cancelled. */
-
-#define TEST_TYPE_SERVICE (test_service_get_type ())
-G_DECLARE_FINAL_TYPE (TestService, test_service, TEST, SERVICE, GObject)
-
-struct _TestService
-{
-  GObject     parent_instance;
-  JsonArray  *tabs;
-  guint       next_tab;
-  GPtrArray  *log;   /* "start <url>", "end <url>", "cancelled <url>" */
-};
-
-static void test_service_iface_init (TwBrowserServiceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestService, test_service, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
-                                                      test_service_iface_init))
+/* Fake browser service: a TwFakeService that plays tabs in a JSON array.
+ * NEW_TAB takes "?ms=N" in its URL to be slow, and never finishes a URL
+ * with "/hang" until cancelled. */
 
 typedef struct
 {
-  char       *url;
-  JsonObject *result;
-  GSource    *timeout;
-  GSource    *cancel;
-} Op;
+  JsonArray *tabs;
+  guint      next_tab;
+  GPtrArray *log;   /* "start <url>", "end <url>", "cancelled <url>" */
+} Tabs;
 
-static void
-op_free (Op *op)
+static Tabs *
+tabs_new (void)
 {
-  if (op->timeout != NULL)
-    g_source_destroy (op->timeout);
-  if (op->cancel != NULL)
-    g_source_destroy (op->cancel);
-  g_clear_pointer (&op->timeout, g_source_unref);
-  g_clear_pointer (&op->cancel, g_source_unref);
-  g_clear_pointer (&op->result, json_object_unref);
-  g_free (op->url);
-  g_free (op);
+  Tabs *self = g_new0 (Tabs, 1);
+
+  self->tabs = json_array_new ();
+  self->log = g_ptr_array_new_with_free_func (g_free);
+
+  return self;
 }
 
 static void
-op_finish (GTask    *task,
-           gboolean  cancelled)
+tabs_free (Tabs *self)
 {
-  TestService *self = g_task_get_source_object (task);
-  Op *op = g_task_get_task_data (task);
-
-  g_ptr_array_add (self->log, g_strdup_printf ("%s %s", cancelled ? "cancelled" : "end", op->url));
-
-  if (op->timeout != NULL)
-    g_source_destroy (op->timeout);
-  if (op->cancel != NULL)
-    g_source_destroy (op->cancel);
-
-  if (cancelled)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  else
-    g_task_return_pointer (task, json_object_ref (op->result), (GDestroyNotify) json_object_unref);
-
-  /* Drops the reference the sources shared. */
-  g_object_unref (task);
-}
-
-static gboolean
-op_timeout_cb (gpointer user_data)
-{
-  op_finish (user_data, FALSE);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-op_cancelled_cb (GCancellable *cancellable,
-                 gpointer      user_data)
-{
-  op_finish (user_data, TRUE);
-  return G_SOURCE_REMOVE;
+  json_array_unref (self->tabs);
+  g_ptr_array_unref (self->log);
+  g_free (self);
 }
 
 static void
-test_service_run_async (TwBrowserService    *service,
-                        TwTabCommand         command,
-                        const char          *browser_id,
-                        JsonObject          *params,
-                        const TwCaller      *caller,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+tabs_run (GTask          *task,
+          TwTabCommand    command,
+          const char     *browser_id,
+          JsonObject     *params,
+          const TwCaller *caller,
+          gpointer        run_data)
 {
-  TestService *self = TEST_SERVICE (service);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Tabs *self = run_data;
   const char *url = json_object_get_string_member_with_default (params, "url", "about:blank");
   const char *ms = strstr (url, "ms=");
-  Op *op;
+  JsonObject *result;
+  int delay_ms;
 
   if (command == TW_TAB_COMMAND_LIST_TABS)
     {
-      JsonObject *result = json_object_new ();
-
+      result = json_object_new ();
       json_object_set_array_member (result, "tabs", json_array_ref (self->tabs));
       g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
       return;
@@ -143,19 +91,15 @@ test_service_run_async (TwBrowserService    *service,
       return;
     }
 
-  op = g_new0 (Op, 1);
-  op->url = g_strdup (url);
-  op->result = json_object_new ();
-  g_task_set_task_data (task, op, (GDestroyNotify) op_free);
-
+  result = json_object_new ();
   {
     g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
     JsonObject *tab = json_object_new ();
 
-    json_object_set_string_member (op->result, "browserId", id);
-    json_object_set_string_member (op->result, "url", url);
-    json_object_set_string_member (op->result, "title", "Test page");
-    json_object_set_int_member (op->result, "status", 200);
+    json_object_set_string_member (result, "browserId", id);
+    json_object_set_string_member (result, "url", url);
+    json_object_set_string_member (result, "title", "Test page");
+    json_object_set_int_member (result, "status", 200);
 
     json_object_set_string_member (tab, "browserId", id);
     json_object_set_string_member (tab, "url", url);
@@ -165,115 +109,13 @@ test_service_run_async (TwBrowserService    *service,
     json_array_add_object_element (self->tabs, tab);
   }
 
-  g_ptr_array_add (self->log, g_strdup_printf ("start %s", url));
-
-  if (strstr (url, "/hang") == NULL)
-    {
-      op->timeout = g_timeout_source_new (ms != NULL ? atoi (ms + 3) : 0);
-      g_source_set_callback (op->timeout, op_timeout_cb, task, NULL);
-      g_source_attach (op->timeout, NULL);
-    }
-
-  if (cancellable != NULL)
-    {
-      op->cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (op->cancel, G_SOURCE_FUNC (op_cancelled_cb), task, NULL);
-      g_source_attach (op->cancel, NULL);
-    }
-
-  /* The sources share one reference, dropped when the op finishes. */
-  g_object_ref (task);
-}
-
-static JsonObject *
-test_service_run_finish (TwBrowserService  *service,
-                         GAsyncResult      *result,
-                         GError           **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-test_service_iface_init (TwBrowserServiceInterface *iface)
-{
-  iface->run_async = test_service_run_async;
-  iface->run_finish = test_service_run_finish;
-}
-
-static void
-test_service_finalize (GObject *object)
-{
-  TestService *self = TEST_SERVICE (object);
-
-  json_array_unref (self->tabs);
-  g_ptr_array_unref (self->log);
-
-  G_OBJECT_CLASS (test_service_parent_class)->finalize (object);
-}
-
-static void
-test_service_class_init (TestServiceClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_service_finalize;
-}
-
-static void
-test_service_init (TestService *self)
-{
-  self->tabs = json_array_new ();
-  self->log = g_ptr_array_new_with_free_func (g_free);
-}
-
-static gboolean
-log_contains (TestService *self,
-              const char  *entry)
-{
-  for (guint i = 0; i < self->log->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (self->log, i), entry))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* A tool of this test only: reports progress twice, then finishes. */
-
-static gboolean
-progress_step_cb (gpointer user_data)
-{
-  TwToolCall *call = user_data;
-  GObject *counter = G_OBJECT (tw_tool_call_get_cancellable (call));
-  int step = GPOINTER_TO_INT (g_object_get_data (counter, "step")) + 1;
-
-  g_object_set_data (counter, "step", GINT_TO_POINTER (step));
-
-  if (step < 3)
-    {
-      g_autofree char *message = g_strdup_printf ("Step %d", step);
-
-      tw_tool_call_report_progress (call, step, 3, message);
-      return G_SOURCE_CONTINUE;
-    }
-
-  tw_tool_call_return_text (call, "Finished in 3 steps", NULL);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-progress_handler (TwToolCall *call)
-{
-  g_timeout_add (20, progress_step_cb, call);
+  delay_ms = strstr (url, "/hang") != NULL ? -1 : ms != NULL ? atoi (ms + 3) : 0;
+  tw_test_return_later (task, self->log, url, result, NULL, delay_ms,
+                        g_task_get_cancellable (task), NULL, NULL, NULL);
 }
 
 static const TwToolDef test_tools[] = {
-  {
-    .name = "test_progress",
-    .title = "Count to three",
-    .description = "Reports progress twice, then finishes.",
-    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-    .handler = progress_handler,
-  },
+  TW_TEST_PROGRESS_TOOL,
 };
 
 /* Fixture: the bridge on two pipes, and maybe an app. */
@@ -281,7 +123,8 @@ static const TwToolDef test_tools[] = {
 typedef struct
 {
   char             *workspace;
-  TestService      *service;
+  TwFakeService    *service;
+  Tabs             *tabs;
   TwMcpServer      *server;
   GPtrArray        *started;     /* agent ids of call-started */
 
@@ -352,43 +195,32 @@ run_done_cb (GObject      *object,
   f->run_done = TRUE;
 }
 
-static gboolean
-deadline_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 typedef gboolean (*Condition) (Fixture *f, gconstpointer data);
 
-static void
-wait_for (Fixture     *f,
-          Condition    condition,
-          gconstpointer data,
-          const char  *what)
+typedef struct
 {
-  gboolean expired = FALSE;
-  guint source = g_timeout_add (WAIT_LIMIT_MS, deadline_cb, &expired);
+  Fixture       *f;
+  Condition      condition;
+  gconstpointer  data;
+} Wait;
 
-  while (!condition (f, data) && !expired)
-    g_main_context_iteration (NULL, TRUE);
+static gboolean
+wait_is_over (gpointer data)
+{
+  Wait *wait = data;
 
-  if (expired)
-    g_error ("Waited %d ms in vain for %s", WAIT_LIMIT_MS, what);
-
-  g_source_remove (source);
+  return wait->condition (wait->f, wait->data);
 }
 
-/* Runs the main loop for @ms, so that something that should not happen
- * would have the time to. */
 static void
-spin (guint ms)
+wait_for (Fixture       *f,
+          Condition      condition,
+          gconstpointer  data,
+          const char    *what)
 {
-  gboolean expired = FALSE;
+  Wait wait = { f, condition, data };
 
-  g_timeout_add (ms, deadline_cb, &expired);
-  while (!expired)
-    g_main_context_iteration (NULL, TRUE);
+  tw_test_wait_until (wait_is_over, &wait, WAIT_LIMIT_MS, what);
 }
 
 static JsonNode *
@@ -525,14 +357,6 @@ assert_error (JsonObject *answer,
   g_assert_cmpint (json_object_get_int_member (error, "code"), ==, code);
 }
 
-static const char *
-result_text (JsonObject *result)
-{
-  JsonArray *content = json_object_get_array_member (result, "content");
-
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
 /* Checks a browser_no_host tool result as DESIGN.md §4 describes it, and
  * returns its message. */
 static const char *
@@ -551,7 +375,7 @@ assert_no_host (JsonObject *answer)
 
   expected_text = g_strdup_printf ("browser_no_host: %s",
                                    json_object_get_string_member (error, "message"));
-  g_assert_cmpstr (result_text (result), ==, expected_text);
+  g_assert_cmpstr (tw_test_result_text (result), ==, expected_text);
 
   return json_object_get_string_member (error, "message");
 }
@@ -690,7 +514,8 @@ fixture_set_up (Fixture       *f,
   f->workspace = tw_workspace_id_canonicalize_path (dir, NULL, &error);
   g_assert_no_error (error);
 
-  f->service = g_object_new (TEST_TYPE_SERVICE, NULL);
+  f->tabs = tabs_new ();
+  f->service = tw_fake_service_new_full (tabs_run, f->tabs, (GDestroyNotify) tabs_free);
   f->started = g_ptr_array_new_with_free_func (g_free);
   f->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   f->cancellable = g_cancellable_new ();
@@ -743,7 +568,7 @@ fixture_tear_down (Fixture       *f,
     stop_app (f);
 
   /* Let the cancelled reads and the server's connections wind down. */
-  spin (20);
+  tw_test_sleep_ms (20);
 
   g_clear_object (&f->from_bridge);
   g_clear_object (&f->to_bridge);
@@ -951,7 +776,7 @@ test_relay (Fixture       *f,
   structured = json_object_get_object_member (result, "structuredContent");
   g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==, "b1");
   g_assert_cmpstr (json_object_get_string_member (structured, "url"), ==, "http://a.test/one");
-  g_assert_nonnull (strstr (result_text (result), "b1"));
+  g_assert_nonnull (strstr (tw_test_result_text (result), "b1"));
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   /* The app attributes the calls to the workspace's external client. */
@@ -967,10 +792,10 @@ test_relay (Fixture       *f,
   /* Tool errors come back as the app sent them. */
   result = get_result (call_tool (f, 5, "browser_close_tab", "{\"browserId\":\"b99\"}"));
   g_assert_true (json_object_get_boolean_member (result, "isError"));
-  g_assert_true (g_str_has_prefix (result_text (result), "browser_not_found: "));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_not_found: "));
 
   result = get_result (call_tool (f, 6, "browser_new_tab", "{\"url\":42}"));
-  g_assert_true (g_str_has_prefix (result_text (result), "browser_invalid_argument: "));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_invalid_argument: "));
 
   /* So do protocol errors of the app. */
   assert_error (call_tool (f, 7, "browser_no_such_tool", "{}"), TW_JSONRPC_ERROR_INVALID_PARAMS);
@@ -999,7 +824,7 @@ test_concurrent (Fixture       *f,
 
   /* A request id still in flight cannot be used again. */
   send_new_tab (f, 12, "http://a.test/slow?ms=500");
-  spin (50);
+  tw_test_sleep_ms (50);
   send_line (f, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":"
                 "{\"name\":\"browser_list_tabs\",\"arguments\":{}}}");
   {
@@ -1008,7 +833,7 @@ test_concurrent (Fixture       *f,
     wait_for (f, has_message_cond, &id, "the answer to the duplicate id");
     assert_error (json_node_get_object (find_message (f, 12)), TW_JSONRPC_ERROR_INVALID_REQUEST);
   }
-  spin (700);
+  tw_test_sleep_ms (700);
 }
 
 static void
@@ -1025,7 +850,7 @@ test_progress (Fixture       *f,
   result = get_result (request (f, 5, "tools/call",
                                 "{\"name\":\"test_progress\",\"arguments\":{},"
                                 "\"_meta\":{\"progressToken\":\"tok-1\"}}"));
-  g_assert_cmpstr (result_text (result), ==, "Finished in 3 steps");
+  g_assert_cmpstr (tw_test_result_text (result), ==, "Finished in 3 steps");
 
   /* Each progress event of the app's stream became a line, before the
    * result. */
@@ -1055,7 +880,7 @@ static gboolean
 service_log_cond (Fixture      *f,
                   gconstpointer data)
 {
-  return log_contains (f->service, data);
+  return tw_test_log_contains (f->tabs->log, data);
 }
 
 static void
@@ -1074,7 +899,7 @@ test_cancel (Fixture       *f,
 
   /* A cancelled request gets no answer, and the bridge goes on. */
   get_result (call_tool (f, 21, "browser_list_tabs", "{}"));
-  spin (200);
+  tw_test_sleep_ms (200);
   g_assert_null (find_message (f, 20));
 
   /* Cancelling what is unknown or finished is harmless. */
@@ -1187,7 +1012,7 @@ test_workspace_closes_during_call (Fixture       *f,
   wait_for (f, has_message_cond, &id, "the call to end with the workspace");
   message = assert_no_host (json_node_get_object (find_message (f, 50)));
   g_assert_nonnull (strstr (message, "stopped the call"));
-  g_assert_true (log_contains (f->service, "cancelled http://a.test/hang"));
+  g_assert_true (tw_test_log_contains (f->tabs->log, "cancelled http://a.test/hang"));
 }
 
 static void

@@ -23,25 +23,11 @@
 
 static const TwCaller test_caller = { "test-agent", "Test Agent" };
 
+/* A folder of the running test's own, below the home folder. */
 static char *
 make_folder (const char *name)
 {
-  g_autofree char *test_name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '_');
-  g_autofree char *path = g_build_filename (g_get_home_dir (), test_name, name, NULL);
-
-  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
-
-  return g_steal_pointer (&path);
-}
-
-static guint
-file_mode (const char *path)
-{
-  GStatBuf buf;
-
-  g_assert_cmpint (g_stat (path, &buf), ==, 0);
-
-  return buf.st_mode & 0777;
+  return tw_test_make_folder (g_get_home_dir (), name);
 }
 
 /* Ids */
@@ -153,8 +139,8 @@ test_token (void)
   g_assert_cmpuint (strlen (token), >=, 32);
   g_assert_true (g_file_get_contents (token_file, &contents, NULL, NULL));
   g_assert_cmpstr (g_strstrip (contents), ==, token);
-  g_assert_cmpuint (file_mode (token_file), ==, 0600);
-  g_assert_cmpuint (file_mode (dir), ==, 0700);
+  g_assert_cmpuint (tw_test_file_mode (token_file), ==, 0600);
+  g_assert_cmpuint (tw_test_file_mode (dir), ==, 0700);
   g_clear_object (&first);
 
   /* The next start keeps the token, so configured clients keep working, and
@@ -163,7 +149,7 @@ test_token (void)
   second = tw_workspace_new (folder, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (tw_workspace_get_token (second), ==, token);
-  g_assert_cmpuint (file_mode (token_file), ==, 0600);
+  g_assert_cmpuint (tw_test_file_mode (token_file), ==, 0600);
   g_clear_object (&second);
 
   /* A token file that holds garbage is replaced. */
@@ -172,7 +158,7 @@ test_token (void)
   g_assert_no_error (error);
   g_assert_cmpstr (tw_workspace_get_token (third), !=, token);
   g_assert_cmpstr (tw_workspace_get_token (third), !=, "not a token");
-  g_assert_cmpuint (file_mode (token_file), ==, 0600);
+  g_assert_cmpuint (tw_test_file_mode (token_file), ==, 0600);
 }
 
 static void
@@ -218,8 +204,8 @@ test_runtime_file (void)
   g_assert_no_error (error);
 
   /* It holds a token: only its owner may read it, or even list the folder. */
-  g_assert_cmpuint (file_mode (file), ==, 0600);
-  g_assert_cmpuint (file_mode (dir), ==, 0700);
+  g_assert_cmpuint (tw_test_file_mode (file), ==, 0600);
+  g_assert_cmpuint (tw_test_file_mode (dir), ==, 0700);
 
   g_assert_true (json_parser_load_from_file (parser, file, &error));
   g_assert_no_error (error);

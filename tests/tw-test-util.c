@@ -197,7 +197,20 @@ tw_test_await_result (guint       timeout_ms,
   return g_steal_pointer (&async_result);
 }
 
-/* JSON */
+/* JSON and text */
+
+/* The JSON value in @text, which must be valid. */
+JsonNode *
+tw_test_parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+
+  return json_node_copy (json_parser_get_root (parser));
+}
 
 /* The object in @json, which must be one. */
 JsonObject *
@@ -221,6 +234,77 @@ tw_test_object_to_string (JsonObject *object)
 
   json_node_set_object (node, object);
   return json_to_string (node, FALSE);
+}
+
+/* The ref printed on the first line of @snapshot that holds @needle, such
+ * as `button "Save"`. */
+char *
+tw_test_find_ref (const char *snapshot,
+                  const char *needle)
+{
+  g_auto(GStrv) lines = g_strsplit (snapshot, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *at;
+      const char *end;
+
+      if (strstr (lines[i], needle) == NULL || (at = strstr (lines[i], " @e")) == NULL)
+        continue;
+      at++;
+      end = at + 2;
+      while (g_ascii_isdigit (*end))
+        end++;
+      return g_strndup (at, end - at);
+    }
+
+  g_error ("No line with %s in:\n%s", needle, snapshot);
+  return NULL;
+}
+
+static int
+log_find (GPtrArray  *log,
+          const char *entry)
+{
+  for (guint i = 0; i < log->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (log, i), entry))
+        return i;
+    }
+
+  return -1;
+}
+
+/* Whether @log, an array of strings, holds @entry. */
+gboolean
+tw_test_log_contains (GPtrArray  *log,
+                      const char *entry)
+{
+  return log_find (log, entry) >= 0;
+}
+
+/* Where @entry stands in @log, which must hold it. */
+int
+tw_test_log_index (GPtrArray  *log,
+                   const char *entry)
+{
+  int position = log_find (log, entry);
+
+  if (position < 0)
+    g_error ("\"%s\" is not in the service log", entry);
+
+  return position;
+}
+
+/* For qsort() on doubles, as timings are. */
+int
+tw_test_compare_doubles (gconstpointer a,
+                         gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
 }
 
 /* Folders */
@@ -287,6 +371,31 @@ tw_test_set_up_folders (const char *tmpl,
   return g_steal_pointer (&root);
 }
 
+/* Makes the folder @name in a folder of the running test's own below
+ * @parent, so no test sees another's files. */
+char *
+tw_test_make_folder (const char *parent,
+                     const char *name)
+{
+  g_autofree char *test_name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '_');
+  g_autofree char *path = g_build_filename (parent, test_name, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+
+  return g_steal_pointer (&path);
+}
+
+/* The permission bits of the file at @path, which must exist. */
+guint
+tw_test_file_mode (const char *path)
+{
+  GStatBuf buf;
+
+  g_assert_cmpint (g_stat (path, &buf), ==, 0);
+
+  return buf.st_mode & 0777;
+}
+
 /* The fake browser service */
 
 static void tw_fake_service_iface_init (TwBrowserServiceInterface *iface);
@@ -315,7 +424,9 @@ tw_fake_service_run_async (TwBrowserService    *service,
   g_clear_pointer (&self->params, json_object_unref);
   self->params = json_object_ref (params);
 
-  if (self->error != NULL)
+  if (self->run != NULL)
+    self->run (task, command, browser_id, params, caller, self->run_data);
+  else if (self->error != NULL)
     g_task_return_error (task, g_error_copy (self->error));
   else
     g_task_return_pointer (task, json_object_ref (self->reply), (GDestroyNotify) json_object_unref);
@@ -345,6 +456,8 @@ tw_fake_service_finalize (GObject *object)
   g_clear_pointer (&self->params, json_object_unref);
   g_clear_pointer (&self->reply, json_object_unref);
   g_clear_error (&self->error);
+  if (self->run_data_free != NULL)
+    g_clear_pointer (&self->run_data, self->run_data_free);
 
   G_OBJECT_CLASS (tw_fake_service_parent_class)->finalize (object);
 }
@@ -358,6 +471,180 @@ tw_fake_service_class_init (TwFakeServiceClass *klass)
 static void
 tw_fake_service_init (TwFakeService *self)
 {
+}
+
+TwFakeService *
+tw_fake_service_new_full (TwFakeServiceRunFunc run,
+                          gpointer             run_data,
+                          GDestroyNotify       run_data_free)
+{
+  TwFakeService *self = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
+
+  self->run = run;
+  self->run_data = run_data;
+  self->run_data_free = run_data_free;
+
+  return self;
+}
+
+/* Commands of in-test services that take their time */
+
+typedef struct
+{
+  GPtrArray        *log;
+  char             *label;
+  JsonObject       *result;
+  GError           *error;
+  GSource          *timeout;
+  GSource          *cancel;
+  TwTestReturnFunc  returning;
+  gpointer          data;
+  GDestroyNotify    data_free;
+} Later;
+
+static void
+later_free (Later *later)
+{
+  if (later->timeout != NULL)
+    g_source_destroy (later->timeout);
+  if (later->cancel != NULL)
+    g_source_destroy (later->cancel);
+  g_clear_pointer (&later->timeout, g_source_unref);
+  g_clear_pointer (&later->cancel, g_source_unref);
+  g_clear_pointer (&later->result, json_object_unref);
+  g_clear_error (&later->error);
+  if (later->data_free != NULL)
+    g_clear_pointer (&later->data, later->data_free);
+  g_free (later->label);
+  g_free (later);
+}
+
+static void
+later_return (GTask    *task,
+              gboolean  cancelled)
+{
+  Later *later = g_task_get_task_data (task);
+
+  g_ptr_array_add (later->log, g_strdup_printf ("%s %s", cancelled ? "cancelled" : "end",
+                                                later->label));
+  if (later->returning != NULL)
+    later->returning (task, later->data);
+
+  if (later->timeout != NULL)
+    {
+      g_source_destroy (later->timeout);
+      g_clear_pointer (&later->timeout, g_source_unref);
+    }
+  if (later->cancel != NULL)
+    {
+      g_source_destroy (later->cancel);
+      g_clear_pointer (&later->cancel, g_source_unref);
+    }
+
+  if (cancelled)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  else if (later->error != NULL)
+    g_task_return_error (task, g_steal_pointer (&later->error));
+  else
+    g_task_return_pointer (task, json_object_ref (later->result),
+                           (GDestroyNotify) json_object_unref);
+
+  /* Drops the reference the sources shared. */
+  g_object_unref (task);
+}
+
+static gboolean
+later_timeout_cb (gpointer user_data)
+{
+  later_return (user_data, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+later_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  later_return (user_data, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Returns @task's @result, or its @error when that is set (both taken),
+ * after @delay_ms, or never when that is negative; when @cancellable fires
+ * first, the task returns G_IO_ERROR_CANCELLED at once. The service's
+ * @log gets "start @label", then "end @label" or "cancelled @label";
+ * @returning, when set, is called with @data just before the task
+ * returns, and @data_free frees @data. */
+void
+tw_test_return_later (GTask            *task,
+                      GPtrArray        *log,
+                      const char       *label,
+                      JsonObject       *result,
+                      GError           *error,
+                      int               delay_ms,
+                      GCancellable     *cancellable,
+                      TwTestReturnFunc  returning,
+                      gpointer          data,
+                      GDestroyNotify    data_free)
+{
+  Later *later = g_new0 (Later, 1);
+
+  later->log = log;
+  later->label = g_strdup (label);
+  later->result = result;
+  later->error = error;
+  later->returning = returning;
+  later->data = data;
+  later->data_free = data_free;
+  g_task_set_task_data (task, later, (GDestroyNotify) later_free);
+
+  g_ptr_array_add (log, g_strdup_printf ("start %s", label));
+
+  if (delay_ms >= 0)
+    {
+      later->timeout = g_timeout_source_new (delay_ms);
+      g_source_set_callback (later->timeout, later_timeout_cb, task, NULL);
+      g_source_attach (later->timeout, NULL);
+    }
+
+  if (cancellable != NULL)
+    {
+      later->cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (later->cancel, G_SOURCE_FUNC (later_cancelled_cb), task, NULL);
+      g_source_attach (later->cancel, NULL);
+    }
+
+  /* The sources share one reference, dropped when the task returns. */
+  g_object_ref (task);
+}
+
+/* Tools of the tests only */
+
+static gboolean
+progress_step_cb (gpointer user_data)
+{
+  TwToolCall *call = user_data;
+  GObject *counter = G_OBJECT (tw_tool_call_get_cancellable (call));
+  int step = GPOINTER_TO_INT (g_object_get_data (counter, "step")) + 1;
+
+  g_object_set_data (counter, "step", GINT_TO_POINTER (step));
+
+  if (step < 3)
+    {
+      g_autofree char *message = g_strdup_printf ("Step %d", step);
+
+      tw_tool_call_report_progress (call, step, 3, message);
+      return G_SOURCE_CONTINUE;
+    }
+
+  tw_tool_call_return_text (call, "Finished in 3 steps", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* The handler of TW_TEST_PROGRESS_TOOL. */
+void
+tw_test_progress_handler (TwToolCall *call)
+{
+  g_timeout_add (20, progress_step_cb, call);
 }
 
 /* Tool calls */
@@ -375,6 +662,20 @@ tw_test_outcome_done_cb (TwToolCall   *call,
   outcome->error = error ? g_error_copy (error) : NULL;
 }
 
+static void
+outcome_progress_cb (TwToolCall *call,
+                     double      progress,
+                     double      total,
+                     const char *message,
+                     gpointer    user_data)
+{
+  TwTestOutcome *outcome = user_data;
+
+  outcome->n_progress++;
+  outcome->last_total = total;
+}
+
+/* Forgets the result, not the progress seen. */
 void
 tw_test_outcome_clear (TwTestOutcome *outcome)
 {
@@ -383,8 +684,75 @@ tw_test_outcome_clear (TwTestOutcome *outcome)
   outcome->done = FALSE;
 }
 
-/* Runs the tool @name with @arguments against @service on behalf of
- * @caller, as an agent's call would, and waits until it is done. */
+/* Starts the tool @name with @arguments against @service on behalf of
+ * @caller, as an agent's call would; @outcome learns how it went. */
+TwToolCall *
+tw_test_start_tool (TwBrowserService *service,
+                    const TwCaller   *caller,
+                    const char       *name,
+                    const char       *arguments,
+                    TwTestOutcome    *outcome)
+{
+  const TwToolDef *def = tw_tool_registry_lookup (name);
+  g_autoptr(JsonObject) args = tw_test_parse_object (arguments);
+  TwToolCall *call;
+
+  g_assert_nonnull (def);
+  call = tw_tool_call_new (def, args, service, caller, NULL);
+  tw_tool_call_set_done_func (call, tw_test_outcome_done_cb, outcome, NULL);
+  tw_tool_call_set_progress_func (call, outcome_progress_cb, outcome);
+  tw_tool_call_start (call);
+
+  return call;
+}
+
+/* Waits for the call behind @outcome to end, and returns its
+ * CallToolResult; @outcome is ready for the next call then. */
+JsonObject *
+tw_test_await_tool (TwTestOutcome *outcome,
+                    const char    *what)
+{
+  JsonObject *result;
+
+  tw_test_wait_for_flag (&outcome->done, TW_TEST_TOOL_TIMEOUT_MS, what);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (outcome->result));
+  result = json_object_ref (json_node_get_object (outcome->result));
+  tw_test_outcome_clear (outcome);
+
+  return result;
+}
+
+/* Runs the tool @name, as tw_test_start_tool() does, and returns its
+ * CallToolResult. */
+JsonObject *
+tw_test_call_tool (TwBrowserService *service,
+                   const TwCaller   *caller,
+                   const char       *name,
+                   const char       *arguments)
+{
+  TwTestOutcome outcome = { 0 };
+  g_autoptr(TwToolCall) call = tw_test_start_tool (service, caller, name, arguments, &outcome);
+
+  return tw_test_await_tool (&outcome, name);
+}
+
+/* The same, for a call that must succeed. */
+JsonObject *
+tw_test_call_tool_ok (TwBrowserService *service,
+                      const TwCaller   *caller,
+                      const char       *name,
+                      const char       *arguments)
+{
+  JsonObject *result = tw_test_call_tool (service, caller, name, arguments);
+
+  if (tw_test_result_is_error (result))
+    g_error ("%s(%s) failed: %s", name, arguments, tw_test_result_text (result));
+
+  return result;
+}
+
+/* Runs the tool @name, as tw_test_start_tool() does, and waits until it
+ * is done; @outcome keeps the result and the error. */
 void
 tw_test_run_tool_full (TwBrowserService *service,
                        const TwCaller   *caller,
@@ -392,14 +760,8 @@ tw_test_run_tool_full (TwBrowserService *service,
                        const char       *arguments,
                        TwTestOutcome    *outcome)
 {
-  const TwToolDef *def = tw_tool_registry_lookup (name);
-  g_autoptr(JsonObject) args = tw_test_parse_object (arguments);
-  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(TwToolCall) call = tw_test_start_tool (service, caller, name, arguments, outcome);
 
-  g_assert_nonnull (def);
-  call = tw_tool_call_new (def, args, service, caller, NULL);
-  tw_tool_call_set_done_func (call, tw_test_outcome_done_cb, outcome, NULL);
-  tw_tool_call_start (call);
   while (!outcome->done)
     g_main_context_iteration (NULL, TRUE);
 }
@@ -413,4 +775,43 @@ tw_test_run_tool (TwFakeService *service,
   static const TwCaller caller = { "agent-1", "Test Agent" };
 
   tw_test_run_tool_full (TW_BROWSER_SERVICE (service), &caller, name, arguments, outcome);
+}
+
+/* What a tool call answered */
+
+gboolean
+tw_test_result_is_error (JsonObject *result)
+{
+  return json_object_get_boolean_member_with_default (result, "isError", FALSE);
+}
+
+/* The text of the result's first content item, which must be text. */
+const char *
+tw_test_result_text (JsonObject *result)
+{
+  JsonArray *content = json_object_get_array_member (result, "content");
+  JsonObject *first = json_array_get_object_element (content, 0);
+
+  g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "text");
+  return json_object_get_string_member (first, "text");
+}
+
+JsonObject *
+tw_test_result_structured (JsonObject *result)
+{
+  g_assert_true (json_object_has_member (result, "structuredContent"));
+
+  return json_object_get_object_member (result, "structuredContent");
+}
+
+/* The code of an error result. */
+const char *
+tw_test_result_error_code (JsonObject *result)
+{
+  JsonObject *error;
+
+  g_assert_true (tw_test_result_is_error (result));
+  error = json_object_get_object_member (tw_test_result_structured (result), "error");
+
+  return json_object_get_string_member (error, "code");
 }

@@ -6,12 +6,15 @@
 
 #include "tw-browser-service.h"
 #include "tw-tool.h"
+#include "tw-tool-call-private.h"
 
 G_BEGIN_DECLS
 
 /* What the C test programs share: a loopback server for fixture pages,
  * waiting on the main loop without hanging, JSON from literals, private
- * XDG folders, and a browser service that records what a tool asks. */
+ * XDG folders, a browser service that records what a tool asks, commands
+ * of in-test services that take their time, and tool calls as an agent
+ * makes them. */
 
 /* Fixture server */
 
@@ -44,40 +47,107 @@ void          tw_test_store_result_cb  (GObject         *object,
 GAsyncResult *tw_test_await_result     (guint            timeout_ms,
                                         const char      *what);
 
-/* JSON */
+/* JSON and text */
 
-JsonObject *tw_test_parse_object       (const char *json);
-char       *tw_test_object_to_string   (JsonObject *object);
+JsonNode   *tw_test_parse_json         (const char    *text);
+JsonObject *tw_test_parse_object       (const char    *json);
+char       *tw_test_object_to_string   (JsonObject    *object);
+char       *tw_test_find_ref           (const char    *snapshot,
+                                        const char    *needle);
+gboolean    tw_test_log_contains       (GPtrArray     *log,
+                                        const char    *entry);
+int         tw_test_log_index          (GPtrArray     *log,
+                                        const char    *entry);
+int         tw_test_compare_doubles    (gconstpointer  a,
+                                        gconstpointer  b);
 
 /* Folders */
 
 void        tw_test_remove_tree        (const char *path);
 char       *tw_test_set_up_folders     (const char *tmpl,
                                         gboolean    with_state_home);
+char       *tw_test_make_folder        (const char *parent,
+                                        const char *name);
+guint       tw_test_file_mode          (const char *path);
 
 /* A browser service that records the last command it was asked to run
- * and answers it with @reply, or fails it with @error when that is set. */
+ * and answers it with @reply, or fails it with @error when that is set;
+ * or, made with tw_fake_service_new_full(), hands every command to @run,
+ * for tests that play whole tabs. */
 
 #define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
 G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
 
+/* Runs @command; @task, whose source object is the service, returns a
+ * JsonObject or an error. */
+typedef void (*TwFakeServiceRunFunc) (GTask          *task,
+                                      TwTabCommand    command,
+                                      const char     *browser_id,
+                                      JsonObject     *params,
+                                      const TwCaller *caller,
+                                      gpointer        run_data);
+
 struct _TwFakeService
 {
-  GObject       parent_instance;
-  TwTabCommand  command;
-  char         *browser_id;
-  JsonObject   *params;
-  JsonObject   *reply;
-  GError       *error;
-  guint         n_runs;
+  GObject               parent_instance;
+  TwTabCommand          command;
+  char                 *browser_id;
+  JsonObject           *params;
+  JsonObject           *reply;
+  GError               *error;
+  guint                 n_runs;
+  TwFakeServiceRunFunc  run;
+  gpointer              run_data;
+  GDestroyNotify        run_data_free;
 };
 
-/* How a tool call ended. */
+TwFakeService *tw_fake_service_new_full (TwFakeServiceRunFunc run,
+                                         gpointer             run_data,
+                                         GDestroyNotify       run_data_free);
+
+/* Commands of in-test browser services that take their time */
+
+typedef void (*TwTestReturnFunc) (GTask    *task,
+                                  gpointer  data);
+
+void        tw_test_return_later       (GTask            *task,
+                                        GPtrArray        *log,
+                                        const char       *label,
+                                        JsonObject       *result,
+                                        GError           *error,
+                                        int               delay_ms,
+                                        GCancellable     *cancellable,
+                                        TwTestReturnFunc  returning,
+                                        gpointer          data,
+                                        GDestroyNotify    data_free);
+
+/* Tools of the tests only */
+
+void        tw_test_progress_handler   (TwToolCall *call);
+
+/* Reports progress twice, then finishes with "Finished in 3 steps". */
+#define TW_TEST_PROGRESS_TOOL \
+  { \
+    .name = "test_progress", \
+    .title = "Count to three", \
+    .description = "Reports progress twice, then finishes.", \
+    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", \
+    .handler = tw_test_progress_handler, \
+  }
+
+/* Tool calls */
+
+/* How long a tool call may take before the test fails. */
+#define TW_TEST_TOOL_TIMEOUT_MS 60000
+
+/* How a tool call ended, and the progress it reported on the way. */
 typedef struct
 {
   gboolean  done;
   JsonNode *result;
   GError   *error;
+  guint     n_progress;
+  double    last_total;
 } TwTestOutcome;
 
 void        tw_test_outcome_done_cb    (TwToolCall    *call,
@@ -85,6 +155,21 @@ void        tw_test_outcome_done_cb    (TwToolCall    *call,
                                         const GError  *error,
                                         gpointer       user_data);
 void        tw_test_outcome_clear      (TwTestOutcome *outcome);
+TwToolCall *tw_test_start_tool         (TwBrowserService *service,
+                                        const TwCaller   *caller,
+                                        const char       *name,
+                                        const char       *arguments,
+                                        TwTestOutcome    *outcome);
+JsonObject *tw_test_await_tool         (TwTestOutcome    *outcome,
+                                        const char       *what);
+JsonObject *tw_test_call_tool          (TwBrowserService *service,
+                                        const TwCaller   *caller,
+                                        const char       *name,
+                                        const char       *arguments);
+JsonObject *tw_test_call_tool_ok       (TwBrowserService *service,
+                                        const TwCaller   *caller,
+                                        const char       *name,
+                                        const char       *arguments);
 void        tw_test_run_tool_full      (TwBrowserService *service,
                                         const TwCaller   *caller,
                                         const char       *name,
@@ -94,5 +179,12 @@ void        tw_test_run_tool           (TwFakeService *service,
                                         const char    *name,
                                         const char    *arguments,
                                         TwTestOutcome *outcome);
+
+/* What a tool call answered: its CallToolResult object. */
+
+gboolean    tw_test_result_is_error    (JsonObject *result);
+const char *tw_test_result_text        (JsonObject *result);
+JsonObject *tw_test_result_structured  (JsonObject *result);
+const char *tw_test_result_error_code  (JsonObject *result);
 
 G_END_DECLS
