@@ -295,13 +295,14 @@ function missingElements(text, rows) {
   return { missing, example, expected: rows * 4 };
 }
 
-// Tabwright: the whole snapshot in replies of up to 200,000 characters,
+// Tabwright: the whole snapshot, asked for in one reply of up to
+// 1,000,000 characters (the largest maxChars),
 // following the cursor that ends a reply cut short.
 async function tabwrightSnapshot(client, browserId) {
   let text = '';
   let cursor = null;
   do {
-    const result = await call(client, 'browser_snapshot', { browserId, maxChars: 200000, ...(cursor ? { cursor } : {}) });
+    const result = await call(client, 'browser_snapshot', { browserId, maxChars: 1000000, ...(cursor ? { cursor } : {}) });
     const part = resultText(result);
     text += part;
     cursor = result.structuredContent?.nextCursor ?? /with cursor "([^"]+)" to continue\s*$/.exec(part)?.[1] ?? null;

@@ -115,7 +115,7 @@ test_bad_arguments (void)
     "{}",
     "{\"browserId\": \"\"}",
     "{\"browserId\": \"b1\", \"maxChars\": 999}",
-    "{\"browserId\": \"b1\", \"maxChars\": 200001}",
+    "{\"browserId\": \"b1\", \"maxChars\": 1000001}",
     "{\"browserId\": \"b1\", \"maxChars\": 2000.5}",
     "{\"browserId\": \"b1\", \"maxChars\": \"40000\"}",
     "{\"browserId\": \"b1\", \"interactive\": \"yes\"}",

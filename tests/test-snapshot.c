@@ -1036,7 +1036,7 @@ test_bad_options (void)
   g_autoptr(Tab) tab = tab_new ();
   static const char * const bad[] = {
     "{\"maxChars\": 999}",
-    "{\"maxChars\": 200001}",
+    "{\"maxChars\": 1000001}",
     "{\"maxChars\": 1500.5}",
     "{\"maxChars\": \"many\"}",
     "{\"interactive\": \"yes\"}",

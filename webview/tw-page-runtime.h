@@ -29,7 +29,7 @@ G_BEGIN_DECLS
 
 /* Bounds of the snapshot's maxChars option, and its default. */
 #define TW_SNAPSHOT_MIN_CHARS     1000
-#define TW_SNAPSHOT_MAX_CHARS     200000
+#define TW_SNAPSHOT_MAX_CHARS     1000000
 #define TW_SNAPSHOT_DEFAULT_CHARS 40000
 
 #define TW_TYPE_PAGE_RUNTIME (tw_page_runtime_get_type ())

@@ -59,7 +59,7 @@ static const TwToolDef snapshot_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only the elements you can act on (buttons, links, form fields, tabs, menu items), with the landmarks and headings that locate them. Much shorter on long pages. Default false.\"}, "
           "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element and what is inside it, e.g. \\\"@e12\\\" for one form or dialog from an earlier snapshot.\"}, "
-          "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 200000, \"default\": 40000, \"description\": \"Longest reply in characters. A longer page is cut at a line and the reply ends with a cursor to continue. Default 40000.\"}, "
+          "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply in characters. A longer page is cut at a line and the reply ends with a cursor to continue. Default 40000.\"}, "
           "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Continue a snapshot that was cut: the cursor its last line gave.\"}"
         "}, "
         "\"required\": [\"browserId\"], "

@@ -541,6 +541,12 @@ const Snapshot = {
     return ps === null || ps.cursor !== 'pointer';
   },
 
+  // Flattens a run of text; most runs on a page are the white space
+  // between tags, which trim() tells apart faster than flat() does.
+  flatRun (text) {
+    return text.trim() === '' ? '' : Base.flat(text);
+  },
+
   // Joins neighbouring text into runs and drops the block marks.
   normalize (items) {
     if (items.length === 0)
@@ -553,7 +559,7 @@ const Snapshot = {
         continue;
       }
       if (text !== null) {
-        const t = Base.flat(text);
+        const t = Snapshot.flatRun(text);
         if (t !== '')
           out.push(t);
         text = null;
@@ -562,7 +568,7 @@ const Snapshot = {
         out.push(it);
     }
     if (text !== null) {
-      const t = Base.flat(text);
+      const t = Snapshot.flatRun(text);
       if (t !== '')
         out.push(t);
     }
@@ -593,8 +599,9 @@ const Snapshot = {
     return out;
   },
 
-  printList (ctx, items, indent, out) {
-    const list = Snapshot.normalize(items);
+  // normalized: the items have been through normalize() already.
+  printList (ctx, items, indent, out, normalized) {
+    const list = normalized ? items : Snapshot.normalize(items);
     for (const it of list) {
       if (out.full)
         return;
@@ -689,7 +696,7 @@ const Snapshot = {
     if (inline)
       line += ': ' + inline;
     Snapshot.emit(out, line);
-    Snapshot.printList(ctx, kids, indent + 1, out);
+    Snapshot.printList(ctx, kids, indent + 1, out, true);
   },
 
   states (ctx, node, ref) {
