@@ -168,24 +168,6 @@ finish_text (GString    *text,
   return g_string_free (text, FALSE);
 }
 
-/* Copies the members of the tool's arguments that the command takes. */
-static JsonObject *
-copy_params (TwToolCall         *call,
-             const char * const *names)
-{
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  JsonObject *params = json_object_new ();
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      JsonNode *node = json_object_get_member (arguments, names[i]);
-
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        json_object_set_member (params, names[i], json_node_copy (node));
-    }
-
-  return params;
-}
 
 
 /* browser_click */
@@ -511,7 +493,7 @@ input_handler (TwToolCall *call)
 
       if (g_str_equal (c->tool, tool))
         {
-          g_autoptr(JsonObject) params = copy_params (call, c->params);
+          g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, c->params);
 
           tw_tool_call_run_command (call, c->command, tw_tool_get_browser_id (call), params,
                                     c->format);

@@ -24,24 +24,6 @@ get_int (JsonObject *object,
   return json_node_get_int (node);
 }
 
-/* Copies the members of the tool's arguments that the command takes. */
-static JsonObject *
-copy_params (TwToolCall         *call,
-             const char * const *names)
-{
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  JsonObject *params = json_object_new ();
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      JsonNode *node = json_object_get_member (arguments, names[i]);
-
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        json_object_set_member (params, names[i], json_node_copy (node));
-    }
-
-  return params;
-}
 
 /* browser_screenshot */
 
@@ -107,7 +89,7 @@ static void
 screenshot_handler (TwToolCall *call)
 {
   static const char * const names[] = { "fullPage", "savePath", NULL };
-  g_autoptr(JsonObject) params = copy_params (call, names);
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command_full (call, TW_TAB_COMMAND_SCREENSHOT, tw_tool_get_browser_id (call),
                                  params, screenshot_reply);
@@ -245,7 +227,7 @@ static void
 logs_handler (TwToolCall *call)
 {
   static const char * const names[] = { "maxEntries", NULL };
-  g_autoptr(JsonObject) params = copy_params (call, names);
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_LOGS, tw_tool_get_browser_id (call),
                             params, format_logs);
@@ -295,7 +277,7 @@ wait_handler (TwToolCall *call)
       return;
     }
 
-  params = copy_params (call, names);
+  params = tw_tool_copy_arguments (call, names);
   tw_tool_call_run_command (call, TW_TAB_COMMAND_WAIT, tw_tool_get_browser_id (call),
                             params, format_wait);
 }
@@ -331,7 +313,7 @@ static void
 resize_handler (TwToolCall *call)
 {
   static const char * const names[] = { "width", "height", NULL };
-  g_autoptr(JsonObject) params = copy_params (call, names);
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_RESIZE, tw_tool_get_browser_id (call),
                             params, format_resize);

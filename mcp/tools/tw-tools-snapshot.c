@@ -21,19 +21,10 @@ format_snapshot (JsonObject *result)
 static void
 snapshot_handler (TwToolCall *call)
 {
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = json_object_new ();
-  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor" };
-
+  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", NULL };
   /* The schema has checked the options; the page runtime checks them again
    * for callers that are not this tool. */
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    {
-      JsonNode *node = json_object_get_member (arguments, options[i]);
-
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        json_object_set_member (params, options[i], json_node_copy (node));
-    }
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, options);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_SNAPSHOT, tw_tool_get_browser_id (call),
                             params, format_snapshot);
