@@ -136,7 +136,8 @@ tab_command_cb (GObject      *object,
  * the time a new tab needs. A hidden spare view keeps one started ahead of
  * need: the next new tab shares its process and the spare is dropped, so
  * every tab still ends up with a process of its own. The next spare starts
- * once that tab has loaded, while the agent reads the page. */
+ * as soon as the main loop is idle again, so that an agent opening tabs one
+ * after another finds it (nearly) ready. */
 static void
 spare_view_terminated_cb (TwBrowser                         *self,
                           WebKitWebProcessTerminationReason  reason,
@@ -193,6 +194,9 @@ create_tab (TwBrowser      *self,
     return tw_browser_tab_new (self->session, owner_id, owner);
 
   g_signal_handlers_disconnect_by_data (spare, self);
+
+  g_clear_handle_id (&self->spare_source, g_source_remove);
+  self->spare_source = g_idle_add (start_spare_view_cb, self);
 
   return tw_browser_tab_new_related (spare, owner_id, owner);
 }
