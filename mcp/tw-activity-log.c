@@ -155,14 +155,6 @@ tw_activity_entry_init (TwActivityEntry *self)
 {
 }
 
-guint64
-tw_activity_entry_get_call_id (TwActivityEntry *self)
-{
-  g_return_val_if_fail (TW_IS_ACTIVITY_ENTRY (self), 0);
-
-  return self->call_id;
-}
-
 GDateTime *
 tw_activity_entry_get_time (TwActivityEntry *self)
 {

@@ -31,7 +31,6 @@ G_DECLARE_FINAL_TYPE (TwActivityEntry, tw_activity_entry, TW, ACTIVITY_ENTRY, GO
 G_DECLARE_FINAL_TYPE (TwActivityLog, tw_activity_log, TW, ACTIVITY_LOG, GObject)
 
 /* One tool call. Entries change while their call runs; "notify" says when. */
-guint64          tw_activity_entry_get_call_id       (TwActivityEntry *self);
 /* When the call started, in local time. */
 GDateTime       *tw_activity_entry_get_time          (TwActivityEntry *self);
 const char      *tw_activity_entry_get_agent_id      (TwActivityEntry *self);

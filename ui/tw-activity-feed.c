@@ -15,7 +15,7 @@ struct _TwActivityFeed
 
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
-  TwFeedModel        *sorted;
+  TwFeedModel        *shown;
   GtkNoSelection     *selection;
   GtkListView        *list_view;
   GtkScrolledWindow  *scrolled;
@@ -103,7 +103,7 @@ select_key (TwActivityFeed *self,
 static void
 update_empty (TwActivityFeed *self)
 {
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sorted)) == 0;
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->shown)) == 0;
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "list");
 }
@@ -113,7 +113,7 @@ apply_filters (TwActivityFeed *self)
 {
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
   /* The person asked for it: shown now, not with the next batch. */
-  tw_feed_model_flush (self->sorted);
+  tw_feed_model_flush (self->shown);
 }
 
 /* The agent menu grows as agents appear in the log. */
@@ -191,7 +191,7 @@ log_items_changed_cb (TwActivityFeed *self,
 /* The list keeps the row it shows at the top when rows come in above it;
  * a person who was looking at the newest keeps seeing the newest. */
 static void
-sorted_items_changed_cb (TwActivityFeed *self,
+shown_items_changed_cb (TwActivityFeed *self,
                          guint           position,
                          guint           removed,
                          guint           added,
@@ -374,7 +374,7 @@ entry_notify_cb (TwActivityEntry *entry,
   TwActivityFeed *self = g_object_get_data (G_OBJECT (row), "tw-feed");
 
   g_hash_table_replace (self->dirty_rows, row, g_object_ref (entry));
-  tw_feed_model_schedule (self->sorted);
+  tw_feed_model_schedule (self->shown);
 }
 
 static GtkWidget *
@@ -475,7 +475,7 @@ set_browser (TwActivityFeed *self,
   self->log = g_object_ref (tw_browser_get_activity (browser));
 
   gtk_filter_list_model_set_model (self->filtered, G_LIST_MODEL (self->log));
-  tw_feed_model_flush (self->sorted);
+  tw_feed_model_flush (self->shown);
 
   g_signal_connect_object (self->log, "items-changed", G_CALLBACK (log_items_changed_cb), self,
                            G_CONNECT_SWAPPED | G_CONNECT_AFTER);
@@ -503,7 +503,7 @@ tw_activity_feed_dispose (GObject *object)
   g_clear_object (&self->log);
   g_clear_object (&self->browser);
   g_clear_object (&self->filtered);
-  g_clear_object (&self->sorted);
+  g_clear_object (&self->shown);
   g_hash_table_remove_all (self->dirty_rows);
 
   G_OBJECT_CLASS (tw_activity_feed_parent_class)->dispose (object);
@@ -648,11 +648,11 @@ tw_activity_feed_init (TwActivityFeed *self)
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
   /* Newest first: what an agent does now is always in view, however
    * small the person made the feed. */
-  self->sorted = tw_feed_model_new (G_LIST_MODEL (self->filtered));
-  g_signal_connect_object (self->sorted, "flushed", G_CALLBACK (refresh_rows), self,
+  self->shown = tw_feed_model_new (G_LIST_MODEL (self->filtered));
+  g_signal_connect_object (self->shown, "flushed", G_CALLBACK (refresh_rows), self,
                            G_CONNECT_SWAPPED);
-  self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
-  g_signal_connect_object (self->sorted, "items-changed", G_CALLBACK (sorted_items_changed_cb), self,
+  self->selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->shown)));
+  g_signal_connect_object (self->shown, "items-changed", G_CALLBACK (shown_items_changed_cb), self,
                            G_CONNECT_SWAPPED);
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
@@ -707,7 +707,7 @@ tw_activity_feed_get_model (TwActivityFeed *self)
 {
   g_return_val_if_fail (TW_IS_ACTIVITY_FEED (self), NULL);
 
-  return G_LIST_MODEL (self->sorted);
+  return G_LIST_MODEL (self->shown);
 }
 
 void
@@ -754,7 +754,7 @@ tw_activity_feed_activate (TwActivityFeed *self,
 
   g_return_if_fail (TW_IS_ACTIVITY_FEED (self));
 
-  entry = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  entry = g_list_model_get_item (G_LIST_MODEL (self->shown), position);
   if (entry != NULL)
     g_signal_emit (self, signals[ENTRY_ACTIVATED], 0, entry);
 }

@@ -128,7 +128,8 @@ find_shift (GPtrArray *old_items,
 void
 tw_feed_model_flush (TwFeedModel *self)
 {
-  g_autoptr(GPtrArray) old_items = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  guint n_old;
   guint added;
   guint kept;
 
@@ -136,29 +137,28 @@ tw_feed_model_flush (TwFeedModel *self)
 
   g_clear_handle_id (&self->flush_id, g_source_remove);
 
-  old_items = g_steal_pointer (&self->items);
-  self->items = read_reversed (self->model);
+  items = read_reversed (self->model);
+  n_old = self->items->len;
 
-  if (find_shift (old_items, self->items, &added, &kept))
+  if (find_shift (self->items, items, &added, &kept))
     {
-      if (kept < old_items->len)
+      /* Reported in two steps, each consistent with get_n_items (): the
+       * rows that left the bottom, then those that came in on top. */
+      if (kept < n_old)
         {
-          /* Reported in two steps, each consistent with get_n_items (). */
-          g_autoptr(GPtrArray) shown = self->items;
-
-          self->items = g_ptr_array_new_full (kept, g_object_unref);
-          for (guint i = 0; i < kept; i++)
-            g_ptr_array_add (self->items, g_object_ref (g_ptr_array_index (old_items, i)));
-          g_list_model_items_changed (G_LIST_MODEL (self), kept, old_items->len - kept, 0);
-          g_ptr_array_unref (self->items);
-          self->items = g_steal_pointer (&shown);
+          g_ptr_array_set_size (self->items, kept);
+          g_list_model_items_changed (G_LIST_MODEL (self), kept, n_old - kept, 0);
         }
+      g_ptr_array_unref (self->items);
+      self->items = g_steal_pointer (&items);
       if (added > 0)
         g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, added);
     }
   else
     {
-      g_list_model_items_changed (G_LIST_MODEL (self), 0, old_items->len, self->items->len);
+      g_ptr_array_unref (self->items);
+      self->items = g_steal_pointer (&items);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, self->items->len);
     }
 
   g_signal_emit (self, signals[FLUSHED], 0);

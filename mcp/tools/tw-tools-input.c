@@ -168,8 +168,6 @@ finish_text (GString    *text,
   return g_string_free (text, FALSE);
 }
 
-
-
 /* browser_click */
 
 static char *

@@ -24,7 +24,6 @@ get_int (JsonObject *object,
   return json_node_get_int (node);
 }
 
-
 /* browser_screenshot */
 
 static void
