@@ -156,6 +156,9 @@ test('browser_snapshot reads a client-rendered React page with stable refs', opt
   const id = data.browserId;
   assert.equal(data.title, 'React Todo');
   try {
+    // React renders after the load event, so an agent waits for what it
+    // expects to read, as it would on any client-rendered page.
+    await callOk(client, 'browser_wait', { browserId: id, text: '2 tasks', timeoutMs: 10000 });
     const first = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: id } }));
     assert.ok(first.startsWith(`Page: React Todo — ${fixtures.url('/react.html')}\n`), `the page line:\n${first}`);
 
