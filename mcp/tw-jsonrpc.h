@@ -50,11 +50,31 @@ typedef struct
   JsonObject           *error;
 } TwJsonrpcMessage;
 
+/* How deep arrays and objects may nest in a message, and how long a body
+ * may be. json-glib parses recursively, so depth is checked before it runs. */
+#define TW_JSONRPC_MAX_DEPTH 100
+#define TW_JSONRPC_MAX_LENGTH (4 * 1024 * 1024)
+
 GQuark            tw_jsonrpc_error_quark          (void);
 
-/* Parses and validates one HTTP body. On failure @error is in the
- * TW_JSONRPC_ERROR domain, with PARSE_ERROR for text that is not JSON and
- * INVALID_REQUEST for JSON that is not a valid message. */
+/* Checks that @data (not NUL-terminated) is exactly one RFC 8259 JSON text
+ * that json-glib will read as written: nothing after the value, no comments,
+ * single quotes, bare words, hex, octal or leading-zero numbers, no raw
+ * control characters or lone surrogates in strings, no duplicate member
+ * names, no integer beyond 64 bits or number beyond a double, no nesting
+ * deeper than @max_depth, and no \u0000 (json-glib keeps strings as C
+ * strings and would cut them there). On failure @error is PARSE_ERROR and
+ * names the byte offset and what was wrong. Iterative where it matters, so
+ * any input is safe to give it. */
+gboolean          tw_jsonrpc_check_strict         (const char        *data,
+                                                   gsize              length,
+                                                   guint              max_depth,
+                                                   GError           **error);
+
+/* Parses and validates one HTTP body, strictly (see above, with
+ * TW_JSONRPC_MAX_DEPTH and TW_JSONRPC_MAX_LENGTH). On failure @error is in
+ * the TW_JSONRPC_ERROR domain, with PARSE_ERROR for text that is not strict
+ * JSON and INVALID_REQUEST for JSON that is not a valid message. */
 TwJsonrpcMessage *tw_jsonrpc_message_parse        (const char        *data,
                                                    gssize             length,
                                                    GError           **error);

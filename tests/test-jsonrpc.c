@@ -134,6 +134,147 @@ test_parse_error_encoding (void)
   g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
 }
 
+/* What json-glib alone would read as something else, or as a valid message:
+ * each is a parse error, and the message says what was wrong. */
+static void
+test_parse_error_lenient (void)
+{
+  const struct {
+    const char *body;
+    const char *says;
+  } cases[] = {
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
+      "more text follows" },
+    { "{'jsonrpc':'2.0','id':1,'method':'ping'}", "double quotes" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":'1',\"method\":\"ping\"}", "double quotes" },
+    { "{\"jsonrpc\":\"2.0\",/* c */\"id\":1,\"method\":\"ping\"}", "comments" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} // c", "comments" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":0x10,\"method\":\"ping\"}", "hexadecimal" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":010,\"method\":\"ping\"}", "leading zeros" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":.5,\"method\":\"ping\"}", "unexpected character '.'" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1.,\"method\":\"ping\"}", "decimal point" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":12345678901234567890,\"method\":\"ping\"}", "64 bits" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":-9223372036854775809,\"method\":\"ping\"}", "64 bits" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":1e400}}", "too large" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\\u0000x\"}", "NUL" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_close_tab\",\"arguments\":{\"browserId\":\"b1\\u0000x\"}}}",
+      "NUL" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\\ud800ing\"}", "surrogate" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\\udc00ing\"}", "surrogate" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\\xing\"}", "not a JSON escape" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\ting\"}", "control character" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", "appears twice" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",}", "comma" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":[1,]}}", "comma" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":tru}}", "a value" },
+    { "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":truex}}", "a value" },
+    { "\v{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "a value" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = expect_error (cases[i].body, TW_JSONRPC_ERROR_PARSE_ERROR);
+
+      g_test_message ("%s -> %s", cases[i].body, text);
+      g_assert_true (g_str_has_prefix (text, "Parse error: "));
+      g_assert_nonnull (strstr (text, cases[i].says));
+      g_assert_nonnull (strstr (text, "(at byte "));
+    }
+}
+
+/* Everything RFC 8259 allows still parses, to the same values. */
+static void
+test_parse_strict_valid (void)
+{
+  g_autoptr(TwJsonrpcMessage) message = NULL;
+  JsonObject *params;
+  JsonArray *numbers;
+
+  message = expect_message (" \t\r\n{\"jsonrpc\":\"2.0\",\"id\":-9223372036854775808,\"method\":\"m\\u00e9\\ud83d\\ude00\\\"\\\\\\/\\b\\f\\n\\r\\t\","
+                            "\"params\":{\"n\":[0,-0,1E+2,1e-2,-0.5e10,9223372036854775807,1.5],"
+                            "\"a\":{},\"b\":[],\"c\":[true,false,null],\"\\u0064\":\"x\"}} \n");
+  g_assert_cmpint (json_node_get_int (message->id), ==, G_MININT64);
+  g_assert_cmpstr (message->method, ==, "m\xc3\xa9\xf0\x9f\x98\x80\"\\/\b\f\n\r\t");
+  params = message->params;
+  numbers = json_object_get_array_member (params, "n");
+  g_assert_cmpint (json_array_get_int_element (numbers, 0), ==, 0);
+  g_assert_cmpfloat (json_array_get_double_element (numbers, 2), ==, 100.0);
+  g_assert_cmpfloat (json_array_get_double_element (numbers, 3), ==, 0.01);
+  g_assert_cmpfloat (json_array_get_double_element (numbers, 4), ==, -5e9);
+  g_assert_cmpint (json_array_get_int_element (numbers, 5), ==, G_MAXINT64);
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (params, "a")), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (params, "d"), ==, "x");
+}
+
+/* Nesting beyond the limit is refused before json-glib recurses into it,
+ * however deep: the parser must not run out of stack. */
+static void
+test_parse_depth (void)
+{
+  const gsize levels[] = { TW_JSONRPC_MAX_DEPTH - 3, TW_JSONRPC_MAX_DEPTH - 2, 100000, 1000000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    {
+      g_autoptr(GString) body = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":");
+      g_autoptr(TwJsonrpcMessage) message = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (gsize n = 0; n < levels[i]; n++)
+        g_string_append_c (body, '[');
+      for (gsize n = 0; n < levels[i]; n++)
+        g_string_append_c (body, ']');
+      g_string_append (body, "}}");
+
+      message = tw_jsonrpc_message_parse (body->str, body->len, &error);
+      /* The message and params objects are two levels of their own. */
+      if (levels[i] + 2 <= TW_JSONRPC_MAX_DEPTH)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (message);
+        }
+      else
+        {
+          g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+          g_assert_nonnull (strstr (error->message, "nest deeper than"));
+        }
+    }
+}
+
+/* A million unclosed '[' and a million nested objects: refused, quickly. */
+static void
+test_parse_depth_unclosed (void)
+{
+  gsize n = 1000000;
+  g_autofree char *brackets = g_malloc (n);
+  g_autoptr(GString) objects = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  memset (brackets, '[', n);
+  g_assert_null (tw_jsonrpc_message_parse (brackets, n, &error));
+  g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_nonnull (strstr (error->message, "nest deeper than"));
+  g_clear_error (&error);
+
+  for (gsize i = 0; i < 200000; i++)
+    g_string_append (objects, "{\"a\":");
+  g_assert_null (tw_jsonrpc_message_parse (objects->str, objects->len, &error));
+  g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_nonnull (strstr (error->message, "nest deeper than"));
+}
+
+static void
+test_parse_too_long (void)
+{
+  gsize n = TW_JSONRPC_MAX_LENGTH + 1;
+  g_autofree char *body = g_malloc (n);
+  g_autoptr(GError) error = NULL;
+
+  memset (body, ' ', n);
+  g_assert_null (tw_jsonrpc_message_parse (body, n, &error));
+  g_assert_error (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_nonnull (strstr (error->message, "at most"));
+}
+
 static void
 test_batch (void)
 {
@@ -277,6 +418,11 @@ main (int   argc,
   g_test_add_func ("/mcp/jsonrpc/response", test_response);
   g_test_add_func ("/mcp/jsonrpc/parse-error", test_parse_error);
   g_test_add_func ("/mcp/jsonrpc/parse-error-encoding", test_parse_error_encoding);
+  g_test_add_func ("/mcp/jsonrpc/parse-error-lenient", test_parse_error_lenient);
+  g_test_add_func ("/mcp/jsonrpc/parse-strict-valid", test_parse_strict_valid);
+  g_test_add_func ("/mcp/jsonrpc/parse-depth", test_parse_depth);
+  g_test_add_func ("/mcp/jsonrpc/parse-depth-unclosed", test_parse_depth_unclosed);
+  g_test_add_func ("/mcp/jsonrpc/parse-too-long", test_parse_too_long);
   g_test_add_func ("/mcp/jsonrpc/batch", test_batch);
   g_test_add_func ("/mcp/jsonrpc/invalid-request", test_invalid_request);
   g_test_add_func ("/mcp/jsonrpc/error-objects", test_error_objects);
