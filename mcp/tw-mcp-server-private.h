@@ -16,6 +16,19 @@ G_BEGIN_DECLS
 #define TW_MCP_SESSION_IDLE_TIMEOUT_MS (30 * 60 * 1000)
 #define TW_MCP_MAX_SESSIONS_PER_CLIENT 64
 
+/* A connection has this long to send a request's headers from the moment
+ * the server is ready to read them (just accepted, or the previous reply
+ * written), and this long more for its body; then it is closed. They bound
+ * what slow or idle clients hold. The listen backlog is large enough for
+ * many agents connecting at once (the kernel caps it at somaxconn). */
+#define TW_MCP_HEADER_TIMEOUT_MS (15 * 1000)
+#define TW_MCP_BODY_TIMEOUT_MS (60 * 1000)
+#define TW_MCP_LISTEN_BACKLOG 1024
+
+void  tw_mcp_server_set_connection_limits (TwMcpServer *self,
+                                           guint        header_timeout_ms,
+                                           guint        body_timeout_ms);
+
 void  tw_mcp_server_set_session_limits (TwMcpServer *self,
                                         guint        idle_timeout_ms,
                                         guint        max_sessions_per_client);

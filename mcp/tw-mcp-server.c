@@ -74,6 +74,14 @@ typedef struct
   gboolean   rejected;
 } McpRequest;
 
+/* The time a request has left to arrive: its headers, then its body. Kept on
+ * the message from request-started until the handler runs. */
+typedef struct
+{
+  SoupServerMessage *msg;   /* not owned: the deadline goes with it */
+  GSource           *timeout;
+} McpDeadline;
+
 struct _TwMcpServer
 {
   GObject     parent_instance;
@@ -86,6 +94,8 @@ struct _TwMcpServer
 
   guint64     next_serial;
   guint       sweep_source;
+  guint       header_timeout_ms;
+  guint       body_timeout_ms;
   gint64      idle_timeout_us;
   guint       max_sessions_per_client;
 };
@@ -956,6 +966,61 @@ handle_delete (TwMcpServer       *self,
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
 }
 
+/* Deadlines. libsoup 3 has no time limit of its own for reading a request,
+ * so a client sending one byte a minute, or none, would keep its connection
+ * forever. When time is up the connection is shut down under libsoup, which
+ * then sees the end of the stream and drops the connection like any other
+ * that closed. */
+
+static void
+deadline_free (McpDeadline *deadline)
+{
+  if (deadline->timeout != NULL)
+    {
+      g_source_destroy (deadline->timeout);
+      g_clear_pointer (&deadline->timeout, g_source_unref);
+    }
+  g_free (deadline);
+}
+
+static gboolean
+deadline_expired_cb (gpointer user_data)
+{
+  McpDeadline *deadline = user_data;
+  GSocket *socket = soup_server_message_get_socket (deadline->msg);
+
+  g_clear_pointer (&deadline->timeout, g_source_unref);
+
+  g_debug ("Closing an MCP connection that did not send its request in time");
+  if (socket != NULL)
+    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+deadline_set (SoupServerMessage *msg,
+              guint              timeout_ms)
+{
+  McpDeadline *deadline = g_new0 (McpDeadline, 1);
+
+  deadline->msg = msg;
+  deadline->timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_callback (deadline->timeout, deadline_expired_cb, deadline, NULL);
+  g_source_set_static_name (deadline->timeout, "[tabwright] MCP request deadline");
+  g_source_attach (deadline->timeout, g_main_context_get_thread_default ());
+
+  /* Replaces, and so ends, the deadline before it. */
+  g_object_set_data_full (G_OBJECT (msg), "tw-mcp-deadline", deadline,
+                          (GDestroyNotify) deadline_free);
+}
+
+static void
+deadline_clear (SoupServerMessage *msg)
+{
+  g_object_set_data (G_OBJECT (msg), "tw-mcp-deadline", NULL);
+}
+
 /* Request plumbing. */
 
 static void
@@ -984,6 +1049,9 @@ got_headers_cb (SoupServerMessage *msg,
   const char *content_type;
   McpRequest *request;
   McpClient *client;
+
+  /* The headers are in: the body gets its own time. */
+  deadline_set (msg, self->body_timeout_ms);
 
   /* libsoup refused the request line already. */
   if (soup_server_message_get_status (msg) != 0)
@@ -1107,6 +1175,7 @@ request_started_cb (SoupServer        *soup,
                     TwMcpServer       *self)
 {
   set_no_delay (msg);
+  deadline_set (msg, self->header_timeout_ms);
 
   g_signal_connect_object (msg, "got-headers", G_CALLBACK (got_headers_cb), self, 0);
   g_signal_connect_object (msg, "got-chunk", G_CALLBACK (got_chunk_cb), self, 0);
@@ -1122,6 +1191,9 @@ server_handler_cb (SoupServer        *soup,
   TwMcpServer *self = user_data;
   McpRequest *request = get_request (msg);
   const char *method = soup_server_message_get_method (msg);
+
+  /* The whole request arrived; from here the server takes its time. */
+  deadline_clear (msg);
 
   /* got-headers let this request through, so it has a client; the token
    * may have been revoked while the body was arriving. */
@@ -1231,6 +1303,8 @@ tw_mcp_server_init (TwMcpServer *self)
                                           (GDestroyNotify) mcp_session_free);
   self->idle_timeout_us = (gint64) TW_MCP_SESSION_IDLE_TIMEOUT_MS * 1000;
   self->max_sessions_per_client = TW_MCP_MAX_SESSIONS_PER_CLIENT;
+  self->header_timeout_ms = TW_MCP_HEADER_TIMEOUT_MS;
+  self->body_timeout_ms = TW_MCP_BODY_TIMEOUT_MS;
 }
 
 TwMcpServer *
@@ -1246,6 +1320,7 @@ tw_mcp_server_start (TwMcpServer  *self,
 {
   g_autoptr(SoupServer) soup = NULL;
   g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocket) socket = NULL;
   g_autoptr(GSList) uris = NULL;
 
   g_return_val_if_fail (TW_IS_MCP_SERVER (self), FALSE);
@@ -1256,9 +1331,18 @@ tw_mcp_server_start (TwMcpServer  *self,
   soup_server_add_handler (soup, NULL, server_handler_cb, self, NULL);
   g_signal_connect_object (soup, "request-started", G_CALLBACK (request_started_cb), self, 0);
 
-  /* Loopback only: the server is for agents on this machine. */
+  /* Loopback only: the server is for agents on this machine. The socket is
+   * made here rather than by soup_server_listen() for its backlog: libsoup
+   * keeps GSocket's default of 10, and agents connecting in parallel then
+   * overflow the queue and wait for their SYN to be sent again, for seconds. */
   address = g_inet_socket_address_new_from_string ("127.0.0.1", port);
-  if (!soup_server_listen (soup, address, 0, error))
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, error);
+  if (socket == NULL)
+    return FALSE;
+  g_socket_set_listen_backlog (socket, TW_MCP_LISTEN_BACKLOG);
+  if (!g_socket_bind (socket, address, TRUE, error) ||
+      !g_socket_listen (socket, error) ||
+      !soup_server_listen_socket (soup, socket, 0, error))
     return FALSE;
 
   uris = soup_server_get_uris (soup);
@@ -1384,6 +1468,18 @@ tw_mcp_server_set_session_limits (TwMcpServer *self,
   self->max_sessions_per_client = max_sessions_per_client;
 
   restart_sweep (self);
+}
+
+void
+tw_mcp_server_set_connection_limits (TwMcpServer *self,
+                                     guint        header_timeout_ms,
+                                     guint        body_timeout_ms)
+{
+  g_return_if_fail (TW_IS_MCP_SERVER (self));
+  g_return_if_fail (header_timeout_ms > 0 && body_timeout_ms > 0);
+
+  self->header_timeout_ms = header_timeout_ms;
+  self->body_timeout_ms = body_timeout_ms;
 }
 
 guint
