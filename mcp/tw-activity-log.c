@@ -5,8 +5,16 @@
 
 #include "tw-error.h"
 
+#include <string.h>
+
 /* How much of a long argument (typed text, a script) an entry keeps. */
 #define DETAIL_MAX_CHARS 80
+/* Every other string an entry keeps comes from an agent or a page and may be
+ * any length (a 1 MB browserId, an error message that echoes it): the log
+ * keeps at most this much of each, so an entry stays small whatever a call
+ * carried, and so does the feed row that shows it. */
+#define FIELD_MAX_CHARS 200
+#define MESSAGE_MAX_CHARS 500
 
 struct _TwActivityEntry
 {
@@ -277,17 +285,40 @@ tw_activity_entry_dup_target_label (TwActivityEntry *self)
   return g_strdup (self->ref);
 }
 
+/* A copy of @text cut to @max_chars characters, with an ellipsis when cut. */
+static char *
+bounded_dup (const char *text,
+             glong       max_chars)
+{
+  const char *end;
+
+  if (text == NULL)
+    return NULL;
+
+  /* Walks at most @max_chars characters, not the whole string. */
+  end = text;
+  for (glong i = 0; i < max_chars && *end != '\0'; i++)
+    end = g_utf8_next_char (end);
+
+  if (*end == '\0')
+    return g_strdup (text);
+
+  return g_strdup_printf ("%.*s…", (int) (end - text), text);
+}
+
 static void
 entry_set_string (TwActivityEntry  *self,
                   char            **field,
                   const char       *value,
                   int               prop)
 {
-  if (g_strcmp0 (*field, value) == 0)
+  g_autofree char *bounded = bounded_dup (value, FIELD_MAX_CHARS);
+
+  if (g_strcmp0 (*field, bounded) == 0)
     return;
 
   g_free (*field);
-  *field = g_strdup (value);
+  *field = g_steal_pointer (&bounded);
   g_object_notify_by_pspec (G_OBJECT (self), entry_properties[prop]);
 }
 
@@ -484,6 +515,7 @@ tw_activity_log_begin (TwActivityLog  *self,
                        JsonObject     *arguments)
 {
   TwActivityEntry *entry;
+  g_autofree char *detail = NULL;
   const char *ref;
   guint removed = 0;
 
@@ -499,12 +531,14 @@ tw_activity_log_begin (TwActivityLog  *self,
   entry->call_id = caller->call_id;
   entry->time = g_date_time_new_now_local ();
   entry->started_us = g_get_monotonic_time ();
-  entry->agent_id = g_strdup (caller->agent_id);
-  entry->agent_name = g_strdup (caller->agent_name != NULL ? caller->agent_name : caller->agent_id);
-  entry->tool = g_strdup (tool);
-  entry->browser_id = g_strdup (get_string (arguments, "browserId"));
-  entry->ref = g_strdup (ref);
-  entry->detail = describe_arguments (tool, arguments);
+  entry->agent_id = bounded_dup (caller->agent_id, FIELD_MAX_CHARS);
+  entry->agent_name = bounded_dup (caller->agent_name != NULL ? caller->agent_name : caller->agent_id,
+                                   FIELD_MAX_CHARS);
+  entry->tool = bounded_dup (tool, FIELD_MAX_CHARS);
+  entry->browser_id = bounded_dup (get_string (arguments, "browserId"), FIELD_MAX_CHARS);
+  entry->ref = bounded_dup (ref, FIELD_MAX_CHARS);
+  detail = describe_arguments (tool, arguments);
+  entry->detail = bounded_dup (detail, FIELD_MAX_CHARS);
   entry->state = TW_ACTIVITY_RUNNING;
 
   /* The oldest entries make room; a long session must not grow forever. */
@@ -563,7 +597,7 @@ tw_activity_log_end (TwActivityLog *self,
 
       entry_set_string (entry, &entry->error_code, code, ENTRY_PROP_ERROR_CODE);
       g_free (entry->error_message);
-      entry->error_message = g_strdup (error->message);
+      entry->error_message = bounded_dup (error->message, MESSAGE_MAX_CHARS);
       entry->state = TW_ACTIVITY_FAILED;
     }
   else
@@ -611,6 +645,34 @@ tw_activity_log_set_target (TwActivityLog *self,
   entry_set_string (entry, &entry->target_role, role, ENTRY_PROP_TARGET_ROLE);
   entry_set_string (entry, &entry->target_name, name, ENTRY_PROP_TARGET_NAME);
   g_object_thaw_notify (G_OBJECT (entry));
+}
+
+static gsize
+string_size (const char *text)
+{
+  return text != NULL ? strlen (text) + 1 : 0;
+}
+
+gsize
+tw_activity_log_get_stored_bytes (TwActivityLog *self)
+{
+  gsize total = 0;
+
+  g_return_val_if_fail (TW_IS_ACTIVITY_LOG (self), 0);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      TwActivityEntry *entry = g_ptr_array_index (self->entries, i);
+
+      total += sizeof *entry;
+      total += string_size (entry->agent_id) + string_size (entry->agent_name);
+      total += string_size (entry->tool) + string_size (entry->browser_id);
+      total += string_size (entry->ref) + string_size (entry->target_role);
+      total += string_size (entry->target_name) + string_size (entry->detail);
+      total += string_size (entry->error_code) + string_size (entry->error_message);
+    }
+
+  return total;
 }
 
 void

@@ -82,5 +82,8 @@ void             tw_activity_log_set_target          (TwActivityLog   *self,
 TwActivityEntry *tw_activity_log_lookup              (TwActivityLog   *self,
                                                       guint64          call_id);
 void             tw_activity_log_clear               (TwActivityLog   *self);
+/* What the entries keep, in bytes: each entry and the strings it holds,
+ * which are cut to a bounded length whatever the call carried. */
+gsize            tw_activity_log_get_stored_bytes    (TwActivityLog   *self);
 
 G_END_DECLS
