@@ -5,6 +5,7 @@
 
 #include <libsoup/soup.h>
 
+#include "tw-activity-log.h"
 #include "tw-browser-service.h"
 #include "tw-error.h"
 #include "tw-json-schema.h"
@@ -1927,6 +1928,613 @@ test_stop_with_calls_in_flight (Fixture       *f,
   g_assert_cmpuint (tw_mcp_server_get_port (f->server), ==, 0);
 }
 
+/* Hostile bodies over HTTP: nesting that once overflowed the stack and JSON
+ * that json-glib alone reads leniently. Each is a parse error; nothing runs. */
+static void
+test_hostile_json (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(GString) deep = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"a\":");
+  const char *lenient[] = {
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}",
+    "{'jsonrpc':'2.0','id':3,'method':'ping'}",
+    "{\"jsonrpc\":\"2.0\",/**/\"id\":3,\"method\":\"ping\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":0x3,\"method\":\"ping\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":03,\"method\":\"ping\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\\u0000x\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_close_tab\","
+    "\"arguments\":{\"browserId\":\"b1\\u0000x\"}}}",
+  };
+
+  for (guint i = 0; i < 1000000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 1000000; i++)
+    g_string_append_c (deep, ']');
+  g_string_append (deep, "}}");
+
+  {
+    g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, deep->str);
+
+    assert_jsonrpc_error (x, 400, -32700, "Parse error: arrays and objects nest deeper than");
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (lenient); i++)
+    {
+      g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, lenient[i]);
+
+      assert_jsonrpc_error (x, 400, -32700, "Parse error: ");
+      g_assert_true (jis_null (x->json, "$.id"));
+    }
+
+  /* Only the new tab reached the service: b1 is still open. */
+  g_assert_cmpuint (f->tabs->log->len, ==, 2);
+  g_assert_true (g_hash_table_contains (f->tabs->tabs, "b1"));
+  assert_still_serving (f, session_id);
+}
+
+/* Schema-violating arguments, made from every tool's own inputSchema: a
+ * valid argument set is built from the schema, then broken one rule at a
+ * time. Each must fail with browser_invalid_argument, and none may reach the
+ * service. */
+
+static JsonNode *valid_instance (JsonObject *schema,
+                                 const char *name);
+
+static gboolean
+schema_allows (JsonObject *schema,
+               const char *type)
+{
+  JsonNode *node = json_object_get_member (schema, "type");
+
+  if (node == NULL)
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node))
+    return g_str_equal (json_node_get_string (node), type) ||
+           (g_str_equal (type, "integer") && g_str_equal (json_node_get_string (node), "number"));
+
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+    {
+      const char *allowed = json_array_get_string_element (json_node_get_array (node), i);
+
+      if (g_str_equal (allowed, type) || (g_str_equal (type, "integer") && g_str_equal (allowed, "number")))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static const char *
+first_type (JsonObject *schema)
+{
+  JsonNode *node = json_object_get_member (schema, "type");
+
+  if (node == NULL)
+    return "string";
+  if (JSON_NODE_HOLDS_VALUE (node))
+    return json_node_get_string (node);
+  return json_array_get_string_element (json_node_get_array (node), 0);
+}
+
+static JsonNode *
+valid_instance (JsonObject *schema,
+                const char *name)
+{
+  const char *type = first_type (schema);
+  JsonNode *node;
+
+  if (json_object_has_member (schema, "enum"))
+    return json_node_copy (json_array_get_element (json_object_get_array_member (schema, "enum"), 0));
+
+  if (g_str_equal (type, "object"))
+    {
+      JsonObject *object = json_object_new ();
+      JsonObject *properties = json_object_has_member (schema, "properties")
+                               ? json_object_get_object_member (schema, "properties") : NULL;
+      JsonArray *required = json_object_has_member (schema, "required")
+                            ? json_object_get_array_member (schema, "required") : NULL;
+
+      for (guint i = 0; required != NULL && i < json_array_get_length (required); i++)
+        {
+          const char *member = json_array_get_string_element (required, i);
+
+          json_object_set_member (object, member,
+                                  valid_instance (json_object_get_object_member (properties, member), member));
+        }
+      node = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (node, object);
+      return node;
+    }
+
+  if (g_str_equal (type, "array"))
+    {
+      JsonArray *array = json_array_new ();
+      gint64 min = json_object_has_member (schema, "minItems") ? json_object_get_int_member (schema, "minItems") : 0;
+
+      for (gint64 i = 0; i < min; i++)
+        json_array_add_element (array, valid_instance (json_object_get_object_member (schema, "items"), name));
+      node = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (node, array);
+      return node;
+    }
+
+  node = json_node_new (JSON_NODE_VALUE);
+  if (g_str_equal (type, "boolean"))
+    json_node_set_boolean (node, TRUE);
+  else if (g_str_equal (type, "integer") || g_str_equal (type, "number"))
+    {
+      double minimum = json_object_has_member (schema, "minimum")
+                       ? json_object_get_double_member (schema, "minimum") : 1;
+      gint64 value = (gint64) minimum;
+
+      json_node_set_int (node, (double) value < minimum ? value + 1 : value);
+    }
+  else if (g_str_equal (type, "null"))
+    json_node_init_null (node);
+  else if (g_strcmp0 (name, "url") == 0)
+    json_node_set_string (node, "http://127.0.0.1:9/page");
+  else
+    json_node_set_string (node, "b1");
+
+  return node;
+}
+
+typedef struct
+{
+  GPtrArray *arguments;  /* JSON text */
+  GPtrArray *why;
+} Violations;
+
+static void
+add_violation (Violations *v,
+               JsonObject *arguments,
+               const char *format,
+               ...) G_GNUC_PRINTF (3, 4);
+
+static void
+add_violation (Violations *v,
+               JsonObject *arguments,
+               const char *format,
+               ...)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  va_list args;
+
+  json_node_set_object (node, arguments);
+  g_ptr_array_add (v->arguments, json_to_string (node, FALSE));
+  va_start (args, format);
+  g_ptr_array_add (v->why, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* Values of each JSON type, to put where the schema wants another. */
+static JsonNode *
+value_of_type (const char *type)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *text = g_str_equal (type, "string") ? "\"s\"" :
+                     g_str_equal (type, "integer") ? "7" :
+                     g_str_equal (type, "number") ? "7.5" :
+                     g_str_equal (type, "boolean") ? "true" :
+                     g_str_equal (type, "null") ? "null" :
+                     g_str_equal (type, "array") ? "[]" : "{}";
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* Breaks @base (valid) at member @member of @schema_object, in every way
+ * the member's schema forbids. @holder is the object that holds the member
+ * inside @base. */
+static void
+violate_member (Violations *v,
+                JsonObject *base,
+                JsonObject *holder,
+                const char *member,
+                JsonObject *schema,
+                const char *path)
+{
+  static const char *all_types[] = { "string", "integer", "number", "boolean", "null", "array", "object" };
+  g_autoptr(JsonNode) saved = json_object_has_member (holder, member)
+                              ? json_node_copy (json_object_get_member (holder, member)) : NULL;
+
+#define TRY(value, ...) G_STMT_START { \
+    json_object_set_member (holder, member, (value)); \
+    add_violation (v, base, __VA_ARGS__); \
+  } G_STMT_END
+
+  for (guint i = 0; i < G_N_ELEMENTS (all_types); i++)
+    {
+      if (!schema_allows (schema, all_types[i]) &&
+          !(g_str_equal (all_types[i], "number") && schema_allows (schema, "integer") && FALSE))
+        TRY (value_of_type (all_types[i]), "%s: %s instead of %s", path, all_types[i], first_type (schema));
+    }
+
+  if (json_object_has_member (schema, "enum") && schema_allows (schema, "string"))
+    TRY (json_node_init_string (json_node_alloc (), "not-one-of-them"), "%s: not in enum", path);
+
+  if (json_object_has_member (schema, "minimum"))
+    TRY (json_node_init_double (json_node_alloc (), json_object_get_double_member (schema, "minimum") - 1),
+         "%s: below minimum", path);
+  if (json_object_has_member (schema, "maximum"))
+    TRY (json_node_init_double (json_node_alloc (), json_object_get_double_member (schema, "maximum") + 1),
+         "%s: above maximum", path);
+
+  if (json_object_has_member (schema, "minLength") && json_object_get_int_member (schema, "minLength") > 0)
+    {
+      g_autofree char *text = g_strnfill (json_object_get_int_member (schema, "minLength") - 1, 'x');
+
+      TRY (json_node_init_string (json_node_alloc (), text), "%s: shorter than minLength", path);
+    }
+  if (json_object_has_member (schema, "maxLength"))
+    {
+      g_autofree char *text = g_strnfill (json_object_get_int_member (schema, "maxLength") + 1, 'x');
+
+      TRY (json_node_init_string (json_node_alloc (), text), "%s: longer than maxLength", path);
+    }
+
+  if (g_str_equal (first_type (schema), "array"))
+    {
+      JsonObject *items = json_object_has_member (schema, "items") ? json_object_get_object_member (schema, "items") : NULL;
+      gint64 min = json_object_has_member (schema, "minItems") ? json_object_get_int_member (schema, "minItems") : 0;
+
+      if (min > 0)
+        {
+          JsonArray *array = json_array_new ();
+          JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+          for (gint64 i = 0; i < min - 1; i++)
+            json_array_add_element (array, valid_instance (items, member));
+          json_node_take_array (node, array);
+          TRY (node, "%s: fewer than minItems", path);
+        }
+      if (json_object_has_member (schema, "maxItems"))
+        {
+          JsonArray *array = json_array_new ();
+          JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+          for (gint64 i = 0; i <= json_object_get_int_member (schema, "maxItems"); i++)
+            json_array_add_element (array, valid_instance (items, member));
+          json_node_take_array (node, array);
+          TRY (node, "%s: more than maxItems", path);
+        }
+      if (items != NULL)
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (all_types); i++)
+            {
+              JsonArray *array;
+              JsonNode *node;
+
+              if (schema_allows (items, all_types[i]))
+                continue;
+              array = json_array_new ();
+              for (gint64 n = 0; n < MAX (min, 1); n++)
+                json_array_add_element (array, value_of_type (all_types[i]));
+              node = json_node_new (JSON_NODE_ARRAY);
+              json_node_take_array (node, array);
+              TRY (node, "%s[]: %s items", path, all_types[i]);
+            }
+        }
+    }
+
+  if (g_str_equal (first_type (schema), "object") && json_object_has_member (schema, "properties"))
+    {
+      JsonObject *properties = json_object_get_object_member (schema, "properties");
+      g_autoptr(JsonNode) inner = valid_instance (schema, member);
+      g_autoptr(GList) names = json_object_get_members (properties);
+      JsonArray *required = json_object_has_member (schema, "required")
+                            ? json_object_get_array_member (schema, "required") : NULL;
+
+      json_object_set_member (holder, member, json_node_copy (inner));
+      for (const GList *l = names; l != NULL; l = l->next)
+        {
+          g_autofree char *inner_path = g_strdup_printf ("%s.%s", path, (const char *) l->data);
+          JsonObject *object = json_node_get_object (json_object_get_member (holder, member));
+
+          violate_member (v, base, object, l->data, json_object_get_object_member (properties, l->data), inner_path);
+        }
+      for (guint i = 0; required != NULL && i < json_array_get_length (required); i++)
+        {
+          JsonObject *object = json_node_get_object (json_object_get_member (holder, member));
+          const char *name = json_array_get_string_element (required, i);
+          g_autoptr(JsonNode) kept = json_node_copy (json_object_get_member (object, name));
+
+          json_object_remove_member (object, name);
+          add_violation (v, base, "%s.%s: missing", path, name);
+          json_object_set_member (object, name, g_steal_pointer (&kept));
+        }
+      if (json_object_has_member (schema, "additionalProperties") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (schema, "additionalProperties")) &&
+          !json_object_get_boolean_member (schema, "additionalProperties"))
+        {
+          JsonObject *object = json_node_get_object (json_object_get_member (holder, member));
+
+          json_object_set_string_member (object, "zzUnexpected", "x");
+          add_violation (v, base, "%s: extra property", path);
+          json_object_remove_member (object, "zzUnexpected");
+        }
+    }
+
+#undef TRY
+
+  if (saved != NULL)
+    json_object_set_member (holder, member, g_steal_pointer (&saved));
+  else
+    json_object_remove_member (holder, member);
+}
+
+static void
+test_schema_violations (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  Violations v = { g_ptr_array_new_with_free_func (g_free), g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr(GPtrArray) tools = g_ptr_array_new ();
+  int id = 100;
+
+  for (guint t = 0; t < tw_tool_registry_get_n_tools (); t++)
+    {
+      const TwToolDef *def = tw_tool_registry_get_tool (t);
+      JsonObject *schema = json_node_get_object (tw_tool_registry_get_input_schema (def));
+      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(JsonNode) base_node = NULL;
+      JsonObject *base;
+      guint before = v.arguments->len;
+
+      if (!g_str_has_prefix (def->name, "browser_"))
+        continue;
+
+      /* The whole arguments object is the member "arguments" of a holder. */
+      base_node = valid_instance (schema, NULL);
+      base = json_node_get_object (base_node);
+      {
+        g_autoptr(JsonObject) holder = json_object_new ();
+        g_autoptr(GList) names = NULL;
+        JsonObject *properties = json_object_has_member (schema, "properties")
+                                 ? json_object_get_object_member (schema, "properties") : NULL;
+        JsonArray *required = json_object_has_member (schema, "required")
+                              ? json_object_get_array_member (schema, "required") : NULL;
+
+        names = properties != NULL ? json_object_get_members (properties) : NULL;
+        for (const GList *l = names; l != NULL; l = l->next)
+          violate_member (&v, base, base, l->data, json_object_get_object_member (properties, l->data), l->data);
+        for (guint i = 0; required != NULL && i < json_array_get_length (required); i++)
+          {
+            const char *name = json_array_get_string_element (required, i);
+            g_autoptr(JsonNode) kept = json_node_copy (json_object_get_member (base, name));
+
+            json_object_remove_member (base, name);
+            add_violation (&v, base, "%s: missing", name);
+            json_object_set_member (base, name, g_steal_pointer (&kept));
+          }
+        json_object_set_string_member (base, "zzUnexpected", "x");
+        add_violation (&v, base, "extra argument");
+        json_object_remove_member (base, "zzUnexpected");
+      }
+
+      for (guint i = before; i < v.arguments->len; i++)
+        g_ptr_array_add (tools, (gpointer) def->name);
+    }
+
+  g_test_message ("%u schema-violating argument sets", v.arguments->len);
+  g_assert_cmpuint (v.arguments->len, >, 300);
+
+  for (guint i = 0; i < v.arguments->len; i++)
+    {
+      g_autoptr(Exchange) x = call_tool (f, session_id, id++, g_ptr_array_index (tools, i),
+                                         g_ptr_array_index (v.arguments, i));
+      g_autofree char *code = jstr (x->json, "$.result.structuredContent.error.code");
+
+      if (g_strcmp0 (code, "browser_invalid_argument") != 0)
+        g_error ("%s %s (%s) got %s: %s", (const char *) g_ptr_array_index (tools, i),
+                 (const char *) g_ptr_array_index (v.arguments, i),
+                 (const char *) g_ptr_array_index (v.why, i), code, body_text (x));
+    }
+
+  /* Nothing reached the tabs. */
+  g_assert_cmpuint (f->tabs->log->len, ==, 0);
+
+  g_ptr_array_unref (v.arguments);
+  g_ptr_array_unref (v.why);
+  assert_still_serving (f, session_id);
+}
+
+/* A slow client: sends its request a byte at a time, or nothing at all. */
+typedef struct
+{
+  guint16   port;
+  char     *request;   /* NULL: send nothing */
+  guint     pace_ms;
+  gint      bytes_sent;
+  gboolean  closed;    /* the server closed the connection */
+  gboolean  done;
+} SlowClient;
+
+static void
+slow_client_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  SlowClient *slow = task_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  GSocket *socket;
+  gsize length = slow->request != NULL ? strlen (slow->request) : 0;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", slow->port, NULL, &error);
+  g_assert_no_error (error);
+  socket = g_socket_connection_get_socket (connection);
+
+  /* The pace is the attack, not a wait for a condition: the loop ends when
+   * the server closes the connection, which is what the test waits for. */
+  for (gsize i = 0;; i++)
+    {
+      char byte;
+      gssize n;
+
+      if (g_socket_condition_timed_wait (socket, G_IO_IN, slow->pace_ms * 1000, NULL, NULL))
+        {
+          n = g_socket_receive (socket, &byte, 1, NULL, NULL);
+          if (n <= 0)
+            break;
+          /* A reply: the server did not wait for the rest. */
+          g_error ("The server answered a request that never finished");
+        }
+
+      if (i < length)
+        {
+          if (g_socket_send (socket, slow->request + i, 1, NULL, NULL) < 0)
+            break;
+          g_atomic_int_inc (&slow->bytes_sent);
+        }
+    }
+
+  slow->closed = TRUE;
+}
+
+static void
+slow_client_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  ((SlowClient *) user_data)->done = TRUE;
+}
+
+static void
+slow_client_start (SlowClient *slow)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, slow_client_done_cb, slow);
+
+  g_task_set_task_data (task, slow, NULL);
+  g_task_run_in_thread (task, slow_client_thread);
+}
+
+static gboolean
+slow_client_sent_some (gpointer data)
+{
+  return g_atomic_int_get (&((SlowClient *) data)->bytes_sent) >= 3;
+}
+
+static void
+test_slow_clients (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  guint16 port = tw_mcp_server_get_port (f->server);
+  g_autofree char *pad = g_strnfill (100000, 'a');
+  g_autofree char *headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nX-Pad: %s\r\n\r\n",
+                                              port, pad);
+  g_autofree char *body = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                           "Authorization: Bearer " TOKEN_A "\r\n"
+                                           "Mcp-Session-Id: %s\r\n"
+                                           "Content-Type: application/json\r\n"
+                                           "Content-Length: 100000\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,"
+                                           "\"method\":\"ping\",\"params\":{\"pad\":\"%s",
+                                           port, session_id, pad);
+  SlowClient slow_headers = { port, headers, 20, 0, FALSE, FALSE };
+  SlowClient slow_body = { port, body, 20, 0, FALSE, FALSE };
+  SlowClient idle = { port, NULL, 20, 0, FALSE, FALSE };
+
+  tw_mcp_server_set_connection_limits (f->server, 1000, 1000);
+
+  slow_client_start (&slow_headers);
+  slow_client_start (&slow_body);
+  slow_client_start (&idle);
+  tw_test_wait_until (slow_client_sent_some, &slow_headers, WAIT_LIMIT_MS, "the slow client to start");
+
+  /* Other calls are answered meanwhile. */
+  assert_still_serving (f, session_id);
+
+  tw_test_wait_for_flag (&slow_headers.done, WAIT_LIMIT_MS, "the server to close the slow-header client");
+  tw_test_wait_for_flag (&slow_body.done, WAIT_LIMIT_MS, "the server to close the slow-body client");
+  tw_test_wait_for_flag (&idle.done, WAIT_LIMIT_MS, "the server to close the idle client");
+  g_assert_true (slow_headers.closed && slow_body.closed && idle.closed);
+  /* They were cut off, not let through. */
+  g_assert_cmpint (slow_headers.bytes_sent, <, (gint) strlen (headers));
+  g_assert_cmpint (slow_body.bytes_sent, <, (gint) strlen (body));
+
+  assert_still_serving (f, session_id);
+}
+
+/* The kernel's queue of connections not yet accepted is as long as the
+ * server asked for (ss shows it as the Send-Q of a listening socket). */
+static void
+test_listen_backlog (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *ss = g_find_program_in_path ("ss");
+  g_autofree char *command = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *somaxconn_text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) fields = NULL;
+  int status = 0;
+  guint64 somaxconn;
+
+  if (ss == NULL)
+    {
+      g_test_skip ("ss (iproute2) is not installed");
+      return;
+    }
+
+  g_file_get_contents ("/proc/sys/net/core/somaxconn", &somaxconn_text, NULL, &error);
+  g_assert_no_error (error);
+  somaxconn = g_ascii_strtoull (somaxconn_text, NULL, 10);
+
+  command = g_strdup_printf ("%s -Hltn 'sport = :%u'", ss, tw_mcp_server_get_port (f->server));
+  g_spawn_command_line_sync (command, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_strstrip (out);
+  g_test_message ("%s", out);
+  fields = g_regex_split_simple ("\\s+", out, 0, 0);
+  g_assert_cmpuint (g_strv_length (fields), >=, 4);
+  g_assert_cmpstr (fields[0], ==, "LISTEN");
+  g_assert_cmpuint (g_ascii_strtoull (fields[2], NULL, 10), ==, MIN (TW_MCP_LISTEN_BACKLOG, somaxconn));
+}
+
+/* What a failed call with a 1 MB browserId leaves in the activity log that
+ * the feed shows: the log keeps a bounded amount per call, whatever the call
+ * carried and whatever its error message echoed. */
+static void
+test_activity_log_bounded (void)
+{
+  g_autoptr(TwActivityLog) log = tw_activity_log_new (0);
+  g_autofree char *huge = g_strnfill (1024 * 1024, 'b');
+  gsize stored;
+
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_autoptr(JsonObject) arguments = json_object_new ();
+      g_autoptr(GError) error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                                             "No tab %s in this workspace", huge);
+      g_autoptr(JsonNode) result = tw_browser_error_to_tool_result (error);
+      TwCaller caller = { huge, huge, i };
+      TwActivityEntry *entry;
+
+      json_object_set_string_member (arguments, "browserId", huge);
+      json_object_set_string_member (arguments, "url", huge);
+      json_object_set_string_member (arguments, "ref", huge);
+      tw_activity_log_begin (log, &caller, "browser_navigate", arguments);
+      tw_activity_log_set_target (log, i, huge, huge);
+      tw_activity_log_end (log, i, result, error);
+
+      entry = tw_activity_log_lookup (log, i);
+      g_assert_nonnull (entry);
+      g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_FAILED);
+      g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_not_found");
+      /* Still says what it was, cut short. */
+      g_assert_true (g_str_has_prefix (tw_activity_entry_get_browser_id (entry), "bbbb"));
+      g_assert_true (g_str_has_suffix (tw_activity_entry_get_browser_id (entry), "…"));
+      g_assert_true (g_str_has_prefix (tw_activity_entry_get_error_message (entry), "No tab bbbb"));
+    }
+
+  stored = tw_activity_log_get_stored_bytes (log);
+  g_test_message ("10 failed 1 MB calls: %" G_GSIZE_FORMAT " bytes stored", stored);
+  g_assert_cmpuint (stored, <, 10 * 4096);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1966,8 +2574,14 @@ main (int   argc,
   ADD ("session-limit", test_session_limit);
   ADD ("duplicate-request-id", test_duplicate_request_id);
   ADD ("stop-with-calls-in-flight", test_stop_with_calls_in_flight);
+  ADD ("hostile-json", test_hostile_json);
+  ADD ("schema-violations", test_schema_violations);
+  ADD ("slow-clients", test_slow_clients);
+  ADD ("listen-backlog", test_listen_backlog);
 
 #undef ADD
+
+  g_test_add_func ("/mcp/server/activity-log-bounded", test_activity_log_bounded);
 
   return g_test_run ();
 }

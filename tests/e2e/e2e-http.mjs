@@ -6,6 +6,7 @@
 // the original session follows every case.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, afterEach, before, test } from 'node:test';
 
 import { PROTOCOL_VERSION, RawSession, request } from './lib/raw-http.mjs';
@@ -171,4 +172,79 @@ test('a second client gets its own session', options, async () => {
   const response = await other.send('tools/list', {});
   assert.equal(response.status, 200);
   assert.ok(Array.isArray(response.json.result.tools));
+});
+
+// Bodies that crashed the app (deep nesting) or that json-glib alone would
+// have read as valid messages: each is a parse error, and nothing runs.
+test('deeply nested or unclosed JSON is a parse error, not a crash (400, -32700)', options, async () => {
+  const bodies = [
+    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(100000)}${']'.repeat(100000)}}}`,
+    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(1000000)}${']'.repeat(1000000)}}}`,
+    '['.repeat(1000000),
+  ];
+  for (const raw of bodies) {
+    const response = await session.send(null, null, { raw });
+    assertJsonRpcError(response, 400, -32700);
+    assert.match(response.json.error.message, /nest deeper than/);
+  }
+});
+
+test('lenient JSON is a parse error (400, -32700)', options, async () => {
+  const bodies = [
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}',
+    "{'jsonrpc':'2.0','id':1,'method':'ping'}",
+    '{"jsonrpc":"2.0",/* note */"id":1,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":0x10,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":010,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":1,"method":"ping\\u0000x"}',
+  ];
+  for (const raw of bodies) {
+    const response = await session.send(null, null, { raw });
+    assertJsonRpcError(response, 400, -32700);
+    assert.equal(response.json.id, null);
+  }
+});
+
+test('an escaped NUL in an argument is refused and the tab stays open', options, async () => {
+  const opened = await session.send('tools/call', { name: 'browser_new_tab', arguments: {} });
+  const browserId = opened.json?.result?.structuredContent?.browserId;
+  assert.ok(browserId, `a tab opened: ${opened.text}`);
+  const raw = `{"jsonrpc":"2.0","id":900,"method":"tools/call","params":{"name":"browser_close_tab",`
+    + `"arguments":{"browserId":"${browserId}\\u0000x"}}}`;
+  const response = await session.send(null, null, { raw });
+  assertJsonRpcError(response, 400, -32700);
+  assert.match(response.json.error.message, /NUL/);
+
+  const tabs = await session.send('tools/call', { name: 'browser_list_tabs', arguments: {} });
+  const ids = tabs.json.result.structuredContent.tabs.map((tab) => tab.browserId);
+  assert.ok(ids.includes(browserId), `${browserId} is still open: ${ids}`);
+  await session.send('tools/call', { name: 'browser_close_tab', arguments: { browserId } });
+});
+
+function residentBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) * 1024;
+}
+
+// Ten failed calls with a 1 MB browserId once kept about 50 MB each, in the
+// activity log and the feed row that showed it.
+test('failed calls with huge arguments do not make the app grow', options, async () => {
+  const hugeId = 'b'.repeat(1024 * 1024);
+  const fail = async () => {
+    const response = await session.send('tools/call', { name: 'browser_reload', arguments: { browserId: hugeId } });
+    assert.equal(response.status, 200);
+    assert.equal(response.json.result.isError, true);
+    assert.equal(response.json.result.structuredContent.error.code, 'browser_not_found');
+  };
+  // The first calls warm up the allocator and the feed.
+  await fail();
+  await fail();
+  await session.send('tools/call', { name: 'browser_list_tabs', arguments: {} });
+  const before = residentBytes(app.pid);
+  for (let i = 0; i < 10; i++)
+    await fail();
+  await session.send('tools/call', { name: 'browser_list_tabs', arguments: {} });
+  const grown = residentBytes(app.pid) - before;
+  assert.ok(grown < 60 * 1024 * 1024,
+    `ten failed 1 MB calls grew the app by ${Math.round(grown / 1024 / 1024)} MB`);
 });
