@@ -2344,6 +2344,7 @@ typedef struct
 {
   guint16   port;
   char     *request;   /* NULL: send nothing */
+  gsize     at_once;   /* bytes of @request sent in one go first */
   guint     pace_ms;
   gint      bytes_sent;
   gboolean  closed;    /* the server closed the connection */
@@ -2367,9 +2368,15 @@ slow_client_thread (GTask        *task,
   g_assert_no_error (error);
   socket = g_socket_connection_get_socket (connection);
 
+  if (slow->at_once > 0)
+    {
+      g_assert_cmpint (g_socket_send (socket, slow->request, slow->at_once, NULL, &error), ==, slow->at_once);
+      g_atomic_int_add (&slow->bytes_sent, slow->at_once);
+    }
+
   /* The pace is the attack, not a wait for a condition: the loop ends when
    * the server closes the connection, which is what the test waits for. */
-  for (gsize i = 0;; i++)
+  for (gsize i = slow->at_once;; i++)
     {
       char byte;
       gssize n;
@@ -2426,16 +2433,19 @@ test_slow_clients (Fixture       *f,
   g_autofree char *pad = g_strnfill (100000, 'a');
   g_autofree char *headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nX-Pad: %s\r\n\r\n",
                                               port, pad);
-  g_autofree char *body = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                                           "Authorization: Bearer " TOKEN_A "\r\n"
-                                           "Mcp-Session-Id: %s\r\n"
-                                           "Content-Type: application/json\r\n"
-                                           "Content-Length: 100000\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,"
-                                           "\"method\":\"ping\",\"params\":{\"pad\":\"%s",
-                                           port, session_id, pad);
-  SlowClient slow_headers = { port, headers, 20, 0, FALSE, FALSE };
-  SlowClient slow_body = { port, body, 20, 0, FALSE, FALSE };
-  SlowClient idle = { port, NULL, 20, 0, FALSE, FALSE };
+  g_autofree char *body_headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                                   "Authorization: Bearer " TOKEN_A "\r\n"
+                                                   "Mcp-Session-Id: %s\r\n"
+                                                   "Content-Type: application/json\r\n"
+                                                   "Content-Length: 100000\r\n\r\n",
+                                                   port, session_id);
+  g_autofree char *body = g_strdup_printf ("%s{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\","
+                                           "\"params\":{\"pad\":\"%s", body_headers, pad);
+  /* Headers a byte at a time; headers at once, then the body a byte at a
+   * time; nothing at all. */
+  SlowClient slow_headers = { port, headers, 0, 20, 0, FALSE, FALSE };
+  SlowClient slow_body = { port, body, strlen (body_headers), 20, 0, FALSE, FALSE };
+  SlowClient idle = { port, NULL, 0, 20, 0, FALSE, FALSE };
 
   tw_mcp_server_set_connection_limits (f->server, 1000, 1000);
 
@@ -2451,8 +2461,10 @@ test_slow_clients (Fixture       *f,
   tw_test_wait_for_flag (&slow_body.done, WAIT_LIMIT_MS, "the server to close the slow-body client");
   tw_test_wait_for_flag (&idle.done, WAIT_LIMIT_MS, "the server to close the idle client");
   g_assert_true (slow_headers.closed && slow_body.closed && idle.closed);
-  /* They were cut off, not let through. */
+  /* They were cut off, not let through: the slow body got its headers in
+   * and was closed while its body trickled. */
   g_assert_cmpint (slow_headers.bytes_sent, <, (gint) strlen (headers));
+  g_assert_cmpint (slow_body.bytes_sent, >=, (gint) strlen (body_headers));
   g_assert_cmpint (slow_body.bytes_sent, <, (gint) strlen (body));
 
   assert_still_serving (f, session_id);
