@@ -1321,7 +1321,7 @@ tw_mcp_server_start (TwMcpServer  *self,
   g_autoptr(SoupServer) soup = NULL;
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GSList) uris = NULL;
+  g_autoptr(GSocketAddress) local = NULL;
 
   g_return_val_if_fail (TW_IS_MCP_SERVER (self), FALSE);
   g_return_val_if_fail (self->soup == NULL, FALSE);
@@ -1345,17 +1345,16 @@ tw_mcp_server_start (TwMcpServer  *self,
       !soup_server_listen_socket (soup, socket, 0, error))
     return FALSE;
 
-  uris = soup_server_get_uris (soup);
-  if (uris == NULL)
+  /* From the socket rather than soup_server_get_uris(), which leaks an
+   * address each time in libsoup 3.2. */
+  local = g_socket_get_local_address (socket, error);
+  if (local == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                           "The MCP server has no address to listen on");
       soup_server_disconnect (soup);
       return FALSE;
     }
 
-  self->port = g_uri_get_port (uris->data);
-  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  self->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
   self->soup = g_steal_pointer (&soup);
 
   restart_sweep (self);

@@ -21,7 +21,16 @@
 
 #define TOKEN_A "token-a-0123456789"
 #define TOKEN_B "token-b-9876543210"
-#define WAIT_LIMIT_MS 10000
+/* Under valgrind (TW_TEST_SLOWDOWN=20) everything takes longer. */
+#define WAIT_LIMIT_MS (10000 * slowdown ())
+
+static guint
+slowdown (void)
+{
+  const char *factor = g_getenv ("TW_TEST_SLOWDOWN");
+
+  return factor != NULL && atoi (factor) > 0 ? atoi (factor) : 1;
+}
 
 /* Fake browser service: a TwFakeService that plays tabs as JSON objects. */
 
