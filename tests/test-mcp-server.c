@@ -1455,6 +1455,46 @@ test_methods_and_paths (Fixture       *f,
   assert_still_serving (f, session_id);
 }
 
+static guint
+count_started (Fixture *f)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->signals->len; i++)
+    n += g_str_has_prefix (g_ptr_array_index (f->signals, i), "started ");
+  return n;
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    n;
+} StartedQuery;
+
+static gboolean
+started_reached (gpointer data)
+{
+  StartedQuery *query = data;
+
+  return count_started (query->f) >= query->n;
+}
+
+/* Starts a call and waits until the server has taken it in, so that calls
+ * started one after the other reach it in that order. */
+static Exchange *
+start_tool_call_in_order (Fixture    *f,
+                          const char *session_id,
+                          int         id,
+                          const char *tool,
+                          const char *arguments)
+{
+  StartedQuery query = { f, count_started (f) + 1 };
+  Exchange *x = start_tool_call (f, session_id, id, tool, arguments);
+
+  tw_test_wait_until (started_reached, &query, WAIT_LIMIT_MS, "the server to start the call");
+  return x;
+}
+
 static void
 test_fifo_per_tab (Fixture       *f,
                    gconstpointer  data)
@@ -1470,16 +1510,13 @@ test_fifo_per_tab (Fixture       *f,
 
   /* Three calls on b1 from two sessions, slow first, and one on b2 issued
    * while b1 is busy. */
-  calls[0] = start_tool_call (f, session_id, 10, "browser_navigate",
-                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/first?ms=600\"}");
-  tw_test_sleep_ms (50);
-  calls[1] = start_tool_call (f, session_id, 11, "browser_navigate",
-                              "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/other?ms=50\"}");
-  tw_test_sleep_ms (50);
-  calls[2] = start_tool_call (f, other_session, 12, "browser_navigate",
-                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/second\"}");
-  tw_test_sleep_ms (50);
-  calls[3] = start_tool_call (f, session_id, 13, "browser_reload", "{\"browserId\":\"b1\"}");
+  calls[0] = start_tool_call_in_order (f, session_id, 10, "browser_navigate",
+                                       "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/first?ms=600\"}");
+  calls[1] = start_tool_call_in_order (f, session_id, 11, "browser_navigate",
+                                       "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/other?ms=50\"}");
+  calls[2] = start_tool_call_in_order (f, other_session, 12, "browser_navigate",
+                                       "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/second\"}");
+  calls[3] = start_tool_call_in_order (f, session_id, 13, "browser_reload", "{\"browserId\":\"b1\"}");
 
   for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
     exchange_wait (calls[i]);
@@ -1536,6 +1573,23 @@ wait_for_log (Tabs       *tabs,
   tw_test_wait_until (log_has_entry, &query, WAIT_LIMIT_MS, what);
 }
 
+static gboolean
+signal_seen (gpointer data)
+{
+  gpointer *args = data;
+
+  return tw_test_log_contains (((Fixture *) args[0])->signals, args[1]);
+}
+
+static void
+wait_for_signal (Fixture    *f,
+                 const char *entry)
+{
+  gpointer args[] = { f, (gpointer) entry };
+
+  tw_test_wait_until (signal_seen, args, WAIT_LIMIT_MS, entry);
+}
+
 static void
 test_cancel (Fixture       *f,
              gconstpointer  data)
@@ -1554,7 +1608,9 @@ test_cancel (Fixture       *f,
   /* A second call on the same tab waits behind the hanging one; cancelling
    * it ends it at once, without it ever reaching the tab. */
   queued = start_tool_call (f, session_id, 6, "browser_reload", "{\"browserId\":\"b1\"}");
-  tw_test_sleep_ms (50);
+  /* The server has it (not a guess at how long that takes: under valgrind
+   * it is long). */
+  wait_for_signal (f, "started 3 agent-a Agent A browser_reload {\"browserId\":\"b1\"}");
   g_assert_false (queued->done);
 
   cancel_queued = post (f, TOKEN_A, session_id,
