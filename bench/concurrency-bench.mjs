@@ -166,6 +166,13 @@ async function runConfig(app, { sessions, calls }) {
   await Promise.all(clients.map(({ client }) => client.close()));
 
   const ok = records.filter((r) => r.ok);
+  // The first call to reach each tab waited for nobody: its time to the page
+  // is transport alone; later calls waited behind it for the rest.
+  const firstToPage = new Map();
+  for (const r of [...ok].sort((a, b) => a.start - b.start)) {
+    if (!firstToPage.has(r.browserId))
+      firstToPage.set(r.browserId, r.start - r.sent);
+  }
   const part = (filter, fn) => summary(ok.filter(filter).map(fn));
   const all = () => true;
 
@@ -177,11 +184,16 @@ async function runConfig(app, { sessions, calls }) {
       byTab.set(r.browserId, []);
     byTab.get(r.browserId).push(r);
   }
+  // The cost of one call on a tab, whatever it waits for besides the work:
+  // from one call's start in the page to the next one's, while calls queue.
+  const cycles = [];
   for (const list of byTab.values()) {
     list.sort((a, b) => a.start - b.start);
     for (let i = 1; i < list.length; i++) {
       if (list[i].start < list[i - 1].end)
         overlaps++;
+      if (list[i].sent < list[i - 1].start)
+        cycles.push(list[i].start - list[i - 1].start);
     }
   }
 
@@ -211,6 +223,8 @@ async function runConfig(app, { sessions, calls }) {
     toPage: part(all, (r) => r.start - r.sent),
     inPage: part(all, (r) => r.end - r.start),
     back: part(all, (r) => r.received - r.end),
+    tabCycle: summary(cycles),
+    queueWait: part(all, (r) => r.start - r.sent - (firstToPage.get(r.browserId) ?? 0)),
   };
 }
 
@@ -229,8 +243,10 @@ function print(r) {
   console.log(`  latency, shared    ${fmt(r.latencySharedTab)}`);
   console.log('  where the time goes:');
   console.log(`    to the page      ${fmt(r.toPage)}   (HTTP, parsing, waiting behind calls on the same tab)`);
+  console.log(`      of which queued ${fmt(r.queueWait)}   (behind calls on the same tab, estimated)`);
   console.log(`    in the page      ${fmt(r.inPage)}`);
   console.log(`    back             ${fmt(r.back)}   (result to JSON, HTTP, the SDK)`);
+  console.log(`  one call on a tab, start to next start: ${fmt(r.tabCycle)}`);
   console.log(`  target: every reply, p99 under 2000 ms: ${r.right === r.total && r.latency.p99 < 2000 ? 'met' : 'NOT met'}`);
   for (const e of r.errors)
     console.log(`  error: ${e}`);
