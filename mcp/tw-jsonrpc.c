@@ -816,15 +816,151 @@ tw_jsonrpc_new_notification (const char *method,
   return json_builder_get_root (builder);
 }
 
+/* Writing JSON. json-glib's generator writes a double without a decimal
+ * point with ".0" appended, after the exponent too: 6e18 comes out as
+ * "6e+18.0", which no client can parse, so a tool result carrying such a
+ * number would be lost. The server writes its messages itself. */
+
+static void write_node (GString  *out,
+                        JsonNode *node);
+
+static void
+write_string (GString    *out,
+              const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      switch (c)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+/* The shortest form that reads back as the same double. */
+static void
+write_double (GString *out,
+              double   value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* JSON has no NaN or infinity. */
+  if (!isfinite (value))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+
+  for (int precision = 15; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  g_string_append (out, buffer);
+}
+
+static void
+write_node (GString  *out,
+            JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) members = json_object_get_members (object);
+
+        g_string_append_c (out, '{');
+        for (const GList *l = members; l != NULL; l = l->next)
+          {
+            if (l != members)
+              g_string_append_c (out, ',');
+            write_string (out, l->data);
+            g_string_append_c (out, ':');
+            write_node (out, json_object_get_member (object, l->data));
+          }
+        g_string_append_c (out, '}');
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < length; i++)
+          {
+            if (i > 0)
+              g_string_append_c (out, ',');
+            write_node (out, json_array_get_element (array, i));
+          }
+        g_string_append_c (out, ']');
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:
+          write_string (out, json_node_get_string (node));
+          break;
+        case G_TYPE_INT64:
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          break;
+        case G_TYPE_DOUBLE:
+          write_double (out, json_node_get_double (node));
+          break;
+        case G_TYPE_BOOLEAN:
+          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+          break;
+        default:
+          g_string_append (out, "null");
+          break;
+        }
+      break;
+
+    case JSON_NODE_NULL:
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
 char *
 tw_jsonrpc_to_string (JsonNode *message,
                       gsize    *length)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  GString *out;
 
   g_return_val_if_fail (message != NULL, NULL);
 
-  json_generator_set_root (generator, message);
+  out = g_string_new (NULL);
+  write_node (out, message);
 
-  return json_generator_to_data (generator, length);
+  if (length != NULL)
+    *length = out->len;
+
+  return g_string_free (out, FALSE);
 }

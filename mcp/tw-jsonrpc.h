@@ -97,6 +97,8 @@ JsonNode         *tw_jsonrpc_new_error_from_gerror (JsonNode         *id,
 JsonNode         *tw_jsonrpc_new_notification     (const char        *method,
                                                    JsonObject        *params);
 
+/* Compact JSON text of any node, valid whatever numbers it holds (NaN and
+ * infinities become null), strings made valid UTF-8. */
 char             *tw_jsonrpc_to_string            (JsonNode          *message,
                                                    gsize             *length);
 

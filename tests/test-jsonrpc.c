@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "tw-jsonrpc.h"
@@ -275,6 +276,57 @@ test_parse_too_long (void)
   g_assert_nonnull (strstr (error->message, "at most"));
 }
 
+/* What the server writes is JSON a client can read, whatever numbers and
+ * strings a result holds: json-glib's own generator wrote 6e18 as
+ * "6e+18.0". */
+static void
+test_write_valid_json (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  JsonArray *array;
+  const double values[] = { 6e18, 1e21, -2e300, 1e-7, 0.1, 1.5, 123456789.125, -0.0 };
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    json_builder_add_double_value (builder, values[i]);
+  json_builder_add_double_value (builder, NAN);
+  json_builder_add_double_value (builder, INFINITY);
+  json_builder_add_int_value (builder, G_MININT64);
+  json_builder_add_string_value (builder, "quote \" backslash \\ newline \n tab \t bell \a \x1f é 😀");
+  json_builder_add_boolean_value (builder, FALSE);
+  json_builder_add_null_value (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "b");
+  json_builder_add_int_value (builder, 1);
+  json_builder_set_member_name (builder, "a");
+  json_builder_add_int_value (builder, 2);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  node = json_builder_get_root (builder);
+
+  text = tw_jsonrpc_to_string (node, &length);
+  g_test_message ("%s", text);
+  g_assert_cmpuint (length, ==, strlen (text));
+  tw_jsonrpc_check_strict (text, length, TW_JSONRPC_MAX_DEPTH, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "6e+18,1e+21,-2e+300,1e-07,0.1,1.5,123456789.125,-0,null,null,"));
+  g_assert_nonnull (strstr (text, "\"quote \\\" backslash \\\\ newline \\n tab \\t bell \\u0007 \\u001f é 😀\""));
+  /* Members in the order they were set. */
+  g_assert_nonnull (strstr (text, "{\"b\":1,\"a\":2}"));
+
+  g_assert_true (json_parser_load_from_data (parser, text, length, &error));
+  g_assert_no_error (error);
+  array = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    g_assert_cmpfloat (json_array_get_double_element (array, i), ==, values[i]);
+  g_assert_cmpint (json_array_get_int_element (array, G_N_ELEMENTS (values) + 2), ==, G_MININT64);
+}
+
 static void
 test_batch (void)
 {
@@ -423,6 +475,7 @@ main (int   argc,
   g_test_add_func ("/mcp/jsonrpc/parse-depth", test_parse_depth);
   g_test_add_func ("/mcp/jsonrpc/parse-depth-unclosed", test_parse_depth_unclosed);
   g_test_add_func ("/mcp/jsonrpc/parse-too-long", test_parse_too_long);
+  g_test_add_func ("/mcp/jsonrpc/write-valid-json", test_write_valid_json);
   g_test_add_func ("/mcp/jsonrpc/batch", test_batch);
   g_test_add_func ("/mcp/jsonrpc/invalid-request", test_invalid_request);
   g_test_add_func ("/mcp/jsonrpc/error-objects", test_error_objects);

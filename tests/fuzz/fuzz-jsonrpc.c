@@ -9,8 +9,9 @@
 
 /* The JSON-RPC parser on any bytes. Besides not crashing, it must agree
  * with itself: a body is a parse error exactly when the strict check refuses
- * it, whatever the strict check lets through json-glib reads, and what
- * json-glib writes back passes the strict check again. */
+ * it, whatever the strict check lets through json-glib reads, and what the
+ * server writes back passes the strict check again and reads back the
+ * same. */
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -59,14 +60,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (strict)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonParser) reparser = json_parser_new ();
       g_autofree char *again = NULL;
+      gsize again_length = 0;
       JsonNode *root;
 
       g_assert_true (json_parser_load_from_data (parser, text, size, NULL));
       root = json_parser_get_root (parser);
       g_assert_nonnull (root);
-      again = json_to_string (root, FALSE);
-      g_assert_true (tw_jsonrpc_check_strict (again, strlen (again), TW_JSONRPC_MAX_DEPTH, NULL));
+      again = tw_jsonrpc_to_string (root, &again_length);
+      g_assert_cmpuint (again_length, ==, strlen (again));
+      g_assert_true (tw_jsonrpc_check_strict (again, again_length, TW_JSONRPC_MAX_DEPTH, NULL));
+      g_assert_true (json_parser_load_from_data (reparser, again, again_length, NULL));
+      g_assert_true (json_node_equal (root, json_parser_get_root (reparser)));
     }
 
   return 0;
