@@ -2535,6 +2535,102 @@ test_slow_clients (Fixture       *f,
   assert_still_serving (f, session_id);
 }
 
+/* Two requests one after the other on one connection, as clients with
+ * keep-alive send them (Node's http does, and does not retry a POST on a
+ * connection the server closed). Both get their answer. */
+typedef struct
+{
+  guint16   port;
+  char     *request;
+  char     *replies[2];
+  gboolean  done;
+} KeepAlive;
+
+static char *
+read_one_reply (GInputStream *input)
+{
+  GString *reply = g_string_new (NULL);
+  gssize wanted = -1;
+  char byte;
+
+  /* A byte at a time, so nothing of a next reply is read. */
+  while (wanted < 0 || (gssize) reply->len < wanted)
+    {
+      if (g_input_stream_read (input, &byte, 1, NULL, NULL) != 1)
+        break;
+      g_string_append_c (reply, byte);
+      if (wanted < 0 && g_str_has_suffix (reply->str, "\r\n\r\n"))
+        {
+          const char *length = strstr (reply->str, "Content-Length: ");
+
+          wanted = reply->len + (length ? atoi (length + 16) : 0);
+        }
+    }
+
+  return g_string_free (reply, FALSE);
+}
+
+static void
+keep_alive_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  KeepAlive *k = task_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  GOutputStream *output;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", k->port, NULL, &error);
+  g_assert_no_error (error);
+  output = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (!g_output_stream_write_all (output, k->request, strlen (k->request), NULL, NULL, NULL))
+        break;
+      k->replies[i] = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+    }
+}
+
+static void
+keep_alive_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ((KeepAlive *) user_data)->done = TRUE;
+}
+
+static void
+test_keep_alive (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  const char *body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                              "Authorization: Bearer " TOKEN_A "\r\n"
+                                              "Mcp-Session-Id: %s\r\n"
+                                              "Content-Type: application/json\r\n"
+                                              "Content-Length: %zu\r\n\r\n%s",
+                                              tw_mcp_server_get_port (f->server), session_id,
+                                              strlen (body), body);
+  KeepAlive k = { tw_mcp_server_get_port (f->server), request, { NULL, NULL }, FALSE };
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, keep_alive_done_cb, &k);
+
+  g_task_set_task_data (task, &k, NULL);
+  g_task_run_in_thread (task, keep_alive_thread);
+  tw_test_wait_for_flag (&k.done, WAIT_LIMIT_MS, "two replies on one connection");
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (k.replies[i] == NULL || !g_str_has_prefix (k.replies[i], "HTTP/1.1 200 "))
+        g_error ("Reply %u on the connection: %s", i + 1, k.replies[i] ? k.replies[i] : "(none: closed)");
+      g_assert_true (g_str_has_suffix (k.replies[i], "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+      g_free (k.replies[i]);
+    }
+}
+
 /* The kernel's queue of connections not yet accepted is as long as the
  * server asked for (ss shows it as the Send-Q of a listening socket). */
 static void
@@ -2655,6 +2751,7 @@ main (int   argc,
   ADD ("schema-violations", test_schema_violations);
   ADD ("slow-clients", test_slow_clients);
   ADD ("listen-backlog", test_listen_backlog);
+  ADD ("keep-alive", test_keep_alive);
 
 #undef ADD
 
