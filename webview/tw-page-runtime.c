@@ -3,6 +3,8 @@
 
 #include "tw-page-runtime.h"
 
+#include "tw-evaluate-script.h"
+
 #include "tw-error.h"
 
 #define RUNTIME_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime/"
@@ -145,8 +147,12 @@ tw_page_runtime_dispose (GObject *object)
   TwPageRuntime *self = TW_PAGE_RUNTIME (object);
 
   if (self->view != NULL && self->script != NULL)
-    webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
-                                               self->script);
+    {
+      webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                                 self->script);
+      webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                                 tw_evaluate_script_get_user_script ());
+    }
   g_clear_pointer (&self->script, webkit_user_script_unref);
   g_clear_weak_pointer (&self->view);
 
@@ -184,6 +190,10 @@ tw_page_runtime_new (WebKitWebView *view)
                                                    NULL, NULL);
   webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
                                           self->script);
+  /* browser_evaluate's helper in the page's own world, there before any
+   * page script. */
+  webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
+                                          tw_evaluate_script_get_user_script ());
 
   g_signal_connect_object (view, "load-changed",
                            G_CALLBACK (on_load_changed_cb), self, G_CONNECT_SWAPPED);

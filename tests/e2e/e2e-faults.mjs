@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Hostile and broken pages (issue 15): a page that replaces the built-ins
+// browser_evaluate's result path could use, a web process killed during a
+// call, a server redirect to a file: URL, and pages stuck in a loop or in
+// a stream of alerts. Each is a real page served by a real HTTP server to
+// the real app, driven by the official MCP SDK client.
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { test } from 'node:test';
+
+import { callError, callOk, connectClient } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+// What a page may replace before the agent evaluates anything.
+const BREAKS = {
+  'Array.prototype.push': 'Array.prototype.push = function () { return 0; };',
+  'Object.keys': 'Object.keys = () => [];',
+  'Array.prototype.toJSON': "Array.prototype.toJSON = function () { return 'hijacked'; };",
+  'Symbol.iterator on arrays': "Array.prototype[Symbol.iterator] = function* () { yield 'hijacked'; };",
+  'JSON.stringify': "JSON.stringify = () => { throw new Error('no stringify for you'); };",
+  'Object.prototype.toJSON': "Object.prototype.toJSON = function () { return 'hijacked'; };",
+  'String.prototype.slice': "String.prototype.slice = () => 'hijacked';",
+  'Array.prototype index setters': "Object.defineProperty(Array.prototype, '0', { set() {}, get() { return 'hijacked'; }, configurable: true });",
+  'descriptor fields on Object.prototype': "Object.defineProperty(Object.prototype, 'value', { get() { return () => 'hijacked'; }, configurable: true });",
+};
+
+function page(title, script = '') {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>` +
+    `<script>${script}</script></head><body><h1 id="title" class="big">${title}</h1></body></html>`;
+}
+
+async function startServer(routes) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const route = routes[url.pathname];
+    if (!route) {
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end(page('Not found'));
+      return;
+    }
+    route(req, res, url);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: (p) => `http://127.0.0.1:${port}${p}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+  };
+}
+
+function html(body) {
+  return (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(body);
+  };
+}
+
+const VALUE_FUNCTION = "() => ({ list: [1, 'two', { three: 3 }], nested: { a: [true, null], b: 'bee' }, " +
+  "when: new Date(0), n: NaN, el: document.querySelector('h1'), url: new URL('http://example.test/x') })";
+const VALUE_EXPECTED = {
+  list: [1, 'two', { three: 3 }],
+  nested: { a: [true, null], b: 'bee' },
+  when: '1970-01-01T00:00:00.000Z',
+  n: 'NaN',
+  el: '<h1 id="title" class="big">',
+  url: 'http://example.test/x',
+};
+
+test('browser_evaluate returns the right values whatever built-ins the page replaced', options, async (t) => {
+  const routes = { '/all': html(page('All broken', Object.values(BREAKS).join('\n'))) };
+  const names = Object.keys(BREAKS);
+  names.forEach((name, i) => { routes[`/break/${i}`] = html(page(`Broken ${i}`, BREAKS[name])); });
+  const server = await startServer(routes);
+  let app;
+  let client;
+
+  try {
+    app = await startTabwright();
+    client = await connectClient(app, 'e2e-faults');
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/all') });
+    const browserId = tab.browserId;
+
+    const check = async (where) => {
+      const { data } = await callOk(client, 'browser_evaluate', { browserId, function: VALUE_FUNCTION });
+      assert.deepEqual(data.result, VALUE_EXPECTED, `the value on a page that replaced ${where}`);
+      assert.equal(data.resultType, 'object');
+      assert.equal(data.truncated, false);
+
+      const later = await callOk(client, 'browser_evaluate', {
+        browserId, function: 'async () => { await null; return [[1, 2], { k: [3] }]; }',
+      });
+      assert.deepEqual(later.data.result, [[1, 2], { k: [3] }], `an awaited array on a page that replaced ${where}`);
+      assert.equal(later.data.resultType, 'array');
+
+      const thrown = await callError(client, 'browser_evaluate', {
+        browserId, function: "() => { throw new TypeError('boom'); }",
+      }, 'browser_script_error');
+      assert.match(thrown.error.message, /TypeError: boom/, `a throw on a page that replaced ${where}`);
+    };
+
+    // Every page is tried, so a failure names every built-in that breaks
+    // the result, not only the first.
+    const wrong = [];
+    const attempt = async (where) => {
+      try {
+        await check(where);
+        t.diagnostic(`right values with ${where} replaced`);
+      } catch (error) {
+        wrong.push(`${where}: ${error.message.split('\n')[0]}`);
+      }
+    };
+    await attempt('all of them at once');
+    for (let i = 0; i < names.length; i++) {
+      await callOk(client, 'browser_navigate', { browserId, url: server.url(`/break/${i}`) });
+      await attempt(names[i]);
+    }
+    assert.deepEqual(wrong, [], 'browser_evaluate is wrong on these pages');
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await server.close();
+  }
+});
