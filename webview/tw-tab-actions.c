@@ -1153,6 +1153,39 @@ evaluate_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+evaluate_lost_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+
+  run->timer_id = 0;
+  run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "The page's answer to the function was lost"));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The helper always answers a string, so WebKit only fails to convert the
+ * answer when there was none: the web process died under the call. The
+ * tab reports that as browser_crashed when WebKit tells it, right after;
+ * should that never come, the call fails after a bounded wait. */
+static gboolean
+evaluate_answer_lost (GTask        *task,
+                      const GError *error)
+{
+  ActionRun *run = g_task_get_task_data (task);
+
+  if (error->domain != WEBKIT_JAVASCRIPT_ERROR ||
+      g_strcmp0 (error->message, "Unsupported result type") != 0)
+    return FALSE;
+
+  g_debug ("browser_evaluate lost its answer (%s); waiting for the tab to hear of a crash",
+           error->message);
+  run->timer_id = run_add_timeout (task, 2000, evaluate_lost_cb);
+  return TRUE;
+}
+
 static void
 evaluate_done_cb (GObject      *object,
                   GAsyncResult *result,
@@ -1186,6 +1219,8 @@ evaluate_done_cb (GObject      *object,
         }
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         run_fail (task, g_steal_pointer (&error));
+      else if (evaluate_answer_lost (task, error))
+        return;
       else if (error->domain == WEBKIT_JAVASCRIPT_ERROR)
         run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
                                      "%s", error->message));

@@ -7,10 +7,13 @@
 // the real app, driven by the official MCP SDK client.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { test } from 'node:test';
 
-import { callError, callOk, connectClient } from './lib/mcp.mjs';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -119,6 +122,89 @@ test('browser_evaluate returns the right values whatever built-ins the page repl
       await attempt(names[i]);
     }
     assert.deepEqual(wrong, [], 'browser_evaluate is wrong on these pages');
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await server.close();
+  }
+});
+
+// The live web processes among the app's descendants.
+function webProcesses(root) {
+  const all = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name))
+      continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const [state, ppid] = stat.slice(close + 2).split(' ');
+      all.push({ pid: Number(name), comm: stat.slice(stat.indexOf('(') + 1, close), state, ppid: Number(ppid) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const ours = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) {
+      if (!ours.has(p.pid) && ours.has(p.ppid)) {
+        ours.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((p) => ours.has(p.pid) && p.comm.startsWith('WebKitWebProces') && p.state !== 'Z');
+}
+
+// A web process that runs pages has loaded Tabwright's extension; one still
+// starting has not, and killing that one makes WebKit abort the whole app
+// (readPIDFromPeer), which is WebKit's to fix, not what this test is about.
+function runsPages(p) {
+  try {
+    return fs.readFileSync(`/proc/${p.pid}/maps`, 'utf8').includes('libtabwright-web-process-extension');
+  } catch {
+    return false;
+  }
+}
+
+test('a web process killed during browser_evaluate is reported as browser_crashed, and reload recovers', options, async () => {
+  let started;
+  const startedSeen = new Promise((resolve) => { started = resolve; });
+  const server = await startServer({
+    '/page': html(page('Crash me')),
+    '/started': (req, res) => { res.writeHead(204); res.end(); started(); },
+  });
+  let app;
+  let client;
+
+  try {
+    app = await startTabwright();
+    client = await connectClient(app, 'e2e-faults');
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/page') });
+    const browserId = tab.browserId;
+    assert.equal((await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' })).data.result, 'Crash me');
+
+    // The function tells the server it runs, then waits forever.
+    const pending = client.request({
+      method: 'tools/call',
+      params: { name: 'browser_evaluate', arguments: { browserId, function: "() => { fetch('/started'); return new Promise(() => {}); }" } },
+    }, CallToolResultSchema);
+    await startedSeen;
+    const running = webProcesses(app.pid).filter(runsPages);
+    assert.ok(running.length > 0, 'the tab has a web process');
+    for (const p of running)
+      process.kill(p.pid, 'SIGKILL');
+
+    const result = await pending;
+    const text = resultText(result);
+    assert.equal(result.isError, true, text);
+    assert.equal(result.structuredContent.error.code, 'browser_crashed', text);
+    assert.match(text, new RegExp(`${browserId}.*browser_reload`));
+
+    await callError(client, 'browser_evaluate', { browserId, function: '() => 1' }, 'browser_crashed');
+    await callOk(client, 'browser_reload', { browserId });
+    assert.equal((await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' })).data.result, 'Crash me');
   } finally {
     await client?.close().catch(() => {});
     await app?.stop();
