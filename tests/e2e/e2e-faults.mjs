@@ -211,3 +211,72 @@ test('a web process killed during browser_evaluate is reported as browser_crashe
     await server.close();
   }
 });
+
+test('a page stuck in an endless loop: calls say so, reload and navigate get the tab back', options, async (t) => {
+  // The page asks /go and starts looping when it answers; the test answers
+  // once the call that armed it has returned.
+  let held = [];
+  const release = () => {
+    for (const res of held) {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('go');
+    }
+    held = [];
+  };
+  const server = await startServer({
+    '/page': html(page('Fresh page')),
+    '/stuck': html(page('Stuck page')),
+    '/go': (req, res) => { held.push(res); },
+  });
+  let app;
+  let client;
+
+  try {
+    app = await startTabwright();
+    client = await connectClient(app, 'e2e-faults');
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/stuck') });
+    const browserId = tab.browserId;
+
+    for (const [what, loop, recover] of [
+      ['an endless loop', 'while (true) {}', 'browser_reload'],
+      ['an endless loop', 'while (true) {}', 'browser_navigate'],
+    ]) {
+      // The function returns; once it has, the page never yields again.
+      const { data: armed } = await callOk(client, 'browser_evaluate', {
+        browserId, function: `() => { fetch('/go').then(() => { ${loop} }); return 'armed'; }`,
+      });
+      assert.equal(armed.result, 'armed');
+      release();
+
+      // Calls on the stuck tab fail, naming it and saying what ends it.
+      // Until the page has read the answer and started looping they still
+      // work: wait for the first that fails.
+      let error = null;
+      for (let i = 0; !error && i < 100; i++) {
+        const result = await client.request({ method: 'tools/call', params: { name: 'browser_snapshot', arguments: { browserId } } }, CallToolResultSchema);
+        if (result.isError)
+          error = result.structuredContent.error;
+      }
+      assert.ok(error, `${what}: the page never got stuck`);
+      assert.equal(error.code, 'browser_timeout', `${what}: ${error.message}`);
+      assert.match(error.message, new RegExp(`tab ${browserId} is not responding`), `${what}: ${error.message}`);
+      assert.match(error.message, /browser_reload or browser_navigate/);
+
+      // Reload or navigate gets it back.
+      const args = recover === 'browser_reload' ? { browserId } : { browserId, url: server.url('/page') };
+      const { data: recovered } = await callOk(client, recover, args);
+      t.diagnostic(`${what}: ${recover} answered ${JSON.stringify(recovered)}`);
+      const title = recover === 'browser_reload' ? 'Stuck page' : 'Fresh page';
+      const { data } = await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' });
+      assert.equal(data.result, title, `${what}: the tab answers again after ${recover}`);
+      const { text } = await callOk(client, 'browser_logs', { browserId });
+      assert.match(text, /web process was ended/, `${what}: the tab's log says what happened`);
+      if (recover === 'browser_navigate')
+        await callOk(client, 'browser_navigate', { browserId, url: server.url('/stuck') });
+    }
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await server.close();
+  }
+});
