@@ -16,6 +16,64 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* How long an agent has to end after the hang-up of a stop before its whole
+ * process group is killed. */
+#define STOP_GRACE_MS 1000
+
+/* The process groups of every agent this app started whose group may still
+ * have members. A group leaves the set once it is seen empty; the app's
+ * shutdown ends whatever is left (tw_agent_dup_process_groups()). Main
+ * thread only. */
+static GHashTable *process_groups;
+
+static void
+register_process_group (GPid pgid)
+{
+  if (process_groups == NULL)
+    process_groups = g_hash_table_new (NULL, NULL);
+  g_hash_table_add (process_groups, GINT_TO_POINTER (pgid));
+}
+
+static void
+forget_process_group_if_empty (GPid pgid)
+{
+  if (process_groups != NULL && kill (-pgid, 0) < 0 && errno == ESRCH)
+    g_hash_table_remove (process_groups, GINT_TO_POINTER (pgid));
+}
+
+static void
+kill_process_group_cb (gpointer user_data)
+{
+  GPid pgid = GPOINTER_TO_INT (user_data);
+
+  /* An agent that ignored the hang-up, or left children behind in its
+   * group (a dev server, a watcher), ends here. */
+  if (process_groups != NULL && g_hash_table_contains (process_groups, user_data))
+    kill (-pgid, SIGKILL);
+  forget_process_group_if_empty (pgid);
+}
+
+GArray *
+tw_agent_dup_process_groups (void)
+{
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (GPid));
+  GHashTableIter iter;
+  gpointer key;
+
+  if (process_groups == NULL)
+    return groups;
+
+  g_hash_table_iter_init (&iter, process_groups);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GPid pgid = GPOINTER_TO_INT (key);
+
+      g_array_append_val (groups, pgid);
+    }
+
+  return groups;
+}
+
 struct _TwAgent
 {
   GObject           parent_instance;
@@ -341,6 +399,7 @@ spawned_cb (GObject      *object,
     }
 
   self->pid = pid;
+  register_process_group (pid);
   text = running_text (self);
   set_status (self, TW_AGENT_STATUS_RUNNING, text);
 }
@@ -553,6 +612,7 @@ tw_agent_stop (TwAgent *self)
        * session and a process group of its own, so the whole group hears. */
       kill (-self->pid, SIGHUP);
       kill (self->pid, SIGHUP);
+      g_timeout_add_once (STOP_GRACE_MS, kill_process_group_cb, GINT_TO_POINTER (self->pid));
       self->stopping = TRUE;
       revoke_token (self);
       update_running_text (self);
@@ -577,6 +637,9 @@ child_exited_cb (TwAgent         *self,
 {
   g_autofree char *text = NULL;
   g_autofree char *notice = NULL;
+
+  if (self->pid > 0)
+    forget_process_group_if_empty (self->pid);
 
   if (self->status != TW_AGENT_STATUS_RUNNING)
     return;

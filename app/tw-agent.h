@@ -80,6 +80,10 @@ TwAgentTerminal  *tw_agent_get_terminal     (TwAgent          *self);
  * at the same path. */
 char             *tw_agent_dup_config_dir   (void);
 
+/* The process groups of the agents this app started that may still have
+ * members, for the app's shutdown to end. */
+GArray           *tw_agent_dup_process_groups (void);
+
 /* Wraps @argv to run on the Flatpak host: flatpak-spawn --host
  * --watch-bus --directory=@cwd --env=NAME=VALUE… -- @argv. The host does
  * not inherit the sandbox's environment, so @env must hold everything the

@@ -32,4 +32,26 @@ char *tw_workspace_path_check (const char           *workspace_dir,
                                TwWorkspacePathKind   kind,
                                GError              **error);
 
+/* Writes @contents to @path inside @workspace_dir, or fails as
+ * tw_workspace_path_check() does. The path is checked, then opened one
+ * component at a time from the workspace folder with O_NOFOLLOW, so a folder
+ * swapped for a link between the check and the write makes the write fail
+ * rather than land outside. The file is written under a temporary name in
+ * its folder and renamed over the old one, so a reader never sees half a
+ * file. Returns the resolved path written. Blocking: call it from a worker
+ * thread. */
+char *tw_workspace_path_write (const char  *workspace_dir,
+                               const char  *path,
+                               GBytes      *contents,
+                               GError     **error);
+
+/* Opens @path inside @workspace_dir for reading the same way, and checks on
+ * the opened descriptor that it is a regular file. Returns the descriptor
+ * (close it) or -1 with the error of tw_workspace_path_check(); @resolved
+ * receives the resolved path when not NULL. */
+int tw_workspace_path_open_read (const char  *workspace_dir,
+                                 const char  *path,
+                                 char       **resolved,
+                                 GError     **error);
+
 G_END_DECLS

@@ -183,6 +183,137 @@ test_new_file (Fixture       *f,
   assert_fails (f, "docs/..", TW_WORKSPACE_PATH_NEW_FILE, TW_BROWSER_ERROR_INVALID_ARGUMENT);
 }
 
+/* The race of issue 15: the folder of savePath flips between a real folder
+ * and a link to outside while files are written into it. Every write lands
+ * inside or fails; none creates a file outside. */
+typedef struct
+{
+  char          *workspace;
+  char          *outside;
+  volatile gint  stop;
+  guint          flips;
+} Flipper;
+
+static gpointer
+flip_thread (gpointer user_data)
+{
+  Flipper *flipper = user_data;
+  g_autofree char *flip = g_build_filename (flipper->workspace, "flip", NULL);
+  g_autofree char *real = g_build_filename (flipper->workspace, "flip-real", NULL);
+  g_autofree char *evil = g_build_filename (flipper->workspace, "flip-evil", NULL);
+
+  while (!g_atomic_int_get (&flipper->stop))
+    {
+      /* flip is the folder; make it the link, then the folder again. */
+      if (rename (flip, real) == 0 && rename (evil, flip) == 0)
+        flipper->flips++;
+      if (rename (flip, evil) == 0 && rename (real, flip) == 0)
+        flipper->flips++;
+    }
+
+  return NULL;
+}
+
+static void
+test_write_race (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *flip = g_build_filename (f->workspace, "flip", NULL);
+  g_autofree char *evil = g_build_filename (f->workspace, "flip-evil", NULL);
+  g_autofree char *escaped = g_build_filename (f->outside, "shot.png", NULL);
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("png", 3);
+  g_autoptr(GDir) dir = NULL;
+  Flipper flipper = { f->workspace, f->outside, 0, 0 };
+  GThread *thread;
+  guint written = 0;
+  guint refused = 0;
+  const char *name;
+
+  g_assert_cmpint (g_mkdir (flip, 0700), ==, 0);
+  g_assert_cmpint (symlink (f->outside, evil), ==, 0);
+
+  thread = g_thread_new ("flip", flip_thread, &flipper);
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *resolved = tw_workspace_path_write (f->workspace, "flip/shot.png", bytes, &error);
+
+      if (resolved != NULL)
+        {
+          g_autofree char *real_workspace = realpath (f->workspace, NULL);
+
+          g_assert_true (g_str_has_prefix (resolved, real_workspace));
+          written++;
+        }
+      else
+        {
+          g_assert_true (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED) ||
+                         g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT));
+          refused++;
+        }
+
+      g_assert_false (g_file_test (escaped, G_FILE_TEST_EXISTS));
+    }
+  g_atomic_int_set (&flipper.stop, 1);
+  g_thread_join (thread);
+
+  g_test_message ("%u written inside, %u refused, %u flips", written, refused, flipper.flips);
+
+  /* Nothing outside at all, not even a temporary file. */
+  dir = g_dir_open (f->outside, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_assert_cmpstr (name, ==, "secret.txt");
+}
+
+static void
+test_write_and_read (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("picture", 7);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *read_back = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *secret = NULL;
+  char buffer[16] = { 0 };
+  int fd;
+
+  resolved = tw_workspace_path_write (f->workspace, "docs/shot.png", bytes, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (resolved, "/workspace/docs/shot.png"));
+  g_assert_true (g_file_get_contents (resolved, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "picture");
+
+  /* Through a link that stays inside: its target is replaced. */
+  g_clear_pointer (&resolved, g_free);
+  resolved = tw_workspace_path_write (f->workspace, "inside.txt", bytes, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (resolved, "/workspace/docs/report.txt"));
+
+  g_assert_null (tw_workspace_path_write (f->workspace, "escape-dir/shot.png", bytes, &error));
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_clear_error (&error);
+  g_assert_null (tw_workspace_path_write (f->workspace, "dangling.png", bytes, &error));
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_clear_error (&error);
+  secret = g_build_filename (f->outside, "new.png", NULL);
+  g_assert_false (g_file_test (secret, G_FILE_TEST_EXISTS));
+
+  fd = tw_workspace_path_open_read (f->workspace, "docs/report.txt", &read_back, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (read (fd, buffer, sizeof buffer - 1), ==, 7);
+  g_assert_cmpstr (buffer, ==, "picture");
+  close (fd);
+
+  g_assert_cmpint (tw_workspace_path_open_read (f->workspace, "escape.txt", NULL, &error), ==, -1);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_clear_error (&error);
+  g_assert_cmpint (tw_workspace_path_open_read (f->workspace, "docs", NULL, &error), ==, -1);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -196,6 +327,8 @@ main (int   argc,
   ADD ("/mcp/workspace-path/existing/outside", test_existing_outside);
   ADD ("/mcp/workspace-path/existing/bad", test_existing_bad);
   ADD ("/mcp/workspace-path/new-file", test_new_file);
+  ADD ("/mcp/workspace-path/write-and-read", test_write_and_read);
+  ADD ("/mcp/workspace-path/write-race", test_write_race);
 
 #undef ADD
 

@@ -452,7 +452,18 @@ update_page (TwWindow     *self,
   adw_tab_page_set_loading (page, tw_browser_tab_get_loading (tab) || tw_browser_tab_get_busy (tab));
   adw_tab_page_set_needs_attention (page, tw_browser_tab_get_handoff_message (tab) != NULL);
 
-  if (tw_browser_tab_get_paused (tab))
+  if (tw_browser_tab_get_unresponsive (tab))
+    {
+      g_autoptr(GIcon) icon = g_themed_icon_new ("dialog-warning-symbolic");
+      const char *stuck = _("This page is not responding — reload to end it");
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      adw_tab_page_set_indicator_tooltip (page, stuck);
+      adw_tab_page_set_indicator_activatable (page, FALSE);
+      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
+                                         tab_display_title (tab), uri, stuck);
+    }
+  else if (tw_browser_tab_get_paused (tab))
     {
       g_autoptr(GIcon) icon = g_themed_icon_new ("media-playback-pause-symbolic");
       const char *paused = _("Agents are paused in this tab — click to resume");

@@ -59,6 +59,8 @@ struct _TwBrowserTab
   guint           closed : 1;
   guint           paused : 1;
   guint           busy : 1;
+  guint           unresponsive : 1;  /* its web process does not answer */
+  guint           ending_stuck : 1;  /* ending that process, not a crash */
 };
 
 typedef struct
@@ -84,6 +86,7 @@ typedef struct
   guint         waiting : 1;      /* waiting for a navigation to end */
   guint         started : 1;      /* WebKit reported the load's start */
   guint         finished : 1;
+  guint         alive_checked : 1; /* reload/navigate: the page answered, or was ended */
 } TabCommand;
 
 enum {
@@ -98,6 +101,7 @@ enum {
   PROP_OWNER,
   PROP_OWNER_ID,
   PROP_CRASHED,
+  PROP_UNRESPONSIVE,
   PROP_LOAD_ERROR,
   PROP_PAUSED,
   PROP_BUSY,
@@ -409,6 +413,11 @@ schedule_next_command (TwBrowserTab *self)
 
 /* Completes @task with @result or @error (both owned). Each command
  * completes exactly once; late events for a finished one are ignored. */
+static GError *explain_if_stuck (TwBrowserTab *self,
+                                 GError       *error);
+static void    set_unresponsive (TwBrowserTab *self,
+                                 gboolean      unresponsive);
+
 static void
 finish_command (TwBrowserTab *self,
                 GTask        *task,
@@ -421,6 +430,7 @@ finish_command (TwBrowserTab *self,
   g_assert (!cmd->finished);
   g_assert ((result == NULL) != (error == NULL));
 
+  error = explain_if_stuck (self, error);
   cmd->finished = TRUE;
   cmd->waiting = FALSE;
   g_clear_handle_id (&cmd->timeout_source, g_source_remove);
@@ -660,6 +670,9 @@ view_load_changed_cb (TwBrowserTab    *self,
   if (event == WEBKIT_LOAD_STARTED)
     set_load_error (self, NULL, NULL);
 
+  if (event == WEBKIT_LOAD_COMMITTED && webkit_web_view_get_is_web_process_responsive (self->view))
+    set_unresponsive (self, FALSE);
+
   if (event == WEBKIT_LOAD_COMMITTED && self->crashed)
     {
       self->crashed = FALSE;
@@ -817,12 +830,137 @@ back_forward_list_changed_cb (TwBrowserTab              *self,
   update_history (self);
 }
 
+/* A stuck page: a script that never yields (while (true) {}, a stream of
+ * alerts) holds its web process, so nothing sent to it ever runs. The
+ * person sees the tab marked; calls that time out on it say which tab is
+ * stuck and what ends it; browser_reload and browser_navigate end its web
+ * process when the page does not answer, as crash recovery does, and load
+ * again. */
+
+/* How long reload and navigate wait for the page to answer before they
+ * end its web process. */
+#define STUCK_PAGE_PING_MS 2000
+
+static void start_command (TwBrowserTab *self,
+                           GTask        *task);
+
+static void
+set_unresponsive (TwBrowserTab *self,
+                  gboolean      unresponsive)
+{
+  if (self->unresponsive == !!unresponsive)
+    return;
+
+  self->unresponsive = !!unresponsive;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNRESPONSIVE]);
+}
+
+static void
+view_responsive_changed_cb (TwBrowserTab  *self,
+                            GParamSpec    *pspec,
+                            WebKitWebView *view)
+{
+  set_unresponsive (self, !webkit_web_view_get_is_web_process_responsive (view));
+}
+
+/* The web process that reload or navigate ended is no crash: the command
+ * goes on and loads in a new one. */
+static gboolean
+stuck_process_ended (TwBrowserTab                      *self,
+                     WebKitWebProcessTerminationReason  reason)
+{
+  if (!self->ending_stuck || reason != WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
+    return FALSE;
+
+  self->ending_stuck = FALSE;
+  return TRUE;
+}
+
+static GError *
+explain_if_stuck (TwBrowserTab *self,
+                  GError       *error)
+{
+  GError *stuck;
+
+  if (error == NULL || !g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT))
+    return error;
+
+  if (tw_page_runtime_get_unanswered (self->runtime))
+    set_unresponsive (self, TRUE);
+  if (!self->unresponsive)
+    return error;
+
+  stuck = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                       "tab %s is not responding: a script on its page never yields (an endless "
+                       "loop or a stream of dialogs), so %s. browser_reload or browser_navigate "
+                       "ends the stuck page and loads again; browser_close_tab closes the tab",
+                       self->id, error->message);
+  g_error_free (error);
+  return stuck;
+}
+
+static void
+page_answer_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+
+  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (cmd->finished)
+    return;
+
+  cmd->alive_checked = TRUE;
+
+  if (answer == NULL && g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT))
+    {
+      g_autofree char *note = g_strdup_printf ("The page did not answer within %.1f s; its web "
+                                               "process was ended so the tab could load again",
+                                               STUCK_PAGE_PING_MS / 1000.0);
+
+      g_debug ("Tab %s: %s", self->id, note);
+      tw_tab_log_add_note (self->log, note);
+      self->ending_stuck = TRUE;
+      webkit_web_view_terminate_web_process (self->view);
+      set_unresponsive (self, FALSE);
+    }
+
+  start_command (self, task);
+}
+
+/* Before reload or navigate: does the page answer at all? Returns TRUE
+ * when the command goes on once it has (page_answer_cb). */
+static gboolean
+check_page_answers (TwBrowserTab *self,
+                    GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
+
+  if ((cmd->command != TW_TAB_COMMAND_RELOAD && cmd->command != TW_TAB_COMMAND_NAVIGATE) ||
+      cmd->alive_checked || self->crashed)
+    return FALSE;
+
+  args = json_object_new ();
+  tw_page_runtime_call_with_timeout_async (self->runtime, "ping", args, STUCK_PAGE_PING_MS,
+                                           g_task_get_cancellable (task), page_answer_cb,
+                                           g_object_ref (task));
+  return TRUE;
+}
+
 static void
 view_web_process_terminated_cb (TwBrowserTab                      *self,
                                 WebKitWebProcessTerminationReason  reason,
                                 WebKitWebView                     *view)
 {
   g_debug ("Web process of tab %s terminated (reason %d)", self->id, reason);
+
+  if (stuck_process_ended (self, reason))
+    return;
 
   tw_tab_log_add_note (self->log,
                        reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
@@ -1366,6 +1504,9 @@ start_command (TwBrowserTab *self,
       return;
     }
 
+  if (check_page_answers (self, task))
+    return;
+
   cmd->timeout_source = g_timeout_add (command_time_limit (self, cmd->command),
                                        command_timeout_cb, task);
 
@@ -1630,6 +1771,10 @@ tw_browser_tab_get_property (GObject    *object,
       g_value_set_boolean (value, self->crashed);
       break;
 
+    case PROP_UNRESPONSIVE:
+      g_value_set_boolean (value, self->unresponsive);
+      break;
+
     case PROP_LOAD_ERROR:
       g_value_set_string (value, self->load_error);
       break;
@@ -1709,6 +1854,12 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_CRASHED] =
     g_param_spec_boolean ("crashed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The page's web process does not answer: a script never yields (an
+   * endless loop, a stream of dialogs). browser_reload and
+   * browser_navigate end it. */
+  properties[PROP_UNRESPONSIVE] =
+    g_param_spec_boolean ("unresponsive", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   properties[PROP_LOAD_ERROR] =
@@ -1880,6 +2031,8 @@ tab_new_internal (WebKitNetworkSession *session,
                            G_CALLBACK (view_notify_progress_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "web-process-terminated",
                            G_CALLBACK (view_web_process_terminated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "notify::is-web-process-responsive",
+                           G_CALLBACK (view_responsive_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "script-dialog",
                            G_CALLBACK (view_script_dialog_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "decide-policy",
@@ -2027,6 +2180,14 @@ tw_browser_tab_get_can_go_forward (TwBrowserTab *self)
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
 
   return self->can_go_forward;
+}
+
+gboolean
+tw_browser_tab_get_unresponsive (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->unresponsive;
 }
 
 gboolean

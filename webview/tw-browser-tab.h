@@ -45,6 +45,7 @@ double         tw_browser_tab_get_progress      (TwBrowserTab  *self);
 gboolean       tw_browser_tab_get_can_go_back   (TwBrowserTab  *self);
 gboolean       tw_browser_tab_get_can_go_forward (TwBrowserTab *self);
 gboolean       tw_browser_tab_get_crashed       (TwBrowserTab  *self);
+gboolean       tw_browser_tab_get_unresponsive  (TwBrowserTab  *self);
 /* Why the last page failed to load, and which URL it was, until the next
  * load starts; NULL when it did not fail. */
 const char    *tw_browser_tab_get_load_error    (TwBrowserTab  *self);

@@ -146,7 +146,10 @@ spare_view_terminated_cb (TwBrowser                         *self,
   if (self->spare_view == view)
     {
       g_signal_handlers_disconnect_by_data (view, self);
-      g_clear_object (&self->spare_view);
+      /* WebKit still uses the view when this signal returns: dropping the
+       * last reference here freed it under WebKit's feet and crashed the
+       * app whenever a spare web process died. */
+      g_idle_add_once ((GSourceOnceFunc) g_object_unref, g_steal_pointer (&self->spare_view));
     }
 }
 

@@ -3,6 +3,8 @@
 
 #include "tw-page-runtime.h"
 
+#include "tw-evaluate-script.h"
+
 #include "tw-error.h"
 
 #define RUNTIME_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime/"
@@ -44,6 +46,7 @@ struct _TwPageRuntime
   guint             last_snapshot_id;
   guint             commits;
   gboolean          crashed;
+  gboolean          unanswered;  /* the last call timed out unanswered */
 };
 
 G_DEFINE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, G_TYPE_OBJECT)
@@ -126,6 +129,7 @@ on_load_changed_cb (TwPageRuntime   *self,
     {
       self->commits++;
       self->crashed = FALSE;
+      self->unanswered = FALSE;
     }
 }
 
@@ -137,6 +141,7 @@ on_web_process_terminated_cb (TwPageRuntime                     *self,
   g_assert (TW_IS_PAGE_RUNTIME (self));
 
   self->crashed = TRUE;
+  self->unanswered = FALSE;
 }
 
 static void
@@ -145,8 +150,12 @@ tw_page_runtime_dispose (GObject *object)
   TwPageRuntime *self = TW_PAGE_RUNTIME (object);
 
   if (self->view != NULL && self->script != NULL)
-    webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
-                                               self->script);
+    {
+      webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                                 self->script);
+      webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                                 tw_evaluate_script_get_user_script ());
+    }
   g_clear_pointer (&self->script, webkit_user_script_unref);
   g_clear_weak_pointer (&self->view);
 
@@ -184,6 +193,10 @@ tw_page_runtime_new (WebKitWebView *view)
                                                    NULL, NULL);
   webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
                                           self->script);
+  /* browser_evaluate's helper in the page's own world, there before any
+   * page script. */
+  webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
+                                          tw_evaluate_script_get_user_script ());
 
   g_signal_connect_object (view, "load-changed",
                            G_CALLBACK (on_load_changed_cb), self, G_CONNECT_SWAPPED);
@@ -272,6 +285,7 @@ call_timeout_cb (gpointer user_data)
   CallData *data = g_task_get_task_data (task);
 
   data->timeout_id = 0;
+  TW_PAGE_RUNTIME (g_task_get_source_object (task))->unanswered = TRUE;
   g_cancellable_cancel (data->page_cancellable);
   call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
                                         "The page did not answer within %u ms; a script on it "
@@ -417,6 +431,7 @@ call_finished_cb (GObject      *object,
     }
 
   answer = json_node_get_object (root);
+  self->unanswered = FALSE;
 
   if (json_object_has_member (answer, "nextRef"))
     {
@@ -847,4 +862,12 @@ tw_page_runtime_snapshot_finish (TwPageRuntime  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+tw_page_runtime_get_unanswered (TwPageRuntime *self)
+{
+  g_return_val_if_fail (TW_IS_PAGE_RUNTIME (self), FALSE);
+
+  return self->unanswered;
 }

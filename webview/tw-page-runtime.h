@@ -105,4 +105,8 @@ JsonObject    *tw_page_runtime_resolve_ref_finish      (TwPageRuntime        *se
 /* The number the next new ref will get. */
 guint64        tw_page_runtime_get_next_ref            (TwPageRuntime        *self);
 
+/* Whether the last call timed out without the page answering (a script on
+ * it never yields), until a call is answered or a new document commits. */
+gboolean       tw_page_runtime_get_unanswered          (TwPageRuntime        *self);
+
 G_END_DECLS

@@ -120,7 +120,9 @@ view_uri (WebKitWebView *view)
 typedef struct
 {
   gboolean    full_page;
-  char       *save_path;  /* resolved inside the workspace */
+  char       *save_path;  /* resolved inside the workspace, at the check */
+  char       *save_request;  /* as the agent gave it */
+  char       *workspace_dir;
   GdkTexture *texture;
   int         width;
   int         height;
@@ -132,6 +134,8 @@ screenshot_data_free (ScreenshotData *data)
 {
   g_clear_object (&data->texture);
   g_free (data->save_path);
+  g_free (data->save_request);
+  g_free (data->workspace_dir);
   g_free (data);
 }
 
@@ -141,12 +145,20 @@ typedef struct
 {
   GdkTexture *texture;
   int         max_height;
+  /* When the PNG goes to a file: where the agent asked, and where it was
+   * written. */
+  char       *workspace_dir;
+  char       *save_request;
+  char       *written;
 } EncodeData;
 
 static void
 encode_data_free (EncodeData *data)
 {
   g_clear_object (&data->texture);
+  g_free (data->workspace_dir);
+  g_free (data->save_request);
+  g_free (data->written);
   g_free (data);
 }
 
@@ -164,6 +176,7 @@ encode_png_thread (GTask        *task,
   int height = gdk_texture_get_height (texture);
   int max_height = data->max_height;
   g_autoptr(GdkTexture) cropped = NULL;
+  g_autoptr(GBytes) png = NULL;
 
   if (max_height > 0 && height > max_height)
     {
@@ -177,36 +190,23 @@ encode_png_thread (GTask        *task,
       texture = cropped;
     }
 
-  g_task_return_pointer (task, gdk_texture_save_to_png_bytes (texture),
-                         (GDestroyNotify) g_bytes_unref);
-}
+  png = gdk_texture_save_to_png_bytes (texture);
 
-static void
-screenshot_saved_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  ScreenshotData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  JsonObject *reply;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  /* Written here, off the main loop, opened safely inside the workspace at
+   * the moment of writing: the folder may have changed since the check. */
+  if (data->save_request != NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                 "Could not write the screenshot to %s: %s",
-                                 data->save_path, error->message);
-      return;
+      GError *error = NULL;
+
+      data->written = tw_workspace_path_write (data->workspace_dir, data->save_request, png, &error);
+      if (data->written == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
     }
 
-  reply = json_object_new ();
-  json_object_set_int_member (reply, "width", data->width);
-  json_object_set_int_member (reply, "height", data->height);
-  json_object_set_string_member (reply, "path", data->save_path);
-  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+  g_task_return_pointer (task, g_steal_pointer (&png), (GDestroyNotify) g_bytes_unref);
 }
 
 static void
@@ -224,6 +224,11 @@ screenshot_encoded_cb (GObject      *object,
   const guchar *bytes;
 
   png = g_task_propagate_pointer (G_TASK (result), &error);
+  if (png == NULL && error != NULL && error->domain == TW_BROWSER_ERROR)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   if (png == NULL)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
@@ -237,12 +242,13 @@ screenshot_encoded_cb (GObject      *object,
 
   if (data->save_path != NULL)
     {
-      g_autoptr(GFile) file = g_file_new_for_path (data->save_path);
-      GCancellable *cancellable = g_task_get_cancellable (task);
+      EncodeData *encode_data = g_task_get_task_data (G_TASK (result));
 
-      g_file_replace_contents_bytes_async (file, png, NULL, FALSE, G_FILE_CREATE_NONE,
-                                           cancellable, screenshot_saved_cb,
-                                           g_steal_pointer (&task));
+      reply = json_object_new ();
+      json_object_set_int_member (reply, "width", data->width);
+      json_object_set_int_member (reply, "height", data->height);
+      json_object_set_string_member (reply, "path", encode_data->written);
+      g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       return;
     }
 
@@ -317,6 +323,8 @@ screenshot_taken_cb (GObject      *object,
   encode_data = g_new0 (EncodeData, 1);
   encode_data->texture = g_object_ref (data->texture);
   encode_data->max_height = max_height;
+  encode_data->workspace_dir = g_strdup (data->workspace_dir);
+  encode_data->save_request = g_strdup (data->save_request);
   g_task_set_task_data (encode, encode_data, (GDestroyNotify) encode_data_free);
   g_task_run_in_thread (encode, encode_png_thread);
 }
@@ -367,6 +375,8 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
+      data->save_request = g_strdup (save_path);
+      data->workspace_dir = g_strdup (workspace_dir);
     }
 
   webkit_web_view_get_snapshot (view,

@@ -3,6 +3,8 @@
 
 #include "tw-tab-actions.h"
 
+#include "tw-evaluate-script.h"
+
 #include "tw-error.h"
 #include "tw-workspace-path.h"
 
@@ -1120,125 +1122,8 @@ run_settle (GTask *task)
                                            settle_cb, g_object_ref (task));
 }
 
-/* browser_evaluate, in the page's own world. */
-
-static const char evaluate_body[] =
-  "const tabwrightRun = async () => {\n"
-  "  let element;\n"
-  "  if (nonce !== '') {\n"
-  "    const answer = 'tabwright-element-' + nonce;\n"
-  "    const windows = [];\n"
-  "    const collect = (w, depth) => {\n"
-  "      windows.push(w);\n"
-  "      if (depth > 8) return;\n"
-  "      for (let i = 0; i < w.frames.length; i++) {\n"
-  "        try { const f = w.frames[i]; if (f.document) collect(f, depth + 1); } catch (e) { }\n"
-  "      }\n"
-  "    };\n"
-  "    collect(window, 0);\n"
-  "    const grab = (e) => { element = e.composedPath()[0]; e.stopImmediatePropagation(); };\n"
-  "    for (const w of windows) w.addEventListener(answer, grab, true);\n"
-  "    try { window.dispatchEvent(new CustomEvent('tabwright-element-request-' + nonce)); }\n"
-  "    finally { for (const w of windows) w.removeEventListener(answer, grab, true); }\n"
-  "    if (element === undefined) return { missing: true };\n"
-  "  }\n"
-  "  let value;\n"
-  "  try {\n"
-  "    value = typeof tabwrightFunction === 'function'\n"
-  "      ? (nonce !== '' ? tabwrightFunction(element) : tabwrightFunction())\n"
-  "      : tabwrightFunction;\n"
-  "    value = await value;\n"
-  "  } catch (e) {\n"
-  "    let message = 'an exception';\n"
-  "    let where = '';\n"
-  "    try { message = (e && typeof e === 'object' && 'message' in e) ? String(e.name || 'Error') + ': ' + String(e.message) : 'Uncaught ' + String(e); } catch (e2) { }\n"
-  "    try { if (e && typeof e.stack === 'string') where = e.stack.split('\\n')[0]; } catch (e3) { }\n"
-  "    return { threw: true, message, where };\n"
-  "  }\n"
-  "  let truncated = false;\n"
-  "  let left = maxBytes + 1024;\n"
-  "  const seen = [];\n"
-  "  const describeNode = (n) => {\n"
-  "    if (n.nodeType === 1) {\n"
-  "      let s = '<' + n.localName;\n"
-  "      if (n.id) s += ' id=\"' + n.id + '\"';\n"
-  "      if (typeof n.className === 'string' && n.className) s += ' class=\"' + n.className + '\"';\n"
-  "      return s + '>';\n"
-  "    }\n"
-  "    if (n.nodeType === 3) return '#text ' + JSON.stringify(String(n.data).slice(0, 200));\n"
-  "    if (n.nodeType === 9) return '#document ' + n.URL;\n"
-  "    return n.nodeName;\n"
-  "  };\n"
-  "  const ser = (v, depth) => {\n"
-  "    if (left <= 0) { truncated = true; return null; }\n"
-  "    if (v === null || v === undefined) { left -= 4; return null; }\n"
-  "    const t = typeof v;\n"
-  "    if (t === 'string') {\n"
-  "      if (v.length > left) { truncated = true; v = v.slice(0, Math.max(0, left)); }\n"
-  "      left -= v.length + 2; return v;\n"
-  "    }\n"
-  "    if (t === 'number') { left -= 12; return Number.isFinite(v) ? v : String(v); }\n"
-  "    if (t === 'boolean') { left -= 5; return v; }\n"
-  "    if (t === 'bigint') { left -= 20; return String(v) + 'n'; }\n"
-  "    if (t === 'symbol') { left -= 20; return String(v); }\n"
-  "    if (t === 'function') { left -= 20; return '[Function' + (v.name ? ' ' + v.name : '') + ']'; }\n"
-  "    if (depth > 32) return '[nested too deep]';\n"
-  "    if (seen.includes(v)) return '[Circular]';\n"
-  "    try {\n"
-  "      if (typeof v.nodeType === 'number' && typeof v.nodeName === 'string') return describeNode(v);\n"
-  "      if (v.window === v) return '[Window ' + String(v.location && v.location.href) + ']';\n"
-  "      if (v instanceof Date) return isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString();\n"
-  "      if (v instanceof RegExp) return String(v);\n"
-  "      if (v instanceof Error) return { name: String(v.name), message: String(v.message) };\n"
-  "      if (typeof v.toJSON === 'function') { const j = v.toJSON(); if (j !== v) return ser(j, depth + 1); }\n"
-  "      if (v instanceof Map) v = Object.fromEntries(Array.from(v.entries()).slice(0, 10000).map(([k, x]) => [String(k), x]));\n"
-  "      else if (v instanceof Set) v = Array.from(v).slice(0, 10000);\n"
-  "      else if (ArrayBuffer.isView(v)) v = Array.from(v.subarray ? v.subarray(0, 10000) : []);\n"
-  "    } catch (e) { return '[unreadable]'; }\n"
-  "    seen.push(v);\n"
-  "    let out;\n"
-  "    if (Array.isArray(v)) {\n"
-  "      out = [];\n"
-  "      for (let i = 0; i < v.length; i++) {\n"
-  "        if (left <= 0) { truncated = true; break; }\n"
-  "        let x; try { x = v[i]; } catch (e) { x = '[unreadable]'; }\n"
-  "        out.push(ser(x, depth + 1));\n"
-  "      }\n"
-  "    } else {\n"
-  "      out = {};\n"
-  "      let keys = [];\n"
-  "      try { keys = Object.keys(v); } catch (e) { }\n"
-  "      for (const k of keys) {\n"
-  "        if (left <= 0) { truncated = true; break; }\n"
-  "        let x; try { x = v[k]; } catch (e) { x = '[unreadable]'; }\n"
-  "        if (x === undefined || typeof x === 'function') continue;\n"
-  "        left -= k.length + 4;\n"
-  "        out[k] = ser(x, depth + 1);\n"
-  "      }\n"
-  "    }\n"
-  "    seen.pop();\n"
-  "    return out;\n"
-  "  };\n"
-  "  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;\n"
-  "  return { value: ser(value, 0), type, truncated };\n"
-  "};\n"
-  "return tabwrightRun().then((answer) => {\n"
-  "  try { return JSON.stringify(answer); } catch (e) { return answer; }\n"
-  "});\n";
-
-static char *
-evaluate_source (const char *function)
-{
-  g_autofree char *trimmed = g_strstrip (g_strdup (function));
-  gsize len = strlen (trimmed);
-
-  /* "() => 1;" is how people write it; a trailing semicolon inside the
-   * parentheses would be a syntax error. */
-  while (len > 0 && (trimmed[len - 1] == ';' || g_ascii_isspace (trimmed[len - 1])))
-    trimmed[--len] = '\0';
-
-  return g_strconcat ("const tabwrightFunction = (\n", trimmed, "\n);\n", evaluate_body, NULL);
-}
+/* browser_evaluate, in the page's own world; its result is written out by
+ * the helper of tw-evaluate-script.c, which the page cannot tamper with. */
 
 /* Cuts @text at @max bytes without splitting a UTF-8 character. */
 static char *
@@ -1266,6 +1151,39 @@ evaluate_timeout_cb (gpointer user_data)
                                run->script_timeout_ms / 1000.0));
 
   return G_SOURCE_REMOVE;
+}
+
+static gboolean
+evaluate_lost_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+
+  run->timer_id = 0;
+  run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "The page's answer to the function was lost"));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The helper always answers a string, so WebKit only fails to convert the
+ * answer when there was none: the web process died under the call. The
+ * tab reports that as browser_crashed when WebKit tells it, right after;
+ * should that never come, the call fails after a bounded wait. */
+static gboolean
+evaluate_answer_lost (GTask        *task,
+                      const GError *error)
+{
+  ActionRun *run = g_task_get_task_data (task);
+
+  if (error->domain != WEBKIT_JAVASCRIPT_ERROR ||
+      g_strcmp0 (error->message, "Unsupported result type") != 0)
+    return FALSE;
+
+  g_debug ("browser_evaluate lost its answer (%s); waiting for the tab to hear of a crash",
+           error->message);
+  run->timer_id = run_add_timeout (task, 2000, evaluate_lost_cb);
+  return TRUE;
 }
 
 static void
@@ -1301,6 +1219,8 @@ evaluate_done_cb (GObject      *object,
         }
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         run_fail (task, g_steal_pointer (&error));
+      else if (evaluate_answer_lost (task, error))
+        return;
       else if (error->domain == WEBKIT_JAVASCRIPT_ERROR)
         run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
                                      "%s", error->message));
@@ -1382,7 +1302,7 @@ static void
 run_evaluate_in_page (GTask *task)
 {
   ActionRun *run = g_task_get_task_data (task);
-  g_autofree char *body = evaluate_source (json_object_get_string_member (run->params, "function"));
+  g_autofree char *body = tw_evaluate_script_build_body (json_object_get_string_member (run->params, "function"));
   GVariantDict dict;
 
   run->phase = PHASE_ACT;

@@ -200,9 +200,10 @@ export async function startTabwright({ args = [], env = {}, dirs = null } = {}) 
   // Stops the app with SIGTERM, as a session ending would, and checks that
   // it exits cleanly: a crash or a hang on the way out fails the test run.
   let stopped = null;
+  let quitByTest = false;
   const stop = () => {
     stopped ??= (async () => {
-      const diedEarly = child.exitCode !== null || child.signalCode !== null;
+      const diedEarly = !quitByTest && (child.exitCode !== null || child.signalCode !== null);
       await stopChild(child, 15000);
       await stopChild(daemon);
       fs.rmSync(dirs.root, { recursive: true, force: true });
@@ -253,6 +254,9 @@ export async function startTabwright({ args = [], env = {}, dirs = null } = {}) 
     pid: child.pid,
     child,
     log: () => state.log,
+    // A test that makes the app quit itself says so first, so stop() does
+    // not take the exit for a death during the test.
+    expectQuit: () => { quitByTest = true; },
     stop,
   };
 }
