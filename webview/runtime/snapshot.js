@@ -718,7 +718,10 @@ const Snapshot = {
     } else if (node.source === 'content') {
       kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
     }
-    if (node.role === 'generic')
+    // A generic element prints only a name its author gave (an abbr's
+    // title, say).
+    if (node.role === 'generic' && node.source !== 'label' && node.source !== 'labelledby' &&
+        node.source !== 'title')
       recorded = name = null;
 
     let inline = null;
