@@ -12,6 +12,24 @@ const Names = {
     'datetime-local', 'month', 'time', 'week',
   ]),
 
+  // HTML-AAM's text-level elements: aria-label, aria-labelledby or title
+  // names them, whatever WAI-ARIA says of their roles (generic, strong…).
+  TEXT_LEVEL: new Set([
+    'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'rp',
+    'rt', 'ruby', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var',
+  ]),
+
+  // Roles named from their first heading when nothing else names them
+  // (the ARIA 1.3 "name from heading" rule); group is not among them.
+  NAME_FROM_HEADING: new Set(['alertdialog', 'article', 'dialog']),
+
+  // Naming el is prohibited: its role forbids it and HTML-AAM does not
+  // name it as a text-level element.
+  prohibited (el, role) {
+    return Roles.NAME_PROHIBITED.has(role) &&
+           !(Dom.isHtml(el) && Names.TEXT_LEVEL.has(el.localName));
+  },
+
   // The accessible name of el, flattened.
   name (ctx, el) {
     return Names.compute(ctx, el).text;
@@ -22,7 +40,7 @@ const Names = {
   // `attrs`, when given, is el.getAttributeNames(), read by the snapshot.
   compute (ctx, el, attrs) {
     const role = Roles.role(ctx, el, attrs);
-    if (Roles.NAME_PROHIBITED.has(role))
+    if (Names.prohibited(el, role))
       return { text: '', source: '' };
     const state = {
       root: el,
@@ -142,11 +160,11 @@ const Names = {
         return value;
     }
 
-    // 2D: aria-label.
-    const label = attrs === undefined || attrs.includes('aria-label')
+    // 2D: aria-label, which a slot does not take.
+    const label = (attrs === undefined || attrs.includes('aria-label')) && el.localName !== 'slot'
       ? el.getAttribute('aria-label') : null;
     if (label !== null && Base.flat(label) !== '' &&
-        !(isRoot && Roles.NAME_PROHIBITED.has(role))) {
+        !(isRoot && Names.prohibited(el, role))) {
       st.source = 'label';
       return label;
     }
@@ -179,6 +197,16 @@ const Names = {
     if (title !== null && Base.flat(title) !== '') {
       st.source = 'title';
       return title;
+    }
+
+    // A dialog or article without a name of its own is named by its first
+    // heading.
+    if (isRoot && Names.NAME_FROM_HEADING.has(role)) {
+      const text = Names.fromFirstHeading(ctx, el, st);
+      if (Base.flat(text) !== '') {
+        st.source = 'heading';
+        return text;
+      }
     }
 
     // Last resort of HTML-AAM for text fields: the placeholder.
@@ -278,7 +306,9 @@ const Names = {
         return null;
       }
       if (type === 'image') {
-        for (const a of ['alt', 'value', 'title']) {
+        // HTML-AAM: alt, then title, then the button's own word; not the
+        // value.
+        for (const a of ['alt', 'title']) {
           const v = el.getAttribute(a);
           if (v !== null && Base.flat(v) !== '')
             return v;
@@ -297,6 +327,9 @@ const Names = {
       return labels !== '' ? labels : null;
     }
     case 'img':
+      if (el.hasAttribute('alt') || el.hasAttribute('title'))
+        return el.getAttribute('alt');
+      return Names.figureCaption(ctx, el, st);
     case 'area':
       return el.getAttribute('alt');
     case 'fieldset':
@@ -314,6 +347,39 @@ const Names = {
     default:
       return null;
     }
+  },
+
+  // HTML-AAM: an img with neither alt nor title, alone in a figure with
+  // its figcaption, is named by the caption.
+  figureCaption (ctx, el, st) {
+    const figure = el.parentElement;
+    if (figure === null || figure.localName !== 'figure')
+      return null;
+    let caption = null;
+    for (let c = figure.firstChild; c !== null; c = c.nextSibling) {
+      if (c.nodeType === 3) {
+        if (c.data.trim() !== '')
+          return null;
+      } else if (c.nodeType === 1 && c !== el) {
+        if (c.localName !== 'figcaption' || caption !== null)
+          return null;
+        caption = c;
+      }
+    }
+    if (caption === null)
+      return null;
+    return Names.fromChild(ctx, figure, 'figcaption', st);
+  },
+
+  // The text of the first heading below el in tree order.
+  fromFirstHeading (ctx, el, st) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) {
+      if (Roles.role(ctx, n) !== 'heading' || Dom.hiddenDeep(ctx, n))
+        continue;
+      return Names.name(ctx, n);
+    }
+    return '';
   },
 
   svgTitle (el) {
@@ -435,8 +501,10 @@ const Names = {
         out += ' ';
         continue;
       }
+      // Block-level children are set apart; inline-level ones, atomic
+      // ones (inline-block, inline-flex…) among them, run on.
       const s = Dom.style(ctx, c);
-      if (s && !Dom.isInlineDisplay(s.display))
+      if (s && !Dom.isInlineDisplay(s.display) && !s.display.startsWith('inline'))
         text = ' ' + text + ' ';
       out += text;
     }

@@ -3,22 +3,28 @@
 // Roles per WAI-ARIA 1.2 and HTML-AAM: the first valid token of the role
 // attribute, otherwise the element's implicit role, with the presentational
 // role conflict rule and inherited presentation of required owned elements.
+// A role token that needs a context the element is not in, or a landmark
+// that needs a name it lacks, counts as no token: the next one, or the
+// implicit role, applies (WAI-ARIA 1.2 "Handling Author Errors").
 
 const Roles = {
   // Concrete roles an author may write, WAI-ARIA 1.2 plus the Graphics
-  // module; `image` is the ARIA 1.3 synonym of img and `mark` its new role.
+  // module; `image` is the ARIA 1.3 synonym of img, and `mark`, `comment`,
+  // `suggestion`, `sectionheader` and `sectionfooter` are the ARIA 1.3
+  // roles that browsers ship.
   VALID: new Set([
     'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
     'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox',
-    'complementary', 'contentinfo', 'definition', 'deletion', 'dialog',
+    'comment', 'complementary', 'contentinfo', 'definition', 'deletion', 'dialog',
     'directory', 'document', 'emphasis', 'feed', 'figure', 'form', 'generic',
     'grid', 'gridcell', 'group', 'heading', 'img', 'image', 'insertion', 'link',
     'list', 'listbox', 'listitem', 'log', 'main', 'mark', 'marquee', 'math',
     'menu', 'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'meter',
     'navigation', 'none', 'note', 'option', 'paragraph', 'presentation',
     'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup',
-    'rowheader', 'scrollbar', 'search', 'searchbox', 'separator', 'slider',
-    'spinbutton', 'status', 'strong', 'subscript', 'superscript', 'switch',
+    'rowheader', 'scrollbar', 'search', 'searchbox', 'sectionfooter',
+    'sectionheader', 'separator', 'slider', 'spinbutton', 'status', 'strong',
+    'subscript', 'suggestion', 'superscript', 'switch',
     'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time', 'timer',
     'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem',
     'graphics-document', 'graphics-object', 'graphics-symbol',
@@ -89,26 +95,88 @@ const Roles = {
     return r;
   },
 
-  explicit (el, attrs) {
+  // The first valid token of the role attribute. Tokens are separated by
+  // ASCII white space and compared ASCII case-insensitively (HTML's rule
+  // for the role attribute): "BUTTON" is button, a no-break space or a
+  // letter with a diacritic makes a token that matches nothing.
+  // With `ctx`, a token whose required context or name is missing is
+  // passed over as well.
+  explicit (el, attrs, ctx) {
     if (attrs !== undefined && !attrs.includes('role'))
       return '';
     const v = el.getAttribute('role');
     if (!v)
       return '';
-    for (const token of v.toLowerCase().split(/\s+/)) {
+    for (let token of v.split(/[\t\n\f\r ]+/)) {
+      token = token.replace(/[A-Z]+/g, (c) => c.toLowerCase());
       if (!Roles.VALID.has(token))
         continue;
       if (token === 'presentation')
         return 'none';
       if (token === 'image')
         return 'img';
+      if (ctx !== undefined && !Roles.allowedHere(ctx, el, token))
+        continue;
       return token;
     }
     return '';
   },
 
+  // Roles that exist only within their required context role (WAI-ARIA
+  // 1.2, "Required Context Role"); outside it browsers drop them.
+  CONTEXT: {
+    row: ['table', 'grid', 'treegrid', 'rowgroup'],
+    rowgroup: ['table', 'grid', 'treegrid'],
+    cell: ['row'],
+    gridcell: ['row'],
+    columnheader: ['row'],
+    rowheader: ['row'],
+    menuitem: ['menu', 'menubar', 'group'],
+    menuitemcheckbox: ['menu', 'menubar', 'group'],
+    menuitemradio: ['menu', 'menubar', 'group'],
+  },
+
+  allowedHere (ctx, el, token) {
+    if (token === 'region' || token === 'form')
+      return Roles.hasAuthorName(ctx, el);
+    const want = Roles.CONTEXT[token];
+    if (want === undefined)
+      return true;
+    const owner = Roles.contextOf(ctx, el);
+    // Below a presentational table or list the explicit role of an allowed
+    // child stays (WAI-ARIA 1.2, "Presentational Roles Conflict
+    // Resolution").
+    if (owner !== null && owner.throughNone)
+      return true;
+    if (owner === null || !want.includes(owner.role))
+      return false;
+    // A group gives menu items their context only inside a menu.
+    if (owner.role === 'group' && token.startsWith('menuitem')) {
+      const outer = Roles.contextOf(ctx, owner.el);
+      return outer !== null && (outer.role === 'menu' || outer.role === 'menubar');
+    }
+    return true;
+  },
+
+  // The nearest ancestor with a role that means something: generic and
+  // presentational wrappers are passed through.
+  // throughNone: a presentational element lies between.
+  contextOf (ctx, el) {
+    let throughNone = false;
+    for (let a = Dom.parent(el); a; a = Dom.parent(a)) {
+      if (a.nodeType !== 1)
+        return null;
+      const r = Roles.role(ctx, a);
+      if (r === 'none')
+        throughNone = true;
+      else if (r !== '' && r !== 'generic')
+        return { el: a, role: r, throughNone };
+    }
+    return throughNone ? { el: null, role: '', throughNone } : null;
+  },
+
   compute (ctx, el, attrs) {
-    const explicit = Roles.explicit(el, attrs);
+    const explicit = Roles.explicit(el, attrs, ctx);
     if (explicit !== '' && explicit !== 'none')
       return explicit;
     const implicit = Roles.implicit(ctx, el);
@@ -190,16 +258,20 @@ const Roles = {
       return 'dialog';
     case 'em':
       return 'emphasis';
+    case 'figcaption':
+      return 'caption';
     case 'figure':
       return 'figure';
     case 'footer':
-      return Roles.inSectioningContent(el, true) ? 'generic' : 'contentinfo';
+      // HTML-AAM (with ARIA 1.3): a footer scoped to main or sectioning
+      // content is a section footer.
+      return Roles.inSectioningContent(el, true) ? 'sectionfooter' : 'contentinfo';
     case 'form':
       return Roles.hasAuthorName(ctx, el) ? 'form' : 'generic';
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
       return 'heading';
     case 'header':
-      return Roles.inSectioningContent(el, true) ? 'generic' : 'banner';
+      return Roles.inSectioningContent(el, true) ? 'sectionheader' : 'banner';
     case 'hr':
       return 'separator';
     case 'html':
@@ -209,7 +281,9 @@ const Roles = {
       // Not an ARIA role: the snapshot prints frames under this name.
       return 'iframe';
     case 'img':
-      if (el.getAttribute('alt') === '' && !el.hasAttribute('title') &&
+      // An alt of nothing but ASCII white space is an empty one.
+      if (el.hasAttribute('alt') && el.getAttribute('alt').replace(/[\t\n\f\r ]+/g, '') === '' &&
+          !el.hasAttribute('title') &&
           !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby'))
         return 'none';
       return 'img';
@@ -234,6 +308,8 @@ const Roles = {
       return 'mark';
     case 'math':
       return 'math';
+    case 'dir':
+    case 'dl':
     case 'menu':
     case 'ol':
     case 'ul':
@@ -269,8 +345,9 @@ const Roles = {
     case 'summary':
       // HTML-AAM leaves the disclosure summary without an ARIA role;
       // browsers expose it as a button that expands its <details>.
+      // Any other summary is generic.
       return el.parentElement && el.parentElement.localName === 'details' &&
-             Dom.firstSummary(el.parentElement) === el ? 'button' : '';
+             Dom.firstSummary(el.parentElement) === el ? 'button' : 'generic';
     case 'table':
       return 'table';
     case 'tbody':

@@ -28,10 +28,17 @@ const Snapshot = {
   MAX_OUTPUT: 4000000,
 
   // Roles that stand for no structure of their own: their content joins
-  // their parent's.
-  FLATTEN: new Set([
-    '', 'generic', 'none', 'strong', 'emphasis', 'code', 'deletion', 'insertion',
-    'subscript', 'superscript', 'mark', 'time', 'rowgroup', 'document', 'caption',
+  // their parent's, unless they carry a name or need a ref. A table's row
+  // groups join it too, unless a grid's, named, focusable or given by role:
+  // in a plain data table they add only a level of nesting.
+  FLATTEN: new Set(['', 'generic', 'none', 'rowgroup']),
+
+  // Text-level roles (HTML-AAM: code, del, em, ins, mark, s, strong, sub,
+  // sup, time): printed with their text, and read as plain text where the
+  // content of a container is its name.
+  PHRASING: new Set([
+    'code', 'deletion', 'emphasis', 'insertion', 'mark', 'strong', 'subscript',
+    'superscript', 'time',
   ]),
 
   // Containers named from their content: their content is printed instead
@@ -330,9 +337,20 @@ const Snapshot = {
 
     let role = Roles.role(ctx, el, attrs);
     let clickable = false;
-    if (Snapshot.FLATTEN.has(role)) {
+    let authorName = null;
+    if (Snapshot.FLATTEN.has(role) && !(role === 'rowgroup' && Snapshot.showsRowgroup(ctx, el, attrs))) {
       clickable = Snapshot.isClickable(ctx, el, tag, attrs);
-      if (!clickable) {
+      // An element without a role or a text-level one that the author
+      // named (an abbr or b with a title, a ruby with aria-label) shows
+      // with its name; other generic ones may not be named (WAI-ARIA 1.2,
+      // "Name From: prohibited").
+      if (!clickable && html && (role === '' || Names.TEXT_LEVEL.has(tag)) &&
+          Snapshot.authorNamed(el, attrs)) {
+        const n = Names.compute(ctx, el, attrs);
+        if (n.text !== '')
+          authorName = n;
+      }
+      if (!clickable && authorName === null) {
         // The text of a label is its control's name: printed there, not
         // twice.
         const label = tag === 'label' && html && Snapshot.namesItsControl(el);
@@ -343,7 +361,8 @@ const Snapshot = {
           ctx.labelDepth--;
         return;
       }
-      role = 'generic';
+      if (role !== 'rowgroup')
+        role = 'generic';
     }
 
     const node = {
@@ -353,7 +372,9 @@ const Snapshot = {
 
     if (role === 'img' || role === 'graphics-document') {
       const n = Names.compute(ctx, el, attrs);
-      if (n.text === '')
+      // An HTML image is an img even without a name (HTML-AAM); a drawing
+      // of another language shows only when named.
+      if (n.text === '' && !(html && role === 'img'))
         return;
       node.name = n.text;
       node.source = n.source;
@@ -361,16 +382,13 @@ const Snapshot = {
       return;
     }
 
-    if (!Snapshot.CONTENT_CONTAINERS.has(role) || Snapshot.authorNamed(el, attrs)) {
+    if (authorName !== null) {
+      node.name = authorName.text;
+      node.source = authorName.source;
+    } else if (!Snapshot.CONTENT_CONTAINERS.has(role) || Snapshot.authorNamed(el, attrs)) {
       const n = Snapshot.simpleName(ctx, el, role, attrs) || Names.compute(ctx, el, attrs);
       node.name = n.text;
       node.source = n.source;
-    }
-
-    if (role === 'group' && node.name === '') {
-      // Unnamed groups (address, details, hgroup) add nothing to read.
-      Snapshot.walkFlattened(ctx, el, out, depth, frameDepth, modal, true, attrs);
-      return;
     }
 
     if (role === 'iframe') {
@@ -379,10 +397,10 @@ const Snapshot = {
       if (tag === 'select' && role === 'combobox')
         node.extra = Snapshot.optionsList(el);
     } else {
-      // The legend, caption or figcaption that named its parent is not
-      // printed a second time.
+      // The legend that named its fieldset is not printed a second time; a
+      // caption is, having a role of its own (HTML-AAM).
       let skip = null;
-      if (node.source === 'native' && (tag === 'fieldset' || tag === 'table' || tag === 'figure'))
+      if (node.source === 'native' && tag === 'fieldset')
         skip = Snapshot.namingChild(el, tag);
       node.kids = [];
       Snapshot.walkChildren(ctx, el, node.kids, depth, frameDepth, modal, true, skip, attrs);
@@ -395,7 +413,7 @@ const Snapshot = {
   // first when there is no aria-labelledby. Null when it does not apply.
   simpleName (ctx, el, role, attrs) {
     if (!attrs.includes('aria-label') || attrs.includes('aria-labelledby') ||
-        Roles.NAME_PROHIBITED.has(role))
+        Names.prohibited(el, role))
       return null;
     const text = Base.flat(el.getAttribute('aria-label'));
     return text === '' ? null : { text, source: 'label' };
@@ -457,6 +475,29 @@ const Snapshot = {
     return control !== null && control !== undefined &&
            !control.hasAttribute('aria-label') && !control.hasAttribute('aria-labelledby') &&
            control.type !== 'hidden';
+  },
+
+  // A row group of a grid, or one the author named, made focusable or gave
+  // the role: shown. One of a plain table: flattened.
+  showsRowgroup (ctx, el, attrs) {
+    if (attrs.includes('role') || Snapshot.authorNamed(el, attrs) || Dom.focusable(el))
+      return true;
+    const table = Roles.contextOf(ctx, el);
+    return table !== null && (table.role === 'grid' || table.role === 'treegrid');
+  },
+
+  // A text-level node holding only text reads as that text inside a
+  // container named from its content.
+  isPhrasing (node) {
+    if (typeof node === 'string')
+      return true;
+    if (!Snapshot.PHRASING.has(node.role) || node.clickable)
+      return false;
+    for (const k of node.kids) {
+      if (typeof k !== 'string' && k !== Snapshot.BREAK)
+        return false;
+    }
+    return node.name === '' || node.name === null;
   },
 
   authorNamed (el, attrs) {
@@ -662,7 +703,7 @@ const Snapshot = {
 
     let textOnly = true;
     for (let i = 0; i < kids.length && textOnly; i++)
-      textOnly = typeof kids[i] === 'string';
+      textOnly = Snapshot.isPhrasing(kids[i]);
     let name = node.name;
     let recorded = node.name;
     if (Snapshot.CONTENT_CONTAINERS.has(node.role) && name === null) {
@@ -677,7 +718,10 @@ const Snapshot = {
     } else if (node.source === 'content') {
       kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
     }
-    if (node.role === 'generic')
+    // A generic element prints only a name its author gave (an abbr's
+    // title, say).
+    if (node.role === 'generic' && node.source !== 'label' && node.source !== 'labelledby' &&
+        node.source !== 'title')
       recorded = name = null;
 
     let inline = null;
