@@ -12,6 +12,9 @@
 // Tabwright with a token of its own, that its tab is attributed to it, and
 // that its token is refused once it has exited.
 //
+// A last test runs the Codex and OpenCode commands that
+// `tabwright --print-mcp-config` prints, as printed, against the same model.
+//
 // Approvals: Codex asks the person before every MCP tool call that is not
 // read-only, and `codex exec` cannot ask, so the test's Codex configuration
 // (the person's own ~/.codex/config.toml, not the preset) approves the
@@ -27,7 +30,7 @@ import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { BAD_REF, startModelServer } from './lib/model-server.mjs';
 import { ACCEPT, PROTOCOL_VERSION, request } from './lib/raw-http.mjs';
-import { makeAppDirs, requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 const BIN = path.join(srcdir, 'node_modules', '.bin');
@@ -80,6 +83,32 @@ function agentToken(url) {
   return null;
 }
 
+// What the model got back from the CLI, step by step of its script.
+function assertModelSaw(cli, state) {
+  assert.deepEqual(state.failures, [], 'the model found what it needed in every result');
+  const [opened, snapshot, clicked, shot, bad] = state.results;
+  assert.equal(state.results.length, 5, JSON.stringify(state.results));
+
+  // The browserId and the page reached the model, labelled or as JSON.
+  assert.match(opened.text, cli.structured ? /"browserId":\s*"b\d+"/ : /^browserId: b\d+$/m, opened.text);
+  // The snapshot is the tree as text, not escaped inside JSON.
+  assert.match(snapshot.text, /^Page: Draft — /m, snapshot.text);
+  assert.match(snapshot.text, /^- button "Save" @e\d+$/m, snapshot.text);
+  assert.match(clicked.text, /Saved draft/, `the click result tells the new title: ${clicked.text}`);
+  // The screenshot arrives as an image, with its description.
+  assert.equal(shot.images.length, 1, `${cli.name} passes the screenshot image on: ${JSON.stringify(shot)}`);
+  assert.equal(shot.images[0].mimeType, 'image/png');
+  assert.ok(shot.images[0].bytes > 1000, 'the image has pixels');
+  assert.match(shot.text, /^width: \d+$/m, shot.text);
+  // The bad ref is a failure the model can read as one.
+  assert.ok(bad.text.includes('browser_stale_ref'), bad.text);
+  assert.ok(bad.text.includes(BAD_REF), bad.text);
+  if (cli.structuredErrors)
+    assert.match(bad.text, /"error":\s*\{\s*"code":\s*"browser_stale_ref"/, bad.text);
+  else
+    assert.match(bad.text, /^Error: browser_stale_ref — .*\nTake a new browser_snapshot/m, bad.text);
+}
+
 const CLIS = {
   codex: {
     name: 'Codex',
@@ -101,8 +130,10 @@ const CLIS = {
       ].join('\n'));
       return {};
     },
-    // Codex passes the model the JSON of structuredContent when there is one.
+    // Codex passes the model the JSON of structuredContent when there is
+    // one, errors included.
     structured: true,
+    structuredErrors: true,
   },
   opencode: {
     name: 'OpenCode',
@@ -126,6 +157,26 @@ const CLIS = {
       return { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' };
     },
     structured: false,
+    structuredErrors: false,
+  },
+  claude: {
+    name: 'Claude Code',
+    // --allowedTools is the person's permission for the tabwright server's
+    // tools: `claude -p` cannot ask.
+    command: `claude -p '${PROMPT}' --allowedTools mcp__tabwright`,
+    setup(home, model) {
+      return {
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'unused',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      };
+    },
+    // Claude Code shows structuredContent instead of the text on success,
+    // and drops it on errors.
+    structured: true,
+    structuredErrors: false,
+    snippet: false,
   },
 };
 
@@ -156,28 +207,7 @@ for (const [preset, cli] of Object.entries(CLIS)) {
       model.release();
 
       await waitFor(`${cli.name} to finish the script`, () => model.state.finished, app);
-      assert.deepEqual(model.state.failures, [], 'the model found what it needed in every result');
-      const [opened, snapshot, clicked, shot, bad] = model.state.results;
-      assert.equal(model.state.results.length, 5, JSON.stringify(model.state.results));
-
-      // The browserId and the page reached the model, labelled or as JSON.
-      assert.match(opened.text, cli.structured ? /"browserId":"b\d+"/ : /^browserId: b\d+$/m, opened.text);
-      // The snapshot is the tree as text, not escaped inside JSON.
-      assert.match(snapshot.text, /^Page: Draft — /m, snapshot.text);
-      assert.match(snapshot.text, /^- button "Save" @e\d+$/m, snapshot.text);
-      assert.match(clicked.text, /Saved draft/, `the click result tells the new title: ${clicked.text}`);
-      // The screenshot arrives as an image, with its description.
-      assert.equal(shot.images.length, 1, `${cli.name} passes the screenshot image on: ${JSON.stringify(shot)}`);
-      assert.equal(shot.images[0].mimeType, 'image/png');
-      assert.ok(shot.images[0].bytes > 1000, 'the image has pixels');
-      assert.match(shot.text, /^width: \d+$/m, shot.text);
-      // The bad ref is a failure the model can read as one.
-      assert.ok(bad.text.includes('browser_stale_ref'), bad.text);
-      assert.ok(bad.text.includes(BAD_REF), bad.text);
-      if (cli.structured)
-        assert.match(bad.text, /"error":\{"code":"browser_stale_ref"/, bad.text);
-      else
-        assert.match(bad.text, /^Error: browser_stale_ref — .*\nTake a new browser_snapshot/m, bad.text);
+      assertModelSaw(cli, model.state);
 
       // The page saw one click; the tab is the CLI's.
       client = await connectClient(app, 'e2e-observer');
@@ -199,3 +229,54 @@ for (const [preset, cli] of Object.entries(CLIS)) {
     }
   });
 }
+
+// The sections of --print-mcp-config: "# Name" then the snippet.
+function printedSnippets(stdout) {
+  const snippets = {};
+  for (const section of stdout.split('\n\n')) {
+    const [title, ...lines] = section.split('\n');
+    if (title.startsWith('# '))
+      snippets[title.slice(2)] = lines.join('\n');
+  }
+  return snippets;
+}
+
+test('the Codex and OpenCode commands that --print-mcp-config prints work as printed', options, async () => {
+  const fixtures = await startFixtureServer();
+  const dirs = makeAppDirs('tabwright-e2e-snippets-');
+  const home = path.join(dirs.root, 'home');
+  fs.mkdirSync(home, { mode: 0o700 });
+  let app;
+  const models = [];
+
+  try {
+    app = await startTabwright({ dirs });
+    const printed = await run(process.env.TABWRIGHT_BIN, ['--print-mcp-config', '--workspace', dirs.workspace],
+      { env: app.env, timeoutMs: 30000 });
+    assert.equal(printed.code, 0, printed.stderr);
+    const snippets = printedSnippets(printed.stdout);
+
+    for (const cli of Object.values(CLIS).filter((c) => c.snippet !== false)) {
+      const snippet = snippets[cli.name];
+      assert.ok(snippet, `--print-mcp-config prints a ${cli.name} snippet:\n${printed.stdout}`);
+      const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
+      models.push(model);
+      model.release();
+      const extra = cli.setup(home, model, dirs);
+      // The snippet as printed, with the CLI's non-interactive command and
+      // the prompt after it, run by a shell in the workspace.
+      const words = cli.command.split(' ').slice(1).join(' ');
+      const env = { ...app.env, HOME: home, PWD: dirs.workspace, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra };
+      delete env.TABWRIGHT_MCP_TOKEN;
+      const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: WAIT_MS });
+      assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
+      assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
+      assertModelSaw(cli, model.state);
+    }
+  } finally {
+    await app?.stop();
+    for (const model of models)
+      await model.close();
+    await fixtures.close();
+  }
+});
