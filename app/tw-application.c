@@ -314,6 +314,7 @@ print_mcp_config (const char *workspace_arg)
   g_autofree char *stdio = NULL;
   g_autofree char *claude = NULL;
   g_autofree char *codex = NULL;
+  g_autofree char *opencode = NULL;
 
   path = tw_workspace_id_canonicalize_path (workspace_arg ? workspace_arg : ".", NULL, &error);
   if (path == NULL)
@@ -334,12 +335,14 @@ print_mcp_config (const char *workspace_arg)
 
   claude = tw_mcp_snippet_claude_command (url, token);
   codex = tw_mcp_snippet_codex (url, token);
+  opencode = tw_mcp_snippet_opencode (url, token);
 
   g_print (_("# Tabwright is serving %s\n"), path);
   g_print ("URL:   %s\n", url);
   g_print ("Token: %s\n\n", token);
   g_print (_("# Claude Code\n%s\n\n"), claude);
   g_print (_("# Codex\n%s\n\n"), codex);
+  g_print (_("# OpenCode\n%s\n\n"), opencode);
   g_print (_("# Any MCP client over stdio\n%s\n"), stdio);
 
   return 0;

@@ -42,6 +42,49 @@ static const char *error_descriptions[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (error_descriptions) == G_N_ELEMENTS (error_codes));
 
+/* What the agent can do next, the last line of every error text. Some
+ * clients (OpenCode) pass the model the text alone, without isError, so the
+ * text must say both that the call failed and how to go on. */
+static const char *error_next_steps[] = {
+  [TW_BROWSER_ERROR_DISABLED]         = "Ask the person to turn on browser tools for this workspace; other calls fail the same way until then.",
+  [TW_BROWSER_ERROR_NO_HOST]          = "Ask the person to start Tabwright, then retry.",
+  [TW_BROWSER_ERROR_STALE_REF]        = "Take a new browser_snapshot of the tab and use a ref from it.",
+  [TW_BROWSER_ERROR_TIMEOUT]          = "Take a new browser_snapshot to see what the page shows now, then retry or wait longer.",
+  [TW_BROWSER_ERROR_DENIED]           = "Do not repeat the same call: choose an allowed URL or path, or ask the person to resume a paused tab.",
+  [TW_BROWSER_ERROR_NOT_FOUND]        = "Call browser_list_tabs for the browserIds of the open tabs, or open one with browser_new_tab.",
+  [TW_BROWSER_ERROR_INVALID_ARGUMENT] = "Correct the arguments as the message says and call again.",
+  [TW_BROWSER_ERROR_NOT_INTERACTABLE] = "Take a new browser_snapshot; close or scroll away what is in the way, or wait until the element is enabled, then retry.",
+  [TW_BROWSER_ERROR_CRASHED]          = "Call browser_reload on this tab to recover it, then take a new browser_snapshot.",
+  [TW_BROWSER_ERROR_SCRIPT_ERROR]     = "Fix the function and call browser_evaluate again.",
+  [TW_BROWSER_ERROR_NAVIGATION_FAILED] = "Check the URL and that its server is running, then retry later.",
+  [TW_BROWSER_ERROR_INTERNAL]         = "Retry later; if it keeps failing, tell the person (this is a bug in Tabwright).",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (error_next_steps) == G_N_ELEMENTS (error_codes));
+
+const char *
+tw_browser_error_code_next_step (TwBrowserError code)
+{
+  g_return_val_if_fail (code <= TW_BROWSER_ERROR_INTERNAL, "");
+
+  return error_next_steps[code];
+}
+
+char *
+tw_browser_error_format_text (const GError *error)
+{
+  TwBrowserError code;
+
+  g_return_val_if_fail (error != NULL, NULL);
+
+  code = tw_browser_error_from_gerror (error);
+
+  return g_strdup_printf ("Error: %s — %s\n%s",
+                          tw_browser_error_code_name (code),
+                          error->message,
+                          tw_browser_error_code_next_step (code));
+}
+
 const char *
 tw_browser_error_code_description (TwBrowserError code)
 {
@@ -92,7 +135,7 @@ tw_browser_error_to_tool_result (const GError *error)
   g_return_val_if_fail (error != NULL, NULL);
 
   code = tw_browser_error_from_gerror (error);
-  text = g_strdup_printf ("%s: %s", tw_browser_error_code_name (code), error->message);
+  text = tw_browser_error_format_text (error);
 
   json_builder_begin_object (builder);
 

@@ -33,13 +33,20 @@ gboolean    tw_browser_error_is_retryable (TwBrowserError code);
  * tool reference. */
 const char *tw_browser_error_code_description (TwBrowserError code);
 
+/* One sentence on what the agent can do next after an error with @code. */
+const char *tw_browser_error_code_next_step (TwBrowserError code);
+
+/* The text of an error result, read by models that see nothing else:
+ * "Error: <code> — <message>" and, on a second line, what to do next. */
+char       *tw_browser_error_format_text  (const GError *error);
+
 /* Maps any GError to a browser error code: TW_BROWSER_ERROR codes as they are,
  * G_IO_ERROR_CANCELLED and G_IO_ERROR_TIMED_OUT to TIMEOUT, anything else to
  * INTERNAL. */
 TwBrowserError tw_browser_error_from_gerror (const GError *error);
 
 /* Builds an MCP CallToolResult for @error:
- * { content: [{type:"text", text:"<code>: <message>"}], isError: true,
+ * { content: [{type:"text", text:"Error: <code> — <message>\n<next step>"}], isError: true,
  *   structuredContent: { error: { code, message, retryable } } } */
 JsonNode   *tw_browser_error_to_tool_result (const GError *error);
 

@@ -324,7 +324,7 @@ test_pause (Fixture       *fixture,
   g_assert_cmpint (g_get_monotonic_time () - started, <, 500 * 1000);
   g_assert_cmpstr (tw_test_result_error_code (paused), ==, "browser_denied");
   message = tw_test_result_text (paused);
-  g_assert_true (g_str_has_prefix (message, "browser_denied: "));
+  g_assert_true (g_str_has_prefix (message, "Error: browser_denied — "));
   g_assert_nonnull (strstr (message, "paused"));
   g_assert_nonnull (strstr (message, fixture->browser_id));
 

@@ -29,7 +29,7 @@ static const Case cases[] = {
     TW_TAB_COMMAND_CLICK, "{\"ref\":\"@e7\"}",
     "{\"browserId\": \"b3\", \"url\": \"http://127.0.0.1:8000/\", \"title\": \"Shop\", \"button\": \"left\", "
     "\"element\": {\"ref\": \"@e7\", \"role\": \"button\", \"name\": \"Save\"}}",
-    "Clicked button \"Save\" @e7 in b3.",
+    "Clicked button \"Save\" @e7.\nbrowserId: b3\nurl: http://127.0.0.1:8000/\ntitle: \"Shop\"",
   },
   {
     "browser_click", "{\"browserId\": \"b3\", \"ref\": \"e7\", \"doubleClick\": true, \"modifiers\": [\"Shift\"]}",
@@ -37,9 +37,9 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://127.0.0.1:8000/next\", \"title\": \"Next\", \"doubleClick\": true, "
     "\"navigated\": true, \"newTabs\": [\"b4\"], \"dialogs\": [{\"type\": \"confirm\", \"message\": \"Sure?\"}], "
     "\"element\": {\"ref\": \"@e7\", \"role\": \"link\", \"name\": \"Next\"}}",
-    "Double-clicked link \"Next\" @e7 in b3.\n"
-    "Page navigated to http://127.0.0.1:8000/next \"Next\".\n"
-    "The page opened a new tab: b4\n"
+    "Double-clicked link \"Next\" @e7.\n"
+    "The tab went to another page.\nbrowserId: b3\nurl: http://127.0.0.1:8000/next\ntitle: \"Next\"\n"
+    "newTab browserId: b4\n"
     "Dialog: confirm \"Sure?\" (dismissed)",
   },
   {
@@ -47,8 +47,8 @@ static const Case cases[] = {
     TW_TAB_COMMAND_CLICK, "{\"ref\":\"@e2\",\"button\":\"right\"}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"\", \"button\": \"right\", \"fileChooser\": true, "
     "\"element\": {\"ref\": \"@e2\", \"role\": \"generic\", \"name\": \"\"}}",
-    "Right-clicked element @e2 in b3.\n"
-    "The page opened a file chooser, which was closed: use browser_upload with this ref to choose files.",
+    "Right-clicked element @e2.\n"
+    "The page opened a file chooser, which was closed: use browser_upload with this ref to choose files.\nbrowserId: b3\nurl: http://a/\ntitle: (none)",
   },
   {
     "browser_fill", "{\"browserId\": \"b3\", \"ref\": \"@e5\", \"value\": \"123456\"}",
@@ -56,7 +56,7 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"value\": \"1234\", \"changedByPage\": true, "
     "\"element\": {\"ref\": \"@e5\", \"role\": \"textbox\", \"name\": \"Code\"}}",
     "Filled textbox \"Code\" @e5: it now holds \"1234\". That differs from the value given: the page "
-    "changed or limited it.",
+    "changed or limited it.\nbrowserId: b3\nurl: http://a/\ntitle: \"Form\"",
   },
   {
     "browser_type", "{\"browserId\": \"b3\", \"text\": \"hi\\n\"}",
@@ -64,14 +64,14 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"typed\": \"hi\\n\", "
     "\"focused\": \"<body>\", \"editable\": false}",
     "Typed \"hi\n\". No text field had the focus (it is on <body>), so the page got the key presses but "
-    "no text went in; pass a ref to type into a field.",
+    "no text went in; pass a ref to type into a field.\nbrowserId: b3\nurl: http://a/\ntitle: \"Form\"",
   },
   {
     "browser_type", "{\"browserId\": \"b3\", \"text\": \"Ada\", \"ref\": \"@e5\"}",
     TW_TAB_COMMAND_TYPE, "{\"ref\":\"@e5\",\"text\":\"Ada\"}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"typed\": \"Ada\", \"editable\": true, "
     "\"value\": \"Ada\", \"element\": {\"ref\": \"@e5\", \"role\": \"textbox\", \"name\": \"Name\"}}",
-    "Typed \"Ada\" into textbox \"Name\" @e5. The field now holds \"Ada\".",
+    "Typed \"Ada\" into textbox \"Name\" @e5. The field now holds \"Ada\".\nbrowserId: b3\nurl: http://a/\ntitle: \"Form\"",
   },
   {
     "browser_keypress", "{\"browserId\": \"b3\", \"key\": \"Control+S\"}",
@@ -79,14 +79,14 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Editor\", \"key\": \"Control+S\", "
     "\"focused\": \"textbox \\\"Notes\\\"\", \"prevented\": true}",
     "Pressed Control+S; the focus is now on textbox \"Notes\". The page handled the key itself (it "
-    "cancelled the browser's default action).",
+    "cancelled the browser's default action).\nbrowserId: b3\nurl: http://a/\ntitle: \"Editor\"",
   },
   {
     "browser_hover", "{\"browserId\": \"b3\", \"ref\": \"@e9\"}",
     TW_TAB_COMMAND_HOVER, "{\"ref\":\"@e9\"}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Menu\", "
     "\"element\": {\"ref\": \"@e9\", \"role\": \"link\", \"name\": \"Products\"}}",
-    "Moved the pointer onto link \"Products\" @e9.",
+    "Moved the pointer onto link \"Products\" @e9.\nbrowserId: b3\nurl: http://a/\ntitle: \"Menu\"",
   },
   {
     "browser_select", "{\"browserId\": \"b3\", \"ref\": \"@e6\", \"value\": \"France\"}",
@@ -94,7 +94,7 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"changed\": true, "
     "\"selected\": {\"value\": \"fr\", \"label\": \"France\"}, "
     "\"element\": {\"ref\": \"@e6\", \"role\": \"combobox\", \"name\": \"Country\"}}",
-    "Selected \"France\" (value \"fr\") in combobox \"Country\" @e6.",
+    "Selected \"France\" (value \"fr\") in combobox \"Country\" @e6.\nbrowserId: b3\nurl: http://a/\ntitle: \"Form\"",
   },
   {
     "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e4\", \"targetRef\": \"@e6\"}",
@@ -102,28 +102,28 @@ static const Case cases[] = {
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Board\", \"mode\": \"html5\", \"dropped\": true, "
     "\"source\": {\"ref\": \"@e4\", \"role\": \"listitem\", \"name\": \"\"}, "
     "\"target\": {\"ref\": \"@e6\", \"role\": \"region\", \"name\": \"Done\"}}",
-    "Dragged listitem @e4 onto region \"Done\" @e6 with HTML drag and drop; the page accepted the drop.",
+    "Dragged listitem @e4 onto region \"Done\" @e6 with HTML drag and drop; the page accepted the drop.\nbrowserId: b3\nurl: http://a/\ntitle: \"Board\"",
   },
   {
     "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e8\", \"filePaths\": [\"a.txt\", \"docs/b.png\"]}",
     TW_TAB_COMMAND_UPLOAD, "{\"ref\":\"@e8\",\"filePaths\":[\"a.txt\",\"docs/b.png\"]}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Upload\", \"files\": [\"a.txt\", \"b.png\"], "
     "\"element\": {\"ref\": \"@e8\", \"role\": \"button\", \"name\": \"Choose files\"}}",
-    "The page now has 2 files: a.txt, b.png (chosen through button \"Choose files\" @e8).",
+    "The page now has 2 files: a.txt, b.png (chosen through button \"Choose files\" @e8).\nbrowserId: b3\nurl: http://a/\ntitle: \"Upload\"",
   },
   {
     "browser_scroll", "{\"browserId\": \"b3\", \"deltaX\": 0, \"deltaY\": 600}",
     TW_TAB_COMMAND_SCROLL, "{\"deltaX\":0,\"deltaY\":600}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Feed\", \"scrolled\": \"page\", "
     "\"scrollX\": 0, \"scrollY\": 600, \"movedX\": 0, \"movedY\": 600, \"atBottom\": true}",
-    "Scrolled the page by 0, 600; its scroll position is now 0, 600. It reached the bottom.",
+    "Scrolled the page by 0, 600; its scroll position is now 0, 600. It reached the bottom.\nbrowserId: b3\nurl: http://a/\ntitle: \"Feed\"",
   },
   {
     "browser_evaluate", "{\"browserId\": \"b3\", \"function\": \"() => ({ a: 1 })\"}",
     TW_TAB_COMMAND_EVALUATE, "{\"function\":\"() => ({ a: 1 })\"}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"App\", \"result\": {\"a\": 1}, "
     "\"resultType\": \"object\", \"truncated\": false}",
-    "Result (object): {\n  \"a\" : 1\n}",
+    "Result (object): {\n  \"a\" : 1\n}\nbrowserId: b3\nurl: http://a/\ntitle: \"App\"",
   },
 };
 
@@ -178,13 +178,15 @@ test_errors (void)
   tw_test_outcome_clear (&outcome);
   memset (&outcome, 0, sizeof outcome);
 
-  /* The tab's errors come back with their code first in the text. */
+  /* The tab's errors come back as a failure naming their code, then what to do. */
   service->error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE,
                                         "@e7 button \"Pay\" is covered by dialog \"Cookies\"");
   tw_test_run_tool (service, "browser_click", "{\"browserId\": \"b3\", \"ref\": \"@e7\"}", &outcome);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
   g_assert_cmpstr (tw_test_result_text (json_node_get_object (outcome.result)), ==,
-                   "browser_not_interactable: @e7 button \"Pay\" is covered by dialog \"Cookies\"");
+                   "Error: browser_not_interactable — @e7 button \"Pay\" is covered by dialog \"Cookies\"\n"
+                   "Take a new browser_snapshot; close or scroll away what is in the way, or wait "
+                   "until the element is enabled, then retry.");
   tw_test_outcome_clear (&outcome);
 }
 

@@ -738,7 +738,7 @@ assert_tool_error (Exchange   *x,
 {
   g_autofree char *text = jstr (x->json, "$.result.content[0].text");
   g_autofree char *structured_code = jstr (x->json, "$.result.structuredContent.error.code");
-  g_autofree char *prefix = g_strdup_printf ("%s: %s", code, text_prefix);
+  g_autofree char *prefix = g_strdup_printf ("Error: %s — %s", code, text_prefix);
 
   g_assert_true (jbool (x->json, "$.result.isError"));
   g_assert_cmpstr (structured_code, ==, code);
@@ -1006,34 +1006,41 @@ test_tools_call_structured (Fixture       *f,
   g_autofree char *owner = jstr (listed->json, "$.result.structuredContent.tabs[0].owner");
 
   assert_structured_result (empty_list, "browser_list_tabs", "No tabs open.");
-  assert_structured_result (opened, "browser_new_tab", "Opened b1 at http://127.0.0.1:9/a (200) \"Page A\"");
+  assert_structured_result (opened, "browser_new_tab", "Opened a new tab.\nbrowserId: b1\nurl: http://127.0.0.1:9/a\n"
+                            "title: \"Page A\"\nstatus: 200");
   g_assert_cmpstr (browser_id, ==, "b1");
   g_assert_cmpint (jint (opened->json, "$.result.structuredContent.status"), ==, 200);
-  assert_structured_result (blank, "browser_new_tab", "Opened b2 at about:blank (no title)");
+  assert_structured_result (blank, "browser_new_tab", "Opened a new tab.\nbrowserId: b2\nurl: about:blank\n"
+                            "title: (none)\nstatus: none (no HTTP response)");
   assert_structured_result (navigated, "browser_navigate",
-                            "Navigated b1 to http://127.0.0.1:9/dialog (200) \"Page DIALOG\"\n"
+                            "Navigated to the page.\nbrowserId: b1\nurl: http://127.0.0.1:9/dialog\n"
+                            "title: \"Page DIALOG\"\nstatus: 200\n"
                             "Dialog: alert \"Hello\" (accepted)");
   g_assert_cmpstr (url, ==, "http://127.0.0.1:9/dialog");
   g_assert_cmpstr (dialog, ==, "Hello");
   assert_structured_result (reloaded, "browser_reload",
-                            "Reloaded b1: http://127.0.0.1:9/dialog (200) \"Page DIALOG\"\n"
+                            "Reloaded the page.\nbrowserId: b1\nurl: http://127.0.0.1:9/dialog\n"
+                            "title: \"Page DIALOG\"\nstatus: 200\n"
                             "Dialog: alert \"Hello\" (accepted)");
   g_assert_cmpstr (owner, ==, "Agent A");
   assert_tool_error (back, "browser_denied", "There is no earlier page in b1");
-  assert_structured_result (closed, "browser_close_tab", "Closed b2.");
+  assert_structured_result (closed, "browser_close_tab", "Closed the tab; its browserId no longer works.\nbrowserId: b2");
   g_assert_true (jbool (closed->json, "$.result.structuredContent.closed"));
   assert_tool_error (gone, "browser_not_found", "No tab b2");
 
-  /* Each tab is one line; the fake service lists them in hash order. */
+  /* A count, then each tab on one labelled line; the fake service lists
+   * them in hash order. */
   {
     g_autofree char *text = jstr (listed->json, "$.result.content[0].text");
     g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
 
-    g_assert_cmpuint (g_strv_length (lines), ==, 2);
+    g_assert_cmpuint (g_strv_length (lines), ==, 3);
+    g_assert_cmpstr (lines[0], ==, "2 open tabs:");
     g_assert_true (g_strv_contains ((const char * const *) lines,
-                                    "b1  \"Page DIALOG\"  http://127.0.0.1:9/dialog  [agent: Agent A]"));
+                                    "- browserId: b1, url: http://127.0.0.1:9/dialog, "
+                                    "title: \"Page DIALOG\", agent: Agent A"));
     g_assert_true (g_strv_contains ((const char * const *) lines,
-                                    "b2  \"\"  about:blank  [agent: Agent A]"));
+                                    "- browserId: b2, url: about:blank, title: (none), agent: Agent A"));
   }
 
   /* The service saw who called. */
@@ -1545,8 +1552,12 @@ test_fifo_per_tab (Fixture       *f,
       exchange_free (calls[i]);
     }
 
-  assert_structured_result (one, "browser_new_tab", "Opened b1 at about:blank (no title)");
-  assert_structured_result (two, "browser_new_tab", "Opened b2 at about:blank (no title)");
+  assert_structured_result (one, "browser_new_tab",
+                            "Opened a new tab.\nbrowserId: b1\nurl: about:blank\n"
+                            "title: (none)\nstatus: none (no HTTP response)");
+  assert_structured_result (two, "browser_new_tab",
+                            "Opened a new tab.\nbrowserId: b2\nurl: about:blank\n"
+                            "title: (none)\nstatus: none (no HTTP response)");
 }
 
 typedef struct

@@ -234,7 +234,7 @@ assert_disabled (TwTestOutcome *outcome)
   g_assert_error (outcome->error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED);
   g_assert_true (json_object_get_boolean_member (result, "isError"));
   g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, "browser_disabled");
-  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_disabled: "));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "Error: browser_disabled — "));
   g_assert_nonnull (strstr (tw_test_result_text (result), "turned off for this workspace"));
 }
 

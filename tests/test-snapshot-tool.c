@@ -136,7 +136,7 @@ test_bad_arguments (void)
       /* Refused before the tab is asked. */
       g_assert_cmpuint (service->n_runs, ==, 0);
       g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
-      g_assert_true (g_str_has_prefix (result_text (outcome.result), "browser_invalid_argument: "));
+      g_assert_true (g_str_has_prefix (result_text (outcome.result), "Error: browser_invalid_argument — "));
 
       g_clear_error (&outcome.error);
       json_node_unref (outcome.result);
@@ -156,7 +156,8 @@ test_service_error (void)
 
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_STALE_REF);
   g_assert_cmpstr (result_text (outcome.result), ==,
-                   "browser_stale_ref: @e9 was removed from the page; take a new snapshot");
+                   "Error: browser_stale_ref — @e9 was removed from the page; take a new snapshot\n"
+                   "Take a new browser_snapshot of the tab and use a ref from it.");
   structured = json_object_get_object_member (json_node_get_object (outcome.result), "structuredContent");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (structured, "error"), "code"),
                    ==, "browser_stale_ref");

@@ -373,8 +373,9 @@ assert_no_host (JsonObject *answer)
   g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, "browser_no_host");
   g_assert_true (json_object_get_boolean_member (error, "retryable"));
 
-  expected_text = g_strdup_printf ("browser_no_host: %s",
-                                   json_object_get_string_member (error, "message"));
+  expected_text = g_strdup_printf ("Error: browser_no_host — %s\n%s",
+                                   json_object_get_string_member (error, "message"),
+                                   tw_browser_error_code_next_step (TW_BROWSER_ERROR_NO_HOST));
   g_assert_cmpstr (tw_test_result_text (result), ==, expected_text);
 
   return json_object_get_string_member (error, "message");
@@ -792,10 +793,10 @@ test_relay (Fixture       *f,
   /* Tool errors come back as the app sent them. */
   result = get_result (call_tool (f, 5, "browser_close_tab", "{\"browserId\":\"b99\"}"));
   g_assert_true (json_object_get_boolean_member (result, "isError"));
-  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_not_found: "));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "Error: browser_not_found — "));
 
   result = get_result (call_tool (f, 6, "browser_new_tab", "{\"url\":42}"));
-  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "browser_invalid_argument: "));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result), "Error: browser_invalid_argument — "));
 
   /* So do protocol errors of the app. */
   assert_error (call_tool (f, 7, "browser_no_such_tool", "{}"), TW_JSONRPC_ERROR_INVALID_PARAMS);

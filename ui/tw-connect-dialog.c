@@ -26,8 +26,10 @@ struct _TwConnectDialog
   GtkWidget            *copy_token_button;
   GtkWidget            *claude_group;
   GtkWidget            *codex_group;
+  GtkWidget            *opencode_group;
   GtkLabel             *claude_label;
   GtkLabel             *codex_label;
+  GtkLabel             *opencode_label;
   GtkLabel             *stdio_label;
 };
 
@@ -49,6 +51,7 @@ update_labels (TwConnectDialog *self)
 
   gtk_widget_set_visible (self->claude_group, is_serving (self));
   gtk_widget_set_visible (self->codex_group, is_serving (self));
+  gtk_widget_set_visible (self->opencode_group, is_serving (self));
   gtk_widget_set_sensitive (self->copy_url_button, is_serving (self));
   gtk_widget_set_sensitive (self->copy_token_button, is_serving (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->reveal_button), is_serving (self));
@@ -60,11 +63,13 @@ update_labels (TwConnectDialog *self)
       const char *shown = revealed ? self->token : HIDDEN_TOKEN;
       g_autofree char *claude = tw_mcp_snippet_claude_command (self->url, shown);
       g_autofree char *codex = tw_mcp_snippet_codex (self->url, shown);
+      g_autofree char *opencode = tw_mcp_snippet_opencode (self->url, shown);
 
       adw_action_row_set_subtitle (self->url_row, self->url);
       adw_action_row_set_subtitle (self->token_row, shown);
       gtk_label_set_label (self->claude_label, claude);
       gtk_label_set_label (self->codex_label, codex);
+      gtk_label_set_label (self->opencode_label, opencode);
     }
   else
     {
@@ -140,6 +145,18 @@ copy_codex_cb (TwConnectDialog *self,
 }
 
 static void
+copy_opencode_cb (TwConnectDialog *self,
+                  GtkButton       *button)
+{
+  g_autofree char *text = NULL;
+
+  if (is_serving (self))
+    text = tw_mcp_snippet_opencode (self->url, self->token);
+
+  copy_text (self, text, _("OpenCode command"));
+}
+
+static void
 copy_stdio_cb (TwConnectDialog *self,
                GtkButton       *button)
 {
@@ -187,14 +204,17 @@ tw_connect_dialog_class_init (TwConnectDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, copy_token_button);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_group);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_group);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, opencode_group);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_label);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_label);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, opencode_label);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, stdio_label);
   gtk_widget_class_bind_template_callback (widget_class, reveal_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_url_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_token_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_claude_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_codex_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_opencode_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_stdio_cb);
 }
 

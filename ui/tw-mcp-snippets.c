@@ -101,6 +101,52 @@ tw_mcp_snippet_codex (const char *url,
 }
 
 char *
+tw_mcp_snippet_opencode (const char *url,
+                         const char *token)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *authorization = NULL;
+  g_autofree char *config = NULL;
+  g_autofree char *quoted = NULL;
+
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (token != NULL, NULL);
+
+  authorization = g_strconcat ("Bearer ", token, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "mcp");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "tabwright");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "remote");
+  json_builder_set_member_name (builder, "url");
+  json_builder_add_string_value (builder, url);
+  json_builder_set_member_name (builder, "headers");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "Authorization");
+  json_builder_add_string_value (builder, authorization);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "enabled");
+  json_builder_add_boolean_value (builder, TRUE);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  config = json_generator_to_data (generator, NULL);
+  quoted = g_shell_quote (config);
+
+  /* OpenCode merges OPENCODE_CONFIG_CONTENT over its own configuration for
+   * this one process: no file of the person's changes. */
+  return g_strconcat ("OPENCODE_CONFIG_CONTENT=", quoted, " opencode", NULL);
+}
+
+char *
 tw_mcp_snippet_stdio (const char *workspace_path)
 {
   g_autofree char *quoted = NULL;

@@ -20,6 +20,10 @@ char *tw_mcp_snippet_claude_command (const char *url,
  * codex -c 'mcp_servers.tabwright.url="…"' -c 'mcp_servers.tabwright.bearer_token_env_var=…' */
 char *tw_mcp_snippet_codex          (const char *url,
                                      const char *token);
+/* OPENCODE_CONFIG_CONTENT='{"mcp":{"tabwright":{"type":"remote","url":…,
+ *   "headers":{"Authorization":"Bearer …"},"enabled":true}}}' opencode */
+char *tw_mcp_snippet_opencode       (const char *url,
+                                     const char *token);
 /* claude mcp add tabwright -- tabwright-mcp --workspace DIR: works whether or
  * not Tabwright runs when the client starts. */
 char *tw_mcp_snippet_stdio          (const char *workspace_path);

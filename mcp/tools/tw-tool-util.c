@@ -129,27 +129,54 @@ tw_tool_append_dialogs (GString    *text,
 }
 
 void
+tw_tool_append_field (GString    *text,
+                      const char *label,
+                      const char *value)
+{
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (label != NULL);
+
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  g_string_append_printf (text, "%s: %s", label, value != NULL ? value : "");
+}
+
+void
+tw_tool_append_title (GString    *text,
+                      JsonObject *result)
+{
+  const char *title = tw_tool_get_string (result, "title", "");
+  g_autofree char *quoted = title[0] != '\0' ? g_strdup_printf ("\"%s\"", title)
+                                             : g_strdup ("(none)");
+
+  tw_tool_append_field (text, "title", quoted);
+}
+
+void
 tw_tool_append_page (GString    *text,
                      JsonObject *result)
 {
   JsonNode *status;
-  const char *title;
 
   g_return_if_fail (text != NULL);
   g_return_if_fail (result != NULL);
 
-  g_string_append (text, tw_tool_get_string (result, "url", "about:blank"));
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", "about:blank"));
+  tw_tool_append_title (text, result);
 
   status = json_object_get_member (result, "status");
   if (status != NULL && JSON_NODE_HOLDS_VALUE (status) &&
       json_node_get_value_type (status) == G_TYPE_INT64)
-    g_string_append_printf (text, " (%" G_GINT64_FORMAT ")", json_node_get_int (status));
+    {
+      g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (status));
 
-  title = tw_tool_get_string (result, "title", "");
-  if (title[0] != '\0')
-    g_string_append_printf (text, " \"%s\"", title);
-  else
-    g_string_append (text, " (no title)");
+      tw_tool_append_field (text, "status", number);
+    }
+  else if (status != NULL)
+    {
+      tw_tool_append_field (text, "status", "none (no HTTP response)");
+    }
 
   tw_tool_append_dialogs (text, result);
 }

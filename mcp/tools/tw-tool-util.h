@@ -70,8 +70,20 @@ JsonObject *tw_tool_copy_arguments      (TwToolCall         *call,
 gboolean    tw_tool_check_http_url      (const char  *url,
                                          GError     **error);
 
-/* Appends `<url> (<status>) "<title>"` for a page result, then one line per
- * dialog the page opened. */
+/* Appends a line "<label>: <value>" (after a newline unless @text is
+ * empty). Text-only clients (Gemini CLI, OpenCode) never see
+ * structuredContent, so every field an agent passes on (browserId, ref, url,
+ * path, cursor) is in the text under its own name. */
+void        tw_tool_append_field        (GString     *text,
+                                         const char  *label,
+                                         const char  *value);
+
+/* Appends `title: "<title>"`, or `title: (none)` for a page without one. */
+void        tw_tool_append_title        (GString     *text,
+                                         JsonObject  *result);
+
+/* Appends the labelled fields of a page result, one per line: browserId,
+ * url, title and status, then one line per dialog the page opened. */
 void        tw_tool_append_page         (GString     *text,
                                          JsonObject  *result);
 

@@ -63,15 +63,14 @@ handoff_reply (TwToolCall *call,
   g_autofree char *body = NULL;
 
   if (g_str_equal (outcome, "done"))
-    g_string_append_printf (text, "The person pressed Done in %s. The tab shows ",
-                            tw_tool_get_string (result, "browserId", "?"));
+    g_string_append (text, "The person pressed Done. Take a new browser_snapshot before acting "
+                           "on the page again.");
   else
-    g_string_append_printf (text, "The person cancelled the handoff in %s; do not assume it "
-                            "was done. The tab shows ",
-                            tw_tool_get_string (result, "browserId", "?"));
+    g_string_append (text, "The person cancelled the handoff; do not assume it was done. Take a "
+                           "new browser_snapshot before acting on the page again.");
 
+  tw_tool_append_field (text, "outcome", outcome);
   tw_tool_append_page (text, result);
-  g_string_append (text, ".\nTake a new browser_snapshot before acting on the page again.");
 
   body = g_string_free (text, FALSE);
   tw_tool_call_return_text (call, body, json_object_ref (result));

@@ -116,8 +116,9 @@ append_quoted (GString    *text,
   g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
 }
 
-/* The effect lines every action ends with: where the tab went, the tabs
- * it opened, the dialogs it answered. */
+/* The lines every action ends with: what else happened, then the labelled
+ * fields of the tab (browserId, url, title), the tabs it opened, the dialogs
+ * it answered. */
 static void
 append_effects (GString    *text,
                 JsonObject *result)
@@ -125,19 +126,11 @@ append_effects (GString    *text,
   JsonNode *node;
 
   if (tw_tool_get_boolean (result, "navigated", FALSE))
-    {
-      const char *title = tw_tool_get_string (result, "title", "");
-
-      g_string_append_printf (text, "\nPage navigated to %s", tw_tool_get_string (result, "url", ""));
-      if (title[0] != '\0')
-        g_string_append_printf (text, " \"%s\"", title);
-      g_string_append (text, tw_tool_get_boolean (result, "loading", FALSE) ? " (still loading)." : ".");
-    }
+    g_string_append (text, tw_tool_get_boolean (result, "loading", FALSE)
+                           ? "\nThe tab went to another page, still loading when the call returned."
+                           : "\nThe tab went to another page.");
   else if (tw_tool_get_boolean (result, "loading", FALSE))
-    {
-      g_string_append_printf (text, "\nA page is still loading in the tab (%s).",
-                              tw_tool_get_string (result, "url", ""));
-    }
+    g_string_append (text, "\nA page is still loading in the tab.");
 
   if (tw_tool_get_string (result, "loadError", NULL) != NULL)
     g_string_append_printf (text, "\nThe page failed to load: %s",
@@ -147,14 +140,17 @@ append_effects (GString    *text,
     g_string_append (text, "\nThe page opened a file chooser, which was closed: use browser_upload "
                            "with this ref to choose files.");
 
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_title (text, result);
+
   node = json_object_get_member (result, "newTabs");
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     {
       JsonArray *tabs = json_node_get_array (node);
 
       for (guint i = 0; i < json_array_get_length (tabs); i++)
-        g_string_append_printf (text, "\nThe page opened a new tab: %s",
-                                json_array_get_string_element (tabs, i));
+        tw_tool_append_field (text, "newTab browserId", json_array_get_string_element (tabs, i));
     }
 
   tw_tool_append_dialogs (text, result);
@@ -189,7 +185,7 @@ format_click (JsonObject *result)
 
   if (element != NULL)
     append_element (text, element);
-  g_string_append_printf (text, " in %s.", tw_tool_get_string (result, "browserId", "the tab"));
+  g_string_append (text, ".");
 
   return finish_text (text, result);
 }

@@ -8,12 +8,10 @@
 
 static char *
 format_page (const char *lead,
-             const char *joiner,
              JsonObject *result)
 {
-  GString *text = g_string_new (NULL);
+  GString *text = g_string_new (lead);
 
-  g_string_append_printf (text, "%s %s%s", lead, tw_tool_get_string (result, "browserId", "?"), joiner);
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
@@ -22,25 +20,25 @@ format_page (const char *lead,
 static char *
 format_navigate (JsonObject *result)
 {
-  return format_page ("Navigated", " to ", result);
+  return format_page ("Navigated to the page.", result);
 }
 
 static char *
 format_back (JsonObject *result)
 {
-  return format_page ("Went back in", " to ", result);
+  return format_page ("Went back to the previous page.", result);
 }
 
 static char *
 format_forward (JsonObject *result)
 {
-  return format_page ("Went forward in", " to ", result);
+  return format_page ("Went forward to the next page.", result);
 }
 
 static char *
 format_reload (JsonObject *result)
 {
-  return format_page ("Reloaded", ": ", result);
+  return format_page ("Reloaded the page.", result);
 }
 
 static void

@@ -26,51 +26,43 @@ get_int (JsonObject *object,
 
 /* browser_screenshot */
 
+/* A result whose point is an image carries no structuredContent: Codex
+ * passes the model only the JSON of structuredContent when there is one and
+ * drops the image. The text says, labelled, what the image is. */
 static void
 screenshot_reply (TwToolCall *call,
                   JsonObject *result)
 {
-  g_autoptr(JsonObject) structured = json_object_new ();
   g_autoptr(GString) text = g_string_new (NULL);
-  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
   const char *png = tw_tool_get_string (result, "png", NULL);
   const char *path = tw_tool_get_string (result, "path", NULL);
   gint64 width = get_int (result, "width");
   gint64 height = get_int (result, "height");
   gboolean truncated = tw_tool_get_boolean (result, "truncated", FALSE);
+  g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
+  g_autofree char *height_text = g_strdup_printf ("%" G_GINT64_FORMAT, height);
   g_autoptr(GBytes) bytes = NULL;
-  GList *members;
-
-  /* The image travels as image content; structuredContent keeps only what
-   * describes it, never the pixels a second time. */
-  members = json_object_get_members (result);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      if (g_strcmp0 (l->data, "png") != 0)
-        json_object_set_member (structured, l->data,
-                                json_node_copy (json_object_get_member (result, l->data)));
-    }
-  g_list_free (members);
 
   if (path != NULL)
-    g_string_append_printf (text, "Saved a %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
-                            " screenshot of %s to %s",
-                            width, height, browser_id, path);
+    g_string_append (text, "Saved the screenshot as a PNG file.");
   else
-    g_string_append_printf (text, "Screenshot of %s, %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
-                            " pixels",
-                            browser_id, width, height);
+    g_string_append (text, "Screenshot of the page (PNG image below).");
 
   if (truncated)
-    g_string_append (text, " (the page is taller: the image stops at its first 8000 pixels; "
+    g_string_append (text, " The page is taller: the image stops at its first 8000 pixels; "
                            "scroll and take viewport screenshots, or save the whole page with "
-                           "savePath)");
+                           "savePath.");
 
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "width", width_text);
+  tw_tool_append_field (text, "height", height_text);
+  if (path != NULL)
+    tw_tool_append_field (text, "path", path);
   tw_tool_append_dialogs (text, result);
 
   if (png == NULL)
     {
-      tw_tool_call_return_text (call, text->str, g_steal_pointer (&structured));
+      tw_tool_call_return_text (call, text->str, NULL);
       return;
     }
 
@@ -81,7 +73,7 @@ screenshot_reply (TwToolCall *call,
     bytes = g_bytes_new_take (data, size);
   }
 
-  tw_tool_call_return_image (call, text->str, bytes, g_steal_pointer (&structured));
+  tw_tool_call_return_image (call, text->str, bytes, NULL);
 }
 
 static void
@@ -191,17 +183,18 @@ format_logs (JsonObject *result)
 
   if (n_entries == 0)
     {
-      g_string_append_printf (text, "No console messages or network requests recorded in %s yet.",
-                              browser_id);
+      g_string_append (text, "No console messages or network requests recorded yet.");
+      tw_tool_append_field (text, "browserId", browser_id);
     }
   else
     {
-      g_string_append_printf (text, "%s: the last %u of %" G_GINT64_FORMAT " log entries, "
+      g_string_append_printf (text, "The last %u of %" G_GINT64_FORMAT " log entries, "
                               "newest last",
-                              browser_id, n_entries, MAX (total, (gint64) n_entries));
+                              n_entries, MAX (total, (gint64) n_entries));
       if (dropped > 0)
         g_string_append_printf (text, " (%" G_GINT64_FORMAT " older ones were dropped)", dropped);
-      g_string_append_c (text, ':');
+      g_string_append_c (text, '.');
+      tw_tool_append_field (text, "browserId", browser_id);
 
       for (guint i = 0; i < n_entries; i++)
         {
@@ -238,16 +231,15 @@ static char *
 format_wait (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
   const char *matched = tw_tool_get_string (result, "matched", "text");
   const char *value = tw_tool_get_string (result, "value", "");
 
   if (g_strcmp0 (matched, "url") == 0)
-    g_string_append_printf (text, "The URL of %s contains \"%s\" after %" G_GINT64_FORMAT " ms: ",
-                            browser_id, value, MAX (get_int (result, "elapsedMs"), 0));
+    g_string_append_printf (text, "The URL contains \"%s\" after %" G_GINT64_FORMAT " ms.",
+                            value, MAX (get_int (result, "elapsedMs"), 0));
   else
-    g_string_append_printf (text, "The text \"%s\" appeared in %s after %" G_GINT64_FORMAT " ms: ",
-                            value, browser_id, MAX (get_int (result, "elapsedMs"), 0));
+    g_string_append_printf (text, "The text \"%s\" appeared after %" G_GINT64_FORMAT " ms.",
+                            value, MAX (get_int (result, "elapsedMs"), 0));
 
   tw_tool_append_page (text, result);
 
@@ -292,9 +284,8 @@ format_resize (JsonObject *result)
   gint64 inner_width = get_int (result, "innerWidth");
   gint64 inner_height = get_int (result, "innerHeight");
 
-  g_string_append_printf (text, "Resized the viewport of %s to %" G_GINT64_FORMAT " × %"
-                          G_GINT64_FORMAT,
-                          tw_tool_get_string (result, "browserId", "?"), width, height);
+  g_string_append_printf (text, "Resized the viewport to %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
+                          width, height);
 
   if (inner_width == width && inner_height == height)
     g_string_append (text, "; the page sees the same innerWidth and innerHeight.");
@@ -302,6 +293,7 @@ format_resize (JsonObject *result)
     g_string_append_printf (text, "; the page reports innerWidth %" G_GINT64_FORMAT
                             " and innerHeight %" G_GINT64_FORMAT " (is the page zoomed?).",
                             inner_width, inner_height);
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
 
   tw_tool_append_dialogs (text, result);
 
@@ -340,19 +332,9 @@ static const TwToolDef page_tools[] = {
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"
       "}",
-    .output_schema =
-      "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-          "\"width\": {\"type\": \"integer\", \"description\": \"Width of the image in pixels.\"}, "
-          "\"height\": {\"type\": \"integer\", \"description\": \"Height of the image in pixels.\"}, "
-          "\"path\": {\"type\": \"string\", \"description\": \"The file the PNG was written to, when savePath was given.\"}, "
-          "\"truncated\": {\"type\": \"boolean\", \"description\": \"True when a full-page image was cut at 8000 pixels high.\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"width\", \"height\"]"
-      "}",
+    /* The image is the result: no outputSchema, so no structuredContent
+     * that would hide it from Codex. */
+    .output_schema = NULL,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

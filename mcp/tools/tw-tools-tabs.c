@@ -19,30 +19,35 @@ format_tab_list (JsonObject *result)
       return g_string_free (text, FALSE);
     }
 
+  g_string_append_printf (text, "%u open tab%s:", json_array_get_length (tabs),
+                          json_array_get_length (tabs) == 1 ? "" : "s");
+
   for (guint i = 0; i < json_array_get_length (tabs); i++)
     {
       JsonNode *element = json_array_get_element (tabs, i);
       JsonObject *tab;
       const char *owner;
+      const char *title;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
 
       tab = json_node_get_object (element);
       owner = tw_tool_get_string (tab, "owner", NULL);
+      title = tw_tool_get_string (tab, "title", "");
 
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-
-      g_string_append_printf (text, "%s  \"%s\"  %s",
+      g_string_append_printf (text, "\n- browserId: %s, url: %s, title: ",
                               tw_tool_get_string (tab, "browserId", "?"),
-                              tw_tool_get_string (tab, "title", ""),
                               tw_tool_get_string (tab, "url", "about:blank"));
+      if (title[0] != '\0')
+        g_string_append_printf (text, "\"%s\"", title);
+      else
+        g_string_append (text, "(none)");
 
       if (tw_tool_get_boolean (tab, "loading", FALSE))
-        g_string_append (text, "  [loading]");
+        g_string_append (text, ", loading");
       if (owner != NULL)
-        g_string_append_printf (text, "  [agent: %s]", owner);
+        g_string_append_printf (text, ", agent: %s", owner);
     }
 
   return g_string_free (text, FALSE);
@@ -59,9 +64,8 @@ list_tabs_handler (TwToolCall *call)
 static char *
 format_new_tab (JsonObject *result)
 {
-  GString *text = g_string_new (NULL);
+  GString *text = g_string_new ("Opened a new tab.");
 
-  g_string_append_printf (text, "Opened %s at ", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
@@ -92,7 +96,8 @@ new_tab_handler (TwToolCall *call)
 static char *
 format_close_tab (JsonObject *result)
 {
-  return g_strdup_printf ("Closed %s.", tw_tool_get_string (result, "browserId", "?"));
+  return g_strdup_printf ("Closed the tab; its browserId no longer works.\nbrowserId: %s",
+                          tw_tool_get_string (result, "browserId", "?"));
 }
 
 static void

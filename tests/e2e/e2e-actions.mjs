@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { assertTextMentions, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { assertTextMentions, callError, callOk, connectClient, resultText, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -147,7 +147,9 @@ test('browser_click clicks by ref and says what it clicked', options, async () =
   assert.deepEqual(data.element, { ref: save, role: 'button', name: 'Save' });
   assert.equal(data.title, 'Click');
   assert.equal(data.navigated, undefined);
-  assert.equal(said.split('\n')[0], `Clicked button "Save" ${save} in ${id}.`);
+  assert.equal(said.split('\n')[0], `Clicked button "Save" ${save}.`);
+  assert.equal(textField(said, 'browserId'), id);
+  assert.equal(textField(said, 'url'), data.url);
   assert.equal(await evaluate(id, "() => document.getElementById('save').textContent"), 'Saved');
   assert.equal(await evaluate(id, "() => seq('pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click')"),
     'pointerdown:save mousedown:save pointerup:save mouseup:save click:save');
@@ -167,7 +169,9 @@ test('a click that navigates returns after the new page has loaded', options, as
   assert.equal(data.navigated, true);
   assert.equal(data.url, url('next.html'));
   assert.equal(data.title, 'Next page');
-  assertTextMentions(text, [`Page navigated to ${url('next.html')} "Next page".`]);
+  assertTextMentions(text, ['The tab went to another page.']);
+  assert.equal(textField(text, 'url'), url('next.html'));
+  assert.equal(textField(text, 'title'), '"Next page"');
   assert.equal(await evaluate(id, "() => document.querySelector('h1').textContent"), 'You arrived');
   await callOk(client, 'browser_close_tab', { browserId: id });
 });
@@ -207,7 +211,7 @@ test('a popup becomes a tab whose browserId the click reports', options, async (
   const { data, text: said } = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Open popup"') });
   assert.equal(data.newTabs?.length, 1, JSON.stringify(data));
   const popup = data.newTabs[0];
-  assertTextMentions(said, [`The page opened a new tab: ${popup}`]);
+  assert.equal(textField(said, 'newTab browserId'), popup);
 
   const { data: list } = await callOk(client, 'browser_list_tabs', {});
   const entry = list.tabs.find((t) => t.browserId === popup);
@@ -232,7 +236,8 @@ test('fill, type, keypress and select drive a React app', options, async () => {
   const username = refIn(text, 'textbox "Username"');
   let r = await callOk(client, 'browser_fill', { browserId: id, ref: username, value: 'Ada' });
   assert.equal(r.data.value, 'Ada');
-  assert.equal(r.text, `Filled textbox "Username" ${username}: it now holds "Ada".`);
+  assert.equal(r.text.split('\n')[0], `Filled textbox "Username" ${username}: it now holds "Ada".`);
+  assert.equal(textField(r.text, 'browserId'), id);
   r = await callOk(client, 'browser_type', { browserId: id, ref: username, text: ' Lovelace' });
   assert.equal(r.data.value, 'Ada Lovelace');
   assertTextMentions(r.text, [`Typed " Lovelace" into textbox "Username" ${username}.`]);
@@ -276,7 +281,7 @@ test('hover, drag, scroll and evaluate', options, async () => {
   let id = await openPage('widgets.html');
   let text = await snapshot(id);
   let r = await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'link "Products"') });
-  assert.equal(r.text, `Moved the pointer onto link "Products" ${refIn(text, 'link "Products"')}.`);
+  assert.equal(r.text.split('\n')[0], `Moved the pointer onto link "Products" ${refIn(text, 'link "Products"')}.`);
   assert.ok((await snapshot(id)).includes('link "Laptops"'), 'the hover menu opened');
   await callOk(client, 'browser_close_tab', { browserId: id });
 
@@ -294,7 +299,8 @@ test('hover, drag, scroll and evaluate', options, async () => {
   id = await openPage('scroll.html');
   r = await callOk(client, 'browser_scroll', { browserId: id, deltaX: 0, deltaY: 400 });
   assert.equal(r.data.scrollY, 400);
-  assert.equal(r.text, 'Scrolled the page by 0, 400; its scroll position is now 0, 400.');
+  assert.equal(r.text.split('\n')[0], 'Scrolled the page by 0, 400; its scroll position is now 0, 400.');
+  assert.equal(textField(r.text, 'browserId'), id);
   await callError(client, 'browser_scroll', { browserId: id, deltaY: 400 }, 'browser_invalid_argument');
 
   r = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => ({ y: window.scrollY, title: document.title })' });

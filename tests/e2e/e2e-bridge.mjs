@@ -165,7 +165,7 @@ test('with the app: the bridge relays calls, concurrently, with progress and can
   const slowResult = await slow;
   assert.deepEqual(order, ['quick', 'slow']);
   assert.equal(slowResult.isError, true);
-  assert.ok(resultText(slowResult).startsWith('browser_timeout: '), resultText(slowResult));
+  assert.ok(resultText(slowResult).startsWith('Error: browser_timeout — '), resultText(slowResult));
 
   // A client that asks for progress gets the answer over the app's event
   // stream, relayed line by line.

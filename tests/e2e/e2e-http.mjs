@@ -91,7 +91,7 @@ test('arguments of the wrong type are a browser_invalid_argument tool error', op
   assert.ok(result, `a tool result, not a protocol error: ${response.text}`);
   assert.equal(result.isError, true);
   assert.equal(result.structuredContent?.error?.code, 'browser_invalid_argument');
-  assert.ok(result.content[0].text.startsWith('browser_invalid_argument: '), result.content[0].text);
+  assert.ok(result.content[0].text.startsWith('Error: browser_invalid_argument — '), result.content[0].text);
 });
 
 test('a 10 MB body is refused (413)', options, async () => {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { assertTextMentions, callError, callOk, connectClient } from './lib/mcp.mjs';
+import { assertTextMentions, callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -152,7 +152,12 @@ test('tools/list describes the reading and control tools', options, async () => 
     const tool = byName.get(name);
     assert.ok(tool, `tools/list includes ${name}`);
     assert.ok(tool.inputSchema.required.includes('browserId'), `${name} requires browserId`);
-    assert.equal(tool.outputSchema?.type, 'object', `${name} has an outputSchema`);
+    // A screenshot's point is its image: no outputSchema, so no
+    // structuredContent that Codex would show instead of the image.
+    if (name === 'browser_screenshot')
+      assert.equal(tool.outputSchema, undefined, `${name} has no outputSchema`);
+    else
+      assert.equal(tool.outputSchema?.type, 'object', `${name} has an outputSchema`);
   }
   assert.match(byName.get('browser_screenshot').description, /screenshot/i);
   assert.match(byName.get('browser_logs').description, /console errors and network requests/i);
@@ -162,37 +167,37 @@ test('tools/list describes the reading and control tools', options, async () => 
 
 test('browser_screenshot returns a PNG of the viewport with known pixels', options, async () => {
   const id = await openTab('colors.html');
-  const { result, data, text } = await callOk(client, 'browser_screenshot', { browserId: id });
+  // No structuredContent: Codex would pass the model its JSON and drop the image.
+  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id });
   const image = result.content.find((block) => block.type === 'image');
   assert.ok(image, 'the result carries image content');
   assert.equal(image.mimeType, 'image/png');
-  assert.equal(data.browserId, id);
-  assert.equal(data.png, undefined, 'the pixels are not repeated in structuredContent');
+  assert.equal(textField(text, 'browserId'), id);
+  const width = Number(textField(text, 'width'));
+  const height = Number(textField(text, 'height'));
 
   const png = decodePng(Buffer.from(image.data, 'base64'));
-  assert.equal(png.width, data.width);
-  assert.equal(png.height, data.height);
+  assert.equal(png.width, width);
+  assert.equal(png.height, height);
   assertColour(png, 50, 50, [255, 0, 0]);
   assertColour(png, 225, 175, [0, 255, 0]);
-  assertColour(png, data.width - 10, data.height - 10, [0, 128, 255]);
-  assertTextMentions(text, [id, data.width, data.height]);
+  assertColour(png, width - 10, height - 10, [0, 128, 255]);
 });
 
 test('browser_screenshot with fullPage captures the whole document', options, async () => {
   const id = await openTab('tall.html');
-  const { result, data } = await callOk(client, 'browser_screenshot', { browserId: id, fullPage: true });
-  assert.equal(data.height, 3000);
+  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, fullPage: true });
+  assert.equal(textField(text, 'height'), '3000');
   const png = decodePng(Buffer.from(result.content.find((block) => block.type === 'image').data, 'base64'));
   assertColour(png, 50, 2950, [255, 0, 0]);
 });
 
 test('browser_screenshot saves inside the workspace and refuses paths outside it', options, async () => {
   const id = await openTab('colors.html');
-  const { result, data, text } = await callOk(client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
+  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
   const saved = fs.realpathSync(path.join(app.dirs.workspace, 'home.png'));
-  assert.equal(data.path, saved);
+  assert.equal(textField(text, 'path'), saved);
   assert.ok(!result.content.some((block) => block.type === 'image'), 'a saved screenshot is not returned');
-  assertTextMentions(text, [saved]);
   assertColour(decodePng(fs.readFileSync(saved)), 50, 50, [255, 0, 0]);
 
   await callError(client, 'browser_screenshot', { browserId: id, savePath: '../outside.png' }, 'browser_denied');
@@ -261,9 +266,9 @@ test('browser_resize gives the page a phone-sized viewport', options, async () =
   assert.equal(data.innerHeight, 667);
   assertTextMentions(text, [id, 375, 667]);
 
-  const { data: shot } = await callOk(client, 'browser_screenshot', { browserId: id });
-  assert.equal(shot.width, 375);
-  assert.equal(shot.height, 667);
+  const { text: shot } = await callText(client, 'browser_screenshot', { browserId: id });
+  assert.equal(textField(shot, 'width'), '375');
+  assert.equal(textField(shot, 'height'), '667');
 
   await callError(client, 'browser_resize', { browserId: id, width: 100, height: 667 }, 'browser_invalid_argument');
   await callError(client, 'browser_resize', { browserId: id, width: 375, height: 5000 }, 'browser_invalid_argument');

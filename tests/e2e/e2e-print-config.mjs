@@ -2,7 +2,7 @@
 //
 // `tabwright --print-mcp-config` tells a person how to connect an agent:
 // with the app running, the URL and token of its runtime file and the
-// Claude Code and Codex snippets; without it, exit status 1 and the stdio
+// Claude Code, Codex and OpenCode snippets (e2e-clis runs them); without it, exit status 1 and the stdio
 // bridge form, which works once the app is started.
 
 import assert from 'node:assert/strict';
@@ -50,8 +50,16 @@ test('--print-mcp-config prints the running app\'s URL, token and agent snippets
   assert.ok(stdout.includes('mcp_servers'), `the Codex snippet configures mcp_servers:\n${stdout}`);
   assert.ok(stdout.includes('tabwright-mcp'), `the stdio bridge form:\n${stdout}`);
 
+  // OpenCode's command adds the server for that run only; its JSON points
+  // at the app with the token.
+  const opencode = stdout.match(/^OPENCODE_CONFIG_CONTENT='(\{.*\})' opencode$/m);
+  assert.ok(opencode, `an OpenCode command:\n${stdout}`);
+  assert.deepEqual(JSON.parse(opencode[1]).mcp.tabwright,
+    { type: 'remote', url: app.url, headers: { Authorization: `Bearer ${app.token}` }, enabled: true });
+
   // Every JSON object printed for Claude Code must parse and point at the app.
-  const configs = [...stdout.matchAll(/'(\{.*\})'/g)].map((m) => JSON.parse(m[1]));
+  const configs = [...stdout.matchAll(/--mcp-config '(\{.*\})'/g)].map((m) => JSON.parse(m[1]));
+  assert.ok(configs.length > 0, `a Claude Code --mcp-config:\n${stdout}`);
   for (const config of configs) {
     const servers = Object.values(config.mcpServers ?? {});
     assert.ok(servers.length > 0, `an mcpServers entry: ${JSON.stringify(config)}`);

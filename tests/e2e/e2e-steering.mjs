@@ -66,7 +66,7 @@ test('a handoff nobody answers sends progress, then times out', options, async (
 
   assert.equal(result.isError, true, resultText(result));
   assert.equal(result.structuredContent.error.code, 'browser_timeout');
-  assert.match(resultText(result), /^browser_timeout: the person did not answer/);
+  assert.match(resultText(result), /^Error: browser_timeout — the person did not answer/);
   assert.ok(elapsed >= 5500 && elapsed < 20000, `it waited the 6 s asked for (${elapsed} ms)`);
 
   // One notification at once, one every 5 s: the client knows the call

@@ -2,8 +2,8 @@
 //
 // MCP helpers for the end-to-end tests: an official SDK client connected to
 // a running Tabwright, and checks that every tool result keeps the promises
-// of DESIGN.md (text and structuredContent agree, error text starts with its
-// code).
+// of DESIGN.md (text and structuredContent agree, error text reads as a
+// failure naming its code, then says what to do next).
 
 import assert from 'node:assert/strict';
 
@@ -51,8 +51,12 @@ export async function callError(client, name, args, code) {
   assert.equal(typeof error.message, 'string');
   assert.ok(error.message.length > 0, 'the error message is not empty');
   assert.equal(typeof error.retryable, 'boolean', 'retryable is a boolean');
-  assert.ok(text.startsWith(`${code}: `), `error text starts with its code: ${text}`);
-  assert.equal(text, `${code}: ${error.message}`, 'the error text and structured error say the same');
+  // OpenCode passes the model the text alone, without isError: the text
+  // itself must read as a failure, name the code, and say what to do next.
+  assert.ok(text.startsWith(`Error: ${code} — `), `error text reads as a failure naming its code: ${text}`);
+  const [first, next, ...rest] = text.split('\n');
+  assert.equal(first, `Error: ${code} — ${error.message}`, 'the error text and structured error say the same');
+  assert.ok(next && next.length > 0 && rest.length === 0, `a second line says what to do next: ${text}`);
 
   // Clients built on the official SDK (Claude Code among them) validate
   // structuredContent against the tool's outputSchema even on errors: an
@@ -65,6 +69,24 @@ export async function callError(client, name, args, code) {
       'The outputSchema must also admit the error object {error: {code, message, retryable}}.');
   }
   return { result, text, error };
+}
+
+// Calls a tool whose result has no structuredContent (an image, a long text
+// for reading); returns the result and its text.
+export async function callText(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = resultText(result);
+  assert.notEqual(result.isError, true, `${name} failed: ${text}`);
+  assert.equal(result.structuredContent, undefined, `${name} returns no structuredContent`);
+  return { result, text };
+}
+
+// The value of a labelled line "label: value" of a result text: the way
+// text-only clients (Gemini CLI, OpenCode) learn browserId, url, path.
+export function textField(text, label) {
+  const line = text.split('\n').find((l) => l.startsWith(`${label}: `));
+  assert.ok(line, `the text has a "${label}:" line: ${text}`);
+  return line.slice(label.length + 2);
 }
 
 // The structured values that a person reads must appear in the text too.
