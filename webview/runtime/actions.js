@@ -336,11 +336,24 @@ const Actions = {
     return Pointer.init(target, c.x, c.y, {}, Object.assign({ dataTransfer: dt, buttons: 1 }, extra || {}));
   },
 
+  // A person's drag: about a third of a second on the way, a move every
+  // 30 ms, then a rest on the target long enough for a page that samples
+  // the pointer on an interval (50 ms is common) to see where it ended.
+  DRAG_STEPS: 10,
+  DRAG_STEP_MS: 30,
+  DRAG_REST_MS: 60,
+
+  near (a, b) {
+    return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
+  },
+
   // Drags one element onto another: an HTML drag and drop with a
   // DataTransfer when what is pressed is draggable, otherwise a pointer
   // drag (down, moves in steps, up) for libraries built on pointer or
-  // mouse events. Steps are a frame apart so frameworks render between
-  // them.
+  // mouse events. Before the release the pointer goes to where the target
+  // is then (a sortable list moves it while the drag goes on) and rests
+  // there. The result says where the release landed and whether the page
+  // changed, never more than that.
   async drag (ctx, args) {
     const src = Refs.resolve(ctx, args.sourceRef);
     const dst = Refs.resolve(ctx, args.targetRef);
@@ -359,19 +372,15 @@ const Actions = {
     const sourceInfo = Actions.elementInfo(ctx, src, args.sourceRef);
     const targetInfo = Actions.elementInfo(ctx, dst, args.targetRef);
     const start = s.point;
-    const steps = 8;
+    const steps = Actions.DRAG_STEPS;
 
     Pointer.moveTo(start.x, start.y, {});
     const press = Pointer.press(start.x, start.y, {});
     const draggable = press.el && press.mouseOk ? Actions.draggableAt(press.el, src) : null;
 
     // The target may have scrolled out of view while the source came in.
-    if (!Actionability.inViewport(dst)) {
-      if (typeof dst.scrollIntoViewIfNeeded === 'function')
-        dst.scrollIntoViewIfNeeded(true);
-      else
-        dst.scrollIntoView({ block: 'center', behavior: 'instant' });
-    }
+    if (!Actionability.inViewport(dst))
+      Actionability.reveal(dst);
 
     if (draggable) {
       const view = draggable.ownerDocument.defaultView;
@@ -384,12 +393,13 @@ const Actions = {
         let over = null;
         let accepted = false;
         let p = nudge;
-        for (let i = 1; i <= steps; i++) {
-          await Actions.sleep(16);
+        for (let i = 1; i <= steps + 3; i++) {
+          await Actions.sleep(i <= steps ? Actions.DRAG_STEP_MS : Actions.DRAG_REST_MS);
           const end = Actions.centerOf(dst);
           if (!end)
             break;
-          p = { x: nudge.x + (end.x - nudge.x) * i / steps, y: nudge.y + (end.y - nudge.y) * i / steps };
+          const f = Math.min(1, i / steps);
+          p = { x: nudge.x + (end.x - nudge.x) * f, y: nudge.y + (end.y - nudge.y) * f };
           const h = Pointer.hit(p.x, p.y);
           Pointer.fire(draggable, 'drag', Actions.dragInit(draggable, p, dt));
           const now = h ? h.el : null;
@@ -419,6 +429,7 @@ const Actions = {
         if (draggable.isConnected)
           Pointer.fire(draggable, 'dragend', Actions.dragInit(draggable, p, dt, { buttons: 0 }));
         Pointer.hovered = over ? new WeakRef(over) : null;
+        Hover.set('hover', over);
         Pointer.x = p.x;
         Pointer.y = p.y;
         return { ready: true, source: sourceInfo, target: targetInfo, mode: 'html5', dropped };
@@ -428,21 +439,55 @@ const Actions = {
     // A pointer drag. After a cancelled pointerdown the page gets no
     // mouse compatibility events until the button is released.
     const compat = press.ok;
+    let mutations = 0;
+    const observer = new MutationObserver((records) => {
+      mutations += records.length;
+    });
+    observer.observe(src.ownerDocument, { subtree: true, childList: true, attributes: true, characterData: true });
+    if (dst.ownerDocument !== src.ownerDocument)
+      observer.observe(dst.ownerDocument, { subtree: true, childList: true, attributes: true, characterData: true });
+    const sourceBox = Actionability.box(src);
+    let captured = false;
     let p = start;
     for (let i = 1; i <= steps; i++) {
-      await Actions.sleep(16);
+      await Actions.sleep(Actions.DRAG_STEP_MS);
       const end = Actions.centerOf(dst) || p;
       p = { x: start.x + (end.x - start.x) * i / steps, y: start.y + (end.y - start.y) * i / steps };
       Pointer.moveTo(p.x, p.y, {}, compat);
+      captured = captured || Pointer.capture !== null;
     }
-    await Actions.sleep(16);
+    // Re-aim at where the target is now, until it stays put.
+    for (let i = 0; i < 4; i++) {
+      await Actions.sleep(Actions.DRAG_STEP_MS);
+      const end = Actions.centerOf(dst);
+      if (!end || Actions.near(end, p))
+        break;
+      p = end;
+      Pointer.moveTo(p.x, p.y, {}, compat);
+    }
+    // Rest on it, with the small move a resting hand makes.
+    await Actions.sleep(Actions.DRAG_REST_MS);
+    Pointer.moveTo(p.x, p.y, {}, compat);
+    await Actions.sleep(Actions.DRAG_REST_MS);
     const released = Pointer.release(p.x, p.y, {}, compat, press.el);
+    captured = captured || released.captured;
+    mutations += observer.takeRecords().length;
+    observer.disconnect();
+
+    const onTarget = (released.under !== null && Pointer.contains(dst, released.under)) ||
+                     (released.el !== null && Pointer.contains(dst, released.el));
+    const moved = src.isConnected && !Actionability.sameBox(Actionability.box(src), sourceBox);
+    const changed = mutations > 0 || moved || !src.isConnected;
     return {
       ready: true,
       source: sourceInfo,
       target: targetInfo,
       mode: 'pointer',
-      dropped: released !== null && Pointer.contains(dst, released),
+      dropped: onTarget && changed,
+      onTarget,
+      pageChanged: changed,
+      captured,
+      releasedOn: released.under ? Actionability.describe(ctx, released.under) : '',
     };
   },
 
