@@ -176,16 +176,21 @@ test('clicks, typing, fill and Tab move focus with the events a person causes', 
 
 test('targets deep in nested scrollers and frames are scrolled into view and clicked by ref', options, async () => {
   const id = await openPage('listbox.html');
-  await evaluate(id, '() => { window.scrollTo(0, 1600); }');
+  // The page is scrolled, and so is the popover's list: option 100 at its top.
+  await evaluate(id, "() => { window.scrollTo(0, 600); const l = document.getElementById('list'); " +
+    "l.scrollTop = document.getElementById('opt-100').offsetTop - l.offsetTop; }");
   const text = await snapshot(id);
 
-  const { text: clicked } = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'option "Country 187"') });
-  assert.ok(clicked.startsWith('Clicked option "Country 187"'), clicked);
-  await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'option "Country 3"') });
+  // Just below the list's visible part (inside the window, clipped by the
+  // list), far below it, and above it.
+  for (const n of [108, 187, 3]) {
+    const { text: clicked } = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, `option "Country ${n}"`) });
+    assert.ok(clicked.startsWith(`Clicked option "Country ${n}"`), clicked);
+  }
   await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Deep button"') });
   await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Framed button"') });
   await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Bottom of frame"') });
-  assert.deepEqual(await evaluate(id, '() => log'), ['option 187', 'option 3', 'deep', 'frame framed', 'frame bottom']);
+  assert.deepEqual(await evaluate(id, '() => log'), ['option 108', 'option 187', 'option 3', 'deep', 'frame framed', 'frame bottom']);
 });
 
 test('a slider that captures the pointer takes the drag, through its visually hidden input', options, async () => {
@@ -210,7 +215,7 @@ test('a list that samples the pointer every 50 ms sees where the drag ended', op
   const text = await snapshot(id);
   const r = await callOk(client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Task 1'), targetRef: refIn(text, 'Task 4') });
   assert.equal(r.data.dropped, true, r.text);
-  assert.deepEqual(await evaluate(id, '() => log'), ['dropped Task 1 at 3']);
+  assert.deepEqual(await evaluate(id, '() => log'), ['dropped Task 1 at 3, sampled where released']);
   assert.equal(await evaluate(id, "() => Array.from(document.querySelectorAll('li'), (li) => li.textContent).join(',')"),
     'Task 2,Task 3,Task 4,Task 1,Task 5');
 });
