@@ -156,6 +156,8 @@ test('clicks, typing, fill and Tab move focus with the events a person causes', 
   assert.equal(await evaluate(id, summary),
     'focus:name focusin:name blur:name>email focusout:name>email focus:email>name focusin:email>name');
   assert.equal(await evaluate(id, "() => document.activeElement.id + ' ' + document.getElementById('email').value"), 'email a@b.c');
+  assert.deepEqual((await evaluate(id, '() => log')).map((e) => e.hasFocus), [true, true, true, true, true, true],
+    'document.hasFocus() is true while the agent clicks and types');
 
   await callOk(client, 'browser_keypress', { browserId: id, key: 'Tab' });
   assert.equal(await evaluate(id, '() => document.activeElement.id'), 'save');
@@ -168,6 +170,9 @@ test('clicks, typing, fill and Tab move focus with the events a person causes', 
   await evaluate(id, '() => { log.length = 0; }');
   await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Save"') });
   assert.equal(await evaluate(id, summary), 'blur:name>save focusout:name>save focus:save>name focusin:save>name click:save');
+  // The page has the focus while the agent acts on it, in a background tab too.
+  log = await evaluate(id, '() => log');
+  assert.deepEqual(log.map((e) => e.hasFocus), [true, true, true, true, true]);
   // :focus moved with it: the field lost its focus style, the form keeps
   // :focus-within.
   assert.equal(await evaluate(id, "() => getComputedStyle(document.getElementById('name')).backgroundColor + ' ' + " +

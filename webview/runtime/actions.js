@@ -651,6 +651,44 @@ const Actions = {
     });
   },
 
+  // Tells the page-world part that an action starts or ends on the page,
+  // so that document.hasFocus() answers as in a page a person acts on.
+  actionEvent (type) {
+    window.dispatchEvent(new Event(type));
+  },
+
+  // Wraps a page function so that the page has the focus from start (when
+  // start) to end (when end), whether it answers at once or later. A fill
+  // ends after its check, since the C side types in between.
+  acting (fn, start, end) {
+    return (ctx, args) => {
+      if (start)
+        Actions.actionEvent('tabwright-action-start');
+      const done = (v) => {
+        if (end || !v || v.ready === false)
+          Actions.actionEvent('tabwright-action-end');
+      };
+      let value;
+      try {
+        value = fn(ctx, args);
+      } catch (e) {
+        Actions.actionEvent('tabwright-action-end');
+        throw e;
+      }
+      if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
+        return value.then((v) => {
+          done(v);
+          return v;
+        }, (e) => {
+          Actions.actionEvent('tabwright-action-end');
+          throw e;
+        });
+      }
+      done(value);
+      return value;
+    };
+  },
+
   // browser_evaluate runs in the page's own world, which cannot see refs.
   // This hands the element over through the DOM: the page-world code fires
   // a request event named with a one-time nonce, and the listener set here
@@ -678,14 +716,14 @@ const Actions = {
   },
 };
 
-Api.register('actions.click', Actions.click);
-Api.register('actions.hover', Actions.hover);
-Api.register('actions.fill', Actions.fill);
-Api.register('actions.fillCheck', Actions.fillCheck);
-Api.register('actions.select', Actions.select);
-Api.register('actions.drag', Actions.drag);
-Api.register('actions.scroll', Actions.scroll);
-Api.register('actions.upload', Actions.upload);
+Api.register('actions.click', Actions.acting(Actions.click, true, true));
+Api.register('actions.hover', Actions.acting(Actions.hover, true, true));
+Api.register('actions.fill', Actions.acting(Actions.fill, true, false));
+Api.register('actions.fillCheck', Actions.acting(Actions.fillCheck, false, true));
+Api.register('actions.select', Actions.acting(Actions.select, true, true));
+Api.register('actions.drag', Actions.acting(Actions.drag, true, true));
+Api.register('actions.scroll', Actions.acting(Actions.scroll, true, true));
+Api.register('actions.upload', Actions.acting(Actions.upload, true, true));
 Api.register('actions.uploadCheck', Actions.uploadCheck);
 Api.register('actions.settle', Actions.settle);
 Api.register('actions.exposeElement', Actions.exposeElement);

@@ -657,5 +657,6 @@ const Keyboard = {
   },
 };
 
-Api.register('keyboard.down', Keyboard.down);
-Api.register('keyboard.up', Keyboard.up);
+// The page has the focus from the key's down call to its up call.
+Api.register('keyboard.down', Actions.acting(Keyboard.down, true, false));
+Api.register('keyboard.up', Actions.acting(Keyboard.up, false, true));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Pointer capture for the agent's pointer, in the page's own world. The
+// Pointer capture and document focus for the agent, in the page's own
+// world. The
 // engine grants capture only to a pointer whose button it saw go down in a
 // trusted event, so a page's setPointerCapture() on the agent's (untrusted)
 // pointerdown does nothing and hasPointerCapture() stays false. While the
@@ -36,6 +37,35 @@
     if (agent(e) && (capture === e.composedPath()[0] || capture === null || !capture.isConnected))
       capture = null;
   }, true);
+
+  // document.hasFocus() while the agent acts on the page: a person's page
+  // has the focus while they click and type in it. The engine answers true
+  // only when the web view has the keyboard focus of the screen, which a
+  // background tab never has (docs/live-pages.md).
+  const nativeHasFocus = Document.prototype.hasFocus;
+  let acting = 0;
+  let actingTimer = 0;
+  addEventListener('tabwright-action-start', (e) => {
+    if (e.isTrusted || e.target !== window)
+      return;
+    acting = Date.now();
+    clearTimeout(actingTimer);
+    // An action always ends well within this; a lost end event cannot
+    // leave the page focused for good.
+    actingTimer = setTimeout(() => { acting = 0; }, 5000);
+  }, true);
+  addEventListener('tabwright-action-end', (e) => {
+    if (e.isTrusted || e.target !== window)
+      return;
+    acting = 0;
+    clearTimeout(actingTimer);
+  }, true);
+  Object.defineProperty(Document.prototype, 'hasFocus', {
+    value: function hasFocus () {
+      return (acting !== 0 && this === document) || nativeHasFocus.call(this);
+    },
+    writable: true, configurable: true, enumerable: true,
+  });
 
   const methods = {
     setPointerCapture (id) {
