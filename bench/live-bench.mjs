@@ -98,12 +98,14 @@ function pss(pid) {
   }
 }
 
-function kind(comm) {
+function kind(pid, rootPid, comm) {
+  if (pid === rootPid)
+    return 'app';
   if (comm.startsWith('WebKitWebProces'))
     return 'web';
   if (comm.startsWith('WebKitNetworkPr'))
     return 'network';
-  return 'app';
+  return 'other';
 }
 
 // CPU (% of one core) and PSS (MiB) over an idle period, per kind of process.
@@ -117,8 +119,9 @@ async function measureIdle(rootPid) {
     const now = readStat(pid);
     if (!now || now.comm.startsWith('dbus') || now.comm.startsWith('xdg-dbus'))
       continue;
-    const k = kind(now.comm);
-    out[k] ??= { cpu: 0, pss: 0, processes: 0 };
+    const k = kind(pid, rootPid, now.comm);
+    out[k] ??= { cpu: 0, pss: 0, processes: 0, names: {} };
+    out[k].names[now.comm] = (out[k].names[now.comm] ?? 0) + 1;
     const was = before.get(pid);
     out[k].cpu += (now.cpu - (was ? was.cpu : 0)) / TICKS / seconds * 100;
     out[k].pss += pss(pid) / 1024;
@@ -185,7 +188,7 @@ for (const tool of ['browser_scroll', 'browser_resize']) {
 }
 for (const name of ['static', 'frames']) {
   const r = results[`idle-${name}`];
-  const parts = ['app', 'web', 'network'].filter((k) => r[k]).map((k) =>
+  const parts = ['app', 'web', 'network', 'other'].filter((k) => r[k]).map((k) =>
     `${k} ${r[k].cpu.toFixed(1)}% CPU, ${r[k].pss.toFixed(0)} MiB PSS (${r[k].processes})`);
   console.log(`  ${TABS} idle tabs, ${name.padEnd(6)} ${parts.join('; ')}; ${r.framesPerSecond.toFixed(1)} animation frames/s in a background tab`);
 }

@@ -114,7 +114,13 @@ test(':hover reaches shadow roots, adopted sheets and rules added after load', o
   assert.equal(await evaluate(id, "() => getComputedStyle(document.getElementById('card')).backgroundColor"),
     'rgba(0, 0, 0, 0)', 'the card lost its hover when the pointer left it');
 
-  // A rule inserted through the CSSOM.
+  // A rule the page inserts through the CSSOM while the pointer rests there
+  // counts from the agent's next action.
+  await evaluate(id, "() => { document.styleSheets[0].insertRule('.late:hover { font-weight: 700; }', 0); }");
+  await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'Late rule') });
+  assert.equal(await evaluate(id, "() => getComputedStyle(document.getElementById('late')).fontWeight"), '700');
+
+  // A rule inserted through the CSSOM before the hover.
   text = await snapshot(id);
   assert.ok(!text.includes('the tip'), text);
   await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'Has a tip') });

@@ -662,8 +662,11 @@ const Actions = {
   // ends after its check, since the C side types in between.
   acting (fn, start, end) {
     return (ctx, args) => {
-      if (start)
+      if (start) {
         Actions.actionEvent('tabwright-action-start');
+        // Rules the page added through the CSSOM since the last action.
+        Hover.refresh();
+      }
       const done = (v) => {
         if (end || !v || v.ready === false)
           Actions.actionEvent('tabwright-action-end');
