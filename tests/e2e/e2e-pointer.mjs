@@ -57,7 +57,7 @@ before(async () => {
     return;
   fixtures = await startFixtureServer();
   app = await startTabwright();
-  client = await connectClient(app, 'tabwright-e2e-live');
+  client = await connectClient(app, 'tabwright-e2e-pointer');
   await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=On%20screen') });
 });
 
