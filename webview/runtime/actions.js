@@ -538,7 +538,26 @@ const Actions = {
     return document.scrollingElement || document.documentElement;
   },
 
-  scroll (ctx, args) {
+  // Resolves once the page has been told that scroller moved (its scroll
+  // event, which the engine fires at the next animation frame), or after
+  // maxMs when no frame comes.
+  scrolled (scroller, maxMs) {
+    const doc = scroller.ownerDocument;
+    const target = scroller === doc.scrollingElement ? doc : scroller;
+    return new Promise((resolve) => {
+      let timer = 0;
+      const done = (seen) => {
+        target.removeEventListener('scroll', onScroll, true);
+        clearTimeout(timer);
+        resolve(seen);
+      };
+      const onScroll = () => done(true);
+      target.addEventListener('scroll', onScroll, true);
+      timer = setTimeout(() => done(false), maxMs);
+    });
+  },
+
+  async scroll (ctx, args) {
     const dx = Number(args.deltaX) || 0;
     const dy = Number(args.deltaY) || 0;
     let el = null;
@@ -564,9 +583,15 @@ const Actions = {
 
     const scroller = Actions.scrollerFor(el || over, dx, dy);
     const before = { x: scroller.scrollLeft, y: scroller.scrollTop };
-    if (allowed)
+    let seen = null;
+    if (allowed) {
+      seen = Actions.scrolled(scroller, 500);
       scroller.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+    }
     const after = { x: scroller.scrollLeft, y: scroller.scrollTop };
+    // The result comes after the page's scroll listeners ran.
+    if (seen && (after.x !== before.x || after.y !== before.y))
+      await seen;
     const doc = scroller.ownerDocument;
     const isPage = scroller === doc.scrollingElement && doc === document;
     return {
