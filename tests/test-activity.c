@@ -330,9 +330,9 @@ test_pause (Fixture       *fixture,
 
   /* The workspace still answers, and the tab shows it is paused. */
   listed = call_ok (fixture->browser, &ada, "browser_list_tabs", "{}");
-  page = adw_tab_view_get_nth_page (ADW_TAB_VIEW (gtk_widget_get_ancestor (
-                                      tw_window_get_action_overlay (fixture->window, fixture->tab),
-                                      ADW_TYPE_TAB_VIEW)), 0);
+  g_assert_true (gtk_widget_is_ancestor (tw_window_get_action_overlay (fixture->window, fixture->tab),
+                                         tw_window_get_tab_page (fixture->window, fixture->tab)));
+  page = adw_tab_view_get_nth_page (tw_window_get_tab_view (fixture->window), 0);
   g_assert_nonnull (adw_tab_page_get_indicator_icon (page));
   g_assert_true (adw_tab_page_get_indicator_activatable (page));
   g_assert_nonnull (strstr (adw_tab_page_get_indicator_tooltip (page), "paused"));
@@ -401,7 +401,7 @@ test_handoff_done (Fixture       *fixture,
   g_autoptr(JsonObject) result = NULL;
   TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 0);
   JsonObject *structured;
-  AdwTabView *view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (banner), ADW_TYPE_TAB_VIEW));
+  AdwTabView *view = tw_window_get_tab_view (fixture->window);
 
   /* The tab came forward, asking for attention, with the agent's words. */
   g_assert_cmpstr (tw_browser_tab_get_handoff_message (fixture->tab), ==,
@@ -409,7 +409,7 @@ test_handoff_done (Fixture       *fixture,
   g_assert_cmpstr (tw_browser_tab_get_handoff_agent (fixture->tab), ==, "Ada");
   g_assert_true (adw_tab_page_get_needs_attention (adw_tab_view_get_selected_page (view)));
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (banner),
-                                         adw_tab_page_get_child (adw_tab_view_get_selected_page (view))));
+                                         tw_window_get_shown_page (fixture->window)));
 
   /* The client heard that the call waits on purpose. */
   g_assert_cmpuint (state.n_progress, >=, 1);

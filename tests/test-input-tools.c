@@ -105,6 +105,36 @@ static const Case cases[] = {
     "Dragged listitem @e4 onto region \"Done\" @e6 with HTML drag and drop; the page accepted the drop.\nbrowserId: b3\nurl: http://a/\ntitle: \"Board\"",
   },
   {
+    "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e2\", \"targetRef\": \"@e5\"}",
+    TW_TAB_COMMAND_DRAG, "{\"sourceRef\":\"@e2\",\"targetRef\":\"@e5\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Slider\", \"mode\": \"pointer\", \"dropped\": true, "
+    "\"onTarget\": true, \"pageChanged\": true, \"captured\": true, \"releasedOn\": \"button \\\"75\\\"\", "
+    "\"source\": {\"ref\": \"@e2\", \"role\": \"slider\", \"name\": \"Volume\"}, "
+    "\"target\": {\"ref\": \"@e5\", \"role\": \"button\", \"name\": \"75\"}}",
+    "Dragged slider \"Volume\" @e2 onto button \"75\" @e5 with the pointer (press, move, rest, release on the target); "
+    "the page changed during the drag. The page captured the pointer.",
+  },
+  {
+    "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e2\", \"targetRef\": \"@e5\"}",
+    TW_TAB_COMMAND_DRAG, "{\"sourceRef\":\"@e2\",\"targetRef\":\"@e5\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Form\", \"mode\": \"pointer\", \"dropped\": false, "
+    "\"onTarget\": true, \"pageChanged\": false, \"captured\": false, \"releasedOn\": \"button \\\"Cancel\\\"\", "
+    "\"source\": {\"ref\": \"@e2\", \"role\": \"button\", \"name\": \"Save\"}, "
+    "\"target\": {\"ref\": \"@e5\", \"role\": \"button\", \"name\": \"Cancel\"}}",
+    "Dragged button \"Save\" @e2 onto button \"Cancel\" @e5 with the pointer and released it on the target, "
+    "but the page did not change: it may not have taken the drag.",
+  },
+  {
+    "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e2\", \"targetRef\": \"@e5\"}",
+    TW_TAB_COMMAND_DRAG, "{\"sourceRef\":\"@e2\",\"targetRef\":\"@e5\"}",
+    "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Board\", \"mode\": \"pointer\", \"dropped\": false, "
+    "\"onTarget\": false, \"pageChanged\": true, \"captured\": false, \"releasedOn\": \"dialog \\\"Cookies\\\"\", "
+    "\"source\": {\"ref\": \"@e2\", \"role\": \"listitem\", \"name\": \"Write\"}, "
+    "\"target\": {\"ref\": \"@e5\", \"role\": \"listitem\", \"name\": \"Ship\"}}",
+    "Dragged listitem \"Write\" @e2 onto listitem \"Ship\" @e5 with the pointer, but the release did not land on the target "
+    "(it landed on dialog \"Cookies\"); the page changed during the drag.",
+  },
+  {
     "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e8\", \"filePaths\": [\"a.txt\", \"docs/b.png\"]}",
     TW_TAB_COMMAND_UPLOAD, "{\"ref\":\"@e8\",\"filePaths\":[\"a.txt\",\"docs/b.png\"]}",
     "{\"browserId\": \"b3\", \"url\": \"http://a/\", \"title\": \"Upload\", \"files\": [\"a.txt\", \"b.png\"], "

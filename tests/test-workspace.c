@@ -401,7 +401,7 @@ test_window_tabs (void)
   g_assert_cmpint (adw_tab_view_get_n_pages (view), ==, 1);
   person_page = adw_tab_view_get_selected_page (view);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (tw_browser_tab_get_view (person_tab)),
-                                         adw_tab_page_get_child (person_page)));
+                                         tw_window_get_tab_page (window, person_tab)));
   g_assert_false (shows_empty_state (window));
   g_assert_null (adw_tab_page_get_indicator_icon (person_page));
 
@@ -413,7 +413,9 @@ test_window_tabs (void)
   g_assert_true (adw_tab_view_get_selected_page (view) == person_page);
   agent_page = adw_tab_view_get_nth_page (view, 1);
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (tw_browser_tab_get_view (agent_tab)),
-                                         adw_tab_page_get_child (agent_page)));
+                                         tw_window_get_tab_page (window, agent_tab)));
+  /* Behind the person's tab, the agent's page stays mapped: a live page. */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (agent_tab))));
   g_assert_nonnull (adw_tab_page_get_indicator_icon (agent_page));
   g_assert_cmpstr (adw_tab_page_get_indicator_tooltip (agent_page), ==, "Driven by Test Agent");
   g_assert_cmpstr (adw_tab_page_get_title (agent_page), ==, "New Tab");

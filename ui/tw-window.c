@@ -11,6 +11,7 @@
 #include "tw-connect-dialog.h"
 #include "tw-error.h"
 #include "tw-handoff-banner.h"
+#include "tw-tab-deck.h"
 #include "tw-tools-banner.h"
 
 #define AGENT_ICON "tw-agent-symbolic"
@@ -38,6 +39,7 @@ struct _TwWindow
   GtkLabel             *workspace_label;
   GtkStack             *content_stack;
   AdwTabView           *tab_view;
+  TwTabDeck            *tab_deck;
   AdwHeaderBar         *header_bar;
   GtkPaned             *agents_paned;
   GMenu                *workspace_section;
@@ -71,6 +73,13 @@ static TwBrowserTab *
 page_get_tab (AdwTabPage *page)
 {
   return page ? g_object_get_data (G_OBJECT (page), "tw-tab") : NULL;
+}
+
+/* What the tab shows: its page in the deck (see tw-window.ui). */
+static GtkWidget *
+page_get_content (AdwTabPage *page)
+{
+  return page ? g_object_get_data (G_OBJECT (page), "tw-content") : NULL;
 }
 
 static TwBrowserTab *
@@ -340,14 +349,14 @@ create_paused_bar (TwBrowserTab *tab)
 static TwActionOverlay *
 page_get_action_overlay (AdwTabPage *page)
 {
-  return page ? g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-action-overlay")
+  return page ? g_object_get_data (G_OBJECT (page_get_content (page)), "tw-action-overlay")
               : NULL;
 }
 
 static TwHandoffBanner *
 page_get_handoff_banner (AdwTabPage *page)
 {
-  return page ? g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-handoff-banner")
+  return page ? g_object_get_data (G_OBJECT (page_get_content (page)), "tw-handoff-banner")
               : NULL;
 }
 
@@ -406,7 +415,7 @@ static void
 update_page_status (AdwTabPage   *page,
                     TwBrowserTab *tab)
 {
-  GtkWidget *status = g_object_get_data (G_OBJECT (adw_tab_page_get_child (page)), "tw-status");
+  GtkWidget *status = g_object_get_data (G_OBJECT (page_get_content (page)), "tw-status");
   const char *error = tw_browser_tab_get_load_error (tab);
 
   if (tw_browser_tab_get_crashed (tab))
@@ -557,14 +566,31 @@ tab_handoff_cb (TwWindow     *self,
   gtk_window_present (GTK_WINDOW (self));
 }
 
+/* Only the page on screen draws what agents do; those behind it keep
+ * running, but nobody looks at an overlay there. */
+static void
+set_page_on_screen (GtkWidget *content,
+                    gboolean   on_screen)
+{
+  gtk_widget_set_visible (g_object_get_data (G_OBJECT (content), "tw-action-overlay"), on_screen);
+}
+
+static void tab_view_notify_selected_page_cb (TwWindow   *self,
+                                              GParamSpec *pspec,
+                                              AdwTabView *view);
+
 static void
 add_page (TwWindow     *self,
           TwBrowserTab *tab)
 {
+  GtkWidget *content = create_page_child (self, tab);
   AdwTabPage *page;
 
-  page = adw_tab_view_append (self->tab_view, create_page_child (self, tab));
+  set_page_on_screen (content, FALSE);
+  tw_tab_deck_add (self->tab_deck, content);
+  page = adw_tab_view_append (self->tab_view, adw_bin_new ());
   g_object_set_data_full (G_OBJECT (page), "tw-tab", g_object_ref (tab), g_object_unref);
+  g_object_set_data (G_OBJECT (page), "tw-content", content);
   g_hash_table_insert (self->pages, g_object_ref (tab), page);
 
   g_signal_connect_object (tab, "notify", G_CALLBACK (tab_notify_cb), self, G_CONNECT_SWAPPED);
@@ -579,6 +605,12 @@ add_page (TwWindow     *self,
    * background until someone looks. */
   if (tw_browser_tab_get_owner (tab) == NULL)
     adw_tab_view_set_selected_page (self->tab_view, page);
+
+  /* The first page was selected as it was appended, before the window
+   * knew what it shows. */
+  if (adw_tab_view_get_selected_page (self->tab_view) == page &&
+      tw_tab_deck_get_selected (self->tab_deck) != content)
+    tab_view_notify_selected_page_cb (self, NULL, self->tab_view);
 }
 
 static void
@@ -656,9 +688,13 @@ tab_view_close_page_cb (TwWindow   *self,
 {
   g_autoptr(TwBrowserTab) tab = NULL;
 
+  GtkWidget *content = page_get_content (page);
+
   if (page_get_tab (page) != NULL)
     tab = g_object_ref (page_get_tab (page));
 
+  if (content != NULL)
+    tw_tab_deck_remove (self->tab_deck, content);
   adw_tab_view_close_page_finish (view, page, TRUE);
 
   if (tab != NULL)
@@ -688,6 +724,21 @@ tab_view_notify_selected_page_cb (TwWindow   *self,
                                   GParamSpec *pspec,
                                   AdwTabView *view)
 {
+  GtkWidget *old = tw_tab_deck_get_selected (self->tab_deck);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *content = page_get_content (adw_tab_view_get_selected_page (view));
+
+  if (old != NULL && old != content)
+    set_page_on_screen (old, FALSE);
+  if (content != NULL)
+    set_page_on_screen (content, TRUE);
+  tw_tab_deck_set_selected (self->tab_deck, content);
+
+  /* As in a tab view, focus that was in the page leaves with it for the
+   * page that comes forward. */
+  if (old != NULL && content != NULL && focus != NULL && gtk_widget_is_ancestor (focus, old))
+    gtk_widget_child_focus (content, GTK_DIR_TAB_FORWARD);
+
   update_chrome (self);
 }
 
@@ -1291,6 +1342,7 @@ tw_window_class_init (TwWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TW_TYPE_TOOLS_BANNER);
+  g_type_ensure (TW_TYPE_TAB_DECK);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tabwright/Tabwright/ui/tw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWindow, toast_overlay);
@@ -1302,6 +1354,7 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_label);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_deck);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, agents_paned);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_section);
@@ -1520,6 +1573,32 @@ tw_window_get_action_overlay (TwWindow     *self,
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
   return GTK_WIDGET (page_get_action_overlay (g_hash_table_lookup (self->pages, tab)));
+}
+
+AdwTabView *
+tw_window_get_tab_view (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->tab_view;
+}
+
+GtkWidget *
+tw_window_get_shown_page (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return tw_tab_deck_get_selected (self->tab_deck);
+}
+
+GtkWidget *
+tw_window_get_tab_page (TwWindow     *self,
+                        TwBrowserTab *tab)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
+
+  return page_get_content (g_hash_table_lookup (self->pages, tab));
 }
 
 GtkWidget *

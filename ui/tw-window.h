@@ -60,6 +60,14 @@ void        tw_window_set_follow_agents  (TwWindow       *self,
 GtkWidget  *tw_window_get_activity_feed  (TwWindow       *self);
 GtkWidget  *tw_window_get_action_overlay (TwWindow       *self,
                                           TwBrowserTab   *tab);
+/* The tab strip's model: one page per tab, in order, and which is on
+ * screen. */
+AdwTabView *tw_window_get_tab_view       (TwWindow       *self);
+/* The widget that shows @tab: its page, mapped whether or not it is the
+ * tab on screen; and the page on screen. */
+GtkWidget  *tw_window_get_shown_page     (TwWindow       *self);
+GtkWidget  *tw_window_get_tab_page       (TwWindow       *self,
+                                          TwBrowserTab   *tab);
 GtkWidget  *tw_window_get_handoff_banner (TwWindow       *self,
                                           TwBrowserTab   *tab);
 

@@ -41,6 +41,7 @@ struct _TwPageRuntime
 
   WebKitWebView    *view;
   WebKitUserScript *script;
+  WebKitUserScript *page_world_script;
 
   guint64           next_ref;
   guint             last_snapshot_id;
@@ -117,6 +118,30 @@ tw_page_runtime_get_source (void)
   return source;
 }
 
+/* The script of the page's own world (webview/runtime/page-world/). */
+static const char *
+tw_page_runtime_get_page_world_source (void)
+{
+  static char *source;
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+
+      bytes = g_resources_lookup_data ("/io/github/tabwright/Tabwright/page-world/pointer-capture.js",
+                                       G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      if (bytes == NULL)
+        g_error ("The page-world script is missing: %s", error->message);
+      source = g_strdup_printf ("%.*s\n//# sourceURL=tabwright-page-world.js\n",
+                                (int) g_bytes_get_size (bytes), (const char *) g_bytes_get_data (bytes, NULL));
+      g_once_init_leave (&initialized, 1);
+    }
+
+  return source;
+}
+
 static void
 on_load_changed_cb (TwPageRuntime   *self,
                     WebKitLoadEvent  load_event,
@@ -156,7 +181,11 @@ tw_page_runtime_dispose (GObject *object)
       webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
                                                  tw_evaluate_script_get_user_script ());
     }
+  if (self->view != NULL && self->page_world_script != NULL)
+    webkit_user_content_manager_remove_script (webkit_web_view_get_user_content_manager (self->view),
+                                               self->page_world_script);
   g_clear_pointer (&self->script, webkit_user_script_unref);
+  g_clear_pointer (&self->page_world_script, webkit_user_script_unref);
   g_clear_weak_pointer (&self->view);
 
   G_OBJECT_CLASS (tw_page_runtime_parent_class)->dispose (object);
@@ -197,6 +226,15 @@ tw_page_runtime_new (WebKitWebView *view)
    * page script. */
   webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
                                           tw_evaluate_script_get_user_script ());
+
+  /* Pointer capture for the agent's pointer has to patch the page's own
+   * Element methods, which the isolated world cannot reach. */
+  self->page_world_script = webkit_user_script_new (tw_page_runtime_get_page_world_source (),
+                                                    WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                                    WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+                                                    NULL, NULL);
+  webkit_user_content_manager_add_script (webkit_web_view_get_user_content_manager (view),
+                                          self->page_world_script);
 
   g_signal_connect_object (view, "load-changed",
                            G_CALLBACK (on_load_changed_cb), self, G_CONNECT_SWAPPED);

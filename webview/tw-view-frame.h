@@ -12,9 +12,11 @@ G_BEGIN_DECLS
  * minimum size, so a GtkScrolledWindow around it scrolls when the window is
  * smaller, and shows it centred, with a shadow, when the window is larger.
  *
- * A tab in the background is not mapped, and GTK gives unmapped widgets no
- * size, which would leave its page with a 0×0 viewport (nothing to
- * screenshot, innerWidth 0). So while the frame is not mapped it sizes the
+ * In a window every tab's frame stays mapped, in the background too (the
+ * window's tab deck sees to it, so that every page stays live). A frame in
+ * no window is not mapped, and GTK gives unmapped widgets no size, which
+ * would leave its page with a 0×0 viewport (nothing to screenshot,
+ * innerWidth 0). So while the frame is not mapped it sizes the
  * view itself: to the override, or to the size the frame last had on
  * screen, or to TW_VIEW_FRAME_DEFAULT_WIDTH × _HEIGHT for a tab never
  * shown. WebKit lays out and paints an unmapped view of that size. */

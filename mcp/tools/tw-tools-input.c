@@ -348,12 +348,31 @@ format_drag (JsonObject *result)
   if (target != NULL)
     append_element (text, target);
 
-  if (tw_tool_get_boolean (result, "dropped", FALSE))
-    g_string_append (text, html ? " with HTML drag and drop; the page accepted the drop."
-                                : " with the pointer (press, move, release on the target).");
+  /* What was done and what the page showed of it, never what was meant:
+   * a pointer drag counts as taken only when the release landed on the
+   * target and the page changed. */
+  if (html)
+    g_string_append (text, tw_tool_get_boolean (result, "dropped", FALSE)
+                           ? " with HTML drag and drop; the page accepted the drop."
+                           : " with HTML drag and drop, but the page did not accept the drop there.");
+  else if (tw_tool_get_boolean (result, "dropped", FALSE))
+    g_string_append (text, " with the pointer (press, move, rest, release on the target); the page changed during the drag.");
+  else if (tw_tool_get_boolean (result, "onTarget", FALSE))
+    g_string_append (text, " with the pointer and released it on the target, but the page did not change: "
+                           "it may not have taken the drag.");
   else
-    g_string_append (text, html ? " with HTML drag and drop, but the page did not accept the drop there."
-                                : " with the pointer, but the release did not land on the target.");
+    {
+      const char *on = tw_tool_get_string (result, "releasedOn", "");
+
+      g_string_append (text, " with the pointer, but the release did not land on the target");
+      if (on[0] != '\0')
+        g_string_append_printf (text, " (it landed on %s)", on);
+      g_string_append (text, tw_tool_get_boolean (result, "pageChanged", FALSE)
+                             ? "; the page changed during the drag."
+                             : "; the page did not change.");
+    }
+  if (!html && tw_tool_get_boolean (result, "captured", FALSE))
+    g_string_append (text, " The page captured the pointer.");
 
   return finish_text (text, result);
 }
@@ -706,7 +725,11 @@ static const TwToolDef input_tools[] = {
       ", \"source\": " ELEMENT_SCHEMA ("The element dragged.")
       ", \"target\": " ELEMENT_SCHEMA ("The element it was dropped on.")
       ", \"mode\": {\"type\": \"string\", \"enum\": [\"html5\", \"pointer\"], \"description\": \"html5 for HTML drag and drop, pointer for a pointer drag.\"}"
-      ", \"dropped\": {\"type\": \"boolean\", \"description\": \"Whether the drop landed on the target and the page accepted it.\"}"),
+      ", \"dropped\": {\"type\": \"boolean\", \"description\": \"Whether the drop landed on the target and the page took it: accepted the HTML drop, or changed during a pointer drag released on the target.\"}"
+      ", \"onTarget\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the release landed on the target.\"}"
+      ", \"pageChanged\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the page changed (its elements or the source's place) during the drag.\"}"
+      ", \"captured\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the page captured the pointer (setPointerCapture).\"}"
+      ", \"releasedOn\": {\"type\": \"string\", \"description\": \"Pointer drags: the element under the pointer at the release.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

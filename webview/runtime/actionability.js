@@ -115,29 +115,121 @@ const Actionability = {
   },
 
   // The top-level viewport rectangle a person can see of el: its box
-  // clipped by the viewport of every frame it sits in.
+  // clipped by every ancestor that clips its overflow and by the viewport
+  // of every frame it sits in.
   visibleRect (el, rect) {
     const off = Pointer.frameOffset(el);
-    let x1 = rect.left + off.x;
-    let y1 = rect.top + off.y;
-    let x2 = rect.right + off.x;
-    let y2 = rect.bottom + off.y;
+    const v = { x1: rect.left + off.x, y1: rect.top + off.y, x2: rect.right + off.x, y2: rect.bottom + off.y };
+    let node = el;
     let view = el.ownerDocument.defaultView;
     let vo = off;
     for (;;) {
-      x1 = Math.max(x1, vo.x);
-      y1 = Math.max(y1, vo.y);
-      x2 = Math.min(x2, vo.x + view.innerWidth);
-      y2 = Math.min(y2, vo.y + view.innerHeight);
+      Actionability.clipByAncestors(node, vo, v);
+      v.x1 = Math.max(v.x1, vo.x);
+      v.y1 = Math.max(v.y1, vo.y);
+      v.x2 = Math.min(v.x2, vo.x + view.innerWidth);
+      v.y2 = Math.min(v.y2, vo.y + view.innerHeight);
       if (!view.frameElement)
         break;
-      const fe = view.frameElement;
-      view = fe.ownerDocument.defaultView;
-      vo = Pointer.frameOffset(fe);
+      node = view.frameElement;
+      view = node.ownerDocument.defaultView;
+      vo = Pointer.frameOffset(node);
     }
-    if (x2 - x1 < 1 || y2 - y1 < 1)
+    if (v.x2 - v.x1 < 1 || v.y2 - v.y1 < 1)
       return null;
-    return { x1, y1, x2, y2 };
+    return v;
+  },
+
+  // Intersects v (top-level coordinates) with the padding box of each
+  // ancestor of el, in el's document, that clips what overflows it. A
+  // fixed element escapes every ancestor; an absolutely positioned one
+  // only those that are not positioned.
+  clipByAncestors (el, vo, v) {
+    const view = el.ownerDocument.defaultView;
+    let pos = view.getComputedStyle(el).position;
+    for (let a = Dom.parent(el); a && a.nodeType === 1; a = Dom.parent(a)) {
+      if (pos === 'fixed')
+        return;
+      const s = view.getComputedStyle(a);
+      if (!s)
+        return;
+      const positioned = s.position !== 'static';
+      const clips = s.overflowX !== 'visible' || s.overflowY !== 'visible';
+      if (clips && (pos !== 'absolute' || positioned) && a !== a.ownerDocument.documentElement &&
+          a !== a.ownerDocument.body) {
+        const r = a.getBoundingClientRect();
+        const x = r.left + a.clientLeft + vo.x;
+        const y = r.top + a.clientTop + vo.y;
+        if (s.overflowX !== 'visible') {
+          v.x1 = Math.max(v.x1, x);
+          v.x2 = Math.min(v.x2, x + a.clientWidth);
+        }
+        if (s.overflowY !== 'visible') {
+          v.y1 = Math.max(v.y1, y);
+          v.y2 = Math.min(v.y2, y + a.clientHeight);
+        }
+      }
+      if (pos === 'absolute' && positioned)
+        pos = s.position;
+      else if (pos !== 'absolute')
+        pos = s.position;
+    }
+  },
+
+  // Whether a can scroll along either axis.
+  scrolls (a) {
+    const s = a.ownerDocument.defaultView.getComputedStyle(a);
+    if (!s)
+      return false;
+    const y = s.overflowY !== 'visible' && s.overflowY !== 'clip' && a.scrollHeight > a.clientHeight + 0.5;
+    const x = s.overflowX !== 'visible' && s.overflowX !== 'clip' && a.scrollWidth > a.clientWidth + 0.5;
+    return x || y;
+  },
+
+  // Scrolls el into the middle of every scrolling ancestor that does not
+  // show it whole, innermost first: boxes inside boxes, then the document,
+  // then the same again in each frame the element sits in.
+  reveal (el) {
+    let node = el;
+    for (let guard = 0; node && guard < 16; guard++) {
+      const doc = node.ownerDocument;
+      const view = doc.defaultView;
+      const shift = () => {
+        const a = Pointer.frameOffset(el);
+        const b = Pointer.frameOffset(node);
+        return { x: a.x - b.x, y: a.y - b.y };
+      };
+      for (let a = Dom.parent(node); a && a.nodeType === 1; a = Dom.parent(a)) {
+        if (a === doc.body || a === doc.documentElement)
+          break;
+        if (!Actionability.scrolls(a))
+          continue;
+        const d = shift();
+        const r = el.getBoundingClientRect();
+        const ar = a.getBoundingClientRect();
+        const top = ar.top + a.clientTop;
+        const left = ar.left + a.clientLeft;
+        const y1 = r.top + d.y;
+        const x1 = r.left + d.x;
+        if (y1 < top || y1 + r.height > top + a.clientHeight)
+          a.scrollTop += (y1 + r.height / 2) - (top + a.clientHeight / 2);
+        if (x1 < left || x1 + r.width > left + a.clientWidth)
+          a.scrollLeft += (x1 + r.width / 2) - (left + a.clientWidth / 2);
+      }
+      const d = shift();
+      const r = el.getBoundingClientRect();
+      const y1 = r.top + d.y;
+      const x1 = r.left + d.x;
+      let dy = 0;
+      let dx = 0;
+      if (y1 < 0 || y1 + r.height > view.innerHeight)
+        dy = (y1 + r.height / 2) - view.innerHeight / 2;
+      if (x1 < 0 || x1 + r.width > view.innerWidth)
+        dx = (x1 + r.width / 2) - view.innerWidth / 2;
+      if (dx !== 0 || dy !== 0)
+        view.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+      node = view.frameElement;
+    }
   },
 
   inViewport (el) {
@@ -180,7 +272,27 @@ const Actionability = {
       if (a.localName === 'label' && a.control === el)
         return { ok: true, hit: h.el };
     }
+    // A visually hidden control inside the visible part of its widget (a
+    // range input inside its slider's thumb): a person acts on that part.
+    if (Pointer.contains(h.el, el) && Actionability.visuallyHidden(el))
+      return { ok: true, hit: h.el, through: true };
     return { ok: false, hit: h.el };
+  },
+
+  // Hidden from the eye but not from assistive technology: clipped away,
+  // transparent, or a box of a pixel or two.
+  visuallyHidden (el) {
+    const s = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (!s)
+      return false;
+    if (Number(s.opacity) === 0)
+      return true;
+    if (s.clip && /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(s.clip))
+      return true;
+    if (s.clipPath && /inset\(50%\)/.test(s.clipPath))
+      return true;
+    const r = el.getBoundingClientRect();
+    return r.width <= 2 && r.height <= 2;
   },
 
   // Candidate points: the centre of the visible part of the box, then of
@@ -237,12 +349,8 @@ const Actionability = {
                                     { permanent: true });
     }
 
-    if (!Actionability.inViewport(el)) {
-      if (typeof el.scrollIntoViewIfNeeded === 'function')
-        el.scrollIntoViewIfNeeded(true);
-      else
-        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    }
+    if (!Actionability.inViewport(el))
+      Actionability.reveal(el);
 
     // Still: no animation running on it or an ancestor, and the same box as
     // at the last look.

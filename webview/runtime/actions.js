@@ -336,11 +336,27 @@ const Actions = {
     return Pointer.init(target, c.x, c.y, {}, Object.assign({ dataTransfer: dt, buttons: 1 }, extra || {}));
   },
 
+  // A person's drag: about a third of a second on the way, a move every
+  // 30 ms, then a rest on the target long enough for a page that samples
+  // the pointer on an interval (50 ms is common) to see where it ended.
+  DRAG_STEPS: 10,
+  DRAG_STEP_MS: 30,
+  DRAG_REST_MS: 60,
+  // On a page whose timers run late (a busy machine), the way to the
+  // target is cut short after this, so that the call ends in its time.
+  DRAG_BUDGET_MS: 2000,
+
+  near (a, b) {
+    return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
+  },
+
   // Drags one element onto another: an HTML drag and drop with a
   // DataTransfer when what is pressed is draggable, otherwise a pointer
   // drag (down, moves in steps, up) for libraries built on pointer or
-  // mouse events. Steps are a frame apart so frameworks render between
-  // them.
+  // mouse events. Before the release the pointer goes to where the target
+  // is then (a sortable list moves it while the drag goes on) and rests
+  // there. The result says where the release landed and whether the page
+  // changed, never more than that.
   async drag (ctx, args) {
     const src = Refs.resolve(ctx, args.sourceRef);
     const dst = Refs.resolve(ctx, args.targetRef);
@@ -359,19 +375,15 @@ const Actions = {
     const sourceInfo = Actions.elementInfo(ctx, src, args.sourceRef);
     const targetInfo = Actions.elementInfo(ctx, dst, args.targetRef);
     const start = s.point;
-    const steps = 8;
+    const steps = Actions.DRAG_STEPS;
 
     Pointer.moveTo(start.x, start.y, {});
     const press = Pointer.press(start.x, start.y, {});
     const draggable = press.el && press.mouseOk ? Actions.draggableAt(press.el, src) : null;
 
     // The target may have scrolled out of view while the source came in.
-    if (!Actionability.inViewport(dst)) {
-      if (typeof dst.scrollIntoViewIfNeeded === 'function')
-        dst.scrollIntoViewIfNeeded(true);
-      else
-        dst.scrollIntoView({ block: 'center', behavior: 'instant' });
-    }
+    if (!Actionability.inViewport(dst))
+      Actionability.reveal(dst);
 
     if (draggable) {
       const view = draggable.ownerDocument.defaultView;
@@ -384,12 +396,16 @@ const Actions = {
         let over = null;
         let accepted = false;
         let p = nudge;
-        for (let i = 1; i <= steps; i++) {
-          await Actions.sleep(16);
+        const deadline = Base.now() + Actions.DRAG_BUDGET_MS;
+        for (let i = 1; i <= steps + 3; i++) {
+          await Actions.sleep(i <= steps ? Actions.DRAG_STEP_MS : Actions.DRAG_REST_MS);
           const end = Actions.centerOf(dst);
           if (!end)
             break;
-          p = { x: nudge.x + (end.x - nudge.x) * i / steps, y: nudge.y + (end.y - nudge.y) * i / steps };
+          if (i < steps && Base.now() > deadline)
+            i = steps;
+          const f = Math.min(1, i / steps);
+          p = { x: nudge.x + (end.x - nudge.x) * f, y: nudge.y + (end.y - nudge.y) * f };
           const h = Pointer.hit(p.x, p.y);
           Pointer.fire(draggable, 'drag', Actions.dragInit(draggable, p, dt));
           const now = h ? h.el : null;
@@ -419,6 +435,7 @@ const Actions = {
         if (draggable.isConnected)
           Pointer.fire(draggable, 'dragend', Actions.dragInit(draggable, p, dt, { buttons: 0 }));
         Pointer.hovered = over ? new WeakRef(over) : null;
+        Hover.set('hover', over);
         Pointer.x = p.x;
         Pointer.y = p.y;
         return { ready: true, source: sourceInfo, target: targetInfo, mode: 'html5', dropped };
@@ -428,21 +445,59 @@ const Actions = {
     // A pointer drag. After a cancelled pointerdown the page gets no
     // mouse compatibility events until the button is released.
     const compat = press.ok;
+    let mutations = 0;
+    const observer = new MutationObserver((records) => {
+      mutations += records.length;
+    });
+    observer.observe(src.ownerDocument, { subtree: true, childList: true, attributes: true, characterData: true });
+    if (dst.ownerDocument !== src.ownerDocument)
+      observer.observe(dst.ownerDocument, { subtree: true, childList: true, attributes: true, characterData: true });
+    const sourceBox = Actionability.box(src);
+    const deadline = Base.now() + Actions.DRAG_BUDGET_MS;
+    let captured = false;
     let p = start;
     for (let i = 1; i <= steps; i++) {
-      await Actions.sleep(16);
+      await Actions.sleep(Actions.DRAG_STEP_MS);
       const end = Actions.centerOf(dst) || p;
-      p = { x: start.x + (end.x - start.x) * i / steps, y: start.y + (end.y - start.y) * i / steps };
+      const f = Base.now() > deadline ? 1 : i / steps;
+      p = { x: start.x + (end.x - start.x) * f, y: start.y + (end.y - start.y) * f };
+      Pointer.moveTo(p.x, p.y, {}, compat);
+      captured = captured || Pointer.capture !== null;
+      if (f === 1)
+        break;
+    }
+    // Re-aim at where the target is now, until it stays put.
+    for (let i = 0; i < 4 && Base.now() < deadline + Actions.DRAG_BUDGET_MS / 2; i++) {
+      await Actions.sleep(Actions.DRAG_STEP_MS);
+      const end = Actions.centerOf(dst);
+      if (!end || Actions.near(end, p))
+        break;
+      p = end;
       Pointer.moveTo(p.x, p.y, {}, compat);
     }
-    await Actions.sleep(16);
+    // Rest on it, with the small move a resting hand makes.
+    await Actions.sleep(Actions.DRAG_REST_MS);
+    Pointer.moveTo(p.x, p.y, {}, compat);
+    await Actions.sleep(Actions.DRAG_REST_MS);
     const released = Pointer.release(p.x, p.y, {}, compat, press.el);
+    captured = captured || released.captured;
+    mutations += observer.takeRecords().length;
+    observer.disconnect();
+
+    const onTarget = (released.under !== null && Pointer.contains(dst, released.under)) ||
+                     (released.el !== null && Pointer.contains(dst, released.el));
+    const moved = src.isConnected && !Actionability.sameBox(Actionability.box(src), sourceBox);
+    const changed = mutations > 0 || moved || !src.isConnected;
     return {
       ready: true,
       source: sourceInfo,
       target: targetInfo,
       mode: 'pointer',
-      dropped: released !== null && Pointer.contains(dst, released),
+      dropped: onTarget && changed,
+      onTarget,
+      pageChanged: changed,
+      captured,
+      releasedOn: released.under ? Actionability.describe(ctx, released.under) : '',
     };
   },
 
@@ -483,7 +538,26 @@ const Actions = {
     return document.scrollingElement || document.documentElement;
   },
 
-  scroll (ctx, args) {
+  // Resolves once the page has been told that scroller moved (its scroll
+  // event, which the engine fires at the next animation frame), or after
+  // maxMs when no frame comes.
+  scrolled (scroller, maxMs) {
+    const doc = scroller.ownerDocument;
+    const target = scroller === doc.scrollingElement ? doc : scroller;
+    return new Promise((resolve) => {
+      let timer = 0;
+      const done = (seen) => {
+        target.removeEventListener('scroll', onScroll, true);
+        clearTimeout(timer);
+        resolve(seen);
+      };
+      const onScroll = () => done(true);
+      target.addEventListener('scroll', onScroll, true);
+      timer = setTimeout(() => done(false), maxMs);
+    });
+  },
+
+  async scroll (ctx, args) {
     const dx = Number(args.deltaX) || 0;
     const dy = Number(args.deltaY) || 0;
     let el = null;
@@ -509,9 +583,15 @@ const Actions = {
 
     const scroller = Actions.scrollerFor(el || over, dx, dy);
     const before = { x: scroller.scrollLeft, y: scroller.scrollTop };
-    if (allowed)
+    let seen = null;
+    if (allowed) {
+      seen = Actions.scrolled(scroller, 500);
       scroller.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+    }
     const after = { x: scroller.scrollLeft, y: scroller.scrollTop };
+    // The result comes after the page's scroll listeners ran.
+    if (seen && (after.x !== before.x || after.y !== before.y))
+      await seen;
     const doc = scroller.ownerDocument;
     const isPage = scroller === doc.scrollingElement && doc === document;
     return {
@@ -606,6 +686,47 @@ const Actions = {
     });
   },
 
+  // Tells the page-world part that an action starts or ends on the page,
+  // so that document.hasFocus() answers as in a page a person acts on.
+  actionEvent (type) {
+    window.dispatchEvent(new Event(type));
+  },
+
+  // Wraps a page function so that the page has the focus from start (when
+  // start) to end (when end), whether it answers at once or later. A fill
+  // ends after its check, since the C side types in between.
+  acting (fn, start, end) {
+    return (ctx, args) => {
+      if (start) {
+        Actions.actionEvent('tabwright-action-start');
+        // Rules the page added through the CSSOM since the last action.
+        Hover.refresh();
+      }
+      const done = (v) => {
+        if (end || !v || v.ready === false)
+          Actions.actionEvent('tabwright-action-end');
+      };
+      let value;
+      try {
+        value = fn(ctx, args);
+      } catch (e) {
+        Actions.actionEvent('tabwright-action-end');
+        throw e;
+      }
+      if (value !== null && typeof value === 'object' && typeof value.then === 'function') {
+        return value.then((v) => {
+          done(v);
+          return v;
+        }, (e) => {
+          Actions.actionEvent('tabwright-action-end');
+          throw e;
+        });
+      }
+      done(value);
+      return value;
+    };
+  },
+
   // browser_evaluate runs in the page's own world, which cannot see refs.
   // This hands the element over through the DOM: the page-world code fires
   // a request event named with a one-time nonce, and the listener set here
@@ -633,14 +754,14 @@ const Actions = {
   },
 };
 
-Api.register('actions.click', Actions.click);
-Api.register('actions.hover', Actions.hover);
-Api.register('actions.fill', Actions.fill);
-Api.register('actions.fillCheck', Actions.fillCheck);
-Api.register('actions.select', Actions.select);
-Api.register('actions.drag', Actions.drag);
-Api.register('actions.scroll', Actions.scroll);
-Api.register('actions.upload', Actions.upload);
+Api.register('actions.click', Actions.acting(Actions.click, true, true));
+Api.register('actions.hover', Actions.acting(Actions.hover, true, true));
+Api.register('actions.fill', Actions.acting(Actions.fill, true, false));
+Api.register('actions.fillCheck', Actions.acting(Actions.fillCheck, false, true));
+Api.register('actions.select', Actions.acting(Actions.select, true, true));
+Api.register('actions.drag', Actions.acting(Actions.drag, true, true));
+Api.register('actions.scroll', Actions.acting(Actions.scroll, true, true));
+Api.register('actions.upload', Actions.acting(Actions.upload, true, true));
 Api.register('actions.uploadCheck', Actions.uploadCheck);
 Api.register('actions.settle', Actions.settle);
 Api.register('actions.exposeElement', Actions.exposeElement);

@@ -538,6 +538,7 @@ const Keyboard = {
       return;
     const next = all[(i + dir + all.length) % all.length];
     next.focus({ preventScroll: true });
+    Hover.set('focus-visible', next);
     next.click();
   },
 
@@ -648,10 +649,14 @@ const Keyboard = {
       i = dir > 0 ? order.length - 1 : 0;
     const next = order[(i + dir + order.length) % order.length];
     next.focus();
+    // Focus moved by the keyboard shows, as :focus-visible.
+    if (Dom.deepActiveElement(document) === next)
+      Hover.set('focus-visible', next);
     if (Actionability.isTextField(next) && typeof next.select === 'function')
       next.select();
   },
 };
 
-Api.register('keyboard.down', Keyboard.down);
-Api.register('keyboard.up', Keyboard.up);
+// The page has the focus from the key's down call to its up call.
+Api.register('keyboard.down', Actions.acting(Keyboard.down, true, false));
+Api.register('keyboard.up', Actions.acting(Keyboard.up, false, true));

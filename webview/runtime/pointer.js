@@ -10,6 +10,13 @@
 //
 // Points are in CSS pixels of the top-level viewport; each event carries
 // the coordinates of the frame its target lives in.
+//
+// Pointer capture: the page-world part (page-world/pointer-capture.js)
+// keeps the capture a page asks for on the agent's pointerdown and tells
+// this side, which then sends the pointer's events to the capturing
+// element, with gotpointercapture and lostpointercapture around it, and
+// releases it after pointerup as the engine does. :hover and :active
+// follow the pointer through Hover (hover.js).
 
 const Pointer = {
   ID: 1,
@@ -21,6 +28,12 @@ const Pointer = {
   y: 0,
   // The buttons held down, as the MouseEvent.buttons bit mask.
   buttons: 0,
+
+  // The element that has captured the pointer, and the capture the page
+  // asked for since the last pointer event (undefined: no change asked).
+  capture: null,
+  pendingCapture: undefined,
+  captureDocs: new WeakSet(),
 
   BUTTONS: { left: 0, middle: 1, right: 2 },
   BUTTON_BITS: [1, 4, 2],
@@ -153,7 +166,7 @@ const Pointer = {
   fire (target, type, init) {
     const view = target.ownerDocument.defaultView || window;
     let name = 'MouseEvent';
-    if (type.startsWith('pointer') || type === 'click' || type === 'auxclick' || type === 'contextmenu')
+    if (type.startsWith('pointer') || type.endsWith('pointercapture') || type === 'click' || type === 'auxclick' || type === 'contextmenu')
       name = 'PointerEvent';
     else if (type === 'wheel')
       name = 'WheelEvent';
@@ -169,7 +182,8 @@ const Pointer = {
   // fire. Returns the hit at the new point.
   moveTo (x, y, mods, compat) {
     const mouse = compat !== false;
-    const h = Pointer.hit(x, y);
+    Pointer.processCapture(mods);
+    const h = Pointer.capturedHit(x, y);
     const target = h ? h.el : null;
     let old = Pointer.hovered ? Pointer.hovered.deref() : null;
     if (old && !old.isConnected)
@@ -220,6 +234,7 @@ const Pointer = {
       }
       Pointer.hovered = target ? new WeakRef(target) : null;
     }
+    Hover.set('hover', target);
 
     Pointer.x = x;
     Pointer.y = y;
@@ -230,6 +245,69 @@ const Pointer = {
         Pointer.fire(target, 'mousemove', Object.assign({}, init));
     }
     return h;
+  },
+
+  // What pointer events at a top-level point go to: the capturing element
+  // while there is one, otherwise what is under the point.
+  capturedHit (x, y) {
+    const c = Pointer.capture;
+    if (c && c.isConnected) {
+      const p = Pointer.clientPoint(c, x, y);
+      return { el: c, x: p.x, y: p.y };
+    }
+    return Pointer.hit(x, y);
+  },
+
+  // Listens, in the document of an element about to be pressed, for the
+  // capture requests of the page-world part.
+  listenCapture (doc) {
+    if (!doc || !doc.defaultView || Pointer.captureDocs.has(doc))
+      return;
+    Pointer.captureDocs.add(doc);
+    doc.defaultView.addEventListener('tabwright-pointer-capture', (e) => {
+      e.stopImmediatePropagation();
+      const t = e.composedPath()[0];
+      Pointer.pendingCapture = t && t.nodeType === 1 ? t : null;
+    }, true);
+  },
+
+  captureEvent (el, type, mods) {
+    const p = Pointer.clientPoint(el, Pointer.x, Pointer.y);
+    const init = Pointer.init(el, p.x, p.y, mods || {}, { cancelable: false });
+    Pointer.fire(el, type, Pointer.pointerInit(init, Pointer.buttons !== 0));
+  },
+
+  // Applies the capture the page asked for before the next pointer event,
+  // firing lostpointercapture and gotpointercapture as the engine does.
+  processCapture (mods) {
+    if (Pointer.capture && !Pointer.capture.isConnected) {
+      const doc = Pointer.capture.ownerDocument;
+      Pointer.capture = null;
+      if (doc && doc.documentElement)
+        Pointer.captureEvent(doc.documentElement, 'lostpointercapture', mods);
+    }
+    const want = Pointer.pendingCapture;
+    if (want === undefined)
+      return;
+    Pointer.pendingCapture = undefined;
+    if (want === Pointer.capture)
+      return;
+    const old = Pointer.capture;
+    Pointer.capture = want;
+    if (old)
+      Pointer.captureEvent(old, 'lostpointercapture', mods);
+    if (want)
+      Pointer.captureEvent(want, 'gotpointercapture', mods);
+  },
+
+  // The implicit release after pointerup.
+  releaseCapture (mods) {
+    Pointer.processCapture(mods);
+    const old = Pointer.capture;
+    Pointer.capture = null;
+    Pointer.pendingCapture = undefined;
+    if (old && old.isConnected)
+      Pointer.captureEvent(old, 'lostpointercapture', mods);
   },
 
   // A top-level point in the coordinates of el's frame.
@@ -255,6 +333,7 @@ const Pointer = {
   focusForPress (target, x, y) {
     const f = Pointer.focusTarget(target);
     const active = Dom.deepActiveElement(document);
+    Hover.set('focus-visible', null);
     if (f) {
       if (f === active)
         return;
@@ -304,9 +383,12 @@ const Pointer = {
 
     for (let i = 1; i <= count; i++) {
       const down = Pointer.hit(x, y) || h;
+      Pointer.listenCapture(down.el.ownerDocument);
       Pointer.buttons |= bit;
+      Hover.set('active', down.el);
       const downInit = Pointer.init(down.el, down.x, down.y, mods, { button, detail: i });
       const pointerOk = Pointer.fire(down.el, 'pointerdown', Pointer.pointerInit(Object.assign({}, downInit, { detail: 0 }), true));
+      Pointer.processCapture(mods);
       let mouseOk = true;
       if (pointerOk)
         mouseOk = Pointer.fire(down.el, 'mousedown', Object.assign({}, downInit));
@@ -317,12 +399,15 @@ const Pointer = {
         Pointer.fire(cm.el, 'contextmenu', Pointer.pointerInit(Pointer.init(cm.el, cm.x, cm.y, mods, { button, detail: 0 }), true));
       }
 
-      const up = Pointer.hit(x, y) || down;
+      Pointer.processCapture(mods);
+      const up = Pointer.capturedHit(x, y) || down;
       Pointer.buttons &= ~bit;
       const upInit = Pointer.init(up.el, up.x, up.y, mods, { button, detail: i });
       Pointer.fire(up.el, 'pointerup', Pointer.pointerInit(Object.assign({}, upInit, { detail: 0 }), false));
       if (pointerOk)
         Pointer.fire(up.el, 'mouseup', Object.assign({}, upInit));
+      Hover.set('active', null);
+      Pointer.releaseCapture(mods);
 
       const on = Pointer.commonAncestor(down.el, up.el);
       if (on) {
@@ -344,9 +429,12 @@ const Pointer = {
     const h = Pointer.hit(x, y);
     if (!h)
       return { el: null, ok: false };
+    Pointer.listenCapture(h.el.ownerDocument);
     Pointer.buttons |= 1;
+    Hover.set('active', h.el);
     const init = Pointer.init(h.el, h.x, h.y, mods, { button: 0, detail: 1 });
     const ok = Pointer.fire(h.el, 'pointerdown', Pointer.pointerInit(Object.assign({}, init, { detail: 0 }), true));
+    Pointer.processCapture(mods);
     let mouseOk = true;
     if (ok)
       mouseOk = Pointer.fire(h.el, 'mousedown', Object.assign({}, init));
@@ -355,20 +443,32 @@ const Pointer = {
     return { el: h.el, ok, mouseOk };
   },
 
+  // Answers {el, under, captured}: the element the release went to, the
+  // one under the point, and whether the page held the pointer captured.
   release (x, y, mods, compat, downTarget) {
-    const h = Pointer.hit(x, y);
+    Pointer.processCapture(mods);
+    const under = Pointer.hit(x, y);
+    const captured = Pointer.capture !== null && Pointer.capture.isConnected;
+    const h = Pointer.capturedHit(x, y);
     Pointer.buttons &= ~1;
-    if (!h)
-      return null;
+    if (!h) {
+      Hover.set('active', null);
+      Pointer.releaseCapture(mods);
+      return { el: null, under: null, captured };
+    }
     const init = Pointer.init(h.el, h.x, h.y, mods, { button: 0, detail: 1 });
     Pointer.fire(h.el, 'pointerup', Pointer.pointerInit(Object.assign({}, init, { detail: 0 }), false));
     if (compat)
       Pointer.fire(h.el, 'mouseup', Object.assign({}, init));
+    Hover.set('active', null);
+    Pointer.releaseCapture(mods);
     const on = Pointer.commonAncestor(downTarget, h.el);
     if (on) {
       const o = Pointer.clientPoint(on, x, y);
       Pointer.fire(on, 'click', Pointer.pointerInit(Pointer.init(on, o.x, o.y, mods, { button: 0, detail: 1 }), false));
     }
-    return h.el;
+    return { el: h.el, under: under ? under.el : null, captured };
   },
 };
+
+Pointer.listenCapture(document);
