@@ -301,13 +301,19 @@ tw_session_get_file (TwSession *self)
   return self->file->path;
 }
 
+static GStrv parse_tabs (const char    *contents,
+                         GStrvBuilder  *titles,
+                         GError       **error);
+
 guint
 tw_session_restore (TwSession  *self,
                     GError    **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *contents = NULL;
+  g_autoptr(GStrvBuilder) titles_builder = g_strv_builder_new ();
   g_auto(GStrv) urls = NULL;
+  g_auto(GStrv) titles = NULL;
   guint n_urls;
 
   g_return_val_if_fail (TW_IS_SESSION (self), 0);
@@ -320,13 +326,15 @@ tw_session_restore (TwSession  *self,
       return 0;
     }
 
-  urls = tw_session_parse (contents, error);
+  urls = parse_tabs (contents, titles_builder, error);
   if (urls == NULL)
     return 0;
+  titles = g_strv_builder_end (titles_builder);
 
+  /* The tabs list their pages at once and load them when first used. */
   n_urls = g_strv_length (urls);
   for (guint i = 0; i < n_urls; i++)
-    tw_browser_open_tab (self->browser, urls[i]);
+    tw_browser_restore_tab (self->browser, urls[i], titles[i]);
 
   return n_urls;
 }
@@ -416,9 +424,12 @@ tw_session_serialize (GListModel *tabs)
   return json_generator_to_data (generator, NULL);
 }
 
-GStrv
-tw_session_parse (const char  *contents,
-                  GError     **error)
+/* The URLs of a session file, and their titles ("" when none) in @titles
+ * when not NULL. */
+static GStrv
+parse_tabs (const char    *contents,
+            GStrvBuilder  *titles,
+            GError       **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GStrvBuilder) urls = g_strv_builder_new ();
@@ -427,7 +438,7 @@ tw_session_parse (const char  *contents,
   JsonNode *root;
   guint n_urls = 0;
 
-  g_return_val_if_fail (contents != NULL, NULL);
+  g_assert (contents != NULL);
 
   if (!json_parser_load_from_data (parser, contents, -1, error))
     return NULL;
@@ -465,8 +476,21 @@ tw_session_parse (const char  *contents,
         continue;
 
       g_strv_builder_add (urls, url);
+      if (titles != NULL)
+        g_strv_builder_add (titles,
+                            json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                        "title", ""));
       n_urls++;
     }
 
   return g_strv_builder_end (urls);
+}
+
+GStrv
+tw_session_parse (const char  *contents,
+                  GError     **error)
+{
+  g_return_val_if_fail (contents != NULL, NULL);
+
+  return parse_tabs (contents, NULL, error);
 }

@@ -562,6 +562,33 @@ tw_activity_log_begin (TwActivityLog  *self,
   return entry;
 }
 
+TwActivityEntry *
+tw_activity_log_add_event (TwActivityLog *self,
+                           const char    *browser_id,
+                           const char    *source,
+                           const char    *what,
+                           const char    *detail)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  TwCaller caller = { .agent_id = NULL, .agent_name = source, .call_id = 0 };
+  TwActivityEntry *entry;
+
+  g_return_val_if_fail (TW_IS_ACTIVITY_LOG (self), NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+  g_return_val_if_fail (what != NULL, NULL);
+
+  if (browser_id != NULL)
+    json_object_set_string_member (arguments, "browserId", browser_id);
+
+  /* Not a call: it has no id, and it is over as soon as it is seen. */
+  entry = tw_activity_log_begin (self, &caller, what, arguments);
+  g_free (entry->detail);
+  entry->detail = g_strdup (detail);
+  entry->state = TW_ACTIVITY_SUCCEEDED;
+
+  return entry;
+}
+
 void
 tw_activity_log_end (TwActivityLog *self,
                      guint64        call_id,

@@ -73,6 +73,14 @@ void             tw_activity_log_end                 (TwActivityLog   *self,
                                                       guint64          call_id,
                                                       JsonNode        *result,
                                                       const GError    *error);
+/* Records something a page did on its own, which the person should see
+ * among the calls: e.g. @source "Page", @what "alert", @detail
+ * "“Saved” · accepted". The entry has no call id and is finished at once. */
+TwActivityEntry *tw_activity_log_add_event           (TwActivityLog   *self,
+                                                      const char      *browser_id,
+                                                      const char      *source,
+                                                      const char      *what,
+                                                      const char      *detail);
 /* What the page says the call's element is. */
 void             tw_activity_log_set_target          (TwActivityLog   *self,
                                                       guint64          call_id,

@@ -6,6 +6,7 @@
 #include "tw-window.h"
 
 #include "tw-action-overlay.h"
+#include "tw-activity-log.h"
 #include "tw-activity-feed.h"
 #include "tw-address.h"
 #include "tw-connect-dialog.h"
@@ -50,6 +51,8 @@ struct _TwWindow
   TwActivityFeed       *activity_feed;
   /* The tab the tab strip's context menu was opened on. */
   TwBrowserTab         *menu_tab;
+
+  guint                 wake_source;
 
   guint                 address_edited : 1;
   guint                 setting_address : 1;
@@ -525,6 +528,14 @@ tab_script_dialog_cb (TwWindow     *self,
                       TwBrowserTab *tab)
 {
   g_autofree char *text = NULL;
+  g_autofree char *detail = NULL;
+
+  /* The tab answered it at once, whether or not a call was running; the
+   * activity shows that the page opened it. */
+  detail = g_strdup_printf (type == TW_DIALOG_ALERT ? _("“%s” · accepted") : _("“%s” · dismissed"),
+                            message);
+  tw_activity_log_add_event (tw_browser_get_activity (self->browser), tw_browser_tab_get_id (tab),
+                             _("Page"), tw_dialog_type_to_string ((TwDialogType) type), detail);
 
   /* Dialogs never block anyone; the person still hears what the page they
    * are looking at said. */
@@ -564,6 +575,18 @@ tab_handoff_cb (TwWindow     *self,
 
   adw_tab_view_set_selected_page (self->tab_view, page);
   gtk_window_present (GTK_WINDOW (self));
+}
+
+static gboolean
+wake_selected_tab_cb (gpointer user_data)
+{
+  TwWindow *self = user_data;
+
+  self->wake_source = 0;
+  if (get_selected_tab (self) != NULL)
+    tw_browser_tab_wake (get_selected_tab (self));
+
+  return G_SOURCE_REMOVE;
 }
 
 /* Only the page on screen draws what agents do; those behind it keep
@@ -733,6 +756,12 @@ tab_view_notify_selected_page_cb (TwWindow   *self,
   if (content != NULL)
     set_page_on_screen (content, TRUE);
   tw_tab_deck_set_selected (self->tab_deck, content);
+
+  /* A tab restored from the last session loads once the person looks at
+   * it: the tab on screen when the window settles, not each one selected
+   * on the way while the window fills. */
+  if (self->wake_source == 0)
+    self->wake_source = g_idle_add (wake_selected_tab_cb, self);
 
   /* As in a tab view, focus that was in the page leaves with it for the
    * page that comes forward. */
@@ -1218,6 +1247,8 @@ static void
 tw_window_dispose (GObject *object)
 {
   TwWindow *self = TW_WINDOW (object);
+
+  g_clear_handle_id (&self->wake_source, g_source_remove);
 
   /* The tab view goes away with the template; nothing it says while dying
    * concerns the browser any more. */

@@ -36,10 +36,18 @@ struct _TwBrowserTab
   char           *load_error;
   char           *load_error_uri;
 
+  /* A tab restored from the last session keeps the address it had, and
+   * loads it only when it is first used (tw_browser_tab_wake()). */
+  char           *deferred_uri;
+
   /* TabDialog, oldest first; n_dialogs counts every dialog ever answered so
    * a command can tell which ones opened while it ran. */
   GQueue          dialogs;
   guint64         n_dialogs;
+  /* Dialogs with a lower serial were reported in a result. A dialog that
+   * opened between calls (a timer, a network callback) or during a call
+   * that failed goes into the result of the next call that succeeds. */
+  guint64         n_reported_dialogs;
 
   /* GTask of commands waiting their turn, and the one running now. */
   GQueue          pending;
@@ -84,6 +92,7 @@ typedef struct
   guint         timeout_source;
   guint         settle_source;
   guint         waiting : 1;      /* waiting for a navigation to end */
+  guint         waking : 1;       /* loading a restored tab's page first */
   guint         started : 1;      /* WebKit reported the load's start */
   guint         finished : 1;
   guint         alive_checked : 1; /* reload/navigate: the page answered, or was ended */
@@ -129,6 +138,8 @@ static guint next_tab_number = 1;
 G_DEFINE_FINAL_TYPE (TwBrowserTab, tw_browser_tab, G_TYPE_OBJECT)
 
 static void start_next_command (TwBrowserTab *self);
+static void dispatch_command   (TwBrowserTab *self,
+                                GTask        *task);
 
 static void
 tab_dialog_free (TabDialog *dialog)
@@ -466,6 +477,7 @@ finish_command (TwBrowserTab *self,
   else
     {
       add_dialogs (self, result, cmd->first_dialog);
+      self->n_reported_dialogs = self->n_dialogs;
 
       if (cmd->new_tabs != NULL && cmd->new_tabs->len > 0 && tw_tab_actions_handles (cmd->command))
         {
@@ -533,6 +545,14 @@ finish_with_page (TwBrowserTab *self,
 
   cmd->waiting = FALSE;
   g_clear_handle_id (&cmd->settle_source, g_source_remove);
+
+  /* The restored page is there: now the command itself runs. */
+  if (cmd->waking)
+    {
+      cmd->waking = FALSE;
+      dispatch_command (self, task);
+      return;
+    }
 
   /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
    * or 6000) into the blank page without reporting a failure. */
@@ -1014,6 +1034,20 @@ view_script_dialog_cb (TwBrowserTab       *self,
   record->message = g_strdup (webkit_script_dialog_get_message (dialog));
   g_queue_push_tail (&self->dialogs, record);
 
+  /* browser_logs lists it among what the page did. */
+  {
+    g_autofree char *note = g_strdup_printf ("The page opened %s dialog: “%s”; Tabwright %s it",
+                                             record->type == TW_DIALOG_ALERT ? "an alert"
+                                             : record->type == TW_DIALOG_CONFIRM ? "a confirm"
+                                             : record->type == TW_DIALOG_PROMPT ? "a prompt"
+                                             : "a beforeunload",
+                                             record->message,
+                                             record->type == TW_DIALOG_ALERT ? "accepted"
+                                                                             : "dismissed");
+
+    tw_tab_log_add_note (self->log, note);
+  }
+
   while (self->dialogs.length > MAX_DIALOGS)
     tab_dialog_free (g_queue_pop_head (&self->dialogs));
 
@@ -1486,9 +1520,8 @@ start_command (TwBrowserTab *self,
                GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  GError *error = NULL;
 
-  cmd->first_dialog = self->n_dialogs;
+  cmd->first_dialog = self->n_reported_dialogs;
 
   if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD)
     {
@@ -1509,6 +1542,31 @@ start_command (TwBrowserTab *self,
 
   cmd->timeout_source = g_timeout_add (command_time_limit (self, cmd->command),
                                        command_timeout_cb, task);
+
+  /* A restored tab that nobody used yet loads its page before the command
+   * sees it, unless the command loads a page itself. */
+  if (self->deferred_uri != NULL && cmd->command != TW_TAB_COMMAND_NAVIGATE)
+    {
+      g_autofree char *uri = g_steal_pointer (&self->deferred_uri);
+
+      cmd->waking = TRUE;
+      begin_wait (self, cmd);
+      webkit_web_view_load_uri (self->view, uri);
+      schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      return;
+    }
+
+  dispatch_command (self, task);
+}
+
+static void
+dispatch_command (TwBrowserTab *self,
+                  GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  g_clear_pointer (&self->deferred_uri, g_free);
 
   switch (cmd->command)
     {
@@ -1715,6 +1773,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->workspace_dir, g_free);
   g_clear_pointer (&self->load_error, g_free);
   g_clear_pointer (&self->load_error_uri, g_free);
+  g_clear_pointer (&self->deferred_uri, g_free);
   g_clear_pointer (&self->handoff_message, g_free);
   g_clear_pointer (&self->handoff_agent, g_free);
 
@@ -2137,6 +2196,9 @@ tw_browser_tab_get_uri (TwBrowserTab *self)
 
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
 
+  if (self->deferred_uri != NULL)
+    return self->deferred_uri;
+
   uri = self->view ? webkit_web_view_get_uri (self->view) : NULL;
 
   return uri ? uri : "";
@@ -2266,9 +2328,51 @@ tw_browser_tab_load_uri (TwBrowserTab  *self,
   if (!tw_address_check_url (uri, error))
     return FALSE;
 
+  g_clear_pointer (&self->deferred_uri, g_free);
   webkit_web_view_load_uri (self->view, uri);
 
   return TRUE;
+}
+
+void
+tw_browser_tab_defer_load (TwBrowserTab *self,
+                           const char   *uri,
+                           const char   *title)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (uri != NULL);
+
+  if (self->closed)
+    return;
+
+  g_free (self->deferred_uri);
+  self->deferred_uri = g_strdup (uri);
+  set_title (self, title);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_URI]);
+}
+
+gboolean
+tw_browser_tab_get_deferred (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->deferred_uri != NULL;
+}
+
+void
+tw_browser_tab_wake (TwBrowserTab *self)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  /* A command waiting its turn wakes the tab itself, and waits for it. */
+  if (self->deferred_uri == NULL || self->closed || self->active != NULL ||
+      !g_queue_is_empty (&self->pending))
+    return;
+
+  uri = g_steal_pointer (&self->deferred_uri);
+  webkit_web_view_load_uri (self->view, uri);
 }
 
 void
@@ -2294,7 +2398,12 @@ tw_browser_tab_reload (TwBrowserTab *self)
 {
   g_return_if_fail (TW_IS_BROWSER_TAB (self));
 
-  if (!self->closed)
+  if (self->closed)
+    return;
+
+  if (self->deferred_uri != NULL)
+    tw_browser_tab_wake (self);
+  else
     webkit_web_view_reload (self->view);
 }
 

@@ -114,4 +114,15 @@ void           tw_browser_tab_go_forward        (TwBrowserTab  *self);
 void           tw_browser_tab_reload            (TwBrowserTab  *self);
 void           tw_browser_tab_stop              (TwBrowserTab  *self);
 
+/* A tab restored from the last session: it reports @uri and @title at once
+ * but loads nothing, so a window of many restored tabs starts no web
+ * process for them. It loads @uri when it becomes live: on the first
+ * command an agent runs in it (which waits for that load) or when the
+ * person looks at it (tw_browser_tab_wake()). */
+void           tw_browser_tab_defer_load        (TwBrowserTab  *self,
+                                                 const char    *uri,
+                                                 const char    *title);
+gboolean       tw_browser_tab_get_deferred      (TwBrowserTab  *self);
+void           tw_browser_tab_wake              (TwBrowserTab  *self);
+
 G_END_DECLS

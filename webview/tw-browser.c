@@ -579,6 +579,26 @@ tw_browser_open_tab (TwBrowser  *self,
 }
 
 TwBrowserTab *
+tw_browser_restore_tab (TwBrowser  *self,
+                        const char *uri,
+                        const char *title)
+{
+  g_autoptr(TwBrowserTab) tab = NULL;
+
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+  g_return_val_if_fail (uri != NULL, NULL);
+
+  if (!tw_address_check_url (uri, NULL))
+    return NULL;
+
+  tab = tw_browser_tab_new (self->session, NULL, NULL);
+  tw_browser_tab_defer_load (tab, uri, title);
+  add_tab (self, tab);
+
+  return tab;
+}
+
+TwBrowserTab *
 tw_browser_lookup_tab (TwBrowser  *self,
                        const char *browser_id)
 {

@@ -34,6 +34,12 @@ GListModel           *tw_browser_get_tabs            (TwBrowser     *self);
  * the blank page when @uri is NULL. Returns the new tab, owned by @self. */
 TwBrowserTab         *tw_browser_open_tab            (TwBrowser     *self,
                                                       const char    *uri);
+/* Puts back a tab of the last session for the person: it lists @uri and
+ * @title (may be NULL) at once and loads @uri only when it is first used
+ * (see tw_browser_tab_defer_load()). NULL when @uri is not a web page. */
+TwBrowserTab         *tw_browser_restore_tab         (TwBrowser     *self,
+                                                      const char    *uri,
+                                                      const char    *title);
 TwBrowserTab         *tw_browser_lookup_tab          (TwBrowser     *self,
                                                       const char    *browser_id);
 void                  tw_browser_close_tab           (TwBrowser     *self,

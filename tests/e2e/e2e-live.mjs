@@ -5,11 +5,14 @@
 // events, observers, transitions) while another tab is on screen.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callOk, connectClient } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 let app;
@@ -96,3 +99,91 @@ test('a CSS transition in a background tab runs to its transitionend', options, 
   assert.equal(await evaluate(background, '() => getComputedStyle(document.getElementById("box")).width'), '300px');
 });
 
+test('an alert a timer opens between two calls is reported by the next call and listed by browser_logs', options, async () => {
+  // A second tab of the same origin starts the timer and sees, through
+  // local storage, when the alert has come and gone, without a call on the
+  // first tab.
+  const { data: { browserId: watcher } } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/live.html?watcher') });
+  await evaluate(watcher, '() => { localStorage.removeItem("alerted"); localStorage.removeItem("fire"); }');
+
+  // The timer is armed only when the watcher says so, after the call that
+  // set it up has returned, so the alert opens between calls.
+  const { data: armed } = await callOk(client, 'browser_evaluate', { browserId: background, function: `() => {
+    addEventListener('storage', (event) => {
+      if (event.key === 'fire')
+        setTimeout(() => { alert('Timer says hi'); localStorage.setItem('alerted', 'yes'); }, 50);
+    });
+    return 'armed';
+  }` });
+  assert.equal(armed.result, 'armed');
+  assert.equal(armed.dialogs, undefined, 'no dialog opened during the call that set the timer');
+
+  assert.equal(await evaluate(watcher, `async () => {
+    localStorage.setItem('fire', 'now');
+    return window.waitFor(() => localStorage.getItem('alerted'));
+  }`), 'yes', 'the alert was answered while no call ran on its tab');
+
+  const { data: next, text } = await callOk(client, 'browser_evaluate', { browserId: background, function: '() => 1 + 1' });
+  assert.equal(next.result, 2);
+  assert.deepEqual(next.dialogs, [{ type: 'alert', message: 'Timer says hi' }], 'the next call reports the alert');
+  assert.match(text, /Timer says hi/, 'the result text mentions it');
+  const { data: again } = await callOk(client, 'browser_evaluate', { browserId: background, function: '() => 3' });
+  assert.equal(again.dialogs, undefined, 'a dialog is reported once');
+
+  const { data: logs } = await callOk(client, 'browser_logs', { browserId: background });
+  assert.ok(logs.entries.some((entry) => entry.type === 'note' && /alert dialog: “Timer says hi”; Tabwright accepted it/.test(entry.text)),
+    `browser_logs lists the alert: ${JSON.stringify(logs.entries.filter((entry) => entry.type === 'note'))}`);
+});
+
+// Starts Tabwright on a workspace and data folder that outlive it.
+function launchOn(persist) {
+  const dirs = makeAppDirs();
+  dirs.workspace = path.join(persist, 'workspace');
+  // The cache is kept too: web processes may still write to it while the
+  // app that started them is being cleaned up.
+  return startTabwright({ dirs, env: { XDG_DATA_HOME: path.join(persist, 'data'), XDG_CACHE_HOME: path.join(persist, 'cache') } });
+}
+
+test('a tab restored from the last session lists its page at once and loads it when first used', options, async () => {
+  const persist = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-e2e-live-'));
+  for (const dir of ['workspace', 'data', 'cache'])
+    fs.mkdirSync(path.join(persist, dir), { mode: 0o700 });
+  try {
+    // A first launch makes the workspace's data folder; the session it
+    // leaves is replaced by one whose titles differ from the pages'.
+    const first = await launchOn(persist);
+    const workspaceId = first.info.workspaceId;
+    assert.ok((await first.stop()).clean, 'tabwright exits cleanly');
+    const asleep = fixtures.url('/page?title=Asleep');
+    const shown = fixtures.url('/page?title=Shown');
+    fs.writeFileSync(path.join(persist, 'data', 'tabwright', 'workspaces', workspaceId, 'session.json'),
+      JSON.stringify({ version: 1, tabs: [{ url: asleep, title: 'Saved one' }, { url: shown, title: 'Saved two' }] }),
+      { mode: 0o600 });
+
+    const restored = await launchOn(persist);
+    const agent = await connectClient(restored);
+    try {
+      // The person's last tab comes to the front and loads; the one behind
+      // it loads nothing until it is used, yet lists its page.
+      const { data: listed } = await callOk(agent, 'browser_list_tabs');
+      assert.deepEqual(listed.tabs.map((tab) => tab.url), [asleep, shown], 'the restored tabs list their address');
+      assert.equal(listed.tabs[0].title, 'Saved one', 'the tab behind lists the title it had');
+      assert.equal(listed.tabs[0].loading, false, 'the tab behind loads nothing yet');
+
+      // An agent's first call makes it live, and sees the page.
+      const behind = listed.tabs[0].browserId;
+      const { data: page } = await callOk(agent, 'browser_evaluate', { browserId: behind,
+        function: '() => [document.title, document.visibilityState, location.href]' });
+      assert.deepEqual(page.result, ['Asleep', 'visible', asleep], 'the first call ran in the restored page');
+      const snapshot = await agent.callTool({ name: 'browser_snapshot', arguments: { browserId: behind } });
+      assert.match(resultText(snapshot), /heading "Asleep"/);
+      const { data: after } = await callOk(agent, 'browser_list_tabs');
+      assert.equal(after.tabs[0].title, 'Asleep', 'the tab lists its page\'s own title once loaded');
+    } finally {
+      await agent.close().catch(() => {});
+      assert.ok((await restored.stop()).clean, 'tabwright exits cleanly');
+    }
+  } finally {
+    fs.rmSync(persist, { recursive: true, force: true, maxRetries: 10 });
+  }
+});
