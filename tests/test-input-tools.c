@@ -112,7 +112,7 @@ static const Case cases[] = {
     "\"source\": {\"ref\": \"@e2\", \"role\": \"slider\", \"name\": \"Volume\"}, "
     "\"target\": {\"ref\": \"@e5\", \"role\": \"button\", \"name\": \"75\"}}",
     "Dragged slider \"Volume\" @e2 onto button \"75\" @e5 with the pointer (press, move, rest, release on the target); "
-    "the page changed during the drag. The page captured the pointer.",
+    "the page changed during the drag. The page captured the pointer.\nbrowserId: b3\nurl: http://a/\ntitle: \"Slider\"",
   },
   {
     "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e2\", \"targetRef\": \"@e5\"}",
@@ -122,7 +122,7 @@ static const Case cases[] = {
     "\"source\": {\"ref\": \"@e2\", \"role\": \"button\", \"name\": \"Save\"}, "
     "\"target\": {\"ref\": \"@e5\", \"role\": \"button\", \"name\": \"Cancel\"}}",
     "Dragged button \"Save\" @e2 onto button \"Cancel\" @e5 with the pointer and released it on the target, "
-    "but the page did not change: it may not have taken the drag.",
+    "but the page did not change: it may not have taken the drag.\nbrowserId: b3\nurl: http://a/\ntitle: \"Form\"",
   },
   {
     "browser_drag", "{\"browserId\": \"b3\", \"sourceRef\": \"@e2\", \"targetRef\": \"@e5\"}",
@@ -132,7 +132,7 @@ static const Case cases[] = {
     "\"source\": {\"ref\": \"@e2\", \"role\": \"listitem\", \"name\": \"Write\"}, "
     "\"target\": {\"ref\": \"@e5\", \"role\": \"listitem\", \"name\": \"Ship\"}}",
     "Dragged listitem \"Write\" @e2 onto listitem \"Ship\" @e5 with the pointer, but the release did not land on the target "
-    "(it landed on dialog \"Cookies\"); the page changed during the drag.",
+    "(it landed on dialog \"Cookies\"); the page changed during the drag.\nbrowserId: b3\nurl: http://a/\ntitle: \"Board\"",
   },
   {
     "browser_upload", "{\"browserId\": \"b3\", \"ref\": \"@e8\", \"filePaths\": [\"a.txt\", \"docs/b.png\"]}",
