@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Prints one closing line, "tests: N passed, N failed, N skipped", from the
-// JSON lines log that `meson test` writes, so a CI reader sees the counts.
+// JSON lines logs that `meson test` writes (one or more, added up), so a CI
+// reader sees the counts.
 import { readFileSync } from 'node:fs';
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
-let text;
-try {
-  text = readFileSync(process.argv[2], 'utf8');
-} catch (error) {
-  console.error(`test-summary: cannot read ${process.argv[2]}: ${error.message}`);
-  process.exit(1);
+let text = '';
+for (const file of process.argv.slice(2)) {
+  try {
+    text += readFileSync(file, 'utf8') + '\n';
+  } catch (error) {
+    console.error(`test-summary: cannot read ${file}: ${error.message}`);
+    process.exit(1);
+  }
 }
 for (const line of text.split('\n')) {
   if (!line.trim())
