@@ -749,9 +749,13 @@ read_process (const char  *name,
 
 /* Every live process this app started: its descendants (web processes, the
  * network process, their sandboxes, agents) and the members of agents'
- * process groups that left the tree (a daemon an agent started). */
+ * process groups that left the tree (a daemon an agent started). `known`
+ * holds every pid found by earlier scans and gains this scan's: a process
+ * whose parent was killed first is reparented out of the tree, and must
+ * still count as ours, with its own children. */
 static GArray *
-find_started_processes (GArray *groups)
+find_started_processes (GArray     *groups,
+                        GHashTable *known)
 {
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ProcessInfo));
   g_autoptr(GHashTable) ours = g_hash_table_new (NULL, NULL);
@@ -789,9 +793,11 @@ find_started_processes (GArray *groups)
           for (guint j = 0; j < groups->len && !in_group; j++)
             in_group = info->pgid == g_array_index (groups, GPid, j);
 
-          if (in_group || g_hash_table_contains (ours, GINT_TO_POINTER (info->ppid)))
+          if (in_group || g_hash_table_contains (known, GINT_TO_POINTER (info->pid)) ||
+              g_hash_table_contains (ours, GINT_TO_POINTER (info->ppid)))
             {
               g_hash_table_add (ours, GINT_TO_POINTER (info->pid));
+              g_hash_table_add (known, GINT_TO_POINTER (info->pid));
               g_array_append_val (found, info->pid);
               grew = TRUE;
             }
@@ -811,15 +817,16 @@ signal_processes (GArray *pids,
 
 /* Waits, bounded, for the processes to be gone; answers those still there. */
 static GArray *
-wait_processes_gone (GArray *groups,
-                     guint   timeout_ms)
+wait_processes_gone (GArray     *groups,
+                     GHashTable *known,
+                     guint       timeout_ms)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
   GArray *left;
 
   for (;;)
     {
-      left = find_started_processes (groups);
+      left = find_started_processes (groups, known);
       if (left->len == 0 || g_get_monotonic_time () >= deadline)
         return left;
       g_array_unref (left);
@@ -835,7 +842,8 @@ static void
 end_started_processes (void)
 {
   g_autoptr(GArray) groups = tw_agent_dup_process_groups ();
-  g_autoptr(GArray) pids = find_started_processes (groups);
+  g_autoptr(GHashTable) known = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) pids = find_started_processes (groups, known);
   g_autoptr(GArray) left = NULL;
 
   if (pids->len == 0)
@@ -845,7 +853,7 @@ end_started_processes (void)
     kill (-g_array_index (groups, GPid, i), SIGTERM);
   signal_processes (pids, SIGTERM);
 
-  left = wait_processes_gone (groups, END_GRACE_MS);
+  left = wait_processes_gone (groups, known, END_GRACE_MS);
   if (left->len == 0)
     return;
 
@@ -853,7 +861,7 @@ end_started_processes (void)
   for (guint i = 0; i < groups->len; i++)
     kill (-g_array_index (groups, GPid, i), SIGKILL);
   signal_processes (left, SIGKILL);
-  g_array_unref (wait_processes_gone (groups, KILL_GRACE_MS));
+  g_array_unref (wait_processes_gone (groups, known, KILL_GRACE_MS));
 }
 
 static void
