@@ -649,6 +649,48 @@ test_snapshot (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
+/* A tab restored from the last session lists its saved page, loads it when
+ * the window shows it or a command first needs it, and a command always
+ * sees the restored page, never the blank one before it. */
+static void
+test_restored_tabs (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *first_url = page_url ("index.html");
+  g_autofree char *second_url = page_url ("second.html");
+  TwBrowserTab *first = tw_browser_restore_tab (browser, first_url, "Saved index");
+  TwBrowserTab *second = tw_browser_restore_tab (browser, second_url, "Saved second");
+  g_autoptr(JsonObject) reply = NULL;
+  const char *text;
+
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_true (tw_browser_tab_get_deferred (first));
+  g_assert_cmpstr (tw_browser_tab_get_uri (first), ==, first_url);
+  g_assert_cmpstr (tw_browser_tab_get_title (first), ==, "Saved index");
+  g_assert_false (tw_browser_tab_get_loading (first));
+
+  /* Shown by the window: it loads, and counts as loading until it has. */
+  tw_browser_tab_wake (first);
+  g_assert_false (tw_browser_tab_get_deferred (first));
+  g_assert_true (tw_browser_tab_get_loading (first));
+  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (first), "{}");
+  text = json_object_get_string_member (reply, "text");
+  g_assert_nonnull (strstr (text, "heading \"Fixture Index\""));
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, first_url);
+  g_assert_false (tw_browser_tab_get_loading (first));
+  g_clear_pointer (&reply, json_object_unref);
+
+  /* Never shown: the command itself loads the page first. */
+  g_assert_true (tw_browser_tab_get_deferred (second));
+  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (second), "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, second_url);
+  g_assert_false (tw_browser_tab_get_deferred (second));
+  g_assert_null (strstr (json_object_get_string_member (reply, "text"), "no content"));
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
 static void
 test_page_tools (void)
 {
@@ -1048,6 +1090,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/other-workspace", test_other_workspace);
   g_test_add_func ("/webview/browser/separate-sessions", test_separate_sessions);
   g_test_add_func ("/webview/browser/snapshot", test_snapshot);
+  g_test_add_func ("/webview/browser/restored-tabs", test_restored_tabs);
   g_test_add_func ("/webview/browser/page-tools", test_page_tools);
   g_test_add_func ("/webview/browser/actions", test_actions);
   g_test_add_func ("/webview/browser/actions-new-tab", test_actions_new_tab);

@@ -39,6 +39,9 @@ struct _TwBrowserTab
   /* A tab restored from the last session keeps the address it had, and
    * loads it only when it is first used (tw_browser_tab_wake()). */
   char           *deferred_uri;
+  /* Set from tw_browser_tab_wake() until that page has loaded or failed:
+   * the tab counts as loading, and a command waits for the page. */
+  gboolean        wake_loading;
 
   /* TabDialog, oldest first; n_dialogs counts every dialog ever answered so
    * a command can tell which ones opened while it ran. */
@@ -681,11 +684,25 @@ begin_wait (TwBrowserTab *self,
 }
 
 static void
+set_wake_loading (TwBrowserTab *self,
+                  gboolean      wake_loading)
+{
+  if (self->wake_loading == wake_loading)
+    return;
+
+  self->wake_loading = wake_loading;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
 view_load_changed_cb (TwBrowserTab    *self,
                       WebKitLoadEvent  event,
                       WebKitWebView   *view)
 {
   TabCommand *cmd;
+
+  if (event == WEBKIT_LOAD_FINISHED)
+    set_wake_loading (self, FALSE);
 
   if (event == WEBKIT_LOAD_STARTED)
     set_load_error (self, NULL, NULL);
@@ -732,6 +749,8 @@ view_load_failed_cb (TwBrowserTab    *self,
   TabCommand *cmd = active_waiting_command (self);
   gboolean cancelled = g_error_matches (error, WEBKIT_NETWORK_ERROR,
                                         WEBKIT_NETWORK_ERROR_CANCELLED);
+
+  set_wake_loading (self, FALSE);
 
   /* WebKit's own error page is a load of its own that lands whenever it
    * lands, even in the middle of the next navigation. The tab keeps the
@@ -978,6 +997,8 @@ view_web_process_terminated_cb (TwBrowserTab                      *self,
                                 WebKitWebView                     *view)
 {
   g_debug ("Web process of tab %s terminated (reason %d)", self->id, reason);
+
+  set_wake_loading (self, FALSE);
 
   if (stuck_process_ended (self, reason))
     return;
@@ -1553,6 +1574,16 @@ start_command (TwBrowserTab *self,
       begin_wait (self, cmd);
       webkit_web_view_load_uri (self->view, uri);
       schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      return;
+    }
+
+  /* The window woke the tab a moment ago and its page is still on its way:
+   * the command sees the page once it is there, not the blank one before. */
+  if (self->wake_loading && cmd->command != TW_TAB_COMMAND_NAVIGATE)
+    {
+      cmd->waking = TRUE;
+      begin_wait (self, cmd);
+      cmd->started = TRUE;
       return;
     }
 
@@ -2217,7 +2248,7 @@ tw_browser_tab_get_loading (TwBrowserTab *self)
 {
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
 
-  return self->view != NULL && webkit_web_view_is_loading (self->view);
+  return self->view != NULL && (self->wake_loading || webkit_web_view_is_loading (self->view));
 }
 
 double
@@ -2372,6 +2403,7 @@ tw_browser_tab_wake (TwBrowserTab *self)
     return;
 
   uri = g_steal_pointer (&self->deferred_uri);
+  set_wake_loading (self, TRUE);
   webkit_web_view_load_uri (self->view, uri);
 }
 

@@ -214,19 +214,23 @@ test('a web process killed during browser_evaluate is reported as browser_crashe
 
 test('a page stuck in an endless loop: calls say so, reload and navigate get the tab back', options, async (t) => {
   // The page asks /go and starts looping when it answers; the test answers
-  // once the call that armed it has returned.
+  // once the call that armed it has returned. The page's request may reach
+  // the server before or after that: once released, /go answers at once.
   let held = [];
+  let released = false;
+  const answer = (res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('go');
+  };
   const release = () => {
-    for (const res of held) {
-      res.writeHead(200, { 'Content-Type': 'text/plain' });
-      res.end('go');
-    }
+    released = true;
+    held.forEach(answer);
     held = [];
   };
   const server = await startServer({
     '/page': html(page('Fresh page')),
     '/stuck': html(page('Stuck page')),
-    '/go': (req, res) => { held.push(res); },
+    '/go': (req, res) => { if (released) answer(res); else held.push(res); },
   });
   let app;
   let client;
@@ -242,6 +246,7 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
       ['an endless loop', 'while (true) {}', 'browser_navigate'],
     ]) {
       // The function returns; once it has, the page never yields again.
+      released = false;
       const { data: armed } = await callOk(client, 'browser_evaluate', {
         browserId, function: `() => { fetch('/go').then(() => { ${loop} }); return 'armed'; }`,
       });
@@ -252,7 +257,8 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
       // Until the page has read the answer and started looping they still
       // work: wait for the first that fails.
       let error = null;
-      for (let i = 0; !error && i < 100; i++) {
+      const deadline = Date.now() + 30000;
+      while (!error && Date.now() < deadline) {
         const result = await client.request({ method: 'tools/call', params: { name: 'browser_snapshot', arguments: { browserId } } }, CallToolResultSchema);
         if (result.isError)
           error = result.structuredContent.error;
