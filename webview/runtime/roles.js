@@ -11,9 +11,11 @@ const Roles = {
   // Concrete roles an author may write, WAI-ARIA 1.2 plus the Graphics
   // module; `image` is the ARIA 1.3 synonym of img, and `mark`, `comment`,
   // `suggestion`, `sectionheader` and `sectionfooter` are the ARIA 1.3
-  // roles that browsers ship.
+  // roles that browsers ship, with the association list roles of its
+  // draft.
   VALID: new Set([
-    'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
+    'alert', 'alertdialog', 'application', 'article', 'associationlist',
+    'associationlistitemkey', 'associationlistitemvalue', 'banner', 'blockquote',
     'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox',
     'comment', 'complementary', 'contentinfo', 'definition', 'deletion', 'dialog',
     'directory', 'document', 'emphasis', 'feed', 'figure', 'form', 'generic',
@@ -134,6 +136,8 @@ const Roles = {
     menuitem: ['menu', 'menubar', 'group'],
     menuitemcheckbox: ['menu', 'menubar', 'group'],
     menuitemradio: ['menu', 'menubar', 'group'],
+    associationlistitemkey: ['associationlist'],
+    associationlistitemvalue: ['associationlist'],
   },
 
   allowedHere (ctx, el, token) {
