@@ -910,7 +910,9 @@ resize_check_cb (GObject      *object,
   data->inner_height = json_object_get_int_member_with_default (answer, "innerHeight", 0);
   data->measured = TRUE;
 
-  if (data->inner_width == data->width && data->inner_height == data->height)
+  /* The page has the new size and its resize listeners have run. */
+  if (data->inner_width == data->width && data->inner_height == data->height &&
+      json_object_get_boolean_member_with_default (answer, "seen", FALSE))
     resize_succeed (task);
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -76,6 +76,10 @@ test('resizing a background tab fires resize events and ResizeObserver callbacks
   const before = await evaluate(background, '() => ({ ...window.live })');
   const { data } = await callOk(client, 'browser_resize', { browserId: background, width: 390, height: 844 });
   assert.equal(data.innerWidth, 390);
+  // The result comes once the page has seen the change, not only once it
+  // has the new size.
+  const now = await evaluate(background, '() => ({ ...window.live })');
+  assert.ok(now.resizes > before.resizes, `the resize listener had run when browser_resize answered: ${JSON.stringify(now)}`);
   const seen = await evaluate(background, `async () => {
     await window.waitFor(() => window.live.resizes > ${before.resizes} &&
                                window.live.resizeObserved > ${before.resizeObserved});
@@ -133,6 +137,74 @@ test('an alert a timer opens between two calls is reported by the next call and 
   const { data: logs } = await callOk(client, 'browser_logs', { browserId: background });
   assert.ok(logs.entries.some((entry) => entry.type === 'note' && /alert dialog: “Timer says hi”; Tabwright accepted it/.test(entry.text)),
     `browser_logs lists the alert: ${JSON.stringify(logs.entries.filter((entry) => entry.type === 'note'))}`);
+});
+
+async function snapshot(browserId) {
+  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
+  assert.notEqual(result.isError, true, resultText(result));
+  return resultText(result);
+}
+
+async function openBehind(page) {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url(`/live/${page}`) });
+  return data.browserId;
+}
+
+test('an infinite list in a background tab loads more when the agent scrolls to its end', options, async () => {
+  const id = await openBehind('infinite.html');
+  let text = await snapshot(id);
+  assert.match(text, /listitem @e\d+: Post 20$/m, `the first posts are there:\n${text}`);
+  assert.doesNotMatch(text, /Post 21$/m);
+
+  // The list's IntersectionObserver sees its sentinel come into view and
+  // asks for more, as it would on screen.
+  await callOk(client, 'browser_scroll', { browserId: id, deltaX: 0, deltaY: 5000 });
+  const { text: waited } = await callOk(client, 'browser_wait', { browserId: id, text: 'Post 40', timeoutMs: 10000 });
+  assert.doesNotMatch(waited, /^Error/, waited);
+  text = await snapshot(id);
+  assert.match(text, /listitem @e\d+: Post 40$/m, `the next posts loaded:\n${text}`);
+  assert.match(text, /status @e\d+: (40|60) posts loaded/);
+  assert.ok(await evaluate(id, '() => window.loads') >= 2, 'the page loaded a second batch');
+});
+
+test('a layout that swaps its navigation on resize does so in a background tab', options, async () => {
+  const id = await openBehind('responsive.html');
+  let text = await snapshot(id);
+  assert.match(text, /link "Pricing"/, `wide, the page shows its links:\n${text}`);
+  assert.doesNotMatch(text, /button "Menu"/);
+
+  // The result of browser_resize comes after the page has run its resize
+  // listener: the next snapshot already shows the narrow layout.
+  await callOk(client, 'browser_resize', { browserId: id, width: 390, height: 844 });
+  text = await snapshot(id);
+  assert.match(text, /button "Menu"/, `narrow, the page shows a menu button:\n${text}`);
+  assert.doesNotMatch(text, /link "Pricing"/);
+
+  await callOk(client, 'browser_resize', { browserId: id, width: 1024, height: 768 });
+  text = await snapshot(id);
+  assert.match(text, /link "Pricing"/, `wide again, the links are back:\n${text}`);
+  const swaps = await evaluate(id, '() => window.swaps');
+  assert.deepEqual(swaps.slice(1), ['narrow 390', 'wide 1024'], `the page swapped twice: ${JSON.stringify(swaps)}`);
+});
+
+test('a popover that positions itself in an animation frame opens in a background tab', options, async () => {
+  const id = await openBehind('popover.html');
+  let text = await snapshot(id);
+  assert.doesNotMatch(text, /menuitem/, `the closed popover is not shown:\n${text}`);
+
+  await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Share"') });
+  text = await snapshot(id);
+  assert.match(text, /menuitem "Copy link"/, `the popover opened:\n${text}`);
+
+  // It sits under the button, where the page put it, and takes the click.
+  await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'menuitem "Copy link"') });
+  assert.deepEqual(await evaluate(id, '() => window.log'), ['positioned', 'chose Copy link']);
+  const placed = await evaluate(id, `() => {
+    const button = document.getElementById('open').getBoundingClientRect();
+    const pop = document.getElementById('pop').getBoundingClientRect();
+    return Math.round(pop.top - button.bottom);
+  }`);
+  assert.equal(placed, 4, 'the popover was placed under the button');
 });
 
 // Starts Tabwright on a workspace and data folder that outlive it.

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
@@ -30,16 +30,6 @@ async function snapshot(browserId) {
   return resultText(result);
 }
 
-function refIn(text, needle) {
-  for (const line of text.split('\n')) {
-    if (!line.includes(needle))
-      continue;
-    const m = / (@e\d+)/.exec(line);
-    if (m)
-      return m[1];
-  }
-  assert.fail(`no ref for ${needle} in:\n${text}`);
-}
 
 async function evaluate(browserId, fn) {
   const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });

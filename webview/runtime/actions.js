@@ -668,6 +668,13 @@ const Actions = {
       const start = Base.now();
       let last = start;
       let count = 0;
+      // An animation frame passes too: what the action's handlers asked for
+      // in one (a popover placing itself, a list measuring its rows) runs
+      // before this callback, which was requested after theirs. A hidden
+      // page gets no frames, and is not waited for.
+      let framed = document.visibilityState !== 'visible';
+      if (!framed)
+        requestAnimationFrame(() => { framed = true; });
       const observer = new MutationObserver((records) => {
         last = Base.now();
         count += records.length;
@@ -675,9 +682,9 @@ const Actions = {
       observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       const tick = () => {
         const now = Base.now();
-        if (now - last >= quiet || now - start >= max) {
+        if ((framed && now - last >= quiet) || now - start >= max) {
           observer.disconnect();
-          resolve({ mutations: count, waitedMs: Math.round(now - start), quiet: now - last >= quiet });
+          resolve({ mutations: count, waitedMs: Math.round(now - start), quiet: framed && now - last >= quiet });
           return;
         }
         setTimeout(tick, Math.max(4, quiet - (now - last)));

@@ -80,14 +80,27 @@ const PageState = {
     };
   },
 
+  // The viewport size the page's resize listeners have been told of: the
+  // size when the document started, then the size at each resize event.
+  // browser_resize answers once the page has seen its new size, not only
+  // once innerWidth says it.
+  seenSize: [window.innerWidth, window.innerHeight],
+
   viewportSize () {
     return {
       innerWidth: window.innerWidth,
       innerHeight: window.innerHeight,
       devicePixelRatio: window.devicePixelRatio,
+      seen: PageState.seenSize[0] === window.innerWidth && PageState.seenSize[1] === window.innerHeight,
     };
   },
 };
+
+// Registered before any script of the page runs, so no page listener can
+// stop it from hearing the event.
+window.addEventListener('resize', () => {
+  PageState.seenSize = [window.innerWidth, window.innerHeight];
+}, true);
 
 Api.register('pageState.findText', PageState.findText);
 Api.register('pageState.viewportSize', PageState.viewportSize);

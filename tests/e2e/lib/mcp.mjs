@@ -97,3 +97,16 @@ export function assertTextMentions(text, values) {
     assert.ok(text.includes(String(value)), `text mentions ${JSON.stringify(value)}: ${text}`);
   }
 }
+
+// The ref of the first snapshot line that contains @needle, as an agent
+// reads it off the snapshot text.
+export function refIn(text, needle) {
+  for (const line of text.split('\n')) {
+    if (!line.includes(needle))
+      continue;
+    const m = / (@e\d+)/.exec(line);
+    if (m)
+      return m[1];
+  }
+  assert.fail(`no ref for ${needle} in:\n${text}`);
+}
