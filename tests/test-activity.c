@@ -251,6 +251,63 @@ test_session (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 8);
 }
 
+typedef struct
+{
+  GListModel *log;
+  const char *tool;
+} HasEntry;
+
+static gboolean
+log_has_tool (gpointer data)
+{
+  HasEntry *has = data;
+  guint n = g_list_model_get_n_items (has->log);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (tw_activity_entry_get_tool (entry_at (has->log, i)), has->tool) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* A dialog that a page opens on its own (a timer's, which may fire during
+ * or after the call that set it) is answered at once and shows in the feed
+ * as the page's doing, in the tab it came from. */
+static void
+test_dialog_between_calls (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  TwActivityLog *log = tw_browser_get_activity (fixture->browser);
+  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
+  g_autoptr(JsonObject) armed = NULL;
+  g_autofree char *args = NULL;
+  HasEntry has = { G_LIST_MODEL (log), "alert" };
+  TwActivityEntry *entry;
+
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
+                          "\"() => { setTimeout(() => alert('Saved elsewhere'), 100); return 'armed'; }\"}",
+                          fixture->browser_id);
+  armed = call_ok (fixture->browser, &ada, "browser_evaluate", args);
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (armed), "result"), ==, "armed");
+
+  tw_test_wait_until (log_has_tool, &has, WAIT_MS, "the page's alert to reach the log");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 3);
+  entry = entry_at (G_LIST_MODEL (log), 2);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "alert");
+  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Page");
+  g_assert_null (tw_activity_entry_get_agent_id (entry));
+  g_assert_cmpstr (tw_activity_entry_get_browser_id (entry), ==, fixture->browser_id);
+  g_assert_cmpstr (tw_activity_entry_get_detail (entry), ==, "“Saved elsewhere” · accepted");
+  g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_SUCCEEDED);
+
+  /* The person sees it among the calls, and with the tab's own. */
+  wait_for_feed (feed, 3);
+  tw_activity_feed_set_tab_filter (feed, fixture->browser_id);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_activity_feed_get_model (feed)), ==, 3);
+  has.log = tw_activity_feed_get_model (feed);
+  g_assert_true (log_has_tool (&has));
+}
+
 static gboolean
 overlay_flashing (gpointer data)
 {
@@ -684,6 +741,8 @@ main (int   argc,
   g_test_add_func ("/ui/activity/feed-model", test_feed_model);
   g_test_add ("/ui/activity/session", Fixture, NULL,
               fixture_set_up, test_session, fixture_tear_down);
+  g_test_add ("/ui/activity/dialog-between-calls", Fixture, NULL,
+              fixture_set_up, test_dialog_between_calls, fixture_tear_down);
   g_test_add ("/ui/activity/choose-entry", Fixture, NULL,
               fixture_set_up, test_choose_entry, fixture_tear_down);
   g_test_add ("/ui/steering/pause", Fixture, NULL,
