@@ -226,19 +226,32 @@ add_dialogs (TwBrowserTab *self,
              guint64       first_dialog)
 {
   g_autoptr(JsonArray) array = json_array_new ();
+  const TabDialog *previous = NULL;
+  JsonObject *object = NULL;
+  gint64 count = 0;
 
+  /* A page that opens the same dialog over and over (an alert in a loop)
+   * gets one entry with how many times it opened. */
   for (const GList *l = self->dialogs.head; l != NULL; l = l->next)
     {
       const TabDialog *dialog = l->data;
-      JsonObject *object;
 
       if (dialog->serial < first_dialog)
         continue;
+
+      if (previous != NULL && previous->type == dialog->type &&
+          g_strcmp0 (previous->message, dialog->message) == 0)
+        {
+          json_object_set_int_member (object, "count", ++count);
+          continue;
+        }
 
       object = json_object_new ();
       json_object_set_string_member (object, "type", tw_dialog_type_to_string (dialog->type));
       json_object_set_string_member (object, "message", dialog->message);
       json_array_add_object_element (array, object);
+      previous = dialog;
+      count = 1;
     }
 
   if (json_array_get_length (array) > 0)

@@ -125,6 +125,9 @@ tw_tool_append_dialogs (GString    *text,
                               type,
                               tw_tool_get_string (dialog, "message", ""),
                               g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
+      if (json_object_get_int_member_with_default (dialog, "count", 1) > 1)
+        g_string_append_printf (text, ", %" G_GINT64_FORMAT " times in a row",
+                                json_object_get_int_member (dialog, "count"));
     }
 }
 

@@ -34,7 +34,8 @@ G_BEGIN_DECLS
       "\"type\": \"object\", " \
       "\"properties\": {" \
         "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
-        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}" \
+        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
+        "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}" \
       "}, " \
       "\"required\": [\"type\", \"message\"]" \
     "}" \

@@ -244,6 +244,8 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
     for (const [what, loop, recover] of [
       ['an endless loop', 'while (true) {}', 'browser_reload'],
       ['an endless loop', 'while (true) {}', 'browser_navigate'],
+      ['an alert loop', "while (true) alert('again');", 'browser_reload'],
+      ['an alert loop', "while (true) alert('again');", 'browser_navigate'],
     ]) {
       // The function returns; once it has, the page never yields again.
       released = false;
@@ -272,6 +274,12 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
       const args = recover === 'browser_reload' ? { browserId } : { browserId, url: server.url('/page') };
       const { data: recovered } = await callOk(client, recover, args);
       t.diagnostic(`${what}: ${recover} answered ${JSON.stringify(recovered)}`);
+      if (what === 'an alert loop') {
+        // The alerts of the loop are reported once, with how many there were.
+        const again = (recovered.dialogs ?? []).filter((d) => d.message === 'again');
+        assert.equal(again.length, 1, `${what}: one entry for the repeated alert: ${JSON.stringify(recovered.dialogs)}`);
+        assert.ok(again[0].count >= 2, `${what}: it says how often the alert opened: ${JSON.stringify(again[0])}`);
+      }
       const title = recover === 'browser_reload' ? 'Stuck page' : 'Fresh page';
       const { data } = await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' });
       assert.equal(data.result, title, `${what}: the tab answers again after ${recover}`);
