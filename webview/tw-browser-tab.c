@@ -294,7 +294,7 @@ static GError *
 crashed_error (TwBrowserTab *self)
 {
   return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
-                      "the web process of tab %s crashed; call browser_reload to recover it",
+                      "the web process of tab %s crashed; call browser_reload or browser_navigate to recover it",
                       self->id);
 }
 
@@ -723,7 +723,9 @@ view_load_changed_cb (TwBrowserTab    *self,
   if (event == WEBKIT_LOAD_COMMITTED && webkit_web_view_get_is_web_process_responsive (self->view))
     set_unresponsive (self, FALSE);
 
-  if (event == WEBKIT_LOAD_COMMITTED && self->crashed)
+  /* A new web process runs the load: the tab is alive again, even if that
+   * page then fails to load. */
+  if (event == WEBKIT_LOAD_STARTED && self->crashed)
     {
       self->crashed = FALSE;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CRASHED]);
@@ -1557,7 +1559,8 @@ start_command (TwBrowserTab *self,
 
   cmd->first_dialog = self->n_reported_dialogs;
 
-  if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD)
+  if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD &&
+      cmd->command != TW_TAB_COMMAND_NAVIGATE)
     {
       finish_command (self, task, NULL, crashed_error (self));
       return;

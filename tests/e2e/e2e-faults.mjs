@@ -212,6 +212,45 @@ test('a web process killed during browser_evaluate is reported as browser_crashe
   }
 });
 
+test('a server redirect to another scheme reads nothing, and the tab comes back', options, async () => {
+  const redirect = (location) => (req, res) => { res.writeHead(302, { Location: location }); res.end(); };
+  const server = await startServer({
+    '/page': html(page('Home')),
+    '/to-data': redirect('data:text/html,<title>Data</title>'),
+    '/to-file': redirect('file:///etc/passwd'),
+  });
+  let app;
+  let client;
+
+  try {
+    app = await startTabwright();
+    client = await connectClient(app, 'e2e-faults');
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/page') });
+    const browserId = tab.browserId;
+
+    // WebKit refuses a redirect to data: with an error.
+    await callError(client, 'browser_navigate', { browserId, url: server.url('/to-data') }, 'browser_denied');
+    const { data: after } = await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' });
+    assert.notEqual(after.result, 'Data', 'the data: page was not shown');
+
+    // To file:, WebKit ends the tab's web process (docs/threat-model.md):
+    // the call fails, nothing of the file reaches the agent, and reload
+    // gets the tab back.
+    const toFile = await client.callTool({ name: 'browser_navigate', arguments: { browserId, url: server.url('/to-file') } });
+    const text = resultText(toFile);
+    assert.equal(toFile.isError, true, text);
+    assert.ok(['browser_crashed', 'browser_denied', 'browser_navigation_failed'].includes(toFile.structuredContent.error.code), text);
+    assert.doesNotMatch(text, /root:/, 'nothing of /etc/passwd is shown');
+    await callOk(client, 'browser_navigate', { browserId, url: server.url('/page') });
+    const { data } = await callOk(client, 'browser_evaluate', { browserId, function: '() => [location.href, document.title]' });
+    assert.deepEqual(data.result, [server.url('/page'), 'Home']);
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await server.close();
+  }
+});
+
 test('a page stuck in an endless loop: calls say so, reload and navigate get the tab back', options, async (t) => {
   // The page asks /go and starts looping when it answers; the test answers
   // once the call that armed it has returned. The page's request may reach
