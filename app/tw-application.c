@@ -318,6 +318,7 @@ print_mcp_config (const char *workspace_arg)
   g_autofree char *claude = NULL;
   g_autofree char *codex = NULL;
   g_autofree char *opencode = NULL;
+  g_autofree char *gemini = NULL;
 
   path = tw_workspace_id_canonicalize_path (workspace_arg ? workspace_arg : ".", NULL, &error);
   if (path == NULL)
@@ -339,6 +340,7 @@ print_mcp_config (const char *workspace_arg)
   claude = tw_mcp_snippet_claude_command (url, token);
   codex = tw_mcp_snippet_codex (url, token);
   opencode = tw_mcp_snippet_opencode (url, token);
+  gemini = tw_mcp_snippet_gemini (url, token);
 
   g_print (_("# Tabwright is serving %s\n"), path);
   g_print ("URL:   %s\n", url);
@@ -346,6 +348,8 @@ print_mcp_config (const char *workspace_arg)
   g_print (_("# Claude Code\n%s\n\n"), claude);
   g_print (_("# Codex\n%s\n\n"), codex);
   g_print (_("# OpenCode\n%s\n\n"), opencode);
+  /* Translators: the first line of the snippet installs a Gemini CLI extension, once. */
+  g_print (_("# Gemini CLI\n%s\n\n"), gemini);
   g_print (_("# Any MCP client over stdio\n%s\n"), stdio);
 
   return 0;
