@@ -68,6 +68,9 @@ static const GOptionEntry option_entries[] = {
   { "launch-agent", 'a', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
     N_("Start an agent once the window is up: claude, codex, gemini, opencode, "
        "or custom:COMMAND (may be given more than once)"), N_("PRESET[:COMMAND]") },
+  { "tools", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Offer agents these tool groups in the workspace from now on: core, reading, "
+       "debugging… (comma-separated; see Preferences)"), N_("GROUP,…") },
   { "print-mcp-config", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print how MCP clients connect to the workspace, then exit"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -315,6 +318,7 @@ print_mcp_config (const char *workspace_arg)
   g_autofree char *claude = NULL;
   g_autofree char *codex = NULL;
   g_autofree char *opencode = NULL;
+  g_autofree char *gemini = NULL;
 
   path = tw_workspace_id_canonicalize_path (workspace_arg ? workspace_arg : ".", NULL, &error);
   if (path == NULL)
@@ -336,6 +340,7 @@ print_mcp_config (const char *workspace_arg)
   claude = tw_mcp_snippet_claude_command (url, token);
   codex = tw_mcp_snippet_codex (url, token);
   opencode = tw_mcp_snippet_opencode (url, token);
+  gemini = tw_mcp_snippet_gemini (url, token);
 
   g_print (_("# Tabwright is serving %s\n"), path);
   g_print ("URL:   %s\n", url);
@@ -343,6 +348,8 @@ print_mcp_config (const char *workspace_arg)
   g_print (_("# Claude Code\n%s\n\n"), claude);
   g_print (_("# Codex\n%s\n\n"), codex);
   g_print (_("# OpenCode\n%s\n\n"), opencode);
+  /* Translators: the first line of the snippet installs a Gemini CLI extension, once. */
+  g_print (_("# Gemini CLI\n%s\n\n"), gemini);
   g_print (_("# Any MCP client over stdio\n%s\n"), stdio);
 
   return 0;
@@ -560,6 +567,8 @@ tw_application_command_line (GApplication            *app,
   g_autofree char *path = NULL;
   g_auto(GStrv) launch_specs = NULL;
   g_autoptr(GPtrArray) launches = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) tool_groups = NULL;
+  const char *tools = NULL;
   const char *workspace = NULL;
   Served *served;
   int port = 0;
@@ -568,6 +577,14 @@ tw_application_command_line (GApplication            *app,
   if (!g_variant_dict_lookup (options, "mcp-port", "i", &port))
     port = PORT_FROM_SETTINGS;
   g_variant_dict_lookup (options, "launch-agent", "^as", &launch_specs);
+  g_variant_dict_lookup (options, "tools", "&s", &tools);
+
+  if (tools != NULL && (tool_groups = tw_settings_parse_tool_groups (tools, &error)) == NULL)
+    {
+      g_application_command_line_printerr (command_line, "tabwright: --tools: %s\n",
+                                           error->message);
+      return 1;
+    }
 
   /* A mistyped preset is reported before any window opens. Each launch is
    * kept as a pair: preset id, then command (or NULL). */
@@ -610,6 +627,12 @@ tw_application_command_line (GApplication            *app,
       g_application_command_line_printerr (command_line, "tabwright: %s\n", error->message);
       return 1;
     }
+
+  /* Before any agent starts, so it sees the groups asked for; agents that
+   * are already connected are told the list changed. */
+  if (tool_groups != NULL && served->workspace_settings != NULL)
+    g_settings_set_strv (served->workspace_settings, "tool-groups",
+                         (const char * const *) tool_groups);
 
   for (guint i = 0; i + 1 < launches->len; i += 2)
     {

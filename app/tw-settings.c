@@ -5,6 +5,8 @@
 
 #include "tw-settings.h"
 
+#include "tw-tool-registry.h"
+
 #include "tw-install-dirs.h"
 
 #define WORKSPACES_PATH "/io/github/tabwright/Tabwright/workspaces/"
@@ -141,6 +143,46 @@ tw_settings_bind_browser (GSettings *workspace_settings,
 
   g_settings_bind (workspace_settings, "browser-tools-enabled", browser, "enabled",
                    G_SETTINGS_BIND_DEFAULT);
+  /* Only the setting chooses the groups; the browser never writes it. */
+  g_settings_bind (workspace_settings, "tool-groups", browser, "tool-groups",
+                   G_SETTINGS_BIND_GET);
+}
+
+char **
+tw_settings_parse_tool_groups (const char  *list,
+                               GError     **error)
+{
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (list != NULL, NULL);
+
+  names = g_strsplit (list, ",", -1);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const char *name = g_strstrip (names[i]);
+
+      if (name[0] == '\0')
+        continue;
+
+      if (!tw_tool_registry_has_group (name))
+        {
+          g_autoptr(GString) known = g_string_new (NULL);
+
+          for (guint j = 0; j < tw_tool_registry_get_n_groups (); j++)
+            g_string_append_printf (known, "%s%s", j > 0 ? ", " : "",
+                                    tw_tool_registry_get_group_name (j));
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "Unknown tool group “%s”; the groups are: %s", name, known->str);
+          return NULL;
+        }
+
+      if (!g_ptr_array_find_with_equal_func (groups, name, g_str_equal, NULL))
+        g_ptr_array_add (groups, g_strdup (name));
+    }
+
+  g_ptr_array_add (groups, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&groups), FALSE);
 }
 
 guint16

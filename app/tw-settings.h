@@ -14,7 +14,8 @@ G_BEGIN_DECLS
  *                                            animations, reopening tabs
  *   io.github.tabwright.Tabwright.Workspace  per workspace, at
  *     /io/github/tabwright/Tabwright/workspaces/<workspace id>/
- *                                            browser tools on or off
+ *                                            browser tools on or off,
+ *                                            the offered tool groups
  *
  * The schemas are looked up where GSettings looks (GSETTINGS_SCHEMA_DIR,
  * XDG_DATA_DIRS) only when GSETTINGS_SCHEMA_DIR is set; otherwise next to
@@ -47,6 +48,12 @@ char                  *tw_settings_dup_workspace_path    (const char   *workspac
  * at once; the window's "Turn On" sets the key back. */
 void                   tw_settings_bind_browser          (GSettings    *workspace_settings,
                                                           TwBrowser    *browser);
+
+/* Tool groups: "core,reading" as given to --tools, checked against the
+ * groups of mcp/tools/tw-tool-groups.h; NULL with @error naming the known
+ * groups when one is unknown. An empty list offers no tool. */
+char                 **tw_settings_parse_tool_groups     (const char   *list,
+                                                          GError      **error);
 
 /* The port the MCP server should listen on when no --mcp-port was given:
  * the fixed port, or 0 for any free one. */

@@ -13,6 +13,8 @@
  *   tabwright-tool-docs                  print the reference
  *   tabwright-tool-docs --output FILE    write it to FILE
  *   tabwright-tool-docs --check FILE     fail when FILE differs from it
+ *   tabwright-tool-docs --json           print tools/list with every tool's
+ *                                        offered group, for bench/tool-size.mjs
  */
 
 /* Table cells are one line and must not contain an unescaped pipe. */
@@ -319,12 +321,18 @@ generate (void)
                    "bridge). Tabs are named by a `browserId` such as `b3`; elements by the "
                    "`@eN` refs of the latest `browser_snapshot`.\n\n");
 
-  g_string_append (out, "| Tool | What it does |\n|---|---|\n");
+  g_string_append (out,
+                   "Tools come in groups that the person offers per workspace (Preferences, "
+                   "the `tool-groups` setting, `tabwright --tools GROUP,…`); a tool of a "
+                   "group that is off is not listed and its calls fail with "
+                   "`browser_disabled`.\n\n");
+  g_string_append (out, "| Tool | Group | What it does |\n|---|---|---|\n");
   for (guint i = 0; i < n_tools; i++)
     {
       const TwToolDef *def = tw_tool_registry_get_tool (i);
 
-      g_string_append_printf (out, "| [`%s`](#%s) | ", def->name, def->name);
+      g_string_append_printf (out, "| [`%s`](#%s) | %s | ", def->name, def->name,
+                              tw_tool_registry_get_group (def));
       append_cell (out, def->title);
       g_string_append (out, " |\n");
     }
@@ -354,6 +362,21 @@ generate (void)
     g_string_truncate (out, out->len - 1);
 
   return g_string_free (out, FALSE);
+}
+
+static char *
+generate_json (void)
+{
+  g_autoptr(JsonNode) list = tw_tool_registry_list_tools ();
+  JsonArray *tools = json_object_get_array_member (json_node_get_object (list), "tools");
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    json_object_set_string_member (json_array_get_object_element (tools, i), "group",
+                                   tw_tool_registry_get_group (tw_tool_registry_get_tool (i)));
+
+  json_generator_set_root (generator, list);
+  return json_generator_to_data (generator, NULL);
 }
 
 static int
@@ -407,11 +430,13 @@ main (int   argc,
   g_autofree char *output = NULL;
   g_autofree char *check_path = NULL;
   g_autofree char *text = NULL;
+  gboolean json = FALSE;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the reference to FILE", "FILE" },
     { "check", 'c', 0, G_OPTION_ARG_FILENAME, &check_path, "Fail when FILE is not up to date", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print tools/list with each tool's group", NULL },
     { NULL }
   };
 
@@ -429,6 +454,14 @@ main (int   argc,
     {
       g_printerr ("Broken tool table: %s\n", error->message);
       return 1;
+    }
+
+  if (json)
+    {
+      g_autofree char *data = generate_json ();
+
+      g_print ("%s\n", data);
+      return 0;
     }
 
   text = generate ();

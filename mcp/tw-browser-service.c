@@ -35,9 +35,14 @@ static const char *command_names[] = {
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
 
+static guint tools_changed_signal;
+
 static void
 tw_browser_service_default_init (TwBrowserServiceInterface *iface)
 {
+  tools_changed_signal =
+    g_signal_new ("tools-changed", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 const char *
@@ -146,4 +151,55 @@ tw_browser_service_get_activity (TwBrowserService *self)
   iface = TW_BROWSER_SERVICE_GET_IFACE (self);
 
   return iface->get_activity != NULL ? iface->get_activity (self) : NULL;
+}
+
+gboolean
+tw_browser_service_get_tool_group_enabled (TwBrowserService *self,
+                                           const char       *group)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+  g_return_val_if_fail (group != NULL, FALSE);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+
+  return iface->get_tool_group_enabled == NULL || iface->get_tool_group_enabled (self, group);
+}
+
+void
+tw_browser_service_emit_tools_changed (TwBrowserService *self)
+{
+  g_return_if_fail (TW_IS_BROWSER_SERVICE (self));
+
+  g_signal_emit (self, tools_changed_signal, 0);
+}
+
+gboolean
+tw_browser_service_check_tool_group (TwBrowserService  *self,
+                                     const char        *group,
+                                     const char        *tool_name,
+                                     GError           **error)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+  g_return_val_if_fail (tool_name != NULL, FALSE);
+
+  if (!tw_browser_service_get_enabled (self))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
+                           TW_BROWSER_SERVICE_DISABLED_MESSAGE);
+      return FALSE;
+    }
+
+  if (group != NULL && !tw_browser_service_get_tool_group_enabled (self, group))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
+                   "%s belongs to the \"%s\" tools, which are turned off for this "
+                   "workspace; the person using Tabwright can offer them in its Preferences "
+                   "(Tool groups) or with tabwright --tools",
+                   tool_name, group);
+      return FALSE;
+    }
+
+  return TRUE;
 }

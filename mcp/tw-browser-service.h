@@ -98,6 +98,13 @@ struct _TwBrowserServiceInterface
   /* Optional: the activity log every tool call on the service is recorded
    * in (tw_tool_call_start() and its end write to it). */
   TwActivityLog *(*get_activity) (TwBrowserService *self);
+
+  /* Tool groups: optional, whether the tools of the offered group @group
+   * (tw-tool-groups.h) are offered in the service's workspace.
+   * Unimplemented means every group is. Implementations emit
+   * "tools-changed" when the answer changes for any group. */
+  gboolean    (*get_tool_group_enabled) (TwBrowserService *self,
+                                         const char       *group);
 };
 
 const char *tw_tab_command_to_string       (TwTabCommand         command);
@@ -130,6 +137,23 @@ gboolean    tw_browser_service_check_tab   (TwBrowserService    *self,
 
 /* The service's activity log, or NULL when it keeps none. */
 TwActivityLog *tw_browser_service_get_activity (TwBrowserService *self);
+
+/* Tool groups. Whether the tools of @group are offered; a tool of a group
+ * that is off is left out of tools/list and its calls fail with
+ * browser_disabled. The "tools-changed" signal (no arguments) says that the
+ * set of offered tools changed, so that MCP clients are told. */
+gboolean    tw_browser_service_get_tool_group_enabled (TwBrowserService *self,
+                                                       const char       *group);
+void        tw_browser_service_emit_tools_changed     (TwBrowserService *self);
+
+/* The one check every tool call passes (tw_tool_call_start()): FALSE with
+ * browser_disabled in @error when browser tools are off for the workspace,
+ * or when the tool's offered group @group is off. A NULL group (tools that
+ * exist only in tests) is always offered. */
+gboolean    tw_browser_service_check_tool_group       (TwBrowserService *self,
+                                                       const char       *group,
+                                                       const char       *tool_name,
+                                                       GError          **error);
 
 /* What a call on a disabled service is told, after "browser_disabled: ". */
 #define TW_BROWSER_SERVICE_DISABLED_MESSAGE \

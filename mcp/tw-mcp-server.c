@@ -32,6 +32,10 @@ typedef struct
   char             *agent_name;
   TwBrowserService *service;
   gboolean          revoked;
+  /* Tool groups: the server to tell when the service's offered tools
+   * change; not owned, cleared when the server goes. */
+  TwMcpServer      *server;
+  gulong            tools_changed_handler;
 } McpClient;
 
 typedef struct _McpPending McpPending;
@@ -44,6 +48,9 @@ typedef struct
   gint64      last_used;
   /* Calls in flight, by JSON-RPC id key: McpPending*, not owned. */
   GHashTable *pending;
+  /* Open GET streams (SoupServerMessage*, owned) that carry the server's
+   * own messages to the client: notifications/tools/list_changed. */
+  GPtrArray  *streams;
 } McpSession;
 
 /* A tools/call waiting for its result, and the HTTP request that will carry
@@ -118,6 +125,8 @@ static void pending_abandon (McpPending *pending,
 static void
 mcp_client_clear (McpClient *client)
 {
+  if (client->service != NULL)
+    g_clear_signal_handler (&client->tools_changed_handler, client->service);
   g_free (client->token);
   g_free (client->agent_id);
   g_free (client->agent_name);
@@ -178,6 +187,18 @@ mcp_session_free (McpSession *session)
     }
 
   g_clear_pointer (&session->pending, g_hash_table_unref);
+
+  /* Ending the session ends its streams: the client sees them close. */
+  while (session->streams->len > 0)
+    {
+      g_autoptr(SoupServerMessage) msg = g_ptr_array_steal_index (session->streams,
+                                                                   session->streams->len - 1);
+
+      g_signal_handlers_disconnect_by_data (msg, session);
+      soup_message_body_complete (soup_server_message_get_response_body (msg));
+      soup_server_message_unpause (msg);
+    }
+  g_clear_pointer (&session->streams, g_ptr_array_unref);
   g_clear_pointer (&session->client, mcp_client_unref);
   g_free (session->protocol_version);
   g_free (session->id);
@@ -672,6 +693,11 @@ handle_initialize (TwMcpServer       *self,
       return;
     }
 
+  /* Unlike the stdio bridge, the server tells its sessions when the person
+   * turns tool groups on or off, over their GET streams. */
+  json_object_set_boolean_member (json_object_get_object_member (json_object_get_object_member (json_node_get_object (result), "capabilities"), "tools"),
+                                  "listChanged", TRUE);
+
   make_room_for_session (self, client);
 
   session = g_new0 (McpSession, 1);
@@ -680,6 +706,7 @@ handle_initialize (TwMcpServer       *self,
   session->protocol_version = g_strdup (version);
   session->last_used = g_get_monotonic_time ();
   session->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  session->streams = g_ptr_array_new_with_free_func (g_object_unref);
   g_hash_table_insert (self->sessions, session->id, session);
 
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
@@ -936,7 +963,7 @@ handle_post (TwMcpServer       *self,
     }
   else if (g_strcmp0 (message->method, "tools/list") == 0)
     {
-      g_autoptr(JsonNode) result = tw_tool_registry_list_tools ();
+      g_autoptr(JsonNode) result = tw_tool_registry_list_offered_tools (client->service);
 
       reply_result (msg, message->id, result);
     }
@@ -964,6 +991,94 @@ handle_delete (TwMcpServer       *self,
 
   g_hash_table_remove (self->sessions, session->id);
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+}
+
+/* Streams. A GET with the session's id opens a stream of server messages
+ * (Streamable HTTP); it stays open until the client closes it or the
+ * session ends. */
+
+static void
+stream_finished_cb (SoupServerMessage *msg,
+                    McpSession        *session)
+{
+  g_signal_handlers_disconnect_by_data (msg, session);
+  g_ptr_array_remove (session->streams, msg);
+}
+
+static void
+handle_get (TwMcpServer       *self,
+            SoupServerMessage *msg,
+            McpClient         *client)
+{
+  SoupMessageHeaders *request_headers = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  const char *accept = soup_message_headers_get_one (request_headers, "Accept");
+  McpSession *session;
+
+  if (accept == NULL || strstr (accept, "text/event-stream") == NULL)
+    {
+      reply_error (msg, SOUP_STATUS_NOT_ACCEPTABLE, NULL, TW_JSONRPC_ERROR_SERVER_ERROR,
+                   "Not Acceptable: a GET opens a stream of server messages; "
+                   "send \"Accept: text/event-stream\"");
+      return;
+    }
+
+  session = lookup_session (self, msg, client);
+  if (session == NULL)
+    return;
+
+  session->last_used = g_get_monotonic_time ();
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+
+  g_ptr_array_add (session->streams, g_object_ref (msg));
+  g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), session);
+}
+
+static void
+session_send_notification (McpSession *session,
+                           JsonNode   *notification)
+{
+  g_autofree char *json = tw_jsonrpc_to_string (notification, NULL);
+
+  for (guint i = 0; i < session->streams->len; i++)
+    {
+      SoupServerMessage *msg = g_ptr_array_index (session->streams, i);
+      char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
+
+      soup_message_body_append (soup_server_message_get_response_body (msg),
+                                SOUP_MEMORY_TAKE, event, strlen (event));
+      soup_server_message_unpause (msg);
+    }
+}
+
+/* The person turned a tool group on or off in the client's workspace: every
+ * session of the client learns it, and asks tools/list again. */
+static void
+client_tools_changed_cb (TwBrowserService *service,
+                         McpClient        *client)
+{
+  g_autoptr(JsonNode) notification = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  if (client->server == NULL || client->revoked)
+    return;
+
+  notification = tw_jsonrpc_new_notification ("notifications/tools/list_changed", NULL);
+
+  g_hash_table_iter_init (&iter, client->server->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      McpSession *session = value;
+
+      if (session->client == client)
+        session_send_notification (session, notification);
+    }
 }
 
 /* Deadlines. libsoup 3 has no time limit of its own for reading a request,
@@ -1096,18 +1211,17 @@ got_headers_cb (SoupServerMessage *msg,
       return;
     }
 
-  if (method != SOUP_METHOD_POST && method != SOUP_METHOD_DELETE)
+  if (method != SOUP_METHOD_POST && method != SOUP_METHOD_DELETE && method != SOUP_METHOD_GET)
     {
-      /* GET would open a stream for server-initiated messages; there are
-       * none to send. */
       soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "Allow", "POST, DELETE");
+                                    "Allow", "GET, POST, DELETE");
       reject_request (msg, request, SOUP_STATUS_METHOD_NOT_ALLOWED, TW_JSONRPC_ERROR_SERVER_ERROR,
-                      "Method Not Allowed: use POST to send messages and DELETE to end a session");
+                      "Method Not Allowed: use POST to send messages, GET to open a stream "
+                      "of server messages and DELETE to end a session");
       return;
     }
 
-  /* A DELETE says all it has to say in its headers. */
+  /* A DELETE or a GET says all it has to say in its headers. */
   if (method != SOUP_METHOD_POST)
     {
       soup_message_body_set_accumulate (soup_server_message_get_request_body (msg), FALSE);
@@ -1208,6 +1322,8 @@ server_handler_cb (SoupServer        *soup,
 
   if (method == SOUP_METHOD_DELETE)
     handle_delete (self, msg, request->client);
+  else if (method == SOUP_METHOD_GET)
+    handle_get (self, msg, request->client);
   else
     handle_post (self, msg, request->client);
 }
@@ -1228,7 +1344,12 @@ tw_mcp_server_dispose (GObject *object)
   tw_mcp_server_stop (self);
 
   for (guint i = 0; i < self->clients->len; i++)
-    ((McpClient *) g_ptr_array_index (self->clients, i))->revoked = TRUE;
+    {
+      McpClient *client = g_ptr_array_index (self->clients, i);
+
+      client->revoked = TRUE;
+      client->server = NULL;
+    }
   g_ptr_array_set_size (self->clients, 0);
 
   G_OBJECT_CLASS (tw_mcp_server_parent_class)->dispose (object);
@@ -1426,6 +1547,11 @@ tw_mcp_server_add_client (TwMcpServer      *self,
   client->agent_id = g_strdup (agent_id);
   client->agent_name = g_strdup (agent_name != NULL ? agent_name : agent_id);
   client->service = service != NULL ? g_object_ref (service) : NULL;
+  client->server = self;
+  if (service != NULL)
+    client->tools_changed_handler = g_signal_connect (service, "tools-changed",
+                                                      G_CALLBACK (client_tools_changed_cb),
+                                                      client);
 
   g_ptr_array_add (self->clients, client);
 }
@@ -1446,6 +1572,7 @@ tw_mcp_server_remove_client (TwMcpServer *self,
           g_autoptr(McpClient) removed = mcp_client_ref (client);
 
           removed->revoked = TRUE;
+          removed->server = NULL;
           g_ptr_array_remove_index (self->clients, i);
 
           /* Ending the sessions cancels their calls in flight. */

@@ -336,10 +336,11 @@ tw_tool_call_start (TwToolCall *call)
                            &call->caller, call->def->name, call->arguments);
 
   /* The one place every tool passes through, current and future ones. */
-  if (call->service != NULL && !tw_browser_service_get_enabled (call->service))
+  if (call->service != NULL &&
+      !tw_browser_service_check_tool_group (call->service,
+                                            tw_tool_registry_get_group (call->def),
+                                            call->def->name, &error))
     {
-      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
-                           TW_BROWSER_SERVICE_DISABLED_MESSAGE);
       tw_tool_call_return_error (call, error);
       return;
     }

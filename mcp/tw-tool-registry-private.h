@@ -11,4 +11,9 @@ G_BEGIN_DECLS
 void tw_tool_registry_add_tools_for_testing (const TwToolDef *defs,
                                              guint            n_defs);
 
+/* The same, offered in @group, which becomes one of the registry's groups. */
+void tw_tool_registry_add_group_for_testing (const char      *group,
+                                             const TwToolDef *defs,
+                                             guint            n_defs);
+
 G_END_DECLS

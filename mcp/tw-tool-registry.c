@@ -8,10 +8,14 @@
 #include "tw-json-schema.h"
 #include "tw-tools.h"
 
-typedef const TwToolDef *(*TwToolGroupFunc) (guint *n_tools);
+typedef struct
+{
+  const TwToolDef *(*get) (guint *n_tools);
+  const char       *offered;
+} ToolTable;
 
-static const TwToolGroupFunc groups[] = {
-#define TW_TOOL_GROUP(name) tw_tools_##name##_get,
+static const ToolTable tables[] = {
+#define TW_TOOL_GROUP(name, offered) { tw_tools_##name##_get, #offered },
 #include "tw-tool-groups.h"
 #undef TW_TOOL_GROUP
 };
@@ -25,6 +29,9 @@ typedef struct
   JsonNode        *published_output_schema;
   /* Why the schemas could not be parsed, for tw_tool_registry_check(). */
   char            *problem;
+  /* The offered group (tw-tool-groups.h); NULL for test tools that are
+   * always offered. Static or registry-owned. */
+  const char      *group;
   gboolean         for_testing;
 } ToolEntry;
 
@@ -33,6 +40,7 @@ typedef struct
   GPtrArray  *entries;  /* ToolEntry*, in tools/list order */
   GHashTable *by_name;  /* name -> ToolEntry* */
   GHashTable *by_def;   /* TwToolDef* -> ToolEntry* */
+  GPtrArray  *groups;   /* const char*, the offered groups in first-seen order */
 } Registry;
 
 static JsonNode *
@@ -147,9 +155,24 @@ tool_entry_new (const TwToolDef *def,
   return entry;
 }
 
+static const char *
+registry_intern_group (Registry   *registry,
+                       const char *group)
+{
+  for (guint i = 0; i < registry->groups->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (registry->groups, i), group))
+        return g_ptr_array_index (registry->groups, i);
+    }
+
+  g_ptr_array_add (registry->groups, (gpointer) g_intern_string (group));
+  return g_ptr_array_index (registry->groups, registry->groups->len - 1);
+}
+
 static void
 registry_add (Registry        *registry,
               const TwToolDef *def,
+              const char      *group,
               gboolean         for_testing)
 {
   ToolEntry *entry;
@@ -162,6 +185,7 @@ registry_add (Registry        *registry,
     }
 
   entry = tool_entry_new (def, for_testing);
+  entry->group = group != NULL ? registry_intern_group (registry, group) : NULL;
   g_ptr_array_add (registry->entries, entry);
   g_hash_table_insert (registry->by_name, (gpointer) def->name, entry);
   g_hash_table_insert (registry->by_def, (gpointer) def, entry);
@@ -181,14 +205,15 @@ get_registry (void)
       self->entries = g_ptr_array_new ();
       self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
       self->by_def = g_hash_table_new (NULL, NULL);
+      self->groups = g_ptr_array_new ();
 
-      for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+      for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
         {
           guint n_tools = 0;
-          const TwToolDef *defs = groups[i] (&n_tools);
+          const TwToolDef *defs = tables[i].get (&n_tools);
 
           for (guint j = 0; j < n_tools; j++)
-            registry_add (self, &defs[j], FALSE);
+            registry_add (self, &defs[j], tables[i].offered, FALSE);
         }
 
       g_once_init_leave (&registry, self);
@@ -206,7 +231,72 @@ tw_tool_registry_add_tools_for_testing (const TwToolDef *defs,
   g_return_if_fail (defs != NULL || n_defs == 0);
 
   for (guint i = 0; i < n_defs; i++)
-    registry_add (registry, &defs[i], TRUE);
+    registry_add (registry, &defs[i], NULL, TRUE);
+}
+
+void
+tw_tool_registry_add_group_for_testing (const char      *group,
+                                        const TwToolDef *defs,
+                                        guint            n_defs)
+{
+  Registry *registry = get_registry ();
+
+  g_return_if_fail (group != NULL);
+  g_return_if_fail (defs != NULL || n_defs == 0);
+
+  for (guint i = 0; i < n_defs; i++)
+    registry_add (registry, &defs[i], group, TRUE);
+}
+
+guint
+tw_tool_registry_get_n_groups (void)
+{
+  return get_registry ()->groups->len;
+}
+
+const char *
+tw_tool_registry_get_group_name (guint index)
+{
+  Registry *registry = get_registry ();
+
+  g_return_val_if_fail (index < registry->groups->len, NULL);
+
+  return g_ptr_array_index (registry->groups, index);
+}
+
+gboolean
+tw_tool_registry_has_group (const char *group)
+{
+  Registry *registry = get_registry ();
+
+  g_return_val_if_fail (group != NULL, FALSE);
+
+  for (guint i = 0; i < registry->groups->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (registry->groups, i), group))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+guint
+tw_tool_registry_get_group_n_tools (const char *group)
+{
+  Registry *registry = get_registry ();
+  guint n = 0;
+
+  g_return_val_if_fail (group != NULL, 0);
+
+  for (guint i = 0; i < registry->entries->len; i++)
+    {
+      ToolEntry *entry = g_ptr_array_index (registry->entries, i);
+
+      if (g_strcmp0 (entry->group, group) == 0)
+        n++;
+    }
+
+  return n;
 }
 
 guint
@@ -253,6 +343,14 @@ lookup_entry (const TwToolDef *def)
     }
 
   return entry;
+}
+
+const char *
+tw_tool_registry_get_group (const TwToolDef *def)
+{
+  g_return_val_if_fail (def != NULL, NULL);
+
+  return lookup_entry (def)->group;
 }
 
 JsonNode *
@@ -323,8 +421,8 @@ tw_tool_def_to_json (const TwToolDef *def)
   return json_object_ref (json_node_get_object (root));
 }
 
-JsonNode *
-tw_tool_registry_list_tools (void)
+static JsonNode *
+list_tools (TwBrowserService *service)
 {
   Registry *registry = get_registry ();
   g_autoptr(JsonArray) tools = json_array_new ();
@@ -335,6 +433,10 @@ tw_tool_registry_list_tools (void)
     {
       ToolEntry *entry = g_ptr_array_index (registry->entries, i);
 
+      if (service != NULL && entry->group != NULL &&
+          !tw_browser_service_get_tool_group_enabled (service, entry->group))
+        continue;
+
       json_array_add_object_element (tools, tw_tool_def_to_json (entry->def));
     }
 
@@ -343,6 +445,20 @@ tw_tool_registry_list_tools (void)
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, result);
   return node;
+}
+
+JsonNode *
+tw_tool_registry_list_tools (void)
+{
+  return list_tools (NULL);
+}
+
+JsonNode *
+tw_tool_registry_list_offered_tools (TwBrowserService *service)
+{
+  g_return_val_if_fail (service == NULL || TW_IS_BROWSER_SERVICE (service), NULL);
+
+  return list_tools (service);
 }
 
 static gboolean

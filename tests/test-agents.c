@@ -172,21 +172,18 @@ test_presets_builtin (void)
       g_assert_null (strstr (argv[i], test_values.token));
   }
 
-  /* Gemini CLI: a generated system settings file. */
+  /* Gemini CLI: nothing of its own; its extension reads the environment
+   * every agent gets (TABWRIGHT_MCP_URL, TABWRIGHT_MCP_TOKEN). */
   {
+    g_auto(GStrv) argv = tw_agent_preset_build_argv (gemini, NULL, NULL, &test_values, &error);
     g_auto(GStrv) env = tw_agent_preset_build_env (gemini, &test_values, &error);
-    g_autofree char *config = tw_agent_preset_build_config (gemini, &test_values, &error);
-    g_autofree char *variable = g_strconcat ("GEMINI_CLI_SYSTEM_SETTINGS_PATH=",
-                                             test_values.config_path, NULL);
-    g_autoptr(JsonNode) json = NULL;
+    const char *expected[] = { "gemini", NULL };
 
     g_assert_no_error (error);
-    g_assert_true (strv_has (env, variable));
-    json = tw_test_parse_json (config);
-    g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.httpUrl"), ==,
-                     test_values.url);
-    g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.headers.Authorization"), ==,
-                     "Bearer secret-token");
+    g_assert_cmpstrv (argv, expected);
+    g_assert_cmpuint (g_strv_length (env), ==, 0);
+    g_assert_false (tw_agent_preset_has_config (gemini));
+    g_assert_nonnull (strstr (tw_agent_preset_get_notes (gemini), "${TABWRIGHT_MCP_TOKEN}"));
   }
 
   /* OpenCode: the whole config inline, in OPENCODE_CONFIG_CONTENT. */

@@ -291,6 +291,19 @@ static const TwToolDef test_tools[] = {
   },
 };
 
+/* A tool of its own offered group, for the tool-group tests. */
+#define TEST_GROUP "test-extra"
+
+static const TwToolDef test_group_tools[] = {
+  {
+    .name = "test_grouped",
+    .title = "Say something else",
+    .description = "Returns text only; offered in the test-extra group.",
+    .input_schema = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    .handler = text_only_handler,
+  },
+};
+
 /* Fixture. */
 
 typedef struct
@@ -790,7 +803,8 @@ test_initialize (Fixture       *f,
       g_assert_cmpstr (name, ==, "tabwright");
       g_assert_cmpstr (title, ==, "Tabwright");
       g_assert_cmpstr (server_version, ==, PACKAGE_VERSION);
-      g_assert_false (jbool (x->json, "$.result.capabilities.tools.listChanged"));
+      /* Tool groups: the server tells its sessions when the list changes. */
+      g_assert_true (jbool (x->json, "$.result.capabilities.tools.listChanged"));
 
       instructions = jstr (x->json, "$.result.instructions");
       g_assert_nonnull (strstr (instructions, "browser_new_tab"));
@@ -1447,12 +1461,15 @@ test_methods_and_paths (Fixture       *f,
   g_autoptr(GUri) uri = NULL;
   g_autofree char *other_url = g_strdup_printf ("http://127.0.0.1:%u/mcp/extra", tw_mcp_server_get_port (f->server));
 
+  /* A GET that does not accept an event stream cannot have one. */
+  soup_message_headers_replace (soup_message_get_request_headers (get->msg), "Accept",
+                                "application/json");
   exchange_run (f, get);
-  assert_jsonrpc_error (get, 405, -32000, "Method Not Allowed");
-  g_assert_cmpstr (response_header (get, "Allow"), ==, "POST, DELETE");
+  assert_jsonrpc_error (get, 406, -32000, "Not Acceptable");
 
   exchange_run (f, put);
-  g_assert_cmpuint (status (put), ==, 405);
+  assert_jsonrpc_error (put, 405, -32000, "Method Not Allowed");
+  g_assert_cmpstr (response_header (put, "Allow"), ==, "GET, POST, DELETE");
 
   uri = g_uri_parse (other_url, G_URI_FLAGS_NONE, NULL);
   soup_message_set_uri (other_path->msg, uri);
@@ -1818,6 +1835,294 @@ parse_sse (const char *text)
     }
 
   return events;
+}
+
+/* Tool groups. */
+
+static gboolean
+list_has_tool (Fixture    *f,
+               const char *token,
+               const char *session_id,
+               const char *name,
+               guint      *n_tools)
+{
+  g_autoptr(Exchange) x = post (f, token, session_id,
+                                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+  g_autoptr(JsonNode) tools_node = jnode (x->json, "$.result.tools");
+  JsonArray *tools = json_node_get_array (tools_node);
+  gboolean found = FALSE;
+
+  g_assert_cmpuint (status (x), ==, 200);
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    {
+      JsonObject *tool = json_array_get_object_element (tools, i);
+
+      if (g_str_equal (json_object_get_string_member (tool, "name"), name))
+        found = TRUE;
+    }
+
+  if (n_tools != NULL)
+    *n_tools = json_array_get_length (tools);
+  return found;
+}
+
+static void
+test_tool_groups_list (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *session_a = initialize (f, TOKEN_A);
+  g_autofree char *session_b = initialize (f, TOKEN_B);
+  const char *core_only[] = { "core", NULL };
+  const char *none[] = { NULL };
+  guint n_all = 0;
+  guint n_core = 0;
+  guint n_none = 0;
+
+  g_assert_true (tw_tool_registry_has_group ("core"));
+  g_assert_true (tw_tool_registry_has_group (TEST_GROUP));
+  g_assert_false (tw_tool_registry_has_group ("no-such-group"));
+  g_assert_cmpstr (tw_tool_registry_get_group_name (0), ==, "core");
+  g_assert_cmpstr (tw_tool_registry_get_group (tw_tool_registry_lookup ("browser_click")), ==, "core");
+  g_assert_cmpuint (tw_tool_registry_get_group_n_tools (TEST_GROUP), ==, 1);
+
+  /* Every group is offered by a service that does not choose. */
+  g_assert_true (list_has_tool (f, TOKEN_A, session_a, "test_grouped", &n_all));
+  g_assert_cmpuint (n_all, ==, tw_tool_registry_get_n_tools ());
+
+  tw_fake_service_set_tool_groups (f->service, core_only);
+  g_assert_false (list_has_tool (f, TOKEN_A, session_a, "test_grouped", &n_core));
+  g_assert_true (list_has_tool (f, TOKEN_A, session_a, "browser_click", NULL));
+  g_assert_cmpuint (n_core, ==, n_all - 1);
+  /* Another workspace keeps its own choice. */
+  g_assert_true (list_has_tool (f, TOKEN_B, session_b, "test_grouped", NULL));
+
+  /* No group: only the test tools that belong to none are left. */
+  tw_fake_service_set_tool_groups (f->service, none);
+  g_assert_false (list_has_tool (f, TOKEN_A, session_a, "browser_list_tabs", &n_none));
+  g_assert_cmpuint (n_none, ==, n_all - tw_tool_registry_get_group_n_tools ("core") - 1);
+
+  tw_fake_service_set_tool_groups (f->service, NULL);
+  g_assert_true (list_has_tool (f, TOKEN_A, session_a, "test_grouped", NULL));
+}
+
+static void
+test_tool_groups_disabled (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  const char *extra_only[] = { TEST_GROUP, NULL };
+  g_autoptr(Exchange) off = NULL;
+  g_autoptr(Exchange) on = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *message = NULL;
+  guint started = f->tabs->log->len;
+
+  tw_fake_service_set_tool_groups (f->service, extra_only);
+
+  off = call_tool (f, session_id, 3, "browser_new_tab", "{\"url\":\"http://example.test/\"}");
+  assert_tool_error (off, "browser_disabled", "browser_new_tab belongs to the \"core\" tools");
+  text = jstr (off->json, "$.result.content[0].text");
+  message = jstr (off->json, "$.result.structuredContent.error.message");
+  g_assert_true (g_str_has_prefix (text, "Error: browser_disabled — "));
+  g_assert_nonnull (strstr (message, "browser_new_tab belongs to the \"core\" tools"));
+  g_assert_false (jbool (off->json, "$.result.structuredContent.error.retryable"));
+  /* Turned away before it reached the tabs. */
+  g_assert_cmpuint (f->tabs->log->len, ==, started);
+
+  /* Bad arguments to a tool that is off still say browser_disabled: the
+   * group decides first. */
+  {
+    g_autoptr(Exchange) bad = call_tool (f, session_id, 4, "browser_click", "{\"nonsense\":1}");
+
+    assert_tool_error (bad, "browser_disabled", "browser_click belongs to");
+  }
+
+  on = call_tool (f, session_id, 5, "test_grouped", "{}");
+  {
+    g_autofree char *on_text = jstr (on->json, "$.result.content[0].text");
+
+    g_assert_cmpstr (on_text, ==, "Plain words for the model.");
+  }
+
+  tw_fake_service_set_tool_groups (f->service, NULL);
+  {
+    g_autoptr(Exchange) again = call_tool (f, session_id, 6, "browser_new_tab",
+                                           "{\"url\":\"http://example.test/\"}");
+    g_autofree char *browser_id = jstr (again->json, "$.result.structuredContent.browserId");
+
+    g_assert_nonnull (browser_id);
+    g_assert_cmpuint (f->tabs->log->len, >, started);
+  }
+  assert_still_serving (f, session_id);
+}
+
+/* A GET stream read as it arrives. */
+typedef struct
+{
+  SoupMessage  *msg;
+  GInputStream *stream;
+  GString      *data;
+  GError       *error;
+  char          buffer[4096];
+  gboolean      waiting;
+  gboolean      eof;
+} Stream;
+
+static void
+stream_free (Stream *st)
+{
+  g_clear_object (&st->stream);
+  g_clear_object (&st->msg);
+  g_string_free (st->data, TRUE);
+  g_clear_error (&st->error);
+  g_free (st);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Stream, stream_free)
+
+static void
+stream_sent_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Stream *st = user_data;
+
+  st->stream = soup_session_send_finish (SOUP_SESSION (object), result, &st->error);
+  st->waiting = FALSE;
+}
+
+static void
+stream_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Stream *st = user_data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &st->error);
+
+  if (n > 0)
+    g_string_append_len (st->data, st->buffer, n);
+  else
+    st->eof = TRUE;
+  st->waiting = FALSE;
+}
+
+static Stream *
+stream_open (Fixture    *f,
+             const char *token,
+             const char *session_id)
+{
+  Stream *st = g_new0 (Stream, 1);
+  g_autofree char *auth = g_strdup_printf ("Bearer %s", token);
+  SoupMessageHeaders *headers;
+
+  st->data = g_string_new (NULL);
+  st->msg = soup_message_new ("GET", f->url);
+  headers = soup_message_get_request_headers (st->msg);
+  soup_message_headers_replace (headers, "Accept", "text/event-stream");
+  soup_message_headers_replace (headers, "Authorization", auth);
+  soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
+
+  st->waiting = TRUE;
+  soup_session_send_async (f->session, st->msg, G_PRIORITY_DEFAULT, NULL, stream_sent_cb, st);
+  while (st->waiting)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (st->error);
+
+  return st;
+}
+
+/* The data of the next event, or NULL at the end of the stream. */
+static char *
+stream_next_event (Stream *st)
+{
+  for (;;)
+    {
+      const char *end = strstr (st->data->str, "\n\n");
+
+      if (end != NULL)
+        {
+          g_autofree char *event = g_strndup (st->data->str, end - st->data->str);
+          const char *data = strstr (event, "data: ");
+
+          g_string_erase (st->data, 0, end - st->data->str + 2);
+          g_assert_true (g_str_has_prefix (event, "event: message\n"));
+          g_assert_nonnull (data);
+          return g_strdup (data + strlen ("data: "));
+        }
+
+      if (st->eof)
+        return NULL;
+
+      st->waiting = TRUE;
+      g_input_stream_read_async (st->stream, st->buffer, sizeof st->buffer, G_PRIORITY_DEFAULT,
+                                 NULL, stream_read_cb, st);
+      while (st->waiting)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_no_error (st->error);
+    }
+}
+
+static void
+test_tool_groups_list_changed (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  g_autofree char *other_session = initialize (f, TOKEN_A);
+  g_autoptr(Stream) stream = stream_open (f, TOKEN_A, session_id);
+  g_autoptr(Stream) other = stream_open (f, TOKEN_A, other_session);
+  const char *core_only[] = { "core", NULL };
+  g_autofree char *event = NULL;
+  g_autofree char *other_event = NULL;
+  g_autoptr(JsonNode) message = NULL;
+  g_autofree char *method = NULL;
+
+  g_assert_cmpuint (soup_message_get_status (stream->msg), ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_content_type (soup_message_get_response_headers (stream->msg), NULL),
+                   ==, "text/event-stream");
+
+  /* Every session of the workspace hears of it, and the list says so. */
+  tw_fake_service_set_tool_groups (f->service, core_only);
+  event = stream_next_event (stream);
+  other_event = stream_next_event (other);
+  g_assert_nonnull (event);
+  message = tw_test_parse_json (event);
+  method = jstr (message, "$.method");
+  g_assert_cmpstr (method, ==, "notifications/tools/list_changed");
+  g_assert_false (json_object_has_member (json_node_get_object (message), "id"));
+  g_assert_cmpstr (other_event, ==, event);
+  g_assert_false (list_has_tool (f, TOKEN_A, session_id, "test_grouped", NULL));
+
+  tw_fake_service_set_tool_groups (f->service, NULL);
+  g_free (event);
+  event = stream_next_event (stream);
+  g_assert_nonnull (strstr (event, "notifications/tools/list_changed"));
+  g_assert_true (list_has_tool (f, TOKEN_A, session_id, "test_grouped", NULL));
+
+  /* Ending the session ends its stream. */
+  {
+    g_autoptr(Exchange) end = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
+
+    exchange_run (f, end);
+    g_assert_cmpuint (status (end), ==, 200);
+    g_assert_null (stream_next_event (stream));
+  }
+
+  /* A stream needs a live session of its own token. */
+  {
+    g_autoptr(Exchange) stale = exchange_new (f, "GET", TOKEN_A, session_id, NULL);
+    g_autoptr(Exchange) foreign = exchange_new (f, "GET", TOKEN_B, other_session, NULL);
+
+    soup_message_headers_replace (soup_message_get_request_headers (stale->msg), "Accept",
+                                  "text/event-stream");
+    soup_message_headers_replace (soup_message_get_request_headers (foreign->msg), "Accept",
+                                  "text/event-stream");
+    exchange_run (f, stale);
+    exchange_run (f, foreign);
+    assert_jsonrpc_error (stale, 404, -32001, "Session not found");
+    assert_jsonrpc_error (foreign, 404, -32001, "Session not found");
+  }
+
+  assert_still_serving (f, other_session);
 }
 
 static void
@@ -2726,6 +3031,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   tw_tool_registry_add_tools_for_testing (test_tools, G_N_ELEMENTS (test_tools));
+  tw_tool_registry_add_group_for_testing (TEST_GROUP, test_group_tools,
+                                          G_N_ELEMENTS (test_group_tools));
 
 #define ADD(path, func) \
   g_test_add ("/mcp/server/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
@@ -2754,6 +3061,9 @@ main (int   argc,
   ADD ("late-result-dropped", test_late_result_dropped);
   ADD ("revoke", test_revoke);
   ADD ("progress-sse", test_progress_sse);
+  ADD ("tool-groups-list", test_tool_groups_list);
+  ADD ("tool-groups-disabled", test_tool_groups_disabled);
+  ADD ("tool-groups-list-changed", test_tool_groups_list_changed);
   ADD ("session-expiry", test_session_expiry);
   ADD ("session-limit", test_session_limit);
   ADD ("duplicate-request-id", test_duplicate_request_id);

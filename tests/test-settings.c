@@ -325,6 +325,92 @@ test_browser_tools_banner (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Tool groups: the Preferences switch per group writes the workspace's
+ * tool-groups key, the browser follows it (tools-changed, so MCP clients
+ * are told), and a tool of a group that is off fails with browser_disabled
+ * naming its group. --tools is parsed against the registry's groups. */
+
+static void
+tools_changed_cb (TwBrowserService *service,
+                  guint            *count)
+{
+  (*count)++;
+}
+
+static void
+test_tool_groups (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("groups-00000001", NULL);
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  g_auto(GStrv) defaults = g_settings_get_strv (workspace, "tool-groups");
+  g_auto(GStrv) after = NULL;
+  g_auto(GStrv) parsed = NULL;
+  g_auto(GStrv) empty = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTestOutcome outcome = { 0 };
+  GtkWidget *core_switch;
+  JsonObject *result;
+  guint changed = 0;
+
+  g_assert_true (g_strv_contains ((const char * const *) defaults, "core"));
+  g_assert_true (g_strv_contains ((const char * const *) defaults, "reading"));
+
+  tw_settings_bind_browser (workspace, browser);
+  g_signal_connect (browser, "tools-changed", G_CALLBACK (tools_changed_cb), &changed);
+  g_assert_true (tw_browser_service_get_tool_group_enabled (TW_BROWSER_SERVICE (browser), "core"));
+
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/groups"));
+  for (guint i = 0; i < tw_tool_registry_get_n_groups (); i++)
+    {
+      const char *group = tw_tool_registry_get_group_name (i);
+      g_autofree char *name = g_strdup_printf ("tool-group-%s", group);
+      GtkWidget *toggle = find_named (GTK_WIDGET (dialog), name);
+
+      g_assert_nonnull (toggle);
+      g_assert_cmpint (gtk_switch_get_active (GTK_SWITCH (toggle)), ==,
+                       g_strv_contains ((const char * const *) defaults, group));
+    }
+
+  /* Core off from Preferences: the key, the browser and the call agree. */
+  core_switch = find_named (GTK_WIDGET (dialog), "tool-group-core");
+  gtk_switch_set_active (GTK_SWITCH (core_switch), FALSE);
+  after = g_settings_get_strv (workspace, "tool-groups");
+  g_assert_false (g_strv_contains ((const char * const *) after, "core"));
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_false (tw_browser_service_get_tool_group_enabled (TW_BROWSER_SERVICE (browser), "core"));
+
+  call_tool (browser, "browser_list_tabs", "{}", &outcome);
+  g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED);
+  result = json_node_get_object (outcome.result);
+  g_assert_true (json_object_get_boolean_member (result, "isError"));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result),
+                                   "Error: browser_disabled — browser_list_tabs belongs to the \"core\" tools"));
+
+  /* On again from the key (gsettings, --tools): the switch follows. */
+  g_settings_reset (workspace, "tool-groups");
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (core_switch)));
+  g_assert_cmpuint (changed, ==, 2);
+  call_tool (browser, "browser_list_tabs", "{}", &outcome);
+  g_assert_no_error (outcome.error);
+
+  /* --tools: known names, deduplicated; an unknown one names the groups. */
+  parsed = tw_settings_parse_tool_groups (" core, core ,", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (parsed), ==, 1);
+  g_assert_cmpstr (parsed[0], ==, "core");
+  empty = tw_settings_parse_tool_groups ("", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (empty), ==, 0);
+  g_assert_null (tw_settings_parse_tool_groups ("core,nonsense", &error));
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  g_assert_nonnull (strstr (error->message, "“nonsense”; the groups are: core"));
+
+  tw_test_outcome_clear (&outcome);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 /* Preferences */
 
 static void
@@ -533,6 +619,7 @@ main (int   argc,
   g_test_add_func ("/settings/browser-tools/live", test_browser_tools_live);
   g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
   g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
+  g_test_add_func ("/settings/preferences/tool-groups", test_tool_groups);
   g_test_add_func ("/settings/window/size", test_window_state);
   g_test_add_func ("/settings/session/parse", test_session_parse);
   g_test_add_func ("/settings/session/restore", test_session_restore);

@@ -441,6 +441,8 @@ test_connect_dialog (void)
   g_autofree char *claude = tw_mcp_snippet_claude_command ("http://127.0.0.1:4321/mcp",
                                                            "secret-token-123456");
   g_autofree char *stdio = tw_mcp_snippet_stdio ("/home/ada/project");
+  g_autofree char *gemini = tw_mcp_snippet_gemini ("http://127.0.0.1:4321/mcp",
+                                                   "secret-token-123456");
   GtkWindow *dialog;
 
   dialog = tw_connect_dialog_new (NULL, "http://127.0.0.1:4321/mcp", "secret-token-123456",
@@ -456,6 +458,10 @@ test_connect_dialog (void)
                                                                 GTK_TYPE_TOGGLE_BUTTON)),
                                 TRUE);
   g_assert_true (label_shows (GTK_WIDGET (dialog), claude));
+  /* Gemini CLI too: the extension's one-time install, then the run. */
+  g_assert_true (label_shows (GTK_WIDGET (dialog), gemini));
+  g_assert_nonnull (strstr (gemini, ".gemini/extensions/tabwright/gemini-extension.json"));
+  g_assert_nonnull (strstr (gemini, "Bearer ${TABWRIGHT_MCP_TOKEN}"));
 
   gtk_window_destroy (dialog);
 }

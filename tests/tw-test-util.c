@@ -440,11 +440,30 @@ tw_fake_service_run_finish (TwBrowserService  *service,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+static gboolean
+tw_fake_service_get_tool_group_enabled (TwBrowserService *service,
+                                        const char       *group)
+{
+  TwFakeService *self = TW_FAKE_SERVICE (service);
+
+  return self->tool_groups == NULL || g_strv_contains ((const char * const *) self->tool_groups, group);
+}
+
 static void
 tw_fake_service_iface_init (TwBrowserServiceInterface *iface)
 {
   iface->run_async = tw_fake_service_run_async;
   iface->run_finish = tw_fake_service_run_finish;
+  iface->get_tool_group_enabled = tw_fake_service_get_tool_group_enabled;
+}
+
+void
+tw_fake_service_set_tool_groups (TwFakeService      *self,
+                                 const char * const *groups)
+{
+  g_strfreev (self->tool_groups);
+  self->tool_groups = g_strdupv ((char **) groups);
+  tw_browser_service_emit_tools_changed (TW_BROWSER_SERVICE (self));
 }
 
 static void
@@ -456,6 +475,7 @@ tw_fake_service_finalize (GObject *object)
   g_clear_pointer (&self->params, json_object_unref);
   g_clear_pointer (&self->reply, json_object_unref);
   g_clear_error (&self->error);
+  g_clear_pointer (&self->tool_groups, g_strfreev);
   if (self->run_data_free != NULL)
     g_clear_pointer (&self->run_data, self->run_data_free);
 

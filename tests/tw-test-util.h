@@ -99,11 +99,16 @@ struct _TwFakeService
   TwFakeServiceRunFunc  run;
   gpointer              run_data;
   GDestroyNotify        run_data_free;
+  char                **tool_groups;   /* offered tool groups; NULL: all */
 };
 
 TwFakeService *tw_fake_service_new_full (TwFakeServiceRunFunc run,
                                          gpointer             run_data,
                                          GDestroyNotify       run_data_free);
+
+/* Offers only @groups (NULL: all) and emits "tools-changed". */
+void           tw_fake_service_set_tool_groups (TwFakeService      *self,
+                                                const char * const *groups);
 
 /* Commands of in-test browser services that take their time */
 

@@ -24,16 +24,39 @@ struct _TwConnectDialog
   GtkToggleButton      *reveal_button;
   GtkWidget            *copy_url_button;
   GtkWidget            *copy_token_button;
-  GtkWidget            *claude_group;
-  GtkWidget            *codex_group;
-  GtkWidget            *opencode_group;
-  GtkLabel             *claude_label;
-  GtkLabel             *codex_label;
-  GtkLabel             *opencode_label;
+  GtkWidget            *agents_box;
   GtkLabel             *stdio_label;
+  /* One snippet label per row of agent_snippets, in its order. */
+  GtkLabel             *agent_labels[4];
 };
 
 G_DEFINE_FINAL_TYPE (TwConnectDialog, tw_connect_dialog, ADW_TYPE_WINDOW)
+
+/* The agents the dialog tells how to connect, the same snippets as
+ * --print-mcp-config. Gemini CLI's first line installs its extension: the
+ * person runs it, once, which is their consent; Tabwright never writes it. */
+static const struct {
+  const char *title;
+  const char *description;
+  const char *copied;
+  char     *(*snippet) (const char *url,
+                        const char *token);
+} agent_snippets[] = {
+  { N_("Claude Code"), N_("Start Claude Code with this MCP configuration"),
+    N_("Claude Code command"), tw_mcp_snippet_claude_command },
+  { N_("Codex"), N_("Put the token in the environment, then start Codex with the server"),
+    N_("Codex commands"), tw_mcp_snippet_codex },
+  { N_("OpenCode"), N_("Start OpenCode with the server added for this run only"),
+    N_("OpenCode command"), tw_mcp_snippet_opencode },
+  { N_("Gemini CLI"),
+    N_("Once, install the tabwright extension (the first line: it writes "
+       "~/.gemini/extensions/tabwright/gemini-extension.json, which reads the URL and token "
+       "from the environment); then set them and start Gemini CLI. Agents Tabwright "
+       "launches use the same extension with their own token"),
+    N_("Gemini CLI commands"), tw_mcp_snippet_gemini },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (agent_snippets) == G_N_ELEMENTS (((TwConnectDialog *) NULL)->agent_labels));
 
 static gboolean
 is_serving (TwConnectDialog *self)
@@ -49,9 +72,7 @@ update_labels (TwConnectDialog *self)
 
   gtk_label_set_label (self->stdio_label, stdio);
 
-  gtk_widget_set_visible (self->claude_group, is_serving (self));
-  gtk_widget_set_visible (self->codex_group, is_serving (self));
-  gtk_widget_set_visible (self->opencode_group, is_serving (self));
+  gtk_widget_set_visible (self->agents_box, is_serving (self));
   gtk_widget_set_sensitive (self->copy_url_button, is_serving (self));
   gtk_widget_set_sensitive (self->copy_token_button, is_serving (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->reveal_button), is_serving (self));
@@ -61,15 +82,14 @@ update_labels (TwConnectDialog *self)
       /* The snippets carry the token too, so they hide it along with the
        * token row; copying always copies the real thing. */
       const char *shown = revealed ? self->token : HIDDEN_TOKEN;
-      g_autofree char *claude = tw_mcp_snippet_claude_command (self->url, shown);
-      g_autofree char *codex = tw_mcp_snippet_codex (self->url, shown);
-      g_autofree char *opencode = tw_mcp_snippet_opencode (self->url, shown);
-
       adw_action_row_set_subtitle (self->url_row, self->url);
       adw_action_row_set_subtitle (self->token_row, shown);
-      gtk_label_set_label (self->claude_label, claude);
-      gtk_label_set_label (self->codex_label, codex);
-      gtk_label_set_label (self->opencode_label, opencode);
+      for (guint i = 0; i < G_N_ELEMENTS (agent_snippets); i++)
+        {
+          g_autofree char *snippet = agent_snippets[i].snippet (self->url, shown);
+
+          gtk_label_set_label (self->agent_labels[i], snippet);
+        }
     }
   else
     {
@@ -121,39 +141,48 @@ copy_token_cb (TwConnectDialog *self,
 }
 
 static void
-copy_claude_cb (TwConnectDialog *self,
-                GtkButton       *button)
+copy_agent_cb (GtkButton *button,
+               gpointer   user_data)
 {
+  TwConnectDialog *self = TW_CONNECT_DIALOG (gtk_widget_get_root (GTK_WIDGET (button)));
+  guint i = GPOINTER_TO_UINT (user_data);
   g_autofree char *text = NULL;
 
   if (is_serving (self))
-    text = tw_mcp_snippet_claude_command (self->url, self->token);
+    text = agent_snippets[i].snippet (self->url, self->token);
 
-  copy_text (self, text, _("Claude Code command"));
+  copy_text (self, text, _(agent_snippets[i].copied));
 }
 
 static void
-copy_codex_cb (TwConnectDialog *self,
-               GtkButton       *button)
+add_agent_groups (TwConnectDialog *self)
 {
-  g_autofree char *text = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (agent_snippets); i++)
+    {
+      GtkWidget *group = adw_preferences_group_new ();
+      GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+      GtkWidget *label = gtk_label_new (NULL);
 
-  if (is_serving (self))
-    text = tw_mcp_snippet_codex (self->url, self->token);
+      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _(agent_snippets[i].title));
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                             _(agent_snippets[i].description));
+      gtk_widget_set_tooltip_text (copy, _("Copy"));
+      gtk_widget_set_valign (copy, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (copy, "flat");
+      g_signal_connect (copy, "clicked", G_CALLBACK (copy_agent_cb), GUINT_TO_POINTER (i));
+      adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), copy);
 
-  copy_text (self, text, _("Codex commands"));
-}
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "card");
+      gtk_widget_add_css_class (label, "tw-snippet");
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), label);
 
-static void
-copy_opencode_cb (TwConnectDialog *self,
-                  GtkButton       *button)
-{
-  g_autofree char *text = NULL;
-
-  if (is_serving (self))
-    text = tw_mcp_snippet_opencode (self->url, self->token);
-
-  copy_text (self, text, _("OpenCode command"));
+      self->agent_labels[i] = GTK_LABEL (label);
+      gtk_box_append (GTK_BOX (self->agents_box), group);
+    }
 }
 
 static void
@@ -202,19 +231,11 @@ tw_connect_dialog_class_init (TwConnectDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, reveal_button);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, copy_url_button);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, copy_token_button);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_group);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_group);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, opencode_group);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, claude_label);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, codex_label);
-  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, opencode_label);
+  gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, agents_box);
   gtk_widget_class_bind_template_child (widget_class, TwConnectDialog, stdio_label);
   gtk_widget_class_bind_template_callback (widget_class, reveal_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_url_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_token_cb);
-  gtk_widget_class_bind_template_callback (widget_class, copy_claude_cb);
-  gtk_widget_class_bind_template_callback (widget_class, copy_codex_cb);
-  gtk_widget_class_bind_template_callback (widget_class, copy_opencode_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_stdio_cb);
 }
 
@@ -222,6 +243,7 @@ static void
 tw_connect_dialog_init (TwConnectDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  add_agent_groups (self);
 }
 
 GtkWindow *

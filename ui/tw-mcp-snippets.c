@@ -146,6 +146,52 @@ tw_mcp_snippet_opencode (const char *url,
   return g_strconcat ("OPENCODE_CONFIG_CONTENT=", quoted, " opencode", NULL);
 }
 
+/* Gemini CLI reads MCP servers only from settings files and extensions, and
+ * skips a system settings file that root does not own. A user extension is
+ * the channel it honours for a normal user: it expands ${VARIABLES} of the
+ * environment in gemini-extension.json at every start, so the file names
+ * no URL or token, and every agent gets its own from TABWRIGHT_MCP_URL and
+ * TABWRIGHT_MCP_TOKEN. The person installs it once, by running the command
+ * below; Tabwright writes nothing of Gemini CLI's. */
+const char *
+tw_mcp_snippet_gemini_extension (void)
+{
+  return "{\"name\":\"tabwright\",\"version\":\"1.0.0\",\"mcpServers\":{\"tabwright\":{"
+         "\"httpUrl\":\"${TABWRIGHT_MCP_URL}\","
+         "\"headers\":{\"Authorization\":\"Bearer ${TABWRIGHT_MCP_TOKEN}\"}}}}";
+}
+
+char *
+tw_mcp_snippet_gemini_install (void)
+{
+  g_autofree char *quoted = g_shell_quote (tw_mcp_snippet_gemini_extension ());
+
+  return g_strdup_printf ("mkdir -p ~/" TW_MCP_GEMINI_EXTENSION_DIR " && "
+                          "printf '%%s\\n' %s > ~/" TW_MCP_GEMINI_EXTENSION_DIR "/gemini-extension.json",
+                          quoted);
+}
+
+char *
+tw_mcp_snippet_gemini (const char *url,
+                       const char *token)
+{
+  g_autofree char *install = NULL;
+  g_autofree char *quoted_url = NULL;
+  g_autofree char *quoted_token = NULL;
+
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (token != NULL, NULL);
+
+  install = tw_mcp_snippet_gemini_install ();
+  quoted_url = shell_word (url);
+  quoted_token = shell_word (token);
+
+  return g_strdup_printf ("%s\n"
+                          "export TABWRIGHT_MCP_URL=%s " TOKEN_VARIABLE "=%s\n"
+                          "gemini",
+                          install, quoted_url, quoted_token);
+}
+
 char *
 tw_mcp_snippet_stdio (const char *workspace_path)
 {

@@ -24,6 +24,17 @@ char *tw_mcp_snippet_codex          (const char *url,
  *   "headers":{"Authorization":"Bearer …"},"enabled":true}}}' opencode */
 char *tw_mcp_snippet_opencode       (const char *url,
                                      const char *token);
+/* Gemini CLI: the user extension that reaches Tabwright, in
+ * ~/.gemini/extensions/tabwright/: its gemini-extension.json, which refers
+ * to $TABWRIGHT_MCP_URL and $TABWRIGHT_MCP_TOKEN; the shell command that
+ * installs it (run once, by the person); and the whole snippet: that
+ * command, the two variables, then gemini. */
+#define TW_MCP_GEMINI_EXTENSION_DIR ".gemini/extensions/tabwright"
+const char *tw_mcp_snippet_gemini_extension (void);
+char *tw_mcp_snippet_gemini_install   (void);
+char *tw_mcp_snippet_gemini           (const char *url,
+                                       const char *token);
+
 /* claude mcp add tabwright -- tabwright-mcp --workspace DIR: works whether or
  * not Tabwright runs when the client starts. */
 char *tw_mcp_snippet_stdio          (const char *workspace_path);

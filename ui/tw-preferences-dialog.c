@@ -5,6 +5,8 @@
 
 #include "tw-preferences-dialog.h"
 
+#include "tw-tool-registry.h"
+
 struct _TwPreferencesDialog
 {
   AdwPreferencesWindow  parent_instance;
@@ -15,9 +17,13 @@ struct _TwPreferencesDialog
   GStrv                 agent_ids;
   guint                 serving_port;
   guint                 updating_agent : 1;
+  guint                 updating_groups : 1;
+  /* GtkSwitch*, one per offered tool group, in registry order. */
+  GPtrArray            *group_switches;
 
   /* Template widgets */
   AdwPreferencesGroup  *workspace_group;
+  AdwPreferencesGroup  *tool_groups_group;
   GtkSwitch            *browser_tools_switch;
   AdwPreferencesGroup  *agent_group;
   AdwComboRow          *agent_row;
@@ -31,6 +37,100 @@ struct _TwPreferencesDialog
 };
 
 G_DEFINE_FINAL_TYPE (TwPreferencesDialog, tw_preferences_dialog, ADW_TYPE_PREFERENCES_WINDOW)
+
+/* Tool groups: one switch per offered group of the tool registry, kept the
+ * same as the workspace's tool-groups key both ways. */
+
+static const struct {
+  const char *name;
+  const char *summary;
+} group_summaries[] = {
+  { "core", N_("Tabs, navigation, snapshot, screenshot, clicking and typing, evaluate, hand-off") },
+  { "reading", N_("Page text, HTML and Markdown, reading a URL, setting content") },
+  { "debugging", N_("Console and network in depth, styles, HTTP from the tab’s session") },
+};
+
+static char *
+dup_group_subtitle (const char *group)
+{
+  guint n_tools = tw_tool_registry_get_group_n_tools (group);
+
+  for (guint i = 0; i < G_N_ELEMENTS (group_summaries); i++)
+    {
+      if (g_str_equal (group_summaries[i].name, group))
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tool: %s", "%u tools: %s", n_tools),
+                                n_tools, _(group_summaries[i].summary));
+    }
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u tool", "%u tools", n_tools), n_tools);
+}
+
+static void
+update_group_switches (TwPreferencesDialog *self)
+{
+  g_auto(GStrv) groups = g_settings_get_strv (self->workspace_settings, "tool-groups");
+
+  self->updating_groups = TRUE;
+  for (guint i = 0; i < self->group_switches->len; i++)
+    {
+      GtkSwitch *toggle = g_ptr_array_index (self->group_switches, i);
+
+      gtk_switch_set_active (toggle, g_strv_contains ((const char * const *) groups,
+                                                      tw_tool_registry_get_group_name (i)));
+    }
+  self->updating_groups = FALSE;
+}
+
+static void
+group_switch_notify_active_cb (TwPreferencesDialog *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) groups = NULL;
+
+  if (self->updating_groups)
+    return;
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->group_switches->len; i++)
+    {
+      if (gtk_switch_get_active (g_ptr_array_index (self->group_switches, i)))
+        g_strv_builder_add (builder, tw_tool_registry_get_group_name (i));
+    }
+  groups = g_strv_builder_end (builder);
+
+  g_settings_set_strv (self->workspace_settings, "tool-groups", (const char * const *) groups);
+}
+
+static void
+add_group_rows (TwPreferencesDialog *self)
+{
+  for (guint i = 0; i < tw_tool_registry_get_n_groups (); i++)
+    {
+      const char *group = tw_tool_registry_get_group_name (i);
+      g_autofree char *title = g_strdup (group);
+      g_autofree char *subtitle = dup_group_subtitle (group);
+      g_autofree char *name = g_strdup_printf ("tool-group-%s", group);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *toggle = gtk_switch_new ();
+
+      title[0] = g_ascii_toupper (title[0]);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      gtk_widget_set_name (toggle, name);
+      gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+      adw_preferences_group_add (self->tool_groups_group, row);
+
+      g_ptr_array_add (self->group_switches, toggle);
+      g_signal_connect_object (toggle, "notify::active",
+                               G_CALLBACK (group_switch_notify_active_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  update_group_switches (self);
+  g_signal_connect_object (self->workspace_settings, "changed::tool-groups",
+                           G_CALLBACK (update_group_switches), self, G_CONNECT_SWAPPED);
+}
 
 /* The port policy is an enum key; the switch says whether it is "fixed". */
 
@@ -164,6 +264,7 @@ tw_preferences_dialog_finalize (GObject *object)
 
   g_clear_pointer (&self->workspace_name, g_free);
   g_clear_pointer (&self->agent_ids, g_strfreev);
+  g_clear_pointer (&self->group_switches, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tw_preferences_dialog_parent_class)->finalize (object);
 }
@@ -180,6 +281,7 @@ tw_preferences_dialog_class_init (TwPreferencesDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tabwright/Tabwright/ui/tw-preferences-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, workspace_group);
+  gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, tool_groups_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, browser_tools_switch);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_row);
@@ -196,6 +298,8 @@ static void
 tw_preferences_dialog_init (TwPreferencesDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->group_switches = g_ptr_array_new ();
 
   update_server_group (self);
 
@@ -235,10 +339,12 @@ tw_preferences_dialog_new (GtkWindow  *parent,
                        self->browser_tools_switch, "active", G_SETTINGS_BIND_DEFAULT);
       if (workspace_name != NULL)
         adw_preferences_group_set_description (self->workspace_group, workspace_name);
+      add_group_rows (self);
     }
   else
     {
       gtk_widget_set_visible (GTK_WIDGET (self->workspace_group), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->tool_groups_group), FALSE);
     }
 
   g_settings_bind_with_mapping (settings, "mcp-port-policy",

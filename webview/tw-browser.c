@@ -21,11 +21,14 @@ struct _TwBrowser
   char                 *workspace_dir;
   guint                 command_timeout_ms;
   gboolean              enabled;
+  /* The offered tool groups; NULL offers all of them. */
+  char                **tool_groups;
 };
 
 enum {
   PROP_0,
   PROP_ENABLED,
+  PROP_TOOL_GROUPS,
   N_PROPS
 };
 
@@ -375,6 +378,15 @@ tw_browser_get_service_enabled (TwBrowserService *service)
 }
 
 static gboolean
+tw_browser_get_tool_group_enabled (TwBrowserService *service,
+                                   const char       *group)
+{
+  TwBrowser *self = TW_BROWSER (service);
+
+  return self->tool_groups == NULL || g_strv_contains ((const char * const *) self->tool_groups, group);
+}
+
+static gboolean
 tw_browser_check_tab (TwBrowserService  *service,
                       const char        *browser_id,
                       GError           **error)
@@ -404,6 +416,7 @@ browser_service_iface_init (TwBrowserServiceInterface *iface)
   iface->get_enabled = tw_browser_get_service_enabled;
   iface->check_tab = tw_browser_check_tab;
   iface->get_activity = tw_browser_get_service_activity;
+  iface->get_tool_group_enabled = tw_browser_get_tool_group_enabled;
 }
 
 /* GObject */
@@ -437,6 +450,7 @@ tw_browser_finalize (GObject *object)
   TwBrowser *self = TW_BROWSER (object);
 
   g_clear_pointer (&self->workspace_dir, g_free);
+  g_clear_pointer (&self->tool_groups, g_strfreev);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
 }
@@ -453,6 +467,10 @@ tw_browser_get_property (GObject    *object,
     {
     case PROP_ENABLED:
       g_value_set_boolean (value, self->enabled);
+      break;
+
+    case PROP_TOOL_GROUPS:
+      g_value_set_boxed (value, self->tool_groups);
       break;
 
     default:
@@ -474,6 +492,10 @@ tw_browser_set_property (GObject      *object,
       tw_browser_set_enabled (self, g_value_get_boolean (value));
       break;
 
+    case PROP_TOOL_GROUPS:
+      tw_browser_set_tool_groups (self, g_value_get_boxed (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -492,6 +514,10 @@ tw_browser_class_init (TwBrowserClass *klass)
   properties[PROP_ENABLED] =
     g_param_spec_boolean ("enabled", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_TOOL_GROUPS] =
+    g_param_spec_boxed ("tool-groups", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -713,4 +739,44 @@ tw_browser_set_enabled (TwBrowser *self,
 
   self->enabled = enabled;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
+}
+
+const char * const *
+tw_browser_get_tool_groups (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  return (const char * const *) self->tool_groups;
+}
+
+static gboolean
+same_groups (const char * const *a,
+             const char * const *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  for (guint i = 0; a[i] != NULL; i++)
+    if (!g_strv_contains (b, a[i]))
+      return FALSE;
+  for (guint i = 0; b[i] != NULL; i++)
+    if (!g_strv_contains (a, b[i]))
+      return FALSE;
+
+  return TRUE;
+}
+
+void
+tw_browser_set_tool_groups (TwBrowser          *self,
+                            const char * const *groups)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  if (same_groups ((const char * const *) self->tool_groups, groups))
+    return;
+
+  g_strfreev (self->tool_groups);
+  self->tool_groups = g_strdupv ((char **) groups);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_GROUPS]);
+  tw_browser_service_emit_tools_changed (TW_BROWSER_SERVICE (self));
 }

@@ -59,6 +59,13 @@ gboolean              tw_browser_get_enabled         (TwBrowser     *self);
 void                  tw_browser_set_enabled         (TwBrowser     *self,
                                                       gboolean       enabled);
 
+/* The tool groups (mcp/tools/tw-tool-groups.h) offered to agents in this
+ * workspace; NULL, the default, offers all. Changing them notifies
+ * "tool-groups" and emits the service's "tools-changed". */
+const char * const   *tw_browser_get_tool_groups     (TwBrowser          *self);
+void                  tw_browser_set_tool_groups     (TwBrowser          *self,
+                                                      const char * const *groups);
+
 /* How long navigation commands wait before failing with browser_timeout;
  * 30 s unless changed (tests shorten it). */
 void                  tw_browser_set_command_timeout (TwBrowser     *self,

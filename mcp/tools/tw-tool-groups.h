@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* Every group of browser tools, one line each, in the order tools/list and
- * the generated reference show them. TW_TOOL_GROUP (name) stands for the
- * table that mcp/tools/tw-tools-<name>.c exports as
+/* Every table of browser tools, one line each, in the order tools/list and
+ * the generated reference show them. TW_TOOL_GROUP (name, offered) stands
+ * for the table that mcp/tools/tw-tools-<name>.c exports as
  *
  *   const TwToolDef *tw_tools_<name>_get (guint *n_tools);
  *
- * Adding a group is one line here plus its source file in mcp/meson.build.
+ * and names the group it is offered in: the person turns whole groups on and
+ * off per workspace (Preferences, the tool-groups setting, --tools), so
+ * several tables may share one offered group ("core" is today's tools). A new
+ * offered group needs nothing else: its name here is its name everywhere.
+ *
+ * Adding a table is one line here plus its source file in mcp/meson.build.
  * This file is included several times with different definitions of
  * TW_TOOL_GROUP, so it has no include guard. */
 
-TW_TOOL_GROUP (tabs)
-TW_TOOL_GROUP (navigation)
-TW_TOOL_GROUP (snapshot)
-TW_TOOL_GROUP (page)
-TW_TOOL_GROUP (input)
-TW_TOOL_GROUP (handoff)
+TW_TOOL_GROUP (tabs, core)
+TW_TOOL_GROUP (navigation, core)
+TW_TOOL_GROUP (snapshot, core)
+TW_TOOL_GROUP (page, core)
+TW_TOOL_GROUP (input, core)
+TW_TOOL_GROUP (handoff, core)

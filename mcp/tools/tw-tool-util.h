@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 #define TW_TOOL_BROWSER_ID_PROPERTY \
   "\"browserId\": {" \
     "\"type\": \"string\", \"minLength\": 1, " \
-    "\"description\": \"The tab to use, e.g. \\\"b3\\\": a browserId returned by browser_new_tab or browser_list_tabs.\"" \
+    "\"description\": \"Tab id, e.g. \\\"b3\\\".\"" \
   "}"
 
 /* An input schema whose only argument is browserId. */

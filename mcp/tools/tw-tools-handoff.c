@@ -113,21 +113,19 @@ static const TwToolDef handoff_tools[] = {
     .name = "browser_handoff",
     .title = "Hand a tab to the person",
     .description =
-      "Ask the person watching to do something in a browser tab that you cannot or should not "
-      "do yourself: log in, enter a password or a one-time code, solve a CAPTCHA, confirm a "
-      "payment, accept cookies. The tab comes to the front with your message and Done / Cancel "
-      "buttons; the call waits (sending progress notifications) until the person answers or "
-      "timeoutMs runs out (browser_timeout). Returns the outcome (\"done\" or \"cancelled\") "
-      "and the tab's URL and title afterwards; take a new browser_snapshot before going on.",
+      "Ask the person watching to do something in a tab you should not: log in, enter a "
+      "one-time code, solve a CAPTCHA, confirm a payment. The tab comes to the front with your "
+      "message and Done / Cancel; the call waits for their answer or timeoutMs "
+      "(browser_timeout). Returns the outcome, URL and title; take a new browser_snapshot then.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"message\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
-            "\"description\": \"What the person should do, in one or two plain sentences, e.g. \\\"Please log in with your GitHub account, then press Done.\\\"\"}, "
+            "\"description\": \"What the person should do, in a sentence or two, e.g. \\\"Please log in, then press Done.\\\"\"}, "
           "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1800000, "
-            "\"description\": \"How long to wait for the person, in milliseconds: 300000 (5 minutes) unless given, at most 1800000 (30 minutes).\"}"
+            "\"description\": \"How long to wait, in ms. Default 300000 (5 minutes).\"}"
         "}, "
         "\"required\": [\"browserId\", \"message\"], "
         "\"additionalProperties\": false"

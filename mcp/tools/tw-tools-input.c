@@ -19,7 +19,7 @@
 #define REF_PROPERTY(name, what) \
   "\"" name "\": {" \
     "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
-    "\"description\": \"" what " A ref such as \\\"@e7\\\" from the latest browser_snapshot of this tab.\"" \
+    "\"description\": \"" what " Ref from browser_snapshot, e.g. \\\"@e7\\\".\"" \
   "}"
 
 #define ELEMENT_SCHEMA(what) \
@@ -522,13 +522,10 @@ static const TwToolDef input_tools[] = {
     .name = "browser_click",
     .title = "Click an element",
     .description =
-      "Click a button or link, check a checkbox, open a menu: click an element of the page by "
-      "its ref from browser_snapshot, like a person with a mouse. Also right click "
-      "(button \"right\"), middle click, double click, and clicks with modifier keys held "
-      "(e.g. Shift+click). Waits until the element is visible, enabled and not covered by "
-      "something else (then fails with browser_not_interactable naming what covers it), and "
-      "after the click until the page has settled, or the page it opened has loaded. Reports "
-      "navigation, new tabs and dialogs.",
+      "Click a button or link, check a checkbox, open a menu: click an element by its ref from "
+      "browser_snapshot; also right or middle click, double click, modifier keys. Waits until "
+      "the element is visible, enabled and not covered (else browser_not_interactable, naming "
+      "what covers it), then until the page settles. Reports navigation, new tabs and dialogs.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -555,11 +552,10 @@ static const TwToolDef input_tools[] = {
     .name = "browser_fill",
     .title = "Fill a form field",
     .description =
-      "Fill a form field: replace the text of an input, text area or editable region with a "
-      "value, as if a person selected its text and typed over it (the page gets real input "
-      "events, so React and Vue forms update). Also sets date, time, colour and range inputs, "
-      "and picks an option when the ref is a dropdown. Use an empty value to clear a field. "
-      "Returns what the field holds afterwards.",
+      "Fill a form field: replace the text of an input, textarea or editable element with a "
+      "value, with real input events (React and Vue forms update). Also sets date, time, colour "
+      "and range inputs and dropdowns; an empty value clears. Returns what the field holds "
+      "afterwards.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -585,19 +581,16 @@ static const TwToolDef input_tools[] = {
     .name = "browser_type",
     .title = "Type text",
     .description =
-      "Type text key by key, like a person on a keyboard: each character is pressed and "
-      "released, so pages that react to every key (search as you type, autocomplete, "
-      "shortcuts) see them all. Types into the element given by ref (focusing it, with the "
-      "caret at the end of its text), or into whatever has the focus. A line break presses "
-      "Enter, which submits a form from a single-line field. To replace a field's whole "
-      "value, browser_fill is faster.",
+      "Type text key by key into the element given by ref (caret at its end), or into the "
+      "focused one, for pages that react to every key (search as you type, autocomplete, "
+      "shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
-          REF_PROPERTY ("ref", "The field to type into; the focused element when left out.")
+          REF_PROPERTY ("ref", "The field to type into; else the focused one.")
         "}, "
         "\"required\": [\"browserId\", \"text\"], "
         "\"additionalProperties\": false"
@@ -617,19 +610,17 @@ static const TwToolDef input_tools[] = {
     .name = "browser_keypress",
     .title = "Press a key",
     .description =
-      "Press a key or a shortcut: Enter (submit a form, activate a button or link), Escape "
-      "(close a dialog or menu), Tab and Shift+Tab (move the focus), Space (press a button, "
-      "tick a checkbox), the arrow keys (move in menus, lists, tabs, sliders, dropdowns), "
-      "Backspace, Delete, Home, End, PageUp, PageDown, F1–F12, single characters, and "
-      "combinations such as Control+A or Control+Shift+Z. With a ref, the element gets the "
-      "focus first; without one, the key goes to the focused element.",
+      "Press a key or a shortcut: Enter, Escape, Tab, Shift+Tab, Space, arrows, Backspace, "
+      "Delete, Home, End, PageUp, PageDown, F1 to F12, a character, or a combination such as "
+      "Control+A. With a ref the element is focused first; else the key goes to the focused "
+      "element.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
-          REF_PROPERTY ("ref", "The element to focus before pressing the key.")
+          REF_PROPERTY ("ref", "Element to focus first.")
         "}, "
         "\"required\": [\"browserId\", \"key\"], "
         "\"additionalProperties\": false"
@@ -650,16 +641,15 @@ static const TwToolDef input_tools[] = {
     .name = "browser_hover",
     .title = "Hover over an element",
     .description =
-      "Move the mouse pointer onto an element, as a person does to open a hover menu, show a "
-      "tooltip or reveal buttons that appear on hover. The page gets the pointer and mouse "
-      "events of the move (mouseover, mouseenter, mousemove). Take a browser_snapshot "
-      "afterwards to see what appeared.",
+      "Move the mouse pointer onto an element to hover it: open a hover menu, show a tooltip or "
+      "reveal buttons that appear on hover. Take a browser_snapshot afterwards to see what "
+      "appeared.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The element to move the pointer onto.")
+          REF_PROPERTY ("ref", "The element to hover.")
         "}, "
         "\"required\": [\"browserId\", \"ref\"], "
         "\"additionalProperties\": false"
@@ -675,12 +665,10 @@ static const TwToolDef input_tools[] = {
     .name = "browser_select",
     .title = "Choose an option in a dropdown",
     .description =
-      "Choose an option in a dropdown (a <select> element, shown as a combobox or listbox in "
-      "the snapshot), by the option's value or its visible label. The page gets input and "
-      "change events as when a person picks it. A list the page builds itself (role "
-      "listbox with options) works too; for a custom combobox, click it open and click the "
-      "option instead. An unknown option fails with browser_invalid_argument listing the "
-      "options there are.",
+      "Choose an option in a dropdown (a <select>, or a listbox the page builds) by its value "
+      "or visible label, with input and change events. An unknown option fails with "
+      "browser_invalid_argument listing the options. For a custom combobox, click it open and "
+      "click the option.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -705,11 +693,9 @@ static const TwToolDef input_tools[] = {
     .name = "browser_drag",
     .title = "Drag and drop",
     .description =
-      "Drag and drop one element onto another: reorder a sortable list, move a card to "
-      "another column, drop an item on a target. Uses HTML drag and drop (dragstart, "
-      "dragover, drop, with a DataTransfer) when the element is draggable, and otherwise a "
-      "pointer drag (press, move in steps, release) for libraries built on mouse or pointer "
-      "events. Says whether the page accepted the drop.",
+      "Drag and drop one element onto another: reorder a list, move a card to another column, "
+      "drop an item on a target. Uses HTML drag and drop for draggable elements, else a pointer "
+      "drag. Says whether the page accepted the drop.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -740,17 +726,15 @@ static const TwToolDef input_tools[] = {
     .name = "browser_upload",
     .title = "Upload a file",
     .description =
-      "Upload a file: set files from the workspace on a file input, through the browser's "
-      "own file chooser, so the page gets a real file list and a change event. The ref may "
-      "be the file input or the button or label that opens the chooser. Paths are absolute "
-      "or relative to the workspace folder and must stay inside it (symbolic links are "
-      "followed); any path outside fails with browser_denied and no file is set.",
+      "Upload a file: set files from the workspace on a file input, or on the button or label "
+      "that opens the file chooser, with a real change event. Paths are absolute or relative to "
+      "the workspace folder and must stay inside it (else browser_denied, and no file is set).",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The file input, or the control that opens the file chooser.") ", "
+          REF_PROPERTY ("ref", "The file input or the control that opens the chooser.") ", "
           "\"filePaths\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 4096}, \"description\": \"The files to choose, inside the workspace.\"}"
         "}, "
         "\"required\": [\"browserId\", \"ref\", \"filePaths\"], "
@@ -768,12 +752,10 @@ static const TwToolDef input_tools[] = {
     .name = "browser_scroll",
     .title = "Scroll the page",
     .description =
-      "Scroll the page, or a scrollable part of it given by ref (a list, a chat, a table), by "
-      "a number of pixels, with a mouse wheel event the page can see: to load more of an "
-      "endless list, or to reach content further down. Positive deltaY scrolls down, "
-      "positive deltaX right. Reports the new scroll position and whether the end was "
-      "reached. Actions scroll their element into view by themselves, so this is rarely "
-      "needed before a click.",
+      "Scroll the page, or the element given by ref, by pixels with a wheel event: to load more "
+      "of an endless list or reach content below. Positive deltaY scrolls down, deltaX right. "
+      "Reports the new position and whether the end was reached. Actions scroll their element "
+      "into view themselves.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -781,7 +763,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
           "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
-          REF_PROPERTY ("ref", "The element to scroll; the page when left out.")
+          REF_PROPERTY ("ref", "The element to scroll; else the page.")
         "}, "
         "\"required\": [\"browserId\", \"deltaX\", \"deltaY\"], "
         "\"additionalProperties\": false"
@@ -804,19 +786,17 @@ static const TwToolDef input_tools[] = {
     .name = "browser_evaluate",
     .title = "Run JavaScript in the page",
     .description =
-      "Run JavaScript in the page and get its result as JSON: read a value no snapshot shows "
-      "(a global, local storage, computed style), or do what no other tool can. Give a "
-      "function, e.g. \"() => document.title\" or \"async () => (await fetch('/api')).status\"; "
-      "with a ref it gets the element as its first argument: \"(el) => el.value\". It runs "
-      "in the page's own context, sees the page's globals, and may return a promise. Results "
-      "over 64 KB are cut; an exception fails with browser_script_error and its message.",
+      "Run JavaScript in the page and get the result as JSON, for what no other tool does: a "
+      "function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
+      "the page's context; may return a promise. Results over 64 KB are cut; an exception fails "
+      "with browser_script_error.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"A JavaScript function, e.g. \\\"() => window.location.href\\\" or \\\"(el) => el.textContent\\\".\"}, "
-          REF_PROPERTY ("ref", "An element to pass to the function as its first argument.")
+          REF_PROPERTY ("ref", "Element passed as the first argument.")
         "}, "
         "\"required\": [\"browserId\", \"function\"], "
         "\"additionalProperties\": false"

@@ -94,11 +94,9 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_navigate",
     .title = "Go to a URL",
     .description =
-      "Go to a URL in an existing tab: open a web page, follow a link by its address, or load "
-      "a local dev server such as http://127.0.0.1:8000/. Only http and https URLs are allowed. "
-      "Returns after the page has loaded, with the final URL after redirects, the page title "
-      "and the HTTP status. Take a browser_snapshot afterwards to read the page and get "
-      "element refs.",
+      "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
+      "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
+      "status; then take a browser_snapshot to read it.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -120,9 +118,8 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_back",
     .title = "Go back",
     .description =
-      "Go back in the tab's history to the previous page, like the browser's Back button. "
-      "Fails with browser_denied when there is no earlier page. Returns after the page has "
-      "loaded, with its URL, title and HTTP status.",
+      "Go back to the previous page in the tab's history (browser_denied when there is none). "
+      "Returns after the load with URL, title and HTTP status.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
@@ -135,9 +132,8 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_forward",
     .title = "Go forward",
     .description =
-      "Go forward in the tab's history to the next page after going back, like the browser's "
-      "Forward button. Fails with browser_denied when there is no later page. Returns after "
-      "the page has loaded, with its URL, title and HTTP status.",
+      "Go forward in the tab's history after going back (browser_denied when nothing is ahead). "
+      "Returns after the load with URL, title and HTTP status.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
@@ -150,9 +146,8 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_reload",
     .title = "Reload the page",
     .description =
-      "Reload the page in a tab, for example to pick up a change on a dev server, or to "
-      "recover a tab whose page crashed (browser_crashed). Returns after the page has loaded "
-      "again, with its URL, title and HTTP status.",
+      "Reload the tab's page, e.g. to pick up a change on a dev server or to recover a crashed "
+      "tab (browser_crashed). Returns after the load with URL, title and HTTP status.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,

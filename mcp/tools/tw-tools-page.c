@@ -315,19 +315,17 @@ static const TwToolDef page_tools[] = {
     .name = "browser_screenshot",
     .title = "Take a screenshot",
     .description =
-      "Take a screenshot of the page in a tab: a PNG image of what the viewport shows, or "
-      "with fullPage of the whole scrollable page (returned images stop at 8000 pixels high). "
-      "Use it to see the layout, colours and images of a page, which the text of "
-      "browser_snapshot cannot show; use browser_snapshot to read text and find elements to "
-      "act on. Works on tabs in the background. With savePath the PNG is written to that "
-      "file inside the workspace instead of being returned.",
+      "Take a screenshot of a tab: a PNG of the viewport, or with fullPage the whole page (cut "
+      "at 8000 pixels high). Use it to see layout, colours and images; use browser_snapshot to "
+      "read text and find refs. With savePath the PNG goes to that file in the workspace "
+      "instead.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"fullPage\": {\"type\": \"boolean\", \"description\": \"Capture the whole page, not just the visible viewport. Default false.\"}, "
-          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the PNG to this file instead of returning it: a path inside the workspace, absolute or relative to the workspace folder, e.g. screenshots/home.png. Its folder must exist.\"}"
+          "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the PNG to this file inside the workspace instead, e.g. screenshots/home.png (its folder must exist).\"}"
         "}, "
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"
@@ -450,11 +448,9 @@ static const TwToolDef page_tools[] = {
     .name = "browser_resize",
     .title = "Resize the viewport",
     .description =
-      "Resize the viewport of a tab to a width and height in CSS pixels, e.g. 375 × 667 for a "
-      "phone, 768 × 1024 for a tablet or 1280 × 800 for a laptop, to test a responsive "
-      "layout or reproduce a mobile bug. The page sees exactly this innerWidth and "
-      "innerHeight whatever the size of the window; the person sees the page framed at that "
-      "size. Width and height from 200 to 4000.",
+      "Resize a tab's viewport to width x height CSS pixels (200 to 4000), e.g. 375 x 667 for a "
+      "phone or 768 x 1024 for a tablet, to test a responsive layout. The page sees exactly "
+      "this innerWidth and innerHeight.",
     .input_schema =
       "{"
         "\"type\": \"object\", "

@@ -35,23 +35,20 @@ static const TwToolDef snapshot_tools[] = {
     .name = "browser_snapshot",
     .title = "Read the page",
     .description =
-      "Read the page: returns what the tab shows as an accessibility tree, one element per "
-      "line, e.g. `- button \"Save\" @e7 [disabled]` or `- textbox \"Email\" @e5 "
-      "[value=\"a@b.c\"]`, with headings, links, form fields, text and frames. Every element "
-      "gets a ref like @e7 that the action tools take to click a button, fill a form field or "
-      "select an option; a ref keeps naming the same element in later snapshots. Take a new "
-      "snapshot after the page changes. Use interactive=true to list only buttons, links and "
-      "fields (with the landmarks and headings around them), ref to read one part of the page, "
-      "and cursor to continue a long page that was cut at maxChars characters.",
+      "Read the page: the tab as an accessibility tree, one element per line, e.g. `- button "
+      "\"Save\" @e7 [disabled]`. Each element has a ref (@e7) that the action tools take to "
+      "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
+      "page changes. interactive=true lists only controls; ref reads one part; cursor continues "
+      "a page cut at maxChars.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only the elements you can act on (buttons, links, form fields, tabs, menu items), with the landmarks and headings that locate them. Much shorter on long pages. Default false.\"}, "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element and what is inside it, e.g. \\\"@e12\\\" for one form or dialog from an earlier snapshot.\"}, "
-          "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply in characters. A longer page is cut at a line and the reply ends with a cursor to continue. Default 40000.\"}, "
-          "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Continue a snapshot that was cut: the cursor its last line gave.\"}"
+          "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only controls (buttons, links, fields, tabs, menu items) with the landmarks and headings that locate them; much shorter. Default false.\"}, "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element and its content, e.g. \\\"@e12\\\" for one form or dialog.\"}, "
+          "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply in characters; a longer page is cut and ends with a cursor. Default 40000.\"}, "
+          "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cursor a cut snapshot ended with, to continue it.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"

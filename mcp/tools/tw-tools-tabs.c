@@ -114,9 +114,9 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_list_tabs",
     .title = "List browser tabs",
     .description =
-      "List the open browser tabs of this workspace: each tab's browserId, URL, page title, "
-      "whether it is still loading, and which agent drives it. Use it to find the browserId "
-      "the other browser_* tools need, or to see what is already open before opening a new tab.",
+      "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
+      "it is loading, and the agent driving it. Use it to find a browserId or to see what is "
+      "already open.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -155,11 +155,9 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_new_tab",
     .title = "Open a new browser tab",
     .description =
-      "Open a new browser tab, optionally loading a web page at an http or https URL (without a "
-      "URL the tab shows about:blank). The tab opens in the background and never takes the "
-      "person's focus. Returns after the first page has loaded, with the new tab's browserId, "
-      "the final URL after redirects, the page title and the HTTP status. Pass the browserId to "
-      "browser_snapshot to read the page, and to the other browser_* tools to act on it.",
+      "Open a new browser tab in the background, optionally at an http or https URL (else "
+      "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
+      "status; pass the browserId to browser_snapshot and the other browser_* tools.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -179,8 +177,7 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_close_tab",
     .title = "Close a browser tab",
     .description =
-      "Close a browser tab and free its web page. Use it for tabs you opened and no longer need. "
-      "The browserId stops working afterwards.",
+      "Close a browser tab you no longer need; its browserId stops working.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema =
       "{"

@@ -148,6 +148,15 @@ test('each preset hands its agent the endpoint through that agent\'s own flags, 
 
   fs.mkdirSync(bin);
   fs.mkdirSync(reports);
+  // The Gemini CLI extension as the person installs it once, with the
+  // command --print-mcp-config prints (e2e-clis runs that command).
+  const home = path.join(dirs.root, 'home');
+  fs.mkdirSync(path.join(home, '.gemini', 'extensions', 'tabwright'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.gemini', 'extensions', 'tabwright', 'gemini-extension.json'), JSON.stringify({
+    name: 'tabwright',
+    version: '1.0.0',
+    mcpServers: { tabwright: { httpUrl: '${TABWRIGHT_MCP_URL}', headers: { Authorization: 'Bearer ${TABWRIGHT_MCP_TOKEN}' } } },
+  }));
   // Stand-ins named like the real CLIs, found in PATH as they would be.
   for (const agent of agents) {
     const wrapper = path.join(bin, agent);
@@ -158,7 +167,7 @@ test('each preset hands its agent the endpoint through that agent\'s own flags, 
   try {
     app = await startTabwright({
       dirs,
-      env: { PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_AGENT_REPORTS: reports },
+      env: { HOME: home, PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_AGENT_REPORTS: reports },
       args: agents.flatMap((agent) => ['--launch-agent', agent]),
     });
 
@@ -183,16 +192,17 @@ test('each preset hands its agent the endpoint through that agent\'s own flags, 
     ]);
     assert.ok(!report.codex.args.join(' ').includes(app.token), 'no token on the command line');
 
+    // Gemini CLI: only its environment; the extension names no token.
     assert.deepEqual(report.gemini.args, []);
-    assert.ok(report.gemini.found.settingsFile.startsWith(agentsDir), report.gemini.found.settingsFile);
-    assert.equal(report.gemini.found.mode, 0o600);
+    assert.ok(report.gemini.found.extensionFile.startsWith(home), report.gemini.found.extensionFile);
+    assert.equal(report.gemini.found.holdsToken, false);
 
     assert.deepEqual(report.opencode.args, []);
     assert.equal(report.opencode.found.type, 'remote');
     assert.equal(report.opencode.found.enabled, true);
 
     // The files made for them go when they exit.
-    for (const file of [report.claude.found.configFile, report.gemini.found.settingsFile])
+    for (const file of [report.claude.found.configFile])
       await waitFor(`${file} to be removed`, () => !fs.existsSync(file), app);
   } finally {
     await app?.stop();

@@ -12,8 +12,9 @@
 // Tabwright with a token of its own, that its tab is attributed to it, and
 // that its token is refused once it has exited.
 //
-// A last test runs the Codex and OpenCode commands that
-// `tabwright --print-mcp-config` prints, as printed, against the same model.
+// A last test runs the Codex, OpenCode and Gemini CLI commands that
+// `tabwright --print-mcp-config` prints, as printed, against the same model
+// (for Gemini CLI that includes installing its extension, once).
 //
 // Approvals: Codex asks the person before every MCP tool call that is not
 // read-only, and `codex exec` cannot ask, so the test's Codex configuration
@@ -103,7 +104,9 @@ function assertModelSaw(cli, state) {
   // The bad ref is a failure the model can read as one.
   assert.ok(bad.text.includes('browser_stale_ref'), bad.text);
   assert.ok(bad.text.includes(BAD_REF), bad.text);
-  if (cli.structuredErrors)
+  if (cli.assertError)
+    cli.assertError(bad);
+  else if (cli.structuredErrors)
     assert.match(bad.text, /"error":\s*\{\s*"code":\s*"browser_stale_ref"/, bad.text);
   else
     assert.match(bad.text, /^Error: browser_stale_ref — .*\nTake a new browser_snapshot/m, bad.text);
@@ -158,6 +161,48 @@ const CLIS = {
     },
     structured: false,
     structuredErrors: false,
+  },
+  gemini: {
+    name: 'Gemini CLI',
+    // --skip-trust and --approval-mode yolo are the person's trust in the
+    // workspace folder and permission for the tools: in -p mode Gemini CLI
+    // cannot ask.
+    command: `gemini --skip-trust --approval-mode yolo -p '${PROMPT}'`,
+    // The person's own Gemini CLI: an API key and the scripted model's
+    // address, no update check. And, for the preset, the one-time install of
+    // the tabwright extension the person consented to (the snippet test
+    // runs the install command --print-mcp-config prints instead).
+    setup(home, model, dirs, { installExtension = true } = {}) {
+      fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+      }));
+      if (installExtension) {
+        const dir = path.join(home, '.gemini', 'extensions', 'tabwright');
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({
+          name: 'tabwright',
+          version: '1.0.0',
+          mcpServers: { tabwright: { httpUrl: '${TABWRIGHT_MCP_URL}', headers: { Authorization: 'Bearer ${TABWRIGHT_MCP_TOKEN}' } } },
+        }));
+      }
+      return { GEMINI_API_KEY: 'unused', GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_CLI_NO_RELAUNCH: 'true' };
+    },
+    // Gemini CLI passes the model the text of a result, not its
+    // structuredContent; a failed call reaches it as {"error": "MCP tool …
+    // reported tool error … with response: <the whole result as JSON>"}, so
+    // the error's text arrives inside that JSON string.
+    structured: false,
+    structuredErrors: false,
+    assertError(bad) {
+      const error = JSON.parse(bad.text).error;
+      assert.match(error, /^MCP tool 'browser_click' reported tool error/, error);
+      assert.ok(error.includes('"text":"Error: browser_stale_ref — '), error);
+      assert.ok(error.includes('Take a new browser_snapshot'), error);
+    },
+    snippetSetup: { installExtension: false },
   },
   claude: {
     name: 'Claude Code',
@@ -241,7 +286,7 @@ function printedSnippets(stdout) {
   return snippets;
 }
 
-test('the Codex and OpenCode commands that --print-mcp-config prints work as printed', options, async () => {
+test('the Codex, OpenCode and Gemini CLI commands that --print-mcp-config prints work as printed', options, async () => {
   const fixtures = await startFixtureServer();
   const dirs = makeAppDirs('tabwright-e2e-snippets-');
   const home = path.join(dirs.root, 'home');
@@ -262,7 +307,7 @@ test('the Codex and OpenCode commands that --print-mcp-config prints work as pri
       const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
       models.push(model);
       model.release();
-      const extra = cli.setup(home, model, dirs);
+      const extra = cli.setup(home, model, dirs, cli.snippetSetup);
       // The snippet as printed, with the CLI's non-interactive command and
       // the prompt after it, run by a shell in the workspace.
       const words = cli.command.split(' ').slice(1).join(' ');

@@ -151,17 +151,24 @@ test('an unknown session id is not found (404)', options, async () => {
   assert.equal(response.status, 404, response.text);
 });
 
-test('GET on the endpoint is not allowed (405)', options, async () => {
-  const response = await request(app.url, {
+test('GET without an event stream in Accept is not acceptable (406); PUT is not allowed (405)', options, async () => {
+  const get = await request(app.url, {
     method: 'GET',
     headers: {
-      Accept: 'text/event-stream',
+      Accept: 'application/json',
       Authorization: `Bearer ${app.token}`,
       'Mcp-Session-Id': session.sessionId,
       'MCP-Protocol-Version': PROTOCOL_VERSION,
     },
   });
-  assert.equal(response.status, 405, response.text);
+  assert.equal(get.status, 406, get.text);
+  const put = await request(app.url, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${app.token}`, 'Mcp-Session-Id': session.sessionId },
+    body: '{}',
+  });
+  assert.equal(put.status, 405, put.text);
+  assert.equal(put.headers.allow, 'GET, POST, DELETE');
 });
 
 test('a second client gets its own session', options, async () => {

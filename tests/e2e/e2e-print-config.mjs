@@ -2,7 +2,7 @@
 //
 // `tabwright --print-mcp-config` tells a person how to connect an agent:
 // with the app running, the URL and token of its runtime file and the
-// Claude Code, Codex and OpenCode snippets (e2e-clis runs them); without it, exit status 1 and the stdio
+// Claude Code, Codex, OpenCode and Gemini CLI snippets (e2e-clis runs them); without it, exit status 1 and the stdio
 // bridge form, which works once the app is started.
 
 import assert from 'node:assert/strict';
@@ -56,6 +56,18 @@ test('--print-mcp-config prints the running app\'s URL, token and agent snippets
   assert.ok(opencode, `an OpenCode command:\n${stdout}`);
   assert.deepEqual(JSON.parse(opencode[1]).mcp.tabwright,
     { type: 'remote', url: app.url, headers: { Authorization: `Bearer ${app.token}` }, enabled: true });
+
+  // Gemini CLI's: the extension installed once, which names no token, then
+  // the URL and token in the environment.
+  const gemini = stdout.split('\n\n').find((section) => section.startsWith('# Gemini CLI\n'));
+  assert.ok(gemini, `a Gemini CLI section:\n${stdout}`);
+  const [, install, exported, start] = gemini.split('\n');
+  const extension = install.match(/^mkdir -p ~\/\.gemini\/extensions\/tabwright && printf '%s\\n' '(\{.*\})' > ~\/\.gemini\/extensions\/tabwright\/gemini-extension\.json$/);
+  assert.ok(extension, `the extension's install command: ${install}`);
+  assert.deepEqual(JSON.parse(extension[1]).mcpServers.tabwright,
+    { httpUrl: '${TABWRIGHT_MCP_URL}', headers: { Authorization: 'Bearer ${TABWRIGHT_MCP_TOKEN}' } });
+  assert.equal(exported, `export TABWRIGHT_MCP_URL=${app.url} TABWRIGHT_MCP_TOKEN=${app.token}`);
+  assert.equal(start, 'gemini');
 
   // Every JSON object printed for Claude Code must parse and point at the app.
   const configs = [...stdout.matchAll(/--mcp-config '(\{.*\})'/g)].map((m) => JSON.parse(m[1]));

@@ -269,13 +269,21 @@ function geminiRequest(body) {
   return { names, results };
 }
 
-function geminiReply(res, turn) {
+function geminiReply(res, turn, streaming) {
   const part = turn.text !== undefined ? { text: turn.text } : { functionCall: { name: turn.name, args: turn.args } };
-  sse(res, [[null, {
+  const reply = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
     modelVersion: 'scripted',
-  }]]);
+  };
+  // generateContent (Gemini CLI's model routing asks it on the side) wants
+  // one JSON object; streamGenerateContent server-sent events.
+  if (!streaming) {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(reply));
+    return;
+  }
+  sse(res, [[null, reply]]);
 }
 
 function readBody(req) {
@@ -318,7 +326,7 @@ export async function startModelServer({ pageUrl }) {
     else if (req.method === 'POST' && url.pathname.endsWith('/messages'))
       protocol = { parse: anthropicRequest, reply: (r, t, n) => anthropicReply(r, t, n, body.model ?? 'scripted') };
     else if (req.method === 'POST' && /:(stream)?[gG]enerateContent$/.test(url.pathname))
-      protocol = { parse: geminiRequest, reply: geminiReply };
+      protocol = { parse: geminiRequest, reply: (r, t) => geminiReply(r, t, url.pathname.endsWith(':streamGenerateContent')) };
 
     if (!protocol) {
       // Model lists and the like: an empty but valid answer.
