@@ -131,13 +131,22 @@ const Snapshot = {
       url: doc.URL,
       title: Base.flat(doc.title),
       lines: out.lines,
+      diff: false,
     };
+    const partial = ctx.cut || out.full || out.late;
+    // Every snapshot is the base of the next diff of its kind, whether or
+    // not it was asked for as one.
+    const before = SnapshotDiff.swap(args, page.id, out.lines, partial);
+    if (args.diff === true) {
+      page.lines = SnapshotDiff.lines(args, before, out.lines, partial, args.hadSnapshot === true);
+      page.diff = true;
+    }
     Snapshot.pages.push(page);
     if (Snapshot.pages.length > Snapshot.MAX_PAGES)
       Snapshot.pages.shift();
 
     const reply = Snapshot.render(page, 0, Snapshot.maxChars(args));
-    reply.partial = ctx.cut || out.full || out.late;
+    reply.partial = partial;
     reply.elements = ctx.visited;
     reply.lines = out.lines.length;
     reply.walkMs = Math.round(walked - ctx.start);
@@ -170,10 +179,12 @@ const Snapshot = {
     header = Base.clip(header, Snapshot.HEADER_MAX);
     if (start > 0)
       header += ' (continued from line ' + (start + 1) + ')';
-    const parts = [header];
-    let used = header.length;
     const lines = page.lines;
     let i = start;
+    // A diff says first how much changed, then which page it is.
+    const parts = page.diff && start === 0 ? [lines[i++], header] : [header];
+    let used = parts[0].length + (parts.length > 1 ? header.length + 1 : 0);
+    const first = i;
     for (; i < lines.length; i++) {
       const line = lines[i];
       const last = i + 1 === lines.length;
@@ -183,7 +194,7 @@ const Snapshot = {
         used += line.length + 1;
         continue;
       }
-      if (i === start && room > 1) {
+      if (i === first && room > 1) {
         // A line longer than a whole reply is shortened rather than never
         // shown.
         let cut = room - 1;
