@@ -29,8 +29,13 @@ serve_cb (SoupServer        *soup,
           GHashTable        *query,
           gpointer           user_data)
 {
-  g_autofree char *file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff",
-                                                 path + 1, NULL);
+  /* /snapshot/… are the pages of the snapshot tests, with both of their
+   * servers' names pointing here: {{B}} by another host name, so its
+   * frames are of another origin. */
+  gboolean theirs = g_str_has_prefix (path, "/snapshot/");
+  g_autofree char *file = theirs
+    ? g_test_build_filename (G_TEST_DIST, "fixtures", path + 1, NULL)
+    : g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff", path + 1, NULL);
   char *contents = NULL;
   gsize length = 0;
 
@@ -38,6 +43,19 @@ serve_cb (SoupServer        *soup,
     {
       soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
       return;
+    }
+  if (theirs)
+    {
+      g_autofree char *b = g_strdup_printf ("http://localhost:%s", strrchr (base, ':') + 1);
+      g_autofree char *a_base = g_strconcat (base, "/snapshot", NULL);
+      g_auto(GStrv) a_parts = g_strsplit (contents, "{{A}}", -1);
+      g_autofree char *with_a = g_strjoinv (a_base, a_parts);
+      g_auto(GStrv) b_parts = g_strsplit (with_a, "{{B}}", -1);
+      g_autofree char *b_base = g_strconcat (b, "/snapshot", NULL);
+
+      g_free (contents);
+      contents = g_strjoinv (b_base, b_parts);
+      length = strlen (contents);
     }
   soup_message_headers_append (soup_server_message_get_response_headers (msg),
                                "Cache-Control", "no-store");
@@ -100,6 +118,7 @@ typedef struct
 {
   gboolean    done;
   JsonObject *object;
+  JsonNode   *node;
   GError     *error;
 } CallResult;
 
@@ -111,6 +130,17 @@ snapshot_done_cb (GObject      *object,
   CallResult *r = user_data;
 
   r->object = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+call_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  CallResult *r = user_data;
+
+  r->node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &r->error);
   r->done = TRUE;
 }
 
@@ -479,6 +509,138 @@ test_modes (void)
   g_clear_error (&r.error);
 }
 
+/* The incremental page model: whatever the page did, a snapshot that may
+ * reuse what the last walk printed says exactly what a full walk says.
+ * Random changes (seeded, so a failure repeats) on the pages of the
+ * snapshot tests: shadow roots, frames, hidden content, live regions,
+ * forms, a modal dialog; among them changes no mutation records (a value,
+ * checked or selected set by script, a focus, a style sheet grown). Rounds
+ * without a change must be served from the model. */
+static const char * const model_pages[] = {
+  "/diff.html",
+  "/snapshot/shadow.html",
+  "/snapshot/frames.html",
+  "/snapshot/hidden.html",
+  "/snapshot/forms.html",
+  "/snapshot/roles-implicit.html",
+  "/snapshot/modal.html",
+};
+
+static JsonObject *
+runtime_snapshot (Tab        *tab,
+                  const char *args_json)
+{
+  CallResult r = { 0 };
+  g_autoptr(JsonNode) args = json_from_string (args_json, NULL);
+  g_autoptr(JsonNode) node = NULL;
+
+  tw_page_runtime_call_with_timeout_async (tab->runtime, "snapshot", json_node_get_object (args),
+                                           CALL_TIMEOUT_MS, NULL, call_done_cb, &r);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
+  g_assert_no_error (r.error);
+  node = r.node;
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+test_model (gconstpointer data)
+{
+  const char *page = data;
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *script_file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff",
+                                                        "mutate.js", NULL);
+  g_autofree char *script = NULL;
+  guint served = 0;
+  guint walked = 0;
+
+  g_assert_true (g_file_get_contents (script_file, &script, NULL, NULL));
+  tab_load (tab, page);
+  tab_eval (tab, script);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+      static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+      static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+      static const char interactive_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+      g_autoptr(JsonObject) a = NULL;
+      g_autoptr(JsonObject) b = NULL;
+      g_autoptr(JsonObject) c = NULL;
+      g_autoptr(JsonObject) d = NULL;
+      /* One round in three changes nothing. */
+      guint changes = round % 3 == 2 ? 0 : 1 + round % 2;
+      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))", 7919 * (round + 1), changes);
+      g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
+      g_autofree char *done = jsc_value_to_string (what);
+
+      a = runtime_snapshot (tab, quick);
+      c = runtime_snapshot (tab, interactive);
+      b = runtime_snapshot (tab, full);
+      d = runtime_snapshot (tab, interactive_full);
+      if (g_strcmp0 (json_object_get_string_member (a, "text"),
+                     json_object_get_string_member (b, "text")) != 0 ||
+          g_strcmp0 (json_object_get_string_member (c, "text"),
+                     json_object_get_string_member (d, "text")) != 0)
+        g_error ("%s, round %u (%s): the model printed\n%s\n%s\nbut a full walk\n%s\n%s", page,
+                 round, done, json_object_get_string_member (a, "text"),
+                 json_object_get_string_member (c, "text"),
+                 json_object_get_string_member (b, "text"),
+                 json_object_get_string_member (d, "text"));
+      g_assert_false (json_object_get_boolean_member (b, "cached"));
+
+      if (json_object_get_boolean_member (a, "cached"))
+        served++;
+      else
+        walked++;
+      /* Nothing happened since the last walk: the model answers. */
+      if (changes == 0 && round > 0)
+        g_assert_true (json_object_get_boolean_member (a, "cached"));
+    }
+  g_test_message ("%s: %u snapshots from the model, %u walks", page, served, walked);
+  g_assert_cmpuint (served, >, 0);
+}
+
+/* Changes that no mutation records, one at a time: each must reach the
+ * next snapshot, which walks again. */
+static void
+test_model_silent (void)
+{
+  static const char * const changes[] = {
+    "document.getElementById('agree').checked = true;",
+    "document.getElementById('email').value = 'quiet@example.com';",
+    "(() => { const s = new CSSStyleSheet(); s.replaceSync('#rename { display: none; }');"
+    "  document.adoptedStyleSheets = [s]; })();",
+    "document.adoptedStyleSheets[0].insertRule('#list { display: none; }');",
+    "document.styleSheets[0].insertRule('h1 { visibility: hidden; }');",
+    "document.getElementById('mover').focus();",
+    "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
+  };
+  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+  g_autoptr(Tab) tab = tab_new ();
+
+  tab_load (tab, "/diff.html");
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) same = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) after = NULL;
+      g_autoptr(JsonObject) walk = NULL;
+
+      g_assert_true (json_object_get_boolean_member (same, "cached"));
+      tab_eval (tab, changes[i]);
+      after = runtime_snapshot (tab, quick);
+      walk = runtime_snapshot (tab, full);
+      g_assert_false (json_object_get_boolean_member (after, "cached"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
+                       json_object_get_string_member (walk, "text"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
+                       json_object_get_string_member (before, "text"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -498,6 +660,13 @@ main (int   argc,
 
       g_test_add_data_func (path, &cases[i], test_case);
     }
+  for (guint i = 0; i < G_N_ELEMENTS (model_pages); i++)
+    {
+      g_autofree char *path = g_strconcat ("/snapshot-diff/model/", strrchr (model_pages[i], '/') + 1, NULL);
+
+      g_test_add_data_func (path, model_pages[i], test_model);
+    }
+  g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
   g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);
   g_test_add_func ("/snapshot-diff/paging", test_paging);
   g_test_add_func ("/snapshot-diff/modes", test_modes);
