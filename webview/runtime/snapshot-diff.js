@@ -290,7 +290,8 @@ const SnapshotDiff = {
       return ['The page is too large to read in full within the time budget, so a diff ' +
               'would be unreliable; the full snapshot follows.'].concat(lines);
     }
-    const d = SnapshotDiff.compute(before.lines, lines);
+    // Lines answered again from the page model are the very same array.
+    const d = before.lines === lines ? { lines: [] } : SnapshotDiff.compute(before.lines, lines);
     if (d.lines.length === 0)
       return ['No changes since the previous snapshot (' +
               SnapshotDiff.plural(lines.length, 'line', 'lines') + ', all unchanged).'];
