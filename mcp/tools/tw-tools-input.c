@@ -35,7 +35,7 @@
   "}"
 
 #define INCLUDE_DIFF_PROPERTY \
-  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what the action changed on the page once it settled: the lines added, removed, changed and moved since the previous snapshot of this tab, with their refs, as browser_snapshot with diff=true prints them, cut at 4000 characters. Saves a second call to see that \\\"Saved\\\" appeared. Default false.\"}"
+  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what the action changed on the page, as browser_snapshot diff=true prints it.\"}"
 
 /* What every action reports, then the fields of one tool. */
 #define ACTION_OUTPUT_SCHEMA(extra) \
@@ -51,9 +51,7 @@
       "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
       "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
       TW_TOOL_DIALOGS_PROPERTY ", " \
-      "\"diff\": {\"type\": \"string\", \"description\": \"With includeDiff: what the action changed on the page, as browser_snapshot with diff=true prints it.\"}, " \
-      "\"diffCursor\": {\"type\": \"string\", \"description\": \"When the diff was cut: pass it as cursor to browser_snapshot to read the rest.\"}, " \
-      "\"diffError\": {\"type\": \"string\", \"description\": \"Why the diff asked for could not be taken; the action itself happened.\"}, " \
+      "\"diff\": {\"type\": \"string\"}, " \
       "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
       extra \
     "}, " \

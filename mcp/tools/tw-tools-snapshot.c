@@ -42,9 +42,8 @@ static const TwToolDef snapshot_tools[] = {
       "select an option; a ref keeps naming the same element in later snapshots. Take a new "
       "snapshot after the page changes. Use interactive=true to list only buttons, links and "
       "fields (with the landmarks and headings around them), ref to read one part of the page, "
-      "cursor to continue a long page that was cut at maxChars characters, and diff=true to get "
-      "only what changed since the previous snapshot of the tab (lines added, removed, changed "
-      "and moved, with their refs and the lines of their ancestors for context).",
+      "cursor to continue a long page that was cut at maxChars characters, and diff=true for "
+      "only what changed since the last snapshot.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -53,7 +52,7 @@ static const TwToolDef snapshot_tools[] = {
           "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only the elements you can act on (buttons, links, form fields, tabs, menu items), with the landmarks and headings that locate them. Much shorter on long pages. Default false.\"}, "
           "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element and what is inside it, e.g. \\\"@e12\\\" for one form or dialog from an earlier snapshot.\"}, "
           "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply in characters. A longer page is cut at a line and the reply ends with a cursor to continue. Default 40000.\"}, "
-          "\"diff\": {\"type\": \"boolean\", \"description\": \"Only what changed since the previous snapshot of this tab with the same interactive and ref options: the first line says how much changed, then each added (+), removed (-), changed (~) or moved (>) line with its ref, under the unchanged lines of its ancestors. After a navigation, or without an earlier snapshot, it says so and returns the whole tree. Refs mean what they mean in a full snapshot. Default false.\"}, "
+          "\"diff\": {\"type\": \"boolean\", \"description\": \"Only what changed since the previous snapshot of this tab: the lines added, removed, changed and moved, with their refs.\"}, "
           "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Continue a snapshot that was cut: the cursor its last line gave.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
