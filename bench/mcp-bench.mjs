@@ -323,7 +323,42 @@ async function playwrightSnapshot(pw) {
   return text;
 }
 
-async function snapshotRuns(label, rows, open, snapshot, close) {
+// After the repeated snapshots of the unchanged page: one click that
+// changes one row (the first row's checkbox), then a snapshot, SNAPSHOTS
+// times. Tabwright also answers diff=true: of the unchanged page, and
+// after such a click, with the diff's size beside the full snapshot's.
+function rowRef(text, pattern) {
+  const line = text.split('\n').find((l) => l.includes('checkbox "Select item 1"'));
+  return line ? pattern.exec(line)?.[1] : undefined;
+}
+
+async function tabwrightChanges(client, browserId, text) {
+  const ref = rowRef(text, / (@e\d+)/);
+  const out = { afterClick: [], diffUnchanged: [], diffAfterClick: [], diffChars: 0 };
+  const snap = (extra) => call(client, 'browser_snapshot', { browserId, maxChars: 1000000, ...extra });
+  for (let i = 0; i < SNAPSHOTS; i++) {
+    await call(client, 'browser_click', { browserId, ref });
+    out.afterClick.push((await time(() => snap({}))).ms);
+    out.diffUnchanged.push((await time(() => snap({ diff: true }))).ms);
+    await call(client, 'browser_click', { browserId, ref });
+    const { ms, value } = await time(() => snap({ diff: true }));
+    out.diffAfterClick.push(ms);
+    out.diffChars = resultText(value).length;
+  }
+  return out;
+}
+
+async function playwrightChanges(pw, text) {
+  const ref = rowRef(text, /\[ref=(e\d+)\]/);
+  const out = { afterClick: [] };
+  for (let i = 0; i < SNAPSHOTS; i++) {
+    await call(pw.client, 'browser_click', { element: 'Select item 1 checkbox', target: ref });
+    out.afterClick.push((await time(() => playwrightSnapshot(pw))).ms);
+  }
+  return out;
+}
+
+async function snapshotRuns(label, rows, open, snapshot, close, changes) {
   let handle;
   try {
     handle = await open(rows);
@@ -331,7 +366,10 @@ async function snapshotRuns(label, rows, open, snapshot, close) {
     return failed(label, rows, error);
   }
   try {
-    let text = await snapshot(handle);
+    // The first snapshot walks the page; later ones of the unchanged page
+    // may be answered from what Tabwright kept.
+    const first = await time(() => snapshot(handle));
+    let text = first.value;
     const samples = [];
     for (let i = 0; i < SNAPSHOTS; i++) {
       const { ms, value } = await time(() => snapshot(handle));
@@ -339,7 +377,16 @@ async function snapshotRuns(label, rows, open, snapshot, close) {
       text = value;
     }
     log(`${label}: snapshots of ${rows} rows done`);
-    return { samples, chars: text.length, check: missingElements(text, rows) };
+    const result = { first: first.ms, samples, chars: text.length, check: missingElements(text, rows) };
+    if (changes) {
+      try {
+        result.changes = await changes(handle, text);
+      } catch (error) {
+        result.changes = { error: String(error.message ?? error).split('\n')[0].slice(0, 60) };
+      }
+      log(`${label}: snapshots after a click on ${rows} rows done`);
+    }
+    return result;
   } catch (error) {
     return failed(label, rows, error);
   } finally {
@@ -395,7 +442,8 @@ async function main() {
         r.snapshot[rows] = await snapshotRuns('tabwright', rows,
           async (n) => (await call(tw.client, 'browser_new_tab', { url: fixtures.url(`/table?rows=${n}`) })).structuredContent.browserId,
           (browserId) => tabwrightSnapshot(tw.client, browserId),
-          (browserId) => call(tw.client, 'browser_close_tab', { browserId }));
+          (browserId) => call(tw.client, 'browser_close_tab', { browserId }),
+          (browserId, text) => tabwrightChanges(tw.client, browserId, text));
       }
     } else {
       log('Tabwright has no browser_snapshot yet: snapshot rows skipped');
@@ -436,7 +484,8 @@ async function main() {
           }
         },
         () => playwrightSnapshot(pw),
-        () => call(pw.client, 'browser_tabs', { action: 'close' }));
+        () => call(pw.client, 'browser_tabs', { action: 'close' }),
+        (handle, text) => playwrightChanges(pw, text));
     }
   }
 
@@ -469,9 +518,16 @@ function printTable(results) {
     const median = (x) => (x?.error ? x.error : ms(stat(x?.samples, 0.5)));
     const chars = (x) => (x?.chars !== undefined ? x.chars.toLocaleString('en') : '—');
     const check = (c) => (c ? (c.missing === 0 ? `all ${c.expected} found` : `${c.missing}/${c.expected} missing, e.g. ${c.example}`) : '—');
-    rows.push([`snapshot ${n} rows, median (N=${SNAPSHOTS})`, median(a), median(b)]);
+    rows.push([`first snapshot ${n} rows`, a?.error ?? ms(a?.first), b?.error ?? ms(b?.first)]);
+    rows.push([`repeated snapshot ${n} rows, unchanged page, median (N=${SNAPSHOTS})`, median(a), median(b)]);
     rows.push([`snapshot ${n} rows, characters`, chars(a), chars(b)]);
     rows.push([`snapshot ${n} rows, controls with role+name`, check(a?.check), check(b?.check)]);
+    const after = (x, key) => (x?.changes?.error ? x.changes.error : ms(stat(x?.changes?.[key], 0.5)));
+    rows.push([`snapshot ${n} rows after a click changing one row, median`, after(a, 'afterClick'), after(b, 'afterClick')]);
+    rows.push([`diff=true ${n} rows, unchanged page, median`, after(a, 'diffUnchanged'), '—']);
+    rows.push([`diff=true ${n} rows after a click changing one row, median`, after(a, 'diffAfterClick'), '—']);
+    const share = a?.changes?.diffChars && a?.chars ? ` (${(100 * a.changes.diffChars / a.chars).toFixed(2)} % of full)` : '';
+    rows.push([`diff=true ${n} rows after a click, characters`, a?.changes?.diffChars ? a.changes.diffChars.toLocaleString('en') + share : '—', '—']);
   }
 
   const header = ['', 'Tabwright', 'Playwright MCP'];

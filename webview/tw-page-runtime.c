@@ -692,6 +692,7 @@ tw_page_runtime_resolve_ref_finish (TwPageRuntime  *self,
 typedef struct
 {
   gboolean  interactive;
+  gboolean  diff;
   char     *ref;
   gint64    max_chars;
   char     *cursor;
@@ -730,6 +731,17 @@ snapshot_options_parse (JsonObject  *object,
           return NULL;
         }
       options->interactive = json_node_get_boolean (node);
+    }
+
+  if ((node = json_object_get_member (object, "diff")) != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "diff must be true or false");
+          return NULL;
+        }
+      options->diff = json_node_get_boolean (node);
     }
 
   if ((node = json_object_get_member (object, "ref")) != NULL && !JSON_NODE_HOLDS_NULL (node))
@@ -885,6 +897,11 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
   if (parsed->ref != NULL)
     json_object_set_string_member (args, "ref", parsed->ref);
   json_object_set_int_member (args, "budgetMs", SNAPSHOT_BUDGET_MS);
+  /* The page forgets its snapshots when it navigates; this says whether
+   * there was one before, so a diff can tell a new document from a first
+   * look. */
+  json_object_set_boolean_member (args, "diff", parsed->diff);
+  json_object_set_boolean_member (args, "hadSnapshot", self->last_snapshot_id > 0);
   json_object_set_int_member (args, "snapshotId", ++self->last_snapshot_id);
 
   tw_page_runtime_call_async (self, "snapshot", args, cancellable,

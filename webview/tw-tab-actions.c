@@ -967,6 +967,72 @@ run_after_act (GTask      *task,
 
 /* Waiting for the effect. */
 
+/* includeDiff: the lines of the page the action changed, bounded like a
+ * short snapshot reply, with a cursor to read on. */
+#define DIFF_MAX_CHARS 4000
+
+static gboolean
+wants_diff (ActionRun *run)
+{
+  switch (run->command)
+    {
+    case TW_TAB_COMMAND_CLICK:
+    case TW_TAB_COMMAND_FILL:
+    case TW_TAB_COMMAND_TYPE:
+    case TW_TAB_COMMAND_KEYPRESS:
+    case TW_TAB_COMMAND_SELECT:
+    case TW_TAB_COMMAND_DRAG:
+    case TW_TAB_COMMAND_SCROLL:
+      return json_object_get_boolean_member_with_default (run->params, "includeDiff", FALSE);
+    default:
+      return FALSE;
+    }
+}
+
+static void
+diff_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (run_is_done (task))
+    return;
+
+  /* The action has happened either way: a diff that could not be taken is
+   * said so, not turned into a failure of the action. */
+  if (reply != NULL)
+    {
+      json_object_set_string_member (run->result, "diff",
+                                     json_object_get_string_member_with_default (reply, "text", ""));
+      if (json_object_has_member (reply, "nextCursor"))
+        json_object_set_string_member (run->result, "diffCursor",
+                                       json_object_get_string_member (reply, "nextCursor"));
+    }
+  else
+    {
+      json_object_set_string_member (run->result, "diffError", error->message);
+    }
+
+  run_succeed (task);
+}
+
+static void
+run_take_diff (GTask *task)
+{
+  ActionRun *run = g_task_get_task_data (task);
+  g_autoptr(JsonObject) options = json_object_new ();
+
+  json_object_set_boolean_member (options, "diff", TRUE);
+  json_object_set_int_member (options, "maxChars", DIFF_MAX_CHARS);
+  tw_page_runtime_snapshot_async (run->runtime, options, g_task_get_cancellable (task),
+                                  diff_cb, g_object_ref (task));
+}
+
 static void
 run_finish_settled (GTask *task)
 {
@@ -979,6 +1045,12 @@ run_finish_settled (GTask *task)
       json_object_set_string_member (args, "ref", json_object_get_string_member (run->params, "ref"));
       run->phase = PHASE_EDIT;
       run_step (task, "actions.uploadCheck", args, upload_checked);
+      return;
+    }
+
+  if (wants_diff (run))
+    {
+      run_take_diff (task);
       return;
     }
 

@@ -34,6 +34,9 @@
     "\"required\": [\"ref\", \"role\", \"name\"]" \
   "}"
 
+#define INCLUDE_DIFF_PROPERTY \
+  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what the action changed on the page, as browser_snapshot diff=true prints it.\"}"
+
 /* What every action reports, then the fields of one tool. */
 #define ACTION_OUTPUT_SCHEMA(extra) \
   "{" \
@@ -48,6 +51,7 @@
       "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
       "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
       TW_TOOL_DIALOGS_PROPERTY ", " \
+      "\"diff\": {\"type\": \"string\"}, " \
       "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
       extra \
     "}, " \
@@ -161,6 +165,21 @@ finish_text (GString    *text,
              JsonObject *result)
 {
   append_effects (text, result);
+
+  /* includeDiff: the page's changes last, as the snapshot prints them. */
+  if (tw_tool_get_string (result, "diff", NULL) != NULL)
+    {
+      g_string_append_printf (text, "\nWhat changed on the page:\n%s",
+                              tw_tool_get_string (result, "diff", ""));
+      if (tw_tool_get_string (result, "diffCursor", NULL) != NULL)
+        tw_tool_append_field (text, "diffCursor", tw_tool_get_string (result, "diffCursor", ""));
+    }
+  else if (tw_tool_get_string (result, "diffError", NULL) != NULL)
+    {
+      g_string_append_printf (text, "\nNo diff of the page: %s; take a snapshot to see it.",
+                              tw_tool_get_string (result, "diffError", ""));
+    }
+
   return g_string_free (text, FALSE);
 }
 
@@ -478,20 +497,20 @@ typedef struct
 {
   const char       *tool;
   TwTabCommand      command;
-  const char       *params[5];
+  const char       *params[6];
   TwToolFormatFunc  format;
 } InputCommand;
 
 static const InputCommand input_commands[] = {
-  { "browser_click", TW_TAB_COMMAND_CLICK, { "ref", "button", "doubleClick", "modifiers" }, format_click },
-  { "browser_fill", TW_TAB_COMMAND_FILL, { "ref", "value" }, format_fill },
-  { "browser_type", TW_TAB_COMMAND_TYPE, { "ref", "text" }, format_type },
-  { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, { "ref", "key" }, format_keypress },
+  { "browser_click", TW_TAB_COMMAND_CLICK, { "ref", "button", "doubleClick", "modifiers", "includeDiff" }, format_click },
+  { "browser_fill", TW_TAB_COMMAND_FILL, { "ref", "value", "includeDiff" }, format_fill },
+  { "browser_type", TW_TAB_COMMAND_TYPE, { "ref", "text", "includeDiff" }, format_type },
+  { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, { "ref", "key", "includeDiff" }, format_keypress },
   { "browser_hover", TW_TAB_COMMAND_HOVER, { "ref" }, format_hover },
-  { "browser_select", TW_TAB_COMMAND_SELECT, { "ref", "value" }, format_select },
-  { "browser_drag", TW_TAB_COMMAND_DRAG, { "sourceRef", "targetRef" }, format_drag },
+  { "browser_select", TW_TAB_COMMAND_SELECT, { "ref", "value", "includeDiff" }, format_select },
+  { "browser_drag", TW_TAB_COMMAND_DRAG, { "sourceRef", "targetRef", "includeDiff" }, format_drag },
   { "browser_upload", TW_TAB_COMMAND_UPLOAD, { "ref", "filePaths" }, format_upload },
-  { "browser_scroll", TW_TAB_COMMAND_SCROLL, { "ref", "deltaX", "deltaY" }, format_scroll },
+  { "browser_scroll", TW_TAB_COMMAND_SCROLL, { "ref", "deltaX", "deltaY", "includeDiff" }, format_scroll },
   { "browser_evaluate", TW_TAB_COMMAND_EVALUATE, { "ref", "function" }, format_evaluate },
 };
 
@@ -535,6 +554,7 @@ static const TwToolDef input_tools[] = {
           "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
           "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
           "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held down during the click, e.g. [\\\"Shift\\\"] to extend a selection.\"}"
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"ref\"], "
         "\"additionalProperties\": false"
@@ -563,6 +583,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           REF_PROPERTY ("ref", "The field to fill.") ", "
           "\"value\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The new text of the field; for date inputs YYYY-MM-DD, for time hh:mm.\"}"
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"ref\", \"value\"], "
         "\"additionalProperties\": false"
@@ -591,6 +612,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
           REF_PROPERTY ("ref", "The field to type into; else the focused one.")
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"text\"], "
         "\"additionalProperties\": false"
@@ -621,6 +643,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
           REF_PROPERTY ("ref", "Element to focus first.")
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"key\"], "
         "\"additionalProperties\": false"
@@ -676,6 +699,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           REF_PROPERTY ("ref", "The dropdown.") ", "
           "\"value\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The option's value attribute or its label as shown.\"}"
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"ref\", \"value\"], "
         "\"additionalProperties\": false"
@@ -703,6 +727,7 @@ static const TwToolDef input_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           REF_PROPERTY ("sourceRef", "The element to drag.") ", "
           REF_PROPERTY ("targetRef", "The element to drop it on.")
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"sourceRef\", \"targetRef\"], "
         "\"additionalProperties\": false"
@@ -764,6 +789,7 @@ static const TwToolDef input_tools[] = {
           "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
           "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
           REF_PROPERTY ("ref", "The element to scroll; else the page.")
+          ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"deltaX\", \"deltaY\"], "
         "\"additionalProperties\": false"

@@ -21,7 +21,7 @@ format_snapshot (JsonObject *result)
 static void
 snapshot_handler (TwToolCall *call)
 {
-  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", NULL };
+  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", "diff", NULL };
   /* The schema has checked the options; the page runtime checks them again
    * for callers that are not this tool. */
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, options);
@@ -39,7 +39,7 @@ static const TwToolDef snapshot_tools[] = {
       "\"Save\" @e7 [disabled]`. Each element has a ref (@e7) that the action tools take to "
       "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
       "page changes. interactive=true lists only controls; ref reads one part; cursor continues "
-      "a page cut at maxChars.",
+      "a page cut at maxChars; diff=true gives only what changed since the last snapshot.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -48,6 +48,7 @@ static const TwToolDef snapshot_tools[] = {
           "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only controls (buttons, links, fields, tabs, menu items) with the landmarks and headings that locate them; much shorter. Default false.\"}, "
           "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element and its content, e.g. \\\"@e12\\\" for one form or dialog.\"}, "
           "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply in characters; a longer page is cut and ends with a cursor. Default 40000.\"}, "
+          "\"diff\": {\"type\": \"boolean\", \"description\": \"Only the lines added, removed, changed and moved since this tab's previous snapshot, with their refs.\"}, "
           "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cursor a cut snapshot ended with, to continue it.\"}"
         "}, "
         "\"required\": [\"browserId\"], "

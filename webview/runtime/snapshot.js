@@ -84,6 +84,68 @@ const Snapshot = {
     ctx.interactive = args.interactive === true;
     ctx.labelDepth = 0;
 
+    // The page as walked last, when nothing has happened since that could
+    // change a line (see page-model.js); otherwise a walk.
+    const pageWide = !(typeof args.ref === 'string' && args.ref !== '');
+    const mode = SnapshotDiff.mode(args);
+    const base = SnapshotDiff.bases.get(mode);
+    let lines;
+    let partial;
+    let walked;
+    let cached = false;
+    if (pageWide && args.noCache !== true && base !== undefined && !base.partial &&
+        PageModel.unchanged(mode, ctx.focused)) {
+      lines = base.lines;
+      partial = false;
+      cached = true;
+      walked = Base.now();
+    } else {
+      ctx.watch = pageWide;
+      if (pageWide)
+        PageModel.reset(doc);
+      const done = Snapshot.walkAndPrint(ctx, args, budget);
+      lines = done.lines;
+      partial = done.partial;
+      walked = done.walked;
+      if (pageWide) {
+        if (partial)
+          PageModel.dirty();
+        else
+          PageModel.walked(mode, ctx.focused);
+      }
+    }
+
+    const page = {
+      id: typeof args.snapshotId === 'number' ? args.snapshotId : 0,
+      url: doc.URL,
+      title: Base.flat(doc.title),
+      lines,
+      diff: false,
+    };
+    // Every snapshot is the base of the next diff of its kind, whether or
+    // not it was asked for as one.
+    const before = SnapshotDiff.swap(args, page.id, lines, partial);
+    if (args.diff === true) {
+      page.lines = SnapshotDiff.lines(args, before, lines, partial, args.hadSnapshot === true);
+      page.diff = true;
+    }
+    Snapshot.pages.push(page);
+    if (Snapshot.pages.length > Snapshot.MAX_PAGES)
+      Snapshot.pages.shift();
+
+    const reply = Snapshot.render(page, 0, Snapshot.maxChars(args));
+    reply.partial = partial;
+    reply.elements = ctx.visited;
+    reply.lines = lines.length;
+    reply.cached = cached;
+    reply.walkMs = Math.round(walked - ctx.start);
+    reply.printMs = Math.round(Base.now() - walked);
+    return reply;
+  },
+
+  // Walks the page (or the subtree of args.ref) and prints it.
+  walkAndPrint (ctx, args, budget) {
+    const doc = document;
     let root;
     let items = [];
     if (typeof args.ref === 'string' && args.ref !== '') {
@@ -126,23 +188,7 @@ const Snapshot = {
                      ' characters; pass "ref" to snapshot one part');
     }
 
-    const page = {
-      id: typeof args.snapshotId === 'number' ? args.snapshotId : 0,
-      url: doc.URL,
-      title: Base.flat(doc.title),
-      lines: out.lines,
-    };
-    Snapshot.pages.push(page);
-    if (Snapshot.pages.length > Snapshot.MAX_PAGES)
-      Snapshot.pages.shift();
-
-    const reply = Snapshot.render(page, 0, Snapshot.maxChars(args));
-    reply.partial = ctx.cut || out.full || out.late;
-    reply.elements = ctx.visited;
-    reply.lines = out.lines.length;
-    reply.walkMs = Math.round(walked - ctx.start);
-    reply.printMs = Math.round(Base.now() - walked);
-    return reply;
+    return { lines: out.lines, partial: ctx.cut || out.full || out.late, walked };
   },
 
   // The part of a kept snapshot a cursor points at.
@@ -170,10 +216,12 @@ const Snapshot = {
     header = Base.clip(header, Snapshot.HEADER_MAX);
     if (start > 0)
       header += ' (continued from line ' + (start + 1) + ')';
-    const parts = [header];
-    let used = header.length;
     const lines = page.lines;
     let i = start;
+    // A diff says first how much changed, then which page it is.
+    const parts = page.diff && start === 0 ? [lines[i++], header] : [header];
+    let used = parts[0].length + (parts.length > 1 ? header.length + 1 : 0);
+    const first = i;
     for (; i < lines.length; i++) {
       const line = lines[i];
       const last = i + 1 === lines.length;
@@ -183,7 +231,7 @@ const Snapshot = {
         used += line.length + 1;
         continue;
       }
-      if (i === start && room > 1) {
+      if (i === first && room > 1) {
         // A line longer than a whole reply is shortened rather than never
         // shown.
         let cut = room - 1;
@@ -240,6 +288,8 @@ const Snapshot = {
     // visibility is inherited: below either, computed styles decide.
     if (fast && (root !== null || Snapshot.setsVisibility(el, attrs)))
       ctx.fast = false;
+    if (root !== null && ctx.watch)
+      PageModel.watch(root);
     if (tag === 'slot') {
       const kids = Dom.children(el);
       for (let i = 0; i < kids.length && !ctx.cut; i++)
@@ -461,6 +511,8 @@ const Snapshot = {
     }
     if (frameDepth >= Snapshot.MAX_FRAME_DEPTH)
       return;
+    if (ctx.watch)
+      PageModel.watch(doc);
     const root = doc.body || doc.documentElement;
     const fast = ctx.fast;
     ctx.fast = !Dom.sheetFlags(ctx, doc).visibility;

@@ -1,0 +1,681 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <libsoup/soup.h>
+
+#include "tw-error.h"
+#include "tw-page-runtime.h"
+#include "tw-test-webview.h"
+
+/* Snapshot diffs as an agent meets them: a real web view shows
+ * tests/fixtures/snapshot-diff/diff.html, the page changes the way an app
+ * would (a row added, a button renamed, a node moved, text changed in a
+ * shadow root or a frame, a subtree hidden by a class), and the text of
+ * browser_snapshot with diff: true must list exactly the lines that
+ * changed, each with its mark and ref, under the lines of its ancestors. */
+
+#define LOAD_TIMEOUT_MS 20000
+#define CALL_TIMEOUT_MS 30000
+
+static SoupServer *server;
+static char *base;
+static WebKitNetworkSession *session;
+
+static void
+serve_cb (SoupServer        *soup,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  /* /snapshot/… are the pages of the snapshot tests, with both of their
+   * servers' names pointing here: {{B}} by another host name, so its
+   * frames are of another origin. */
+  gboolean theirs = g_str_has_prefix (path, "/snapshot/");
+  g_autofree char *file = theirs
+    ? g_test_build_filename (G_TEST_DIST, "fixtures", path + 1, NULL)
+    : g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff", path + 1, NULL);
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (strstr (path, "..") != NULL || !g_file_get_contents (file, &contents, &length, NULL))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  if (theirs)
+    {
+      g_autofree char *b = g_strdup_printf ("http://localhost:%s", strrchr (base, ':') + 1);
+      g_autofree char *a_base = g_strconcat (base, "/snapshot", NULL);
+      g_auto(GStrv) a_parts = g_strsplit (contents, "{{A}}", -1);
+      g_autofree char *with_a = g_strjoinv (a_base, a_parts);
+      g_auto(GStrv) b_parts = g_strsplit (with_a, "{{B}}", -1);
+      g_autofree char *b_base = g_strconcat (b, "/snapshot", NULL);
+
+      g_free (contents);
+      contents = g_strjoinv (b_base, b_parts);
+      length = strlen (contents);
+    }
+  soup_message_headers_append (soup_server_message_get_response_headers (msg),
+                               "Cache-Control", "no-store");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, contents, length);
+}
+
+typedef struct
+{
+  GtkWidget     *window;
+  WebKitWebView *view;
+  TwPageRuntime *runtime;
+} Tab;
+
+static Tab *
+tab_new (void)
+{
+  Tab *tab = g_new0 (Tab, 1);
+
+  if (session == NULL)
+    session = webkit_network_session_new_ephemeral ();
+  tab->view = g_object_new (WEBKIT_TYPE_WEB_VIEW, "network-session", session, NULL);
+  tab->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (tab->window), 1024, 768);
+  gtk_window_set_child (GTK_WINDOW (tab->window), GTK_WIDGET (tab->view));
+  gtk_window_present (GTK_WINDOW (tab->window));
+  tab->runtime = tw_page_runtime_new (tab->view);
+
+  return tab;
+}
+
+static void
+tab_free (Tab *tab)
+{
+  g_clear_object (&tab->runtime);
+  gtk_window_destroy (GTK_WINDOW (tab->window));
+  g_free (tab);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Tab, tab_free)
+
+static void
+tab_load (Tab        *tab,
+          const char *path)
+{
+  g_autofree char *url = g_strconcat (base, path, NULL);
+
+  g_assert_true (tw_test_view_load (tab->view, url, LOAD_TIMEOUT_MS));
+}
+
+/* Runs script in the page's own world, as the page's scripts would. */
+static void
+tab_eval (Tab        *tab,
+          const char *script)
+{
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (tab->view, script, CALL_TIMEOUT_MS);
+}
+
+typedef struct
+{
+  gboolean    done;
+  JsonObject *object;
+  JsonNode   *node;
+  GError     *error;
+} CallResult;
+
+static void
+snapshot_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  CallResult *r = user_data;
+
+  r->object = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+call_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  CallResult *r = user_data;
+
+  r->node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+resolve_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  CallResult *r = user_data;
+
+  r->object = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static JsonObject *
+tab_snapshot (Tab        *tab,
+              const char *options_json)
+{
+  CallResult r = { 0 };
+  g_autoptr(JsonNode) options = json_from_string (options_json ? options_json : "{}", NULL);
+
+  tw_page_runtime_snapshot_async (tab->runtime, json_node_get_object (options), NULL,
+                                  snapshot_done_cb, &r);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
+  g_assert_no_error (r.error);
+  g_assert_nonnull (r.object);
+
+  return r.object;
+}
+
+static char *
+tab_snapshot_text (Tab        *tab,
+                   const char *options_json)
+{
+  g_autoptr(JsonObject) result = tab_snapshot (tab, options_json);
+
+  return g_strdup (json_object_get_string_member (result, "text"));
+}
+
+/* The marked lines of a diff (every line after the first two but the
+ * context ones), each as its mark, a space and the line without its
+ * indent: "+ - listitem @e12: Row 4". */
+static GPtrArray *
+marked_lines (const char *diff)
+{
+  g_auto(GStrv) lines = g_strsplit (diff, "\n", -1);
+  GPtrArray *marked = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      const char *body = line + 1;
+
+      if (line[0] == ' ' || line[0] == '\0' || g_str_has_prefix (line, "… cut at"))
+        continue;
+      g_assert_true (strchr ("+-~>", line[0]) != NULL);
+      while (*body == ' ')
+        body++;
+      g_ptr_array_add (marked, g_strdup_printf ("%c %s", line[0], body));
+    }
+
+  return marked;
+}
+
+/* Whether a context line (no mark) of the diff matches @pattern. */
+static gboolean
+has_context (const char *diff,
+             const char *pattern)
+{
+  g_auto(GStrv) lines = g_strsplit (diff, "\n", -1);
+
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == ' ' && g_pattern_match_simple (pattern, g_strchug (lines[i])))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+typedef struct
+{
+  const char *name;
+  /* What the page does, in its own world. */
+  const char *script;
+  /* Part of the first line: how much changed. */
+  const char *summary;
+  /* Every marked line the diff must have, as glob patterns, and no other. */
+  const char *marked[4];
+  /* A line of an ancestor that must be shown as context. */
+  const char *context;
+  /* An element of the first snapshot whose ref the marked line keeps. */
+  const char *same_ref;
+} DiffCase;
+
+static const DiffCase cases[] = {
+  {
+    "add-row",
+    "const li = document.createElement('li'); li.textContent = 'Row 4';"
+    "document.getElementById('list').append(li);",
+    "1 line added, 0 removed, 0 changed, 0 moved",
+    { "+ - listitem @e*: Row 4" },
+    "- list @e*",
+    NULL,
+  },
+  {
+    "remove-row",
+    "document.querySelectorAll('#list li')[1].remove();",
+    "0 lines added, 1 removed, 0 changed, 0 moved",
+    { "- - listitem @e*: Row 2" },
+    "- list @e*",
+    NULL,
+  },
+  {
+    "rename-button",
+    "document.getElementById('rename').textContent = 'Submit';",
+    "0 lines added, 0 removed, 1 changed, 0 moved",
+    { "~ - button \"Submit\" @e* (was: button \"Save\")" },
+    "- main @e*",
+    "button \"Save\"",
+  },
+  {
+    "toggle-checkbox",
+    "document.getElementById('agree').click();",
+    "0 lines added, 0 removed, 1 changed, 0 moved",
+    { "~ - checkbox \"Agree\" @e* [checked] (was: checkbox \"Agree\")" },
+    "- main @e*",
+    "checkbox \"Agree\"",
+  },
+  {
+    "open-dialog",
+    "document.getElementById('dlg').show();",
+    "3 lines added, 0 removed, 0 changed, 0 moved",
+    { "+ - dialog @e*", "+ - paragraph @e*: Really delete?", "+ - button \"Confirm\" @e*" },
+    "- main @e*",
+    NULL,
+  },
+  {
+    "type-in-field",
+    "const e = document.getElementById('email'); e.value = 'a@b.c';"
+    "e.dispatchEvent(new Event('input', { bubbles: true }));",
+    "0 lines added, 0 removed, 1 changed, 0 moved",
+    { "~ - textbox \"Email\" @e* [value=\"a@b.c\"] (was: textbox \"Email\")" },
+    "- main @e*",
+    "textbox \"Email\"",
+  },
+  {
+    "move-between-parents",
+    "document.getElementById('right').append(document.getElementById('mover'));",
+    "0 lines added, 0 removed, 0 changed, 1 moved",
+    { "> - button \"Mover\" @e* (moved from under @e*)" },
+    "- region \"Right\" @e*",
+    "button \"Mover\"",
+  },
+  {
+    "shadow-root-text",
+    "document.getElementById('host').shadowRoot.getElementById('sp').textContent = "
+    "'Shadow changed';",
+    "0 lines added, 0 removed, 1 changed, 0 moved",
+    { "~ - paragraph @e*: Shadow changed (was: paragraph: Shadow text)" },
+    "- main @e*",
+    "paragraph @e",
+  },
+  {
+    "iframe-text",
+    "document.querySelector('iframe').contentDocument.getElementById('fp').textContent = "
+    "'Frame changed';",
+    "0 lines added, 0 removed, 1 changed, 0 moved",
+    { "~ - paragraph @e*: Frame changed (was: paragraph: Frame text)" },
+    "- iframe \"Embedded\" @e*",
+    NULL,
+  },
+  {
+    "hide-with-css",
+    "document.getElementById('extra').classList.add('gone');",
+    "0 lines added, 2 removed, 0 changed, 0 moved",
+    { "- - heading \"Extras\" @e* [level=2]", "- - paragraph @e*: Extra text" },
+    "- main @e*",
+    NULL,
+  },
+};
+
+/* The ref on the line of @text that holds @needle, for the shadow root's
+ * paragraph the one whose text says so. */
+static char *
+ref_of (const char *text,
+        const char *needle,
+        const char *line_text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *at;
+
+      if (strstr (lines[i], needle) == NULL || (line_text && !strstr (lines[i], line_text)))
+        continue;
+      at = strstr (lines[i], " @e");
+      g_assert_nonnull (at);
+      return g_strndup (at + 1, strspn (at + 3, "0123456789") + 2);
+    }
+
+  return NULL;
+}
+
+static void
+test_case (gconstpointer data)
+{
+  const DiffCase *c = data;
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *before = NULL;
+  g_autofree char *diff = NULL;
+  g_autofree char *again = NULL;
+  g_autoptr(GPtrArray) marked = NULL;
+  guint expected = 0;
+
+  tab_load (tab, "/diff.html");
+  before = tab_snapshot_text (tab, NULL);
+  tab_eval (tab, c->script);
+  diff = tab_snapshot_text (tab, "{\"diff\": true}");
+  g_test_message ("%s", diff);
+
+  /* The first line says how much changed; the page's line follows. */
+  g_assert_true (g_str_has_prefix (diff, "Changes since the previous snapshot: "));
+  g_assert_nonnull (strstr (diff, c->summary));
+  g_assert_nonnull (strstr (diff, "\nPage: Diff — "));
+
+  marked = marked_lines (diff);
+  for (guint i = 0; i < G_N_ELEMENTS (c->marked) && c->marked[i] != NULL; i++, expected++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < marked->len && !found; j++)
+        found = g_pattern_match_simple (c->marked[i], g_ptr_array_index (marked, j));
+      if (!found)
+        g_error ("no marked line like %s in:\n%s", c->marked[i], diff);
+    }
+  g_assert_cmpuint (marked->len, ==, expected);
+  if (!has_context (diff, c->context))
+    g_error ("no context line like %s in:\n%s", c->context, diff);
+
+  /* Refs mean what they meant: the changed element keeps its ref. */
+  if (c->same_ref != NULL)
+    {
+      g_autofree char *ref = ref_of (before, c->same_ref,
+                                     g_str_equal (c->name, "shadow-root-text") ? "Shadow" : NULL);
+
+      g_assert_nonnull (ref);
+      g_assert_nonnull (strstr (g_ptr_array_index (marked, 0), ref));
+    }
+
+  /* The diff became the base: nothing has changed since. */
+  again = tab_snapshot_text (tab, "{\"diff\": true}");
+  g_assert_true (g_str_has_prefix (again, "No changes since the previous snapshot ("));
+}
+
+/* The first diff of a tab has nothing to compare with, and one after a
+ * navigation knows the document is new: both give the whole tree. New
+ * refs from a diff act like refs from a full snapshot. */
+static void
+test_first_and_navigation (void)
+{
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *first = NULL;
+  g_autofree char *none = NULL;
+  g_autofree char *added = NULL;
+  g_autofree char *ref = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) info = NULL;
+  CallResult r = { 0 };
+
+  tab_load (tab, "/diff.html");
+  first = tab_snapshot_text (tab, "{\"diff\": true}");
+  g_assert_true (g_str_has_prefix (first, "No earlier snapshot of this tab to compare with; "
+                                          "the full snapshot follows ("));
+  g_assert_nonnull (strstr (first, "\n- main @e"));
+  g_assert_nonnull (strstr (first, "button \"Save\" @e"));
+
+  none = tab_snapshot_text (tab, "{\"diff\": true}");
+  g_assert_true (g_str_has_prefix (none, "No changes since the previous snapshot ("));
+
+  tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
+                 "document.querySelector('main').prepend(b);");
+  added = tab_snapshot_text (tab, "{\"diff\": true}");
+  ref = ref_of (added, "button \"Fresh\"", NULL);
+  g_assert_nonnull (ref);
+  tw_page_runtime_resolve_ref_async (tab->runtime, ref, NULL, resolve_done_cb, &r);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, ref);
+  g_assert_no_error (r.error);
+  info = r.object;
+  g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
+  g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Fresh");
+
+  tab_load (tab, "/frame.html");
+  after = tab_snapshot_text (tab, "{\"diff\": true}");
+  g_assert_true (g_str_has_prefix (after, "The page is a new document since the previous "
+                                          "snapshot (it navigated or reloaded); the full "
+                                          "snapshot follows ("));
+  g_assert_nonnull (strstr (after, "\n- button \"In frame\" @e"));
+}
+
+/* A diff longer than a reply is cut like a snapshot, and its cursor goes
+ * on with the rest of the diff. */
+static void
+test_paging (void)
+{
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *base_text = NULL;
+  g_autoptr(JsonObject) first = NULL;
+  g_autoptr(JsonObject) rest = NULL;
+  g_autofree char *options = NULL;
+  const char *text;
+  const char *cursor;
+
+  tab_load (tab, "/diff.html");
+  base_text = tab_snapshot_text (tab, NULL);
+  tab_eval (tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
+                 "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
+  first = tab_snapshot (tab, "{\"diff\": true, \"maxChars\": 1000}");
+  text = json_object_get_string_member (first, "text");
+  g_assert_true (g_str_has_prefix (text, "Changes since the previous snapshot: 100 lines added, "
+                                         "0 removed"));
+  g_assert_true (json_object_get_boolean_member (first, "truncated"));
+  g_assert_cmpuint (strlen (text), <=, 1000 * 3);
+  g_assert_nonnull (strstr (text, "Added row 0"));
+  g_assert_null (strstr (text, "Added row 99"));
+  cursor = json_object_get_string_member (first, "nextCursor");
+  g_assert_nonnull (cursor);
+
+  options = g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 1000000}", cursor);
+  rest = tab_snapshot (tab, options);
+  text = json_object_get_string_member (rest, "text");
+  g_assert_true (g_str_has_prefix (text, "Page: Diff — "));
+  g_assert_nonnull (strstr (text, "(continued from line "));
+  g_assert_nonnull (strstr (text, "\n+     - listitem @e"));
+  g_assert_nonnull (strstr (text, ": Added row 99"));
+  g_assert_false (json_object_get_boolean_member (rest, "truncated"));
+}
+
+/* Interactive snapshots and full ones are compared each with their own
+ * kind, and bad values of diff are refused. */
+static void
+test_modes (void)
+{
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *full = NULL;
+  g_autofree char *inter = NULL;
+  g_autofree char *inter_again = NULL;
+  g_autoptr(JsonNode) options = json_from_string ("{\"diff\": \"yes\"}", NULL);
+  CallResult r = { 0 };
+
+  tab_load (tab, "/diff.html");
+  full = tab_snapshot_text (tab, NULL);
+  inter = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
+  g_assert_true (g_str_has_prefix (inter, "No earlier snapshot with these options"));
+  tab_eval (tab, "document.getElementById('rename').disabled = true;");
+  inter_again = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
+  g_assert_nonnull (strstr (inter_again, "0 lines added, 0 removed, 1 changed, 0 moved"));
+  g_assert_nonnull (strstr (inter_again, "[disabled] (was: button \"Save\")"));
+
+  tw_page_runtime_snapshot_async (tab->runtime, json_node_get_object (options), NULL,
+                                  snapshot_done_cb, &r);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
+  g_assert_error (r.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (r.error->message, ==, "diff must be true or false");
+  g_clear_error (&r.error);
+}
+
+/* The incremental page model: whatever the page did, a snapshot that may
+ * reuse what the last walk printed says exactly what a full walk says.
+ * Random changes (seeded, so a failure repeats) on the pages of the
+ * snapshot tests: shadow roots, frames, hidden content, live regions,
+ * forms, a modal dialog; among them changes no mutation records (a value,
+ * checked or selected set by script, a focus, a style sheet grown). Rounds
+ * without a change must be served from the model. */
+static const char * const model_pages[] = {
+  "/diff.html",
+  "/snapshot/shadow.html",
+  "/snapshot/frames.html",
+  "/snapshot/hidden.html",
+  "/snapshot/forms.html",
+  "/snapshot/roles-implicit.html",
+  "/snapshot/modal.html",
+};
+
+static JsonObject *
+runtime_snapshot (Tab        *tab,
+                  const char *args_json)
+{
+  CallResult r = { 0 };
+  g_autoptr(JsonNode) args = json_from_string (args_json, NULL);
+  g_autoptr(JsonNode) node = NULL;
+
+  tw_page_runtime_call_with_timeout_async (tab->runtime, "snapshot", json_node_get_object (args),
+                                           CALL_TIMEOUT_MS, NULL, call_done_cb, &r);
+  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
+  g_assert_no_error (r.error);
+  node = r.node;
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+test_model (gconstpointer data)
+{
+  const char *page = data;
+  g_autoptr(Tab) tab = tab_new ();
+  g_autofree char *script_file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff",
+                                                        "mutate.js", NULL);
+  g_autofree char *script = NULL;
+  guint served = 0;
+  guint walked = 0;
+
+  g_assert_true (g_file_get_contents (script_file, &script, NULL, NULL));
+  tab_load (tab, page);
+  tab_eval (tab, script);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+      static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+      static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+      static const char interactive_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+      g_autoptr(JsonObject) a = NULL;
+      g_autoptr(JsonObject) b = NULL;
+      g_autoptr(JsonObject) c = NULL;
+      g_autoptr(JsonObject) d = NULL;
+      /* One round in three changes nothing. */
+      guint changes = round % 3 == 2 ? 0 : 1 + round % 2;
+      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))", 7919 * (round + 1), changes);
+      g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
+      g_autofree char *done = jsc_value_to_string (what);
+
+      a = runtime_snapshot (tab, quick);
+      c = runtime_snapshot (tab, interactive);
+      b = runtime_snapshot (tab, full);
+      d = runtime_snapshot (tab, interactive_full);
+      if (g_strcmp0 (json_object_get_string_member (a, "text"),
+                     json_object_get_string_member (b, "text")) != 0 ||
+          g_strcmp0 (json_object_get_string_member (c, "text"),
+                     json_object_get_string_member (d, "text")) != 0)
+        g_error ("%s, round %u (%s): the model printed\n%s\n%s\nbut a full walk\n%s\n%s", page,
+                 round, done, json_object_get_string_member (a, "text"),
+                 json_object_get_string_member (c, "text"),
+                 json_object_get_string_member (b, "text"),
+                 json_object_get_string_member (d, "text"));
+      g_assert_false (json_object_get_boolean_member (b, "cached"));
+
+      if (json_object_get_boolean_member (a, "cached"))
+        served++;
+      else
+        walked++;
+      /* Nothing happened since the last walk: the model answers. */
+      if (changes == 0 && round > 0)
+        g_assert_true (json_object_get_boolean_member (a, "cached"));
+    }
+  g_test_message ("%s: %u snapshots from the model, %u walks", page, served, walked);
+  g_assert_cmpuint (served, >, 0);
+}
+
+/* Changes that no mutation records, one at a time: each must reach the
+ * next snapshot, which walks again. */
+static void
+test_model_silent (void)
+{
+  static const char * const changes[] = {
+    "document.getElementById('agree').checked = true;",
+    "document.getElementById('email').value = 'quiet@example.com';",
+    "(() => { const s = new CSSStyleSheet(); s.replaceSync('#rename { display: none; }');"
+    "  document.adoptedStyleSheets = [s]; })();",
+    "document.adoptedStyleSheets[0].insertRule('#list { display: none; }');",
+    "document.styleSheets[0].insertRule('h1 { visibility: hidden; }');",
+    "document.getElementById('mover').focus();",
+    "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
+  };
+  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+  g_autoptr(Tab) tab = tab_new ();
+
+  tab_load (tab, "/diff.html");
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) same = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) after = NULL;
+      g_autoptr(JsonObject) walk = NULL;
+
+      g_assert_true (json_object_get_boolean_member (same, "cached"));
+      tab_eval (tab, changes[i]);
+      after = runtime_snapshot (tab, quick);
+      walk = runtime_snapshot (tab, full);
+      g_assert_false (json_object_get_boolean_member (after, "cached"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
+                       json_object_get_string_member (walk, "text"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
+                       json_object_get_string_member (before, "text"));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  gtk_init ();
+  g_test_init (&argc, &argv, NULL);
+
+  server = tw_test_server_new (serve_cb, NULL, &base);
+  /* "http://127.0.0.1:port/" without the last slash. */
+  base[strlen (base) - 1] = '\0';
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strconcat ("/snapshot-diff/change/", cases[i].name, NULL);
+
+      g_test_add_data_func (path, &cases[i], test_case);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (model_pages); i++)
+    {
+      g_autofree char *path = g_strconcat ("/snapshot-diff/model/", strrchr (model_pages[i], '/') + 1, NULL);
+
+      g_test_add_data_func (path, model_pages[i], test_model);
+    }
+  g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
+  g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);
+  g_test_add_func ("/snapshot-diff/paging", test_paging);
+  g_test_add_func ("/snapshot-diff/modes", test_modes);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_object (&session);
+  g_free (base);
+
+  return ret;
+}
