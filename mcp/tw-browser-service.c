@@ -31,6 +31,8 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_SCROLL]    = "scroll",
   [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
   [TW_TAB_COMMAND_HANDOFF]   = "handoff",
+  /* Debugging (issue 17). */
+  [TW_TAB_COMMAND_CONSOLE]   = "console",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -53,6 +53,9 @@ typedef enum
   /* Watching and steering (DESIGN.md §6). */
   TW_TAB_COMMAND_HANDOFF,     /* {message,timeoutMs} -> {browserId,outcome:"done"|"cancelled",url,title} */
 
+  /* Debugging (issue 17: console, network, fetch). */
+  TW_TAB_COMMAND_CONSOLE,     /* {id?,level?,source?,text?,allPages?,maxEntries?,wait?,timeoutMs?,clear?} -> {browserId,mode,matched,messages} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -8,6 +8,7 @@
 #include "tw-error.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-console.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -206,6 +207,8 @@ command_time_limit (TwBrowserTab *self,
 {
   if (command == TW_TAB_COMMAND_WAIT)
     return self->command_timeout_ms + TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS;
+  if (command == TW_TAB_COMMAND_CONSOLE)
+    return self->command_timeout_ms + TW_TAB_CONSOLE_MAX_TIMEOUT_MS;
 
   if (tw_tab_actions_handles (command))
     return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
@@ -1199,6 +1202,11 @@ delegated_command_cb (GObject      *object,
       answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
       break;
 
+    /* Debugging (issue 17). */
+    case TW_TAB_COMMAND_CONSOLE:
+      answer = tw_tab_console_run_finish (TW_TAB_LOG (object), result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1683,6 +1691,12 @@ dispatch_command (TwBrowserTab *self,
         json_object_foreach_member (answer, copy_member, reply);
         finish_command (self, task, reply, NULL);
       }
+      break;
+
+    /* Debugging (issue 17). */
+    case TW_TAB_COMMAND_CONSOLE:
+      tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:

@@ -29,12 +29,15 @@ typedef struct
 {
   EntryType     type;
   GDateTime    *time;
+  guint64       id;         /* from 1, never reused in the tab */
 
   /* Console. */
   char         *level;
   char         *source;
   char         *text;       /* also the text of a note */
   guint         line;
+  char         *args;       /* JSON array of the arguments, or NULL */
+  char         *stack;      /* JavaScriptCore's stack text, or NULL */
 
   /* Network, and the URL of console messages and navigations. */
   char         *url;
@@ -59,9 +62,19 @@ struct _TwTabLog
 
   WebKitWebView *view;      /* weak */
   GList         *main_link; /* the entry of the main resource being loaded */
+
+  guint64        next_id;
+  guint64        console_read_id;
 };
 
 G_DEFINE_FINAL_TYPE (TwTabLog, tw_tab_log, G_TYPE_OBJECT)
+
+enum {
+  CONSOLE_ADDED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 entry_clear (Entry *entry)
@@ -75,6 +88,8 @@ entry_clear (Entry *entry)
   g_clear_pointer (&entry->resource_type, g_free);
   g_clear_pointer (&entry->mime_type, g_free);
   g_clear_pointer (&entry->failure, g_free);
+  g_clear_pointer (&entry->args, g_free);
+  g_clear_pointer (&entry->stack, g_free);
 }
 
 static Entry *
@@ -128,10 +143,15 @@ clip (const char *text,
   return g_string_free (clipped, FALSE);
 }
 
+#define HOOK_SOURCE_URL "tabwright-console-hook.js"
+
+static JsonArray *parse_stack (const char *stack);
+
 static void
 tw_tab_log_push (TwTabLog *self,
                  Entry    *entry)
 {
+  entry->id = ++self->next_id;
   g_queue_push_tail (&self->entries, entry);
 
   while (self->entries.length > self->capacity)
@@ -157,20 +177,23 @@ user_message_received_cb (WebKitWebView     *view,
   const char *source;
   const char *text;
   const char *url;
+  const char *args;
+  const char *stack;
   guint64 line;
 
   if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_CONSOLE_MESSAGE) != 0)
     return FALSE;
 
   params = webkit_user_message_get_parameters (message);
-  if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sssst)")))
+  if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sssstss)")))
     {
       g_warning ("Ignoring a console message with parameters of the wrong type");
       return TRUE;
     }
 
-  g_variant_get (params, "(&s&s&s&st)", &level, &source, &text, &url, &line);
-  tw_tab_log_add_console (self, level, source, text, url, (guint) MIN (line, G_MAXUINT));
+  g_variant_get (params, "(&s&s&s&st&s&s)", &level, &source, &text, &url, &line, &args, &stack);
+  tw_tab_log_add_console_full (self, level, source, text, url, (guint) MIN (line, G_MAXUINT),
+                               args[0] != '\0' ? args : NULL, stack[0] != '\0' ? stack : NULL);
 
   return TRUE;
 }
@@ -357,6 +380,8 @@ load_changed_cb (WebKitWebView   *view,
 
   if (self->main_link != NULL)
     {
+      /* The marker takes the place, and so the id order, of the request. */
+      entry->id = ++self->next_id;
       g_queue_insert_before (&self->entries, self->main_link, entry);
       self->main_link = NULL;
 
@@ -409,6 +434,16 @@ tw_tab_log_class_init (TwTabLogClass *klass)
 
   object_class->dispose = tw_tab_log_dispose;
   object_class->finalize = tw_tab_log_finalize;
+
+  /**
+   * TwTabLog::console-added:
+   * @id: the id of the new console message
+   *
+   * A console message was added.
+   */
+  signals[CONSOLE_ADDED] =
+    g_signal_new ("console-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void
@@ -489,10 +524,27 @@ tw_tab_log_add_console (TwTabLog   *self,
                         const char *url,
                         guint       line)
 {
-  Entry *entry;
-
   g_return_if_fail (TW_IS_TAB_LOG (self));
   g_return_if_fail (level != NULL);
+
+  tw_tab_log_add_console_full (self, level, source, text, url, line, NULL, NULL);
+}
+
+guint64
+tw_tab_log_add_console_full (TwTabLog   *self,
+                             const char *level,
+                             const char *source,
+                             const char *text,
+                             const char *url,
+                             guint       line,
+                             const char *args,
+                             const char *stack)
+{
+  Entry *entry;
+  guint64 id;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+  g_return_val_if_fail (level != NULL, 0);
 
   entry = entry_new (ENTRY_CONSOLE);
   entry->level = g_strdup (level);
@@ -501,7 +553,31 @@ tw_tab_log_add_console (TwTabLog   *self,
   entry->url = url != NULL && url[0] != '\0' ? clip (url, MAX_URL_CHARS) : NULL;
   entry->line = line;
 
+  /* WebKit names the caller of the console method, which is the page-world
+   * hook's wrapper: the page's own code is the first frame of the stack. */
+  if (entry->url != NULL && g_str_has_suffix (entry->url, HOOK_SOURCE_URL))
+    {
+      g_autoptr(JsonArray) frames = stack != NULL ? parse_stack (stack) : NULL;
+      JsonObject *top = frames != NULL && json_array_get_length (frames) > 0
+                        ? json_array_get_object_element (frames, 0) : NULL;
+
+      g_clear_pointer (&entry->url, g_free);
+      entry->line = 0;
+      if (top != NULL && json_object_get_string_member (top, "url")[0] != '\0')
+        {
+          entry->url = clip (json_object_get_string_member (top, "url"), MAX_URL_CHARS);
+          entry->line = (guint) json_object_get_int_member_with_default (top, "line", 0);
+        }
+    }
+
+  entry->args = g_strdup (args);
+  entry->stack = g_strdup (stack);
+
   tw_tab_log_push (self, entry);
+  id = entry->id;
+  g_signal_emit (self, signals[CONSOLE_ADDED], 0, id);
+
+  return id;
 }
 
 void
@@ -630,4 +706,225 @@ tw_tab_log_get_entries (TwTabLog *self,
     json_array_add_object_element (array, entry_to_json (link->data));
 
   return array;
+}
+
+/* The console in depth (browser_console). */
+
+/* JavaScriptCore writes one frame a line: "name@url:line:column",
+ * "url:line:column" for code outside a function, "name@[native code]". The
+ * frames of the page-world hook itself are left out. */
+static JsonArray *
+parse_stack (const char *stack)
+{
+  g_auto(GStrv) lines = g_strsplit (stack, "\n", 200);
+  JsonArray *frames = json_array_new ();
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *text = g_strstrip (lines[i]);
+      const char *at = strchr (text, '@');
+      g_autofree char *function = NULL;
+      g_autofree char *location = NULL;
+      guint64 number = 0;
+      guint64 column = 0;
+      char *colon;
+      JsonObject *frame;
+
+      if (text[0] == '\0')
+        continue;
+
+      if (at != NULL && (strstr (text, "://") == NULL || at < strstr (text, "://")))
+        {
+          function = g_strndup (text, at - text);
+          location = g_strdup (at + 1);
+        }
+      else
+        {
+          function = g_strdup ("");
+          location = g_strdup (text);
+        }
+
+      /* Two trailing numbers: line and column. */
+      colon = strrchr (location, ':');
+      if (colon != NULL && colon[1] != '\0' &&
+          g_ascii_string_to_unsigned (colon + 1, 10, 0, G_MAXUINT, &column, NULL))
+        {
+          *colon = '\0';
+          colon = strrchr (location, ':');
+          if (colon != NULL && colon[1] != '\0' &&
+              g_ascii_string_to_unsigned (colon + 1, 10, 0, G_MAXUINT, &number, NULL))
+            {
+              *colon = '\0';
+            }
+          else
+            {
+              /* Only one number: it is the line. */
+              number = column;
+              column = 0;
+            }
+        }
+
+      if (g_str_has_suffix (location, HOOK_SOURCE_URL))
+        continue;
+
+      frame = json_object_new ();
+      json_object_set_string_member (frame, "function", function);
+      json_object_set_string_member (frame, "url", location);
+      if (number > 0)
+        json_object_set_int_member (frame, "line", (gint64) number);
+      if (column > 0)
+        json_object_set_int_member (frame, "column", (gint64) column);
+      json_array_add_object_element (frames, frame);
+
+      if (json_array_get_length (frames) >= 50)
+        break;
+    }
+
+  return frames;
+}
+
+static JsonObject *
+console_to_json (const Entry *entry,
+                 gboolean     detail)
+{
+  JsonObject *object = entry_to_json (entry);
+  g_autoptr(JsonArray) frames = entry->stack != NULL ? parse_stack (entry->stack) : NULL;
+
+  json_object_remove_member (object, "type");
+  json_object_set_int_member (object, "id", (gint64) entry->id);
+
+  /* Where the message really came from: the first frame that is not the
+   * hook, with its column, which WebKit's own report lacks. */
+  if (frames != NULL && json_array_get_length (frames) > 0)
+    {
+      JsonObject *top = json_array_get_object_element (frames, 0);
+
+      if (json_object_has_member (top, "column") &&
+          g_strcmp0 (json_object_get_string_member (top, "url"), entry->url) == 0)
+        json_object_set_int_member (object, "column",
+                                    json_object_get_int_member (top, "column"));
+      if (entry->url == NULL && json_object_get_string_member (top, "url")[0] != '\0')
+        {
+          json_object_set_string_member (object, "url", json_object_get_string_member (top, "url"));
+          if (json_object_has_member (top, "line"))
+            json_object_set_int_member (object, "line", json_object_get_int_member (top, "line"));
+          if (json_object_has_member (top, "column"))
+            json_object_set_int_member (object, "column",
+                                        json_object_get_int_member (top, "column"));
+        }
+    }
+
+  if (!detail)
+    return object;
+
+  if (entry->args != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (json_parser_load_from_data (parser, entry->args, -1, NULL) &&
+          JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+        json_object_set_member (object, "args", json_node_copy (json_parser_get_root (parser)));
+    }
+
+  if (frames != NULL)
+    json_object_set_array_member (object, "stack", json_array_ref (frames));
+
+  return object;
+}
+
+JsonArray *
+tw_tab_log_get_console (TwTabLog *self,
+                        gboolean  current_page)
+{
+  JsonArray *array;
+  GList *link = self->entries.head;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  if (current_page)
+    {
+      for (GList *l = self->entries.tail; l != NULL; l = l->prev)
+        {
+          if (((Entry *) l->data)->type == ENTRY_NAVIGATION)
+            {
+              link = l->next;
+              break;
+            }
+        }
+    }
+
+  array = json_array_new ();
+  for (; link != NULL; link = link->next)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_CONSOLE)
+        json_array_add_object_element (array, console_to_json (entry, FALSE));
+    }
+
+  return array;
+}
+
+JsonObject *
+tw_tab_log_get_console_message (TwTabLog *self,
+                                guint64   id)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+    {
+      Entry *entry = link->data;
+
+      if (entry->id == id && entry->type == ENTRY_CONSOLE)
+        return console_to_json (entry, TRUE);
+      if (entry->id < id)
+        break;
+    }
+
+  return NULL;
+}
+
+guint
+tw_tab_log_clear_console (TwTabLog *self)
+{
+  GList *link;
+  guint n = 0;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  link = self->entries.head;
+  while (link != NULL)
+    {
+      GList *next = link->next;
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_CONSOLE)
+        {
+          g_queue_delete_link (&self->entries, link);
+          entry_unref (entry);
+          n++;
+        }
+      link = next;
+    }
+
+  self->console_read_id = self->next_id;
+
+  return n;
+}
+
+guint64
+tw_tab_log_get_console_read_id (TwTabLog *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  return self->console_read_id;
+}
+
+void
+tw_tab_log_set_console_read_id (TwTabLog *self,
+                                guint64   id)
+{
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+
+  self->console_read_id = MAX (self->console_read_id, id);
 }

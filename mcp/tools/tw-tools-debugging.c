@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+#include <string.h>
+
+/* Tools for debugging a page in depth: its console. */
+
+static gint64
+get_int (JsonObject *object,
+         const char *member,
+         gint64      fallback)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return fallback;
+
+  return json_node_get_int (node);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/* browser_console */
+
+static void
+append_location (GString    *text,
+                 JsonObject *object)
+{
+  const char *url = tw_tool_get_string (object, "url", NULL);
+  gint64 line = get_int (object, "line", 0);
+  gint64 column = get_int (object, "column", 0);
+
+  if (url == NULL || url[0] == '\0')
+    return;
+
+  g_string_append (text, url);
+  if (line > 0)
+    g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
+  if (line > 0 && column > 0)
+    g_string_append_printf (text, ":%" G_GINT64_FORMAT, column);
+}
+
+/* "#12 14:03:07.214 error javascript: TypeError: x is undefined (http://…/app.js:12:5)" */
+static void
+append_message_line (GString    *text,
+                     JsonObject *message)
+{
+  const char *time = tw_tool_get_string (message, "time", "");
+
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", get_int (message, "id", 0));
+  if (strlen (time) >= 23)
+    g_string_append_len (text, time + 11, 12);
+  g_string_append_printf (text, " %s %s: %s",
+                          tw_tool_get_string (message, "level", "log"),
+                          tw_tool_get_string (message, "source", "other"),
+                          tw_tool_get_string (message, "text", ""));
+  if (tw_tool_get_string (message, "url", NULL) != NULL)
+    {
+      g_string_append (text, " (");
+      append_location (text, message);
+      g_string_append (text, ")");
+    }
+}
+
+static void
+append_message_detail (GString    *text,
+                       JsonObject *message)
+{
+  JsonArray *args = get_array (message, "args");
+  JsonArray *stack = get_array (message, "stack");
+
+  if (args != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (args); i++)
+        {
+          g_autofree char *json = json_to_string (json_array_get_element (args, i), FALSE);
+
+          g_string_append_printf (text, "\narg %u: %s", i, json);
+        }
+    }
+  else
+    {
+      g_string_append (text, "\nargs: not available (the message came from the engine, not "
+                             "from a console call or exception in the page)");
+    }
+
+  if (stack != NULL && json_array_get_length (stack) > 0)
+    {
+      g_string_append (text, "\nstack:");
+      for (guint i = 0; i < json_array_get_length (stack); i++)
+        {
+          JsonObject *frame = json_array_get_object_element (stack, i);
+          const char *function = tw_tool_get_string (frame, "function", "");
+
+          g_string_append_printf (text, "\n  at %s (", function[0] != '\0' ? function
+                                                                          : "(top level)");
+          if (tw_tool_get_string (frame, "url", "")[0] != '\0')
+            append_location (text, frame);
+          else
+            g_string_append (text, "native");
+          g_string_append (text, ")");
+        }
+    }
+}
+
+static char *
+format_console (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *mode = tw_tool_get_string (result, "mode", "list");
+  JsonArray *messages = get_array (result, "messages");
+  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+  gint64 matched = get_int (result, "matched", n);
+
+  if (g_strcmp0 (mode, "clear") == 0)
+    g_string_append_printf (text, "Cleared %" G_GINT64_FORMAT " console messages.",
+                            get_int (result, "cleared", 0));
+  else if (g_strcmp0 (mode, "message") == 0)
+    g_string_append (text, "One console message in detail.");
+  else if (g_strcmp0 (mode, "wait") == 0)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " new matching console message%s after "
+                            "%" G_GINT64_FORMAT " ms, oldest first.",
+                            matched, matched == 1 ? "" : "s", get_int (result, "waitedMs", 0));
+  else if (n == 0)
+    g_string_append (text, "No console messages match.");
+  else if (matched > n)
+    g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching console "
+                            "messages, oldest first.", n, matched);
+  else
+    g_string_append_printf (text, "%u matching console message%s, oldest first.",
+                            n, n == 1 ? "" : "s");
+
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      append_message_line (text, message);
+      if (g_strcmp0 (mode, "message") == 0)
+        append_message_detail (text, message);
+    }
+
+  if (g_strcmp0 (mode, "list") == 0 || g_strcmp0 (mode, "wait") == 0)
+    {
+      if (n > 0)
+        g_string_append (text, "\nFor every argument as JSON and the stack, call again with id.");
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+console_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "id", "level", "source", "text", "allPages", "maxEntries", "wait", "timeoutMs", "clear", NULL
+  };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = NULL;
+  guint modes = json_object_has_member (arguments, "id") +
+                tw_tool_get_boolean (arguments, "wait", FALSE) +
+                tw_tool_get_boolean (arguments, "clear", FALSE);
+
+  if (modes > 1)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "Give at most one of \"id\" (one message in detail), \"wait\" (the "
+                           "next matching message) and \"clear\"");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_CONSOLE, tw_tool_get_browser_id (call),
+                            params, format_console);
+}
+
+#define CONSOLE_MESSAGE_SCHEMA \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"properties\": {" \
+      "\"id\": {\"type\": \"integer\", \"description\": \"The message's id.\"}, " \
+      "\"time\": {\"type\": \"string\", \"description\": \"ISO 8601 with milliseconds.\"}, " \
+      "\"level\": {\"type\": \"string\"}, " \
+      "\"source\": {\"type\": \"string\"}, " \
+      "\"text\": {\"type\": \"string\", \"description\": \"The message as the engine reports it.\"}, " \
+      "\"url\": {\"type\": \"string\"}, " \
+      "\"line\": {\"type\": \"integer\"}, " \
+      "\"column\": {\"type\": \"integer\"}, " \
+      "\"args\": {\"type\": \"array\", \"description\": \"With id: every argument as JSON (the thrown value for exceptions); values JSON cannot hold are strings like \\\"[undefined]\\\".\"}, " \
+      "\"stack\": {\"type\": \"array\", \"description\": \"With id: the stack, innermost first.\", \"items\": {\"type\": \"object\", \"properties\": {\"function\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"line\": {\"type\": \"integer\"}, \"column\": {\"type\": \"integer\"}}}}" \
+    "}, " \
+    "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
+  "}"
+
+static const TwToolDef debugging_tools[] = {
+  {
+    .name = "browser_console",
+    .title = "Read the console in depth",
+    .description =
+      "Read a tab's console messages (console.log/warn/error, uncaught exceptions, network "
+      "and security errors), filtered by level, source and text, for the current page or "
+      "allPages. With id: one message in detail, every argument as JSON and the stack with "
+      "file, line and column. With wait: the next matching message (at once if one came "
+      "since the last read), or browser_timeout. With clear: empty the console.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
+          "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
+          "\"source\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"console-api\", \"javascript\", \"network\", \"security\", \"other\"]}, \"description\": \"Only these sources; javascript is uncaught exceptions.\"}, "
+          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only messages containing this, ignoring case.\"}, "
+          "\"allPages\": {\"type\": \"boolean\", \"description\": \"Include pages before the last navigation.\"}, "
+          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
+          "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
+          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
+          "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
+          "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
+          "\"cleared\": {\"type\": \"integer\"}, "
+          "\"waitedMs\": {\"type\": \"integer\"}, "
+          "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"mode\", \"matched\", \"messages\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = console_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_debugging_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (debugging_tools);
+  return debugging_tools;
+}
