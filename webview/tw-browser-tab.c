@@ -9,6 +9,7 @@
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
 #include "tw-tab-console.h"
+#include "tw-tab-network.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -1207,6 +1208,10 @@ delegated_command_cb (GObject      *object,
       answer = tw_tab_console_run_finish (TW_TAB_LOG (object), result, &error);
       break;
 
+    case TW_TAB_COMMAND_NETWORK:
+      answer = tw_tab_network_run_finish (TW_TAB_LOG (object), result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1696,6 +1701,12 @@ dispatch_command (TwBrowserTab *self,
     /* Debugging (issue 17). */
     case TW_TAB_COMMAND_CONSOLE:
       tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_NETWORK:
+      tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
+                                g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));
       break;
 

@@ -50,6 +50,12 @@ typedef struct
   gint64        size;       /* -1 when unknown */
   gint64        started_us; /* monotonic */
   gint64        duration_us;
+  WebKitWebResource  *resource;          /* for the body, until the entry goes */
+  SoupMessageHeaders *request_headers;
+  SoupMessageHeaders *response_headers;
+  char               *status_text;
+  char               *request_body;      /* as the page-world hook described it */
+  GBytes             *response_text;     /* as the page-world hook read it */
 } Entry;
 
 struct _TwTabLog
@@ -65,6 +71,10 @@ struct _TwTabLog
 
   guint64        next_id;
   guint64        console_read_id;
+
+  /* Request bodies the page-world hook described before WebKit reported
+   * their request: {method, url, body}, oldest first. */
+  GQueue         bodies;
 };
 
 G_DEFINE_FINAL_TYPE (TwTabLog, tw_tab_log, G_TYPE_OBJECT)
@@ -90,6 +100,12 @@ entry_clear (Entry *entry)
   g_clear_pointer (&entry->failure, g_free);
   g_clear_pointer (&entry->args, g_free);
   g_clear_pointer (&entry->stack, g_free);
+  g_clear_object (&entry->resource);
+  g_clear_pointer (&entry->request_headers, soup_message_headers_unref);
+  g_clear_pointer (&entry->response_headers, soup_message_headers_unref);
+  g_clear_pointer (&entry->status_text, g_free);
+  g_clear_pointer (&entry->request_body, g_free);
+  g_clear_pointer (&entry->response_text, g_bytes_unref);
 }
 
 static Entry *
@@ -146,6 +162,10 @@ clip (const char *text,
 #define HOOK_SOURCE_URL "tabwright-console-hook.js"
 
 static JsonArray *parse_stack (const char *stack);
+static void add_request_body (TwTabLog   *self,
+                              const char *method,
+                              const char *url,
+                              const char *body);
 
 static void
 tw_tab_log_push (TwTabLog *self,
@@ -181,6 +201,45 @@ user_message_received_cb (WebKitWebView     *view,
   const char *stack;
   guint64 line;
 
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_RESPONSE_BODY) == 0)
+    {
+      const char *method;
+      const char *body;
+      guint n = 0;
+
+      params = webkit_user_message_get_parameters (message);
+      if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sss)")))
+        return TRUE;
+      g_variant_get (params, "(&s&s&s)", &method, &url, &body);
+
+      /* The newest request of that method and URL without one. */
+      for (GList *link = self->entries.tail; link != NULL && n < 100; link = link->prev, n++)
+        {
+          Entry *entry = link->data;
+
+          if (entry->type == ENTRY_NETWORK && entry->response_text == NULL &&
+              g_strcmp0 (entry->method, method) == 0 && g_strcmp0 (entry->url, url) == 0)
+            {
+              entry->response_text = g_bytes_new (body, strlen (body));
+              break;
+            }
+        }
+      return TRUE;
+    }
+
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_REQUEST_BODY) == 0)
+    {
+      const char *method;
+      const char *body;
+
+      params = webkit_user_message_get_parameters (message);
+      if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sss)")))
+        return TRUE;
+      g_variant_get (params, "(&s&s&s)", &method, &url, &body);
+      add_request_body (self, method, url, body);
+      return TRUE;
+    }
+
   if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_CONSOLE_MESSAGE) != 0)
     return FALSE;
 
@@ -199,6 +258,77 @@ user_message_received_cb (WebKitWebView     *view,
 }
 
 /* Network entries. */
+
+typedef struct
+{
+  char *method;
+  char *url;
+  char *body;
+} PendingBody;
+
+static void
+pending_body_free (PendingBody *pending)
+{
+  g_free (pending->method);
+  g_free (pending->url);
+  g_free (pending->body);
+  g_free (pending);
+}
+
+#define MAX_PENDING_BODIES 32
+
+/* The body the hook described for @entry's request, if it came first. */
+static void
+take_request_body (TwTabLog *self,
+                   Entry    *entry)
+{
+  for (GList *link = self->bodies.head; link != NULL; link = link->next)
+    {
+      PendingBody *pending = link->data;
+
+      if (g_strcmp0 (pending->method, entry->method) == 0 &&
+          g_strcmp0 (pending->url, entry->url) == 0)
+        {
+          entry->request_body = g_steal_pointer (&pending->body);
+          pending_body_free (pending);
+          g_queue_delete_link (&self->bodies, link);
+          return;
+        }
+    }
+}
+
+/* A body described after its request was reported goes to the newest
+ * request of that method and URL that has none; otherwise it waits. */
+static void
+add_request_body (TwTabLog   *self,
+                  const char *method,
+                  const char *url,
+                  const char *body)
+{
+  PendingBody *pending;
+  guint n = 0;
+
+  for (GList *link = self->entries.tail; link != NULL && n < 100; link = link->prev, n++)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_NETWORK && entry->request_body == NULL &&
+          g_strcmp0 (entry->method, method) == 0 && g_strcmp0 (entry->url, url) == 0 &&
+          entry->started_us >= g_get_monotonic_time () - 2 * G_USEC_PER_SEC)
+        {
+          entry->request_body = g_strdup (body);
+          return;
+        }
+    }
+
+  pending = g_new0 (PendingBody, 1);
+  pending->method = g_strdup (method);
+  pending->url = g_strdup (url);
+  pending->body = g_strdup (body);
+  g_queue_push_tail (&self->bodies, pending);
+  while (self->bodies.length > MAX_PENDING_BODIES)
+    pending_body_free (g_queue_pop_head (&self->bodies));
+}
 
 static const char *
 resource_type_from_fetch_dest (const char *dest)
@@ -293,6 +423,14 @@ entry_update_from_response (Entry             *entry,
 
   entry->status = webkit_uri_response_get_status_code (response);
 
+  if (webkit_uri_response_get_http_headers (response) != NULL)
+    {
+      g_clear_pointer (&entry->response_headers, soup_message_headers_unref);
+      entry->response_headers = soup_message_headers_ref (webkit_uri_response_get_http_headers (response));
+    }
+  if (entry->status_text == NULL && entry->status > 0)
+    entry->status_text = g_strdup (soup_status_get_phrase (entry->status));
+
   mime_type = webkit_uri_response_get_mime_type (response);
   if (mime_type != NULL && mime_type[0] != '\0')
     {
@@ -348,6 +486,10 @@ resource_load_started_cb (WebKitWebView     *view,
   entry->resource_type = g_strdup (guess_resource_type (request, is_main));
   entry->started_us = g_get_monotonic_time ();
   entry->state = NETWORK_PENDING;
+  entry->resource = g_object_ref (resource);
+  if (webkit_uri_request_get_http_headers (request) != NULL)
+    entry->request_headers = soup_message_headers_ref (webkit_uri_request_get_http_headers (request));
+  take_request_body (self, entry);
 
   /* The resource emits exactly one of the two; each handler keeps the entry
    * alive for as long as the resource may still call it. */
@@ -423,6 +565,7 @@ tw_tab_log_finalize (GObject *object)
   TwTabLog *self = TW_TAB_LOG (object);
 
   g_queue_clear_full (&self->entries, (GDestroyNotify) entry_unref);
+  g_queue_clear_full (&self->bodies, (GDestroyNotify) pending_body_free);
 
   G_OBJECT_CLASS (tw_tab_log_parent_class)->finalize (object);
 }
@@ -450,6 +593,7 @@ static void
 tw_tab_log_init (TwTabLog *self)
 {
   g_queue_init (&self->entries);
+  g_queue_init (&self->bodies);
   self->capacity = TW_TAB_LOG_DEFAULT_CAPACITY;
 }
 
@@ -927,4 +1071,131 @@ tw_tab_log_set_console_read_id (TwTabLog *self,
   g_return_if_fail (TW_IS_TAB_LOG (self));
 
   self->console_read_id = MAX (self->console_read_id, id);
+}
+
+/* The network in depth (browser_network). */
+
+static gboolean
+is_secret_header (const char *name)
+{
+  return g_ascii_strcasecmp (name, "Authorization") == 0 ||
+         g_ascii_strcasecmp (name, "Proxy-Authorization") == 0 ||
+         g_ascii_strcasecmp (name, "Cookie") == 0 ||
+         g_ascii_strcasecmp (name, "Set-Cookie") == 0;
+}
+
+static JsonArray *
+headers_to_json (SoupMessageHeaders *headers,
+                 gboolean            show_secrets)
+{
+  JsonArray *array = json_array_new ();
+  SoupMessageHeadersIter iter;
+  const char *name;
+  const char *value;
+
+  if (headers == NULL)
+    return array;
+
+  soup_message_headers_iter_init (&iter, headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    {
+      JsonObject *header = json_object_new ();
+      g_autofree char *masked = NULL;
+
+      if (!show_secrets && is_secret_header (name))
+        masked = g_strdup_printf ("(masked, %zu characters; showSecrets reveals it)",
+                                  strlen (value));
+
+      json_object_set_string_member (header, "name", name);
+      json_object_set_string_member (header, "value", masked != NULL ? masked : value);
+      json_array_add_object_element (array, header);
+    }
+
+  return array;
+}
+
+static JsonObject *
+network_to_json (const Entry *entry)
+{
+  JsonObject *object = entry_to_json (entry);
+
+  json_object_remove_member (object, "type");
+  json_object_set_int_member (object, "id", (gint64) entry->id);
+  if (entry->status_text != NULL && entry->status_text[0] != '\0')
+    json_object_set_string_member (object, "statusText", entry->status_text);
+
+  return object;
+}
+
+JsonArray *
+tw_tab_log_get_network (TwTabLog *self,
+                        guint     n_pages)
+{
+  JsonArray *array;
+  GList *link = self->entries.head;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  /* The requests of the newest @n_pages documents. */
+  if (n_pages > 0)
+    {
+      guint seen = 0;
+
+      for (GList *l = self->entries.tail; l != NULL; l = l->prev)
+        {
+          if (((Entry *) l->data)->type == ENTRY_NAVIGATION && ++seen == n_pages)
+            {
+              link = l->next;
+              break;
+            }
+        }
+    }
+
+  array = json_array_new ();
+  for (; link != NULL; link = link->next)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_NETWORK)
+        json_array_add_object_element (array, network_to_json (entry));
+    }
+
+  return array;
+}
+
+JsonObject *
+tw_tab_log_get_request (TwTabLog           *self,
+                        guint64             id,
+                        gboolean            show_secrets,
+                        WebKitWebResource **resource,
+                        GBytes            **response_text)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+    {
+      Entry *entry = link->data;
+
+      if (entry->id == id && entry->type == ENTRY_NETWORK)
+        {
+          JsonObject *object = network_to_json (entry);
+
+          json_object_set_array_member (object, "requestHeaders",
+                                        headers_to_json (entry->request_headers, show_secrets));
+          json_object_set_array_member (object, "responseHeaders",
+                                        headers_to_json (entry->response_headers, show_secrets));
+          if (entry->request_body != NULL)
+            json_object_set_string_member (object, "requestBody", entry->request_body);
+          if (resource != NULL)
+            *resource = entry->resource != NULL ? g_object_ref (entry->resource) : NULL;
+          if (response_text != NULL)
+            *response_text = entry->response_text != NULL ? g_bytes_ref (entry->response_text)
+                                                          : NULL;
+          return object;
+        }
+      if (entry->id < id)
+        break;
+    }
+
+  return NULL;
 }

@@ -83,6 +83,22 @@ JsonArray  *tw_tab_log_get_console      (TwTabLog      *self,
  * NULL when the ring holds no message @id. */
 JsonObject *tw_tab_log_get_console_message (TwTabLog   *self,
                                             guint64     id);
+/* The network requests of the newest @n_pages documents (all when 0),
+ * oldest first: the network members of tw_tab_log_get_entries() without
+ * "type", plus "id" and "statusText". */
+JsonArray  *tw_tab_log_get_network      (TwTabLog      *self,
+                                         guint          n_pages);
+/* One request with "requestHeaders" and "responseHeaders" ([{name,value}],
+ * Authorization, Cookie and Set-Cookie masked unless @show_secrets) and
+ * "requestBody" when the page-world hook saw it; @resource receives its
+ * WebKitWebResource (a new reference, or NULL), @response_text the text
+ * body of a fetch() or XMLHttpRequest response as the page received it
+ * (or NULL). NULL when unknown. */
+JsonObject *tw_tab_log_get_request      (TwTabLog           *self,
+                                         guint64             id,
+                                         gboolean            show_secrets,
+                                         WebKitWebResource **resource,
+                                         GBytes            **response_text);
 /* Drops every console message; returns how many there were. */
 guint       tw_tab_log_clear_console    (TwTabLog      *self);
 /* The newest console message an agent has read, for waiting on the next. */

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-/* Tools for debugging a page in depth: its console. */
+/* Tools for debugging a page in depth: its console and its network requests. */
 
 static gint64
 get_int (JsonObject *object,
@@ -193,6 +193,220 @@ console_handler (TwToolCall *call)
                             params, format_console);
 }
 
+/* browser_network */
+
+static void
+append_size (GString *text,
+             gint64   size)
+{
+  if (size < 10 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " B", size);
+  else if (size < 10 * 1024 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " kB", size / 1024);
+  else
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " MB", size / (1024 * 1024));
+}
+
+/* "#12 POST http://…/api/items 201 fetch 12 ms 335 B application/json" */
+static void
+append_request_line (GString    *text,
+                     JsonObject *request)
+{
+  const char *state = tw_tool_get_string (request, "state", "pending");
+  gint64 status = get_int (request, "status", 0);
+  gint64 duration = get_int (request, "durationMs", -1);
+  gint64 size = get_int (request, "size", -1);
+  const char *mime_type = tw_tool_get_string (request, "mimeType", NULL);
+
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", get_int (request, "id", 0),
+                          tw_tool_get_string (request, "method", "GET"),
+                          tw_tool_get_string (request, "url", ""));
+  if (status > 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT, status);
+  if (g_strcmp0 (state, "failed") == 0)
+    g_string_append_printf (text, " FAILED: %s", tw_tool_get_string (request, "failure", "unknown"));
+  else if (g_strcmp0 (state, "pending") == 0)
+    g_string_append (text, " pending");
+  g_string_append_printf (text, " %s", tw_tool_get_string (request, "resourceType", "other"));
+  if (duration >= 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT " ms", duration);
+  if (size >= 0)
+    {
+      g_string_append_c (text, ' ');
+      append_size (text, size);
+    }
+  if (mime_type != NULL)
+    g_string_append_printf (text, " %s", mime_type);
+}
+
+static void
+append_headers (GString    *text,
+                const char *label,
+                JsonObject *request)
+{
+  JsonArray *headers = get_array (request, label);
+  guint n = headers != NULL ? json_array_get_length (headers) : 0;
+
+  g_string_append_printf (text, "\n%s:%s", label, n == 0 ? " (none)" : "");
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *header = json_array_get_object_element (headers, i);
+
+      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
+                              tw_tool_get_string (header, "value", ""));
+    }
+}
+
+static void
+append_timing (GString    *text,
+               JsonObject *timing)
+{
+  static const struct {
+    const char *member;
+    const char *label;
+  } phases[] = {
+    { "redirectMs", "redirect" },
+    { "dnsMs", "dns" },
+    { "connectMs", "connect" },
+    { "tlsMs", "tls" },
+    { "waitingMs", "waiting" },
+    { "downloadMs", "download" },
+    { "totalMs", "total" },
+  };
+  gboolean first = TRUE;
+
+  g_string_append (text, "\ntiming:");
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      JsonNode *node = json_object_get_member (timing, phases[i].member);
+
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+        continue;
+      g_string_append_printf (text, "%s %s %.1f ms", first ? "" : ",", phases[i].label,
+                              json_node_get_double (node));
+      first = FALSE;
+    }
+  if (first)
+    g_string_append (text, " (no phases measured)");
+}
+
+static char *
+format_network (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *mode = tw_tool_get_string (result, "mode", "list");
+  JsonNode *node = json_object_get_member (result, "request");
+
+  if (g_strcmp0 (mode, "request") == 0 && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *request = json_node_get_object (node);
+      JsonNode *timing = json_object_get_member (request, "timing");
+      JsonNode *body = json_object_get_member (request, "responseBody");
+      JsonArray *unavailable = get_array (request, "unavailable");
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (request, "id", 0));
+
+      g_string_append_printf (text, "Request #%s in detail:", id);
+      append_request_line (text, request);
+      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      tw_tool_append_field (text, "id", id);
+      tw_tool_append_field (text, "url", tw_tool_get_string (request, "url", ""));
+      append_headers (text, "requestHeaders", request);
+      if (tw_tool_get_string (request, "requestBody", NULL) != NULL)
+        tw_tool_append_field (text, "requestBody", tw_tool_get_string (request, "requestBody", ""));
+      append_headers (text, "responseHeaders", request);
+      if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
+        append_timing (text, json_node_get_object (timing));
+
+      if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
+        {
+          JsonObject *b = json_node_get_object (body);
+          const char *kind = tw_tool_get_string (b, "kind", "binary");
+
+          g_string_append_printf (text, "\nresponseBody: %s, ", kind);
+          append_size (text, get_int (b, "size", 0));
+          if (tw_tool_get_string (b, "mimeType", NULL) != NULL)
+            g_string_append_printf (text, ", %s", tw_tool_get_string (b, "mimeType", ""));
+          if (g_strcmp0 (kind, "binary") == 0)
+            g_string_append (text, " (not shown; savePath writes it to a file)");
+          else
+            {
+              gint64 chars = get_int (b, "chars", 0);
+              gint64 offset = get_int (b, "offset", 0);
+              gint64 next = get_int (b, "nextCursor", -1);
+
+              if (next >= 0 || offset > 0)
+                g_string_append_printf (text, ", characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
+                                        " of %" G_GINT64_FORMAT,
+                                        offset, next >= 0 ? next : chars, chars);
+              g_string_append_c (text, '\n');
+              g_string_append (text, tw_tool_get_string (b, "text", ""));
+              if (next >= 0)
+                {
+                  g_autofree char *cursor = g_strdup_printf ("%" G_GINT64_FORMAT, next);
+
+                  g_string_append (text, "\nThe body continues: call again with this cursor.");
+                  tw_tool_append_field (text, "cursor", cursor);
+                }
+            }
+        }
+      if (tw_tool_get_string (request, "savedPath", NULL) != NULL)
+        tw_tool_append_field (text, "savedPath", tw_tool_get_string (request, "savedPath", ""));
+      for (guint i = 0; unavailable != NULL && i < json_array_get_length (unavailable); i++)
+        g_string_append_printf (text, "\nNot available: %s",
+                                json_array_get_string_element (unavailable, i));
+    }
+  else
+    {
+      JsonArray *requests = get_array (result, "requests");
+      guint n = requests != NULL ? json_array_get_length (requests) : 0;
+      gint64 matched = get_int (result, "matched", n);
+
+      if (n == 0)
+        g_string_append (text, "No requests match.");
+      else if (matched > n)
+        g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching requests, "
+                                "oldest first.", n, matched);
+      else
+        g_string_append_printf (text, "%u matching request%s, oldest first.", n, n == 1 ? "" : "s");
+      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      for (guint i = 0; i < n; i++)
+        append_request_line (text, json_array_get_object_element (requests, i));
+      if (n > 0)
+        g_string_append (text, "\nFor headers, bodies and timing, call again with id.");
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+network_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "id", "type", "status", "method", "url", "failed", "pages", "maxEntries", "showSecrets",
+    "maxBodyChars", "cursor", "savePath", NULL
+  };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_NETWORK, tw_tool_get_browser_id (call),
+                            params, format_network);
+}
+
+#define NETWORK_REQUEST_PROPERTIES \
+  "\"id\": {\"type\": \"integer\"}, " \
+  "\"time\": {\"type\": \"string\"}, " \
+  "\"method\": {\"type\": \"string\"}, " \
+  "\"url\": {\"type\": \"string\"}, " \
+  "\"resourceType\": {\"type\": \"string\"}, " \
+  "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"]}, " \
+  "\"status\": {\"type\": [\"integer\", \"null\"]}, " \
+  "\"statusText\": {\"type\": \"string\"}, " \
+  "\"durationMs\": {\"type\": \"integer\"}, " \
+  "\"size\": {\"type\": \"integer\"}, " \
+  "\"mimeType\": {\"type\": \"string\"}, " \
+  "\"failure\": {\"type\": \"string\"}"
+
 #define CONSOLE_MESSAGE_SCHEMA \
   "{" \
     "\"type\": \"object\", " \
@@ -210,6 +424,9 @@ console_handler (TwToolCall *call)
     "}, " \
     "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
   "}"
+
+#define HEADERS_SCHEMA \
+  "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}}}}"
 
 static const TwToolDef debugging_tools[] = {
   {
@@ -258,6 +475,64 @@ static const TwToolDef debugging_tools[] = {
     .idempotent = FALSE,
     .open_world = FALSE,
     .handler = console_handler,
+  },
+  {
+    .name = "browser_network",
+    .title = "Inspect network requests",
+    .description =
+      "List a tab's network requests (XHR/fetch API calls, documents, scripts, images), "
+      "filtered by type, status class, method, URL or failed only, over the newest pages. "
+      "With id: one request in detail, request and response headers (Authorization and "
+      "cookies masked unless showSecrets), request body, timing phases and the response "
+      "body (text and JSON shown, binary as size and type, long bodies continue with "
+      "cursor); savePath writes the body to a file in the workspace.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
+          "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
+          "\"status\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"1xx\", \"2xx\", \"3xx\", \"4xx\", \"5xx\", \"none\"]}, \"description\": \"Only these status classes; none is no response.\"}, "
+          "\"method\": {\"type\": \"string\", \"minLength\": 1}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only URLs containing this.\"}, "
+          "\"failed\": {\"type\": \"boolean\", \"description\": \"Only failed loads and HTTP errors (status 400 and up).\"}, "
+          "\"pages\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100, \"description\": \"Newest pages to cover; 0 for all kept. Default 1: since the last navigation.\"}, "
+          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}, "
+          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
+          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
+          "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
+          "\"matched\": {\"type\": \"integer\"}, "
+          "\"requests\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES "}}}, "
+          "\"request\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES ", "
+            "\"requestHeaders\": " HEADERS_SCHEMA ", "
+            "\"responseHeaders\": " HEADERS_SCHEMA ", "
+            "\"requestBody\": {\"type\": \"string\"}, "
+            "\"timing\": {\"type\": \"object\", \"description\": \"Phases in ms from the page's Resource Timing.\"}, "
+            "\"responseBody\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"offset\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}, \"nextCursor\": {\"type\": \"integer\"}}}, "
+            "\"savedPath\": {\"type\": \"string\"}, "
+            "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
+          "}}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"mode\", \"matched\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = network_handler,
   },
 };
 

@@ -3,26 +3,106 @@
 // The debugging tools of a real Tabwright through the official MCP SDK
 // client, as an agent uses them on the fixture pages of
 // tests/e2e/fixtures/debugging/: browser_console with objects, errors,
-// traces and uncaught exceptions, waits and clearing.
+// traces and uncaught exceptions, waits and clearing; browser_network with
+// a JSON API call, an upload, a binary image and a 2 MB response.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
 import { callError, callOk, connectClient, resultText, textField } from './lib/mcp.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
+const DEBUGGING = path.join(srcdir, 'tests', 'e2e', 'fixtures', 'debugging');
 
 let app;
 let fixtures;
 let client;
+let api;
+let apiOrigin;
+const received = [];
+
+// A PNG of one red pixel.
+function pixelPng() {
+  const crc = (buf) => {
+    let c = ~0;
+    for (const byte of buf) {
+      c ^= byte;
+      for (let k = 0; k < 8; k++)
+        c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.from([0, 255, 0, 0]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const PIXEL = pixelPng();
+// 2 MB of text whose end says where it ends.
+const BIG = 'abcdefghij'.repeat(2 * 1024 * 1024 / 10 - 1) + 'THE-END...';
+
+// The API the network page calls, and its pages.
+function startApi() {
+  api = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const p = new URL(req.url, 'http://127.0.0.1').pathname;
+      received.push({ method: req.method, path: p, headers: req.headers, body: Buffer.concat(chunks) });
+      const headers = { 'Cache-Control': 'no-store' };
+      if (p === '/api/items') {
+        res.writeHead(201, { ...headers, 'Content-Type': 'application/json', 'Set-Cookie': 'session=s3cr3t; Path=/' });
+        res.end(JSON.stringify({ id: 41, name: 'pen', tags: ['new'] }));
+      } else if (p === '/upload') {
+        res.writeHead(200, { ...headers, 'Content-Type': 'text/plain' });
+        res.end(`got ${chunks.reduce((n, c) => n + c.length, 0)} bytes`);
+      } else if (p === '/pixel.png') {
+        res.writeHead(200, { ...headers, 'Content-Type': 'image/png' });
+        res.end(PIXEL);
+      } else if (p === '/big') {
+        res.writeHead(200, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(BIG);
+      } else if (p.endsWith('.html')) {
+        res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(fs.readFileSync(path.join(DEBUGGING, path.basename(p))));
+      } else {
+        res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' });
+        res.end('not here');
+      }
+    });
+  });
+  return new Promise((resolve) => api.listen(0, '127.0.0.1', () => {
+    apiOrigin = `http://127.0.0.1:${api.address().port}`;
+    resolve();
+  }));
+}
+
+let dirs;
 
 before(async () => {
   if (options.skip)
     return;
   fixtures = await startFixtureServer();
-  app = await startTabwright();
+  await startApi();
+  dirs = makeAppDirs();
+  app = await startTabwright({ dirs });
   client = await connectClient(app);
 });
 
@@ -30,6 +110,7 @@ after(async () => {
   await client?.close();
   await app?.stop();
   await fixtures?.close();
+  await new Promise((resolve) => (api ? api.close(resolve) : resolve()));
 });
 
 async function openTab(p) {
@@ -168,5 +249,91 @@ test('browser_console waits for an uncaught exception with its stack', options, 
 
   await callError(client, 'browser_console', { browserId: id, wait: true, clear: true }, 'browser_invalid_argument');
   await callError(client, 'browser_console', { browserId: 'b9999' }, 'browser_not_found');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('browser_network lists requests and shows one in detail with its bodies', options, async () => {
+  const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${apiOrigin}/network.html` });
+  const id = tab.browserId;
+  await callOk(client, 'browser_wait', { browserId: id, text: 'All done', timeoutMs: 20000 });
+
+  const all = await callOk(client, 'browser_network', { browserId: id });
+  assert.equal(all.data.mode, 'list');
+  const byPath = (p) => all.data.requests.find((r) => r.url === `${apiOrigin}${p}`);
+  for (const p of ['/network.html', '/pixel.png', '/api/items', '/upload', '/big', '/missing'])
+    assert.ok(byPath(p), `the list has ${p}: ${all.text}`);
+  assert.equal(byPath('/network.html').resourceType, 'document');
+  assert.equal(byPath('/pixel.png').resourceType, 'image');
+  assert.ok(all.text.includes(`#${byPath('/api/items').id} POST ${apiOrigin}/api/items 201`), all.text);
+
+  // Filters.
+  const posts = await callOk(client, 'browser_network', { browserId: id, method: 'post' });
+  assert.deepEqual(posts.data.requests.map((r) => new URL(r.url).pathname).sort(), ['/api/items', '/upload']);
+  const failed = await callOk(client, 'browser_network', { browserId: id, failed: true });
+  assert.deepEqual(failed.data.requests.map((r) => new URL(r.url).pathname), ['/missing']);
+  const images = await callOk(client, 'browser_network', { browserId: id, type: ['image'] });
+  assert.deepEqual(images.data.requests.map((r) => new URL(r.url).pathname), ['/pixel.png']);
+  const clientErrors = await callOk(client, 'browser_network', { browserId: id, status: ['4xx'], url: 'miss' });
+  assert.equal(clientErrors.data.matched, 1);
+
+  // The JSON API call: its body as sent, its response as JSON, secrets masked.
+  const itemId = byPath('/api/items').id;
+  const item = await callOk(client, 'browser_network', { browserId: id, id: itemId });
+  const request = item.data.request;
+  assert.equal(request.status, 201);
+  assert.equal(request.requestBody, '{"name":"pen","qty":2}');
+  assert.equal(request.responseBody.kind, 'json', JSON.stringify(request));
+  assert.deepEqual(JSON.parse(request.responseBody.text), { id: 41, name: 'pen', tags: ['new'] });
+  const header = (list, name) => list.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+  assert.equal(header(request.requestHeaders, 'Content-Type'), 'application/json');
+  assert.match(header(request.requestHeaders, 'Authorization'), /^\(masked/);
+  assert.ok(!item.text.includes('secret-token-123'), 'the token is not in the text');
+  assert.equal(textField(item.text, 'id'), String(itemId));
+  assert.ok(item.text.includes('requestBody: {"name":"pen","qty":2}'), item.text);
+  const server = received.find((r) => r.path === '/api/items');
+  assert.equal(server.body.toString(), request.requestBody, 'the body shown is the one the server got');
+  const setCookie = header(request.responseHeaders, 'Set-Cookie');
+  if (setCookie !== undefined)
+    assert.match(setCookie, /^\(masked/);
+  const secrets = await callOk(client, 'browser_network', { browserId: id, id: itemId, showSecrets: true });
+  assert.equal(header(secrets.data.request.requestHeaders, 'Authorization'), 'Bearer secret-token-123');
+  assert.ok(typeof request.timing === 'object' || request.unavailable.some((u) => u.startsWith('timing')));
+
+  // The upload: the form as the page built it.
+  const upload = (await callOk(client, 'browser_network', { browserId: id, id: byPath('/upload').id })).data.request;
+  assert.equal(upload.requestBody, '[FormData] note=hello&file=[File "notes.txt", 300 bytes, text/plain]');
+  assert.equal(upload.responseBody.text, `got ${received.find((r) => r.path === '/upload').body.length} bytes`);
+
+  // The image: binary, its size and type; saved inside the workspace, byte for byte.
+  const image = await callOk(client, 'browser_network', {
+    browserId: id, id: byPath('/pixel.png').id, savePath: 'pixel.png',
+  });
+  assert.equal(image.data.request.responseBody.kind, 'binary');
+  assert.equal(image.data.request.responseBody.size, PIXEL.length);
+  assert.equal(image.data.request.responseBody.text, undefined);
+  assert.match(image.text, /responseBody: binary, \d+ B, image\/png/);
+  const saved = textField(image.text, 'savedPath');
+  assert.equal(saved, fs.realpathSync(path.join(dirs.workspace, 'pixel.png')));
+  assert.deepEqual(fs.readFileSync(saved), PIXEL);
+  await callError(client, 'browser_network',
+    { browserId: id, id: byPath('/pixel.png').id, savePath: '../outside.png' }, 'browser_denied');
+  assert.ok(!fs.existsSync(path.join(dirs.workspace, '..', 'outside.png')));
+
+  // 2 MB: cut, then continued with the cursor to the very end.
+  const bigId = byPath('/big').id;
+  const first = await callOk(client, 'browser_network', { browserId: id, id: bigId });
+  const body = first.data.request.responseBody;
+  assert.equal(body.size, BIG.length);
+  assert.equal(body.chars, BIG.length);
+  assert.equal(body.text, BIG.slice(0, 10000));
+  assert.equal(Number(textField(first.text, 'cursor')), 10000);
+  const last = await callOk(client, 'browser_network',
+    { browserId: id, id: bigId, cursor: BIG.length - 50, maxBodyChars: 1000 });
+  assert.equal(last.data.request.responseBody.text, BIG.slice(-50));
+  assert.equal(last.data.request.responseBody.nextCursor, undefined);
+  assert.ok(last.data.request.responseBody.text.endsWith('THE-END...'));
+
+  await callError(client, 'browser_network', { browserId: id, id: 999999 }, 'browser_not_found');
+  await callError(client, 'browser_network', { browserId: id, savePath: 'x.bin' }, 'browser_invalid_argument');
   await callOk(client, 'browser_close_tab', { browserId: id });
 });

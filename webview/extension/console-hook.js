@@ -272,6 +272,234 @@
     defineProp(target, name, { value: wrapper, writable: true, configurable: true, enumerable: true });
   }
 
+  // Request bodies: WebKit's API gives the UI process a request's headers
+  // but never its body, so fetch() and XMLHttpRequest.send() describe the
+  // body they send. The page could send a body another way (a form, a
+  // beacon); those requests simply show none.
+  const MAX_BODY = 65536;
+  const URLCtor = G.URL;
+  const hrefOf = URLCtor ? getter(URLCtor.prototype, 'href') : null;
+  const baseOf = G.Node ? getter(G.Node.prototype, 'baseURI') : null;
+  const upper = uncurry(G.String.prototype.toUpperCase);
+  const paramsToString = G.URLSearchParams ? uncurry(G.URLSearchParams.prototype.toString) : null;
+  const formEntries = G.FormData ? uncurry(G.FormData.prototype.entries) : null;
+  const blobSize = G.Blob ? getter(G.Blob.prototype, 'size') : null;
+  const blobType = G.Blob ? getter(G.Blob.prototype, 'type') : null;
+  const fileName = G.File ? getter(G.File.prototype, 'name') : null;
+  const bufferLength = G.ArrayBuffer ? getter(G.ArrayBuffer.prototype, 'byteLength') : null;
+  const isView = G.ArrayBuffer ? G.ArrayBuffer.isView : null;
+  const viewLength = G.DataView ? getter(getProto(G.Uint8Array.prototype), 'byteLength') : null;
+  const dataViewLength = G.DataView ? getter(G.DataView.prototype, 'byteLength') : null;
+  const iterNext = formEntries && G.FormData ? (() => {
+    try {
+      return uncurry(getProto(formEntries(new G.FormData())).next);
+    } catch (e) {
+      return null;
+    }
+  })() : null;
+  const requestUrl = G.Request ? getter(G.Request.prototype, 'url') : null;
+  const requestMethod = G.Request ? getter(G.Request.prototype, 'method') : null;
+
+  const absolute = (url) => {
+    try {
+      return hrefOf(new URLCtor(StringFn(url), baseOf(G.document)));
+    } catch (e) {
+      return StringFn(url);
+    }
+  };
+
+  const describeBody = (body) => {
+    if (body === undefined || body === null)
+      return '';
+    if (typeof body === 'string')
+      return body.length > MAX_BODY ? strSlice(body, 0, MAX_BODY) + '…' : body;
+    try {
+      return paramsToString(body);
+    } catch (e) {
+      // Not URLSearchParams.
+    }
+    try {
+      blobSize(body);
+      let name = '';
+      try {
+        name = ' ' + quote(fileName(body));
+      } catch (e) {
+        // A Blob, not a File.
+      }
+      return '[' + (name ? 'File' : 'Blob') + name + ', ' + blobSize(body) + ' bytes, ' +
+        (blobType(body) || 'no type') + ']';
+    } catch (e) {
+      // Not a Blob.
+    }
+    if (iterNext) {
+      try {
+        const it = formEntries(body);
+        const parts = [];
+        for (let step = iterNext(it); !step.done && parts.length < MAX_KEYS; step = iterNext(it)) {
+          const name = step.value[0];
+          const value = step.value[1];
+          push(parts, typeof value === 'string' ? name + '=' + value : name + '=' + describeBody(value));
+        }
+        return '[FormData] ' + join(parts, '&');
+      } catch (e) {
+        // Not FormData.
+      }
+    }
+    try {
+      return '[binary, ' + bufferLength(body) + ' bytes]';
+    } catch (e) {
+      // Not an ArrayBuffer.
+    }
+    try {
+      if (isView(body))
+        return '[binary, ' + (tagOf(body) === '[object DataView]' ? dataViewLength(body) : viewLength(body)) + ' bytes]';
+    } catch (e) {
+      // Not a view.
+    }
+    return '[' + strSlice(tagOf(body), 8, -1) + ' body]';
+  };
+
+  const tellBody = (method, url, body) => {
+    let text;
+    try {
+      text = describeBody(body);
+    } catch (e) {
+      text = '[unreadable body]';
+    }
+    if (text !== '')
+      tell('request', upper(StringFn(method || 'GET')), absolute(url), text, 0);
+  };
+
+  // Response bodies of fetch() and XMLHttpRequest: WebKit keeps no copy of
+  // them that its API can give (they bypass its memory cache), so the hook
+  // reads the text the page itself received. Text types only.
+  const MAX_RESPONSE = 4 * 1024 * 1024;
+  const textual = /^(text\/|application\/([a-z.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql))/i;
+  const test = uncurry(G.RegExp.prototype.exec);
+  const tellResponse = (method, url, type, text) => {
+    if (typeof text !== 'string' || typeof type !== 'string' || test(textual, type) === null)
+      return;
+    tell('response', upper(StringFn(method || 'GET')), absolute(url),
+         text.length > MAX_RESPONSE ? strSlice(text, 0, MAX_RESPONSE) : text, 0);
+  };
+  const then = uncurry(G.Promise.prototype.then);
+  const Resp = G.Response ? G.Response.prototype : null;
+  const respClone = Resp ? uncurry(Resp.clone) : null;
+  const respText = Resp ? uncurry(Resp.text) : null;
+  const respUrl = Resp ? getter(Resp, 'url') : null;
+  const respHeaders = Resp ? getter(Resp, 'headers') : null;
+  const headersGet = G.Headers ? uncurry(G.Headers.prototype.get) : null;
+
+  if (G.XMLHttpRequest && G.WeakMap) {
+    const proto = G.XMLHttpRequest.prototype;
+    const open = proto.open;
+    const send = proto.send;
+    const opened = new G.WeakMap();
+    const xhrProto = G.XMLHttpRequest.prototype;
+    const xhrType = getter(xhrProto, 'responseType');
+    const xhrText = getter(xhrProto, 'responseText');
+    const xhrUrl = getter(xhrProto, 'responseURL');
+    const xhrHeader = uncurry(xhrProto.getResponseHeader);
+    const mapSet = uncurry(G.WeakMap.prototype.set);
+    const mapGet = uncurry(G.WeakMap.prototype.get);
+    defineProp(proto, 'open', {
+      value: ({ open (...args) {
+        try {
+          mapSet(opened, this, { __proto__: null, method: args[0], url: args[1] });
+        } catch (e) {
+          // Not an XMLHttpRequest: the engine's open() says so below.
+        }
+        return apply(open, this, args);
+      } }).open,
+      writable: true, configurable: true, enumerable: true,
+    });
+    defineProp(proto, 'send', {
+      value: ({ send (...args) {
+        try {
+          const request = mapGet(opened, this);
+          if (request && args.length > 0)
+            tellBody(request.method, request.url, args[0]);
+          if (request) {
+            const xhr = this;
+            listen(xhr, 'loadend', () => {
+              try {
+                const type = xhrType(xhr);
+                if (type === '' || type === 'text')
+                  tellResponse(request.method, xhrUrl(xhr), xhrHeader(xhr, 'Content-Type'), xhrText(xhr));
+              } catch (e) {
+                // No body to read.
+              }
+            });
+          }
+        } catch (e) {
+          // Leave the request without a body.
+        }
+        return apply(send, this, args);
+      } }).send,
+      writable: true, configurable: true, enumerable: true,
+    });
+  }
+
+  if (typeof G.fetch === 'function') {
+    const fetch = G.fetch;
+    defineProp(G, 'fetch', {
+      value: ({ fetch (...args) {
+        try {
+          const input = args[0];
+          const init = args[1];
+          let url = input;
+          let method = 'GET';
+          try {
+            url = requestUrl(input);
+            method = requestMethod(input);
+          } catch (e) {
+            // A URL, not a Request.
+          }
+          if (init !== null && typeof init === 'object') {
+            const m = dataValue(init, 'method');
+            if (typeof m.value === 'string')
+              method = m.value;
+            const b = dataValue(init, 'body');
+            if (b.found && !b.accessor)
+              tellBody(method, url, b.value);
+          }
+        } catch (e) {
+          // Leave the request without a body.
+        }
+        const result = apply(fetch, this, args);
+        try {
+          let method = 'GET';
+          try {
+            method = requestMethod(args[0]);
+          } catch (e) {
+            // A URL, not a Request.
+          }
+          const init = args[1];
+          if (init !== null && typeof init === 'object') {
+            const m = dataValue(init, 'method');
+            if (typeof m.value === 'string')
+              method = m.value;
+          }
+          then(result, (response) => {
+            try {
+              const type = headersGet(respHeaders(response), 'Content-Type');
+              if (typeof type !== 'string' || test(textual, type) === null)
+                return;
+              const url = respUrl(response);
+              then(respText(respClone(response)), (text) => tellResponse(method, url, type, text), () => {});
+            } catch (e) {
+              // A body already used, or none.
+            }
+          }, () => {});
+        } catch (e) {
+          // Leave the response without a body.
+        }
+        return result;
+      } }).fetch,
+      writable: true, configurable: true, enumerable: true,
+    });
+  }
+
   if (!listen)
     return;
 

@@ -24,6 +24,8 @@
  * per page, shared by the native functions of all its frames. */
 typedef struct
 {
+  GWeakRef  page;
+
   /* A console method is running: set from its start to its end. */
   gboolean  console_active;
   char     *console_args;
@@ -39,6 +41,7 @@ typedef struct
 static void
 page_console_clear (PageConsole *pc)
 {
+  g_weak_ref_clear (&pc->page);
   g_clear_pointer (&pc->console_args, g_free);
   g_clear_pointer (&pc->console_stack, g_free);
   g_clear_pointer (&pc->exception_args, g_free);
@@ -59,26 +62,39 @@ page_console_get (WebKitWebPage *page)
   if (pc == NULL)
     {
       pc = g_rc_box_new0 (PageConsole);
+      g_weak_ref_init (&pc->page, page);
       g_object_set_data_full (G_OBJECT (page), "tw-page-console", pc, page_console_unref);
     }
 
   return pc;
 }
 
+/* Response bodies the hook reads are kept whole up to this size. */
+#define MAX_RESPONSE_BYTES (8 * 1024 * 1024)
+
 static char *
-clip_utf8 (const char *text)
+clip_utf8_to (const char *text,
+              gsize       max_bytes)
 {
   const char *end;
 
   if (text == NULL)
     return g_strdup ("");
 
-  if (strlen (text) <= MAX_TEXT_BYTES)
-    return g_strdup (text);
+  /* GVariant strings must be UTF-8, and a page's strings may hold lone
+   * surrogates. */
+  if (strlen (text) <= max_bytes)
+    return g_utf8_make_valid (text, -1);
 
-  /* Cut at a character boundary: GVariant strings must stay UTF-8. */
-  end = g_utf8_find_prev_char (text, text + MAX_TEXT_BYTES + 1);
-  return g_strndup (text, end != NULL ? (gsize) (end - text) : 0);
+  /* Cut at a character boundary. */
+  end = g_utf8_find_prev_char (text, text + max_bytes + 1);
+  return g_utf8_make_valid (text, end != NULL ? (gssize) (end - text) : 0);
+}
+
+static char *
+clip_utf8 (const char *text)
+{
+  return clip_utf8_to (text, MAX_TEXT_BYTES);
 }
 
 /* The native function the hook calls: ("console", method, args, stack, 0)
@@ -105,6 +121,23 @@ hook_report_cb (const char  *kind,
       pc->console_active = FALSE;
       g_clear_pointer (&pc->console_args, g_free);
       g_clear_pointer (&pc->console_stack, g_free);
+    }
+  else if (g_strcmp0 (kind, "request") == 0 || g_strcmp0 (kind, "response") == 0)
+    {
+      /* (method, url, body): the UI process pairs it with the request. */
+      gboolean response = g_strcmp0 (kind, "response") == 0;
+      g_autoptr(WebKitWebPage) page = g_weak_ref_get (&pc->page);
+      g_autofree char *url = clip_utf8 (args);
+      g_autofree char *body = clip_utf8_to (stack, response ? MAX_RESPONSE_BYTES : MAX_TEXT_BYTES);
+
+      if (page != NULL && g_utf8_validate (level, -1, NULL))
+        webkit_web_page_send_message_to_view (page,
+                                              webkit_user_message_new (response
+                                                                       ? TW_WEB_EXTENSION_RESPONSE_BODY
+                                                                       : TW_WEB_EXTENSION_REQUEST_BODY,
+                                                                       g_variant_new ("(sss)", level,
+                                                                                      url, body)),
+                                              NULL, NULL, NULL);
     }
   else if (g_strcmp0 (kind, "exception") == 0)
     {

@@ -9,3 +9,11 @@
  * call (or the thrown value of an exception), the stack is JavaScriptCore's
  * text ("fn@url:line:column" per line); both are empty when unknown. */
 #define TW_WEB_EXTENSION_CONSOLE_MESSAGE "tabwright.console-message"
+
+/* Parameters: (method, absolute URL, body) as "(sss)": what the page-world
+ * hook saw a fetch() or XMLHttpRequest send, described as text. */
+#define TW_WEB_EXTENSION_REQUEST_BODY "tabwright.request-body"
+
+/* Parameters: (method, final URL, text) as "(sss)": the text body of a
+ * fetch() or XMLHttpRequest response, as the page received it. */
+#define TW_WEB_EXTENSION_RESPONSE_BODY "tabwright.response-body"
