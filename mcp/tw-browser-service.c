@@ -33,6 +33,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_HANDOFF]   = "handoff",
   /* Debugging (issue 17). */
   [TW_TAB_COMMAND_CONSOLE]   = "console",
+  [TW_TAB_COMMAND_FETCH]     = "fetch",
   [TW_TAB_COMMAND_NETWORK]   = "network",
 };
 

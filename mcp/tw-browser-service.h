@@ -55,6 +55,7 @@ typedef enum
 
   /* Debugging (issue 17: console, network, fetch). */
   TW_TAB_COMMAND_CONSOLE,     /* {id?,level?,source?,text?,allPages?,maxEntries?,wait?,timeoutMs?,clear?} -> {browserId,mode,matched,messages} */
+  TW_TAB_COMMAND_FETCH,       /* {url,method?,headers?,body?,maxBodyChars?,showSecrets?} -> {browserId,url,status,statusText,headers,cookiesSent,body} */
   TW_TAB_COMMAND_NETWORK,     /* {id?,type?,status?,method?,url?,failed?,pages?,maxEntries?,showSecrets?,maxBodyChars?,cursor?,savePath?} -> {browserId,mode,matched,requests|request} */
 
   TW_TAB_COMMAND_LAST

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-/* Tools for debugging a page in depth: its console and its network requests. */
+/* Tools for debugging a page in depth: its console, its network requests, and
+ * HTTP requests with the workspace's cookies. */
 
 static gint64
 get_int (JsonObject *object,
@@ -407,6 +408,74 @@ network_handler (TwToolCall *call)
   "\"mimeType\": {\"type\": \"string\"}, " \
   "\"failure\": {\"type\": \"string\"}"
 
+/* browser_fetch */
+
+static char *
+format_fetch (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonNode *node = json_object_get_member (result, "body");
+  JsonObject *body = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node)
+                                                                    : NULL;
+  JsonArray *headers = get_array (result, "headers");
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", get_int (result, "status", 0),
+                                             tw_tool_get_string (result, "statusText", ""));
+  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "cookiesSent", 0));
+
+  g_string_append (text, "HTTP response, fetched with the workspace's cookies (outside the page: no CORS).");
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "status", g_strstrip (status));
+  tw_tool_append_field (text, "cookiesSent", cookies);
+  g_string_append (text, "\nheaders:");
+  for (guint i = 0; headers != NULL && i < json_array_get_length (headers); i++)
+    {
+      JsonObject *header = json_array_get_object_element (headers, i);
+
+      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
+                              tw_tool_get_string (header, "value", ""));
+    }
+  if (body != NULL)
+    {
+      const char *kind = tw_tool_get_string (body, "kind", "binary");
+
+      g_string_append_printf (text, "\nbody: %s, ", kind);
+      append_size (text, get_int (body, "size", 0));
+      if (tw_tool_get_boolean (body, "truncated", FALSE))
+        g_string_append (text, ", cut (raise maxBodyChars for more)");
+      if (g_strcmp0 (kind, "binary") == 0)
+        g_string_append (text, " (not shown)");
+      else
+        {
+          g_string_append_c (text, '\n');
+          g_string_append (text, tw_tool_get_string (body, "text", ""));
+        }
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+fetch_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "url", "method", "headers", "body", "maxBodyChars", "showSecrets", NULL
+  };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", NULL), &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_FETCH, tw_tool_get_browser_id (call),
+                            params, format_fetch);
+}
+
 #define CONSOLE_MESSAGE_SCHEMA \
   "{" \
     "\"type\": \"object\", " \
@@ -533,6 +602,49 @@ static const TwToolDef debugging_tools[] = {
     .idempotent = TRUE,
     .open_world = FALSE,
     .handler = network_handler,
+  },
+  {
+    .name = "browser_fetch",
+    .title = "HTTP request with the tab's cookies",
+    .description =
+      "Make an HTTP request (GET, POST, PUT, DELETE…) with the cookies of the workspace's "
+      "browser session, outside the page so no CORS rule applies, and return the status, "
+      "headers and a size-limited body. Use it to call an API the page uses as the logged-in "
+      "user, without writing fetch() into browser_evaluate. http and https only.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
+          "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
+          "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
+          "\"body\": {\"type\": \"string\", \"description\": \"Request body; set Content-Type in headers.\"}, "
+          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
+          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"url\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
+          "\"status\": {\"type\": \"integer\"}, "
+          "\"statusText\": {\"type\": \"string\"}, "
+          "\"cookiesSent\": {\"type\": \"integer\"}, "
+          "\"headers\": " HEADERS_SCHEMA ", "
+          "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}"
+        "}, "
+        "\"required\": [\"browserId\", \"url\", \"status\", \"headers\", \"body\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = fetch_handler,
   },
 };
 

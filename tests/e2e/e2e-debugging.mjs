@@ -76,6 +76,14 @@ function startApi() {
       } else if (p === '/pixel.png') {
         res.writeHead(200, { ...headers, 'Content-Type': 'image/png' });
         res.end(PIXEL);
+      } else if (p === '/whoami') {
+        res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Set-Cookie': 'seen=1; Path=/' });
+        res.end(JSON.stringify({
+          method: req.method,
+          cookie: req.headers.cookie ?? null,
+          token: req.headers['x-token'] ?? null,
+          body: Buffer.concat(chunks).toString(),
+        }));
       } else if (p === '/big') {
         res.writeHead(200, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(BIG);
@@ -335,5 +343,47 @@ test('browser_network lists requests and shows one in detail with its bodies', o
 
   await callError(client, 'browser_network', { browserId: id, id: 999999 }, 'browser_not_found');
   await callError(client, 'browser_network', { browserId: id, savePath: 'x.bin' }, 'browser_invalid_argument');
+  await callOk(client, 'browser_close_tab', { browserId: id });
+});
+
+test('browser_fetch sends the workspace cookies and returns status, headers and body', options, async () => {
+  // The page gets a cookie from the API it calls.
+  const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${apiOrigin}/network.html` });
+  const id = tab.browserId;
+  await callOk(client, 'browser_wait', { browserId: id, text: 'All done', timeoutMs: 20000 });
+
+  const got = await callOk(client, 'browser_fetch', { browserId: id, url: `${apiOrigin}/whoami` });
+  assert.equal(got.data.status, 200);
+  assert.equal(got.data.body.kind, 'json');
+  const seen = JSON.parse(got.data.body.text);
+  assert.equal(seen.cookie, 'session=s3cr3t', 'the server got the cookie the page was given');
+  assert.equal(got.data.cookiesSent, 1);
+  assert.equal(textField(got.text, 'status'), '200 OK');
+  assert.equal(textField(got.text, 'url'), `${apiOrigin}/whoami`);
+  const setCookie = got.data.headers.find((h) => h.name.toLowerCase() === 'set-cookie');
+  assert.match(setCookie.value, /^\(masked/);
+
+  // A POST with a JSON body and a header of the agent's.
+  const posted = await callOk(client, 'browser_fetch', {
+    browserId: id, url: `${apiOrigin}/whoami`, method: 'post',
+    headers: { 'Content-Type': 'application/json', 'X-Token': 't-1' }, body: '{"a":1}',
+  });
+  assert.equal(posted.data.status, 200, posted.text);
+  assert.deepEqual(JSON.parse(posted.data.body.text),
+    { method: 'POST', cookie: 'session=s3cr3t', token: 't-1', body: '{"a":1}' });
+
+  // The 2 MB response is cut to maxBodyChars.
+  const big = await callOk(client, 'browser_fetch', { browserId: id, url: `${apiOrigin}/big`, maxBodyChars: 1000 });
+  assert.equal(big.data.body.text, BIG.slice(0, 1000));
+  assert.equal(big.data.body.truncated, true);
+  assert.equal(big.data.body.size, BIG.length);
+
+  const image = await callOk(client, 'browser_fetch', { browserId: id, url: `${apiOrigin}/pixel.png` });
+  assert.equal(image.data.body.kind, 'binary');
+  assert.equal(image.data.body.size, PIXEL.length);
+
+  await callError(client, 'browser_fetch', { browserId: id, url: 'file:///etc/passwd' }, 'browser_denied');
+  await callError(client, 'browser_fetch', { browserId: id, url: `${apiOrigin}/`, headers: { 'X-Bad': 'a\r\nb: c' } }, 'browser_invalid_argument');
+  await callError(client, 'browser_fetch', { browserId: id, url: 'http://127.0.0.1:1/' }, 'browser_navigation_failed');
   await callOk(client, 'browser_close_tab', { browserId: id });
 });
