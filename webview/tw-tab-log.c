@@ -136,6 +136,8 @@ entry_unref (Entry *entry)
  * logs a megabyte, or loads a large data: URL, must not fill the ring with
  * it. */
 #define MAX_TEXT_CHARS 4000
+/* How much of the response bodies the page-world hook read a tab keeps. */
+#define MAX_RESPONSE_TEXT_BYTES (32 * 1024 * 1024)
 #define MAX_URL_CHARS  1000
 
 static char *
@@ -224,6 +226,22 @@ user_message_received_cb (WebKitWebView     *view,
               break;
             }
         }
+
+      /* The copies are bounded as a whole: the oldest go first. */
+      {
+        gsize total = 0;
+
+        for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+          {
+            Entry *entry = link->data;
+
+            if (entry->response_text == NULL)
+              continue;
+            total += g_bytes_get_size (entry->response_text);
+            if (total > MAX_RESPONSE_TEXT_BYTES)
+              g_clear_pointer (&entry->response_text, g_bytes_unref);
+          }
+      }
       return TRUE;
     }
 

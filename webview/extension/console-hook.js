@@ -482,8 +482,15 @@
           }
           then(result, (response) => {
             try {
-              const type = headersGet(respHeaders(response), 'Content-Type');
-              if (typeof type !== 'string' || test(textual, type) === null)
+              const headers = respHeaders(response);
+              const type = headersGet(headers, 'Content-Type');
+              // A stream that never ends (server-sent events, long polls)
+              // would be buffered for good by the copy: leave those out, and
+              // bodies that announce themselves larger than is kept.
+              const length = headersGet(headers, 'Content-Length');
+              if (typeof type !== 'string' || test(textual, type) === null ||
+                  test(/event-stream/i, type) !== null ||
+                  (length !== null && +length > MAX_RESPONSE))
                 return;
               const url = respUrl(response);
               then(respText(respClone(response)), (text) => tellResponse(method, url, type, text), () => {});
