@@ -31,6 +31,10 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_SCROLL]    = "scroll",
   [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
   [TW_TAB_COMMAND_HANDOFF]   = "handoff",
+  /* Debugging (issue 17). */
+  [TW_TAB_COMMAND_CONSOLE]   = "console",
+  [TW_TAB_COMMAND_FETCH]     = "fetch",
+  [TW_TAB_COMMAND_NETWORK]   = "network",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -53,6 +53,11 @@ typedef enum
   /* Watching and steering (DESIGN.md §6). */
   TW_TAB_COMMAND_HANDOFF,     /* {message,timeoutMs} -> {browserId,outcome:"done"|"cancelled",url,title} */
 
+  /* Debugging (issue 17: console, network, fetch). */
+  TW_TAB_COMMAND_CONSOLE,     /* {id?,level?,source?,text?,allPages?,maxEntries?,wait?,timeoutMs?,clear?} -> {browserId,mode,matched,messages} */
+  TW_TAB_COMMAND_FETCH,       /* {url,method?,headers?,body?,maxBodyChars?,showSecrets?} -> {browserId,url,status,statusText,headers,cookiesSent,body} */
+  TW_TAB_COMMAND_NETWORK,     /* {id?,type?,status?,method?,url?,failed?,pages?,maxEntries?,showSecrets?,maxBodyChars?,cursor?,savePath?} -> {browserId,mode,matched,requests|request} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

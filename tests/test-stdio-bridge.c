@@ -523,6 +523,11 @@ fixture_set_up (Fixture       *f,
 
   g_assert_true (g_unix_open_pipe (to_bridge, FD_CLOEXEC, NULL));
   g_assert_true (g_unix_open_pipe (from_bridge, FD_CLOEXEC, NULL));
+  /* The bridge's ends are non-blocking, as tabwright-mcp makes its stdin and
+   * stdout: a blocking pipe would make its asynchronous write of a reply
+   * larger than the pipe's buffer (tools/list) wait for this very thread. */
+  g_assert_true (g_unix_set_fd_nonblocking (to_bridge[0], TRUE, NULL));
+  g_assert_true (g_unix_set_fd_nonblocking (from_bridge[1], TRUE, NULL));
 
   bridge_input = g_unix_input_stream_new (to_bridge[0], TRUE);
   f->to_bridge = g_unix_output_stream_new (to_bridge[1], TRUE);

@@ -8,6 +8,9 @@
 #include "tw-error.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-console.h"
+#include "tw-tab-fetch.h"
+#include "tw-tab-network.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -209,6 +212,11 @@ command_time_limit (TwBrowserTab *self,
 {
   if (command == TW_TAB_COMMAND_WAIT)
     return self->command_timeout_ms + TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS;
+  if (command == TW_TAB_COMMAND_CONSOLE)
+    return self->command_timeout_ms + TW_TAB_CONSOLE_MAX_TIMEOUT_MS;
+  /* The HTTP session gives up after 30 s. */
+  if (command == TW_TAB_COMMAND_FETCH)
+    return self->command_timeout_ms + 35000;
 
   if (tw_tab_actions_handles (command))
     return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
@@ -1235,6 +1243,19 @@ delegated_command_cb (GObject      *object,
       answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
       break;
 
+    /* Debugging (issue 17). */
+    case TW_TAB_COMMAND_CONSOLE:
+      answer = tw_tab_console_run_finish (TW_TAB_LOG (object), result, &error);
+      break;
+
+    case TW_TAB_COMMAND_NETWORK:
+      answer = tw_tab_network_run_finish (TW_TAB_LOG (object), result, &error);
+      break;
+
+    case TW_TAB_COMMAND_FETCH:
+      answer = tw_tab_fetch_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1730,6 +1751,23 @@ dispatch_command (TwBrowserTab *self,
         json_object_foreach_member (answer, copy_member, reply);
         finish_command (self, task, reply, NULL);
       }
+      break;
+
+    /* Debugging (issue 17). */
+    case TW_TAB_COMMAND_CONSOLE:
+      tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_FETCH:
+      tw_tab_fetch_run_async (self->view, cmd->params, g_task_get_cancellable (task),
+                              delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_NETWORK:
+      tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
+                                g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:

@@ -29,12 +29,15 @@ typedef struct
 {
   EntryType     type;
   GDateTime    *time;
+  guint64       id;         /* from 1, never reused in the tab */
 
   /* Console. */
   char         *level;
   char         *source;
   char         *text;       /* also the text of a note */
   guint         line;
+  char         *args;       /* JSON array of the arguments, or NULL */
+  char         *stack;      /* JavaScriptCore's stack text, or NULL */
 
   /* Network, and the URL of console messages and navigations. */
   char         *url;
@@ -47,6 +50,12 @@ typedef struct
   gint64        size;       /* -1 when unknown */
   gint64        started_us; /* monotonic */
   gint64        duration_us;
+  WebKitWebResource  *resource;          /* for the body, until the entry goes */
+  SoupMessageHeaders *request_headers;
+  SoupMessageHeaders *response_headers;
+  char               *status_text;
+  char               *request_body;      /* as the page-world hook described it */
+  GBytes             *response_text;     /* as the page-world hook read it */
 } Entry;
 
 struct _TwTabLog
@@ -59,9 +68,23 @@ struct _TwTabLog
 
   WebKitWebView *view;      /* weak */
   GList         *main_link; /* the entry of the main resource being loaded */
+
+  guint64        next_id;
+  guint64        console_read_id;
+
+  /* Request bodies the page-world hook described before WebKit reported
+   * their request: {method, url, body}, oldest first. */
+  GQueue         bodies;
 };
 
 G_DEFINE_FINAL_TYPE (TwTabLog, tw_tab_log, G_TYPE_OBJECT)
+
+enum {
+  CONSOLE_ADDED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 entry_clear (Entry *entry)
@@ -75,6 +98,14 @@ entry_clear (Entry *entry)
   g_clear_pointer (&entry->resource_type, g_free);
   g_clear_pointer (&entry->mime_type, g_free);
   g_clear_pointer (&entry->failure, g_free);
+  g_clear_pointer (&entry->args, g_free);
+  g_clear_pointer (&entry->stack, g_free);
+  g_clear_object (&entry->resource);
+  g_clear_pointer (&entry->request_headers, soup_message_headers_unref);
+  g_clear_pointer (&entry->response_headers, soup_message_headers_unref);
+  g_clear_pointer (&entry->status_text, g_free);
+  g_clear_pointer (&entry->request_body, g_free);
+  g_clear_pointer (&entry->response_text, g_bytes_unref);
 }
 
 static Entry *
@@ -105,6 +136,8 @@ entry_unref (Entry *entry)
  * logs a megabyte, or loads a large data: URL, must not fill the ring with
  * it. */
 #define MAX_TEXT_CHARS 4000
+/* How much of the response bodies the page-world hook read a tab keeps. */
+#define MAX_RESPONSE_TEXT_BYTES (32 * 1024 * 1024)
 #define MAX_URL_CHARS  1000
 
 static char *
@@ -128,10 +161,19 @@ clip (const char *text,
   return g_string_free (clipped, FALSE);
 }
 
+#define HOOK_SOURCE_URL "tabwright-console-hook.js"
+
+static JsonArray *parse_stack (const char *stack);
+static void add_request_body (TwTabLog   *self,
+                              const char *method,
+                              const char *url,
+                              const char *body);
+
 static void
 tw_tab_log_push (TwTabLog *self,
                  Entry    *entry)
 {
+  entry->id = ++self->next_id;
   g_queue_push_tail (&self->entries, entry);
 
   while (self->entries.length > self->capacity)
@@ -157,25 +199,154 @@ user_message_received_cb (WebKitWebView     *view,
   const char *source;
   const char *text;
   const char *url;
+  const char *args;
+  const char *stack;
   guint64 line;
+
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_RESPONSE_BODY) == 0)
+    {
+      const char *method;
+      const char *body;
+      guint n = 0;
+
+      params = webkit_user_message_get_parameters (message);
+      if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sss)")))
+        return TRUE;
+      g_variant_get (params, "(&s&s&s)", &method, &url, &body);
+
+      /* The newest request of that method and URL without one. */
+      for (GList *link = self->entries.tail; link != NULL && n < 100; link = link->prev, n++)
+        {
+          Entry *entry = link->data;
+
+          if (entry->type == ENTRY_NETWORK && entry->response_text == NULL &&
+              g_strcmp0 (entry->method, method) == 0 && g_strcmp0 (entry->url, url) == 0)
+            {
+              entry->response_text = g_bytes_new (body, strlen (body));
+              break;
+            }
+        }
+
+      /* The copies are bounded as a whole: the oldest go first. */
+      {
+        gsize total = 0;
+
+        for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+          {
+            Entry *entry = link->data;
+
+            if (entry->response_text == NULL)
+              continue;
+            total += g_bytes_get_size (entry->response_text);
+            if (total > MAX_RESPONSE_TEXT_BYTES)
+              g_clear_pointer (&entry->response_text, g_bytes_unref);
+          }
+      }
+      return TRUE;
+    }
+
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_REQUEST_BODY) == 0)
+    {
+      const char *method;
+      const char *body;
+
+      params = webkit_user_message_get_parameters (message);
+      if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sss)")))
+        return TRUE;
+      g_variant_get (params, "(&s&s&s)", &method, &url, &body);
+      add_request_body (self, method, url, body);
+      return TRUE;
+    }
 
   if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_CONSOLE_MESSAGE) != 0)
     return FALSE;
 
   params = webkit_user_message_get_parameters (message);
-  if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sssst)")))
+  if (params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sssstss)")))
     {
       g_warning ("Ignoring a console message with parameters of the wrong type");
       return TRUE;
     }
 
-  g_variant_get (params, "(&s&s&s&st)", &level, &source, &text, &url, &line);
-  tw_tab_log_add_console (self, level, source, text, url, (guint) MIN (line, G_MAXUINT));
+  g_variant_get (params, "(&s&s&s&st&s&s)", &level, &source, &text, &url, &line, &args, &stack);
+  tw_tab_log_add_console_full (self, level, source, text, url, (guint) MIN (line, G_MAXUINT),
+                               args[0] != '\0' ? args : NULL, stack[0] != '\0' ? stack : NULL);
 
   return TRUE;
 }
 
 /* Network entries. */
+
+typedef struct
+{
+  char *method;
+  char *url;
+  char *body;
+} PendingBody;
+
+static void
+pending_body_free (PendingBody *pending)
+{
+  g_free (pending->method);
+  g_free (pending->url);
+  g_free (pending->body);
+  g_free (pending);
+}
+
+#define MAX_PENDING_BODIES 32
+
+/* The body the hook described for @entry's request, if it came first. */
+static void
+take_request_body (TwTabLog *self,
+                   Entry    *entry)
+{
+  for (GList *link = self->bodies.head; link != NULL; link = link->next)
+    {
+      PendingBody *pending = link->data;
+
+      if (g_strcmp0 (pending->method, entry->method) == 0 &&
+          g_strcmp0 (pending->url, entry->url) == 0)
+        {
+          entry->request_body = g_steal_pointer (&pending->body);
+          pending_body_free (pending);
+          g_queue_delete_link (&self->bodies, link);
+          return;
+        }
+    }
+}
+
+/* A body described after its request was reported goes to the newest
+ * request of that method and URL that has none; otherwise it waits. */
+static void
+add_request_body (TwTabLog   *self,
+                  const char *method,
+                  const char *url,
+                  const char *body)
+{
+  PendingBody *pending;
+  guint n = 0;
+
+  for (GList *link = self->entries.tail; link != NULL && n < 100; link = link->prev, n++)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_NETWORK && entry->request_body == NULL &&
+          g_strcmp0 (entry->method, method) == 0 && g_strcmp0 (entry->url, url) == 0 &&
+          entry->started_us >= g_get_monotonic_time () - 2 * G_USEC_PER_SEC)
+        {
+          entry->request_body = g_strdup (body);
+          return;
+        }
+    }
+
+  pending = g_new0 (PendingBody, 1);
+  pending->method = g_strdup (method);
+  pending->url = g_strdup (url);
+  pending->body = g_strdup (body);
+  g_queue_push_tail (&self->bodies, pending);
+  while (self->bodies.length > MAX_PENDING_BODIES)
+    pending_body_free (g_queue_pop_head (&self->bodies));
+}
 
 static const char *
 resource_type_from_fetch_dest (const char *dest)
@@ -270,6 +441,14 @@ entry_update_from_response (Entry             *entry,
 
   entry->status = webkit_uri_response_get_status_code (response);
 
+  if (webkit_uri_response_get_http_headers (response) != NULL)
+    {
+      g_clear_pointer (&entry->response_headers, soup_message_headers_unref);
+      entry->response_headers = soup_message_headers_ref (webkit_uri_response_get_http_headers (response));
+    }
+  if (entry->status_text == NULL && entry->status > 0)
+    entry->status_text = g_strdup (soup_status_get_phrase (entry->status));
+
   mime_type = webkit_uri_response_get_mime_type (response);
   if (mime_type != NULL && mime_type[0] != '\0')
     {
@@ -325,6 +504,10 @@ resource_load_started_cb (WebKitWebView     *view,
   entry->resource_type = g_strdup (guess_resource_type (request, is_main));
   entry->started_us = g_get_monotonic_time ();
   entry->state = NETWORK_PENDING;
+  entry->resource = g_object_ref (resource);
+  if (webkit_uri_request_get_http_headers (request) != NULL)
+    entry->request_headers = soup_message_headers_ref (webkit_uri_request_get_http_headers (request));
+  take_request_body (self, entry);
 
   /* The resource emits exactly one of the two; each handler keeps the entry
    * alive for as long as the resource may still call it. */
@@ -357,6 +540,8 @@ load_changed_cb (WebKitWebView   *view,
 
   if (self->main_link != NULL)
     {
+      /* The marker takes the place, and so the id order, of the request. */
+      entry->id = ++self->next_id;
       g_queue_insert_before (&self->entries, self->main_link, entry);
       self->main_link = NULL;
 
@@ -398,6 +583,7 @@ tw_tab_log_finalize (GObject *object)
   TwTabLog *self = TW_TAB_LOG (object);
 
   g_queue_clear_full (&self->entries, (GDestroyNotify) entry_unref);
+  g_queue_clear_full (&self->bodies, (GDestroyNotify) pending_body_free);
 
   G_OBJECT_CLASS (tw_tab_log_parent_class)->finalize (object);
 }
@@ -409,12 +595,23 @@ tw_tab_log_class_init (TwTabLogClass *klass)
 
   object_class->dispose = tw_tab_log_dispose;
   object_class->finalize = tw_tab_log_finalize;
+
+  /**
+   * TwTabLog::console-added:
+   * @id: the id of the new console message
+   *
+   * A console message was added.
+   */
+  signals[CONSOLE_ADDED] =
+    g_signal_new ("console-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void
 tw_tab_log_init (TwTabLog *self)
 {
   g_queue_init (&self->entries);
+  g_queue_init (&self->bodies);
   self->capacity = TW_TAB_LOG_DEFAULT_CAPACITY;
 }
 
@@ -489,10 +686,27 @@ tw_tab_log_add_console (TwTabLog   *self,
                         const char *url,
                         guint       line)
 {
-  Entry *entry;
-
   g_return_if_fail (TW_IS_TAB_LOG (self));
   g_return_if_fail (level != NULL);
+
+  tw_tab_log_add_console_full (self, level, source, text, url, line, NULL, NULL);
+}
+
+guint64
+tw_tab_log_add_console_full (TwTabLog   *self,
+                             const char *level,
+                             const char *source,
+                             const char *text,
+                             const char *url,
+                             guint       line,
+                             const char *args,
+                             const char *stack)
+{
+  Entry *entry;
+  guint64 id;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+  g_return_val_if_fail (level != NULL, 0);
 
   entry = entry_new (ENTRY_CONSOLE);
   entry->level = g_strdup (level);
@@ -501,7 +715,31 @@ tw_tab_log_add_console (TwTabLog   *self,
   entry->url = url != NULL && url[0] != '\0' ? clip (url, MAX_URL_CHARS) : NULL;
   entry->line = line;
 
+  /* WebKit names the caller of the console method, which is the page-world
+   * hook's wrapper: the page's own code is the first frame of the stack. */
+  if (entry->url != NULL && g_str_has_suffix (entry->url, HOOK_SOURCE_URL))
+    {
+      g_autoptr(JsonArray) frames = stack != NULL ? parse_stack (stack) : NULL;
+      JsonObject *top = frames != NULL && json_array_get_length (frames) > 0
+                        ? json_array_get_object_element (frames, 0) : NULL;
+
+      g_clear_pointer (&entry->url, g_free);
+      entry->line = 0;
+      if (top != NULL && json_object_get_string_member (top, "url")[0] != '\0')
+        {
+          entry->url = clip (json_object_get_string_member (top, "url"), MAX_URL_CHARS);
+          entry->line = (guint) json_object_get_int_member_with_default (top, "line", 0);
+        }
+    }
+
+  entry->args = g_strdup (args);
+  entry->stack = g_strdup (stack);
+
   tw_tab_log_push (self, entry);
+  id = entry->id;
+  g_signal_emit (self, signals[CONSOLE_ADDED], 0, id);
+
+  return id;
 }
 
 void
@@ -630,4 +868,352 @@ tw_tab_log_get_entries (TwTabLog *self,
     json_array_add_object_element (array, entry_to_json (link->data));
 
   return array;
+}
+
+/* The console in depth (browser_console). */
+
+/* JavaScriptCore writes one frame a line: "name@url:line:column",
+ * "url:line:column" for code outside a function, "name@[native code]". The
+ * frames of the page-world hook itself are left out. */
+static JsonArray *
+parse_stack (const char *stack)
+{
+  g_auto(GStrv) lines = g_strsplit (stack, "\n", 200);
+  JsonArray *frames = json_array_new ();
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *text = g_strstrip (lines[i]);
+      const char *at = strchr (text, '@');
+      g_autofree char *function = NULL;
+      g_autofree char *location = NULL;
+      guint64 number = 0;
+      guint64 column = 0;
+      char *colon;
+      JsonObject *frame;
+
+      if (text[0] == '\0')
+        continue;
+
+      if (at != NULL && (strstr (text, "://") == NULL || at < strstr (text, "://")))
+        {
+          function = g_strndup (text, at - text);
+          location = g_strdup (at + 1);
+        }
+      else
+        {
+          function = g_strdup ("");
+          location = g_strdup (text);
+        }
+
+      /* Two trailing numbers: line and column. */
+      colon = strrchr (location, ':');
+      if (colon != NULL && colon[1] != '\0' &&
+          g_ascii_string_to_unsigned (colon + 1, 10, 0, G_MAXUINT, &column, NULL))
+        {
+          *colon = '\0';
+          colon = strrchr (location, ':');
+          if (colon != NULL && colon[1] != '\0' &&
+              g_ascii_string_to_unsigned (colon + 1, 10, 0, G_MAXUINT, &number, NULL))
+            {
+              *colon = '\0';
+            }
+          else
+            {
+              /* Only one number: it is the line. */
+              number = column;
+              column = 0;
+            }
+        }
+
+      if (g_str_has_suffix (location, HOOK_SOURCE_URL))
+        continue;
+
+      frame = json_object_new ();
+      json_object_set_string_member (frame, "function", function);
+      json_object_set_string_member (frame, "url", location);
+      if (number > 0)
+        json_object_set_int_member (frame, "line", (gint64) number);
+      if (column > 0)
+        json_object_set_int_member (frame, "column", (gint64) column);
+      json_array_add_object_element (frames, frame);
+
+      if (json_array_get_length (frames) >= 50)
+        break;
+    }
+
+  return frames;
+}
+
+static JsonObject *
+console_to_json (const Entry *entry,
+                 gboolean     detail)
+{
+  JsonObject *object = entry_to_json (entry);
+  g_autoptr(JsonArray) frames = entry->stack != NULL ? parse_stack (entry->stack) : NULL;
+
+  json_object_remove_member (object, "type");
+  json_object_set_int_member (object, "id", (gint64) entry->id);
+
+  /* Where the message really came from: the first frame that is not the
+   * hook, with its column, which WebKit's own report lacks. */
+  if (frames != NULL && json_array_get_length (frames) > 0)
+    {
+      JsonObject *top = json_array_get_object_element (frames, 0);
+
+      if (json_object_has_member (top, "column") &&
+          g_strcmp0 (json_object_get_string_member (top, "url"), entry->url) == 0)
+        json_object_set_int_member (object, "column",
+                                    json_object_get_int_member (top, "column"));
+      if (entry->url == NULL && json_object_get_string_member (top, "url")[0] != '\0')
+        {
+          json_object_set_string_member (object, "url", json_object_get_string_member (top, "url"));
+          if (json_object_has_member (top, "line"))
+            json_object_set_int_member (object, "line", json_object_get_int_member (top, "line"));
+          if (json_object_has_member (top, "column"))
+            json_object_set_int_member (object, "column",
+                                        json_object_get_int_member (top, "column"));
+        }
+    }
+
+  if (!detail)
+    return object;
+
+  if (entry->args != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (json_parser_load_from_data (parser, entry->args, -1, NULL) &&
+          JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+        json_object_set_member (object, "args", json_node_copy (json_parser_get_root (parser)));
+    }
+
+  if (frames != NULL)
+    json_object_set_array_member (object, "stack", json_array_ref (frames));
+
+  return object;
+}
+
+JsonArray *
+tw_tab_log_get_console (TwTabLog *self,
+                        gboolean  current_page)
+{
+  JsonArray *array;
+  GList *link = self->entries.head;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  if (current_page)
+    {
+      for (GList *l = self->entries.tail; l != NULL; l = l->prev)
+        {
+          if (((Entry *) l->data)->type == ENTRY_NAVIGATION)
+            {
+              link = l->next;
+              break;
+            }
+        }
+    }
+
+  array = json_array_new ();
+  for (; link != NULL; link = link->next)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_CONSOLE)
+        json_array_add_object_element (array, console_to_json (entry, FALSE));
+    }
+
+  return array;
+}
+
+JsonObject *
+tw_tab_log_get_console_message (TwTabLog *self,
+                                guint64   id)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+    {
+      Entry *entry = link->data;
+
+      if (entry->id == id && entry->type == ENTRY_CONSOLE)
+        return console_to_json (entry, TRUE);
+      if (entry->id < id)
+        break;
+    }
+
+  return NULL;
+}
+
+guint
+tw_tab_log_clear_console (TwTabLog *self)
+{
+  GList *link;
+  guint n = 0;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  link = self->entries.head;
+  while (link != NULL)
+    {
+      GList *next = link->next;
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_CONSOLE)
+        {
+          g_queue_delete_link (&self->entries, link);
+          entry_unref (entry);
+          n++;
+        }
+      link = next;
+    }
+
+  self->console_read_id = self->next_id;
+
+  return n;
+}
+
+guint64
+tw_tab_log_get_console_read_id (TwTabLog *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
+
+  return self->console_read_id;
+}
+
+void
+tw_tab_log_set_console_read_id (TwTabLog *self,
+                                guint64   id)
+{
+  g_return_if_fail (TW_IS_TAB_LOG (self));
+
+  self->console_read_id = MAX (self->console_read_id, id);
+}
+
+/* The network in depth (browser_network). */
+
+static gboolean
+is_secret_header (const char *name)
+{
+  return g_ascii_strcasecmp (name, "Authorization") == 0 ||
+         g_ascii_strcasecmp (name, "Proxy-Authorization") == 0 ||
+         g_ascii_strcasecmp (name, "Cookie") == 0 ||
+         g_ascii_strcasecmp (name, "Set-Cookie") == 0;
+}
+
+static JsonArray *
+headers_to_json (SoupMessageHeaders *headers,
+                 gboolean            show_secrets)
+{
+  JsonArray *array = json_array_new ();
+  SoupMessageHeadersIter iter;
+  const char *name;
+  const char *value;
+
+  if (headers == NULL)
+    return array;
+
+  soup_message_headers_iter_init (&iter, headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    {
+      JsonObject *header = json_object_new ();
+      g_autofree char *masked = NULL;
+
+      if (!show_secrets && is_secret_header (name))
+        masked = g_strdup_printf ("(masked, %zu characters; showSecrets reveals it)",
+                                  strlen (value));
+
+      json_object_set_string_member (header, "name", name);
+      json_object_set_string_member (header, "value", masked != NULL ? masked : value);
+      json_array_add_object_element (array, header);
+    }
+
+  return array;
+}
+
+static JsonObject *
+network_to_json (const Entry *entry)
+{
+  JsonObject *object = entry_to_json (entry);
+
+  json_object_remove_member (object, "type");
+  json_object_set_int_member (object, "id", (gint64) entry->id);
+  if (entry->status_text != NULL && entry->status_text[0] != '\0')
+    json_object_set_string_member (object, "statusText", entry->status_text);
+
+  return object;
+}
+
+JsonArray *
+tw_tab_log_get_network (TwTabLog *self,
+                        guint     n_pages)
+{
+  JsonArray *array;
+  GList *link = self->entries.head;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  /* The requests of the newest @n_pages documents. */
+  if (n_pages > 0)
+    {
+      guint seen = 0;
+
+      for (GList *l = self->entries.tail; l != NULL; l = l->prev)
+        {
+          if (((Entry *) l->data)->type == ENTRY_NAVIGATION && ++seen == n_pages)
+            {
+              link = l->next;
+              break;
+            }
+        }
+    }
+
+  array = json_array_new ();
+  for (; link != NULL; link = link->next)
+    {
+      Entry *entry = link->data;
+
+      if (entry->type == ENTRY_NETWORK)
+        json_array_add_object_element (array, network_to_json (entry));
+    }
+
+  return array;
+}
+
+JsonObject *
+tw_tab_log_get_request (TwTabLog           *self,
+                        guint64             id,
+                        gboolean            show_secrets,
+                        WebKitWebResource **resource,
+                        GBytes            **response_text)
+{
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  for (GList *link = self->entries.tail; link != NULL; link = link->prev)
+    {
+      Entry *entry = link->data;
+
+      if (entry->id == id && entry->type == ENTRY_NETWORK)
+        {
+          JsonObject *object = network_to_json (entry);
+
+          json_object_set_array_member (object, "requestHeaders",
+                                        headers_to_json (entry->request_headers, show_secrets));
+          json_object_set_array_member (object, "responseHeaders",
+                                        headers_to_json (entry->response_headers, show_secrets));
+          if (entry->request_body != NULL)
+            json_object_set_string_member (object, "requestBody", entry->request_body);
+          if (resource != NULL)
+            *resource = entry->resource != NULL ? g_object_ref (entry->resource) : NULL;
+          if (response_text != NULL)
+            *response_text = entry->response_text != NULL ? g_bytes_ref (entry->response_text)
+                                                          : NULL;
+          return object;
+        }
+      if (entry->id < id)
+        break;
+    }
+
+  return NULL;
 }

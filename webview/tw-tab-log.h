@@ -43,6 +43,17 @@ void        tw_tab_log_add_console      (TwTabLog      *self,
                                          const char    *text,
                                          const char    *url,
                                          guint          line);
+/* Like tw_tab_log_add_console(), with what the page-world hook adds:
+ * @args, a JSON array of every argument, and @stack, JavaScriptCore's stack
+ * text; either may be NULL. Returns the message's id. */
+guint64     tw_tab_log_add_console_full (TwTabLog      *self,
+                                         const char    *level,
+                                         const char    *source,
+                                         const char    *text,
+                                         const char    *url,
+                                         guint          line,
+                                         const char    *args,
+                                         const char    *stack);
 void        tw_tab_log_add_navigation   (TwTabLog      *self,
                                          const char    *url);
 void        tw_tab_log_add_note         (TwTabLog      *self,
@@ -60,5 +71,39 @@ void        tw_tab_log_add_note         (TwTabLog      *self,
  *   note:       text */
 JsonArray  *tw_tab_log_get_entries      (TwTabLog      *self,
                                          guint          max_entries);
+
+/* The console messages the ring holds (only those of the current page when
+ * @current_page), oldest first: the console members of
+ * tw_tab_log_get_entries() without "type", plus "id" and, when the stack
+ * gives it, "column". */
+JsonArray  *tw_tab_log_get_console      (TwTabLog      *self,
+                                         gboolean       current_page);
+/* One console message with "args" (every argument, as JSON) and "stack"
+ * ([{function,url,line?,column?}]) where the page-world hook gave them, or
+ * NULL when the ring holds no message @id. */
+JsonObject *tw_tab_log_get_console_message (TwTabLog   *self,
+                                            guint64     id);
+/* The network requests of the newest @n_pages documents (all when 0),
+ * oldest first: the network members of tw_tab_log_get_entries() without
+ * "type", plus "id" and "statusText". */
+JsonArray  *tw_tab_log_get_network      (TwTabLog      *self,
+                                         guint          n_pages);
+/* One request with "requestHeaders" and "responseHeaders" ([{name,value}],
+ * Authorization, Cookie and Set-Cookie masked unless @show_secrets) and
+ * "requestBody" when the page-world hook saw it; @resource receives its
+ * WebKitWebResource (a new reference, or NULL), @response_text the text
+ * body of a fetch() or XMLHttpRequest response as the page received it
+ * (or NULL). NULL when unknown. */
+JsonObject *tw_tab_log_get_request      (TwTabLog           *self,
+                                         guint64             id,
+                                         gboolean            show_secrets,
+                                         WebKitWebResource **resource,
+                                         GBytes            **response_text);
+/* Drops every console message; returns how many there were. */
+guint       tw_tab_log_clear_console    (TwTabLog      *self);
+/* The newest console message an agent has read, for waiting on the next. */
+guint64     tw_tab_log_get_console_read_id (TwTabLog   *self);
+void        tw_tab_log_set_console_read_id (TwTabLog   *self,
+                                            guint64     id);
 
 G_END_DECLS

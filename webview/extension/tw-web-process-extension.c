@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 /* Runs inside each web process. WebKit only exposes console messages here, so
- * this module forwards them to the UI process, where the tab keeps its log. */
+ * this module forwards them to the UI process, where the tab keeps its log.
+ * WebKit gives only the text of a message; a hook in the page's world
+ * (console-hook.js) reports every argument as JSON and the stack, just
+ * before WebKit reports the message itself, and the two are sent as one. */
 
 #include "config.h"
 
@@ -14,6 +17,182 @@
 /* A page may log megabytes at once. The tab keeps a few thousand characters
  * of each message, so no more than this crosses to the UI process. */
 #define MAX_TEXT_BYTES 16384
+
+#define HOOK_RESOURCE "/io/github/tabwright/Tabwright/extension/console-hook.js"
+
+/* What the page-world hook said about the message WebKit reports next. One
+ * per page, shared by the native functions of all its frames. */
+typedef struct
+{
+  GWeakRef  page;
+
+  /* A console method is running: set from its start to its end. */
+  gboolean  console_active;
+  char     *console_args;
+  char     *console_stack;
+
+  /* The last uncaught exception or unhandled rejection, until its message
+   * comes (the page may cancel the event, and then none comes). */
+  char     *exception_args;
+  char     *exception_stack;
+  int       exception_line;
+} PageConsole;
+
+static void
+page_console_clear (PageConsole *pc)
+{
+  g_weak_ref_clear (&pc->page);
+  g_clear_pointer (&pc->console_args, g_free);
+  g_clear_pointer (&pc->console_stack, g_free);
+  g_clear_pointer (&pc->exception_args, g_free);
+  g_clear_pointer (&pc->exception_stack, g_free);
+}
+
+static void
+page_console_unref (gpointer data)
+{
+  g_rc_box_release_full (data, (GDestroyNotify) page_console_clear);
+}
+
+static PageConsole *
+page_console_get (WebKitWebPage *page)
+{
+  PageConsole *pc = g_object_get_data (G_OBJECT (page), "tw-page-console");
+
+  if (pc == NULL)
+    {
+      pc = g_rc_box_new0 (PageConsole);
+      g_weak_ref_init (&pc->page, page);
+      g_object_set_data_full (G_OBJECT (page), "tw-page-console", pc, page_console_unref);
+    }
+
+  return pc;
+}
+
+/* Response bodies the hook reads are kept whole up to this size. */
+#define MAX_RESPONSE_BYTES (8 * 1024 * 1024)
+
+static char *
+clip_utf8_to (const char *text,
+              gsize       max_bytes)
+{
+  const char *end;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  /* GVariant strings must be UTF-8, and a page's strings may hold lone
+   * surrogates. */
+  if (strlen (text) <= max_bytes)
+    return g_utf8_make_valid (text, -1);
+
+  /* Cut at a character boundary. */
+  end = g_utf8_find_prev_char (text, text + max_bytes + 1);
+  return g_utf8_make_valid (text, end != NULL ? (gssize) (end - text) : 0);
+}
+
+static char *
+clip_utf8 (const char *text)
+{
+  return clip_utf8_to (text, MAX_TEXT_BYTES);
+}
+
+/* The native function the hook calls: ("console", method, args, stack, 0)
+ * before a console method runs and ("end", …) after it, ("exception",
+ * "error", args, stack, line) for an uncaught exception. */
+static void
+hook_report_cb (const char  *kind,
+                const char  *level,
+                const char  *args,
+                const char  *stack,
+                int          line,
+                PageConsole *pc)
+{
+  if (g_strcmp0 (kind, "console") == 0)
+    {
+      pc->console_active = TRUE;
+      g_free (pc->console_args);
+      pc->console_args = clip_utf8 (args);
+      g_free (pc->console_stack);
+      pc->console_stack = clip_utf8 (stack);
+    }
+  else if (g_strcmp0 (kind, "end") == 0)
+    {
+      pc->console_active = FALSE;
+      g_clear_pointer (&pc->console_args, g_free);
+      g_clear_pointer (&pc->console_stack, g_free);
+    }
+  else if (g_strcmp0 (kind, "request") == 0 || g_strcmp0 (kind, "response") == 0)
+    {
+      /* (method, url, body): the UI process pairs it with the request. */
+      gboolean response = g_strcmp0 (kind, "response") == 0;
+      g_autoptr(WebKitWebPage) page = g_weak_ref_get (&pc->page);
+      g_autofree char *url = clip_utf8 (args);
+      g_autofree char *body = clip_utf8_to (stack, response ? MAX_RESPONSE_BYTES : MAX_TEXT_BYTES);
+
+      if (page != NULL && g_utf8_validate (level, -1, NULL))
+        webkit_web_page_send_message_to_view (page,
+                                              webkit_user_message_new (response
+                                                                       ? TW_WEB_EXTENSION_RESPONSE_BODY
+                                                                       : TW_WEB_EXTENSION_REQUEST_BODY,
+                                                                       g_variant_new ("(sss)", level,
+                                                                                      url, body)),
+                                              NULL, NULL, NULL);
+    }
+  else if (g_strcmp0 (kind, "exception") == 0)
+    {
+      g_free (pc->exception_args);
+      pc->exception_args = clip_utf8 (args);
+      g_free (pc->exception_stack);
+      pc->exception_stack = clip_utf8 (stack);
+      pc->exception_line = line;
+    }
+}
+
+static void
+window_object_cleared_cb (WebKitScriptWorld *world,
+                          WebKitWebPage     *page,
+                          WebKitFrame       *frame,
+                          gpointer           user_data)
+{
+  static char *source;
+  g_autoptr(JSCContext) context = NULL;
+  g_autoptr(JSCValue) install = NULL;
+  g_autoptr(JSCValue) native = NULL;
+  g_autoptr(JSCValue) result = NULL;
+  JSCException *exception;
+  PageConsole *pc = page_console_get (page);
+
+  if (source == NULL)
+    {
+      g_autoptr(GBytes) bytes = g_resources_lookup_data (HOOK_RESOURCE,
+                                                         G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+
+      if (bytes == NULL)
+        {
+          g_warning ("The console hook %s is missing", HOOK_RESOURCE);
+          return;
+        }
+      source = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+
+  context = webkit_frame_get_js_context_for_script_world (frame, world);
+  install = jsc_context_evaluate_with_source_uri (context, source, -1,
+                                                  "tabwright-console-hook.js", 1);
+  native = jsc_value_new_function (context, NULL, G_CALLBACK (hook_report_cb),
+                                   g_rc_box_acquire (pc), page_console_unref,
+                                   G_TYPE_NONE, 5, G_TYPE_STRING, G_TYPE_STRING,
+                                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT);
+  if (install != NULL && jsc_value_is_function (install))
+    result = jsc_value_function_call (install, JSC_TYPE_VALUE, native, G_TYPE_NONE);
+
+  exception = jsc_context_get_exception (context);
+  if (exception != NULL)
+    {
+      g_warning ("The console hook failed: %s", jsc_exception_get_message (exception));
+      jsc_context_clear_exception (context);
+    }
+}
 
 static const char *
 level_to_string (WebKitConsoleMessageLevel level)
@@ -58,30 +237,39 @@ console_message_sent_cb (WebKitWebPage        *page,
                          WebKitConsoleMessage *message,
                          gpointer              user_data)
 {
-  const char *text = webkit_console_message_get_text (message);
   const char *source_id = webkit_console_message_get_source_id (message);
-  g_autofree char *clipped = NULL;
+  WebKitConsoleMessageSource source = webkit_console_message_get_source (message);
+  guint line = webkit_console_message_get_line (message);
+  g_autofree char *text = clip_utf8 (webkit_console_message_get_text (message));
+  g_autofree char *args = NULL;
+  g_autofree char *stack = NULL;
+  PageConsole *pc = page_console_get (page);
   WebKitUserMessage *user_message;
   GVariant *params;
 
-  if (text == NULL)
-    text = "";
-
-  /* Cut at a character boundary: GVariant strings must stay UTF-8. */
-  if (strlen (text) > MAX_TEXT_BYTES)
+  /* Details go only with the kind of message they were told for, so a
+   * page that cancels its error event cannot dress up another message. */
+  if (source == WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API && pc->console_active)
     {
-      const char *end = g_utf8_find_prev_char (text, text + MAX_TEXT_BYTES + 1);
-
-      clipped = g_strndup (text, end != NULL ? (gsize) (end - text) : 0);
-      text = clipped;
+      args = g_steal_pointer (&pc->console_args);
+      stack = g_steal_pointer (&pc->console_stack);
+      pc->console_active = FALSE;
+    }
+  else if (source == WEBKIT_CONSOLE_MESSAGE_SOURCE_JAVASCRIPT && pc->exception_args != NULL &&
+           (pc->exception_line <= 0 || (guint) pc->exception_line == line))
+    {
+      args = g_steal_pointer (&pc->exception_args);
+      stack = g_steal_pointer (&pc->exception_stack);
     }
 
-  params = g_variant_new ("(sssst)",
+  params = g_variant_new ("(sssstss)",
                           level_to_string (webkit_console_message_get_level (message)),
-                          source_to_string (webkit_console_message_get_source (message)),
+                          source_to_string (source),
                           text,
                           source_id != NULL ? source_id : "",
-                          (guint64) webkit_console_message_get_line (message));
+                          (guint64) line,
+                          args != NULL ? args : "",
+                          stack != NULL ? stack : "");
   user_message = webkit_user_message_new (TW_WEB_EXTENSION_CONSOLE_MESSAGE, params);
 
   /* Nothing to do with a reply: fire and forget. */
@@ -104,4 +292,6 @@ G_MODULE_EXPORT void
 webkit_web_process_extension_initialize (WebKitWebProcessExtension *extension)
 {
   g_signal_connect (extension, "page-created", G_CALLBACK (page_created_cb), NULL);
+  g_signal_connect (webkit_script_world_get_default (), "window-object-cleared",
+                    G_CALLBACK (window_object_cleared_cb), NULL);
 }

@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+#include <string.h>
+
+/* Tools for debugging a page in depth: its console, its network requests, and
+ * HTTP requests with the workspace's cookies. */
+
+static gint64
+get_int (JsonObject *object,
+         const char *member,
+         gint64      fallback)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return fallback;
+
+  return json_node_get_int (node);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/* browser_console */
+
+static void
+append_location (GString    *text,
+                 JsonObject *object)
+{
+  const char *url = tw_tool_get_string (object, "url", NULL);
+  gint64 line = get_int (object, "line", 0);
+  gint64 column = get_int (object, "column", 0);
+
+  if (url == NULL || url[0] == '\0')
+    return;
+
+  g_string_append (text, url);
+  if (line > 0)
+    g_string_append_printf (text, ":%" G_GINT64_FORMAT, line);
+  if (line > 0 && column > 0)
+    g_string_append_printf (text, ":%" G_GINT64_FORMAT, column);
+}
+
+/* "#12 14:03:07.214 error javascript: TypeError: x is undefined (http://…/app.js:12:5)" */
+static void
+append_message_line (GString    *text,
+                     JsonObject *message)
+{
+  const char *time = tw_tool_get_string (message, "time", "");
+
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", get_int (message, "id", 0));
+  if (strlen (time) >= 23)
+    g_string_append_len (text, time + 11, 12);
+  g_string_append_printf (text, " %s %s: %s",
+                          tw_tool_get_string (message, "level", "log"),
+                          tw_tool_get_string (message, "source", "other"),
+                          tw_tool_get_string (message, "text", ""));
+  if (tw_tool_get_string (message, "url", NULL) != NULL)
+    {
+      g_string_append (text, " (");
+      append_location (text, message);
+      g_string_append (text, ")");
+    }
+}
+
+static void
+append_message_detail (GString    *text,
+                       JsonObject *message)
+{
+  JsonArray *args = get_array (message, "args");
+  JsonArray *stack = get_array (message, "stack");
+
+  if (args != NULL)
+    {
+      for (guint i = 0; i < json_array_get_length (args); i++)
+        {
+          g_autofree char *json = json_to_string (json_array_get_element (args, i), FALSE);
+
+          g_string_append_printf (text, "\narg %u: %s", i, json);
+        }
+    }
+  else
+    {
+      g_string_append (text, "\nargs: not available (the message came from the engine, not "
+                             "from a console call or exception in the page)");
+    }
+
+  if (stack != NULL && json_array_get_length (stack) > 0)
+    {
+      g_string_append (text, "\nstack:");
+      for (guint i = 0; i < json_array_get_length (stack); i++)
+        {
+          JsonObject *frame = json_array_get_object_element (stack, i);
+          const char *function = tw_tool_get_string (frame, "function", "");
+
+          g_string_append_printf (text, "\n  at %s (", function[0] != '\0' ? function
+                                                                          : "(top level)");
+          if (tw_tool_get_string (frame, "url", "")[0] != '\0')
+            append_location (text, frame);
+          else
+            g_string_append (text, "native");
+          g_string_append (text, ")");
+        }
+    }
+}
+
+static char *
+format_console (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *mode = tw_tool_get_string (result, "mode", "list");
+  JsonArray *messages = get_array (result, "messages");
+  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+  gint64 matched = get_int (result, "matched", n);
+
+  if (g_strcmp0 (mode, "clear") == 0)
+    g_string_append_printf (text, "Cleared %" G_GINT64_FORMAT " console messages.",
+                            get_int (result, "cleared", 0));
+  else if (g_strcmp0 (mode, "message") == 0)
+    g_string_append (text, "One console message in detail.");
+  else if (g_strcmp0 (mode, "wait") == 0)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " new matching console message%s after "
+                            "%" G_GINT64_FORMAT " ms, oldest first.",
+                            matched, matched == 1 ? "" : "s", get_int (result, "waitedMs", 0));
+  else if (n == 0)
+    g_string_append (text, "No console messages match.");
+  else if (matched > n)
+    g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching console "
+                            "messages, oldest first.", n, matched);
+  else
+    g_string_append_printf (text, "%u matching console message%s, oldest first.",
+                            n, n == 1 ? "" : "s");
+
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      append_message_line (text, message);
+      if (g_strcmp0 (mode, "message") == 0)
+        append_message_detail (text, message);
+    }
+
+  if (g_strcmp0 (mode, "list") == 0 || g_strcmp0 (mode, "wait") == 0)
+    {
+      if (n > 0)
+        g_string_append (text, "\nFor every argument as JSON and the stack, call again with id.");
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+console_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "id", "level", "source", "text", "allPages", "maxEntries", "wait", "timeoutMs", "clear", NULL
+  };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = NULL;
+  guint modes = json_object_has_member (arguments, "id") +
+                tw_tool_get_boolean (arguments, "wait", FALSE) +
+                tw_tool_get_boolean (arguments, "clear", FALSE);
+
+  if (modes > 1)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "Give at most one of \"id\" (one message in detail), \"wait\" (the "
+                           "next matching message) and \"clear\"");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_CONSOLE, tw_tool_get_browser_id (call),
+                            params, format_console);
+}
+
+/* browser_network */
+
+static void
+append_size (GString *text,
+             gint64   size)
+{
+  if (size < 10 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " B", size);
+  else if (size < 10 * 1024 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " kB", size / 1024);
+  else
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " MB", size / (1024 * 1024));
+}
+
+/* "#12 POST http://…/api/items 201 fetch 12 ms 335 B application/json" */
+static void
+append_request_line (GString    *text,
+                     JsonObject *request)
+{
+  const char *state = tw_tool_get_string (request, "state", "pending");
+  gint64 status = get_int (request, "status", 0);
+  gint64 duration = get_int (request, "durationMs", -1);
+  gint64 size = get_int (request, "size", -1);
+  const char *mime_type = tw_tool_get_string (request, "mimeType", NULL);
+
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", get_int (request, "id", 0),
+                          tw_tool_get_string (request, "method", "GET"),
+                          tw_tool_get_string (request, "url", ""));
+  if (status > 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT, status);
+  if (g_strcmp0 (state, "failed") == 0)
+    g_string_append_printf (text, " FAILED: %s", tw_tool_get_string (request, "failure", "unknown"));
+  else if (g_strcmp0 (state, "pending") == 0)
+    g_string_append (text, " pending");
+  g_string_append_printf (text, " %s", tw_tool_get_string (request, "resourceType", "other"));
+  if (duration >= 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT " ms", duration);
+  if (size >= 0)
+    {
+      g_string_append_c (text, ' ');
+      append_size (text, size);
+    }
+  if (mime_type != NULL)
+    g_string_append_printf (text, " %s", mime_type);
+}
+
+static void
+append_headers (GString    *text,
+                const char *label,
+                JsonObject *request)
+{
+  JsonArray *headers = get_array (request, label);
+  guint n = headers != NULL ? json_array_get_length (headers) : 0;
+
+  g_string_append_printf (text, "\n%s:%s", label, n == 0 ? " (none)" : "");
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *header = json_array_get_object_element (headers, i);
+
+      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
+                              tw_tool_get_string (header, "value", ""));
+    }
+}
+
+static void
+append_timing (GString    *text,
+               JsonObject *timing)
+{
+  static const struct {
+    const char *member;
+    const char *label;
+  } phases[] = {
+    { "redirectMs", "redirect" },
+    { "dnsMs", "dns" },
+    { "connectMs", "connect" },
+    { "tlsMs", "tls" },
+    { "waitingMs", "waiting" },
+    { "downloadMs", "download" },
+    { "totalMs", "total" },
+  };
+  gboolean first = TRUE;
+
+  g_string_append (text, "\ntiming:");
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      JsonNode *node = json_object_get_member (timing, phases[i].member);
+
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+        continue;
+      g_string_append_printf (text, "%s %s %.1f ms", first ? "" : ",", phases[i].label,
+                              json_node_get_double (node));
+      first = FALSE;
+    }
+  if (first)
+    g_string_append (text, " (no phases measured)");
+}
+
+static char *
+format_network (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *mode = tw_tool_get_string (result, "mode", "list");
+  JsonNode *node = json_object_get_member (result, "request");
+
+  if (g_strcmp0 (mode, "request") == 0 && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *request = json_node_get_object (node);
+      JsonNode *timing = json_object_get_member (request, "timing");
+      JsonNode *body = json_object_get_member (request, "responseBody");
+      JsonArray *unavailable = get_array (request, "unavailable");
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (request, "id", 0));
+
+      g_string_append_printf (text, "Request #%s in detail:", id);
+      append_request_line (text, request);
+      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      tw_tool_append_field (text, "id", id);
+      tw_tool_append_field (text, "url", tw_tool_get_string (request, "url", ""));
+      append_headers (text, "requestHeaders", request);
+      if (tw_tool_get_string (request, "requestBody", NULL) != NULL)
+        tw_tool_append_field (text, "requestBody", tw_tool_get_string (request, "requestBody", ""));
+      append_headers (text, "responseHeaders", request);
+      if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
+        append_timing (text, json_node_get_object (timing));
+
+      if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
+        {
+          JsonObject *b = json_node_get_object (body);
+          const char *kind = tw_tool_get_string (b, "kind", "binary");
+
+          g_string_append_printf (text, "\nresponseBody: %s, ", kind);
+          append_size (text, get_int (b, "size", 0));
+          if (tw_tool_get_string (b, "mimeType", NULL) != NULL)
+            g_string_append_printf (text, ", %s", tw_tool_get_string (b, "mimeType", ""));
+          if (g_strcmp0 (kind, "binary") == 0)
+            g_string_append (text, " (not shown; savePath writes it to a file)");
+          else
+            {
+              gint64 chars = get_int (b, "chars", 0);
+              gint64 offset = get_int (b, "offset", 0);
+              gint64 next = get_int (b, "nextCursor", -1);
+
+              if (next >= 0 || offset > 0)
+                g_string_append_printf (text, ", characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
+                                        " of %" G_GINT64_FORMAT,
+                                        offset, next >= 0 ? next : chars, chars);
+              g_string_append_c (text, '\n');
+              g_string_append (text, tw_tool_get_string (b, "text", ""));
+              if (next >= 0)
+                {
+                  g_autofree char *cursor = g_strdup_printf ("%" G_GINT64_FORMAT, next);
+
+                  g_string_append (text, "\nThe body continues: call again with this cursor.");
+                  tw_tool_append_field (text, "cursor", cursor);
+                }
+            }
+        }
+      if (tw_tool_get_string (request, "savedPath", NULL) != NULL)
+        tw_tool_append_field (text, "savedPath", tw_tool_get_string (request, "savedPath", ""));
+      for (guint i = 0; unavailable != NULL && i < json_array_get_length (unavailable); i++)
+        g_string_append_printf (text, "\nNot available: %s",
+                                json_array_get_string_element (unavailable, i));
+    }
+  else
+    {
+      JsonArray *requests = get_array (result, "requests");
+      guint n = requests != NULL ? json_array_get_length (requests) : 0;
+      gint64 matched = get_int (result, "matched", n);
+
+      if (n == 0)
+        g_string_append (text, "No requests match.");
+      else if (matched > n)
+        g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching requests, "
+                                "oldest first.", n, matched);
+      else
+        g_string_append_printf (text, "%u matching request%s, oldest first.", n, n == 1 ? "" : "s");
+      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      for (guint i = 0; i < n; i++)
+        append_request_line (text, json_array_get_object_element (requests, i));
+      if (n > 0)
+        g_string_append (text, "\nFor headers, bodies and timing, call again with id.");
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+network_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "id", "type", "status", "method", "url", "failed", "pages", "maxEntries", "showSecrets",
+    "maxBodyChars", "cursor", "savePath", NULL
+  };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_NETWORK, tw_tool_get_browser_id (call),
+                            params, format_network);
+}
+
+#define NETWORK_REQUEST_PROPERTIES \
+  "\"id\": {\"type\": \"integer\"}, " \
+  "\"time\": {\"type\": \"string\"}, " \
+  "\"method\": {\"type\": \"string\"}, " \
+  "\"url\": {\"type\": \"string\"}, " \
+  "\"resourceType\": {\"type\": \"string\"}, " \
+  "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"]}, " \
+  "\"status\": {\"type\": [\"integer\", \"null\"]}, " \
+  "\"statusText\": {\"type\": \"string\"}, " \
+  "\"durationMs\": {\"type\": \"integer\"}, " \
+  "\"size\": {\"type\": \"integer\"}, " \
+  "\"mimeType\": {\"type\": \"string\"}, " \
+  "\"failure\": {\"type\": \"string\"}"
+
+/* browser_fetch */
+
+static char *
+format_fetch (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonNode *node = json_object_get_member (result, "body");
+  JsonObject *body = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node)
+                                                                    : NULL;
+  JsonArray *headers = get_array (result, "headers");
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", get_int (result, "status", 0),
+                                             tw_tool_get_string (result, "statusText", ""));
+  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "cookiesSent", 0));
+
+  g_string_append (text, "HTTP response, fetched with the workspace's cookies (outside the page: no CORS).");
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "status", g_strstrip (status));
+  tw_tool_append_field (text, "cookiesSent", cookies);
+  g_string_append (text, "\nheaders:");
+  for (guint i = 0; headers != NULL && i < json_array_get_length (headers); i++)
+    {
+      JsonObject *header = json_array_get_object_element (headers, i);
+
+      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
+                              tw_tool_get_string (header, "value", ""));
+    }
+  if (body != NULL)
+    {
+      const char *kind = tw_tool_get_string (body, "kind", "binary");
+
+      g_string_append_printf (text, "\nbody: %s, ", kind);
+      append_size (text, get_int (body, "size", 0));
+      if (tw_tool_get_boolean (body, "truncated", FALSE))
+        g_string_append (text, ", cut (raise maxBodyChars for more)");
+      if (g_strcmp0 (kind, "binary") == 0)
+        g_string_append (text, " (not shown)");
+      else
+        {
+          g_string_append_c (text, '\n');
+          g_string_append (text, tw_tool_get_string (body, "text", ""));
+        }
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+fetch_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "url", "method", "headers", "body", "maxBodyChars", "showSecrets", NULL
+  };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", NULL), &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_FETCH, tw_tool_get_browser_id (call),
+                            params, format_fetch);
+}
+
+#define CONSOLE_MESSAGE_SCHEMA \
+  "{" \
+    "\"type\": \"object\", " \
+    "\"properties\": {" \
+      "\"id\": {\"type\": \"integer\", \"description\": \"The message's id.\"}, " \
+      "\"time\": {\"type\": \"string\", \"description\": \"ISO 8601 with milliseconds.\"}, " \
+      "\"level\": {\"type\": \"string\"}, " \
+      "\"source\": {\"type\": \"string\"}, " \
+      "\"text\": {\"type\": \"string\", \"description\": \"The message as the engine reports it.\"}, " \
+      "\"url\": {\"type\": \"string\"}, " \
+      "\"line\": {\"type\": \"integer\"}, " \
+      "\"column\": {\"type\": \"integer\"}, " \
+      "\"args\": {\"type\": \"array\", \"description\": \"With id: every argument as JSON (the thrown value for exceptions); values JSON cannot hold are strings like \\\"[undefined]\\\".\"}, " \
+      "\"stack\": {\"type\": \"array\", \"description\": \"With id: the stack, innermost first.\", \"items\": {\"type\": \"object\", \"properties\": {\"function\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"line\": {\"type\": \"integer\"}, \"column\": {\"type\": \"integer\"}}}}" \
+    "}, " \
+    "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
+  "}"
+
+#define HEADERS_SCHEMA \
+  "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}}}}"
+
+static const TwToolDef debugging_tools[] = {
+  {
+    .name = "browser_console",
+    .title = "Read the console in depth",
+    .description =
+      "Read a tab's console messages (console.log/warn/error, uncaught exceptions, network "
+      "and security errors), filtered by level, source and text, for the current page or "
+      "allPages. With id: one message in detail, every argument as JSON and the stack with "
+      "file, line and column. With wait: the next matching message (at once if one came "
+      "since the last read), or browser_timeout. With clear: empty the console.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
+          "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
+          "\"source\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"console-api\", \"javascript\", \"network\", \"security\", \"other\"]}, \"description\": \"Only these sources; javascript is uncaught exceptions.\"}, "
+          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only messages containing this, ignoring case.\"}, "
+          "\"allPages\": {\"type\": \"boolean\", \"description\": \"Include pages before the last navigation.\"}, "
+          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
+          "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
+          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
+          "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
+          "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
+          "\"cleared\": {\"type\": \"integer\"}, "
+          "\"waitedMs\": {\"type\": \"integer\"}, "
+          "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"mode\", \"matched\", \"messages\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = console_handler,
+  },
+  {
+    .name = "browser_network",
+    .title = "Inspect network requests",
+    .description =
+      "List a tab's network requests (XHR/fetch API calls, documents, scripts, images), "
+      "filtered by type, status class, method, URL or failed only, over the newest pages. "
+      "With id: one request in detail, request and response headers (Authorization and "
+      "cookies masked unless showSecrets), request body, timing phases and the response "
+      "body (text and JSON shown, binary as size and type, long bodies continue with "
+      "cursor); savePath writes the body to a file in the workspace.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
+          "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
+          "\"status\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"1xx\", \"2xx\", \"3xx\", \"4xx\", \"5xx\", \"none\"]}, \"description\": \"Only these status classes; none is no response.\"}, "
+          "\"method\": {\"type\": \"string\", \"minLength\": 1}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only URLs containing this.\"}, "
+          "\"failed\": {\"type\": \"boolean\", \"description\": \"Only failed loads and HTTP errors (status 400 and up).\"}, "
+          "\"pages\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100, \"description\": \"Newest pages to cover; 0 for all kept. Default 1: since the last navigation.\"}, "
+          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}, "
+          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
+          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
+          "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}"
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
+          "\"matched\": {\"type\": \"integer\"}, "
+          "\"requests\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES "}}}, "
+          "\"request\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES ", "
+            "\"requestHeaders\": " HEADERS_SCHEMA ", "
+            "\"responseHeaders\": " HEADERS_SCHEMA ", "
+            "\"requestBody\": {\"type\": \"string\"}, "
+            "\"timing\": {\"type\": \"object\", \"description\": \"Phases in ms from the page's Resource Timing.\"}, "
+            "\"responseBody\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"offset\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}, \"nextCursor\": {\"type\": \"integer\"}}}, "
+            "\"savedPath\": {\"type\": \"string\"}, "
+            "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
+          "}}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"mode\", \"matched\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = network_handler,
+  },
+  {
+    .name = "browser_fetch",
+    .title = "HTTP request with the tab's cookies",
+    .description =
+      "Make an HTTP request (GET, POST, PUT, DELETE…) with the cookies of the workspace's "
+      "browser session, outside the page so no CORS rule applies, and return the status, "
+      "headers and a size-limited body. Use it to call an API the page uses as the logged-in "
+      "user, without writing fetch() into browser_evaluate. http and https only.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
+          "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
+          "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
+          "\"body\": {\"type\": \"string\", \"description\": \"Request body; set Content-Type in headers.\"}, "
+          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
+          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"url\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
+          "\"status\": {\"type\": \"integer\"}, "
+          "\"statusText\": {\"type\": \"string\"}, "
+          "\"cookiesSent\": {\"type\": \"integer\"}, "
+          "\"headers\": " HEADERS_SCHEMA ", "
+          "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}"
+        "}, "
+        "\"required\": [\"browserId\", \"url\", \"status\", \"headers\", \"body\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = fetch_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_debugging_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (debugging_tools);
+  return debugging_tools;
+}
