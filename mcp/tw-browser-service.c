@@ -31,6 +31,10 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_SCROLL]    = "scroll",
   [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
   [TW_TAB_COMMAND_HANDOFF]   = "handoff",
+  /* Reading (issue 17). */
+  [TW_TAB_COMMAND_GET_TEXT]  = "get_text",
+  [TW_TAB_COMMAND_GET_HTML]  = "get_html",
+  [TW_TAB_COMMAND_READ]      = "read",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -53,6 +53,12 @@ typedef enum
   /* Watching and steering (DESIGN.md §6). */
   TW_TAB_COMMAND_HANDOFF,     /* {message,timeoutMs} -> {browserId,outcome:"done"|"cancelled",url,title} */
 
+  /* Reading (issue 17, webview/tw-tab-reading.c): {ref?,maxChars?,cursor?,...}
+   * -> {browserId,url,title,text,offset,total,truncated,nextCursor?}. */
+  TW_TAB_COMMAND_GET_TEXT,    /* {ref?,maxChars?,cursor?} */
+  TW_TAB_COMMAND_GET_HTML,    /* {ref?,inner?,stripScripts?,maxChars?,cursor?} */
+  TW_TAB_COMMAND_READ,        /* {ref?,filter?,outline?,maxChars?,cursor?} -> {...,mainContent} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -8,6 +8,7 @@
 #include "tw-error.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-reading.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -1199,6 +1200,13 @@ delegated_command_cb (GObject      *object,
       answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
       break;
 
+    /* Reading (issue 17). */
+    case TW_TAB_COMMAND_GET_TEXT:
+    case TW_TAB_COMMAND_GET_HTML:
+    case TW_TAB_COMMAND_READ:
+      answer = tw_tab_reading_run_finish (TW_PAGE_RUNTIME (object), result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1683,6 +1691,15 @@ dispatch_command (TwBrowserTab *self,
         json_object_foreach_member (answer, copy_member, reply);
         finish_command (self, task, reply, NULL);
       }
+      break;
+
+    /* Reading (issue 17). */
+    case TW_TAB_COMMAND_GET_TEXT:
+    case TW_TAB_COMMAND_GET_HTML:
+    case TW_TAB_COMMAND_READ:
+      tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
+                                g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:

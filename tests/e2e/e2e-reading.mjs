@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The reading tools of a real Tabwright through the official MCP SDK
+// client, used as an agent uses them: browser_read on a client-rendered
+// page (content built by script after load) as Markdown, with outline and
+// filter; browser_get_text and browser_get_html of a page and of a ref, cut
+// at maxChars and read on with the cursor; and the errors of bad input.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { startFixtureServer } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let fixtures;
+let client;
+
+before(async () => {
+  if (options.skip)
+    return;
+  fixtures = await startFixtureServer();
+  app = await startTabwright();
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await fixtures?.close();
+});
+
+// A tab on the client-rendered article, once its script has built the
+// content (the agent waits for text it expects, as it would).
+async function openArticle() {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/article.html') });
+  await callOk(client, 'browser_wait', { browserId: data.browserId, text: 'Tawny owl' });
+  return data.browserId;
+}
+
+// The body of a reading reply: what follows the labelled lines.
+function body(text) {
+  const start = text.indexOf('\n\n');
+  assert.ok(start > 0, `the reply has labelled lines, then the body: ${text}`);
+  return text.slice(start + 2).replace(/\n\ncursor: .*$/s, '');
+}
+
+function refFor(snapshot, needle) {
+  for (const line of snapshot.split('\n')) {
+    if (line.includes(needle)) {
+      const m = / (@e\d+)/.exec(line);
+      if (m)
+        return m[1];
+    }
+  }
+  assert.fail(`no ref for ${needle} in:\n${snapshot}`);
+}
+
+test('tools/list offers the reading tools without an outputSchema', options, async () => {
+  const { tools } = await client.listTools();
+  for (const name of ['browser_get_text', 'browser_get_html', 'browser_read']) {
+    const tool = tools.find((t) => t.name === name);
+    assert.ok(tool, `tools/list includes ${name}`);
+    assert.equal(tool.outputSchema, undefined, `${name} answers with text for reading`);
+    assert.equal(tool.annotations.readOnlyHint, true);
+  }
+});
+
+test('browser_read gives a client-rendered page as Markdown without its navigation', options, async () => {
+  const id = await openArticle();
+  const { text } = await callText(client, 'browser_read', { browserId: id });
+  assert.equal(textField(text, 'browserId'), id);
+  assert.equal(textField(text, 'url'), fixtures.url('/reading/article.html'));
+  assert.equal(textField(text, 'mainContent'), 'div.content');
+  const md = body(text);
+
+  assert.match(md, /^# Field Guide$/m);
+  assert.match(md, /^## Barn owl$/m);
+  assert.match(md, /^## Tawny owl$/m);
+  assert.ok(md.includes(`[barn owl page](${fixtures.url('/owls/barn')})`), `links keep their URL:\n${md}`);
+  assert.match(md, /^- Length: 33 to 39 cm, a middle-sized owl$/m);
+  assert.ok(md.includes('![A barn owl in flight]'), `images give their alt text:\n${md}`);
+  assert.ok(md.includes('| Owl | Weight |\n| --- | --- |\n| Barn | 300 g |\n| Tawny | 500 g |'), `a table:\n${md}`);
+  assert.ok(md.includes("```js\nconst owl = { name: 'tawny' };\n```"), `a fenced code block:\n${md}`);
+  for (const gone of ['Menu one', 'About us', 'Copyright footer', 'hidden paragraph', 'Loading'])
+    assert.ok(!md.includes(gone), `"${gone}" is left out:\n${md}`);
+});
+
+test('browser_read outline lists the headings and filter keeps matching sections', options, async () => {
+  const id = await openArticle();
+  const outline = body((await callText(client, 'browser_read', { browserId: id, outline: true })).text);
+  assert.equal(outline, '- Field Guide\n  - Barn owl\n  - Tawny owl');
+
+  const filtered = body((await callText(client, 'browser_read', { browserId: id, filter: 'tawny' })).text);
+  assert.match(filtered, /^## Tawny owl$/m);
+  assert.ok(filtered.includes('| Tawny | 500 g |'), `the whole matching section:\n${filtered}`);
+  assert.ok(!filtered.includes('heart-shaped'), `other sections are left out:\n${filtered}`);
+
+  const lines = body((await callText(client, 'browser_read', { browserId: id, filter: 'Antarctica' })).text);
+  assert.equal(lines, '## Barn owl\n\n- Found on every continent but Antarctica');
+});
+
+test('browser_get_text gives the visible text in blocks, of the page or of a ref', options, async () => {
+  const id = await openArticle();
+  const { text } = await callText(client, 'browser_get_text', { browserId: id });
+  const page = body(text);
+  assert.match(page, /^Barn owl$/m, 'a heading is a line of its own');
+  assert.match(page, /^Menu one$/m, 'the whole page, navigation too');
+  assert.ok(!page.includes('hidden paragraph'), 'hidden text is not visible text');
+  assert.equal(textField(text, 'range'), `characters 0–${page.length} of ${page.length}`);
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const ref = refFor(snapshot, 'Length: 33');
+  const item = await callText(client, 'browser_get_text', { browserId: id, ref });
+  assert.equal(body(item.text), 'Length: 33 to 39 cm, a middle-sized owl');
+});
+
+test('browser_get_text cuts a long page and the cursor reads the rest', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/table?rows=300') });
+  const id = data.browserId;
+  const whole = body((await callText(client, 'browser_get_text', { browserId: id, maxChars: 1000000 })).text);
+  assert.ok(whole.length > 5000, `a long page: ${whole.length} characters`);
+
+  let read = '';
+  let cursor;
+  let calls = 0;
+  do {
+    const args = { browserId: id, maxChars: 2000 };
+    if (cursor)
+      args.cursor = cursor;
+    const { text } = await callText(client, 'browser_get_text', args);
+    const part = body(text);
+    assert.ok(part.length <= 2000, `a part is at most maxChars: ${part.length}`);
+    read += part;
+    cursor = /^cursor: (\S+)/m.exec(text)?.[1];
+    calls++;
+  } while (cursor && calls < 100);
+  assert.equal(read, whole, 'the parts add up to the whole text');
+  assert.ok(calls > 2, `read in ${calls} parts`);
+
+  await callError(client, 'browser_get_text', { browserId: id, cursor: 'page 2' }, 'browser_invalid_argument');
+  await callError(client, 'browser_get_text', { browserId: id, cursor: 'c99999999' }, 'browser_invalid_argument');
+});
+
+test('browser_get_html gives outer or inner HTML, scripts emptied on request', options, async () => {
+  const id = await openArticle();
+  const full = body((await callText(client, 'browser_get_html', { browserId: id })).text);
+  assert.ok(full.startsWith('<html lang="en">'), full.slice(0, 80));
+  assert.ok(full.includes('<h2>Barn owl</h2>'), 'the live DOM, as the script built it');
+  assert.ok(full.includes("addEventListener('load'"), 'script bodies are there by default');
+
+  const stripped = body((await callText(client, 'browser_get_html', { browserId: id, stripScripts: true })).text);
+  assert.ok(!stripped.includes('addEventListener'), 'script bodies are left out');
+  assert.ok(!stripped.includes('font-family'), 'style bodies are left out');
+  assert.ok(stripped.includes('<script></script>'), 'the script element itself stays');
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const ref = refFor(snapshot, 'heading "Tawny owl"');
+  assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref })).text), '<h2>Tawny owl</h2>');
+  assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref, inner: true })).text), 'Tawny owl');
+});
+
+test('reading tools reject bad input with structured errors', options, async () => {
+  const id = await openArticle();
+  await callError(client, 'browser_get_html', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
+  await callError(client, 'browser_read', { browserId: 'b999' }, 'browser_not_found');
+  await callError(client, 'browser_get_text', { browserId: id, maxChars: 10 }, 'browser_invalid_argument');
+});
