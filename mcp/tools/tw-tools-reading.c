@@ -4,6 +4,8 @@
 #include "tw-tools.h"
 #include "tw-tool-util.h"
 
+#include "tw-error.h"
+
 /* The reading tools: the page's visible text, its HTML, and the page as
  * Markdown. Their replies are long bodies for reading, so they are text
  * only (no outputSchema): labelled lines say where the text came from, and
@@ -107,15 +109,104 @@ get_html_handler (TwToolCall *call)
                             params, format_html);
 }
 
+/* A page fetched without a tab says where its text came from:
+ *   The page read over HTTP, from markdown.
+ *   url: https://…   (after redirects)
+ *   status: 200
+ *   source: markdown | llms.txt | llms-full.txt | text | extracted HTML */
+static char *
+format_fetched (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *body = tw_tool_get_string (result, "text", "");
+  const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
+  const char *note = tw_tool_get_string (result, "note", NULL);
+  const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
+  const char *title = tw_tool_get_string (result, "title", NULL);
+  gint64 offset = get_int (result, "offset", 0);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "status", 0));
+  g_autofree char *range = NULL;
+
+  g_string_append_printf (text, "The page read over HTTP without a tab, from %s.",
+                          tw_tool_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "status", status);
+  tw_tool_append_field (text, "source", tw_tool_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "contentType", tw_tool_get_string (result, "contentType", ""));
+  if (title != NULL)
+    tw_tool_append_field (text, "title", title);
+  if (main_content != NULL)
+    tw_tool_append_field (text, "mainContent", main_content);
+  if (note != NULL)
+    tw_tool_append_field (text, "note", note);
+  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
+                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
+                           get_int (result, "total", 0));
+  tw_tool_append_field (text, "range", range);
+
+  g_string_append (text, "\n\n");
+  g_string_append (text, *body != '\0' ? body : "(no text)");
+  if (cursor != NULL)
+    g_string_append_printf (text, "\n\ncursor: %s (cut here: call again with the same url and "
+                            "this cursor to read on)", cursor);
+
+  return g_string_free (text, FALSE);
+}
+
 static void
 read_handler (TwToolCall *call)
 {
   static const char * const names[] = { "ref", "filter", "outline", "maxChars", "cursor",
                                         NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+  static const char * const url_names[] = { "url", "llms", "filter", "outline", "maxChars",
+                                            "cursor", NULL };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  gboolean has_tab = json_object_has_member (arguments, "browserId");
+  gboolean has_url = json_object_has_member (arguments, "url");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) params = NULL;
 
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call),
-                            params, format_markdown);
+  if (has_tab == has_url)
+    {
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           has_tab
+                           ? "Give either browserId (read a tab) or url (fetch a page), not both"
+                           : "Give browserId (read a tab's page) or url (fetch a page over HTTP)");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (!has_url)
+    {
+      if (json_object_has_member (arguments, "llms"))
+        {
+          g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "llms goes with url: it reads a site's llms.txt over HTTP");
+          tw_tool_call_return_error (call, error);
+          return;
+        }
+      params = tw_tool_copy_arguments (call, names);
+      tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call),
+                                params, format_markdown);
+      return;
+    }
+
+  if (json_object_has_member (arguments, "ref"))
+    {
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "ref goes with browserId: a fetched page has no refs");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", ""), &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, url_names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_READ_URL, NULL, params, format_fetched);
 }
 
 #define REF_PROPERTY \
@@ -181,20 +272,24 @@ static const TwToolDef reading_tools[] = {
     .title = "Read the page as Markdown",
     .description =
       "Read a page as Markdown: its main content with headings, paragraphs, links with URLs, "
-      "lists, tables, code and image alt text; menus and boilerplate left out. Reads the tab's "
-      "live page, so script-built and logged-in pages work. outline gives headings only; "
-      "filter keeps the sections and lines that match.",
+      "lists, tables, code and image alt text; menus and boilerplate left out. With browserId "
+      "it reads the tab's live page (script-built and logged-in pages work); with url it "
+      "fetches the page over HTTP without a tab, with the workspace's cookies, preferring the "
+      "site's Markdown, or its llms.txt with llms. outline gives headings only; filter keeps "
+      "the sections and lines that match.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
+          "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
           REF_PROPERTY ", "
           "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
           "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
           CHARS_PROPERTIES
         "}, "
-        "\"required\": [\"browserId\"], "
+        
         "\"additionalProperties\": false"
       "}",
     .output_schema = NULL,

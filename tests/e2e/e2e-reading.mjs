@@ -4,9 +4,12 @@
 // client, used as an agent uses them: browser_read on a client-rendered
 // page (content built by script after load) as Markdown, with outline and
 // filter; browser_get_text and browser_get_html of a page and of a ref, cut
-// at maxChars and read on with the cursor; and the errors of bad input.
+// at maxChars and read on with the cursor; browser_read with a url, fetched
+// without a tab (llms.txt, Markdown, extracted HTML, cookies); and the
+// errors of bad input.
 
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
@@ -168,4 +171,98 @@ test('reading tools reject bad input with structured errors', options, async () 
   await callError(client, 'browser_get_html', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
   await callError(client, 'browser_read', { browserId: 'b999' }, 'browser_not_found');
   await callError(client, 'browser_get_text', { browserId: id, maxChars: 10 }, 'browser_invalid_argument');
+});
+
+// browser_read with a url: fetched over HTTP without a tab.
+
+test('browser_read with llms reads the site\'s llms.txt and llms-full.txt', options, async () => {
+  const before = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/reading/article.html'), llms: 'txt' });
+  assert.equal(textField(text, 'source'), 'llms.txt');
+  assert.equal(textField(text, 'url'), fixtures.url('/llms.txt'));
+  assert.equal(textField(text, 'status'), '200');
+  const md = body(text);
+  assert.ok(md.startsWith('# Owl Site\n\n> Field notes about owls, for agents.'), md);
+  assert.ok(md.includes('- [Barn owl](/reading/notes.md): the barn owl in detail'), md);
+
+  const full = await callText(client, 'browser_read', { url: fixtures.origin, llms: 'full', outline: true });
+  assert.equal(textField(full.text, 'source'), 'llms-full.txt');
+  assert.equal(body(full.text), '- Owl Site (full)\n  - Barn owl\n  - Tawny owl');
+
+  const after = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
+  assert.equal(after, before, 'no tab was opened to read');
+});
+
+test('browser_read with a url prefers Markdown: asked for, then the .md form of the path', options, async () => {
+  const negotiated = await callText(client, 'browser_read', { url: fixtures.url('/negotiate') });
+  assert.equal(textField(negotiated.text, 'source'), 'markdown');
+  assert.equal(body(negotiated.text), '# Negotiated\n\nMarkdown because it was asked for.');
+
+  const variant = await callText(client, 'browser_read', { url: fixtures.url('/reading/notes.html') });
+  assert.equal(textField(variant.text, 'source'), 'markdown');
+  assert.equal(textField(variant.text, 'url'), fixtures.url('/reading/notes.md'));
+  assert.match(body(variant.text), /^# Notes\n\nThe barn owl's notes, written in Markdown/);
+});
+
+test('browser_read with a url extracts the main content of HTML, never running it', options, async () => {
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/reading/static.html') });
+  assert.equal(textField(text, 'source'), 'extracted HTML');
+  assert.equal(textField(text, 'status'), '200');
+  assert.equal(textField(text, 'mainContent'), 'main');
+  const md = body(text);
+  assert.match(md, /^# Static owls$/m);
+  assert.ok(md.includes('Little owls live in farmland'), md);
+  assert.ok(md.includes(`[field guide](${fixtures.url('/reading/article.html')})`), `relative links made absolute:\n${md}`);
+  for (const gone of ['Site menu', 'Footer of the static page', 'Hidden by its style', 'Written by script'])
+    assert.ok(!md.includes(gone), `"${gone}" is left out:\n${md}`);
+
+  const missing = await callText(client, 'browser_read', { url: fixtures.url('/status/404') });
+  assert.equal(textField(missing.text, 'status'), '404', 'the status says the page was not found');
+
+});
+
+test('browser_read with llms on a site without llms.txt reads the page and says so', options, async () => {
+  // A second site, which has no llms.txt.
+  const server = http.createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<title>Plain</title><main><h1>Plain site</h1><p>A site without any llms.txt file.</p></main>');
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${server.address().port}/`;
+    const { text } = await callText(client, 'browser_read', { url: origin, llms: 'txt' });
+    assert.equal(textField(text, 'source'), 'extracted HTML');
+    assert.equal(textField(text, 'url'), origin);
+    assert.match(textField(text, 'note'), /no llms\.txt \(HTTP 404\)/);
+    assert.match(body(text), /^# Plain site\n\nA site without any llms\.txt file\.$/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('browser_read with a url sends the workspace\'s cookies', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=Cookies') });
+  await callOk(client, 'browser_evaluate', {
+    browserId: data.browserId,
+    function: "() => { document.cookie = 'owlsession=tawny42; path=/'; return document.cookie; }",
+  });
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/whoami') });
+  assert.match(body(text), /Cookie header: .*owlsession=tawny42/);
+});
+
+test('browser_read with a url rejects bad input with structured errors', options, async () => {
+  await callError(client, 'browser_read', { url: 'file:///etc/passwd' }, 'browser_denied');
+  await callError(client, 'browser_read', { url: 'not a url' }, 'browser_denied');
+  await callError(client, 'browser_read', {}, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { browserId: 'b1', url: fixtures.origin }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.origin, ref: '@e1' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.origin, llms: 'all' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.url('/negotiate'), cursor: 'x' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: 'http://127.0.0.1:9/' }, 'browser_navigation_failed');
 });

@@ -74,7 +74,12 @@ const Read = {
     return Read.page(Read.slice(html, args.offset || 0, args.maxChars || 40000));
   },
 
+  // Whether a person sees the element. A parsed document (fetched HTML)
+  // has no rendering: there only its markup can hide an element.
   visible (el) {
+    if (!el.ownerDocument.defaultView)
+      return !el.hidden &&
+             !/(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(el.getAttribute('style') || '');
     if (typeof el.checkVisibility === 'function')
       return el.checkVisibility({ checkVisibilityCSS: true });
     const s = getComputedStyle(el);
@@ -272,21 +277,51 @@ const Read = {
     return out.join('\n\n');
   },
 
-  markdown (ctx, args) {
-    const body = Read.root(ctx, args);
-    const main = args.ref !== undefined && args.ref !== null ? body : Read.main(body);
+  // The Markdown of @main, under the page's title when it has no heading
+  // of its own.
+  convert (main, title) {
     let md = Read.turndown().turndown(Read.clean(main));
     md = md.replace(/\n{3,}/g, '\n\n').trim();
-    const title = Base.flat(document.title);
-    if (title && !md.startsWith('# ') && args.ref === undefined)
+    title = Base.flat(title);
+    if (title && !md.startsWith('# '))
       md = '# ' + title + '\n\n' + md;
+    return md;
+  },
+
+  markdown (ctx, args) {
+    const body = Read.root(ctx, args);
+    const byRef = args.ref !== undefined && args.ref !== null;
+    const main = byRef ? body : Read.main(body);
+    const md = Read.convert(main, byRef ? '' : document.title);
+    const result = Read.finish(md, args);
+    result.mainContent = main === body ? 'page' : Read.describe(main);
+    return Read.page(result);
+  },
+
+  // A fetched page (browser_read with a url): Markdown or text as it came,
+  // or HTML parsed (never run) and converted like a live page.
+  source (ctx, args) {
+    if (args.kind !== 'html')
+      return Read.finish(String(args.body).replace(/\r\n/g, '\n').trim(), args);
+    const doc = new DOMParser().parseFromString(String(args.body), 'text/html');
+    const base = doc.createElement('base');
+    base.href = doc.querySelector('base[href]')
+      ? new URL(doc.querySelector('base[href]').getAttribute('href'), args.url).href : args.url;
+    doc.head.prepend(base);
+    const body = doc.body || doc.documentElement;
+    const main = Read.main(body);
+    const result = Read.finish(Read.convert(main, doc.title), args);
+    result.mainContent = main === body ? 'page' : Read.describe(main);
+    result.title = doc.title;
+    return result;
+  },
+
+  finish (md, args) {
     if (typeof args.filter === 'string' && args.filter !== '')
       md = Read.filter(md, args.filter);
     if (args.outline)
       md = Read.outline(md);
-    const result = Read.slice(md, args.offset || 0, args.maxChars || 40000);
-    result.mainContent = main === body ? 'page' : Read.describe(main);
-    return Read.page(result);
+    return Read.slice(md, args.offset || 0, args.maxChars || 40000);
   },
 
   describe (el) {
@@ -302,3 +337,4 @@ const Read = {
 Api.register('readText', Read.text);
 Api.register('readHtml', Read.html);
 Api.register('readMarkdown', Read.markdown);
+Api.register('readSource', Read.source);
