@@ -35,6 +35,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_GET_TEXT]  = "get_text",
   [TW_TAB_COMMAND_GET_HTML]  = "get_html",
   [TW_TAB_COMMAND_READ]      = "read",
+  [TW_TAB_COMMAND_SET_CONTENT] = "set_content",
   [TW_TAB_COMMAND_READ_URL]  = "read_url",
 };
 

@@ -8,7 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* The reading commands of one tab (get text, get HTML, read as Markdown),
+/* The reading commands of one tab (get text, get HTML, read as Markdown,
+ * set the document's HTML),
  * answered by the page runtime's read.js. Each answer is cut at maxChars;
  * a cut answer carries a cursor ("c<offset>") to go on from. */
 
@@ -19,7 +20,8 @@ G_BEGIN_DECLS
 gboolean    tw_tab_reading_handles    (TwTabCommand          command);
 
 /* Completes with {url, title, text, offset, total, truncated, nextCursor?}
- * and, for READ, mainContent: which element was read. */
+ * and, for READ, mainContent: which element was read. SET_CONTENT ({html})
+ * replaces the document and completes with {url, title, elements}. */
 void        tw_tab_reading_run_async  (TwPageRuntime        *runtime,
                                        TwTabCommand          command,
                                        JsonObject           *params,

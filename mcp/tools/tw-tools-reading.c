@@ -209,6 +209,28 @@ read_handler (TwToolCall *call)
   tw_tool_call_run_command (call, TW_TAB_COMMAND_READ_URL, NULL, params, format_fetched);
 }
 
+static char *
+format_set_content (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "Replaced the document: it has %" G_GINT64_FORMAT " elements "
+                          "now. Take a snapshot to act on it.", get_int (result, "elements", 0));
+  tw_tool_append_page (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+set_content_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "html", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_SET_CONTENT, tw_tool_get_browser_id (call),
+                            params, format_set_content);
+}
+
 #define REF_PROPERTY \
   "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
 #define CHARS_PROPERTIES \
@@ -298,6 +320,29 @@ static const TwToolDef reading_tools[] = {
     .idempotent = TRUE,
     .open_world = FALSE,
     .handler = read_handler,
+  },
+  {
+    .name = "browser_set_content",
+    .title = "Set the page HTML",
+    .description =
+      "Replace the tab's document with the given HTML, at the same URL, e.g. to try out "
+      "markup or reproduce a bug. Scripts in it run.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"html\": {\"type\": \"string\", \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"html\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = TRUE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = set_content_handler,
   },
 };
 

@@ -266,3 +266,21 @@ test('browser_read with a url rejects bad input with structured errors', options
   await callError(client, 'browser_read', { url: fixtures.url('/negotiate'), cursor: 'x' }, 'browser_invalid_argument');
   await callError(client, 'browser_read', { url: 'http://127.0.0.1:9/' }, 'browser_navigation_failed');
 });
+
+test('browser_set_content replaces the document, and its scripts run', options, async () => {
+  const id = await openArticle();
+  const html = '<!DOCTYPE html><title>Tried out</title><h1>Markup under test</h1>' +
+    '<button id="b">Press</button><script>document.getElementById("b").textContent = "Pressed by script";</script>';
+  const { data, text } = await callOk(client, 'browser_set_content', { browserId: id, html });
+  assert.equal(data.browserId, id);
+  assert.equal(data.title, 'Tried out');
+  assert.equal(data.url, fixtures.url('/reading/article.html'), 'the same URL and origin');
+  assert.equal(textField(text, 'browserId'), id);
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  assert.match(snapshot, /heading "Markup under test"/);
+  assert.match(snapshot, /button "Pressed by script"/);
+  assert.ok(!snapshot.includes('Barn owl'), 'the old document is gone');
+
+  await callError(client, 'browser_set_content', { browserId: id }, 'browser_invalid_argument');
+});

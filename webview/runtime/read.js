@@ -334,6 +334,17 @@ const Read = {
   },
 };
 
+// browser_set_content: the document replaced by @html, at the same URL and
+// origin, as document.write() does; the page's own scripts in it run.
+Api.register('setContent', (ctx, args) => {
+  if (typeof args.html !== 'string')
+    throw Base.error('browser_invalid_argument', 'html must be a string');
+  document.open();
+  document.write(args.html);
+  document.close();
+  return { url: document.URL, title: document.title, elements: document.getElementsByTagName('*').length };
+});
+
 Api.register('readText', Read.text);
 Api.register('readHtml', Read.html);
 Api.register('readMarkdown', Read.markdown);
