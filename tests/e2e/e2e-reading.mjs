@@ -284,3 +284,52 @@ test('browser_set_content replaces the document, and its scripts run', options, 
 
   await callError(client, 'browser_set_content', { browserId: id }, 'browser_invalid_argument');
 });
+
+// browser_wait's conditions beyond text and URL.
+
+test('browser_wait for elements, text gone and load states: waits that hold', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
+  const id = data.browserId;
+  const loaded = await callOk(client, 'browser_wait', { browserId: id, loadState: 'load' });
+  assert.equal(loaded.data.matched, 'loadState');
+  assert.equal(loaded.data.value, 'load');
+  const idle = await callOk(client, 'browser_wait', { browserId: id, loadState: 'networkidle' });
+  assert.match(idle.text, /The page reached networkidle after \d+ ms\./);
+
+  const attached = await callOk(client, 'browser_wait', { browserId: id, selector: '#panel', state: 'attached' });
+  assert.equal(attached.data.matched, 'selector');
+  assert.equal(attached.data.value, '#panel attached');
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  await callOk(client, 'browser_click', { browserId: id, ref: refFor(snapshot, 'button "Start"') });
+  const spinnerRef = refFor(snapshot, 'Loading results');
+
+  const visible = await callOk(client, 'browser_wait', { browserId: id, selector: '#panel' });
+  assert.equal(visible.data.value, '#panel visible');
+  assert.match(visible.text, /The element #panel visible holds after \d+ ms\./);
+  const gone = await callOk(client, 'browser_wait', { browserId: id, textGone: 'loading results' });
+  assert.equal(gone.data.matched, 'textGone');
+  const detached = await callOk(client, 'browser_wait', { browserId: id, ref: spinnerRef, state: 'detached' });
+  assert.equal(detached.data.matched, 'ref');
+  await callOk(client, 'browser_wait', { browserId: id, selector: '#spinner', state: 'hidden' });
+  await callOk(client, 'browser_wait', { browserId: id, selector: '#late', state: 'visible' });
+});
+
+test('browser_wait that times out says what the page showed instead', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
+  const id = data.browserId;
+  const hidden = await callError(client, 'browser_wait', { browserId: id, selector: '#panel', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(hidden.error.message, /#panel visible did not hold within 300 ms/);
+  assert.match(hidden.error.message, /the element is there but hidden: display: none/);
+
+  const missing = await callError(client, 'browser_wait', { browserId: id, selector: '#nothing', state: 'attached', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(missing.error.message, /no element matches #nothing/);
+
+  const still = await callError(client, 'browser_wait', { browserId: id, textGone: 'Loading results', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(still.error.message, /the text is still shown: "Loading results…/);
+
+  await callError(client, 'browser_wait', { browserId: id, selector: '##bad', timeoutMs: 300 }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, text: 'a', selector: 'p' }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, textGone: 'a', state: 'visible' }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, loadState: 'idle' }, 'browser_invalid_argument');
+});
