@@ -3,6 +3,7 @@
 
 #include "tw-page-tools.h"
 
+#include "tw-evaluate-script.h"
 #include "tw-error.h"
 #include "tw-workspace-path.h"
 
@@ -610,6 +611,108 @@ wait_check_cb (GObject      *object,
     wait_succeed (task, data->kind != NULL ? data->kind : "text");
 }
 
+/* A "function" wait: the agent's predicate runs in the page's own world,
+ * as browser_evaluate's functions do, and holds once it returns a truthy
+ * value. */
+static gboolean
+json_truthy (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return FALSE;
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return TRUE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN:
+      return json_node_get_boolean (node);
+    case G_TYPE_INT64:
+      return json_node_get_int (node) != 0;
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node) != 0.0;
+    case G_TYPE_STRING:
+      return json_node_get_string (node)[0] != '\0';
+    default:
+      return TRUE;
+    }
+}
+
+static void
+wait_function_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonObject *answer;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
+                                                                 result, &error);
+  if (data->done)
+    return;
+
+  data->check_in_flight = FALSE;
+  data->n_checks++;
+
+  if (value == NULL)
+    {
+      g_free (data->check_problem);
+      data->check_problem = g_strdup (error->message);
+      return;
+    }
+
+  json = jsc_value_is_string (value) ? jsc_value_to_string (value) : jsc_value_to_json (value, 0);
+  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+
+  answer = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (answer, "threw"))
+    {
+      wait_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
+                                    "The function of the wait threw: %s",
+                                    json_object_get_string_member_with_default (answer, "message",
+                                                                                "an exception")));
+      return;
+    }
+
+  g_clear_pointer (&data->check_problem, g_free);
+  g_free (data->excerpt);
+  {
+    g_autofree char *returned = json_object_has_member (answer, "value")
+                                ? json_to_string (json_object_get_member (answer, "value"), FALSE)
+                                : g_strdup ("undefined");
+
+    if (strlen (returned) > 200)
+      returned[200] = '\0';
+    data->excerpt = g_strdup_printf ("the function returned %s", returned);
+  }
+
+  if (json_truthy (json_object_get_member (answer, "value")))
+    wait_succeed (task, "function");
+}
+
+static void
+wait_check_function (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+  g_autofree char *body = tw_evaluate_script_build_body (data->value);
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "nonce", "s", "");
+  g_variant_dict_insert (&dict, "maxBytes", "d", 4096.0);
+  data->check_in_flight = TRUE;
+  webkit_web_view_call_async_javascript_function (view, body, -1, g_variant_dict_end (&dict),
+                                                  NULL, "tabwright-wait.js",
+                                                  data->check_cancellable, wait_function_cb,
+                                                  g_object_ref (task));
+}
+
 static void
 wait_check_text (GTask *task)
 {
@@ -618,6 +721,12 @@ wait_check_text (GTask *task)
 
   if (data->check_in_flight)
     return;
+
+  if (g_strcmp0 (data->kind, "function") == 0)
+    {
+      wait_check_function (task);
+      return;
+    }
 
   if (data->condition != NULL)
     {
@@ -779,7 +888,8 @@ tw_page_tools_wait_async (WebKitWebView       *view,
     }
 
   {
-    static const char * const kinds[] = { "textGone", "selector", "ref", "loadState", NULL };
+    static const char * const kinds[] = { "textGone", "selector", "ref", "loadState", "function",
+                                          NULL };
     const char *kind = NULL;
     const char *state = NULL;
     guint n_given = (text != NULL) + (url != NULL);
@@ -808,7 +918,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
       {
         g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                  "Give exactly one of \"text\", \"textGone\", \"url\", "
-                                 "\"selector\", \"ref\" and \"loadState\"");
+                                 "\"selector\", \"ref\", \"loadState\" and \"function\"");
         return;
       }
     if (state != NULL && g_strcmp0 (kind, "selector") != 0 && g_strcmp0 (kind, "ref") != 0)

@@ -241,6 +241,9 @@ format_wait (JsonObject *result)
   else if (g_strcmp0 (matched, "selector") == 0 || g_strcmp0 (matched, "ref") == 0)
     g_string_append_printf (text, "The element %s holds after %" G_GINT64_FORMAT " ms.",
                             value, MAX (get_int (result, "elapsedMs"), 0));
+  else if (g_strcmp0 (matched, "function") == 0)
+    g_string_append_printf (text, "The function returned a truthy value after %" G_GINT64_FORMAT
+                            " ms.", MAX (get_int (result, "elapsedMs"), 0));
   else if (g_strcmp0 (matched, "loadState") == 0)
     g_string_append_printf (text, "The page reached %s after %" G_GINT64_FORMAT " ms.",
                             value, MAX (get_int (result, "elapsedMs"), 0));
@@ -261,9 +264,9 @@ wait_handler (TwToolCall *call)
 {
   static const char * const names[] = { "text", "url", "timeoutMs",
                                         "textGone", "selector", "ref", "state", "loadState",
-                                        NULL };
+                                        "function", NULL };
   static const char * const conditions[] = { "text", "url", "textGone", "selector", "ref",
-                                             "loadState", NULL };
+                                             "loadState", "function", NULL };
   JsonObject *arguments = tw_tool_call_get_arguments (call);
   g_autoptr(JsonObject) params = NULL;
   guint n_given = 0;
@@ -427,7 +430,8 @@ static const TwToolDef page_tools[] = {
     .description =
       "Wait for text to appear (or textGone to disappear), for the tab's URL to contain a "
       "fragment (pushState counts), for an element (selector or ref) to be attached, visible, "
-      "hidden or detached, or for a loadState. Give exactly one condition. Use it after an "
+      "hidden or detached, for a loadState, or for a JavaScript function to return true. Give "
+      "exactly one condition. Use it after an "
       "action whose effect comes later: results loading, a spinner going away, a redirect. "
       "Text matching ignores case and extra white space and only sees visible text. Fails "
       "with browser_timeout after timeoutMs (default 5000, at most 30000) and says what the "
@@ -444,6 +448,7 @@ static const TwToolDef page_tools[] = {
           "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An element from a snapshot that should reach state.\"}, "
           "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
           "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request finished for 500 ms.\"}, "
+          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A JavaScript predicate run in the page until it returns a truthy value, e.g. \\\"() => window.appReady\\\".\"}, "
           "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"How long to wait, in milliseconds. Default 5000.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
@@ -456,7 +461,7 @@ static const TwToolDef page_tools[] = {
           "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
           "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
           "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
-          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\"], \"description\": \"Which condition held.\"}, "
+          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
           "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
           "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
           TW_TOOL_DIALOGS_PROPERTY

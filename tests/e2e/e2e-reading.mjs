@@ -313,6 +313,9 @@ test('browser_wait for elements, text gone and load states: waits that hold', op
   assert.equal(detached.data.matched, 'ref');
   await callOk(client, 'browser_wait', { browserId: id, selector: '#spinner', state: 'hidden' });
   await callOk(client, 'browser_wait', { browserId: id, selector: '#late', state: 'visible' });
+  const fn = await callOk(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown' });
+  assert.equal(fn.data.matched, 'function');
+  assert.match(fn.text, /The function returned a truthy value after \d+ ms\./);
 });
 
 test('browser_wait that times out says what the page showed instead', options, async () => {
@@ -327,6 +330,11 @@ test('browser_wait that times out says what the page showed instead', options, a
 
   const still = await callError(client, 'browser_wait', { browserId: id, textGone: 'Loading results', timeoutMs: 300 }, 'browser_timeout');
   assert.match(still.error.message, /the text is still shown: "Loading results…/);
+
+  const never = await callError(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(never.error.message, /the function returned null/);
+  const threw = await callError(client, 'browser_wait', { browserId: id, function: "() => { throw new Error('boom') }" }, 'browser_script_error');
+  assert.match(threw.error.message, /boom/);
 
   await callError(client, 'browser_wait', { browserId: id, selector: '##bad', timeoutMs: 300 }, 'browser_invalid_argument');
   await callError(client, 'browser_wait', { browserId: id, text: 'a', selector: 'p' }, 'browser_invalid_argument');
