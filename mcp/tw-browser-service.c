@@ -36,6 +36,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_GET_HTML]  = "get_html",
   [TW_TAB_COMMAND_READ]      = "read",
   [TW_TAB_COMMAND_SET_CONTENT] = "set_content",
+  [TW_TAB_COMMAND_GET_STYLES] = "get_styles",
   [TW_TAB_COMMAND_READ_URL]  = "read_url",
 };
 

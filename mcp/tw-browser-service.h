@@ -59,6 +59,7 @@ typedef enum
   TW_TAB_COMMAND_GET_HTML,    /* {ref?,inner?,stripScripts?,maxChars?,cursor?} */
   TW_TAB_COMMAND_READ,        /* {ref?,filter?,outline?,maxChars?,cursor?} -> {...,mainContent} */
   TW_TAB_COMMAND_SET_CONTENT, /* {html} -> {browserId,url,title,elements} */
+  TW_TAB_COMMAND_GET_STYLES,  /* {ref,properties?} -> {browserId,ref,tag,style,box,visible,hiddenBecause} */
   TW_TAB_COMMAND_READ_URL,    /* workspace: {url,llms?,filter?,outline?,maxChars?,cursor?} -> {url,status,source,...} */
 
   TW_TAB_COMMAND_LAST

@@ -1205,6 +1205,7 @@ delegated_command_cb (GObject      *object,
     case TW_TAB_COMMAND_GET_HTML:
     case TW_TAB_COMMAND_READ:
     case TW_TAB_COMMAND_SET_CONTENT:
+    case TW_TAB_COMMAND_GET_STYLES:
       answer = tw_tab_reading_run_finish (TW_PAGE_RUNTIME (object), result, &error);
       break;
 
@@ -1699,6 +1700,7 @@ dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_GET_HTML:
     case TW_TAB_COMMAND_READ:
     case TW_TAB_COMMAND_SET_CONTENT:
+    case TW_TAB_COMMAND_GET_STYLES:
       tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
                                 g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));

@@ -9,7 +9,8 @@ gboolean
 tw_tab_reading_handles (TwTabCommand command)
 {
   return command == TW_TAB_COMMAND_GET_TEXT || command == TW_TAB_COMMAND_GET_HTML ||
-         command == TW_TAB_COMMAND_READ || command == TW_TAB_COMMAND_SET_CONTENT;
+         command == TW_TAB_COMMAND_READ || command == TW_TAB_COMMAND_SET_CONTENT ||
+         command == TW_TAB_COMMAND_GET_STYLES;
 }
 
 /* A cursor is "c" and the offset to go on from, as the last answer gave
@@ -90,7 +91,7 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
                           gpointer             user_data)
 {
   static const char * const copied[] = { "ref", "inner", "stripScripts", "filter", "outline",
-                                         "html", NULL };
+                                         "html", "properties", NULL };
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonObject) args = json_object_new ();
   const char *function_name;
@@ -152,6 +153,9 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
       break;
     case TW_TAB_COMMAND_SET_CONTENT:
       function_name = "setContent";
+      break;
+    case TW_TAB_COMMAND_GET_STYLES:
+      function_name = "styles.get";
       break;
     default:
       function_name = "readMarkdown";

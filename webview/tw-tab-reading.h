@@ -21,7 +21,9 @@ gboolean    tw_tab_reading_handles    (TwTabCommand          command);
 
 /* Completes with {url, title, text, offset, total, truncated, nextCursor?}
  * and, for READ, mainContent: which element was read. SET_CONTENT ({html})
- * replaces the document and completes with {url, title, elements}. */
+ * replaces the document and completes with {url, title, elements};
+ * GET_STYLES ({ref, properties?}) with {ref, tag, style, box, visible,
+ * hiddenBecause}. */
 void        tw_tab_reading_run_async  (TwPageRuntime        *runtime,
                                        TwTabCommand          command,
                                        JsonObject           *params,

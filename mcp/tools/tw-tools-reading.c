@@ -231,6 +231,70 @@ set_content_handler (TwToolCall *call)
                             params, format_set_content);
 }
 
+/* browser_get_styles */
+
+static char *
+format_styles (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *ref = tw_tool_get_string (result, "ref", "?");
+  const char *why = tw_tool_get_string (result, "hiddenBecause", NULL);
+  JsonNode *box_node = json_object_get_member (result, "box");
+  JsonNode *style_node = json_object_get_member (result, "style");
+
+  if (tw_tool_get_boolean (result, "visible", FALSE))
+    g_string_append_printf (text, "%s <%s> is visible.", ref, tw_tool_get_string (result, "tag", "?"));
+  else
+    g_string_append_printf (text, "%s <%s> is not visible: %s.", ref,
+                            tw_tool_get_string (result, "tag", "?"), why != NULL ? why : "?");
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "ref", ref);
+
+  if (box_node != NULL && JSON_NODE_HOLDS_OBJECT (box_node))
+    {
+      JsonObject *box = json_node_get_object (box_node);
+      static const char * const sides[] = { "margin", "padding", "border", NULL };
+
+      g_string_append_printf (text, "\nbox: x %" G_GINT64_FORMAT ", y %" G_GINT64_FORMAT
+                              ", %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " (viewport CSS pixels)",
+                              get_int (box, "x", 0), get_int (box, "y", 0),
+                              get_int (box, "width", 0), get_int (box, "height", 0));
+      for (guint i = 0; sides[i] != NULL; i++)
+        {
+          JsonNode *node = json_object_get_member (box, sides[i]);
+          g_autofree char *values = node != NULL ? json_to_string (node, FALSE) : NULL;
+
+          if (values != NULL)
+            g_string_append_printf (text, "\n%s (top right bottom left): %s", sides[i], values);
+        }
+    }
+
+  if (style_node != NULL && JSON_NODE_HOLDS_OBJECT (style_node))
+    {
+      JsonObject *style = json_node_get_object (style_node);
+      g_autoptr(GList) names = json_object_get_members (style);
+
+      g_string_append (text, "\nstyle:");
+      for (GList *l = names; l != NULL; l = l->next)
+        g_string_append_printf (text, "\n  %s: %s", (const char *) l->data,
+                                tw_tool_get_string (style, l->data, ""));
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+get_styles_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "properties", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_STYLES, tw_tool_get_browser_id (call),
+                            params, format_styles);
+}
+
 #define REF_PROPERTY \
   "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
 #define CHARS_PROPERTIES \
@@ -343,6 +407,45 @@ static const TwToolDef reading_tools[] = {
     .idempotent = TRUE,
     .open_world = FALSE,
     .handler = set_content_handler,
+  },
+  {
+    .name = "browser_get_styles",
+    .title = "Get an element's CSS styles",
+    .description =
+      "Get the computed CSS style of an element (the properties given, or those that differ "
+      "from defaults), its box (position, size, margins), and whether it is visible and if "
+      "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
+          "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"ref\": {\"type\": \"string\"}, "
+          "\"tag\": {\"type\": \"string\"}, "
+          "\"visible\": {\"type\": \"boolean\"}, "
+          "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
+          "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
+          "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"ref\", \"visible\", \"box\", \"style\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = get_styles_handler,
   },
 };
 

@@ -341,3 +341,41 @@ test('browser_wait that times out says what the page showed instead', options, a
   await callError(client, 'browser_wait', { browserId: id, textGone: 'a', state: 'visible' }, 'browser_invalid_argument');
   await callError(client, 'browser_wait', { browserId: id, loadState: 'idle' }, 'browser_invalid_argument');
 });
+
+test('browser_get_styles gives computed style, box and why an element is not visible', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/styles.html') });
+  const id = data.browserId;
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const save = refFor(snapshot, 'button "Save"');
+
+  const asked = await callOk(client, 'browser_get_styles', { browserId: id, ref: save, properties: ['color', 'margin-left'] });
+  assert.deepEqual(asked.data.style, { color: 'rgb(255, 0, 0)', 'margin-left': '8px' });
+  assert.equal(asked.data.visible, true);
+  assert.deepEqual(asked.data.box.margin, [4, 8, 4, 8]);
+  assert.equal(asked.data.box.x, 8);
+  assert.match(asked.text, new RegExp(`^${save} <button> is visible\\.`));
+  assert.equal(textField(asked.text, 'ref'), save);
+  assert.match(asked.text, /^  color: rgb\(255, 0, 0\)$/m);
+
+  const differing = await callOk(client, 'browser_get_styles', { browserId: id, ref: save });
+  assert.equal(differing.data.style.color, 'rgb(255, 0, 0)', 'a colour that differs from the default');
+  assert.equal(differing.data.style['margin-top'], '4px');
+  assert.equal(differing.data.style['text-align'], undefined, 'properties at their default are left out');
+
+  const why = async (needle) => (await callOk(client, 'browser_get_styles', { browserId: id, ref: refFor(snapshot, needle), properties: ['opacity'] })).data;
+  assert.match((await why('Clipped link')).hiddenBecause, /^clipped by an ancestor with overflow: hidden$/);
+  assert.equal((await why('button "Faded"')).hiddenBecause, 'opacity: 0');
+  assert.match((await why('button "Far away"')).hiddenBecause, /^off-screen/);
+
+  await callOk(client, 'browser_evaluate', {
+    browserId: id,
+    function: "() => { const d = document.createElement('div'); d.id = 'overlay'; d.style.cssText = 'position: fixed; inset: 0; background: white'; document.body.append(d); }",
+  });
+  const covered = await callOk(client, 'browser_get_styles', { browserId: id, ref: save, properties: ['color'] });
+  assert.equal(covered.data.visible, false);
+  assert.equal(covered.data.hiddenBecause, 'covered by div#overlay');
+  assert.match(covered.text, /is not visible: covered by div#overlay\./);
+
+  await callError(client, 'browser_get_styles', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
+  await callError(client, 'browser_get_styles', { browserId: id }, 'browser_invalid_argument');
+});
