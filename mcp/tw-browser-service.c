@@ -35,6 +35,13 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_CONSOLE]   = "console",
   [TW_TAB_COMMAND_FETCH]     = "fetch",
   [TW_TAB_COMMAND_NETWORK]   = "network",
+  /* Reading (issue 17). */
+  [TW_TAB_COMMAND_GET_TEXT]  = "get_text",
+  [TW_TAB_COMMAND_GET_HTML]  = "get_html",
+  [TW_TAB_COMMAND_READ]      = "read",
+  [TW_TAB_COMMAND_SET_CONTENT] = "set_content",
+  [TW_TAB_COMMAND_GET_STYLES] = "get_styles",
+  [TW_TAB_COMMAND_READ_URL]  = "read_url",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -60,7 +67,8 @@ tw_tab_command_to_string (TwTabCommand command)
 gboolean
 tw_tab_command_targets_tab (TwTabCommand command)
 {
-  return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB;
+  return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
+         command != TW_TAB_COMMAND_READ_URL;
 }
 
 void

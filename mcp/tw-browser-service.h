@@ -57,6 +57,14 @@ typedef enum
   TW_TAB_COMMAND_CONSOLE,     /* {id?,level?,source?,text?,allPages?,maxEntries?,wait?,timeoutMs?,clear?} -> {browserId,mode,matched,messages} */
   TW_TAB_COMMAND_FETCH,       /* {url,method?,headers?,body?,maxBodyChars?,showSecrets?} -> {browserId,url,status,statusText,headers,cookiesSent,body} */
   TW_TAB_COMMAND_NETWORK,     /* {id?,type?,status?,method?,url?,failed?,pages?,maxEntries?,showSecrets?,maxBodyChars?,cursor?,savePath?} -> {browserId,mode,matched,requests|request} */
+  /* Reading (issue 17, webview/tw-tab-reading.c): {ref?,maxChars?,cursor?,...}
+   * -> {browserId,url,title,text,offset,total,truncated,nextCursor?}. */
+  TW_TAB_COMMAND_GET_TEXT,    /* {ref?,maxChars?,cursor?} */
+  TW_TAB_COMMAND_GET_HTML,    /* {ref?,inner?,stripScripts?,maxChars?,cursor?} */
+  TW_TAB_COMMAND_READ,        /* {ref?,filter?,outline?,maxChars?,cursor?} -> {...,mainContent} */
+  TW_TAB_COMMAND_SET_CONTENT, /* {html} -> {browserId,url,title,elements} */
+  TW_TAB_COMMAND_GET_STYLES,  /* {ref,properties?} -> {browserId,ref,tag,style,box,visible,hiddenBecause} */
+  TW_TAB_COMMAND_READ_URL,    /* workspace: {url,llms?,filter?,outline?,maxChars?,cursor?} -> {url,status,source,...} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -11,6 +11,7 @@
 #include "tw-tab-console.h"
 #include "tw-tab-fetch.h"
 #include "tw-tab-network.h"
+#include "tw-tab-reading.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -1256,6 +1257,15 @@ delegated_command_cb (GObject      *object,
       answer = tw_tab_fetch_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
       break;
 
+    /* Reading (issue 17). */
+    case TW_TAB_COMMAND_GET_TEXT:
+    case TW_TAB_COMMAND_GET_HTML:
+    case TW_TAB_COMMAND_READ:
+    case TW_TAB_COMMAND_SET_CONTENT:
+    case TW_TAB_COMMAND_GET_STYLES:
+      answer = tw_tab_reading_run_finish (TW_PAGE_RUNTIME (object), result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1766,6 +1776,17 @@ dispatch_command (TwBrowserTab *self,
 
     case TW_TAB_COMMAND_NETWORK:
       tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
+                                g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
+    /* Reading (issue 17). */
+    case TW_TAB_COMMAND_GET_TEXT:
+    case TW_TAB_COMMAND_GET_HTML:
+    case TW_TAB_COMMAND_READ:
+    case TW_TAB_COMMAND_SET_CONTENT:
+    case TW_TAB_COMMAND_GET_STYLES:
+      tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
                                 g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));
       break;

@@ -7,6 +7,7 @@
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
+#include "tw-read-url.h"
 #include "tw-web-context.h"
 
 struct _TwBrowser
@@ -261,6 +262,21 @@ list_tabs (TwBrowser *self)
 }
 
 static void
+read_url_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_read_url_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
 tw_browser_run_async (TwBrowserService    *service,
                       TwTabCommand         command,
                       const char          *browser_id,
@@ -346,6 +362,12 @@ tw_browser_run_async (TwBrowserService    *service,
         tw_browser_close_tab (self, tab);
         g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       }
+      break;
+
+    /* Reading (issue 17): a page fetched without a tab. */
+    case TW_TAB_COMMAND_READ_URL:
+      tw_read_url_async (self->session, params, cancellable, read_url_cb,
+                         g_steal_pointer (&task));
       break;
 
     case TW_TAB_COMMAND_LAST:

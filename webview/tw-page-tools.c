@@ -3,6 +3,7 @@
 
 #include "tw-page-tools.h"
 
+#include "tw-evaluate-script.h"
 #include "tw-error.h"
 #include "tw-workspace-path.h"
 
@@ -445,6 +446,11 @@ typedef struct
   TwPageRuntime *runtime;
   char          *text;
   char          *url;
+  /* The other conditions (wait.js): "textGone", "selector", "ref" or
+   * "loadState", the arguments of its look, and what it waits for. */
+  char          *kind;
+  JsonObject    *condition;
+  char          *value;
   guint          timeout_ms;
   gint64         started;
 
@@ -472,6 +478,9 @@ wait_data_free (WaitData *data)
   g_clear_object (&data->check_cancellable);
   g_free (data->text);
   g_free (data->url);
+  g_free (data->kind);
+  g_clear_pointer (&data->condition, json_object_unref);
+  g_free (data->value);
   g_free (data->excerpt);
   g_free (data->check_problem);
   g_free (data);
@@ -510,7 +519,8 @@ wait_succeed (GTask      *task,
   json_object_set_string_member (reply, "url", view_uri (view));
   json_object_set_string_member (reply, "title", view_title (view));
   json_object_set_string_member (reply, "matched", matched);
-  json_object_set_string_member (reply, "value", data->text != NULL ? data->text : data->url);
+  json_object_set_string_member (reply, "value", data->value != NULL ? data->value
+                                                 : data->text != NULL ? data->text : data->url);
   json_object_set_int_member (reply, "elapsedMs", (g_get_monotonic_time () - data->started) / 1000);
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
@@ -576,7 +586,8 @@ wait_check_cb (GObject      *object,
       /* A crashed page will not come back by itself; anything else (a
        * navigation tore the document down, a busy script) may pass, so the
        * next poll looks again. */
-      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED))
+      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED) ||
+          g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT))
         {
           wait_fail (task, g_steal_pointer (&error));
           return;
@@ -597,7 +608,109 @@ wait_check_cb (GObject      *object,
   data->excerpt = g_strdup (json_object_get_string_member_with_default (answer, "excerpt", ""));
 
   if (json_object_get_boolean_member_with_default (answer, "found", FALSE))
-    wait_succeed (task, "text");
+    wait_succeed (task, data->kind != NULL ? data->kind : "text");
+}
+
+/* A "function" wait: the agent's predicate runs in the page's own world,
+ * as browser_evaluate's functions do, and holds once it returns a truthy
+ * value. */
+static gboolean
+json_truthy (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return FALSE;
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return TRUE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_BOOLEAN:
+      return json_node_get_boolean (node);
+    case G_TYPE_INT64:
+      return json_node_get_int (node) != 0;
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node) != 0.0;
+    case G_TYPE_STRING:
+      return json_node_get_string (node)[0] != '\0';
+    default:
+      return TRUE;
+    }
+}
+
+static void
+wait_function_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  WaitData *data = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonObject *answer;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
+                                                                 result, &error);
+  if (data->done)
+    return;
+
+  data->check_in_flight = FALSE;
+  data->n_checks++;
+
+  if (value == NULL)
+    {
+      g_free (data->check_problem);
+      data->check_problem = g_strdup (error->message);
+      return;
+    }
+
+  json = jsc_value_is_string (value) ? jsc_value_to_string (value) : jsc_value_to_json (value, 0);
+  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+
+  answer = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (answer, "threw"))
+    {
+      wait_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
+                                    "The function of the wait threw: %s",
+                                    json_object_get_string_member_with_default (answer, "message",
+                                                                                "an exception")));
+      return;
+    }
+
+  g_clear_pointer (&data->check_problem, g_free);
+  g_free (data->excerpt);
+  {
+    g_autofree char *returned = json_object_has_member (answer, "value")
+                                ? json_to_string (json_object_get_member (answer, "value"), FALSE)
+                                : g_strdup ("undefined");
+
+    if (strlen (returned) > 200)
+      returned[200] = '\0';
+    data->excerpt = g_strdup_printf ("the function returned %s", returned);
+  }
+
+  if (json_truthy (json_object_get_member (answer, "value")))
+    wait_succeed (task, "function");
+}
+
+static void
+wait_check_function (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WaitData *data = g_task_get_task_data (task);
+  g_autofree char *body = tw_evaluate_script_build_body (data->value);
+  GVariantDict dict;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert (&dict, "nonce", "s", "");
+  g_variant_dict_insert (&dict, "maxBytes", "d", 4096.0);
+  data->check_in_flight = TRUE;
+  webkit_web_view_call_async_javascript_function (view, body, -1, g_variant_dict_end (&dict),
+                                                  NULL, "tabwright-wait.js",
+                                                  data->check_cancellable, wait_function_cb,
+                                                  g_object_ref (task));
 }
 
 static void
@@ -609,11 +722,27 @@ wait_check_text (GTask *task)
   if (data->check_in_flight)
     return;
 
-  args = json_object_new ();
-  json_object_set_string_member (args, "text", data->text);
+  if (g_strcmp0 (data->kind, "function") == 0)
+    {
+      wait_check_function (task);
+      return;
+    }
+
+  if (data->condition != NULL)
+    {
+      args = json_object_ref (data->condition);
+    }
+  else
+    {
+      args = json_object_new ();
+      json_object_set_string_member (args, "text", data->text);
+    }
 
   data->check_in_flight = TRUE;
-  tw_page_runtime_call_with_timeout_async (data->runtime, "pageState.findText", args,
+  tw_page_runtime_call_with_timeout_async (data->runtime,
+                                           data->condition != NULL ? "wait.check"
+                                                                   : "pageState.findText",
+                                           args,
                                            WAIT_CHECK_TIMEOUT_MS,
                                            data->check_cancellable,
                                            wait_check_cb,
@@ -678,6 +807,22 @@ wait_deadline_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
+  if (data->kind != NULL)
+    {
+      if (data->excerpt != NULL && data->check_problem == NULL)
+        shows = g_strdup (data->excerpt);
+      else
+        shows = g_strdup ("the page did not answer in time (is a script keeping it busy?)");
+
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                           "The wait for %s %s did not hold within %u ms. The tab shows \"%s\" "
+                           "at %s; %s",
+                           data->kind, data->value, data->timeout_ms, view_title (view),
+                           view_uri (view), shows);
+      wait_fail (task, error);
+      return G_SOURCE_REMOVE;
+    }
+
   if (data->excerpt != NULL && data->check_problem == NULL)
     shows = g_strdup_printf ("its visible text begins: \"%s\"", data->excerpt);
   else if (data->n_checks == 0 || data->check_problem != NULL)
@@ -717,6 +862,9 @@ tw_page_tools_wait_async (WebKitWebView       *view,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   gint64 timeout_ms = TW_PAGE_TOOLS_WAIT_DEFAULT_TIMEOUT_MS;
+  g_autofree char *data_kind = NULL;
+  g_autofree char *data_value = NULL;
+  g_autoptr(JsonObject) condition = NULL;
   const char *text;
   const char *url;
   WaitData *data;
@@ -739,13 +887,86 @@ tw_page_tools_wait_async (WebKitWebView       *view,
       return;
     }
 
-  if ((text == NULL) == (url == NULL))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                               "Give exactly one of \"text\" (wait for text to appear on the "
-                               "page) and \"url\" (wait for the URL to contain a fragment)");
-      return;
-    }
+  {
+    static const char * const kinds[] = { "textGone", "selector", "ref", "loadState", "function",
+                                          NULL };
+    const char *kind = NULL;
+    const char *state = NULL;
+    guint n_given = (text != NULL) + (url != NULL);
+
+    for (guint i = 0; error == NULL && kinds[i] != NULL; i++)
+      {
+        const char *value = get_string_param (params, kinds[i], &error);
+
+        if (value != NULL)
+          {
+            n_given++;
+            kind = kinds[i];
+            g_free (data_value);
+            data_value = g_strdup (value);
+          }
+      }
+    if (error == NULL)
+      state = get_string_param (params, "state", &error);
+    if (error != NULL)
+      {
+        g_task_return_error (task, g_steal_pointer (&error));
+        return;
+      }
+
+    if (n_given != 1)
+      {
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "Give exactly one of \"text\", \"textGone\", \"url\", "
+                                 "\"selector\", \"ref\", \"loadState\" and \"function\"");
+        return;
+      }
+    if (state != NULL && g_strcmp0 (kind, "selector") != 0 && g_strcmp0 (kind, "ref") != 0)
+      {
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "\"state\" goes with \"selector\" or \"ref\"");
+        return;
+      }
+    if (state != NULL && !g_strv_contains ((const char * const []) { "attached", "detached",
+                                                                      "visible", "hidden", NULL },
+                                           state))
+      {
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "\"state\" must be attached, detached, visible or hidden");
+        return;
+      }
+    if (g_strcmp0 (kind, "loadState") == 0 &&
+        !g_strv_contains ((const char * const []) { "domcontentloaded", "load", "networkidle",
+                                                    NULL }, data_value))
+      {
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "\"loadState\" must be domcontentloaded, load or networkidle");
+        return;
+      }
+    if (kind != NULL && (is_blank (data_value)))
+      {
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                 "\"%s\" must not be empty", kind);
+        return;
+      }
+    if (state == NULL && (g_strcmp0 (kind, "selector") == 0 || g_strcmp0 (kind, "ref") == 0))
+      state = "visible";
+    if (kind != NULL)
+      {
+        data_kind = g_strdup (kind);
+        condition = json_object_new ();
+        json_object_set_string_member (condition, kind, data_value);
+        if (state != NULL)
+          json_object_set_string_member (condition, "state", state);
+        if (state != NULL)
+          {
+            char *described = g_strdup_printf ("%s %s", data_value, state);
+
+            g_free (data_value);
+            data_value = described;
+          }
+      }
+  }
 
   if ((text != NULL && is_blank (text)) || (url != NULL && url[0] == '\0'))
     {
@@ -768,6 +989,9 @@ tw_page_tools_wait_async (WebKitWebView       *view,
   data->runtime = g_object_ref (runtime);
   data->text = g_strdup (text);
   data->url = g_strdup (url);
+  data->kind = g_steal_pointer (&data_kind);
+  data->condition = g_steal_pointer (&condition);
+  data->value = g_steal_pointer (&data_value);
   data->timeout_ms = timeout_ms;
   data->started = g_get_monotonic_time ();
   data->check_cancellable = g_cancellable_new ();

@@ -234,7 +234,20 @@ format_wait (JsonObject *result)
   const char *matched = tw_tool_get_string (result, "matched", "text");
   const char *value = tw_tool_get_string (result, "value", "");
 
-  if (g_strcmp0 (matched, "url") == 0)
+  /* The conditions of the reading tools (issue 17). */
+  if (g_strcmp0 (matched, "textGone") == 0)
+    g_string_append_printf (text, "The text \"%s\" is gone after %" G_GINT64_FORMAT " ms.",
+                            value, MAX (get_int (result, "elapsedMs"), 0));
+  else if (g_strcmp0 (matched, "selector") == 0 || g_strcmp0 (matched, "ref") == 0)
+    g_string_append_printf (text, "The element %s holds after %" G_GINT64_FORMAT " ms.",
+                            value, MAX (get_int (result, "elapsedMs"), 0));
+  else if (g_strcmp0 (matched, "function") == 0)
+    g_string_append_printf (text, "The function returned a truthy value after %" G_GINT64_FORMAT
+                            " ms.", MAX (get_int (result, "elapsedMs"), 0));
+  else if (g_strcmp0 (matched, "loadState") == 0)
+    g_string_append_printf (text, "The page reached %s after %" G_GINT64_FORMAT " ms.",
+                            value, MAX (get_int (result, "elapsedMs"), 0));
+  else if (g_strcmp0 (matched, "url") == 0)
     g_string_append_printf (text, "The URL contains \"%s\" after %" G_GINT64_FORMAT " ms.",
                             value, MAX (get_int (result, "elapsedMs"), 0));
   else
@@ -249,21 +262,28 @@ format_wait (JsonObject *result)
 static void
 wait_handler (TwToolCall *call)
 {
-  static const char * const names[] = { "text", "url", "timeoutMs", NULL };
+  static const char * const names[] = { "text", "url", "timeoutMs",
+                                        "textGone", "selector", "ref", "state", "loadState",
+                                        "function", NULL };
+  static const char * const conditions[] = { "text", "url", "textGone", "selector", "ref",
+                                             "loadState", "function", NULL };
   JsonObject *arguments = tw_tool_call_get_arguments (call);
   g_autoptr(JsonObject) params = NULL;
-  gboolean has_text = json_object_has_member (arguments, "text");
-  gboolean has_url = json_object_has_member (arguments, "url");
+  guint n_given = 0;
 
-  if (has_text == has_url)
+  for (guint i = 0; conditions[i] != NULL; i++)
+    n_given += json_object_has_member (arguments, conditions[i]);
+
+  if (n_given != 1)
     {
       g_autoptr(GError) error = NULL;
 
       g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                           has_text
-                           ? "Give either \"text\" or \"url\", not both"
-                           : "Give \"text\" (wait for text to appear on the page) or \"url\" "
-                             "(wait for the URL to contain a fragment)");
+                           n_given > 1
+                           ? "Give one condition to wait for, not several"
+                           : "Give one condition: \"text\" (text appears), \"textGone\", "
+                             "\"url\" (the URL contains a fragment), \"selector\" or \"ref\" "
+                             "(with \"state\"), or \"loadState\"");
       tw_tool_call_return_error (call, error);
       return;
     }
@@ -406,12 +426,14 @@ static const TwToolDef page_tools[] = {
     .name = "browser_wait",
     .title = "Wait for text or a URL",
     .description =
-      "Wait for text to appear on the page, or for the tab's URL to contain a fragment "
-      "(client-side route changes by history.pushState count). Give exactly one of text and "
-      "url. Use it after an action whose effect comes later: search results loading, a toast "
-      "saying \"Saved\", a login that redirects to /dashboard. Text matching ignores case and "
-      "extra white space and only sees visible text. Fails with browser_timeout after "
-      "timeoutMs (default 5000, at most 30000) and says what the page shows instead.",
+      "Wait for text to appear (or textGone to disappear), for the tab's URL to contain a "
+      "fragment (pushState counts), for an element (selector or ref) to be attached, visible, "
+      "hidden or detached, for a loadState, or for a JavaScript function to return true. Give "
+      "exactly one condition. Use it after an "
+      "action whose effect comes later: results loading, a spinner going away, a redirect. "
+      "Text matching ignores case and extra white space and only sees visible text. Fails "
+      "with browser_timeout after timeoutMs (default 5000, at most 30000) and says what the "
+      "page shows instead.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -419,6 +441,12 @@ static const TwToolDef page_tools[] = {
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to wait for, e.g. \\\"Order confirmed\\\".\"}, "
           "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A part of the URL to wait for, e.g. \\\"/dashboard\\\" or \\\"#done\\\".\"}, "
+          "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to wait to disappear, e.g. \\\"Loading\\\".\"}, "
+          "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A CSS selector whose first element should reach state.\"}, "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An element from a snapshot that should reach state.\"}, "
+          "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
+          "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request finished for 500 ms.\"}, "
+          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A JavaScript predicate run in the page until it returns a truthy value, e.g. \\\"() => window.appReady\\\".\"}, "
           "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"How long to wait, in milliseconds. Default 5000.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
@@ -431,7 +459,7 @@ static const TwToolDef page_tools[] = {
           "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
           "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
           "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
-          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\"], \"description\": \"Which condition held.\"}, "
+          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
           "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
           "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
           TW_TOOL_DIALOGS_PROPERTY

@@ -7,6 +7,8 @@
 //   /status/<code>       a page answered with that HTTP status
 //   /table?rows=N        an app-like table of N rows (see pages.mjs)
 //   /slow?ms=N           a page that takes N ms to answer
+//   /negotiate           Markdown for Accept: text/markdown, else HTML
+//   /whoami              a page that shows the Cookie header it got
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,6 +30,7 @@ const TYPES = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 function send(res, status, body, type = 'text/html; charset=utf-8') {
@@ -66,6 +69,16 @@ function handle(req, res) {
     res.on('close', () => clearTimeout(timer));
     return undefined;
   }
+
+  // Reading tools (issue 17): Markdown when asked for, and the cookies a
+  // request carried.
+  if (p === '/negotiate') {
+    if ((req.headers.accept ?? '').includes('text/markdown'))
+      return send(res, 200, '# Negotiated\n\nMarkdown because it was asked for.\n', 'text/markdown; charset=utf-8');
+    return send(res, 200, simplePage('Negotiated HTML'));
+  }
+  if (p === '/whoami')
+    return send(res, 200, `<title>Who am I</title><main><p>Cookie header: ${(req.headers.cookie ?? 'none').replace(/</g, '&lt;')}</p></main>`);
 
   if (p.startsWith('/vendor/')) {
     const file = VENDOR[p.slice('/vendor/'.length)];

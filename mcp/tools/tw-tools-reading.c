@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-error.h"
+
+/* The reading tools: the page's visible text, its HTML, and the page as
+ * Markdown. Their replies are long bodies for reading, so they are text
+ * only (no outputSchema): labelled lines say where the text came from, and
+ * a last "cursor:" line says how to go on when the body was cut. */
+
+static gint64
+get_int (JsonObject *object,
+         const char *member,
+         gint64      fallback)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return fallback;
+
+  return json_node_get_int (node);
+}
+
+/* What every reading reply looks like:
+ *   <what> of "<title>"
+ *   browserId: b3
+ *   url: http://…
+ *   range: characters 0–40000 of 120000
+ *
+ *   <body>
+ *
+ *   cursor: c40000 (the text goes on: call again with this cursor) */
+static char *
+format_reading (JsonObject *result,
+                const char *what)
+{
+  GString *text = g_string_new (NULL);
+  const char *body = tw_tool_get_string (result, "text", "");
+  const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
+  const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
+  gint64 offset = get_int (result, "offset", 0);
+  gint64 total = get_int (result, "total", 0);
+  g_autofree char *range = NULL;
+
+  g_string_append (text, what);
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_title (text, result);
+  if (main_content != NULL)
+    tw_tool_append_field (text, "mainContent", main_content);
+  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
+                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
+                           total);
+  tw_tool_append_field (text, "range", range);
+  tw_tool_append_dialogs (text, result);
+
+  g_string_append (text, "\n\n");
+  g_string_append (text, *body != '\0' ? body : "(no text)");
+
+  if (cursor != NULL)
+    {
+      g_string_append_printf (text, "\n\ncursor: %s", cursor);
+      g_string_append (text, " (cut here: call again with this cursor to read on)");
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static char *
+format_text (JsonObject *result)
+{
+  return format_reading (result, "Visible text of the page.");
+}
+
+static char *
+format_html (JsonObject *result)
+{
+  return format_reading (result, "HTML of the page.");
+}
+
+static char *
+format_markdown (JsonObject *result)
+{
+  return format_reading (result, "The page as Markdown (main content; navigation left out).");
+}
+
+static void
+get_text_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "maxChars", "cursor", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_TEXT, tw_tool_get_browser_id (call),
+                            params, format_text);
+}
+
+static void
+get_html_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "inner", "stripScripts", "maxChars", "cursor",
+                                        NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_HTML, tw_tool_get_browser_id (call),
+                            params, format_html);
+}
+
+/* A page fetched without a tab says where its text came from:
+ *   The page read over HTTP, from markdown.
+ *   url: https://…   (after redirects)
+ *   status: 200
+ *   source: markdown | llms.txt | llms-full.txt | text | extracted HTML */
+static char *
+format_fetched (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *body = tw_tool_get_string (result, "text", "");
+  const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
+  const char *note = tw_tool_get_string (result, "note", NULL);
+  const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
+  const char *title = tw_tool_get_string (result, "title", NULL);
+  gint64 offset = get_int (result, "offset", 0);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "status", 0));
+  g_autofree char *range = NULL;
+
+  g_string_append_printf (text, "The page read over HTTP without a tab, from %s.",
+                          tw_tool_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "status", status);
+  tw_tool_append_field (text, "source", tw_tool_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "contentType", tw_tool_get_string (result, "contentType", ""));
+  if (title != NULL)
+    tw_tool_append_field (text, "title", title);
+  if (main_content != NULL)
+    tw_tool_append_field (text, "mainContent", main_content);
+  if (note != NULL)
+    tw_tool_append_field (text, "note", note);
+  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
+                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
+                           get_int (result, "total", 0));
+  tw_tool_append_field (text, "range", range);
+
+  g_string_append (text, "\n\n");
+  g_string_append (text, *body != '\0' ? body : "(no text)");
+  if (cursor != NULL)
+    g_string_append_printf (text, "\n\ncursor: %s (cut here: call again with the same url and "
+                            "this cursor to read on)", cursor);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+read_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "filter", "outline", "maxChars", "cursor",
+                                        NULL };
+  static const char * const url_names[] = { "url", "llms", "filter", "outline", "maxChars",
+                                            "cursor", NULL };
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  gboolean has_tab = json_object_has_member (arguments, "browserId");
+  gboolean has_url = json_object_has_member (arguments, "url");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) params = NULL;
+
+  if (has_tab == has_url)
+    {
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           has_tab
+                           ? "Give either browserId (read a tab) or url (fetch a page), not both"
+                           : "Give browserId (read a tab's page) or url (fetch a page over HTTP)");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (!has_url)
+    {
+      if (json_object_has_member (arguments, "llms"))
+        {
+          g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "llms goes with url: it reads a site's llms.txt over HTTP");
+          tw_tool_call_return_error (call, error);
+          return;
+        }
+      params = tw_tool_copy_arguments (call, names);
+      tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call),
+                                params, format_markdown);
+      return;
+    }
+
+  if (json_object_has_member (arguments, "ref"))
+    {
+      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "ref goes with browserId: a fetched page has no refs");
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", ""), &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_copy_arguments (call, url_names);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_READ_URL, NULL, params, format_fetched);
+}
+
+static char *
+format_set_content (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "Replaced the document: it has %" G_GINT64_FORMAT " elements "
+                          "now. Take a snapshot to act on it.", get_int (result, "elements", 0));
+  tw_tool_append_page (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+set_content_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "html", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_SET_CONTENT, tw_tool_get_browser_id (call),
+                            params, format_set_content);
+}
+
+/* browser_get_styles */
+
+static char *
+format_styles (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *ref = tw_tool_get_string (result, "ref", "?");
+  const char *why = tw_tool_get_string (result, "hiddenBecause", NULL);
+  JsonNode *box_node = json_object_get_member (result, "box");
+  JsonNode *style_node = json_object_get_member (result, "style");
+
+  if (tw_tool_get_boolean (result, "visible", FALSE))
+    g_string_append_printf (text, "%s <%s> is visible.", ref, tw_tool_get_string (result, "tag", "?"));
+  else
+    g_string_append_printf (text, "%s <%s> is not visible: %s.", ref,
+                            tw_tool_get_string (result, "tag", "?"), why != NULL ? why : "?");
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "ref", ref);
+
+  if (box_node != NULL && JSON_NODE_HOLDS_OBJECT (box_node))
+    {
+      JsonObject *box = json_node_get_object (box_node);
+      static const char * const sides[] = { "margin", "padding", "border", NULL };
+
+      g_string_append_printf (text, "\nbox: x %" G_GINT64_FORMAT ", y %" G_GINT64_FORMAT
+                              ", %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " (viewport CSS pixels)",
+                              get_int (box, "x", 0), get_int (box, "y", 0),
+                              get_int (box, "width", 0), get_int (box, "height", 0));
+      for (guint i = 0; sides[i] != NULL; i++)
+        {
+          JsonNode *node = json_object_get_member (box, sides[i]);
+          g_autofree char *values = node != NULL ? json_to_string (node, FALSE) : NULL;
+
+          if (values != NULL)
+            g_string_append_printf (text, "\n%s (top right bottom left): %s", sides[i], values);
+        }
+    }
+
+  if (style_node != NULL && JSON_NODE_HOLDS_OBJECT (style_node))
+    {
+      JsonObject *style = json_node_get_object (style_node);
+      g_autoptr(GList) names = json_object_get_members (style);
+
+      g_string_append (text, "\nstyle:");
+      for (GList *l = names; l != NULL; l = l->next)
+        g_string_append_printf (text, "\n  %s: %s", (const char *) l->data,
+                                tw_tool_get_string (style, l->data, ""));
+    }
+
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+get_styles_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "ref", "properties", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_STYLES, tw_tool_get_browser_id (call),
+                            params, format_styles);
+}
+
+#define REF_PROPERTY \
+  "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
+#define CHARS_PROPERTIES \
+  "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"description\": \"Longest reply in characters (default 40000).\"}, " \
+  "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Read on: the cursor a cut reply ended with.\"}"
+
+static const TwToolDef reading_tools[] = {
+  {
+    .name = "browser_get_text",
+    .title = "Get the page text",
+    .description =
+      "Get the visible text of the page or of one element (ref), one block per line, as a "
+      "person sees it. Long text is cut at maxChars with a cursor to read on.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ", "
+          CHARS_PROPERTIES
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = NULL,
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = get_text_handler,
+  },
+  {
+    .name = "browser_get_html",
+    .title = "Get the page HTML",
+    .description =
+      "Get the HTML source of the live page (the DOM as it is now) or of one element: outer "
+      "HTML, or inner with inner=true; stripScripts empties <script> and <style>. Cut at "
+      "maxChars with a cursor to read on.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          REF_PROPERTY ", "
+          "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
+          "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
+          CHARS_PROPERTIES
+        "}, "
+        "\"required\": [\"browserId\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = NULL,
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = get_html_handler,
+  },
+  {
+    .name = "browser_read",
+    .title = "Read the page as Markdown",
+    .description =
+      "Read a page as Markdown: its main content with headings, paragraphs, links with URLs, "
+      "lists, tables, code and image alt text; menus and boilerplate left out. With browserId "
+      "it reads the tab's live page (script-built and logged-in pages work); with url it "
+      "fetches the page over HTTP without a tab, with the workspace's cookies, preferring the "
+      "site's Markdown, or its llms.txt with llms. outline gives headings only; filter keeps "
+      "the sections and lines that match.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
+          "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
+          REF_PROPERTY ", "
+          "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
+          "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
+          CHARS_PROPERTIES
+        "}, "
+        
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = NULL,
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = read_handler,
+  },
+  {
+    .name = "browser_set_content",
+    .title = "Set the page HTML",
+    .description =
+      "Replace the tab's document with the given HTML, at the same URL, e.g. to try out "
+      "markup or reproduce a bug. Scripts in it run.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"html\": {\"type\": \"string\", \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"html\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
+    .read_only = FALSE,
+    .destructive = TRUE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = set_content_handler,
+  },
+  {
+    .name = "browser_get_styles",
+    .title = "Get an element's CSS styles",
+    .description =
+      "Get the computed CSS style of an element (the properties given, or those that differ "
+      "from defaults), its box (position, size, margins), and whether it is visible and if "
+      "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
+          "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"ref\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"ref\": {\"type\": \"string\"}, "
+          "\"tag\": {\"type\": \"string\"}, "
+          "\"visible\": {\"type\": \"boolean\"}, "
+          "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
+          "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
+          "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"ref\", \"visible\", \"box\", \"style\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = get_styles_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_reading_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (reading_tools);
+  return reading_tools;
+}

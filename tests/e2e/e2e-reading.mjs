@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The reading tools of a real Tabwright through the official MCP SDK
+// client, used as an agent uses them: browser_read on a client-rendered
+// page (content built by script after load) as Markdown, with outline and
+// filter; browser_get_text and browser_get_html of a page and of a ref, cut
+// at maxChars and read on with the cursor; browser_read with a url, fetched
+// without a tab (llms.txt, Markdown, extracted HTML, cookies); and the
+// errors of bad input.
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+
+import { startFixtureServer } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let fixtures;
+let client;
+
+before(async () => {
+  if (options.skip)
+    return;
+  fixtures = await startFixtureServer();
+  app = await startTabwright();
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await fixtures?.close();
+});
+
+// A tab on the client-rendered article, once its script has built the
+// content (the agent waits for text it expects, as it would).
+async function openArticle() {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/article.html') });
+  await callOk(client, 'browser_wait', { browserId: data.browserId, text: 'Tawny owl' });
+  return data.browserId;
+}
+
+// The body of a reading reply: what follows the labelled lines.
+function body(text) {
+  const start = text.indexOf('\n\n');
+  assert.ok(start > 0, `the reply has labelled lines, then the body: ${text}`);
+  return text.slice(start + 2).replace(/\n\ncursor: .*$/s, '');
+}
+
+function refFor(snapshot, needle) {
+  for (const line of snapshot.split('\n')) {
+    if (line.includes(needle)) {
+      const m = / (@e\d+)/.exec(line);
+      if (m)
+        return m[1];
+    }
+  }
+  assert.fail(`no ref for ${needle} in:\n${snapshot}`);
+}
+
+test('tools/list offers the reading tools without an outputSchema', options, async () => {
+  const { tools } = await client.listTools();
+  for (const name of ['browser_get_text', 'browser_get_html', 'browser_read']) {
+    const tool = tools.find((t) => t.name === name);
+    assert.ok(tool, `tools/list includes ${name}`);
+    assert.equal(tool.outputSchema, undefined, `${name} answers with text for reading`);
+    assert.equal(tool.annotations.readOnlyHint, true);
+  }
+});
+
+test('browser_read gives a client-rendered page as Markdown without its navigation', options, async () => {
+  const id = await openArticle();
+  const { text } = await callText(client, 'browser_read', { browserId: id });
+  assert.equal(textField(text, 'browserId'), id);
+  assert.equal(textField(text, 'url'), fixtures.url('/reading/article.html'));
+  assert.equal(textField(text, 'mainContent'), 'div.content');
+  const md = body(text);
+
+  assert.match(md, /^# Field Guide$/m);
+  assert.match(md, /^## Barn owl$/m);
+  assert.match(md, /^## Tawny owl$/m);
+  assert.ok(md.includes(`[barn owl page](${fixtures.url('/owls/barn')})`), `links keep their URL:\n${md}`);
+  assert.match(md, /^- Length: 33 to 39 cm, a middle-sized owl$/m);
+  assert.ok(md.includes('![A barn owl in flight]'), `images give their alt text:\n${md}`);
+  assert.ok(md.includes('| Owl | Weight |\n| --- | --- |\n| Barn | 300 g |\n| Tawny | 500 g |'), `a table:\n${md}`);
+  assert.ok(md.includes("```js\nconst owl = { name: 'tawny' };\n```"), `a fenced code block:\n${md}`);
+  for (const gone of ['Menu one', 'About us', 'Copyright footer', 'hidden paragraph', 'Loading'])
+    assert.ok(!md.includes(gone), `"${gone}" is left out:\n${md}`);
+});
+
+test('browser_read outline lists the headings and filter keeps matching sections', options, async () => {
+  const id = await openArticle();
+  const outline = body((await callText(client, 'browser_read', { browserId: id, outline: true })).text);
+  assert.equal(outline, '- Field Guide\n  - Barn owl\n  - Tawny owl');
+
+  const filtered = body((await callText(client, 'browser_read', { browserId: id, filter: 'tawny' })).text);
+  assert.match(filtered, /^## Tawny owl$/m);
+  assert.ok(filtered.includes('| Tawny | 500 g |'), `the whole matching section:\n${filtered}`);
+  assert.ok(!filtered.includes('heart-shaped'), `other sections are left out:\n${filtered}`);
+
+  const lines = body((await callText(client, 'browser_read', { browserId: id, filter: 'Antarctica' })).text);
+  assert.equal(lines, '## Barn owl\n\n- Found on every continent but Antarctica');
+});
+
+test('browser_get_text gives the visible text in blocks, of the page or of a ref', options, async () => {
+  const id = await openArticle();
+  const { text } = await callText(client, 'browser_get_text', { browserId: id });
+  const page = body(text);
+  assert.match(page, /^Barn owl$/m, 'a heading is a line of its own');
+  assert.match(page, /^Menu one$/m, 'the whole page, navigation too');
+  assert.ok(!page.includes('hidden paragraph'), 'hidden text is not visible text');
+  assert.equal(textField(text, 'range'), `characters 0–${page.length} of ${page.length}`);
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const ref = refFor(snapshot, 'Length: 33');
+  const item = await callText(client, 'browser_get_text', { browserId: id, ref });
+  assert.equal(body(item.text), 'Length: 33 to 39 cm, a middle-sized owl');
+});
+
+test('browser_get_text cuts a long page and the cursor reads the rest', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/table?rows=300') });
+  const id = data.browserId;
+  const whole = body((await callText(client, 'browser_get_text', { browserId: id, maxChars: 1000000 })).text);
+  assert.ok(whole.length > 5000, `a long page: ${whole.length} characters`);
+
+  let read = '';
+  let cursor;
+  let calls = 0;
+  do {
+    const args = { browserId: id, maxChars: 2000 };
+    if (cursor)
+      args.cursor = cursor;
+    const { text } = await callText(client, 'browser_get_text', args);
+    const part = body(text);
+    assert.ok(part.length <= 2000, `a part is at most maxChars: ${part.length}`);
+    read += part;
+    cursor = /^cursor: (\S+)/m.exec(text)?.[1];
+    calls++;
+  } while (cursor && calls < 100);
+  assert.equal(read, whole, 'the parts add up to the whole text');
+  assert.ok(calls > 2, `read in ${calls} parts`);
+
+  await callError(client, 'browser_get_text', { browserId: id, cursor: 'page 2' }, 'browser_invalid_argument');
+  await callError(client, 'browser_get_text', { browserId: id, cursor: 'c99999999' }, 'browser_invalid_argument');
+});
+
+test('browser_get_html gives outer or inner HTML, scripts emptied on request', options, async () => {
+  const id = await openArticle();
+  const full = body((await callText(client, 'browser_get_html', { browserId: id })).text);
+  assert.ok(full.startsWith('<html lang="en">'), full.slice(0, 80));
+  assert.ok(full.includes('<h2>Barn owl</h2>'), 'the live DOM, as the script built it');
+  assert.ok(full.includes("addEventListener('load'"), 'script bodies are there by default');
+
+  const stripped = body((await callText(client, 'browser_get_html', { browserId: id, stripScripts: true })).text);
+  assert.ok(!stripped.includes('addEventListener'), 'script bodies are left out');
+  assert.ok(!stripped.includes('font-family'), 'style bodies are left out');
+  assert.ok(stripped.includes('<script></script>'), 'the script element itself stays');
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const ref = refFor(snapshot, 'heading "Tawny owl"');
+  assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref })).text), '<h2>Tawny owl</h2>');
+  assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref, inner: true })).text), 'Tawny owl');
+});
+
+test('reading tools reject bad input with structured errors', options, async () => {
+  const id = await openArticle();
+  await callError(client, 'browser_get_html', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
+  await callError(client, 'browser_read', { browserId: 'b999' }, 'browser_not_found');
+  await callError(client, 'browser_get_text', { browserId: id, maxChars: 10 }, 'browser_invalid_argument');
+});
+
+// browser_read with a url: fetched over HTTP without a tab.
+
+test('browser_read with llms reads the site\'s llms.txt and llms-full.txt', options, async () => {
+  const before = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/reading/article.html'), llms: 'txt' });
+  assert.equal(textField(text, 'source'), 'llms.txt');
+  assert.equal(textField(text, 'url'), fixtures.url('/llms.txt'));
+  assert.equal(textField(text, 'status'), '200');
+  const md = body(text);
+  assert.ok(md.startsWith('# Owl Site\n\n> Field notes about owls, for agents.'), md);
+  assert.ok(md.includes('- [Barn owl](/reading/notes.md): the barn owl in detail'), md);
+
+  const full = await callText(client, 'browser_read', { url: fixtures.origin, llms: 'full', outline: true });
+  assert.equal(textField(full.text, 'source'), 'llms-full.txt');
+  assert.equal(body(full.text), '- Owl Site (full)\n  - Barn owl\n  - Tawny owl');
+
+  const after = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
+  assert.equal(after, before, 'no tab was opened to read');
+});
+
+test('browser_read with a url prefers Markdown: asked for, then the .md form of the path', options, async () => {
+  const negotiated = await callText(client, 'browser_read', { url: fixtures.url('/negotiate') });
+  assert.equal(textField(negotiated.text, 'source'), 'markdown');
+  assert.equal(body(negotiated.text), '# Negotiated\n\nMarkdown because it was asked for.');
+
+  const variant = await callText(client, 'browser_read', { url: fixtures.url('/reading/notes.html') });
+  assert.equal(textField(variant.text, 'source'), 'markdown');
+  assert.equal(textField(variant.text, 'url'), fixtures.url('/reading/notes.md'));
+  assert.match(body(variant.text), /^# Notes\n\nThe barn owl's notes, written in Markdown/);
+});
+
+test('browser_read with a url extracts the main content of HTML, never running it', options, async () => {
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/reading/static.html') });
+  assert.equal(textField(text, 'source'), 'extracted HTML');
+  assert.equal(textField(text, 'status'), '200');
+  assert.equal(textField(text, 'mainContent'), 'main');
+  const md = body(text);
+  assert.match(md, /^# Static owls$/m);
+  assert.ok(md.includes('Little owls live in farmland'), md);
+  assert.ok(md.includes(`[field guide](${fixtures.url('/reading/article.html')})`), `relative links made absolute:\n${md}`);
+  for (const gone of ['Site menu', 'Footer of the static page', 'Hidden by its style', 'Written by script'])
+    assert.ok(!md.includes(gone), `"${gone}" is left out:\n${md}`);
+
+  const missing = await callText(client, 'browser_read', { url: fixtures.url('/status/404') });
+  assert.equal(textField(missing.text, 'status'), '404', 'the status says the page was not found');
+
+});
+
+test('browser_read with llms on a site without llms.txt reads the page and says so', options, async () => {
+  // A second site, which has no llms.txt.
+  const server = http.createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<title>Plain</title><main><h1>Plain site</h1><p>A site without any llms.txt file.</p></main>');
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const origin = `http://127.0.0.1:${server.address().port}/`;
+    const { text } = await callText(client, 'browser_read', { url: origin, llms: 'txt' });
+    assert.equal(textField(text, 'source'), 'extracted HTML');
+    assert.equal(textField(text, 'url'), origin);
+    assert.match(textField(text, 'note'), /no llms\.txt \(HTTP 404\)/);
+    assert.match(body(text), /^# Plain site\n\nA site without any llms\.txt file\.$/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('browser_read with a url sends the workspace\'s cookies', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=Cookies') });
+  await callOk(client, 'browser_evaluate', {
+    browserId: data.browserId,
+    function: "() => { document.cookie = 'owlsession=tawny42; path=/'; return document.cookie; }",
+  });
+  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/whoami') });
+  assert.match(body(text), /Cookie header: .*owlsession=tawny42/);
+});
+
+test('browser_read with a url rejects bad input with structured errors', options, async () => {
+  await callError(client, 'browser_read', { url: 'file:///etc/passwd' }, 'browser_denied');
+  await callError(client, 'browser_read', { url: 'not a url' }, 'browser_denied');
+  await callError(client, 'browser_read', {}, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { browserId: 'b1', url: fixtures.origin }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.origin, ref: '@e1' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.origin, llms: 'all' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: fixtures.url('/negotiate'), cursor: 'x' }, 'browser_invalid_argument');
+  await callError(client, 'browser_read', { url: 'http://127.0.0.1:9/' }, 'browser_navigation_failed');
+});
+
+test('browser_set_content replaces the document, and its scripts run', options, async () => {
+  const id = await openArticle();
+  const html = '<!DOCTYPE html><title>Tried out</title><h1>Markup under test</h1>' +
+    '<button id="b">Press</button><script>document.getElementById("b").textContent = "Pressed by script";</script>';
+  const { data, text } = await callOk(client, 'browser_set_content', { browserId: id, html });
+  assert.equal(data.browserId, id);
+  assert.equal(data.title, 'Tried out');
+  assert.equal(data.url, fixtures.url('/reading/article.html'), 'the same URL and origin');
+  assert.equal(textField(text, 'browserId'), id);
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  assert.match(snapshot, /heading "Markup under test"/);
+  assert.match(snapshot, /button "Pressed by script"/);
+  assert.ok(!snapshot.includes('Barn owl'), 'the old document is gone');
+
+  await callError(client, 'browser_set_content', { browserId: id }, 'browser_invalid_argument');
+});
+
+// browser_wait's conditions beyond text and URL.
+
+test('browser_wait for elements, text gone and load states: waits that hold', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
+  const id = data.browserId;
+  const loaded = await callOk(client, 'browser_wait', { browserId: id, loadState: 'load' });
+  assert.equal(loaded.data.matched, 'loadState');
+  assert.equal(loaded.data.value, 'load');
+  const idle = await callOk(client, 'browser_wait', { browserId: id, loadState: 'networkidle' });
+  assert.match(idle.text, /The page reached networkidle after \d+ ms\./);
+
+  const attached = await callOk(client, 'browser_wait', { browserId: id, selector: '#panel', state: 'attached' });
+  assert.equal(attached.data.matched, 'selector');
+  assert.equal(attached.data.value, '#panel attached');
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  await callOk(client, 'browser_click', { browserId: id, ref: refFor(snapshot, 'button "Start"') });
+  const spinnerRef = refFor(snapshot, 'Loading results');
+
+  const visible = await callOk(client, 'browser_wait', { browserId: id, selector: '#panel' });
+  assert.equal(visible.data.value, '#panel visible');
+  assert.match(visible.text, /The element #panel visible holds after \d+ ms\./);
+  const gone = await callOk(client, 'browser_wait', { browserId: id, textGone: 'loading results' });
+  assert.equal(gone.data.matched, 'textGone');
+  const detached = await callOk(client, 'browser_wait', { browserId: id, ref: spinnerRef, state: 'detached' });
+  assert.equal(detached.data.matched, 'ref');
+  await callOk(client, 'browser_wait', { browserId: id, selector: '#spinner', state: 'hidden' });
+  await callOk(client, 'browser_wait', { browserId: id, selector: '#late', state: 'visible' });
+  const fn = await callOk(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown' });
+  assert.equal(fn.data.matched, 'function');
+  assert.match(fn.text, /The function returned a truthy value after \d+ ms\./);
+});
+
+test('browser_wait that times out says what the page showed instead', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
+  const id = data.browserId;
+  const hidden = await callError(client, 'browser_wait', { browserId: id, selector: '#panel', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(hidden.error.message, /#panel visible did not hold within 300 ms/);
+  assert.match(hidden.error.message, /the element is there but hidden: display: none/);
+
+  const missing = await callError(client, 'browser_wait', { browserId: id, selector: '#nothing', state: 'attached', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(missing.error.message, /no element matches #nothing/);
+
+  const still = await callError(client, 'browser_wait', { browserId: id, textGone: 'Loading results', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(still.error.message, /the text is still shown: "Loading results…/);
+
+  const never = await callError(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown', timeoutMs: 300 }, 'browser_timeout');
+  assert.match(never.error.message, /the function returned null/);
+  const threw = await callError(client, 'browser_wait', { browserId: id, function: "() => { throw new Error('boom') }" }, 'browser_script_error');
+  assert.match(threw.error.message, /boom/);
+
+  await callError(client, 'browser_wait', { browserId: id, selector: '##bad', timeoutMs: 300 }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, text: 'a', selector: 'p' }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, textGone: 'a', state: 'visible' }, 'browser_invalid_argument');
+  await callError(client, 'browser_wait', { browserId: id, loadState: 'idle' }, 'browser_invalid_argument');
+});
+
+test('browser_get_styles gives computed style, box and why an element is not visible', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/styles.html') });
+  const id = data.browserId;
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const save = refFor(snapshot, 'button "Save"');
+
+  const asked = await callOk(client, 'browser_get_styles', { browserId: id, ref: save, properties: ['color', 'margin-left'] });
+  assert.deepEqual(asked.data.style, { color: 'rgb(255, 0, 0)', 'margin-left': '8px' });
+  assert.equal(asked.data.visible, true);
+  assert.deepEqual(asked.data.box.margin, [4, 8, 4, 8]);
+  assert.equal(asked.data.box.x, 8);
+  assert.match(asked.text, new RegExp(`^${save} <button> is visible\\.`));
+  assert.equal(textField(asked.text, 'ref'), save);
+  assert.match(asked.text, /^  color: rgb\(255, 0, 0\)$/m);
+
+  const differing = await callOk(client, 'browser_get_styles', { browserId: id, ref: save });
+  assert.equal(differing.data.style.color, 'rgb(255, 0, 0)', 'a colour that differs from the default');
+  assert.equal(differing.data.style['margin-top'], '4px');
+  assert.equal(differing.data.style['text-align'], undefined, 'properties at their default are left out');
+
+  const why = async (needle) => (await callOk(client, 'browser_get_styles', { browserId: id, ref: refFor(snapshot, needle), properties: ['opacity'] })).data;
+  assert.match((await why('Clipped link')).hiddenBecause, /^clipped by an ancestor with overflow: hidden$/);
+  assert.equal((await why('button "Faded"')).hiddenBecause, 'opacity: 0');
+  assert.match((await why('button "Far away"')).hiddenBecause, /^off-screen/);
+
+  await callOk(client, 'browser_evaluate', {
+    browserId: id,
+    function: "() => { const d = document.createElement('div'); d.id = 'overlay'; d.style.cssText = 'position: fixed; inset: 0; background: white'; document.body.append(d); }",
+  });
+  const covered = await callOk(client, 'browser_get_styles', { browserId: id, ref: save, properties: ['color'] });
+  assert.equal(covered.data.visible, false);
+  assert.equal(covered.data.hiddenBecause, 'covered by div#overlay');
+  assert.match(covered.text, /is not visible: covered by div#overlay\./);
+
+  await callError(client, 'browser_get_styles', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
+  await callError(client, 'browser_get_styles', { browserId: id }, 'browser_invalid_argument');
+});
