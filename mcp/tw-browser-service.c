@@ -31,6 +31,9 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_SCROLL]    = "scroll",
   [TW_TAB_COMMAND_EVALUATE]  = "evaluate",
   [TW_TAB_COMMAND_HANDOFF]   = "handoff",
+  [TW_TAB_COMMAND_COOKIES]   = "cookies",
+  [TW_TAB_COMMAND_STORAGE]   = "storage",
+  [TW_TAB_COMMAND_STORAGE_STATE] = "storage_state",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -51,7 +54,8 @@ tw_tab_command_to_string (TwTabCommand command)
 gboolean
 tw_tab_command_targets_tab (TwTabCommand command)
 {
-  return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB;
+  return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
+         command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE;
 }
 
 void

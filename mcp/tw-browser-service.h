@@ -53,6 +53,11 @@ typedef enum
   /* Watching and steering (DESIGN.md §6). */
   TW_TAB_COMMAND_HANDOFF,     /* {message,timeoutMs} -> {browserId,outcome:"done"|"cancelled",url,title} */
 
+  /* The page's environment (issue 18): storage, dialogs, downloads, PDF. */
+  TW_TAB_COMMAND_COOKIES,       /* workspace: {action,name?,value?,domain?,url?,path?,...} -> {action,cookies?|cookie?|removed?} */
+  TW_TAB_COMMAND_STORAGE,       /* {area?,action,key?,value?} -> {area,action,origin,items?|key?,value?,removed?} */
+  TW_TAB_COMMAND_STORAGE_STATE, /* workspace: {action:save|load,path} -> {action,path,cookies,origins} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

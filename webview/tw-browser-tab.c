@@ -8,6 +8,7 @@
 #include "tw-error.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-storage.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -1199,6 +1200,11 @@ delegated_command_cb (GObject      *object,
       answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
       break;
 
+    /* The page's environment (issue 18). */
+    case TW_TAB_COMMAND_STORAGE:
+      answer = tw_tab_storage_web_finish (result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1685,9 +1691,17 @@ dispatch_command (TwBrowserTab *self,
       }
       break;
 
+    /* The page's environment (issue 18). */
+    case TW_TAB_COMMAND_STORAGE:
+      tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
     case TW_TAB_COMMAND_LIST_TABS:
     case TW_TAB_COMMAND_NEW_TAB:
     case TW_TAB_COMMAND_CLOSE_TAB:
+    case TW_TAB_COMMAND_COOKIES:
+    case TW_TAB_COMMAND_STORAGE_STATE:
     case TW_TAB_COMMAND_LAST:
       finish_command (self, task, NULL,
                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,

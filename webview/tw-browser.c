@@ -7,6 +7,7 @@
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
+#include "tw-tab-storage.h"
 #include "tw-web-context.h"
 
 struct _TwBrowser
@@ -257,6 +258,53 @@ list_tabs (TwBrowser *self)
   return reply;
 }
 
+/* The page's environment: workspace-wide storage commands. */
+static void
+cookies_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_cookies_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+storage_state_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_state_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static GPtrArray *
+tab_views (TwBrowser *self)
+{
+  GPtrArray *views = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      g_ptr_array_add (views, g_object_ref (tw_browser_tab_get_view (tab)));
+    }
+
+  return views;
+}
+
 static void
 tw_browser_run_async (TwBrowserService    *service,
                       TwTabCommand         command,
@@ -342,6 +390,20 @@ tw_browser_run_async (TwBrowserService    *service,
         json_object_set_boolean_member (reply, "closed", TRUE);
         tw_browser_close_tab (self, tab);
         g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      }
+      break;
+
+    case TW_TAB_COMMAND_COOKIES:
+      tw_tab_storage_cookies_async (self->session, params, cancellable, cookies_done_cb,
+                                    g_steal_pointer (&task));
+      break;
+
+    case TW_TAB_COMMAND_STORAGE_STATE:
+      {
+        g_autoptr(GPtrArray) views = tab_views (self);
+
+        tw_tab_storage_state_async (self->session, views, self->workspace_dir, params,
+                                    cancellable, storage_state_done_cb, g_steal_pointer (&task));
       }
       break;
 

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The page's environment through the official MCP SDK client against a real
+// Tabwright: cookies (the server records what the browser sends),
+// localStorage and sessionStorage (the page reads what the tool wrote), and
+// the storage state saved to a workspace file and loaded again.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { callError, callOk, connectClient, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let server;
+let origin;
+let client;
+// The Cookie header of every request, by path.
+const cookiesSeen = new Map();
+
+function page(title, body = '') {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><h1>${title}</h1>${body}</body></html>`;
+}
+
+function startServer() {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
+    if (url.pathname === '/login') {
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Set-Cookie': 'session=server-made; Path=/; HttpOnly',
+        'Cache-Control': 'no-store',
+      });
+      res.end(page('Logged in'));
+      return;
+    }
+    // Shows what the page itself reads from its storage.
+    if (url.pathname === '/storage') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(page('Storage', '<p id="out"></p><script>' +
+        'document.getElementById("out").textContent = "theme=" + localStorage.getItem("theme") +' +
+        ' " draft=" + sessionStorage.getItem("draft");</script>'));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(page(url.pathname.slice(1) || 'Home'));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve();
+    });
+  });
+}
+
+async function openTab(p) {
+  const { data } = await callOk(client, 'browser_new_tab', { url: `${origin}${p}` });
+  return data.browserId;
+}
+
+async function evaluate(browserId, fn) {
+  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
+  return data.result;
+}
+
+before(async () => {
+  if (options.skip)
+    return;
+  await startServer();
+  app = await startTabwright();
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+test('a cookie set with browser_cookies is sent to the server', options, async () => {
+  const set = await callOk(client, 'browser_cookies', {
+    action: 'set', name: 'token', value: 'abc 123', url: `${origin}/`, sameSite: 'Lax',
+  });
+  assert.equal(set.data.cookie.name, 'token');
+  assert.equal(set.data.cookie.value, 'abc 123');
+  assert.equal(set.data.cookie.domain, '127.0.0.1');
+  assert.equal(set.data.cookie.expires, -1, 'without expires a session cookie');
+  assert.match(set.text, /token="abc 123"; domain=127\.0\.0\.1; path=\/; session; SameSite=Lax/);
+
+  await openTab('/first');
+  assert.match(cookiesSeen.get('/first'), /(^|; )token=abc 123($|;)/);
+});
+
+test('browser_cookies lists, gets and deletes what the server set', options, async () => {
+  await openTab('/login');
+  const list = await callOk(client, 'browser_cookies', { action: 'list', domain: '127.0.0.1' });
+  const session = list.data.cookies.find((c) => c.name === 'session');
+  assert.ok(session, `the server's cookie is listed: ${list.text}`);
+  assert.equal(session.value, 'server-made');
+  assert.equal(session.httpOnly, true);
+  assert.match(list.text, /session="server-made".*HttpOnly/);
+
+  const get = await callOk(client, 'browser_cookies', { action: 'get', name: 'session' });
+  assert.deepEqual(get.data.cookies.map((c) => c.value), ['server-made']);
+
+  const none = await callOk(client, 'browser_cookies', { action: 'list', domain: 'example.org' });
+  assert.deepEqual(none.data.cookies, []);
+  assert.match(none.text, /No cookies match/);
+
+  const removed = await callOk(client, 'browser_cookies', { action: 'delete', name: 'session' });
+  assert.equal(removed.data.removed, 1);
+  assert.equal(textField(removed.text, 'removed'), '1');
+  await openTab('/after-delete');
+  assert.doesNotMatch(cookiesSeen.get('/after-delete'), /session=/);
+  assert.match(cookiesSeen.get('/after-delete'), /token=/, 'the other cookie stays');
+});
+
+test('browser_cookies refuses bad cookies and changes nothing', options, async () => {
+  await callError(client, 'browser_cookies', { action: 'set', name: 'x', value: 'y' },
+    'browser_invalid_argument');
+  await callError(client, 'browser_cookies', { action: 'set', name: 'x', value: 'y', url: 'file:///etc/passwd' },
+    'browser_invalid_argument');
+  await callError(client, 'browser_cookies', { action: 'set', name: 'old', value: 'y', url: `${origin}/`, expires: 1000 },
+    'browser_invalid_argument');
+  await callError(client, 'browser_cookies', { action: 'delete' }, 'browser_invalid_argument');
+  const list = await callOk(client, 'browser_cookies', { action: 'list' });
+  assert.deepEqual(list.data.cookies.map((c) => c.name).sort(), ['token']);
+});
+
+test('browser_storage writes localStorage and sessionStorage the page reads', options, async () => {
+  const id = await openTab('/blank');
+  const set = await callOk(client, 'browser_storage', { browserId: id, action: 'set', key: 'theme', value: 'dark' });
+  assert.equal(set.data.origin, origin);
+  assert.equal(set.data.value, 'dark');
+  assert.equal(textField(set.text, 'origin'), origin);
+  await callOk(client, 'browser_storage', { browserId: id, area: 'session', action: 'set', key: 'draft', value: 'hello "you"' });
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/storage` });
+  assert.equal(await evaluate(id, '() => document.getElementById("out").textContent'),
+    'theme=dark draft=hello "you"');
+
+  // What the page writes, the tool reads.
+  await evaluate(id, '() => { localStorage.setItem("cart", "3 items"); return true; }');
+  const list = await callOk(client, 'browser_storage', { browserId: id, action: 'list' });
+  const items = [...list.data.items].sort((a, b) => a.key.localeCompare(b.key));
+  assert.deepEqual(items, [{ key: 'cart', value: '3 items' }, { key: 'theme', value: 'dark' }]);
+  assert.match(list.text, /"cart": "3 items"/);
+
+  const get = await callOk(client, 'browser_storage', { browserId: id, action: 'get', key: 'missing' });
+  assert.equal(get.data.value, null);
+  assert.match(get.text, /has no item "missing"/);
+
+  const removed = await callOk(client, 'browser_storage', { browserId: id, action: 'delete', key: 'cart' });
+  assert.equal(removed.data.removed, 1);
+  assert.equal(await evaluate(id, '() => localStorage.getItem("cart")'), null);
+
+  const cleared = await callOk(client, 'browser_storage', { browserId: id, area: 'session', action: 'clear' });
+  assert.equal(cleared.data.removed, 1);
+  assert.equal(await evaluate(id, '() => sessionStorage.length'), 0);
+});
+
+test('browser_storage says when a page has no storage', options, async () => {
+  const { data } = await callOk(client, 'browser_new_tab', {});
+  await callError(client, 'browser_storage', { browserId: data.browserId, action: 'list' }, 'browser_denied');
+  await callError(client, 'browser_storage', { browserId: data.browserId, action: 'set', key: 'k' },
+    'browser_invalid_argument');
+});
+
+test('browser_storage_state saves a login and loads it back', options, async () => {
+  const id = await openTab('/login');
+  await callOk(client, 'browser_storage', { browserId: id, action: 'set', key: 'theme', value: 'solarized' });
+
+  const saved = await callOk(client, 'browser_storage_state', { action: 'save', path: 'state.json' });
+  const file = fs.realpathSync(path.join(app.dirs.workspace, 'state.json'));
+  assert.equal(saved.data.path, file);
+  assert.equal(textField(saved.text, 'path'), file);
+  assert.deepEqual(saved.data.origins, [origin]);
+  const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.ok(state.cookies.some((c) => c.name === 'session' && c.value === 'server-made' && c.httpOnly));
+  assert.deepEqual(state.origins, [{ origin, localStorage: [{ name: 'theme', value: 'solarized' }] }]);
+
+  // Log out: no cookies, no storage.
+  await callOk(client, 'browser_cookies', { action: 'clear' });
+  await callOk(client, 'browser_storage', { browserId: id, action: 'clear' });
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/logged-out` });
+  assert.equal(cookiesSeen.get('/logged-out'), '');
+
+  // Loading brings both back, for a page opened afterwards.
+  const loaded = await callOk(client, 'browser_storage_state', { action: 'load', path: 'state.json' });
+  assert.equal(loaded.data.cookies, state.cookies.length);
+  assert.deepEqual(loaded.data.origins, [origin]);
+  const next = await openTab('/storage');
+  assert.match(cookiesSeen.get('/storage'), /session=server-made/);
+  assert.equal(await evaluate(next, '() => document.getElementById("out").textContent'),
+    'theme=solarized draft=null');
+});
+
+test('browser_storage_state refuses paths outside the workspace and bad files', options, async () => {
+  const outside = path.join(path.dirname(app.dirs.workspace), 'escaped.json');
+  await callError(client, 'browser_storage_state', { action: 'save', path: '../escaped.json' }, 'browser_denied');
+  assert.ok(!fs.existsSync(outside), 'nothing was written outside the workspace');
+  await callError(client, 'browser_storage_state', { action: 'load', path: '/etc/hostname' }, 'browser_denied');
+
+  fs.writeFileSync(path.join(app.dirs.workspace, 'bad.json'),
+    JSON.stringify({ cookies: [{ name: 'evil', value: '1', domain: '127.0.0.1' }, { name: 'broken' }] }));
+  await callError(client, 'browser_storage_state', { action: 'load', path: 'bad.json' }, 'browser_invalid_argument');
+  const list = await callOk(client, 'browser_cookies', { action: 'get', name: 'evil' });
+  assert.deepEqual(list.data.cookies, [], 'a file with a bad entry changes nothing');
+});
