@@ -34,6 +34,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_COOKIES]   = "cookies",
   [TW_TAB_COMMAND_STORAGE]   = "storage",
   [TW_TAB_COMMAND_STORAGE_STATE] = "storage_state",
+  [TW_TAB_COMMAND_HANDLE_DIALOG] = "handle_dialog",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -62,6 +62,12 @@ struct _TwBrowserTab
   char           *handoff_message;
   char           *handoff_agent;
 
+  /* browser_handle_dialog: how the next dialog is answered, when an agent
+   * said so; every other dialog gets the default answer. */
+  gboolean        dialog_answer_set;
+  gboolean        dialog_accept;
+  char           *dialog_prompt_text;
+
   guint           can_go_back : 1;
   guint           can_go_forward : 1;
   guint           crashed : 1;
@@ -77,6 +83,8 @@ typedef struct
   guint64       serial;
   TwDialogType  type;
   char         *message;
+  char         *prompt_text;  /* what an accepted prompt answered */
+  gboolean      accepted;
 } TabDialog;
 
 typedef struct
@@ -146,6 +154,7 @@ static void
 tab_dialog_free (TabDialog *dialog)
 {
   g_free (dialog->message);
+  g_free (dialog->prompt_text);
   g_free (dialog);
 }
 
@@ -236,6 +245,9 @@ add_dialogs (TwBrowserTab *self,
       object = json_object_new ();
       json_object_set_string_member (object, "type", tw_dialog_type_to_string (dialog->type));
       json_object_set_string_member (object, "message", dialog->message);
+      json_object_set_boolean_member (object, "accepted", dialog->accepted);
+      if (dialog->prompt_text != NULL)
+        json_object_set_string_member (object, "promptText", dialog->prompt_text);
       json_array_add_object_element (array, object);
     }
 
@@ -1004,33 +1016,54 @@ view_script_dialog_cb (TwBrowserTab       *self,
                        WebKitWebView      *view)
 {
   TabDialog *record = g_new0 (TabDialog, 1);
+  WebKitScriptDialogType type = webkit_script_dialog_get_dialog_type (dialog);
+  gboolean accept;
 
   /* Agents cannot click dialog buttons and the person must never get a modal
    * sprung on them by a page an agent drives, so every dialog is answered
-   * right away: alerts accepted, everything that asks a question dismissed. */
-  switch (webkit_script_dialog_get_dialog_type (dialog))
+   * right away: as browser_handle_dialog said for the next one, otherwise
+   * alerts accepted and everything that asks a question dismissed. */
+  accept = type == WEBKIT_SCRIPT_DIALOG_ALERT;
+  if (self->dialog_answer_set)
+    {
+      accept = self->dialog_accept;
+      self->dialog_answer_set = FALSE;
+    }
+
+  switch (type)
     {
     case WEBKIT_SCRIPT_DIALOG_CONFIRM:
       record->type = TW_DIALOG_CONFIRM;
-      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      webkit_script_dialog_confirm_set_confirmed (dialog, accept);
       break;
 
     case WEBKIT_SCRIPT_DIALOG_PROMPT:
       /* Leaving the text unset makes prompt() return null, as Cancel does. */
       record->type = TW_DIALOG_PROMPT;
+      if (accept)
+        {
+          record->prompt_text = g_strdup (self->dialog_prompt_text != NULL
+                                          ? self->dialog_prompt_text
+                                          : webkit_script_dialog_prompt_get_default_text (dialog));
+          webkit_script_dialog_prompt_set_text (dialog, record->prompt_text);
+        }
       break;
 
     case WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
       record->type = TW_DIALOG_BEFOREUNLOAD;
-      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      webkit_script_dialog_confirm_set_confirmed (dialog, accept);
       break;
 
     case WEBKIT_SCRIPT_DIALOG_ALERT:
     default:
+      /* An alert has one button: whatever was asked, it is accepted. */
       record->type = TW_DIALOG_ALERT;
+      accept = TRUE;
       break;
     }
 
+  g_clear_pointer (&self->dialog_prompt_text, g_free);
+  record->accepted = accept;
   record->serial = self->n_dialogs++;
   record->message = g_strdup (webkit_script_dialog_get_message (dialog));
   g_queue_push_tail (&self->dialogs, record);
@@ -1043,8 +1076,7 @@ view_script_dialog_cb (TwBrowserTab       *self,
                                              : record->type == TW_DIALOG_PROMPT ? "a prompt"
                                              : "a beforeunload",
                                              record->message,
-                                             record->type == TW_DIALOG_ALERT ? "accepted"
-                                                                             : "dismissed");
+                                             record->accepted ? "accepted" : "dismissed");
 
     tw_tab_log_add_note (self->log, note);
   }
@@ -1692,6 +1724,25 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     /* The page's environment (issue 18). */
+    case TW_TAB_COMMAND_HANDLE_DIALOG:
+      {
+        JsonObject *reply = json_object_new ();
+        const char *text = get_string_param (cmd->params, "promptText");
+
+        self->dialog_answer_set = TRUE;
+        self->dialog_accept = json_object_get_boolean_member_with_default (cmd->params, "accept",
+                                                                           FALSE);
+        g_free (self->dialog_prompt_text);
+        self->dialog_prompt_text = g_strdup (text);
+
+        json_object_set_string_member (reply, "browserId", self->id);
+        json_object_set_boolean_member (reply, "accept", self->dialog_accept);
+        if (text != NULL)
+          json_object_set_string_member (reply, "promptText", text);
+        finish_command (self, task, reply, NULL);
+      }
+      break;
+
     case TW_TAB_COMMAND_STORAGE:
       tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));
@@ -1790,6 +1841,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->deferred_uri, g_free);
   g_clear_pointer (&self->handoff_message, g_free);
   g_clear_pointer (&self->handoff_agent, g_free);
+  g_clear_pointer (&self->dialog_prompt_text, g_free);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
 }

@@ -124,7 +124,12 @@ tw_tool_append_dialogs (GString    *text,
       g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
                               type,
                               tw_tool_get_string (dialog, "message", ""),
-                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
+                              tw_tool_get_boolean (dialog, "accepted",
+                                                   g_strcmp0 (type, "alert") == 0)
+                              ? "accepted" : "dismissed");
+      if (json_object_has_member (dialog, "promptText"))
+        g_string_append_printf (text, " answered \"%s\"",
+                                tw_tool_get_string (dialog, "promptText", ""));
     }
 }
 

@@ -29,12 +29,14 @@ G_BEGIN_DECLS
 #define TW_TOOL_DIALOGS_PROPERTY \
   "\"dialogs\": {" \
     "\"type\": \"array\", " \
-    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed.\", " \
+    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed unless browser_handle_dialog said otherwise.\", " \
     "\"items\": {" \
       "\"type\": \"object\", " \
       "\"properties\": {" \
         "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
-        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}" \
+        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
+        "\"accepted\": {\"type\": \"boolean\", \"description\": \"Whether it was accepted (OK) or dismissed (Cancel).\"}, " \
+        "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt answered.\"}" \
       "}, " \
       "\"required\": [\"type\", \"message\"]" \
     "}" \

@@ -213,3 +213,33 @@ test('browser_storage_state refuses paths outside the workspace and bad files', 
   const list = await callOk(client, 'browser_cookies', { action: 'get', name: 'evil' });
   assert.deepEqual(list.data.cookies, [], 'a file with a bad entry changes nothing');
 });
+
+test('browser_handle_dialog answers the next dialog; later ones get the default', options, async () => {
+  const id = await openTab('/dialogs');
+  const set = await callOk(client, 'browser_handle_dialog', { browserId: id, accept: true, promptText: 'Ada' });
+  assert.equal(set.data.accept, true);
+  assert.equal(textField(set.text, 'browserId'), id);
+
+  const prompted = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => prompt("Your name?", "x")' });
+  assert.equal(prompted.data.result, 'Ada', 'the page got the prompt text');
+  assert.deepEqual(prompted.data.dialogs, [{ type: 'prompt', message: 'Your name?', accepted: true, promptText: 'Ada' }]);
+  assert.match(prompted.text, /Dialog: prompt "Your name\?" \(accepted\) answered "Ada"/);
+
+  const unannounced = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => confirm("Again?")' });
+  assert.equal(unannounced.data.result, false, 'an unannounced confirm is dismissed');
+  assert.equal(unannounced.data.dialogs[0].accepted, false);
+
+  await callOk(client, 'browser_handle_dialog', { browserId: id, accept: true });
+  const confirmed = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => confirm("Delete it?")' });
+  assert.equal(confirmed.data.result, true);
+  assert.match(confirmed.text, /Dialog: confirm "Delete it\?" \(accepted\)/);
+
+  await callOk(client, 'browser_handle_dialog', { browserId: id, accept: true });
+  const defaulted = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => prompt("City?", "Paris")' });
+  assert.equal(defaulted.data.result, 'Paris', 'an accepted prompt without text answers its default');
+
+  await callOk(client, 'browser_handle_dialog', { browserId: id, accept: false });
+  const dismissed = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => prompt("Secret?")' });
+  assert.equal(dismissed.data.result, null);
+  assert.equal(dismissed.data.dialogs[0].accepted, false);
+});
