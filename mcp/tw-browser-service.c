@@ -35,6 +35,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_STORAGE]   = "storage",
   [TW_TAB_COMMAND_STORAGE_STATE] = "storage_state",
   [TW_TAB_COMMAND_HANDLE_DIALOG] = "handle_dialog",
+  [TW_TAB_COMMAND_DOWNLOADS] = "downloads",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -56,7 +57,8 @@ gboolean
 tw_tab_command_targets_tab (TwTabCommand command)
 {
   return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
-         command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE;
+         command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
+         command != TW_TAB_COMMAND_DOWNLOADS;
 }
 
 void

@@ -58,6 +58,7 @@ typedef enum
   TW_TAB_COMMAND_STORAGE,       /* {area?,action,key?,value?} -> {area,action,origin,items?|key?,value?,removed?} */
   TW_TAB_COMMAND_STORAGE_STATE, /* workspace: {action:save|load,path} -> {action,path,cookies,origins} */
   TW_TAB_COMMAND_HANDLE_DIALOG, /* {accept,promptText?} -> {browserId,accept,promptText?} */
+  TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -746,6 +746,13 @@ view_load_failed_cb (TwBrowserTab    *self,
   gboolean cancelled = g_error_matches (error, WEBKIT_NETWORK_ERROR,
                                         WEBKIT_NETWORK_ERROR_CANCELLED);
 
+  /* A response that became a download into the workspace: the tab stays on
+   * its page and the command's result reports the download. */
+  if (self->workspace_dir != NULL &&
+      g_error_matches (error, WEBKIT_POLICY_ERROR,
+                       WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE))
+    cancelled = TRUE;
+
   /* WebKit's own error page is a load of its own that lands whenever it
    * lands, even in the middle of the next navigation. The tab keeps the
    * failure as state instead and the window shows it. */
@@ -1101,12 +1108,17 @@ view_decide_policy_cb (TwBrowserTab             *self,
     return FALSE;
 
   /* A page an agent opens must not be able to drop files into the person's
-   * Downloads folder, so responses WebKit cannot show are not downloaded. */
+   * Downloads folder: responses WebKit cannot show are downloaded into the
+   * workspace's downloads/ folder (see tw-tab-downloads.c), or not at all
+   * without a workspace. */
   response = WEBKIT_RESPONSE_POLICY_DECISION (decision);
   if (!webkit_response_policy_decision_is_mime_type_supported (response) &&
       webkit_response_policy_decision_is_main_frame_main_resource (response))
     {
-      webkit_policy_decision_ignore (decision);
+      if (self->workspace_dir != NULL)
+        webkit_policy_decision_download (decision);
+      else
+        webkit_policy_decision_ignore (decision);
       return TRUE;
     }
 

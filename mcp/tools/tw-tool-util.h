@@ -94,6 +94,12 @@ void        tw_tool_append_page         (GString     *text,
 void        tw_tool_append_dialogs      (GString     *text,
                                          JsonObject  *result);
 
+/* One line per download the command caused ("Download: report.csv
+ * finished, 120 bytes, text/csv") and its path; tw_tool_append_dialogs()
+ * calls it, so every tool reports downloads. */
+void        tw_tool_append_downloads    (GString     *text,
+                                         JsonObject  *result);
+
 /* A string member, or @fallback when it is absent or not a string. */
 const char *tw_tool_get_string          (JsonObject  *object,
                                          const char  *member,

@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, connectClient, textField } from './lib/mcp.mjs';
+import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -20,6 +20,8 @@ let app;
 let server;
 let origin;
 let client;
+const CSV = Buffer.from('id,name\n1,Ada\n2,Grace\n');
+const BLOB = Buffer.from(Array.from({ length: 70000 }, (_, i) => (i * 7919) % 256));
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
@@ -47,6 +49,25 @@ function startServer() {
       res.end(page('Storage', '<p id="out"></p><script>' +
         'document.getElementById("out").textContent = "theme=" + localStorage.getItem("theme") +' +
         ' " draft=" + sessionStorage.getItem("draft");</script>'));
+      return;
+    }
+    if (url.pathname === '/export.csv') {
+      res.writeHead(200, {
+        'Content-Type': 'text/csv',
+        'Content-Disposition': 'attachment; filename="../../.evil\\report.csv"',
+        'Content-Length': CSV.length,
+      });
+      res.end(CSV);
+      return;
+    }
+    if (url.pathname === '/blob.bin') {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': BLOB.length });
+      res.end(BLOB);
+      return;
+    }
+    if (url.pathname === '/files') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(page('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -242,4 +263,41 @@ test('browser_handle_dialog answers the next dialog; later ones get the default'
   const dismissed = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => prompt("Secret?")' });
   assert.equal(dismissed.data.result, null);
   assert.equal(dismissed.data.dialogs[0].accepted, false);
+});
+
+test('a download goes into the workspace downloads/ folder with the right bytes', options, async () => {
+  const id = await openTab('/files');
+  // Navigating to an attachment: the tab stays on its page, the file is saved.
+  const nav = await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/export.csv` });
+  assert.equal(nav.data.url, `${origin}/files`, 'the tab stays on its page');
+  assert.equal(nav.data.downloads.length, 1, `the result reports the download: ${nav.text}`);
+  const csv = nav.data.downloads[0];
+  const folder = fs.realpathSync(path.join(app.dirs.workspace, 'downloads'));
+  assert.equal(csv.state, 'finished');
+  assert.equal(csv.fileName, 'evilreport.csv', 'the suggested name is cleaned of folders and dots');
+  assert.equal(csv.path, path.join(folder, 'evilreport.csv'));
+  assert.equal(csv.size, CSV.length);
+  assert.equal(csv.mimeType, 'text/csv');
+  assert.deepEqual(fs.readFileSync(csv.path), CSV);
+  assert.match(nav.text, new RegExp(`Download: evilreport\\.csv finished, ${CSV.length} bytes, text/csv\npath: ${csv.path.replace(/[.]/g, '\\.')}`));
+
+  // Clicking a download link, twice: the second copy gets a name of its own.
+  const { text: tree } = await callText(client, 'browser_snapshot', { browserId: id });
+  const ref = /link "Get the data" (@e\d+)/.exec(tree)[1];
+  for (const expected of ['data.bin', 'data (2).bin']) {
+    const click = await callOk(client, 'browser_click', { browserId: id, ref });
+    const blob = click.data.downloads?.[0];
+    assert.ok(blob, `the click reports the download: ${click.text}`);
+    assert.equal(blob.fileName, expected);
+    assert.equal(blob.state, 'finished');
+    assert.equal(blob.size, BLOB.length);
+    assert.deepEqual(fs.readFileSync(blob.path), BLOB, 'the file has the served bytes');
+    assert.equal(path.dirname(blob.path), folder);
+  }
+
+  const list = await callOk(client, 'browser_downloads', {});
+  assert.deepEqual(list.data.downloads.map((d) => d.fileName), ['evilreport.csv', 'data.bin', 'data (2).bin']);
+  assert.ok(list.data.downloads.every((d) => d.browserId === id));
+  assert.equal(textField(list.text, 'folder'), path.join(app.dirs.workspace, 'downloads'));
+  assert.deepEqual(fs.readdirSync(folder).sort(), ['data (2).bin', 'data.bin', 'evilreport.csv']);
 });
