@@ -1686,7 +1686,7 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_SCREENSHOT:
-      tw_page_tools_screenshot_async (self->view, cmd->params, self->workspace_dir,
+      tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
                                       g_task_get_cancellable (task),
                                       delegated_command_cb, g_object_ref (task));
       break;

@@ -65,6 +65,13 @@ function startServer() {
       res.end(BLOB);
       return;
     }
+    if (url.pathname === '/shot') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(page('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
+        '<div style="height:1500px"></div>' +
+        '<button style="width:120px;height:40px;border:0;background:#00f;color:#fff">Far away</button>'));
+      return;
+    }
     if (url.pathname === '/files') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(page('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
@@ -300,4 +307,58 @@ test('a download goes into the workspace downloads/ folder with the right bytes'
   assert.ok(list.data.downloads.every((d) => d.browserId === id));
   assert.equal(textField(list.text, 'folder'), path.join(app.dirs.workspace, 'downloads'));
   assert.deepEqual(fs.readdirSync(folder).sort(), ['data (2).bin', 'data.bin', 'evilreport.csv']);
+});
+
+// The size an image declares: PNG's IHDR, or a JPEG's start-of-frame.
+function imageSize(buffer) {
+  if (buffer.readUInt32BE(0) === 0x89504e47)
+    return { type: 'png', width: buffer.readUInt32BE(16), height: buffer.readUInt32BE(20) };
+  assert.equal(buffer.readUInt16BE(0), 0xffd8, 'a JPEG starts with SOI');
+  for (let offset = 2; offset < buffer.length;) {
+    const marker = buffer.readUInt16BE(offset);
+    const length = buffer.readUInt16BE(offset + 2);
+    if (marker >= 0xffc0 && marker <= 0xffc2)
+      return { type: 'jpeg', height: buffer.readUInt16BE(offset + 5), width: buffer.readUInt16BE(offset + 7) };
+    offset += 2 + length;
+  }
+  assert.fail('no JPEG frame header');
+}
+
+test('browser_screenshot of one element, as JPEG, scaled, and saved', options, async () => {
+  const id = await openTab('/shot');
+  const { text: tree } = await callText(client, 'browser_snapshot', { browserId: id });
+  const box = /img "Red box" (@e\d+)/.exec(tree)[1];
+  const far = /button "Far away" (@e\d+)/.exec(tree)[1];
+
+  const element = await callText(client, 'browser_screenshot', { browserId: id, ref: far });
+  const image = element.result.content.find((block) => block.type === 'image');
+  assert.equal(image.mimeType, 'image/png');
+  assert.deepEqual(imageSize(Buffer.from(image.data, 'base64')), { type: 'png', width: 120, height: 40 },
+    'the image is the element, scrolled into view');
+  assert.match(element.text, new RegExp(`Screenshot of element ${far}`));
+  assert.ok(await evaluate(id, '() => window.scrollY') > 0, 'the page scrolled to the element');
+
+  const jpeg = await callText(client, 'browser_screenshot', { browserId: id, ref: box, format: 'jpeg', quality: 50 });
+  const jpegImage = jpeg.result.content.find((block) => block.type === 'image');
+  assert.equal(jpegImage.mimeType, 'image/jpeg');
+  assert.deepEqual(imageSize(Buffer.from(jpegImage.data, 'base64')), { type: 'jpeg', width: 200, height: 100 });
+
+  const scaled = await callText(client, 'browser_screenshot', { browserId: id, maxWidth: 320 });
+  const scaledImage = Buffer.from(scaled.result.content.find((block) => block.type === 'image').data, 'base64');
+  const size = imageSize(scaledImage);
+  assert.equal(size.width, 320);
+  assert.equal(textField(scaled.text, 'width'), '320');
+  assert.equal(Number(textField(scaled.text, 'height')), size.height);
+  const scale = Number(textField(scaled.text, 'scale'));
+  assert.ok(scale > 0 && scale < 1, `the text gives the scale: ${scaled.text}`);
+  assert.ok(Math.abs(size.height / scale - await evaluate(id, '() => innerHeight')) <= 2, 'the height scales alike');
+
+  const saved = await callText(client, 'browser_screenshot', { browserId: id, ref: box, format: 'jpeg', savePath: 'box.jpg' });
+  const file = fs.realpathSync(path.join(app.dirs.workspace, 'box.jpg'));
+  assert.equal(textField(saved.text, 'path'), file);
+  assert.deepEqual(imageSize(fs.readFileSync(file)), { type: 'jpeg', width: 200, height: 100 });
+
+  await callError(client, 'browser_screenshot', { browserId: id, ref: box, fullPage: true }, 'browser_invalid_argument');
+  await callError(client, 'browser_screenshot', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
+  await callError(client, 'browser_screenshot', { browserId: id, format: 'jpeg', savePath: '../out.jpg' }, 'browser_denied');
 });
