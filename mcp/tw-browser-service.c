@@ -36,6 +36,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_STORAGE_STATE] = "storage_state",
   [TW_TAB_COMMAND_HANDLE_DIALOG] = "handle_dialog",
   [TW_TAB_COMMAND_DOWNLOADS] = "downloads",
+  [TW_TAB_COMMAND_PDF]       = "pdf",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -59,6 +59,7 @@ typedef enum
   TW_TAB_COMMAND_STORAGE_STATE, /* workspace: {action:save|load,path} -> {action,path,cookies,origins} */
   TW_TAB_COMMAND_HANDLE_DIALOG, /* {accept,promptText?} -> {browserId,accept,promptText?} */
   TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
+  TW_TAB_COMMAND_PDF,           /* {path,paperSize?,landscape?,background?} -> {browserId,path,size} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -8,6 +8,7 @@
 #include "tw-error.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-pdf.h"
 #include "tw-tab-storage.h"
 #include "tw-web-context.h"
 
@@ -1249,6 +1250,10 @@ delegated_command_cb (GObject      *object,
       answer = tw_tab_storage_web_finish (result, &error);
       break;
 
+    case TW_TAB_COMMAND_PDF:
+      answer = tw_tab_pdf_finish (result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1760,11 +1765,17 @@ dispatch_command (TwBrowserTab *self,
                                 delegated_command_cb, g_object_ref (task));
       break;
 
+    case TW_TAB_COMMAND_PDF:
+      tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
+                        g_task_get_cancellable (task), delegated_command_cb, g_object_ref (task));
+      break;
+
     case TW_TAB_COMMAND_LIST_TABS:
     case TW_TAB_COMMAND_NEW_TAB:
     case TW_TAB_COMMAND_CLOSE_TAB:
     case TW_TAB_COMMAND_COOKIES:
     case TW_TAB_COMMAND_STORAGE_STATE:
+    case TW_TAB_COMMAND_DOWNLOADS:
     case TW_TAB_COMMAND_LAST:
       finish_command (self, task, NULL,
                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
 import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
@@ -70,6 +71,12 @@ function startServer() {
       res.end(page('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
         '<div style="height:1500px"></div>' +
         '<button style="width:120px;height:40px;border:0;background:#00f;color:#fff">Far away</button>'));
+      return;
+    }
+    if (url.pathname === '/invoice') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(page('Invoice', '<p>Invoice number 4711 for Ada Lovelace</p><p id="late"></p>' +
+        '<script>document.getElementById("late").textContent = "Total due: 42 EUR";</script>'));
       return;
     }
     if (url.pathname === '/files') {
@@ -361,4 +368,24 @@ test('browser_screenshot of one element, as JPEG, scaled, and saved', options, a
   await callError(client, 'browser_screenshot', { browserId: id, ref: box, fullPage: true }, 'browser_invalid_argument');
   await callError(client, 'browser_screenshot', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
   await callError(client, 'browser_screenshot', { browserId: id, format: 'jpeg', savePath: '../out.jpg' }, 'browser_denied');
+});
+
+test('browser_pdf prints the page to a PDF in the workspace', options, async () => {
+  const id = await openTab('/invoice');
+  fs.mkdirSync(path.join(app.dirs.workspace, 'out'), { recursive: true });
+  const printed = await callOk(client, 'browser_pdf', { browserId: id, path: 'out/invoice.pdf', landscape: true, paperSize: 'Letter' });
+  const file = fs.realpathSync(path.join(app.dirs.workspace, 'out', 'invoice.pdf'));
+  assert.equal(printed.data.path, file);
+  assert.equal(textField(printed.text, 'path'), file);
+  assert.equal(printed.data.size, fs.statSync(file).size);
+  assert.equal(fs.readFileSync(file).subarray(0, 5).toString(), '%PDF-');
+  const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+  assert.match(text, /Invoice number 4711 for Ada Lovelace/);
+  assert.match(text, /Total due: 42 EUR/, 'what the page script wrote is printed too');
+  // Landscape Letter: 792 × 612 points.
+  const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+  assert.match(info, /Page size:\s+792 x 612 pts/);
+
+  await callError(client, 'browser_pdf', { browserId: id, path: '../escaped.pdf' }, 'browser_denied');
+  assert.ok(!fs.existsSync(path.join(path.dirname(app.dirs.workspace), 'escaped.pdf')));
 });
