@@ -79,6 +79,13 @@ function startServer() {
         '<script>document.getElementById("late").textContent = "Total due: 42 EUR";</script>'));
       return;
     }
+    if (url.pathname === '/find') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(page('Find', '<main><button onclick="out.textContent=\'draft\'">Save draft</button>' +
+        '<button onclick="out.textContent=\'sent\'">Save and send</button>' +
+        '<a href="/help">Help</a><label>Email <input type="email"></label><p id="out"></p></main>'));
+      return;
+    }
     if (url.pathname === '/files') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(page('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
@@ -388,4 +395,34 @@ test('browser_pdf prints the page to a PDF in the workspace', options, async () 
 
   await callError(client, 'browser_pdf', { browserId: id, path: '../escaped.pdf' }, 'browser_denied');
   assert.ok(!fs.existsSync(path.join(path.dirname(app.dirs.workspace), 'escaped.pdf')));
+});
+
+test('browser_find returns refs and snapshot lines of matching elements', options, async () => {
+  const id = await openTab('/find');
+  const buttons = await callOk(client, 'browser_find', { browserId: id, role: 'button', name: 'save' });
+  assert.equal(buttons.data.total, 2);
+  assert.deepEqual(buttons.data.matches.map((m) => m.name), ['Save draft', 'Save and send']);
+  for (const match of buttons.data.matches) {
+    assert.match(match.ref, /^@e\d+$/);
+    assert.ok(buttons.text.includes(`- ${match.line}`), `the text has the line: ${buttons.text}`);
+    assert.ok(match.line.includes(match.ref));
+  }
+  assert.match(buttons.text, /^2 elements match:/);
+
+  const regex = await callOk(client, 'browser_find', { browserId: id, name: '/^save AND/i' });
+  assert.deepEqual(regex.data.matches.map((m) => m.name), ['Save and send']);
+  const textbox = await callOk(client, 'browser_find', { browserId: id, role: 'textbox', name: 'email' });
+  assert.equal(textbox.data.total, 1);
+  const byText = await callOk(client, 'browser_find', { browserId: id, text: 'help' });
+  assert.deepEqual(byText.data.matches.map((m) => m.role), ['link']);
+
+  // The refs are real: clicking one acts on that element.
+  await callOk(client, 'browser_click', { browserId: id, ref: regex.data.matches[0].ref });
+  assert.equal(await evaluate(id, '() => document.getElementById("out").textContent'), 'sent');
+
+  const none = await callOk(client, 'browser_find', { browserId: id, role: 'slider' });
+  assert.equal(none.data.total, 0);
+  assert.match(none.text, /No element matches/);
+  await callError(client, 'browser_find', { browserId: id }, 'browser_invalid_argument');
+  await callError(client, 'browser_find', { browserId: id, name: '/[/' }, 'browser_invalid_argument');
 });
