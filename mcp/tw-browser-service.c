@@ -42,6 +42,12 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_SET_CONTENT] = "set_content",
   [TW_TAB_COMMAND_GET_STYLES] = "get_styles",
   [TW_TAB_COMMAND_READ_URL]  = "read_url",
+  [TW_TAB_COMMAND_COOKIES]   = "cookies",
+  [TW_TAB_COMMAND_STORAGE]   = "storage",
+  [TW_TAB_COMMAND_STORAGE_STATE] = "storage_state",
+  [TW_TAB_COMMAND_HANDLE_DIALOG] = "handle_dialog",
+  [TW_TAB_COMMAND_DOWNLOADS] = "downloads",
+  [TW_TAB_COMMAND_PDF]       = "pdf",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -68,7 +74,9 @@ gboolean
 tw_tab_command_targets_tab (TwTabCommand command)
 {
   return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
-         command != TW_TAB_COMMAND_READ_URL;
+         command != TW_TAB_COMMAND_READ_URL &&
+         command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
+         command != TW_TAB_COMMAND_DOWNLOADS;
 }
 
 void

@@ -65,6 +65,13 @@ typedef enum
   TW_TAB_COMMAND_SET_CONTENT, /* {html} -> {browserId,url,title,elements} */
   TW_TAB_COMMAND_GET_STYLES,  /* {ref,properties?} -> {browserId,ref,tag,style,box,visible,hiddenBecause} */
   TW_TAB_COMMAND_READ_URL,    /* workspace: {url,llms?,filter?,outline?,maxChars?,cursor?} -> {url,status,source,...} */
+  /* The page's environment (issue 18): storage, dialogs, downloads, PDF. */
+  TW_TAB_COMMAND_COOKIES,       /* workspace: {action,name?,value?,domain?,url?,path?,...} -> {action,cookies?|cookie?|removed?} */
+  TW_TAB_COMMAND_STORAGE,       /* {area?,action,key?,value?} -> {area,action,origin,items?|key?,value?,removed?} */
+  TW_TAB_COMMAND_STORAGE_STATE, /* workspace: {action:save|load,path} -> {action,path,cookies,origins} */
+  TW_TAB_COMMAND_HANDLE_DIALOG, /* {accept,promptText?} -> {browserId,accept,promptText?} */
+  TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
+  TW_TAB_COMMAND_PDF,           /* {path,paperSize?,landscape?,background?} -> {browserId,path,size} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

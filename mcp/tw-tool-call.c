@@ -248,7 +248,11 @@ build_result (TwToolCall  *call,
 
       json_object_set_string_member (item, "type", "image");
       json_object_set_string_member (item, "data", base64);
-      json_object_set_string_member (item, "mimeType", "image/png");
+      /* browser_screenshot answers PNG, or JPEG when asked: tell them by
+       * their first bytes. */
+      json_object_set_string_member (item, "mimeType",
+                                     size >= 3 && data[0] == 0xff && data[1] == 0xd8 &&
+                                     data[2] == 0xff ? "image/jpeg" : "image/png");
       json_array_add_object_element (content, item);
     }
 

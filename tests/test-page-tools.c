@@ -156,7 +156,8 @@ run_screenshot (Page        *page,
   g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   g_autoptr(GAsyncResult) result = NULL;
 
-  tw_page_tools_screenshot_async (page->view, params, workspace, NULL, tw_test_store_result_cb, NULL);
+  tw_page_tools_screenshot_async (page->view, page->runtime, params, workspace, NULL,
+                                  tw_test_store_result_cb, NULL);
   result = tw_test_await_result (WAIT_MS, "a screenshot");
 
   return tw_page_tools_screenshot_finish (page->view, result, error);

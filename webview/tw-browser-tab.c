@@ -12,6 +12,8 @@
 #include "tw-tab-fetch.h"
 #include "tw-tab-network.h"
 #include "tw-tab-reading.h"
+#include "tw-tab-pdf.h"
+#include "tw-tab-storage.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -68,6 +70,12 @@ struct _TwBrowserTab
   char           *handoff_message;
   char           *handoff_agent;
 
+  /* browser_handle_dialog: how the next dialog is answered, when an agent
+   * said so; every other dialog gets the default answer. */
+  gboolean        dialog_answer_set;
+  gboolean        dialog_accept;
+  char           *dialog_prompt_text;
+
   guint           can_go_back : 1;
   guint           can_go_forward : 1;
   guint           crashed : 1;
@@ -83,6 +91,8 @@ typedef struct
   guint64       serial;
   TwDialogType  type;
   char         *message;
+  char         *prompt_text;  /* what an accepted prompt answered */
+  gboolean      accepted;
 } TabDialog;
 
 typedef struct
@@ -152,6 +162,7 @@ static void
 tab_dialog_free (TabDialog *dialog)
 {
   g_free (dialog->message);
+  g_free (dialog->prompt_text);
   g_free (dialog);
 }
 
@@ -249,7 +260,9 @@ add_dialogs (TwBrowserTab *self,
         continue;
 
       if (previous != NULL && previous->type == dialog->type &&
-          g_strcmp0 (previous->message, dialog->message) == 0)
+          previous->accepted == dialog->accepted &&
+          g_strcmp0 (previous->message, dialog->message) == 0 &&
+          g_strcmp0 (previous->prompt_text, dialog->prompt_text) == 0)
         {
           json_object_set_int_member (object, "count", ++count);
           continue;
@@ -258,6 +271,9 @@ add_dialogs (TwBrowserTab *self,
       object = json_object_new ();
       json_object_set_string_member (object, "type", tw_dialog_type_to_string (dialog->type));
       json_object_set_string_member (object, "message", dialog->message);
+      json_object_set_boolean_member (object, "accepted", dialog->accepted);
+      if (dialog->prompt_text != NULL)
+        json_object_set_string_member (object, "promptText", dialog->prompt_text);
       json_array_add_object_element (array, object);
       previous = dialog;
       count = 1;
@@ -775,6 +791,12 @@ view_load_failed_cb (TwBrowserTab    *self,
                                         WEBKIT_NETWORK_ERROR_CANCELLED);
 
   set_wake_loading (self, FALSE);
+  /* A response that became a download into the workspace: the tab stays on
+   * its page and the command's result reports the download. */
+  if (self->workspace_dir != NULL &&
+      g_error_matches (error, WEBKIT_POLICY_ERROR,
+                       WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE))
+    cancelled = TRUE;
 
   /* WebKit's own error page is a load of its own that lands whenever it
    * lands, even in the middle of the next navigation. The tab keeps the
@@ -1048,33 +1070,54 @@ view_script_dialog_cb (TwBrowserTab       *self,
                        WebKitWebView      *view)
 {
   TabDialog *record = g_new0 (TabDialog, 1);
+  WebKitScriptDialogType type = webkit_script_dialog_get_dialog_type (dialog);
+  gboolean accept;
 
   /* Agents cannot click dialog buttons and the person must never get a modal
    * sprung on them by a page an agent drives, so every dialog is answered
-   * right away: alerts accepted, everything that asks a question dismissed. */
-  switch (webkit_script_dialog_get_dialog_type (dialog))
+   * right away: as browser_handle_dialog said for the next one, otherwise
+   * alerts accepted and everything that asks a question dismissed. */
+  accept = type == WEBKIT_SCRIPT_DIALOG_ALERT;
+  if (self->dialog_answer_set)
+    {
+      accept = self->dialog_accept;
+      self->dialog_answer_set = FALSE;
+    }
+
+  switch (type)
     {
     case WEBKIT_SCRIPT_DIALOG_CONFIRM:
       record->type = TW_DIALOG_CONFIRM;
-      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      webkit_script_dialog_confirm_set_confirmed (dialog, accept);
       break;
 
     case WEBKIT_SCRIPT_DIALOG_PROMPT:
       /* Leaving the text unset makes prompt() return null, as Cancel does. */
       record->type = TW_DIALOG_PROMPT;
+      if (accept)
+        {
+          record->prompt_text = g_strdup (self->dialog_prompt_text != NULL
+                                          ? self->dialog_prompt_text
+                                          : webkit_script_dialog_prompt_get_default_text (dialog));
+          webkit_script_dialog_prompt_set_text (dialog, record->prompt_text);
+        }
       break;
 
     case WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
       record->type = TW_DIALOG_BEFOREUNLOAD;
-      webkit_script_dialog_confirm_set_confirmed (dialog, FALSE);
+      webkit_script_dialog_confirm_set_confirmed (dialog, accept);
       break;
 
     case WEBKIT_SCRIPT_DIALOG_ALERT:
     default:
+      /* An alert has one button: whatever was asked, it is accepted. */
       record->type = TW_DIALOG_ALERT;
+      accept = TRUE;
       break;
     }
 
+  g_clear_pointer (&self->dialog_prompt_text, g_free);
+  record->accepted = accept;
   record->serial = self->n_dialogs++;
   record->message = g_strdup (webkit_script_dialog_get_message (dialog));
   g_queue_push_tail (&self->dialogs, record);
@@ -1087,8 +1130,7 @@ view_script_dialog_cb (TwBrowserTab       *self,
                                              : record->type == TW_DIALOG_PROMPT ? "a prompt"
                                              : "a beforeunload",
                                              record->message,
-                                             record->type == TW_DIALOG_ALERT ? "accepted"
-                                                                             : "dismissed");
+                                             record->accepted ? "accepted" : "dismissed");
 
     tw_tab_log_add_note (self->log, note);
   }
@@ -1113,12 +1155,17 @@ view_decide_policy_cb (TwBrowserTab             *self,
     return FALSE;
 
   /* A page an agent opens must not be able to drop files into the person's
-   * Downloads folder, so responses WebKit cannot show are not downloaded. */
+   * Downloads folder: responses WebKit cannot show are downloaded into the
+   * workspace's downloads/ folder (see tw-tab-downloads.c), or not at all
+   * without a workspace. */
   response = WEBKIT_RESPONSE_POLICY_DECISION (decision);
   if (!webkit_response_policy_decision_is_mime_type_supported (response) &&
       webkit_response_policy_decision_is_main_frame_main_resource (response))
     {
-      webkit_policy_decision_ignore (decision);
+      if (self->workspace_dir != NULL)
+        webkit_policy_decision_download (decision);
+      else
+        webkit_policy_decision_ignore (decision);
       return TRUE;
     }
 
@@ -1264,6 +1311,15 @@ delegated_command_cb (GObject      *object,
     case TW_TAB_COMMAND_SET_CONTENT:
     case TW_TAB_COMMAND_GET_STYLES:
       answer = tw_tab_reading_run_finish (TW_PAGE_RUNTIME (object), result, &error);
+      break;
+
+    /* The page's environment (issue 18). */
+    case TW_TAB_COMMAND_STORAGE:
+      answer = tw_tab_storage_web_finish (result, &error);
+      break;
+
+    case TW_TAB_COMMAND_PDF:
+      answer = tw_tab_pdf_finish (result, &error);
       break;
 
     default:
@@ -1714,7 +1770,7 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_SCREENSHOT:
-      tw_page_tools_screenshot_async (self->view, cmd->params, self->workspace_dir,
+      tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
                                       g_task_get_cancellable (task),
                                       delegated_command_cb, g_object_ref (task));
       break;
@@ -1791,9 +1847,42 @@ dispatch_command (TwBrowserTab *self,
                                 delegated_command_cb, g_object_ref (task));
       break;
 
+    /* The page's environment (issue 18). */
+    case TW_TAB_COMMAND_HANDLE_DIALOG:
+      {
+        JsonObject *reply = json_object_new ();
+        const char *text = get_string_param (cmd->params, "promptText");
+
+        self->dialog_answer_set = TRUE;
+        self->dialog_accept = json_object_get_boolean_member_with_default (cmd->params, "accept",
+                                                                           FALSE);
+        g_free (self->dialog_prompt_text);
+        self->dialog_prompt_text = g_strdup (text);
+
+        json_object_set_string_member (reply, "browserId", self->id);
+        json_object_set_boolean_member (reply, "accept", self->dialog_accept);
+        if (text != NULL)
+          json_object_set_string_member (reply, "promptText", text);
+        finish_command (self, task, reply, NULL);
+      }
+      break;
+
+    case TW_TAB_COMMAND_STORAGE:
+      tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
+                                delegated_command_cb, g_object_ref (task));
+      break;
+
+    case TW_TAB_COMMAND_PDF:
+      tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
+                        g_task_get_cancellable (task), delegated_command_cb, g_object_ref (task));
+      break;
+
     case TW_TAB_COMMAND_LIST_TABS:
     case TW_TAB_COMMAND_NEW_TAB:
     case TW_TAB_COMMAND_CLOSE_TAB:
+    case TW_TAB_COMMAND_COOKIES:
+    case TW_TAB_COMMAND_STORAGE_STATE:
+    case TW_TAB_COMMAND_DOWNLOADS:
     case TW_TAB_COMMAND_LAST:
       finish_command (self, task, NULL,
                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
@@ -1882,6 +1971,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->deferred_uri, g_free);
   g_clear_pointer (&self->handoff_message, g_free);
   g_clear_pointer (&self->handoff_agent, g_free);
+  g_clear_pointer (&self->dialog_prompt_text, g_free);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
 }

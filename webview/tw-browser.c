@@ -8,6 +8,8 @@
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
 #include "tw-read-url.h"
+#include "tw-tab-downloads.h"
+#include "tw-tab-storage.h"
 #include "tw-web-context.h"
 
 struct _TwBrowser
@@ -19,6 +21,7 @@ struct _TwBrowser
   guint                 spare_source;
   GListStore           *tabs;
   TwActivityLog        *activity;
+  TwTabDownloads       *downloads;
   char                 *workspace_dir;
   guint                 command_timeout_ms;
   gboolean              enabled;
@@ -107,18 +110,55 @@ add_tab (TwBrowser    *self,
   g_list_store_append (self->tabs, tab);
 }
 
+/* Downloads go into the workspace's downloads/ folder, never the person's
+ * own folders, and are reported to the tab whose page started them. */
 static void
 download_started_cb (WebKitNetworkSession *session,
                      WebKitDownload       *download,
                      TwBrowser            *self)
 {
-  /* Pages that agents drive must not write into the person's folders. */
-  g_debug ("Refusing download of %s",
-           webkit_uri_request_get_uri (webkit_download_get_request (download)));
-  webkit_download_cancel (download);
+  WebKitWebView *view = webkit_download_get_web_view (download);
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  const char *browser_id = NULL;
+
+  for (guint i = 0; view != NULL && i < n_tabs && browser_id == NULL; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (tw_browser_tab_get_view (tab) == view)
+        browser_id = tw_browser_tab_get_id (tab);
+    }
+
+  tw_tab_downloads_add (self->downloads, download, browser_id);
 }
 
 /* TwBrowserService */
+
+typedef struct
+{
+  GTask      *task;
+  JsonObject *reply;
+  char       *browser_id;
+} DownloadsWait;
+
+static void
+downloads_settled_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  DownloadsWait *wait = user_data;
+  JsonArray *downloads;
+
+  tw_tab_downloads_settle_finish (TW_TAB_DOWNLOADS (object), result, NULL);
+  downloads = tw_tab_downloads_take_unreported (TW_TAB_DOWNLOADS (object), wait->browser_id);
+  if (downloads != NULL)
+    json_object_set_array_member (wait->reply, "downloads", downloads);
+
+  g_task_return_pointer (wait->task, wait->reply, (GDestroyNotify) json_object_unref);
+  g_object_unref (wait->task);
+  g_free (wait->browser_id);
+  g_free (wait);
+}
 
 static void
 tab_command_cb (GObject      *object,
@@ -126,14 +166,33 @@ tab_command_cb (GObject      *object,
                 gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  TwBrowser *self = g_task_get_source_object (task);
+  const char *browser_id = tw_browser_tab_get_id (TW_BROWSER_TAB (object));
   GError *error = NULL;
   JsonObject *reply;
 
   reply = tw_browser_tab_run_finish (TW_BROWSER_TAB (object), result, &error);
   if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* A download the command started is part of its result, once it has
+   * arrived (or after a bound, still running). */
+  if (tw_tab_downloads_has_unreported (self->downloads, browser_id))
+    {
+      DownloadsWait *wait = g_new0 (DownloadsWait, 1);
+
+      wait->task = g_steal_pointer (&task);
+      wait->reply = reply;
+      wait->browser_id = g_strdup (browser_id);
+      tw_tab_downloads_settle_async (self->downloads, browser_id, TW_TAB_DOWNLOADS_SETTLE_MS,
+                                     NULL, downloads_settled_cb, wait);
+      return;
+    }
+
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
 /* Starting a web process (the sandbox, then WebKit in it) takes most of
@@ -261,6 +320,53 @@ list_tabs (TwBrowser *self)
   return reply;
 }
 
+/* The page's environment: workspace-wide storage commands. */
+static void
+cookies_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_cookies_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+storage_state_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_state_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static GPtrArray *
+tab_views (TwBrowser *self)
+{
+  GPtrArray *views = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      g_ptr_array_add (views, g_object_ref (tw_browser_tab_get_view (tab)));
+    }
+
+  return views;
+}
+
 static void
 read_url_cb (GObject      *object,
              GAsyncResult *result,
@@ -370,6 +476,25 @@ tw_browser_run_async (TwBrowserService    *service,
                          g_steal_pointer (&task));
       break;
 
+    case TW_TAB_COMMAND_DOWNLOADS:
+      g_task_return_pointer (task, tw_tab_downloads_list (self->downloads),
+                             (GDestroyNotify) json_object_unref);
+      break;
+
+    case TW_TAB_COMMAND_COOKIES:
+      tw_tab_storage_cookies_async (self->session, params, cancellable, cookies_done_cb,
+                                    g_steal_pointer (&task));
+      break;
+
+    case TW_TAB_COMMAND_STORAGE_STATE:
+      {
+        g_autoptr(GPtrArray) views = tab_views (self);
+
+        tw_tab_storage_state_async (self->session, views, self->workspace_dir, params,
+                                    cancellable, storage_state_done_cb, g_steal_pointer (&task));
+      }
+      break;
+
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "unknown browser command %d", command);
@@ -462,6 +587,7 @@ tw_browser_dispose (GObject *object)
   g_clear_object (&self->tabs);
   g_clear_object (&self->session);
   g_clear_object (&self->activity);
+  g_clear_object (&self->downloads);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }
@@ -549,6 +675,7 @@ tw_browser_init (TwBrowser *self)
 {
   self->tabs = g_list_store_new (TW_TYPE_BROWSER_TAB);
   self->activity = tw_activity_log_new (TW_ACTIVITY_LOG_DEFAULT_CAPACITY);
+  self->downloads = tw_tab_downloads_new ();
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
 }
@@ -711,6 +838,7 @@ tw_browser_set_workspace_dir (TwBrowser  *self,
 
   g_free (self->workspace_dir);
   self->workspace_dir = g_strdup (workspace_dir);
+  tw_tab_downloads_set_workspace_dir (self->downloads, workspace_dir);
 
   n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
   for (guint i = 0; i < n_tabs; i++)

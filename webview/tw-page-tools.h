@@ -29,13 +29,18 @@ G_BEGIN_DECLS
  * page. */
 #define TW_PAGE_TOOLS_SCREENSHOT_MAX_HEIGHT   8000
 
-/* {fullPage?: bool, savePath?: string} ->
- * {width, height, png?: base64, path?: string, truncated?: true}.
+/* {fullPage?: bool, savePath?: string, ref?: string, format?: png|jpeg,
+ * quality?: 1-100, maxWidth?: int} ->
+ * {width, height, mimeType, png?|jpeg?: base64, path?: string, ref?,
+ * scale?: image pixels per page pixel, truncated?: true}. A ref's element
+ * is scrolled into view when it is not wholly in it, and cut out of the
+ * viewport's picture; maxWidth scales a wider image down.
  * With savePath the PNG is written there (resolved inside @workspace_dir
  * with tw_workspace_path_check(), else browser_denied) and not returned;
  * otherwise it is returned as base64 in "png". Works on tabs in the
  * background as long as their view sits in a TwViewFrame. */
 void        tw_page_tools_screenshot_async  (WebKitWebView        *view,
+                                             TwPageRuntime        *runtime,
                                              JsonObject           *params,
                                              const char           *workspace_dir,
                                              GCancellable         *cancellable,

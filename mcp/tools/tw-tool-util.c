@@ -106,7 +106,10 @@ tw_tool_append_dialogs (GString    *text,
   JsonArray *dialogs;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
+    {
+      tw_tool_append_downloads (text, result);
+      return;
+    }
 
   dialogs = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (dialogs); i++)
@@ -124,10 +127,53 @@ tw_tool_append_dialogs (GString    *text,
       g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
                               type,
                               tw_tool_get_string (dialog, "message", ""),
-                              g_strcmp0 (type, "alert") == 0 ? "accepted" : "dismissed");
+                              tw_tool_get_boolean (dialog, "accepted",
+                                                   g_strcmp0 (type, "alert") == 0)
+                              ? "accepted" : "dismissed");
       if (json_object_get_int_member_with_default (dialog, "count", 1) > 1)
         g_string_append_printf (text, ", %" G_GINT64_FORMAT " times in a row",
                                 json_object_get_int_member (dialog, "count"));
+      if (json_object_has_member (dialog, "promptText"))
+        g_string_append_printf (text, " answered \"%s\"",
+                                tw_tool_get_string (dialog, "promptText", ""));
+    }
+
+  tw_tool_append_downloads (text, result);
+}
+
+void
+tw_tool_append_downloads (GString    *text,
+                          JsonObject *result)
+{
+  JsonNode *node = json_object_get_member (result, "downloads");
+  JsonArray *downloads;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+
+  downloads = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (downloads); i++)
+    {
+      JsonNode *element = json_array_get_element (downloads, i);
+      JsonObject *download;
+      JsonNode *size;
+      const char *state;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      download = json_node_get_object (element);
+      state = tw_tool_get_string (download, "state", "running");
+      size = json_object_get_member (download, "size");
+      g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
+                              tw_tool_get_string (download, "fileName", "(no name)"),
+                              state,
+                              size != NULL && JSON_NODE_HOLDS_VALUE (size) ? json_node_get_int (size) : 0,
+                              tw_tool_get_string (download, "mimeType", "unknown type"));
+      if (json_object_has_member (download, "error"))
+        g_string_append_printf (text, ": %s", tw_tool_get_string (download, "error", ""));
+      if (json_object_has_member (download, "path"))
+        g_string_append_printf (text, "\npath: %s", tw_tool_get_string (download, "path", ""));
     }
 }
 

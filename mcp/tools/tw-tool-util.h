@@ -29,13 +29,15 @@ G_BEGIN_DECLS
 #define TW_TOOL_DIALOGS_PROPERTY \
   "\"dialogs\": {" \
     "\"type\": \"array\", " \
-    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed.\", " \
+    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed unless browser_handle_dialog said otherwise.\", " \
     "\"items\": {" \
       "\"type\": \"object\", " \
       "\"properties\": {" \
         "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
         "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
-        "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}" \
+        "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}, " \
+        "\"accepted\": {\"type\": \"boolean\", \"description\": \"Whether it was accepted (OK) or dismissed (Cancel).\"}, " \
+        "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt answered.\"}" \
       "}, " \
       "\"required\": [\"type\", \"message\"]" \
     "}" \
@@ -91,6 +93,12 @@ void        tw_tool_append_page         (GString     *text,
 /* One line per dialog the page opened during the command ("Dialog: confirm
  * "Sure?" (dismissed)"), the same words for every tool. */
 void        tw_tool_append_dialogs      (GString     *text,
+                                         JsonObject  *result);
+
+/* One line per download the command caused ("Download: report.csv
+ * finished, 120 bytes, text/csv") and its path; tw_tool_append_dialogs()
+ * calls it, so every tool reports downloads. */
+void        tw_tool_append_downloads    (GString     *text,
                                          JsonObject  *result);
 
 /* A string member, or @fallback when it is absent or not a string. */

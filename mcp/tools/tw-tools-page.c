@@ -35,18 +35,26 @@ screenshot_reply (TwToolCall *call,
 {
   g_autoptr(GString) text = g_string_new (NULL);
   const char *png = tw_tool_get_string (result, "png", NULL);
+  const char *jpeg = tw_tool_get_string (result, "jpeg", NULL);
+  const char *image = png != NULL ? png : jpeg;
   const char *path = tw_tool_get_string (result, "path", NULL);
+  const char *ref = tw_tool_get_string (result, "ref", NULL);
+  const char *kind = g_strcmp0 (tw_tool_get_string (result, "mimeType", "image/png"),
+                                "image/jpeg") == 0 ? "JPEG" : "PNG";
   gint64 width = get_int (result, "width");
   gint64 height = get_int (result, "height");
+  JsonNode *scale = json_object_get_member (result, "scale");
   gboolean truncated = tw_tool_get_boolean (result, "truncated", FALSE);
   g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
   g_autofree char *height_text = g_strdup_printf ("%" G_GINT64_FORMAT, height);
   g_autoptr(GBytes) bytes = NULL;
 
   if (path != NULL)
-    g_string_append (text, "Saved the screenshot as a PNG file.");
+    g_string_append_printf (text, "Saved the screenshot as a %s file.", kind);
+  else if (ref != NULL)
+    g_string_append_printf (text, "Screenshot of element %s (%s image below).", ref, kind);
   else
-    g_string_append (text, "Screenshot of the page (PNG image below).");
+    g_string_append_printf (text, "Screenshot of the page (%s image below).", kind);
 
   if (truncated)
     g_string_append (text, " The page is taller: the image stops at its first 8000 pixels; "
@@ -56,11 +64,18 @@ screenshot_reply (TwToolCall *call,
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "width", width_text);
   tw_tool_append_field (text, "height", height_text);
+  if (scale != NULL && JSON_NODE_HOLDS_VALUE (scale))
+    {
+      char scale_text[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (scale_text, sizeof scale_text, "%.4g", json_node_get_double (scale));
+      tw_tool_append_field (text, "scale", scale_text);
+    }
   if (path != NULL)
     tw_tool_append_field (text, "path", path);
   tw_tool_append_dialogs (text, result);
 
-  if (png == NULL)
+  if (image == NULL)
     {
       tw_tool_call_return_text (call, text->str, NULL);
       return;
@@ -68,7 +83,7 @@ screenshot_reply (TwToolCall *call,
 
   {
     gsize size = 0;
-    guchar *data = g_base64_decode (png, &size);
+    guchar *data = g_base64_decode (image, &size);
 
     bytes = g_bytes_new_take (data, size);
   }
@@ -79,7 +94,9 @@ screenshot_reply (TwToolCall *call,
 static void
 screenshot_handler (TwToolCall *call)
 {
-  static const char * const names[] = { "fullPage", "savePath", NULL };
+  static const char * const names[] = {
+    "fullPage", "savePath", "ref", "format", "quality", "maxWidth", NULL
+  };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command_full (call, TW_TAB_COMMAND_SCREENSHOT, tw_tool_get_browser_id (call),
@@ -337,15 +354,19 @@ static const TwToolDef page_tools[] = {
     .description =
       "Take a screenshot of a tab: a PNG of the viewport, or with fullPage the whole page (cut "
       "at 8000 pixels high). Use it to see layout, colours and images; use browser_snapshot to "
-      "read text and find refs. With savePath the PNG goes to that file in the workspace "
-      "instead.",
+      "read text and find refs. ref shoots one element; format jpeg with quality, and maxWidth, "
+      "make smaller images. With savePath the image goes to that file in the workspace instead.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
-          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the PNG to this file inside the workspace instead, e.g. screenshots/home.png (its folder must exist).\"}"
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the image to this file inside the workspace instead, e.g. screenshots/home.png (its folder must exist).\"}, "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. @e5 from browser_snapshot; scrolled into view first.\"}, "
+          "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
+          "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
+          "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale the image down to at most this many pixels wide.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"

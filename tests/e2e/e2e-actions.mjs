@@ -181,19 +181,19 @@ test('dialogs are answered and reported, also those opened after the action', op
   const text = await snapshot(id);
 
   let r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Alert"') });
-  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Saved!' }]);
+  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Saved!', accepted: true }]);
   assertTextMentions(r.text, ['Dialog: alert "Saved!" (accepted)']);
 
   r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Confirm"') });
-  assert.deepEqual(r.data.dialogs, [{ type: 'confirm', message: 'Delete everything?' }]);
+  assert.deepEqual(r.data.dialogs, [{ type: 'confirm', message: 'Delete everything?', accepted: false }]);
   assertTextMentions(r.text, ['Dialog: confirm "Delete everything?" (dismissed)']);
   assert.equal(await evaluate(id, "() => document.querySelectorAll('button')[3].textContent"), 'Kept');
 
   r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Prompt"') });
-  assert.deepEqual(r.data.dialogs, [{ type: 'prompt', message: 'Your name?' }]);
+  assert.deepEqual(r.data.dialogs, [{ type: 'prompt', message: 'Your name?', accepted: false }]);
 
   r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Later alert"') });
-  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Later' }]);
+  assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Later', accepted: true }]);
 
   // Leaving with unsaved changes: the beforeunload dialog is dismissed and
   // the tab stays.

@@ -129,7 +129,7 @@ test('an alert a timer opens between two calls is reported by the next call and 
 
   const { data: next, text } = await callOk(client, 'browser_evaluate', { browserId: background, function: '() => 1 + 1' });
   assert.equal(next.result, 2);
-  assert.deepEqual(next.dialogs, [{ type: 'alert', message: 'Timer says hi' }], 'the next call reports the alert');
+  assert.deepEqual(next.dialogs, [{ type: 'alert', message: 'Timer says hi', accepted: true }], 'the next call reports the alert');
   assert.match(text, /Timer says hi/, 'the result text mentions it');
   const { data: again } = await callOk(client, 'browser_evaluate', { browserId: background, function: '() => 3' });
   assert.equal(again.dialogs, undefined, 'a dialog is reported once');

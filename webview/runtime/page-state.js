@@ -94,6 +94,30 @@ const PageState = {
       seen: PageState.seenSize[0] === window.innerWidth && PageState.seenSize[1] === window.innerHeight,
     };
   },
+
+  // browser_screenshot of one element: scrolled into view when it is not
+  // wholly in it, then its box in viewport pixels, cut to the viewport.
+  elementBox (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    let rect = Dom.viewportRect(el);
+    if (rect.width <= 0 || rect.height <= 0 || Dom.hiddenDeep(ctx, el))
+      throw Base.error('browser_not_interactable', 'the element ' + args.ref + ' is not shown on the page, so it has no picture');
+    if (rect.x < 0 || rect.y < 0 || rect.x + rect.width > window.innerWidth ||
+        rect.y + rect.height > window.innerHeight) {
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      rect = Dom.viewportRect(el);
+    }
+    const x = Math.max(0, rect.x);
+    const y = Math.max(0, rect.y);
+    return {
+      x,
+      y,
+      width: Math.min(window.innerWidth, rect.x + rect.width) - x,
+      height: Math.min(window.innerHeight, rect.y + rect.height) - y,
+      innerWidth: window.innerWidth,
+      innerHeight: window.innerHeight,
+    };
+  },
 };
 
 // Registered before any script of the page runs, so no page listener can
@@ -104,3 +128,4 @@ window.addEventListener('resize', () => {
 
 Api.register('pageState.findText', PageState.findText);
 Api.register('pageState.viewportSize', PageState.viewportSize);
+Api.register('pageState.elementBox', PageState.elementBox);

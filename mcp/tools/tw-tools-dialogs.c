@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* browser_handle_dialog: how a tab answers the next JavaScript dialog.
+ * Dialogs never wait for an answer (DESIGN.md §3): the answer is given
+ * before the action that opens the dialog. */
+
+static char *
+format_handle_dialog (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  gboolean accept = tw_tool_get_boolean (result, "accept", FALSE);
+  const char *prompt_text = tw_tool_get_string (result, "promptText", NULL);
+
+  g_string_append_printf (text, "The next dialog of the tab will be %s",
+                          accept ? "accepted (OK)" : "dismissed (Cancel)");
+  if (accept && prompt_text != NULL)
+    g_string_append_printf (text, ", a prompt answered \"%s\"", prompt_text);
+  g_string_append (text, "; the result of the action that opens it reports it.");
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+handle_dialog_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "accept", "promptText", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_HANDLE_DIALOG, tw_tool_get_browser_id (call),
+                            params, format_handle_dialog);
+}
+
+static const TwToolDef dialogs_tools[] = {
+  {
+    .name = "browser_handle_dialog",
+    .title = "Answer the next dialog",
+    .description =
+      "Say how the tab answers the next JavaScript dialog (alert, confirm, prompt, "
+      "beforeunload): accept (OK) or dismiss (Cancel), and the text to answer a prompt "
+      "with. Call it before the click or other action that opens the dialog; that action's "
+      "result reports the dialog and the answer. Without it, alerts are accepted and other "
+      "dialogs dismissed.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
+          "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt returns; default the prompt's own default text.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"accept\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"accept\": {\"type\": \"boolean\"}, "
+          "\"promptText\": {\"type\": \"string\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"accept\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = handle_dialog_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_dialogs_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (dialogs_tools);
+  return dialogs_tools;
+}

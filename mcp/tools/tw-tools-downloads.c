@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* browser_downloads: the files pages of the workspace downloaded. Each is
+ * also reported in the result of the call that caused it. */
+
+static char *
+format_downloads (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonNode *node = json_object_get_member (result, "downloads");
+  guint n = node != NULL && JSON_NODE_HOLDS_ARRAY (node)
+            ? json_array_get_length (json_node_get_array (node)) : 0;
+
+  if (n == 0)
+    g_string_append (text, "No downloads yet.");
+  else
+    g_string_append_printf (text, "%u download%s, oldest first:", n, n == 1 ? "" : "s");
+  tw_tool_append_downloads (text, result);
+  if (json_object_has_member (result, "folder"))
+    tw_tool_append_field (text, "folder", tw_tool_get_string (result, "folder", ""));
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+downloads_handler (TwToolCall *call)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_DOWNLOADS, NULL, params, format_downloads);
+}
+
+static const TwToolDef downloads_tools[] = {
+  {
+    .name = "browser_downloads",
+    .title = "List downloaded files",
+    .description =
+      "List the files that pages of the workspace downloaded: file name, size, MIME type, "
+      "state (running, finished, failed) and path. Downloads are saved into the workspace's "
+      "downloads/ folder, never elsewhere; the result of the click or navigation that starts "
+      "one already reports it. Use it to find a file a page exported, or to check on a long "
+      "download.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {}, "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"downloads\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+            "\"id\": {\"type\": \"integer\"}, "
+            "\"browserId\": {\"type\": \"string\", \"description\": \"The tab whose page started it.\"}, "
+            "\"url\": {\"type\": \"string\"}, "
+            "\"fileName\": {\"type\": \"string\"}, "
+            "\"path\": {\"type\": \"string\", \"description\": \"Where it is saved.\"}, "
+            "\"size\": {\"type\": \"integer\", \"description\": \"Bytes received.\"}, "
+            "\"mimeType\": {\"type\": \"string\"}, "
+            "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"finished\", \"failed\"]}, "
+            "\"error\": {\"type\": \"string\"}"
+          "}}}, "
+          "\"folder\": {\"type\": \"string\", \"description\": \"The downloads folder.\"}"
+        "}, "
+        "\"required\": [\"downloads\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = downloads_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_downloads_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (downloads_tools);
+  return downloads_tools;
+}

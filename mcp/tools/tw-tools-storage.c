@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* Tools for what a site keeps: the workspace's cookies, a tab's
+ * localStorage and sessionStorage, and all of it saved to a file and loaded
+ * again, so that a login survives into later work. */
+
+static gint64
+get_int (JsonObject *object,
+         const char *member,
+         gint64      fallback)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return fallback;
+
+  return json_node_get_int (node);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/* A string quoted the way JSON does, so values with spaces or quotes read
+ * unambiguously. */
+static void
+append_quoted (GString    *text,
+               const char *value)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *quoted = NULL;
+
+  json_node_set_string (node, value);
+  json_generator_set_root (generator, node);
+  quoted = json_generator_to_data (generator, NULL);
+  g_string_append (text, quoted);
+}
+
+/* browser_cookies */
+
+static void
+append_cookie (GString    *text,
+               JsonObject *cookie)
+{
+  gint64 expires = get_int (cookie, "expires", -1);
+
+  g_string_append_printf (text, "\n- %s=", tw_tool_get_string (cookie, "name", ""));
+  append_quoted (text, tw_tool_get_string (cookie, "value", ""));
+  g_string_append_printf (text, "; domain=%s; path=%s",
+                          tw_tool_get_string (cookie, "domain", ""),
+                          tw_tool_get_string (cookie, "path", "/"));
+  if (expires > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (expires);
+      g_autofree char *iso = when != NULL ? g_date_time_format_iso8601 (when) : NULL;
+
+      g_string_append_printf (text, "; expires=%s", iso != NULL ? iso : "?");
+    }
+  else
+    {
+      g_string_append (text, "; session");
+    }
+  if (tw_tool_get_boolean (cookie, "httpOnly", FALSE))
+    g_string_append (text, "; HttpOnly");
+  if (tw_tool_get_boolean (cookie, "secure", FALSE))
+    g_string_append (text, "; Secure");
+  g_string_append_printf (text, "; SameSite=%s", tw_tool_get_string (cookie, "sameSite", "Lax"));
+}
+
+static char *
+format_cookies (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *action = tw_tool_get_string (result, "action", "list");
+
+  if (g_str_equal (action, "set"))
+    {
+      JsonNode *node = json_object_get_member (result, "cookie");
+
+      g_string_append (text, "Set the cookie; pages of its domain send it from their next "
+                             "request on:");
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        append_cookie (text, json_node_get_object (node));
+    }
+  else if (g_str_equal (action, "delete") || g_str_equal (action, "clear"))
+    {
+      gint64 removed = get_int (result, "removed", 0);
+
+      g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " cookie%s.", removed,
+                              removed == 1 ? "" : "s");
+      g_string_append_printf (text, "\nremoved: %" G_GINT64_FORMAT, removed);
+    }
+  else
+    {
+      JsonArray *cookies = get_array (result, "cookies");
+      guint n = cookies != NULL ? json_array_get_length (cookies) : 0;
+
+      if (n == 0)
+        g_string_append (text, "No cookies match.");
+      else
+        g_string_append_printf (text, "%u cookie%s:", n, n == 1 ? "" : "s");
+      for (guint i = 0; i < n; i++)
+        append_cookie (text, json_array_get_object_element (cookies, i));
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+cookies_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "action", "name", "value", "domain", "url", "path", "expires", "httpOnly", "secure",
+    "sameSite", NULL
+  };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_COOKIES, NULL, params, format_cookies);
+}
+
+/* browser_storage */
+
+static char *
+format_storage (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *action = tw_tool_get_string (result, "action", "list");
+  const char *area = g_strcmp0 (tw_tool_get_string (result, "area", "local"), "session") == 0
+                     ? "sessionStorage" : "localStorage";
+  const char *key = tw_tool_get_string (result, "key", NULL);
+  JsonNode *value = json_object_get_member (result, "value");
+  gboolean has_value = value != NULL && JSON_NODE_HOLDS_VALUE (value);
+
+  if (g_str_equal (action, "list"))
+    {
+      JsonArray *items = get_array (result, "items");
+      guint n = items != NULL ? json_array_get_length (items) : 0;
+
+      g_string_append_printf (text, "%s holds %u item%s.", area, n, n == 1 ? "" : "s");
+      for (guint i = 0; i < n; i++)
+        {
+          JsonObject *item = json_array_get_object_element (items, i);
+
+          g_string_append (text, "\n- ");
+          append_quoted (text, tw_tool_get_string (item, "key", ""));
+          g_string_append (text, ": ");
+          append_quoted (text, tw_tool_get_string (item, "value", ""));
+          if (tw_tool_get_boolean (item, "truncated", FALSE))
+            g_string_append (text, " (cut; read it whole with action get)");
+        }
+    }
+  else if (g_str_equal (action, "get") || g_str_equal (action, "set"))
+    {
+      if (has_value)
+        {
+          g_string_append_printf (text, "%s %s ", area,
+                                  g_str_equal (action, "set") ? "now holds" : "holds");
+          append_quoted (text, key != NULL ? key : "");
+          g_string_append (text, ".");
+        }
+      else
+        {
+          g_string_append_printf (text, "%s has no item ", area);
+          append_quoted (text, key != NULL ? key : "");
+          g_string_append (text, ".");
+        }
+      if (key != NULL)
+        tw_tool_append_field (text, "key", key);
+      if (has_value)
+        tw_tool_append_field (text, "value", json_node_get_string (value));
+    }
+  else
+    {
+      gint64 removed = get_int (result, "removed", 0);
+
+      g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " item%s from %s.", removed,
+                              removed == 1 ? "" : "s", area);
+    }
+
+  tw_tool_append_field (text, "origin", tw_tool_get_string (result, "origin", "?"));
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+storage_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "area", "action", "key", "value", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE, tw_tool_get_browser_id (call),
+                            params, format_storage);
+}
+
+/* browser_storage_state */
+
+static char *
+format_storage_state (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  gboolean load = g_strcmp0 (tw_tool_get_string (result, "action", "save"), "load") == 0;
+  JsonArray *origins = get_array (result, "origins");
+  guint n_origins = origins != NULL ? json_array_get_length (origins) : 0;
+  gint64 n_cookies = get_int (result, "cookies", 0);
+  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, n_cookies);
+
+  g_string_append_printf (text, load ? "Loaded %" G_GINT64_FORMAT " cookies and the "
+                                       "localStorage of %u origin%s into the workspace's "
+                                       "browser session."
+                                     : "Saved %" G_GINT64_FORMAT " cookies and the "
+                                       "localStorage of %u origin%s.",
+                          n_cookies, n_origins, n_origins == 1 ? "" : "s");
+  tw_tool_append_field (text, "path", tw_tool_get_string (result, "path", "?"));
+  tw_tool_append_field (text, "cookies", cookies);
+  for (guint i = 0; i < n_origins; i++)
+    tw_tool_append_field (text, "origin", json_array_get_string_element (origins, i));
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+storage_state_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "action", "path", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE_STATE, NULL, params,
+                            format_storage_state);
+}
+
+#define COOKIE_OUTPUT_PROPERTIES \
+  "\"name\": {\"type\": \"string\"}, " \
+  "\"value\": {\"type\": \"string\"}, " \
+  "\"domain\": {\"type\": \"string\"}, " \
+  "\"path\": {\"type\": \"string\"}, " \
+  "\"expires\": {\"type\": \"integer\", \"description\": \"Seconds since 1970; -1 for a session cookie.\"}, " \
+  "\"httpOnly\": {\"type\": \"boolean\"}, " \
+  "\"secure\": {\"type\": \"boolean\"}, " \
+  "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"]}"
+
+static const TwToolDef storage_tools[] = {
+  {
+    .name = "browser_cookies",
+    .title = "Read and set cookies",
+    .description =
+      "List, get, set, delete or clear the cookies of the workspace's browser session, which "
+      "all its tabs share. Use it to check a login cookie, sign in by setting a session "
+      "cookie, or log out by clearing a site's cookies. list and clear take an optional "
+      "domain filter (subdomains included); get and delete need a name. set takes the name, "
+      "value, a url or domain, and optionally path, expires (seconds since 1970; none means "
+      "a session cookie), httpOnly, secure and sameSite.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
+          "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
+          "\"value\": {\"type\": \"string\", \"description\": \"set: the cookie's value.\"}, "
+          "\"domain\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's domain, e.g. example.com; a filter for list, get, delete and clear.\"}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"set: the page the cookie is for; gives its domain, and Secure for https.\"}, "
+          "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's path. Default /.\"}, "
+          "\"expires\": {\"type\": \"number\", \"description\": \"set: expiry in seconds since 1970.\"}, "
+          "\"httpOnly\": {\"type\": \"boolean\", \"description\": \"set: hide it from page scripts.\"}, "
+          "\"secure\": {\"type\": \"boolean\", \"description\": \"set: send it over https only.\"}, "
+          "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"
+        "}, "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"action\": {\"type\": \"string\"}, "
+          "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
+          "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
+          "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}"
+        "}, "
+        "\"required\": [\"action\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = TRUE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = cookies_handler,
+  },
+  {
+    .name = "browser_storage",
+    .title = "Read and set localStorage or sessionStorage",
+    .description =
+      "List, get, set, delete or clear the localStorage (area local, the default) or "
+      "sessionStorage (area session) of the site a tab shows. Use it to read what a web app "
+      "saved, to set a feature flag or token before reloading, or to reset an app's state. "
+      "get, set and delete need a key; set a value.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
+          "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
+          "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
+          "\"value\": {\"type\": \"string\", \"description\": \"set: the item's value.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"action\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"origin\": {\"type\": \"string\", \"description\": \"The site whose storage this is.\"}, "
+          "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"]}, "
+          "\"action\": {\"type\": \"string\"}, "
+          "\"items\": {\"type\": \"array\", \"description\": \"list: every item; values over 500 characters are cut (truncated: true).\", \"items\": {\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}, \"truncated\": {\"type\": \"boolean\"}}}}, "
+          "\"key\": {\"type\": \"string\"}, "
+          "\"value\": {\"type\": [\"string\", \"null\"], \"description\": \"get and set: the value stored now; null when there is none.\"}, "
+          "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many items went.\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"origin\", \"area\", \"action\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = TRUE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = storage_handler,
+  },
+  {
+    .name = "browser_storage_state",
+    .title = "Save or load cookies and localStorage",
+    .description =
+      "Save the workspace's cookies and the localStorage of the sites its tabs show to a "
+      "JSON file in the workspace, or load such a file back (its cookies replace those of "
+      "the same name, domain and path; its localStorage is written per origin). Log in "
+      "once, save, and load the file to start later work logged in. The file has "
+      "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
+          "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}"
+        "}, "
+        "\"required\": [\"action\", \"path\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
+          "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
+          "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
+          "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}"
+        "}, "
+        "\"required\": [\"action\", \"path\", \"cookies\", \"origins\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = storage_state_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_storage_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (storage_tools);
+  return storage_tools;
+}

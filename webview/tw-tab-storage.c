@@ -1,0 +1,1547 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tab-storage.h"
+
+#include "tw-error.h"
+#include "tw-page-runtime.h"
+#include "tw-web-context.h"
+#include "tw-workspace-path.h"
+
+#include <errno.h>
+#include <libsoup/soup.h>
+#include <string.h>
+#include <unistd.h>
+
+/* How long a value of browser_storage's list may be before it is cut; get
+ * returns it whole. */
+#define LIST_VALUE_MAX_CHARS 500
+
+/* How long loading a storage state waits for each origin's hidden page. */
+#define ORIGIN_LOAD_TIMEOUT_MS 10000
+
+/* The largest storage state file loaded. */
+#define STATE_MAX_BYTES (16 * 1024 * 1024)
+
+static const char *
+param_string (JsonObject *params,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (params, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static gboolean
+param_boolean (JsonObject *params,
+               const char *name,
+               gboolean    fallback)
+{
+  JsonNode *node = json_object_get_member (params, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fallback;
+
+  return json_node_get_boolean (node);
+}
+
+/* A number member (integer or not), or @fallback. */
+static double
+param_number (JsonObject *params,
+              const char *name,
+              double      fallback)
+{
+  JsonNode *node = json_object_get_member (params, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return fallback;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      return (double) json_node_get_int (node);
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (node);
+    default:
+      return fallback;
+    }
+}
+
+static GError *
+invalid (const char *format,
+         ...) G_GNUC_PRINTF (1, 2);
+
+static GError *
+invalid (const char *format,
+         ...)
+{
+  va_list args;
+  GError *error;
+
+  va_start (args, format);
+  error = g_error_new_valist (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT, format, args);
+  va_end (args);
+
+  return error;
+}
+
+/* Cookies */
+
+static const char *
+same_site_to_string (SoupSameSitePolicy policy)
+{
+  switch (policy)
+    {
+    case SOUP_SAME_SITE_POLICY_STRICT:
+      return "Strict";
+    case SOUP_SAME_SITE_POLICY_LAX:
+      return "Lax";
+    case SOUP_SAME_SITE_POLICY_NONE:
+    default:
+      return "None";
+    }
+}
+
+/* The shape Playwright's storage state uses, so files move between the
+ * two: expires in seconds since the epoch, -1 for a session cookie. */
+static JsonObject *
+cookie_to_json (SoupCookie *cookie)
+{
+  JsonObject *object = json_object_new ();
+  GDateTime *expires = soup_cookie_get_expires (cookie);
+
+  json_object_set_string_member (object, "name", soup_cookie_get_name (cookie));
+  json_object_set_string_member (object, "value", soup_cookie_get_value (cookie));
+  json_object_set_string_member (object, "domain", soup_cookie_get_domain (cookie));
+  json_object_set_string_member (object, "path", soup_cookie_get_path (cookie));
+  json_object_set_int_member (object, "expires",
+                              expires != NULL ? g_date_time_to_unix (expires) : -1);
+  json_object_set_boolean_member (object, "httpOnly", soup_cookie_get_http_only (cookie));
+  json_object_set_boolean_member (object, "secure", soup_cookie_get_secure (cookie));
+  json_object_set_string_member (object, "sameSite",
+                                 same_site_to_string (soup_cookie_get_same_site_policy (cookie)));
+
+  return object;
+}
+
+/* A cookie from a browser_cookies set call or a storage state file: name,
+ * value, and a domain or a URL to take the domain from. */
+static SoupCookie *
+cookie_from_json (JsonObject  *object,
+                  GError     **error)
+{
+  const char *name = param_string (object, "name");
+  const char *value = param_string (object, "value");
+  const char *domain = param_string (object, "domain");
+  const char *url = param_string (object, "url");
+  const char *path = param_string (object, "path");
+  const char *same_site = param_string (object, "sameSite");
+  double expires = param_number (object, "expires", -1);
+  g_autofree char *url_host = NULL;
+  gboolean secure_default = FALSE;
+  SoupSameSitePolicy policy = SOUP_SAME_SITE_POLICY_LAX;
+  SoupCookie *cookie;
+
+  if (name == NULL || *name == '\0' || strpbrk (name, "=;, \t\r\n") != NULL)
+    {
+      g_propagate_error (error, invalid ("a cookie needs a name without “=”, “;”, commas or "
+                                         "white space"));
+      return NULL;
+    }
+
+  if (value == NULL)
+    value = "";
+  if (strpbrk (value, ";\r\n") != NULL)
+    {
+      g_propagate_error (error, invalid ("the value of cookie “%s” contains “;” or a line break",
+                                         name));
+      return NULL;
+    }
+
+  if (url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+      const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+
+      if (uri == NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0' ||
+          (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0))
+        {
+          g_propagate_error (error, invalid ("the url of cookie “%s” is not an http(s) URL: %s",
+                                             name, url));
+          return NULL;
+        }
+
+      url_host = g_strdup (g_uri_get_host (uri));
+      secure_default = g_strcmp0 (scheme, "https") == 0;
+      if (domain == NULL)
+        domain = url_host;
+    }
+
+  if (domain == NULL || *domain == '\0' || strpbrk (domain, "/:; \t") != NULL)
+    {
+      g_propagate_error (error, invalid ("cookie “%s” needs a domain (e.g. \"example.com\") or "
+                                         "a url (e.g. \"https://example.com/\")", name));
+      return NULL;
+    }
+
+  if (path == NULL)
+    path = "/";
+  if (*path != '/')
+    {
+      g_propagate_error (error, invalid ("the path of cookie “%s” must start with “/”", name));
+      return NULL;
+    }
+
+  if (same_site != NULL)
+    {
+      if (g_ascii_strcasecmp (same_site, "Strict") == 0)
+        policy = SOUP_SAME_SITE_POLICY_STRICT;
+      else if (g_ascii_strcasecmp (same_site, "Lax") == 0)
+        policy = SOUP_SAME_SITE_POLICY_LAX;
+      else if (g_ascii_strcasecmp (same_site, "None") == 0)
+        policy = SOUP_SAME_SITE_POLICY_NONE;
+      else
+        {
+          g_propagate_error (error, invalid ("sameSite of cookie “%s” must be Strict, Lax or None",
+                                             name));
+          return NULL;
+        }
+    }
+
+  cookie = soup_cookie_new (name, value, domain, path, -1);
+  if (expires > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc ((gint64) expires);
+
+      if (when == NULL)
+        {
+          soup_cookie_free (cookie);
+          g_propagate_error (error, invalid ("expires of cookie “%s” is out of range", name));
+          return NULL;
+        }
+      soup_cookie_set_expires (cookie, when);
+    }
+  soup_cookie_set_http_only (cookie, param_boolean (object, "httpOnly", FALSE));
+  soup_cookie_set_secure (cookie, param_boolean (object, "secure", secure_default));
+  soup_cookie_set_same_site_policy (cookie, policy);
+
+  return cookie;
+}
+
+/* The domain filter of list, get, delete and clear matches the cookie's
+ * domain and its subdomains: "example.com" finds cookies of
+ * ".example.com" and "www.example.com". */
+static gboolean
+cookie_matches (SoupCookie *cookie,
+                const char *name,
+                const char *domain,
+                const char *path)
+{
+  const char *cookie_domain = soup_cookie_get_domain (cookie);
+
+  if (name != NULL && g_strcmp0 (soup_cookie_get_name (cookie), name) != 0)
+    return FALSE;
+  if (path != NULL && g_strcmp0 (soup_cookie_get_path (cookie), path) != 0)
+    return FALSE;
+
+  if (domain != NULL)
+    {
+      gsize length, domain_length;
+
+      if (*domain == '.')
+        domain++;
+      if (*cookie_domain == '.')
+        cookie_domain++;
+
+      length = strlen (cookie_domain);
+      domain_length = strlen (domain);
+      if (g_ascii_strcasecmp (cookie_domain, domain) != 0 &&
+          !(length > domain_length && cookie_domain[length - domain_length - 1] == '.' &&
+            g_ascii_strcasecmp (cookie_domain + length - domain_length, domain) == 0))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+cookie_same_slot (SoupCookie *a,
+                  SoupCookie *b)
+{
+  return g_strcmp0 (soup_cookie_get_name (a), soup_cookie_get_name (b)) == 0 &&
+         g_ascii_strcasecmp (soup_cookie_get_domain (a), soup_cookie_get_domain (b)) == 0 &&
+         g_strcmp0 (soup_cookie_get_path (a), soup_cookie_get_path (b)) == 0;
+}
+
+static void
+cookie_list_free (GList *cookies)
+{
+  g_list_free_full (cookies, (GDestroyNotify) soup_cookie_free);
+}
+
+typedef struct
+{
+  WebKitCookieManager *manager;
+  WebKitWebsiteDataManager *data_manager;
+  JsonObject          *params;
+  char                *action;
+  SoupCookie          *cookie;   /* set: the cookie being set */
+  guint                removed;
+} CookiesData;
+
+static void
+cookies_data_free (CookiesData *data)
+{
+  g_clear_object (&data->manager);
+  g_clear_object (&data->data_manager);
+  g_clear_pointer (&data->params, json_object_unref);
+  g_free (data->action);
+  g_clear_pointer (&data->cookie, soup_cookie_free);
+  g_free (data);
+}
+
+static JsonArray *
+cookies_to_json (GList      *cookies,
+                 const char *name,
+                 const char *domain,
+                 const char *path)
+{
+  JsonArray *array = json_array_new ();
+
+  for (GList *l = cookies; l != NULL; l = l->next)
+    if (cookie_matches (l->data, name, domain, path))
+      json_array_add_object_element (array, cookie_to_json (l->data));
+
+  return array;
+}
+
+static void
+cookies_replaced_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CookiesData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
+
+  if (!webkit_cookie_manager_replace_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                     &error))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not remove the cookies: %s", error->message);
+      return;
+    }
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "action", data->action);
+  json_object_set_int_member (reply, "removed", data->removed);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+cookies_cleared_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CookiesData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
+
+  if (!webkit_website_data_manager_clear_finish (WEBKIT_WEBSITE_DATA_MANAGER (object), result,
+                                                 &error))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not remove the cookies: %s", error->message);
+      return;
+    }
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "action", data->action);
+  json_object_set_int_member (reply, "removed", data->removed);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+/* After a set, the session is asked again: a cookie it refused (expired,
+ * a domain it will not keep) is an error, not a success. */
+static void
+cookies_verified_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CookiesData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  GList *cookies;
+  JsonObject *reply;
+
+  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                          &error);
+  if (error != NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not list the cookies: %s", error->message);
+      return;
+    }
+
+  for (GList *l = cookies; l != NULL; l = l->next)
+    if (cookie_same_slot (l->data, data->cookie) &&
+        g_strcmp0 (soup_cookie_get_value (l->data), soup_cookie_get_value (data->cookie)) == 0)
+      {
+        reply = json_object_new ();
+        json_object_set_string_member (reply, "action", "set");
+        json_object_set_object_member (reply, "cookie", cookie_to_json (l->data));
+        cookie_list_free (cookies);
+        g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+        return;
+      }
+
+  cookie_list_free (cookies);
+  g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "the session did not keep cookie “%s” (is expires in the past?)",
+                           soup_cookie_get_name (data->cookie));
+}
+
+static void
+cookie_added_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!webkit_cookie_manager_add_cookie_finish (WEBKIT_COOKIE_MANAGER (object), result, &error))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not set the cookie: %s", error->message);
+      return;
+    }
+
+  webkit_cookie_manager_get_all_cookies (WEBKIT_COOKIE_MANAGER (object),
+                                         g_task_get_cancellable (task),
+                                         cookies_verified_cb, g_object_ref (task));
+}
+
+static void
+cookies_listed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CookiesData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  const char *name = param_string (data->params, "name");
+  const char *domain = param_string (data->params, "domain");
+  const char *path = param_string (data->params, "path");
+  GList *cookies;
+  GList *kept = NULL;
+
+  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                          &error);
+  if (error != NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not list the cookies: %s", error->message);
+      return;
+    }
+
+  if (g_str_equal (data->action, "list") || g_str_equal (data->action, "get"))
+    {
+      JsonObject *reply = json_object_new ();
+
+      json_object_set_string_member (reply, "action", data->action);
+      json_object_set_array_member (reply, "cookies", cookies_to_json (cookies, name, domain, path));
+      cookie_list_free (cookies);
+      g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      return;
+    }
+
+  /* delete and clear: the session keeps what does not match. */
+  for (GList *l = cookies; l != NULL; l = l->next)
+    {
+      if (cookie_matches (l->data, name, domain, path))
+        data->removed++;
+      else
+        kept = g_list_prepend (kept, soup_cookie_copy (l->data));
+    }
+  cookie_list_free (cookies);
+
+  if (data->removed == 0)
+    {
+      JsonObject *reply = json_object_new ();
+
+      cookie_list_free (kept);
+      json_object_set_string_member (reply, "action", data->action);
+      json_object_set_int_member (reply, "removed", 0);
+      g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      return;
+    }
+
+  /* WebKit replaces cookies with a list of at least one. */
+  if (kept == NULL)
+    {
+      webkit_website_data_manager_clear (data->data_manager, WEBKIT_WEBSITE_DATA_COOKIES, 0,
+                                         g_task_get_cancellable (task),
+                                         cookies_cleared_cb, g_object_ref (task));
+      return;
+    }
+
+  kept = g_list_reverse (kept);
+  webkit_cookie_manager_replace_cookies (WEBKIT_COOKIE_MANAGER (object), kept,
+                                         g_task_get_cancellable (task),
+                                         cookies_replaced_cb, g_object_ref (task));
+  cookie_list_free (kept);
+}
+
+void
+tw_tab_storage_cookies_async (WebKitNetworkSession *session,
+                              JsonObject           *params,
+                              GCancellable         *cancellable,
+                              GAsyncReadyCallback   callback,
+                              gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  CookiesData *data;
+  const char *action;
+
+  g_return_if_fail (WEBKIT_IS_NETWORK_SESSION (session));
+  g_return_if_fail (params != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_tab_storage_cookies_async);
+
+  action = param_string (params, "action");
+  if (action == NULL)
+    action = "list";
+
+  data = g_new0 (CookiesData, 1);
+  data->manager = g_object_ref (webkit_network_session_get_cookie_manager (session));
+  data->data_manager = g_object_ref (webkit_network_session_get_website_data_manager (session));
+  data->params = json_object_ref (params);
+  data->action = g_strdup (action);
+  g_task_set_task_data (task, data, (GDestroyNotify) cookies_data_free);
+
+  if (g_str_equal (action, "set"))
+    {
+      data->cookie = cookie_from_json (params, &error);
+      if (data->cookie == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+
+      webkit_cookie_manager_add_cookie (data->manager, data->cookie, cancellable,
+                                        cookie_added_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  if ((g_str_equal (action, "get") || g_str_equal (action, "delete")) &&
+      param_string (params, "name") == NULL)
+    {
+      g_task_return_error (task, invalid ("action “%s” needs the cookie's name", action));
+      return;
+    }
+
+  if (!g_str_equal (action, "list") && !g_str_equal (action, "get") &&
+      !g_str_equal (action, "delete") && !g_str_equal (action, "clear"))
+    {
+      g_task_return_error (task, invalid ("action must be list, get, set, delete or clear"));
+      return;
+    }
+
+  webkit_cookie_manager_get_all_cookies (data->manager, cancellable, cookies_listed_cb,
+                                         g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_tab_storage_cookies_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* localStorage and sessionStorage */
+
+/* Runs in the runtime's isolated world: the page cannot replace the
+ * Storage methods it calls. The answer is JSON text, so member order stays. */
+static const char web_storage_body[] =
+  "let store;"
+  "const origin = String(location.origin);"
+  "try { store = area === 'session' ? window.sessionStorage : window.localStorage; }"
+  "catch (e) { return JSON.stringify({denied: String(e && e.message || e), origin}); }"
+  "if (!store) return JSON.stringify({denied: 'the document has no storage', origin});"
+  "switch (action) {"
+  "case 'list': {"
+  "  const items = [];"
+  "  for (let i = 0; i < store.length; i++) {"
+  "    const k = store.key(i); let v = store.getItem(k); const cut = v.length > maxChars;"
+  "    if (cut) v = v.slice(0, maxChars);"
+  "    items.push(cut ? {key: k, value: v, truncated: true} : {key: k, value: v});"
+  "  }"
+  "  return JSON.stringify({origin, items});"
+  "}"
+  "case 'get': { const v = store.getItem(key); return JSON.stringify({origin, key, value: v}); }"
+  "case 'set':"
+  "  try { store.setItem(key, value); }"
+  "  catch (e) { return JSON.stringify({failed: String(e && e.message || e), origin}); }"
+  "  return JSON.stringify({origin, key, value: store.getItem(key)});"
+  "case 'delete': {"
+  "  const had = store.getItem(key) !== null; store.removeItem(key);"
+  "  return JSON.stringify({origin, key, removed: had ? 1 : 0});"
+  "}"
+  "case 'clear': { const n = store.length; store.clear(); return JSON.stringify({origin, removed: n}); }"
+  "}"
+  "return JSON.stringify({failed: 'unknown action', origin});";
+
+static JsonObject *
+parse_answer (JSCValue  *value,
+              GError   **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonNode *root;
+
+  json = jsc_value_is_string (value) ? jsc_value_to_string (value) : NULL;
+  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                           "the page gave an answer that is not JSON");
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+/* Maps the page's {denied} and {failed} answers to errors. */
+static gboolean
+check_answer (JsonObject  *answer,
+              GError     **error)
+{
+  const char *denied = param_string (answer, "denied");
+  const char *failed = param_string (answer, "failed");
+  const char *origin = param_string (answer, "origin");
+
+  if (denied != NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                   "the page %s has no storage of its own (%s); navigate to a page of the site "
+                   "first", origin != NULL && g_strcmp0 (origin, "null") != 0 ? origin
+                                                                             : "(no origin)",
+                   denied);
+      return FALSE;
+    }
+
+  if (failed != NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "the page refused to store the value: %s", failed);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+web_storage_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  JsonObject *params = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
+                                                                 &error);
+  if (value == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                 "the page's storage could not be reached: %s", error->message);
+      return;
+    }
+
+  answer = parse_answer (value, &error);
+  if (answer == NULL || !check_answer (answer, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  json_object_set_string_member (answer, "area",
+                                 g_strcmp0 (param_string (params, "area"), "session") == 0
+                                 ? "session" : "local");
+  json_object_set_string_member (answer, "action", param_string (params, "action"));
+  g_task_return_pointer (task, g_steal_pointer (&answer), (GDestroyNotify) json_object_unref);
+}
+
+void
+tw_tab_storage_web_async (WebKitWebView       *view,
+                          JsonObject          *params,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GVariantDict) args = g_variant_dict_new (NULL);
+  const char *action = param_string (params, "action");
+  const char *area = param_string (params, "area");
+  const char *key = param_string (params, "key");
+  const char *value = param_string (params, "value");
+
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (params != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_tab_storage_web_async);
+  g_task_set_task_data (task, json_object_ref (params), (GDestroyNotify) json_object_unref);
+
+  if (action == NULL ||
+      (!g_str_equal (action, "list") && !g_str_equal (action, "get") &&
+       !g_str_equal (action, "set") && !g_str_equal (action, "delete") &&
+       !g_str_equal (action, "clear")))
+    {
+      g_task_return_error (task, invalid ("action must be list, get, set, delete or clear"));
+      return;
+    }
+
+  if (area != NULL && !g_str_equal (area, "local") && !g_str_equal (area, "session"))
+    {
+      g_task_return_error (task, invalid ("area must be local or session"));
+      return;
+    }
+
+  if ((g_str_equal (action, "get") || g_str_equal (action, "set") ||
+       g_str_equal (action, "delete")) && key == NULL)
+    {
+      g_task_return_error (task, invalid ("action “%s” needs a key", action));
+      return;
+    }
+
+  if (g_str_equal (action, "set") && value == NULL)
+    {
+      g_task_return_error (task, invalid ("action “set” needs a value"));
+      return;
+    }
+
+  g_variant_dict_insert (args, "area", "s", area != NULL ? area : "local");
+  g_variant_dict_insert (args, "action", "s", action);
+  g_variant_dict_insert (args, "key", "s", key != NULL ? key : "");
+  g_variant_dict_insert (args, "value", "s", value != NULL ? value : "");
+  g_variant_dict_insert (args, "maxChars", "i", LIST_VALUE_MAX_CHARS);
+
+  webkit_web_view_call_async_javascript_function (view, web_storage_body, -1,
+                                                  g_variant_dict_end (args),
+                                                  TW_PAGE_RUNTIME_WORLD, NULL, cancellable,
+                                                  web_storage_done_cb, g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_tab_storage_web_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Storage state */
+
+static const char read_local_storage_body[] =
+  "let store;"
+  "try { store = window.localStorage; } catch (e) { return JSON.stringify({denied: String(e)}); }"
+  "const items = [];"
+  "for (let i = 0; store && i < store.length; i++) {"
+  "  const k = store.key(i); items.push({name: k, value: store.getItem(k)});"
+  "}"
+  "return JSON.stringify({origin: String(location.origin), localStorage: items});";
+
+static const char write_local_storage_body[] =
+  "const answer = {origin: String(location.origin)};"
+  "try {"
+  "  for (const item of JSON.parse(items)) window.localStorage.setItem(item.name, item.value);"
+  "} catch (e) { answer.failed = String(e && e.message || e); }"
+  "return JSON.stringify(answer);";
+
+typedef struct
+{
+  WebKitNetworkSession *session;
+  GPtrArray            *views;        /* save: the tabs' views still to read */
+  char                 *workspace_dir;
+  char                 *path;         /* as the agent gave it */
+  char                 *resolved;
+  gboolean              load;
+
+  JsonArray            *cookies;      /* saved or loaded, as JSON */
+  JsonArray            *origins;      /* [{origin, localStorage}] */
+  GHashTable           *seen_origins;
+  GPtrArray            *targets;      /* the origins to visit, in order */
+  guint                 next_origin;  /* the origin visited next */
+  GList                *new_cookies;  /* load: SoupCookie */
+
+  WebKitWebView        *hidden_view;
+  gulong                load_changed_id;
+  gulong                load_failed_id;
+  guint                 timeout_id;
+  GBytes               *file;
+} StateData;
+
+static void
+drop_hidden_view (StateData *data)
+{
+  g_clear_handle_id (&data->timeout_id, g_source_remove);
+  if (data->hidden_view == NULL)
+    return;
+
+  g_clear_signal_handler (&data->load_changed_id, data->hidden_view);
+  g_clear_signal_handler (&data->load_failed_id, data->hidden_view);
+  /* WebKit may still use the view in the signal emission that got here. */
+  g_idle_add_once ((GSourceOnceFunc) g_object_unref, g_steal_pointer (&data->hidden_view));
+}
+
+static void
+state_data_free (StateData *data)
+{
+  drop_hidden_view (data);
+  g_clear_object (&data->session);
+  g_clear_pointer (&data->views, g_ptr_array_unref);
+  g_free (data->workspace_dir);
+  g_free (data->path);
+  g_free (data->resolved);
+  g_clear_pointer (&data->cookies, json_array_unref);
+  g_clear_pointer (&data->origins, json_array_unref);
+  g_clear_pointer (&data->seen_origins, g_hash_table_unref);
+  g_clear_pointer (&data->targets, g_ptr_array_unref);
+  g_list_free_full (data->new_cookies, (GDestroyNotify) soup_cookie_free);
+  g_clear_pointer (&data->file, g_bytes_unref);
+  g_free (data);
+}
+
+static JsonObject *
+state_reply (StateData *data)
+{
+  JsonObject *reply = json_object_new ();
+  JsonArray *origins = json_array_new ();
+  guint n_origins = json_array_get_length (data->origins);
+
+  for (guint i = 0; i < n_origins; i++)
+    {
+      JsonObject *origin = json_array_get_object_element (data->origins, i);
+
+      json_array_add_string_element (origins, json_object_get_string_member (origin, "origin"));
+    }
+
+  json_object_set_string_member (reply, "action", data->load ? "load" : "save");
+  json_object_set_string_member (reply, "path", data->resolved);
+  json_object_set_int_member (reply, "cookies", json_array_get_length (data->cookies));
+  json_object_set_array_member (reply, "origins", origins);
+
+  return reply;
+}
+
+/* Saving */
+
+static void
+state_write_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  StateData *data = task_data;
+  GError *error = NULL;
+  char *written;
+
+  written = tw_workspace_path_write (data->workspace_dir, data->path, data->file, &error);
+  if (written == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_free (data->resolved);
+  data->resolved = written;
+  g_task_return_pointer (task, state_reply (data), (GDestroyNotify) json_object_unref);
+}
+
+static void
+state_write (GTask *task)
+{
+  StateData *data = g_task_get_task_data (task);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+  char *text;
+  gsize length = 0;
+
+  json_object_set_array_member (object, "cookies", json_array_ref (data->cookies));
+  json_object_set_array_member (object, "origins", json_array_ref (data->origins));
+  json_node_take_object (root, object);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &length);
+  data->file = g_bytes_new_take (text, length);
+
+  g_task_run_in_thread (task, state_write_thread);
+}
+
+static void state_visit_next_origin (GTask *task);
+
+/* The origin of a page's address as location.origin spells it, or NULL
+ * for anything but http(s). */
+static char *
+origin_of_uri (const char *uri)
+{
+  g_autoptr(GUri) parsed = uri != NULL ? g_uri_parse (uri, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *scheme;
+  const char *host;
+  int port;
+  g_autofree char *lower_host = NULL;
+  g_autofree char *port_text = NULL;
+  gboolean default_port;
+
+  if (parsed == NULL)
+    return NULL;
+
+  scheme = g_uri_get_scheme (parsed);
+  host = g_uri_get_host (parsed);
+  port = g_uri_get_port (parsed);
+  if ((g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0) ||
+      host == NULL || *host == '\0')
+    return NULL;
+
+  lower_host = g_ascii_strdown (host, -1);
+  default_port = port == -1 || (port == 80 && g_str_equal (scheme, "http")) ||
+                 (port == 443 && g_str_equal (scheme, "https"));
+  if (!default_port)
+    port_text = g_strdup_printf (":%d", port);
+
+  return g_strdup_printf ("%s://%s%s%s%s", scheme,
+                          strchr (lower_host, ':') != NULL ? "[" : "", lower_host,
+                          strchr (lower_host, ':') != NULL ? "]" : "",
+                          port_text != NULL ? port_text : "");
+}
+
+static void
+state_origin_read_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  const char *wanted = g_ptr_array_index (data->targets, data->next_origin);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  JsonNode *items;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
+                                                                 &error);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (value == NULL || (answer = parse_answer (value, &error)) == NULL ||
+      g_strcmp0 (param_string (answer, "origin"), wanted) != 0)
+    {
+      drop_hidden_view (data);
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "could not read the localStorage of %s: %s", wanted,
+                               error != NULL ? error->message : "the page had another origin");
+      return;
+    }
+
+  /* Like Playwright, only origins that keep something. */
+  items = json_object_get_member (answer, "localStorage");
+  if (items != NULL && JSON_NODE_HOLDS_ARRAY (items) &&
+      json_array_get_length (json_node_get_array (items)) > 0)
+    json_array_add_object_element (data->origins, g_steal_pointer (&answer));
+
+  data->next_origin++;
+  state_visit_next_origin (g_steal_pointer (&task));
+}
+
+static void
+state_cookies_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  GList *cookies;
+
+  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                          &error);
+  if (error != NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not list the cookies: %s", error->message);
+      return;
+    }
+
+  data->cookies = cookies_to_json (cookies, NULL, NULL, NULL);
+  cookie_list_free (cookies);
+
+  for (guint i = 0; i < data->views->len; i++)
+    {
+      char *origin = origin_of_uri (webkit_web_view_get_uri (g_ptr_array_index (data->views, i)));
+
+      if (origin == NULL || g_hash_table_contains (data->seen_origins, origin))
+        {
+          g_free (origin);
+          continue;
+        }
+      g_hash_table_add (data->seen_origins, origin);
+      g_ptr_array_add (data->targets, g_strdup (origin));
+    }
+
+  state_visit_next_origin (g_steal_pointer (&task));
+}
+
+/* Loading */
+
+static void
+state_origin_written_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  JsonObject *origin = json_array_get_object_element (data->origins, data->next_origin);
+  const char *wanted = json_object_get_string_member (origin, "origin");
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
+                                                                 &error);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (value == NULL || (answer = parse_answer (value, &error)) == NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "could not write the localStorage of %s: %s", wanted,
+                               error != NULL ? error->message : "no answer");
+      return;
+    }
+
+  if (param_string (answer, "failed") != NULL ||
+      g_strcmp0 (param_string (answer, "origin"), wanted) != 0)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "could not write the localStorage of %s: %s", wanted,
+                               param_string (answer, "failed") != NULL
+                               ? param_string (answer, "failed")
+                               : "the page had another origin");
+      return;
+    }
+
+  data->next_origin++;
+  state_visit_next_origin (g_steal_pointer (&task));
+}
+
+static void
+hidden_view_load_changed_cb (WebKitWebView   *view,
+                             WebKitLoadEvent  event,
+                             GTask           *task)
+{
+  StateData *data = g_task_get_task_data (task);
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) items = NULL;
+  g_autofree char *items_json = NULL;
+  g_autoptr(GVariantDict) args = NULL;
+  JsonObject *origin;
+
+  if (event != WEBKIT_LOAD_FINISHED)
+    return;
+
+  g_clear_handle_id (&data->timeout_id, g_source_remove);
+
+  if (!data->load)
+    {
+      webkit_web_view_call_async_javascript_function (view, read_local_storage_body, -1, NULL,
+                                                      TW_PAGE_RUNTIME_WORLD, NULL,
+                                                      g_task_get_cancellable (task),
+                                                      state_origin_read_cb, g_object_ref (task));
+      g_object_unref (task);
+      return;
+    }
+
+  origin = json_array_get_object_element (data->origins, data->next_origin);
+  items = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (items, json_object_get_array_member (origin, "localStorage"));
+  generator = json_generator_new ();
+  json_generator_set_root (generator, items);
+  items_json = json_generator_to_data (generator, NULL);
+
+  args = g_variant_dict_new (NULL);
+  g_variant_dict_insert (args, "items", "s", items_json);
+  webkit_web_view_call_async_javascript_function (view, write_local_storage_body, -1,
+                                                  g_variant_dict_end (args),
+                                                  TW_PAGE_RUNTIME_WORLD, NULL,
+                                                  g_task_get_cancellable (task),
+                                                  state_origin_written_cb, g_object_ref (task));
+
+  /* The reference the load held passes to the script call. */
+  g_object_unref (task);
+}
+
+static gboolean
+hidden_view_load_failed_cb (WebKitWebView   *view,
+                            WebKitLoadEvent  event,
+                            const char      *uri,
+                            GError          *error,
+                            GTask           *task)
+{
+  StateData *data = g_task_get_task_data (task);
+
+  drop_hidden_view (data);
+  g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                           "could not open a page of %s for its localStorage: %s",
+                           uri, error->message);
+  g_object_unref (task);
+
+  return TRUE;
+}
+
+static gboolean
+hidden_view_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  const char *origin = g_ptr_array_index (data->targets, data->next_origin);
+
+  data->timeout_id = 0;
+  drop_hidden_view (data);
+  g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                           "opening a page of %s for its localStorage took longer than %d ms",
+                           origin, ORIGIN_LOAD_TIMEOUT_MS);
+  g_object_unref (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Each origin gets an empty document of its own address in a hidden view
+ * of the workspace's session, whose localStorage is the origin's: nothing
+ * is fetched from the site, and the page's own scripts play no part. A
+ * fresh view also reads what the session holds now rather than a tab's
+ * copy, which may not yet know of another tab's last write. Takes @task. */
+static void
+state_visit_next_origin (GTask *task)
+{
+  StateData *data = g_task_get_task_data (task);
+  g_autofree char *base = NULL;
+
+  if (data->next_origin >= data->targets->len)
+    {
+      drop_hidden_view (data);
+      if (data->load)
+        g_task_return_pointer (task, state_reply (data), (GDestroyNotify) json_object_unref);
+      else
+        state_write (task);
+      g_object_unref (task);
+      return;
+    }
+
+  if (data->hidden_view == NULL)
+    {
+      data->hidden_view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                        "web-context", tw_web_context_get_shared (),
+                                        "network-session", data->session,
+                                        NULL);
+      g_object_ref_sink (data->hidden_view);
+      data->load_changed_id = g_signal_connect (data->hidden_view, "load-changed",
+                                                G_CALLBACK (hidden_view_load_changed_cb), task);
+      data->load_failed_id = g_signal_connect (data->hidden_view, "load-failed",
+                                               G_CALLBACK (hidden_view_load_failed_cb), task);
+    }
+
+  base = g_strconcat (g_ptr_array_index (data->targets, data->next_origin), "/", NULL);
+  data->timeout_id = g_timeout_add (ORIGIN_LOAD_TIMEOUT_MS, hidden_view_timeout_cb, task);
+  webkit_web_view_load_html (data->hidden_view, "<!DOCTYPE html><title></title>", base);
+}
+
+static void
+state_cookies_replaced_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!webkit_cookie_manager_replace_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                     &error))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not set the cookies: %s", error->message);
+      return;
+    }
+
+  state_visit_next_origin (g_steal_pointer (&task));
+}
+
+/* The file's cookies take the place of the session's cookies of the same
+ * name, domain and path; the others stay. */
+static void
+state_existing_cookies_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  GList *existing;
+  GList *merged = NULL;
+
+  existing = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
+                                                           &error);
+  if (error != NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not list the cookies: %s", error->message);
+      return;
+    }
+
+  for (GList *l = existing; l != NULL; l = l->next)
+    {
+      gboolean replaced = FALSE;
+
+      for (GList *n = data->new_cookies; n != NULL && !replaced; n = n->next)
+        replaced = cookie_same_slot (l->data, n->data);
+      if (!replaced)
+        merged = g_list_prepend (merged, soup_cookie_copy (l->data));
+    }
+  for (GList *n = data->new_cookies; n != NULL; n = n->next)
+    merged = g_list_prepend (merged, soup_cookie_copy (n->data));
+  cookie_list_free (existing);
+
+  merged = g_list_reverse (merged);
+  webkit_cookie_manager_replace_cookies (WEBKIT_COOKIE_MANAGER (object), merged,
+                                         g_task_get_cancellable (task),
+                                         state_cookies_replaced_cb, g_object_ref (task));
+  cookie_list_free (merged);
+}
+
+static gboolean
+is_http_origin (const char *origin)
+{
+  g_autoptr(GUri) uri = g_uri_parse (origin, G_URI_FLAGS_NONE, NULL);
+  const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+
+  return uri != NULL && (g_strcmp0 (scheme, "http") == 0 || g_strcmp0 (scheme, "https") == 0) &&
+         g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0' &&
+         (*g_uri_get_path (uri) == '\0' || g_str_equal (g_uri_get_path (uri), "/")) &&
+         g_uri_get_query (uri) == NULL &&
+         g_uri_get_fragment (uri) == NULL && g_uri_get_userinfo (uri) == NULL;
+}
+
+/* Checks the whole file before anything changes: a bad entry anywhere
+ * leaves the session as it was. */
+static gboolean
+state_parse (StateData  *data,
+             GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) parse_error = NULL;
+  JsonNode *root;
+  JsonObject *object;
+  JsonNode *cookies;
+  JsonNode *origins;
+  gsize size = 0;
+  const char *text = g_bytes_get_data (data->file, &size);
+
+  if (!json_parser_load_from_data (parser, text, size, &parse_error) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "%s is not a storage state file (a JSON object with cookies and "
+                   "origins): %s", data->resolved,
+                   parse_error != NULL ? parse_error->message : "not an object");
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+  cookies = json_object_get_member (object, "cookies");
+  origins = json_object_get_member (object, "origins");
+  if ((cookies != NULL && !JSON_NODE_HOLDS_ARRAY (cookies)) ||
+      (origins != NULL && !JSON_NODE_HOLDS_ARRAY (origins)))
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "%s: cookies and origins must be arrays", data->resolved);
+      return FALSE;
+    }
+
+  data->cookies = json_array_new ();
+  data->origins = json_array_new ();
+
+  for (guint i = 0; cookies != NULL && i < json_array_get_length (json_node_get_array (cookies));
+       i++)
+    {
+      JsonNode *node = json_array_get_element (json_node_get_array (cookies), i);
+      g_autoptr(GError) cookie_error = NULL;
+      SoupCookie *cookie;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s: cookie %u is not an object", data->resolved, i + 1);
+          return FALSE;
+        }
+
+      cookie = cookie_from_json (json_node_get_object (node), &cookie_error);
+      if (cookie == NULL)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s: cookie %u: %s", data->resolved, i + 1, cookie_error->message);
+          return FALSE;
+        }
+
+      data->new_cookies = g_list_append (data->new_cookies, cookie);
+      json_array_add_object_element (data->cookies, cookie_to_json (cookie));
+    }
+
+  for (guint i = 0; origins != NULL && i < json_array_get_length (json_node_get_array (origins));
+       i++)
+    {
+      JsonNode *node = json_array_get_element (json_node_get_array (origins), i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *origin = entry != NULL ? param_string (entry, "origin") : NULL;
+      JsonNode *items = entry != NULL ? json_object_get_member (entry, "localStorage") : NULL;
+      JsonObject *copy;
+      JsonArray *copied;
+
+      if (origin == NULL || !is_http_origin (origin))
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s: origin %u needs an http(s) origin such as "
+                       "\"https://example.com\"", data->resolved, i + 1);
+          return FALSE;
+        }
+      if (items != NULL && !JSON_NODE_HOLDS_ARRAY (items))
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s: localStorage of %s must be an array", data->resolved, origin);
+          return FALSE;
+        }
+
+      copied = json_array_new ();
+      for (guint j = 0; items != NULL && j < json_array_get_length (json_node_get_array (items));
+           j++)
+        {
+          JsonNode *item = json_array_get_element (json_node_get_array (items), j);
+          JsonObject *pair = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
+          const char *name = pair != NULL ? param_string (pair, "name") : NULL;
+          const char *value = pair != NULL ? param_string (pair, "value") : NULL;
+          JsonObject *kept;
+
+          if (name == NULL || value == NULL)
+            {
+              json_array_unref (copied);
+              g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "%s: each localStorage item of %s needs a name and a string value",
+                           data->resolved, origin);
+              return FALSE;
+            }
+
+          kept = json_object_new ();
+          json_object_set_string_member (kept, "name", name);
+          json_object_set_string_member (kept, "value", value);
+          json_array_add_object_element (copied, kept);
+        }
+
+      g_ptr_array_add (data->targets, origin_of_uri (origin));
+      copy = json_object_new ();
+      json_object_set_string_member (copy, "origin", g_ptr_array_index (data->targets,
+                                                                        data->targets->len - 1));
+      json_object_set_array_member (copy, "localStorage", copied);
+      json_array_add_object_element (data->origins, copy);
+    }
+
+  return TRUE;
+}
+
+static void
+state_read_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  StateData *data = task_data;
+  GError *error = NULL;
+  GByteArray *buffer = g_byte_array_new ();
+  char *resolved = NULL;
+  int fd;
+
+  fd = tw_workspace_path_open_read (data->workspace_dir, data->path, &resolved, &error);
+  if (fd < 0)
+    {
+      g_byte_array_unref (buffer);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  for (;;)
+    {
+      guint8 chunk[65536];
+      gssize n = read (fd, chunk, sizeof chunk);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          close (fd);
+          g_byte_array_unref (buffer);
+          g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                   "could not read %s: %s", resolved, g_strerror (saved));
+          g_free (resolved);
+          return;
+        }
+      if (n == 0)
+        break;
+      if (buffer->len + n > STATE_MAX_BYTES)
+        {
+          close (fd);
+          g_byte_array_unref (buffer);
+          g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                   "%s is larger than %d MB", resolved,
+                                   STATE_MAX_BYTES / (1024 * 1024));
+          g_free (resolved);
+          return;
+        }
+      g_byte_array_append (buffer, chunk, n);
+    }
+  close (fd);
+
+  data->resolved = resolved;
+  data->file = g_byte_array_free_to_bytes (buffer);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+state_file_read_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  StateData *data = g_task_get_task_data (task);
+  StateData *read_data = g_task_get_task_data (G_TASK (result));
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  data->resolved = g_steal_pointer (&read_data->resolved);
+  data->file = g_steal_pointer (&read_data->file);
+
+  if (!state_parse (data, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  webkit_cookie_manager_get_all_cookies (webkit_network_session_get_cookie_manager (data->session),
+                                         cancellable, state_existing_cookies_cb,
+                                         g_steal_pointer (&task));
+}
+
+void
+tw_tab_storage_state_async (WebKitNetworkSession *session,
+                            GPtrArray            *views,
+                            const char           *workspace_dir,
+                            JsonObject           *params,
+                            GCancellable         *cancellable,
+                            GAsyncReadyCallback   callback,
+                            gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *action = param_string (params, "action");
+  const char *path = param_string (params, "path");
+  StateData *data;
+
+  g_return_if_fail (WEBKIT_IS_NETWORK_SESSION (session));
+  g_return_if_fail (params != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_tab_storage_state_async);
+
+  if (action == NULL || (!g_str_equal (action, "save") && !g_str_equal (action, "load")))
+    {
+      g_task_return_error (task, invalid ("action must be save or load"));
+      return;
+    }
+  if (path == NULL)
+    {
+      g_task_return_error (task, invalid ("path must name a file in the workspace"));
+      return;
+    }
+
+  data = g_new0 (StateData, 1);
+  data->session = g_object_ref (session);
+  data->workspace_dir = g_strdup (workspace_dir);
+  data->path = g_strdup (path);
+  data->load = g_str_equal (action, "load");
+  data->seen_origins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  data->targets = g_ptr_array_new_with_free_func (g_free);
+  g_task_set_task_data (task, data, (GDestroyNotify) state_data_free);
+
+  if (data->load)
+    {
+      g_autoptr(GTask) read = NULL;
+      StateData *read_data;
+
+      read = g_task_new (NULL, cancellable, state_file_read_cb, g_steal_pointer (&task));
+      read_data = g_new0 (StateData, 1);
+      read_data->workspace_dir = g_strdup (workspace_dir);
+      read_data->path = g_strdup (path);
+      g_task_set_task_data (read, read_data, (GDestroyNotify) state_data_free);
+      g_task_run_in_thread (read, state_read_thread);
+      return;
+    }
+
+  /* A refused path costs nothing: checked before anything is read. */
+  data->resolved = tw_workspace_path_check (workspace_dir, path, TW_WORKSPACE_PATH_NEW_FILE,
+                                            &error);
+  if (data->resolved == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  data->views = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; views != NULL && i < views->len; i++)
+    g_ptr_array_add (data->views, g_object_ref (g_ptr_array_index (views, i)));
+  data->origins = json_array_new ();
+
+  webkit_cookie_manager_get_all_cookies (webkit_network_session_get_cookie_manager (session),
+                                         cancellable, state_cookies_cb, g_steal_pointer (&task));
+}
+
+JsonObject *
+tw_tab_storage_state_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
