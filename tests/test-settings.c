@@ -355,7 +355,7 @@ test_tool_groups (void)
   guint changed = 0;
 
   g_assert_true (g_strv_contains ((const char * const *) defaults, "core"));
-  g_assert_true (g_strv_contains ((const char * const *) defaults, "reading"));
+  g_assert_false (g_strv_contains ((const char * const *) defaults, "reading"));
 
   tw_settings_bind_browser (workspace, browser);
   g_signal_connect (browser, "tools-changed", G_CALLBACK (tools_changed_cb), &changed);

@@ -45,9 +45,11 @@ static const struct {
   const char *name;
   const char *summary;
 } group_summaries[] = {
-  { "core", N_("Tabs, navigation, snapshot, screenshot, clicking and typing, evaluate, hand-off") },
-  { "reading", N_("Page text, HTML and Markdown, reading a URL, setting content") },
-  { "debugging", N_("Console and network in depth, styles, HTTP from the tab’s session") },
+  { "core", N_("Tabs, navigation, snapshot, screenshot, clicking and typing, dialogs, evaluate, hand-off") },
+  { "reading", N_("Page text, HTML and Markdown, reading a URL, styles, finding elements, setting content") },
+  { "debugging", N_("Console and network in depth, HTTP from the tab’s session") },
+  { "storage", N_("Cookies, local and session storage, logins saved to a file") },
+  { "output", N_("Printing to PDF, the list of downloads") },
 };
 
 static char *

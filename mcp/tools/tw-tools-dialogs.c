@@ -40,18 +40,16 @@ static const TwToolDef dialogs_tools[] = {
     .name = "browser_handle_dialog",
     .title = "Answer the next dialog",
     .description =
-      "Say how the tab answers the next JavaScript dialog (alert, confirm, prompt, "
-      "beforeunload): accept (OK) or dismiss (Cancel), and the text to answer a prompt "
-      "with. Call it before the click or other action that opens the dialog; that action's "
-      "result reports the dialog and the answer. Without it, alerts are accepted and other "
-      "dialogs dismissed.",
+      "Answer the tab's next JavaScript dialog (alert, confirm, prompt): accept or dismiss, "
+      "with a prompt's text. Call it before the action that opens the dialog. Otherwise "
+      "alerts are accepted and other dialogs dismissed.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
-          "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt returns; default the prompt's own default text.\"}"
+          "\"promptText\": {\"type\": \"string\", \"description\": \"What an accepted prompt returns.\"}"
         "}, "
         "\"required\": [\"browserId\", \"accept\"], "
         "\"additionalProperties\": false"

@@ -115,17 +115,17 @@ static const TwToolDef handoff_tools[] = {
     .description =
       "Ask the person watching to do something in a tab you should not: log in, enter a "
       "one-time code, solve a CAPTCHA, confirm a payment. The tab comes to the front with your "
-      "message and Done / Cancel; the call waits for their answer or timeoutMs "
-      "(browser_timeout). Returns the outcome, URL and title; take a new browser_snapshot then.",
+      "message and Done / Cancel; the call waits for their answer or timeoutMs. Take a new "
+      "snapshot after.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"message\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
-            "\"description\": \"What the person should do, in a sentence or two, e.g. \\\"Please log in, then press Done.\\\"\"}, "
+            "\"description\": \"What the person should do, e.g. \\\"Please log in.\\\"\"}, "
           "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1800000, "
-            "\"description\": \"How long to wait, in ms. Default 300000 (5 minutes).\"}"
+            "\"description\": \"Default 300000 (5 min).\"}"
         "}, "
         "\"required\": [\"browserId\", \"message\"], "
         "\"additionalProperties\": false"

@@ -19,7 +19,7 @@
 #define REF_PROPERTY(name, what) \
   "\"" name "\": {" \
     "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
-    "\"description\": \"" what " Ref from browser_snapshot, e.g. \\\"@e7\\\".\"" \
+    "\"description\": \"" what " A ref, e.g. @e7.\"" \
   "}"
 
 #define ELEMENT_SCHEMA(what) \
@@ -35,7 +35,7 @@
   "}"
 
 #define INCLUDE_DIFF_PROPERTY \
-  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what the action changed on the page, as browser_snapshot diff=true prints it.\"}"
+  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what it changed (a snapshot diff).\"}"
 
 /* What every action reports, then the fields of one tool. */
 #define ACTION_OUTPUT_SCHEMA(extra) \
@@ -553,7 +553,7 @@ static const TwToolDef input_tools[] = {
           REF_PROPERTY ("ref", "The element to click.") ", "
           "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
           "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
-          "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held down during the click, e.g. [\\\"Shift\\\"] to extend a selection.\"}"
+          "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held, e.g. [\\\"Shift\\\"].\"}"
           ", " INCLUDE_DIFF_PROPERTY
         "}, "
         "\"required\": [\"browserId\", \"ref\"], "

@@ -352,21 +352,20 @@ static const TwToolDef page_tools[] = {
     .name = "browser_screenshot",
     .title = "Take a screenshot",
     .description =
-      "Take a screenshot of a tab: a PNG of the viewport, or with fullPage the whole page (cut "
-      "at 8000 pixels high). Use it to see layout, colours and images; use browser_snapshot to "
-      "read text and find refs. ref shoots one element; format jpeg with quality, and maxWidth, "
-      "make smaller images. With savePath the image goes to that file in the workspace instead.",
+      "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see layout, "
+      "colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
+      "quality and maxWidth: smaller images; savePath: a workspace file instead.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
           "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
-          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Write the image to this file inside the workspace instead, e.g. screenshots/home.png (its folder must exist).\"}, "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. @e5 from browser_snapshot; scrolled into view first.\"}, "
+          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file in the workspace, e.g. shots/a.png.\"}, "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e5.\"}, "
           "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
           "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
-          "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale the image down to at most this many pixels wide.\"}"
+          "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"
@@ -384,13 +383,10 @@ static const TwToolDef page_tools[] = {
     .name = "browser_logs",
     .title = "Read console errors and network requests",
     .description =
-      "Read console errors and network requests of a tab: console.log, warn and error "
-      "messages, uncaught JavaScript exceptions, the browser's own messages (failed loads, "
-      "Content Security Policy violations), and every request with its method, URL, HTTP "
-      "status, resource type, duration, size and failure reason. Use it to debug a page that "
-      "misbehaves: a blank page, a failing API call, a missing image or script. Entries are "
-      "oldest first, newest last; a \"navigated to\" line separates pages. The tab keeps its "
-      "last 500 entries.",
+      "Read console errors and network requests of a tab: console messages, uncaught "
+      "exceptions, CSP violations and each request with method, URL, status, type, duration "
+      "and failure, oldest first. To debug a blank page, a failing API call, a missing "
+      "image.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
@@ -447,28 +443,24 @@ static const TwToolDef page_tools[] = {
     .name = "browser_wait",
     .title = "Wait for text or a URL",
     .description =
-      "Wait for text to appear (or textGone to disappear), for the tab's URL to contain a "
-      "fragment (pushState counts), for an element (selector or ref) to be attached, visible, "
-      "hidden or detached, for a loadState, or for a JavaScript function to return true. Give "
-      "exactly one condition. Use it after an "
-      "action whose effect comes later: results loading, a spinner going away, a redirect. "
-      "Text matching ignores case and extra white space and only sees visible text. Fails "
-      "with browser_timeout after timeoutMs (default 5000, at most 30000) and says what the "
-      "page shows instead.",
+      "Wait for text to appear (textGone: disappear), the URL to contain a part, an element "
+      "(selector or ref) to reach a state, a loadState, or a function to return true; one "
+      "condition. For effects that come later: results loading, a spinner leaving, a redirect. "
+      "Fails with browser_timeout after timeoutMs, saying what the page shows.",
     .input_schema =
       "{"
         "\"type\": \"object\", "
         "\"properties\": {"
           TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to wait for, e.g. \\\"Order confirmed\\\".\"}, "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A part of the URL to wait for, e.g. \\\"/dashboard\\\" or \\\"#done\\\".\"}, "
-          "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to wait to disappear, e.g. \\\"Loading\\\".\"}, "
-          "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A CSS selector whose first element should reach state.\"}, "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An element from a snapshot that should reach state.\"}, "
+          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text, any case.\"}, "
+          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the URL, e.g. /dashboard.\"}, "
+          "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to disappear.\"}, "
+          "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"CSS selector.\"}, "
+          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
           "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
           "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request finished for 500 ms.\"}, "
-          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A JavaScript predicate run in the page until it returns a truthy value, e.g. \\\"() => window.appReady\\\".\"}, "
-          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"How long to wait, in milliseconds. Default 5000.\"}"
+          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
+          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}"
         "}, "
         "\"required\": [\"browserId\"], "
         "\"additionalProperties\": false"

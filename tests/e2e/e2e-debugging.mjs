@@ -110,7 +110,7 @@ before(async () => {
   fixtures = await startFixtureServer();
   await startApi();
   dirs = makeAppDirs();
-  app = await startTabwright({ dirs });
+  app = await startTabwright({ dirs, args: ['--tools', 'core,debugging'] });
   client = await connectClient(app);
 });
 

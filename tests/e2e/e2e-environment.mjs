@@ -116,7 +116,7 @@ before(async () => {
   if (options.skip)
     return;
   await startServer();
-  app = await startTabwright();
+  app = await startTabwright({ args: ['--tools', 'core,reading,storage,output'] });
   client = await connectClient(app);
 });
 

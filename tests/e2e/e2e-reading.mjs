@@ -26,7 +26,7 @@ before(async () => {
   if (options.skip)
     return;
   fixtures = await startFixtureServer();
-  app = await startTabwright();
+  app = await startTabwright({ args: ['--tools', 'core,reading'] });
   client = await connectClient(app);
 });
 
