@@ -627,6 +627,15 @@ request_reply_no_host (Request    *request,
   g_autoptr(JsonNode) result = NULL;
   JsonNode *name = NULL;
 
+  /* Without an app every tool is listed: which groups a workspace offers
+   * is the app's to say, and its calls fail the same way. */
+  if (g_str_equal (message->method, "tools/list"))
+    {
+      result = tw_tool_registry_list_tools ();
+      send_result (request->self, message->id, result);
+      return;
+    }
+
   if (message->params != NULL)
     name = json_object_get_member (message->params, "name");
 
@@ -1143,9 +1152,10 @@ handle_request (TwStdioBridge    *self,
                 TwJsonrpcMessage *message,
                 GBytes           *line)
 {
-  /* Everything but tools/call is answered here, so it works the same with
-   * and without a running app. */
-  if (g_str_equal (message->method, "tools/call"))
+  /* tools/call goes to the app, and so does tools/list, since the app
+   * lists only the tool groups the workspace offers; everything else is
+   * answered here, so it works the same with and without a running app. */
+  if (g_str_equal (message->method, "tools/call") || g_str_equal (message->method, "tools/list"))
     {
       handle_tools_call (self, message, line);
       return;
@@ -1160,12 +1170,6 @@ handle_request (TwStdioBridge    *self,
       g_autoptr(JsonNode) result = json_node_new (JSON_NODE_OBJECT);
 
       json_node_take_object (result, json_object_new ());
-      send_result (self, message->id, result);
-    }
-  else if (g_str_equal (message->method, "tools/list"))
-    {
-      g_autoptr(JsonNode) result = tw_tool_registry_list_tools ();
-
       send_result (self, message->id, result);
     }
   else

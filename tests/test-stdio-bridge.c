@@ -772,10 +772,12 @@ test_relay (Fixture       *f,
 
   start_app (f, TOKEN);
   initialize (f);
-  get_result (request (f, 2, "tools/list", NULL));
-
-  /* The session with the app opens on the first call that needs it. */
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
+
+  /* The session with the app opens on the first request that needs it:
+   * tools/list, since the app lists the tool groups the workspace offers. */
+  get_result (request (f, 2, "tools/list", NULL));
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   result = get_result (call_tool (f, 3, "browser_new_tab", "{\"url\":\"http://a.test/one\"}"));
   g_assert_false (json_object_get_boolean_member_with_default (result, "isError", FALSE));
