@@ -308,6 +308,49 @@ test_dialog_between_calls (Fixture       *fixture,
   g_assert_true (log_has_tool (&has));
 }
 
+/* A window the person covers with another keeps its tabs live: under X
+ * without a compositor GTK is not told that a window is covered, and the
+ * pages go on as visible ones. (Minimizing needs a window manager, which
+ * Xvfb has not; the README says what is known of it.) */
+static void
+test_covered_window (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%sform\"}", base_url);
+  g_autoptr(JsonObject) opened = NULL;
+  g_autoptr(JsonObject) seen = NULL;
+  g_autofree char *eval = NULL;
+  GtkWidget *cover;
+  JsonObject *result;
+  const char *background;
+
+  /* A tab behind the one on screen. */
+  opened = call_ok (fixture->browser, &ada, "browser_new_tab", args);
+  background = json_object_get_string_member (tw_test_result_structured (opened), "browserId");
+
+  /* Another window over the whole of Tabwright's. */
+  cover = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (cover), 2000, 1500);
+  gtk_window_present (GTK_WINDOW (cover));
+  while (!gtk_widget_get_mapped (cover))
+    g_main_context_iteration (NULL, TRUE);
+
+  eval = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
+                          "\"async () => { let frames = 0; const start = performance.now(); "
+                          "while (frames < 10 && performance.now() - start < 20000) "
+                          "{ await new Promise((r) => requestAnimationFrame(r)); frames++; } "
+                          "return [document.visibilityState, frames]; }\"}",
+                          background);
+  seen = call_ok (fixture->browser, &ada, "browser_evaluate", eval);
+  result = tw_test_result_structured (seen);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (result, "result"), 0),
+                   ==, "visible");
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (result, "result"), 1),
+                   ==, 10);
+
+  gtk_window_destroy (GTK_WINDOW (cover));
+}
+
 static gboolean
 overlay_flashing (gpointer data)
 {
@@ -743,6 +786,8 @@ main (int   argc,
               fixture_set_up, test_session, fixture_tear_down);
   g_test_add ("/ui/activity/dialog-between-calls", Fixture, NULL,
               fixture_set_up, test_dialog_between_calls, fixture_tear_down);
+  g_test_add ("/ui/live/covered-window", Fixture, NULL,
+              fixture_set_up, test_covered_window, fixture_tear_down);
   g_test_add ("/ui/activity/choose-entry", Fixture, NULL,
               fixture_set_up, test_choose_entry, fixture_tear_down);
   g_test_add ("/ui/steering/pause", Fixture, NULL,
