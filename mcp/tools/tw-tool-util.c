@@ -229,3 +229,35 @@ tw_tool_append_page (GString    *text,
 
   tw_tool_append_dialogs (text, result);
 }
+
+gint64
+tw_tool_get_int (JsonObject *object,
+                 const char *member,
+                 gint64      fallback)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, fallback);
+  g_return_val_if_fail (member != NULL, fallback);
+
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return fallback;
+
+  return json_node_get_int (node);
+}
+
+JsonArray *
+tw_tool_get_array (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}

@@ -111,4 +111,13 @@ gboolean    tw_tool_get_boolean         (JsonObject  *object,
                                          const char  *member,
                                          gboolean     fallback);
 
+/* An integer member, or @fallback when it is absent or not an integer. */
+gint64      tw_tool_get_int             (JsonObject  *object,
+                                         const char  *member,
+                                         gint64       fallback);
+
+/* An array member, or NULL when it is absent or not an array. */
+JsonArray  *tw_tool_get_array           (JsonObject  *object,
+                                         const char  *member);
+
 G_END_DECLS

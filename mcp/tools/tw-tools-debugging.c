@@ -11,28 +11,7 @@
 /* Tools for debugging a page in depth: its console, its network requests, and
  * HTTP requests with the workspace's cookies. */
 
-static gint64
-get_int (JsonObject *object,
-         const char *member,
-         gint64      fallback)
-{
-  JsonNode *node = json_object_get_member (object, member);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return fallback;
-
-  return json_node_get_int (node);
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
 
 /* browser_console */
 
@@ -41,8 +20,8 @@ append_location (GString    *text,
                  JsonObject *object)
 {
   const char *url = tw_tool_get_string (object, "url", NULL);
-  gint64 line = get_int (object, "line", 0);
-  gint64 column = get_int (object, "column", 0);
+  gint64 line = tw_tool_get_int (object, "line", 0);
+  gint64 column = tw_tool_get_int (object, "column", 0);
 
   if (url == NULL || url[0] == '\0')
     return;
@@ -61,7 +40,7 @@ append_message_line (GString    *text,
 {
   const char *time = tw_tool_get_string (message, "time", "");
 
-  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", get_int (message, "id", 0));
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", tw_tool_get_int (message, "id", 0));
   if (strlen (time) >= 23)
     g_string_append_len (text, time + 11, 12);
   g_string_append_printf (text, " %s %s: %s",
@@ -80,8 +59,8 @@ static void
 append_message_detail (GString    *text,
                        JsonObject *message)
 {
-  JsonArray *args = get_array (message, "args");
-  JsonArray *stack = get_array (message, "stack");
+  JsonArray *args = tw_tool_get_array (message, "args");
+  JsonArray *stack = tw_tool_get_array (message, "stack");
 
   if (args != NULL)
     {
@@ -122,19 +101,19 @@ format_console (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   const char *mode = tw_tool_get_string (result, "mode", "list");
-  JsonArray *messages = get_array (result, "messages");
+  JsonArray *messages = tw_tool_get_array (result, "messages");
   guint n = messages != NULL ? json_array_get_length (messages) : 0;
-  gint64 matched = get_int (result, "matched", n);
+  gint64 matched = tw_tool_get_int (result, "matched", n);
 
   if (g_strcmp0 (mode, "clear") == 0)
     g_string_append_printf (text, "Cleared %" G_GINT64_FORMAT " console messages.",
-                            get_int (result, "cleared", 0));
+                            tw_tool_get_int (result, "cleared", 0));
   else if (g_strcmp0 (mode, "message") == 0)
     g_string_append (text, "One console message in detail.");
   else if (g_strcmp0 (mode, "wait") == 0)
     g_string_append_printf (text, "%" G_GINT64_FORMAT " new matching console message%s after "
                             "%" G_GINT64_FORMAT " ms, oldest first.",
-                            matched, matched == 1 ? "" : "s", get_int (result, "waitedMs", 0));
+                            matched, matched == 1 ? "" : "s", tw_tool_get_int (result, "waitedMs", 0));
   else if (n == 0)
     g_string_append (text, "No console messages match.");
   else if (matched > n)
@@ -214,12 +193,12 @@ append_request_line (GString    *text,
                      JsonObject *request)
 {
   const char *state = tw_tool_get_string (request, "state", "pending");
-  gint64 status = get_int (request, "status", 0);
-  gint64 duration = get_int (request, "durationMs", -1);
-  gint64 size = get_int (request, "size", -1);
+  gint64 status = tw_tool_get_int (request, "status", 0);
+  gint64 duration = tw_tool_get_int (request, "durationMs", -1);
+  gint64 size = tw_tool_get_int (request, "size", -1);
   const char *mime_type = tw_tool_get_string (request, "mimeType", NULL);
 
-  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", get_int (request, "id", 0),
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", tw_tool_get_int (request, "id", 0),
                           tw_tool_get_string (request, "method", "GET"),
                           tw_tool_get_string (request, "url", ""));
   if (status > 0)
@@ -245,7 +224,7 @@ append_headers (GString    *text,
                 const char *label,
                 JsonObject *request)
 {
-  JsonArray *headers = get_array (request, label);
+  JsonArray *headers = tw_tool_get_array (request, label);
   guint n = headers != NULL ? json_array_get_length (headers) : 0;
 
   g_string_append_printf (text, "\n%s:%s", label, n == 0 ? " (none)" : "");
@@ -303,8 +282,8 @@ format_network (JsonObject *result)
       JsonObject *request = json_node_get_object (node);
       JsonNode *timing = json_object_get_member (request, "timing");
       JsonNode *body = json_object_get_member (request, "responseBody");
-      JsonArray *unavailable = get_array (request, "unavailable");
-      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (request, "id", 0));
+      JsonArray *unavailable = tw_tool_get_array (request, "unavailable");
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (request, "id", 0));
 
       g_string_append_printf (text, "Request #%s in detail:", id);
       append_request_line (text, request);
@@ -324,16 +303,16 @@ format_network (JsonObject *result)
           const char *kind = tw_tool_get_string (b, "kind", "binary");
 
           g_string_append_printf (text, "\nresponseBody: %s, ", kind);
-          append_size (text, get_int (b, "size", 0));
+          append_size (text, tw_tool_get_int (b, "size", 0));
           if (tw_tool_get_string (b, "mimeType", NULL) != NULL)
             g_string_append_printf (text, ", %s", tw_tool_get_string (b, "mimeType", ""));
           if (g_strcmp0 (kind, "binary") == 0)
             g_string_append (text, " (not shown; savePath writes it to a file)");
           else
             {
-              gint64 chars = get_int (b, "chars", 0);
-              gint64 offset = get_int (b, "offset", 0);
-              gint64 next = get_int (b, "nextCursor", -1);
+              gint64 chars = tw_tool_get_int (b, "chars", 0);
+              gint64 offset = tw_tool_get_int (b, "offset", 0);
+              gint64 next = tw_tool_get_int (b, "nextCursor", -1);
 
               if (next >= 0 || offset > 0)
                 g_string_append_printf (text, ", characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
@@ -358,9 +337,9 @@ format_network (JsonObject *result)
     }
   else
     {
-      JsonArray *requests = get_array (result, "requests");
+      JsonArray *requests = tw_tool_get_array (result, "requests");
       guint n = requests != NULL ? json_array_get_length (requests) : 0;
-      gint64 matched = get_int (result, "matched", n);
+      gint64 matched = tw_tool_get_int (result, "matched", n);
 
       if (n == 0)
         g_string_append (text, "No requests match.");
@@ -417,10 +396,10 @@ format_fetch (JsonObject *result)
   JsonNode *node = json_object_get_member (result, "body");
   JsonObject *body = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node)
                                                                     : NULL;
-  JsonArray *headers = get_array (result, "headers");
-  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", get_int (result, "status", 0),
+  JsonArray *headers = tw_tool_get_array (result, "headers");
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", tw_tool_get_int (result, "status", 0),
                                              tw_tool_get_string (result, "statusText", ""));
-  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "cookiesSent", 0));
+  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (result, "cookiesSent", 0));
 
   g_string_append (text, "HTTP response, fetched with the workspace's cookies (outside the page: no CORS).");
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
@@ -440,7 +419,7 @@ format_fetch (JsonObject *result)
       const char *kind = tw_tool_get_string (body, "kind", "binary");
 
       g_string_append_printf (text, "\nbody: %s, ", kind);
-      append_size (text, get_int (body, "size", 0));
+      append_size (text, tw_tool_get_int (body, "size", 0));
       if (tw_tool_get_boolean (body, "truncated", FALSE))
         g_string_append (text, ", cut (raise maxBodyChars for more)");
       if (g_strcmp0 (kind, "binary") == 0)

@@ -11,18 +11,6 @@
 /* Tools that read a tab or set it up without acting on the page:
  * screenshot, logs, wait and resize. */
 
-static gint64
-get_int (JsonObject *object,
-         const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return -1;
-
-  return json_node_get_int (node);
-}
 
 /* browser_screenshot */
 
@@ -41,8 +29,8 @@ screenshot_reply (TwToolCall *call,
   const char *ref = tw_tool_get_string (result, "ref", NULL);
   const char *kind = g_strcmp0 (tw_tool_get_string (result, "mimeType", "image/png"),
                                 "image/jpeg") == 0 ? "JPEG" : "PNG";
-  gint64 width = get_int (result, "width");
-  gint64 height = get_int (result, "height");
+  gint64 width = tw_tool_get_int (result, "width", -1);
+  gint64 height = tw_tool_get_int (result, "height", -1);
   JsonNode *scale = json_object_get_member (result, "scale");
   gboolean truncated = tw_tool_get_boolean (result, "truncated", FALSE);
   g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
@@ -139,7 +127,7 @@ format_log_entry (JsonObject *entry)
 
   if (g_strcmp0 (type, "console") == 0)
     {
-      gint64 number = get_int (entry, "line");
+      gint64 number = tw_tool_get_int (entry, "line", -1);
 
       g_string_append_printf (line, " console.%s %s",
                               tw_tool_get_string (entry, "level", "log"),
@@ -152,9 +140,9 @@ format_log_entry (JsonObject *entry)
   else if (g_strcmp0 (type, "network") == 0)
     {
       const char *state = tw_tool_get_string (entry, "state", "pending");
-      gint64 status = get_int (entry, "status");
-      gint64 duration = get_int (entry, "durationMs");
-      gint64 size = get_int (entry, "size");
+      gint64 status = tw_tool_get_int (entry, "status", -1);
+      gint64 duration = tw_tool_get_int (entry, "durationMs", -1);
+      gint64 size = tw_tool_get_int (entry, "size", -1);
 
       g_string_append_printf (line, " %s %s",
                               tw_tool_get_string (entry, "method", "GET"),
@@ -195,8 +183,8 @@ format_logs (JsonObject *result)
   JsonArray *entries = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node)
                                                                       : NULL;
   guint n_entries = entries != NULL ? json_array_get_length (entries) : 0;
-  gint64 total = get_int (result, "total");
-  gint64 dropped = get_int (result, "dropped");
+  gint64 total = tw_tool_get_int (result, "total", -1);
+  gint64 dropped = tw_tool_get_int (result, "dropped", -1);
 
   if (n_entries == 0)
     {
@@ -254,22 +242,22 @@ format_wait (JsonObject *result)
   /* The conditions of the reading tools (issue 17). */
   if (g_strcmp0 (matched, "textGone") == 0)
     g_string_append_printf (text, "The text \"%s\" is gone after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (get_int (result, "elapsedMs"), 0));
+                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "selector") == 0 || g_strcmp0 (matched, "ref") == 0)
     g_string_append_printf (text, "The element %s holds after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (get_int (result, "elapsedMs"), 0));
+                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "function") == 0)
     g_string_append_printf (text, "The function returned a truthy value after %" G_GINT64_FORMAT
-                            " ms.", MAX (get_int (result, "elapsedMs"), 0));
+                            " ms.", MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "loadState") == 0)
     g_string_append_printf (text, "The page reached %s after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (get_int (result, "elapsedMs"), 0));
+                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "url") == 0)
     g_string_append_printf (text, "The URL contains \"%s\" after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (get_int (result, "elapsedMs"), 0));
+                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
   else
     g_string_append_printf (text, "The text \"%s\" appeared after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (get_int (result, "elapsedMs"), 0));
+                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
 
   tw_tool_append_page (text, result);
 
@@ -316,10 +304,10 @@ static char *
 format_resize (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  gint64 width = get_int (result, "width");
-  gint64 height = get_int (result, "height");
-  gint64 inner_width = get_int (result, "innerWidth");
-  gint64 inner_height = get_int (result, "innerHeight");
+  gint64 width = tw_tool_get_int (result, "width", -1);
+  gint64 height = tw_tool_get_int (result, "height", -1);
+  gint64 inner_width = tw_tool_get_int (result, "innerWidth", -1);
+  gint64 inner_height = tw_tool_get_int (result, "innerHeight", -1);
 
   g_string_append_printf (text, "Resized the viewport to %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
                           width, height);

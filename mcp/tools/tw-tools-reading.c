@@ -11,19 +11,6 @@
  * only (no outputSchema): labelled lines say where the text came from, and
  * a last "cursor:" line says how to go on when the body was cut. */
 
-static gint64
-get_int (JsonObject *object,
-         const char *member,
-         gint64      fallback)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return fallback;
-
-  return json_node_get_int (node);
-}
 
 /* What every reading reply looks like:
  *   <what> of "<title>"
@@ -42,8 +29,8 @@ format_reading (JsonObject *result,
   const char *body = tw_tool_get_string (result, "text", "");
   const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
   const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
-  gint64 offset = get_int (result, "offset", 0);
-  gint64 total = get_int (result, "total", 0);
+  gint64 offset = tw_tool_get_int (result, "offset", 0);
+  gint64 total = tw_tool_get_int (result, "total", 0);
   g_autofree char *range = NULL;
 
   g_string_append (text, what);
@@ -123,8 +110,8 @@ format_fetched (JsonObject *result)
   const char *note = tw_tool_get_string (result, "note", NULL);
   const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
   const char *title = tw_tool_get_string (result, "title", NULL);
-  gint64 offset = get_int (result, "offset", 0);
-  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, get_int (result, "status", 0));
+  gint64 offset = tw_tool_get_int (result, "offset", 0);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (result, "status", 0));
   g_autofree char *range = NULL;
 
   g_string_append_printf (text, "The page read over HTTP without a tab, from %s.",
@@ -141,7 +128,7 @@ format_fetched (JsonObject *result)
     tw_tool_append_field (text, "note", note);
   range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
                            G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
-                           get_int (result, "total", 0));
+                           tw_tool_get_int (result, "total", 0));
   tw_tool_append_field (text, "range", range);
 
   g_string_append (text, "\n\n");
@@ -215,7 +202,7 @@ format_set_content (JsonObject *result)
   GString *text = g_string_new (NULL);
 
   g_string_append_printf (text, "Replaced the document: it has %" G_GINT64_FORMAT " elements "
-                          "now. Take a snapshot to act on it.", get_int (result, "elements", 0));
+                          "now. Take a snapshot to act on it.", tw_tool_get_int (result, "elements", 0));
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
@@ -257,8 +244,8 @@ format_styles (JsonObject *result)
 
       g_string_append_printf (text, "\nbox: x %" G_GINT64_FORMAT ", y %" G_GINT64_FORMAT
                               ", %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " (viewport CSS pixels)",
-                              get_int (box, "x", 0), get_int (box, "y", 0),
-                              get_int (box, "width", 0), get_int (box, "height", 0));
+                              tw_tool_get_int (box, "x", 0), tw_tool_get_int (box, "y", 0),
+                              tw_tool_get_int (box, "width", 0), tw_tool_get_int (box, "height", 0));
       for (guint i = 0; sides[i] != NULL; i++)
         {
           JsonNode *node = json_object_get_member (box, sides[i]);

@@ -8,28 +8,7 @@
  * localStorage and sessionStorage, and all of it saved to a file and loaded
  * again, so that a login survives into later work. */
 
-static gint64
-get_int (JsonObject *object,
-         const char *member,
-         gint64      fallback)
-{
-  JsonNode *node = json_object_get_member (object, member);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return fallback;
-
-  return json_node_get_int (node);
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
 
 /* A string quoted the way JSON does, so values with spaces or quotes read
  * unambiguously. */
@@ -53,7 +32,7 @@ static void
 append_cookie (GString    *text,
                JsonObject *cookie)
 {
-  gint64 expires = get_int (cookie, "expires", -1);
+  gint64 expires = tw_tool_get_int (cookie, "expires", -1);
 
   g_string_append_printf (text, "\n- %s=", tw_tool_get_string (cookie, "name", ""));
   append_quoted (text, tw_tool_get_string (cookie, "value", ""));
@@ -95,7 +74,7 @@ format_cookies (JsonObject *result)
     }
   else if (g_str_equal (action, "delete") || g_str_equal (action, "clear"))
     {
-      gint64 removed = get_int (result, "removed", 0);
+      gint64 removed = tw_tool_get_int (result, "removed", 0);
 
       g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " cookie%s.", removed,
                               removed == 1 ? "" : "s");
@@ -103,7 +82,7 @@ format_cookies (JsonObject *result)
     }
   else
     {
-      JsonArray *cookies = get_array (result, "cookies");
+      JsonArray *cookies = tw_tool_get_array (result, "cookies");
       guint n = cookies != NULL ? json_array_get_length (cookies) : 0;
 
       if (n == 0)
@@ -144,7 +123,7 @@ format_storage (JsonObject *result)
 
   if (g_str_equal (action, "list"))
     {
-      JsonArray *items = get_array (result, "items");
+      JsonArray *items = tw_tool_get_array (result, "items");
       guint n = items != NULL ? json_array_get_length (items) : 0;
 
       g_string_append_printf (text, "%s holds %u item%s.", area, n, n == 1 ? "" : "s");
@@ -182,7 +161,7 @@ format_storage (JsonObject *result)
     }
   else
     {
-      gint64 removed = get_int (result, "removed", 0);
+      gint64 removed = tw_tool_get_int (result, "removed", 0);
 
       g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " item%s from %s.", removed,
                               removed == 1 ? "" : "s", area);
@@ -212,9 +191,9 @@ format_storage_state (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   gboolean load = g_strcmp0 (tw_tool_get_string (result, "action", "save"), "load") == 0;
-  JsonArray *origins = get_array (result, "origins");
+  JsonArray *origins = tw_tool_get_array (result, "origins");
   guint n_origins = origins != NULL ? json_array_get_length (origins) : 0;
-  gint64 n_cookies = get_int (result, "cookies", 0);
+  gint64 n_cookies = tw_tool_get_int (result, "cookies", 0);
   g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, n_cookies);
 
   g_string_append_printf (text, load ? "Loaded %" G_GINT64_FORMAT " cookies and the "
