@@ -294,14 +294,10 @@ test_flash (Fixture       *fixture,
             gconstpointer  data)
 {
   TwActionOverlay *overlay = get_overlay (fixture);
-  g_autoptr(JsonObject) rect = json_object_new ();
+  graphene_rect_t rect = GRAPHENE_RECT_INIT (10, 20, 100, 30);
   graphene_rect_t highlight;
 
-  json_object_set_double_member (rect, "x", 10);
-  json_object_set_double_member (rect, "y", 20);
-  json_object_set_double_member (rect, "width", 100);
-  json_object_set_double_member (rect, "height", 30);
-  tw_action_overlay_flash (overlay, rect, "Test Agent: click “Near Top”");
+  tw_action_overlay_flash (overlay, &rect, "Test Agent: click “Near Top”");
 
   g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
   g_assert_cmpfloat_with_epsilon (highlight.origin.x, 10, 0.5);

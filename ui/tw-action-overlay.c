@@ -1021,22 +1021,16 @@ tw_action_overlay_get_caption (TwActionOverlay *self)
 }
 
 void
-tw_action_overlay_flash (TwActionOverlay *self,
-                         JsonObject      *rect,
-                         const char      *caption)
+tw_action_overlay_flash (TwActionOverlay       *self,
+                         const graphene_rect_t *rect,
+                         const char            *caption)
 {
-  g_autoptr(JsonObject) holder = NULL;
-
   g_return_if_fail (TW_IS_ACTION_OVERLAY (self));
   g_return_if_fail (rect != NULL);
 
   clear (self);
 
-  holder = json_object_new ();
-  json_object_set_object_member (holder, "rect", json_object_ref (rect));
-  if (!read_rect (holder, "rect", &self->rect))
-    return;
-
+  self->rect = *rect;
   self->active = TRUE;
   self->flash = TRUE;
   self->has_rect = TRUE;

@@ -38,11 +38,10 @@ gboolean      tw_action_overlay_get_highlight  (TwActionOverlay  *self,
 /* The caption showing now, or NULL. */
 const char   *tw_action_overlay_get_caption    (TwActionOverlay  *self);
 
-/* Outlines @rect ({x, y, width, height} in CSS pixels of the page's
- * viewport) for a moment with @caption, e.g. when the person picks an
- * entry of the activity feed. */
-void          tw_action_overlay_flash          (TwActionOverlay  *self,
-                                                JsonObject       *rect,
-                                                const char       *caption);
+/* Outlines @rect (in CSS pixels of the page's viewport) for a moment with
+ * @caption, e.g. when the person picks an entry of the activity feed. */
+void          tw_action_overlay_flash          (TwActionOverlay       *self,
+                                                const graphene_rect_t *rect,
+                                                const char            *caption);
 
 G_END_DECLS

@@ -11,8 +11,8 @@
 #include "tw-address.h"
 #include "tw-connect-dialog.h"
 #include "tw-error.h"
-#include "tw-handoff-banner.h"
 #include "tw-tab-deck.h"
+#include "tw-tab-page.h"
 #include "tw-tools-banner.h"
 
 #define AGENT_ICON "tw-agent-symbolic"
@@ -29,6 +29,8 @@ struct _TwWindow
 
   /* TwBrowserTab (owned) -> its AdwTabPage (owned by the tab view). */
   GHashTable           *pages;
+  /* AdwTabPage -> the TwTabPage (owned) it shows in the deck. */
+  GHashTable           *contents;
 
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
@@ -58,6 +60,8 @@ struct _TwWindow
   guint                 setting_address : 1;
   guint                 follow_agents : 1;
   guint                 overlay_animations : 1;
+  /* The agents' pane got its first width when it was first shown. */
+  guint                 agents_pane_sized : 1;
 };
 
 enum {
@@ -72,17 +76,31 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TwWindow, tw_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static TwBrowserTab *
-page_get_tab (AdwTabPage *page)
+/* What a tab strip's page shows: its tab page in the deck (see
+ * tw-window.ui). */
+static TwTabPage *
+page_get_content (TwWindow   *self,
+                  AdwTabPage *page)
 {
-  return page ? g_object_get_data (G_OBJECT (page), "tw-tab") : NULL;
+  return page != NULL && self->contents != NULL ? g_hash_table_lookup (self->contents, page)
+                                                : NULL;
 }
 
-/* What the tab shows: its page in the deck (see tw-window.ui). */
-static GtkWidget *
-page_get_content (AdwTabPage *page)
+static TwBrowserTab *
+page_get_tab (TwWindow   *self,
+              AdwTabPage *page)
 {
-  return page ? g_object_get_data (G_OBJECT (page), "tw-content") : NULL;
+  TwTabPage *content = page_get_content (self, page);
+
+  return content != NULL ? tw_tab_page_get_tab (content) : NULL;
+}
+
+static TwTabPage *
+tab_get_content (TwWindow     *self,
+                 TwBrowserTab *tab)
+{
+  return self->pages != NULL ? page_get_content (self, g_hash_table_lookup (self->pages, tab))
+                             : NULL;
 }
 
 static TwBrowserTab *
@@ -91,7 +109,7 @@ get_selected_tab (TwWindow *self)
   if (self->tab_view == NULL)
     return NULL;
 
-  return page_get_tab (adw_tab_view_get_selected_page (self->tab_view));
+  return page_get_tab (self, adw_tab_view_get_selected_page (self->tab_view));
 }
 
 static gboolean
@@ -236,217 +254,6 @@ update_chrome (TwWindow *self)
 /* Pages */
 
 static void
-retry_cb (TwBrowserTab *tab,
-          GtkButton    *button)
-{
-  const char *failed = tw_browser_tab_get_load_error_uri (tab);
-
-  if (!tw_browser_tab_get_crashed (tab) && failed != NULL)
-    tw_browser_tab_load_uri (tab, failed, NULL);
-  else
-    tw_browser_tab_reload (tab);
-}
-
-/* While an agent holds the page at a fixed size (browser_resize), a small
- * bar says so and lets the person give the page the whole window again. */
-static void
-update_viewport_bar (TwViewFrame *frame,
-                     GParamSpec  *pspec,
-                     GtkWidget   *bar)
-{
-  GtkLabel *label = g_object_get_data (G_OBJECT (bar), "tw-size-label");
-  int width;
-  int height;
-
-  if (tw_view_frame_get_viewport_size (frame, &width, &height))
-    {
-      g_autofree char *size = g_strdup_printf (_("Viewport %d × %d"), width, height);
-
-      gtk_label_set_label (label, size);
-      gtk_widget_set_visible (bar, TRUE);
-    }
-  else
-    {
-      gtk_widget_set_visible (bar, FALSE);
-    }
-}
-
-static void
-fit_to_window_cb (TwViewFrame *frame)
-{
-  tw_view_frame_set_viewport_size (frame, 0, 0, NULL);
-}
-
-static GtkWidget *
-create_viewport_bar (TwViewFrame *frame)
-{
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *fit = gtk_button_new_with_mnemonic (_("_Fit to Window"));
-
-  gtk_widget_add_css_class (bar, "osd");
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_widget_add_css_class (bar, "tw-viewport-bar");
-  gtk_widget_set_halign (bar, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (bar, GTK_ALIGN_END);
-  gtk_widget_set_margin_bottom (bar, 12);
-  gtk_widget_set_tooltip_text (fit, _("Let the page fill the window again"));
-  gtk_box_append (GTK_BOX (bar), label);
-  gtk_box_append (GTK_BOX (bar), fit);
-
-  g_object_set_data (G_OBJECT (bar), "tw-size-label", label);
-  g_signal_connect_object (fit, "clicked", G_CALLBACK (fit_to_window_cb), frame,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (frame, "notify::viewport-width", G_CALLBACK (update_viewport_bar),
-                           bar, 0);
-  g_signal_connect_object (frame, "notify::viewport-height", G_CALLBACK (update_viewport_bar),
-                           bar, 0);
-  update_viewport_bar (frame, NULL, bar);
-
-  return bar;
-}
-
-/* While the person has paused agents in a tab, a bar over the page says
- * so and gives it back. */
-static void
-update_paused_bar (TwBrowserTab *tab,
-                   GParamSpec   *pspec,
-                   GtkWidget    *bar)
-{
-  gtk_widget_set_visible (bar, tw_browser_tab_get_paused (tab));
-}
-
-static void
-resume_clicked_cb (TwBrowserTab *tab)
-{
-  tw_browser_tab_set_paused (tab, FALSE);
-}
-
-static GtkWidget *
-create_paused_bar (TwBrowserTab *tab)
-{
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *icon = gtk_image_new_from_icon_name ("media-playback-pause-symbolic");
-  GtkWidget *label = gtk_label_new (_("Agents are paused in this tab"));
-  GtkWidget *resume = gtk_button_new_with_mnemonic (_("_Resume"));
-
-  gtk_widget_add_css_class (bar, "osd");
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_widget_add_css_class (bar, "tw-paused-bar");
-  gtk_widget_set_halign (bar, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (bar, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (bar, 12);
-  gtk_widget_set_tooltip_text (resume, _("Let agents use this tab again"));
-  gtk_box_append (GTK_BOX (bar), icon);
-  gtk_box_append (GTK_BOX (bar), label);
-  gtk_box_append (GTK_BOX (bar), resume);
-
-  g_signal_connect_object (resume, "clicked", G_CALLBACK (resume_clicked_cb), tab,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (tab, "notify::paused", G_CALLBACK (update_paused_bar), bar, 0);
-  update_paused_bar (tab, NULL, bar);
-
-  return bar;
-}
-
-static TwActionOverlay *
-page_get_action_overlay (AdwTabPage *page)
-{
-  return page ? g_object_get_data (G_OBJECT (page_get_content (page)), "tw-action-overlay")
-              : NULL;
-}
-
-static TwHandoffBanner *
-page_get_handoff_banner (AdwTabPage *page)
-{
-  return page ? g_object_get_data (G_OBJECT (page_get_content (page)), "tw-handoff-banner")
-              : NULL;
-}
-
-/* The page's web view, with what agents do drawn above it, the banner of
- * an agent that waits for the person, and what to say when there is no
- * page to show: a load that failed or a web process that died. */
-static GtkWidget *
-create_page_child (TwWindow     *self,
-                   TwBrowserTab *tab)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *banner = tw_handoff_banner_new (tab);
-  GtkWidget *action_overlay = tw_action_overlay_new (tab);
-  GtkWidget *overlay = gtk_overlay_new ();
-  GtkWidget *status = adw_status_page_new ();
-  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Try Again"));
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *viewport = gtk_viewport_new (NULL, NULL);
-
-  /* The frame fills the page unless an agent fixed the viewport size
-   * (browser_resize); then the page scrolls or sits centred. */
-  gtk_viewport_set_child (GTK_VIEWPORT (viewport), GTK_WIDGET (tw_browser_tab_get_frame (tab)));
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), viewport);
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), scrolled);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay),
-                           create_viewport_bar (tw_browser_tab_get_frame (tab)));
-
-  gtk_widget_add_css_class (button, "pill");
-  gtk_widget_add_css_class (button, "suggested-action");
-  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
-  g_signal_connect_object (button, "clicked", G_CALLBACK (retry_cb), tab, G_CONNECT_SWAPPED);
-
-  adw_status_page_set_child (ADW_STATUS_PAGE (status), button);
-  gtk_widget_add_css_class (status, "tw-page-status");
-  gtk_widget_set_visible (status, FALSE);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), status);
-
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), create_paused_bar (tab));
-
-  /* Topmost, and it takes no input: the page stays the person's. */
-  tw_action_overlay_set_animations (TW_ACTION_OVERLAY (action_overlay), self->overlay_animations);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), action_overlay);
-
-  gtk_widget_set_vexpand (overlay, TRUE);
-  gtk_box_append (GTK_BOX (box), banner);
-  gtk_box_append (GTK_BOX (box), overlay);
-
-  g_object_set_data (G_OBJECT (box), "tw-status", status);
-  g_object_set_data (G_OBJECT (box), "tw-action-overlay", action_overlay);
-  g_object_set_data (G_OBJECT (box), "tw-handoff-banner", banner);
-
-  return box;
-}
-
-static void
-update_page_status (AdwTabPage   *page,
-                    TwBrowserTab *tab)
-{
-  GtkWidget *status = g_object_get_data (G_OBJECT (page_get_content (page)), "tw-status");
-  const char *error = tw_browser_tab_get_load_error (tab);
-
-  if (tw_browser_tab_get_crashed (tab))
-    {
-      adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "computer-fail-symbolic");
-      adw_status_page_set_title (ADW_STATUS_PAGE (status), _("This Page Stopped Working"));
-      adw_status_page_set_description (ADW_STATUS_PAGE (status),
-                                       _("Its web process ended. Reload to bring it back."));
-      gtk_widget_set_visible (status, TRUE);
-    }
-  else if (error != NULL && !tw_browser_tab_get_loading (tab))
-    {
-      g_autofree char *description = NULL;
-
-      description = g_markup_printf_escaped ("<b>%s</b>\n%s",
-                                             tw_browser_tab_get_load_error_uri (tab), error);
-      adw_status_page_set_icon_name (ADW_STATUS_PAGE (status), "dialog-warning-symbolic");
-      adw_status_page_set_title (ADW_STATUS_PAGE (status), _("Unable to Load Page"));
-      adw_status_page_set_description (ADW_STATUS_PAGE (status), description);
-      gtk_widget_set_visible (status, TRUE);
-    }
-  else
-    {
-      gtk_widget_set_visible (status, FALSE);
-    }
-}
-
-static void
 update_page (TwWindow     *self,
              TwBrowserTab *tab)
 {
@@ -507,7 +314,6 @@ update_page (TwWindow     *self,
     }
 
   adw_tab_page_set_tooltip (page, tooltip);
-  update_page_status (page, tab);
 
   if (tab == get_selected_tab (self))
     update_chrome (self);
@@ -589,15 +395,6 @@ wake_selected_tab_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Only the page on screen draws what agents do; those behind it keep
- * running, but nobody looks at an overlay there. */
-static void
-set_page_on_screen (GtkWidget *content,
-                    gboolean   on_screen)
-{
-  gtk_widget_set_visible (g_object_get_data (G_OBJECT (content), "tw-action-overlay"), on_screen);
-}
-
 static void tab_view_notify_selected_page_cb (TwWindow   *self,
                                               GParamSpec *pspec,
                                               AdwTabView *view);
@@ -606,14 +403,15 @@ static void
 add_page (TwWindow     *self,
           TwBrowserTab *tab)
 {
-  GtkWidget *content = create_page_child (self, tab);
+  TwTabPage *content = TW_TAB_PAGE (tw_tab_page_new (tab));
   AdwTabPage *page;
 
-  set_page_on_screen (content, FALSE);
-  tw_tab_deck_add (self->tab_deck, content);
+  tw_tab_page_set_animations (content, self->overlay_animations);
+  tw_tab_page_set_on_screen (content, FALSE);
+  tw_tab_deck_add (self->tab_deck, GTK_WIDGET (content));
+  /* The strip's page holds nothing: the deck shows every tab's page. */
   page = adw_tab_view_append (self->tab_view, adw_bin_new ());
-  g_object_set_data_full (G_OBJECT (page), "tw-tab", g_object_ref (tab), g_object_unref);
-  g_object_set_data (G_OBJECT (page), "tw-content", content);
+  g_hash_table_insert (self->contents, page, g_object_ref_sink (content));
   g_hash_table_insert (self->pages, g_object_ref (tab), page);
 
   g_signal_connect_object (tab, "notify", G_CALLBACK (tab_notify_cb), self, G_CONNECT_SWAPPED);
@@ -632,7 +430,7 @@ add_page (TwWindow     *self,
   /* The first page was selected as it was appended, before the window
    * knew what it shows. */
   if (adw_tab_view_get_selected_page (self->tab_view) == page &&
-      tw_tab_deck_get_selected (self->tab_deck) != content)
+      tw_tab_deck_get_selected (self->tab_deck) != GTK_WIDGET (content))
     tab_view_notify_selected_page_cb (self, NULL, self->tab_view);
 }
 
@@ -710,14 +508,14 @@ tab_view_close_page_cb (TwWindow   *self,
                         AdwTabView *view)
 {
   g_autoptr(TwBrowserTab) tab = NULL;
-
-  GtkWidget *content = page_get_content (page);
-
-  if (page_get_tab (page) != NULL)
-    tab = g_object_ref (page_get_tab (page));
+  TwTabPage *content = page_get_content (self, page);
 
   if (content != NULL)
-    tw_tab_deck_remove (self->tab_deck, content);
+    {
+      tab = g_object_ref (tw_tab_page_get_tab (content));
+      tw_tab_deck_remove (self->tab_deck, GTK_WIDGET (content));
+      g_hash_table_remove (self->contents, page);
+    }
   adw_tab_view_close_page_finish (view, page, TRUE);
 
   if (tab != NULL)
@@ -749,12 +547,12 @@ tab_view_notify_selected_page_cb (TwWindow   *self,
 {
   GtkWidget *old = tw_tab_deck_get_selected (self->tab_deck);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  GtkWidget *content = page_get_content (adw_tab_view_get_selected_page (view));
+  GtkWidget *content = GTK_WIDGET (page_get_content (self, adw_tab_view_get_selected_page (view)));
 
   if (old != NULL && old != content)
-    set_page_on_screen (old, FALSE);
+    tw_tab_page_set_on_screen (TW_TAB_PAGE (old), FALSE);
   if (content != NULL)
-    set_page_on_screen (content, TRUE);
+    tw_tab_page_set_on_screen (TW_TAB_PAGE (content), TRUE);
   tw_tab_deck_set_selected (self->tab_deck, content);
 
   /* A tab restored from the last session loads once the person looks at
@@ -908,10 +706,11 @@ reload_action (GSimpleAction *action,
                GVariant      *parameter,
                gpointer       user_data)
 {
-  TwBrowserTab *tab = get_selected_tab (user_data);
+  TwWindow *self = user_data;
+  TwTabPage *content = page_get_content (self, adw_tab_view_get_selected_page (self->tab_view));
 
-  if (tab != NULL)
-    retry_cb (tab, NULL);
+  if (content != NULL)
+    tw_tab_page_reload (content);
 }
 
 static void
@@ -1026,7 +825,7 @@ tab_view_setup_menu_cb (TwWindow   *self,
                         AdwTabPage *page,
                         AdwTabView *view)
 {
-  TwBrowserTab *tab = page_get_tab (page);
+  TwBrowserTab *tab = page_get_tab (self, page);
   g_autoptr(GMenuItem) item = NULL;
 
   g_set_object (&self->menu_tab, tab);
@@ -1053,7 +852,7 @@ tab_view_indicator_activated_cb (TwWindow   *self,
                                  AdwTabPage *page,
                                  AdwTabView *view)
 {
-  TwBrowserTab *tab = page_get_tab (page);
+  TwBrowserTab *tab = page_get_tab (self, page);
 
   if (tab != NULL)
     tw_browser_tab_set_paused (tab, !tw_browser_tab_get_paused (tab));
@@ -1109,48 +908,17 @@ activity_items_changed_cb (TwWindow   *self,
 
 /* Choosing an entry of the feed shows its tab and points at its element
  * again, if the page still has it. */
-typedef struct
-{
-  TwWindow     *self;
-  TwBrowserTab *tab;
-  char         *caption;
-} FlashData;
-
 static void
-flash_data_free (FlashData *data)
+flash_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
-  g_clear_object (&data->self);
-  g_clear_object (&data->tab);
-  g_free (data->caption);
-  g_free (data);
-}
-
-static void
-flash_resolved_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  FlashData *data = user_data;
-  g_autoptr(JsonObject) info = NULL;
+  g_autoptr(TwWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  AdwTabPage *page;
 
-  info = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &error);
-  page = data->self->pages != NULL ? g_hash_table_lookup (data->self->pages, data->tab) : NULL;
-
-  if (page == NULL)
-    {
-      flash_data_free (data);
-      return;
-    }
-
-  if (info == NULL || !json_object_has_member (info, "rect"))
-    tw_window_add_toast (data->self, _("That element is no longer on the page"));
-  else
-    tw_action_overlay_flash (page_get_action_overlay (page),
-                             json_object_get_object_member (info, "rect"), data->caption);
-
-  flash_data_free (data);
+  if (!tw_tab_page_flash_ref_finish (TW_TAB_PAGE (object), result, &error) &&
+      self->pages != NULL && tab_get_content (self, tw_tab_page_get_tab (TW_TAB_PAGE (object))) != NULL)
+    tw_window_add_toast (self, _("That element is no longer on the page"));
 }
 
 static void
@@ -1160,8 +928,8 @@ feed_entry_activated_cb (TwWindow        *self,
 {
   const char *browser_id = tw_activity_entry_get_browser_id (entry);
   const char *ref = tw_activity_entry_get_ref (entry);
+  g_autofree char *caption = NULL;
   TwBrowserTab *tab;
-  FlashData *data;
 
   if (browser_id == NULL)
     return;
@@ -1180,19 +948,16 @@ feed_entry_activated_cb (TwWindow        *self,
   if (ref == NULL)
     return;
 
-  data = g_new0 (FlashData, 1);
-  data->self = g_object_ref (self);
-  data->tab = g_object_ref (tab);
   {
     g_autofree char *target = tw_activity_entry_dup_target_label (entry);
     const char *tool = tw_activity_entry_get_tool (entry);
 
-    data->caption = g_strdup_printf ("%s: %s %s", tw_activity_entry_get_agent_name (entry),
-                                     g_str_has_prefix (tool, "browser_") ? tool + 8 : tool,
-                                     target != NULL ? target : ref);
+    caption = g_strdup_printf ("%s: %s %s", tw_activity_entry_get_agent_name (entry),
+                               g_str_has_prefix (tool, "browser_") ? tool + 8 : tool,
+                               target != NULL ? target : ref);
   }
-  tw_page_runtime_resolve_ref_async (tw_browser_tab_get_runtime (tab), ref, NULL,
-                                     flash_resolved_cb, data);
+  tw_tab_page_flash_ref_async (tab_get_content (self, tab), ref, caption, NULL, flash_done_cb,
+                               g_object_ref (self));
 }
 
 static const GActionEntry window_actions[] = {
@@ -1273,6 +1038,7 @@ tw_window_dispose (GObject *object)
         g_signal_handlers_disconnect_by_data (key, self);
       g_clear_pointer (&self->pages, g_hash_table_unref);
     }
+  g_clear_pointer (&self->contents, g_hash_table_unref);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WINDOW);
 
@@ -1408,6 +1174,7 @@ tw_window_init (TwWindow *self)
   GtkShortcut *escape;
 
   self->pages = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->contents = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->overlay_animations = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1501,17 +1268,18 @@ tw_window_add_toast (TwWindow   *self,
 #define BROWSER_MIN_WIDTH 360
 
 static void
-agents_pane_visible_cb (GtkWidget  *pane,
+agents_pane_visible_cb (TwWindow   *self,
                         GParamSpec *pspec,
-                        GtkPaned   *paned)
+                        GtkWidget  *pane)
 {
+  GtkPaned *paned = self->agents_paned;
   int width;
   int height;
 
-  if (!gtk_widget_get_visible (pane) || g_object_get_data (G_OBJECT (paned), "tw-sized"))
+  if (!gtk_widget_get_visible (pane) || self->agents_pane_sized)
     return;
 
-  g_object_set_data (G_OBJECT (paned), "tw-sized", GINT_TO_POINTER (TRUE));
+  self->agents_pane_sized = TRUE;
 
   width = gtk_widget_get_width (GTK_WIDGET (paned));
   if (width <= 0)
@@ -1534,8 +1302,8 @@ tw_window_set_agents (TwWindow  *self,
   gtk_paned_set_end_child (self->agents_paned, pane);
 
   g_signal_connect_object (pane, "notify::visible", G_CALLBACK (agents_pane_visible_cb),
-                           self->agents_paned, 0);
-  agents_pane_visible_cb (pane, NULL, self->agents_paned);
+                           self, G_CONNECT_SWAPPED);
+  agents_pane_visible_cb (self, NULL, pane);
 }
 
 void
@@ -1555,15 +1323,15 @@ tw_window_set_overlay_animations (TwWindow *self,
                                   gboolean  animations)
 {
   GHashTableIter iter;
-  gpointer page;
+  gpointer content;
 
   g_return_if_fail (TW_IS_WINDOW (self));
 
   self->overlay_animations = !!animations;
 
-  g_hash_table_iter_init (&iter, self->pages);
-  while (g_hash_table_iter_next (&iter, NULL, &page))
-    tw_action_overlay_set_animations (page_get_action_overlay (page), self->overlay_animations);
+  g_hash_table_iter_init (&iter, self->contents);
+  while (g_hash_table_iter_next (&iter, NULL, &content))
+    tw_tab_page_set_animations (content, self->overlay_animations);
 }
 
 gboolean
@@ -1603,7 +1371,9 @@ tw_window_get_action_overlay (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  return GTK_WIDGET (page_get_action_overlay (g_hash_table_lookup (self->pages, tab)));
+  TwTabPage *content = tab_get_content (self, tab);
+
+  return content != NULL ? GTK_WIDGET (tw_tab_page_get_action_overlay (content)) : NULL;
 }
 
 AdwTabView *
@@ -1629,7 +1399,7 @@ tw_window_get_tab_page (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  return page_get_content (g_hash_table_lookup (self->pages, tab));
+  return GTK_WIDGET (tab_get_content (self, tab));
 }
 
 GtkWidget *
@@ -1639,5 +1409,7 @@ tw_window_get_handoff_banner (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  return GTK_WIDGET (page_get_handoff_banner (g_hash_table_lookup (self->pages, tab)));
+  TwTabPage *content = tab_get_content (self, tab);
+
+  return content != NULL ? GTK_WIDGET (tw_tab_page_get_handoff_banner (content)) : NULL;
 }

@@ -125,4 +125,16 @@ void           tw_browser_tab_defer_load        (TwBrowserTab  *self,
 gboolean       tw_browser_tab_get_deferred      (TwBrowserTab  *self);
 void           tw_browser_tab_wake              (TwBrowserTab  *self);
 
+/* Where the element @ref names is in the viewport now, in CSS pixels
+ * (tw-tab-locate.c). Fails when the page no longer has it. */
+void           tw_browser_tab_locate_ref_async  (TwBrowserTab        *self,
+                                                 const char          *ref,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+gboolean       tw_browser_tab_locate_ref_finish (TwBrowserTab        *self,
+                                                 GAsyncResult        *result,
+                                                 graphene_rect_t     *rect,
+                                                 GError             **error);
+
 G_END_DECLS
