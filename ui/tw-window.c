@@ -3,7 +3,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tw-window.h"
+#include "tw-window-private.h"
 
 #include "tw-action-overlay.h"
 #include "tw-activity-log.h"
@@ -17,52 +17,6 @@
 
 #define AGENT_ICON "tw-agent-symbolic"
 
-struct _TwWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  TwBrowser            *browser;
-  char                 *workspace_name;
-  char                 *workspace_path;
-  char                 *mcp_url;
-  char                 *mcp_token;
-
-  /* TwBrowserTab (owned) -> its AdwTabPage (owned by the tab view). */
-  GHashTable           *pages;
-  /* AdwTabPage -> the TwTabPage (owned) it shows in the deck. */
-  GHashTable           *contents;
-
-  /* Template widgets */
-  AdwToastOverlay      *toast_overlay;
-  GtkButton            *reload_button;
-  GtkEntry             *address_entry;
-  AdwTabBar            *tab_bar;
-  TwToolsBanner        *tools_banner;
-  GtkWidget            *workspace_box;
-  GtkLabel             *workspace_label;
-  GtkStack             *content_stack;
-  AdwTabView           *tab_view;
-  TwTabDeck            *tab_deck;
-  AdwHeaderBar         *header_bar;
-  GtkPaned             *agents_paned;
-  GMenu                *workspace_section;
-  GtkPaned             *activity_paned;
-  AdwBin               *activity_bin;
-  GMenu                *tab_menu_agents;
-
-  TwActivityFeed       *activity_feed;
-  /* The tab the tab strip's context menu was opened on. */
-  TwBrowserTab         *menu_tab;
-
-  guint                 wake_source;
-
-  guint                 address_edited : 1;
-  guint                 setting_address : 1;
-  guint                 follow_agents : 1;
-  guint                 overlay_animations : 1;
-  /* The agents' pane got its first width when it was first shown. */
-  guint                 agents_pane_sized : 1;
-};
 
 enum {
   PROP_0,
@@ -78,9 +32,9 @@ G_DEFINE_FINAL_TYPE (TwWindow, tw_window, ADW_TYPE_APPLICATION_WINDOW)
 
 /* What a tab strip's page shows: its tab page in the deck (see
  * tw-window.ui). */
-static TwTabPage *
-page_get_content (TwWindow   *self,
-                  AdwTabPage *page)
+TwTabPage *
+_tw_window_page_get_content (TwWindow   *self,
+                             AdwTabPage *page)
 {
   return page != NULL && self->contents != NULL ? g_hash_table_lookup (self->contents, page)
                                                 : NULL;
@@ -90,21 +44,23 @@ static TwBrowserTab *
 page_get_tab (TwWindow   *self,
               AdwTabPage *page)
 {
-  TwTabPage *content = page_get_content (self, page);
+  TwTabPage *content = _tw_window_page_get_content (self, page);
 
   return content != NULL ? tw_tab_page_get_tab (content) : NULL;
 }
 
-static TwTabPage *
-tab_get_content (TwWindow     *self,
-                 TwBrowserTab *tab)
+TwTabPage *
+_tw_window_tab_get_content (TwWindow     *self,
+                            TwBrowserTab *tab)
 {
-  return self->pages != NULL ? page_get_content (self, g_hash_table_lookup (self->pages, tab))
-                             : NULL;
+  if (self->pages == NULL)
+    return NULL;
+
+  return _tw_window_page_get_content (self, g_hash_table_lookup (self->pages, tab));
 }
 
-static TwBrowserTab *
-get_selected_tab (TwWindow *self)
+TwBrowserTab *
+_tw_window_get_selected_tab (TwWindow *self)
 {
   if (self->tab_view == NULL)
     return NULL;
@@ -138,42 +94,7 @@ tab_display_title (TwBrowserTab *tab)
   return _("New Tab");
 }
 
-/* The selected tab drives the toolbar */
-
-static void
-update_actions (TwWindow *self)
-{
-  TwBrowserTab *tab = get_selected_tab (self);
-  gboolean loading = tab != NULL && tw_browser_tab_get_loading (tab);
-  GAction *action;
-
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "back");
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
-                               tab != NULL && tw_browser_tab_get_can_go_back (tab));
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "forward");
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
-                               tab != NULL && tw_browser_tab_get_can_go_forward (tab));
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "reload");
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tab != NULL);
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "stop");
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), loading);
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "close-tab");
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tab != NULL);
-
-  /* One button, two jobs: stop while loading, reload otherwise. */
-  if (loading)
-    {
-      gtk_button_set_icon_name (self->reload_button, "process-stop-symbolic");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->reload_button), _("Stop"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->reload_button), "win.stop");
-    }
-  else
-    {
-      gtk_button_set_icon_name (self->reload_button, "view-refresh-symbolic");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->reload_button), _("Reload"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->reload_button), "win.reload");
-    }
-}
+/* The address bar shows the selected tab */
 
 /* Agents mostly browse development servers on this machine, which speak
  * plain http; only remote plain http deserves the warning. */
@@ -206,7 +127,7 @@ address_icon (const char *uri)
 static void
 update_address (TwWindow *self)
 {
-  TwBrowserTab *tab = get_selected_tab (self);
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
   const char *owner = tab ? tw_browser_tab_get_owner (tab) : NULL;
   const char *uri = "";
 
@@ -248,7 +169,7 @@ static void
 update_chrome (TwWindow *self)
 {
   update_address (self);
-  update_actions (self);
+  _tw_window_update_actions (self);
 }
 
 /* Pages */
@@ -315,7 +236,7 @@ update_page (TwWindow     *self,
 
   adw_tab_page_set_tooltip (page, tooltip);
 
-  if (tab == get_selected_tab (self))
+  if (tab == _tw_window_get_selected_tab (self))
     update_chrome (self);
 }
 
@@ -345,7 +266,7 @@ tab_script_dialog_cb (TwWindow     *self,
 
   /* Dialogs never block anyone; the person still hears what the page they
    * are looking at said. */
-  if (tab != get_selected_tab (self))
+  if (tab != _tw_window_get_selected_tab (self))
     return;
 
   switch ((TwDialogType) type)
@@ -389,8 +310,8 @@ wake_selected_tab_cb (gpointer user_data)
   TwWindow *self = user_data;
 
   self->wake_source = 0;
-  if (get_selected_tab (self) != NULL)
-    tw_browser_tab_wake (get_selected_tab (self));
+  if (_tw_window_get_selected_tab (self) != NULL)
+    tw_browser_tab_wake (_tw_window_get_selected_tab (self));
 
   return G_SOURCE_REMOVE;
 }
@@ -508,7 +429,7 @@ tab_view_close_page_cb (TwWindow   *self,
                         AdwTabView *view)
 {
   g_autoptr(TwBrowserTab) tab = NULL;
-  TwTabPage *content = page_get_content (self, page);
+  TwTabPage *content = _tw_window_page_get_content (self, page);
 
   if (content != NULL)
     {
@@ -547,7 +468,7 @@ tab_view_notify_selected_page_cb (TwWindow   *self,
 {
   GtkWidget *old = tw_tab_deck_get_selected (self->tab_deck);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  GtkWidget *content = GTK_WIDGET (page_get_content (self, adw_tab_view_get_selected_page (view)));
+  GtkWidget *content = GTK_WIDGET (_tw_window_page_get_content (self, adw_tab_view_get_selected_page (view)));
 
   if (old != NULL && old != content)
     tw_tab_page_set_on_screen (TW_TAB_PAGE (old), FALSE);
@@ -596,7 +517,7 @@ address_activate_cb (TwWindow *self,
       return;
     }
 
-  tab = get_selected_tab (self);
+  tab = _tw_window_get_selected_tab (self);
   if (tab == NULL)
     tab = tw_browser_open_tab (self->browser, url);
   else
@@ -633,7 +554,7 @@ address_escape_cb (GtkWidget *widget,
                    gpointer   user_data)
 {
   TwWindow *self = TW_WINDOW (gtk_widget_get_root (widget));
-  TwBrowserTab *tab = get_selected_tab (self);
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
 
   self->address_edited = FALSE;
   update_address (self);
@@ -642,182 +563,6 @@ address_escape_cb (GtkWidget *widget,
     gtk_widget_grab_focus (GTK_WIDGET (tw_browser_tab_get_view (tab)));
 
   return TRUE;
-}
-
-/* Actions */
-
-static void
-new_tab_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  TwWindow *self = user_data;
-
-  tw_browser_open_tab (self->browser, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
-}
-
-static void
-close_tab_action (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  TwWindow *self = user_data;
-  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
-
-  if (page != NULL)
-    adw_tab_view_close_page (self->tab_view, page);
-}
-
-static void
-focus_address_action (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
-{
-  TwWindow *self = user_data;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
-}
-
-static void
-back_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  TwBrowserTab *tab = get_selected_tab (user_data);
-
-  if (tab != NULL)
-    tw_browser_tab_go_back (tab);
-}
-
-static void
-forward_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  TwBrowserTab *tab = get_selected_tab (user_data);
-
-  if (tab != NULL)
-    tw_browser_tab_go_forward (tab);
-}
-
-static void
-reload_action (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       user_data)
-{
-  TwWindow *self = user_data;
-  TwTabPage *content = page_get_content (self, adw_tab_view_get_selected_page (self->tab_view));
-
-  if (content != NULL)
-    tw_tab_page_reload (content);
-}
-
-static void
-stop_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  TwBrowserTab *tab = get_selected_tab (user_data);
-
-  if (tab != NULL)
-    tw_browser_tab_stop (tab);
-}
-
-static void
-connect_agent_action (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
-{
-  TwWindow *self = user_data;
-  GtkWindow *dialog;
-
-  dialog = tw_connect_dialog_new (GTK_WINDOW (self), self->mcp_url, self->mcp_token,
-                                  self->workspace_path);
-  gtk_window_present (dialog);
-}
-
-/* Pausing, handing back, following */
-
-/* The tab an action names by its browser id, or the tab of the context
- * menu, or the selected one. */
-static TwBrowserTab *
-action_tab (TwWindow *self,
-            GVariant *parameter)
-{
-  const char *browser_id = parameter != NULL ? g_variant_get_string (parameter, NULL) : "";
-
-  if (browser_id[0] != '\0')
-    return tw_browser_lookup_tab (self->browser, browser_id);
-
-  if (self->menu_tab != NULL &&
-      tw_browser_lookup_tab (self->browser, tw_browser_tab_get_id (self->menu_tab)) == self->menu_tab)
-    return self->menu_tab;
-
-  return get_selected_tab (self);
-}
-
-static void
-pause_tab_action (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
-    tw_browser_tab_set_paused (tab, TRUE);
-}
-
-static void
-resume_tab_action (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
-    tw_browser_tab_set_paused (tab, FALSE);
-}
-
-static void
-handoff_done_action (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
-    tw_browser_tab_answer_handoff (tab, TRUE);
-}
-
-static void
-handoff_cancel_action (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
-    tw_browser_tab_answer_handoff (tab, FALSE);
-}
-
-static void
-show_activity_changed (GSimpleAction *action,
-                       GVariant      *value,
-                       gpointer       user_data)
-{
-  TwWindow *self = user_data;
-
-  g_simple_action_set_state (action, value);
-  gtk_widget_set_visible (GTK_WIDGET (self->activity_bin), g_variant_get_boolean (value));
-}
-
-static void
-follow_agents_changed (GSimpleAction *action,
-                       GVariant      *value,
-                       gpointer       user_data)
-{
-  tw_window_set_follow_agents (user_data, g_variant_get_boolean (value));
 }
 
 static void
@@ -858,125 +603,6 @@ tab_view_indicator_activated_cb (TwWindow   *self,
     tw_browser_tab_set_paused (tab, !tw_browser_tab_get_paused (tab));
 }
 
-static void
-select_tab (TwWindow     *self,
-            TwBrowserTab *tab)
-{
-  AdwTabPage *page = tab != NULL ? g_hash_table_lookup (self->pages, tab) : NULL;
-
-  if (page != NULL && page != adw_tab_view_get_selected_page (self->tab_view))
-    adw_tab_view_set_selected_page (self->tab_view, page);
-}
-
-/* Following: the window shows the tab each new call goes to; a new tab
- * once it is known. */
-static void
-follow_entry (TwWindow        *self,
-              TwActivityEntry *entry)
-{
-  const char *browser_id = tw_activity_entry_get_browser_id (entry);
-
-  if (self->follow_agents && browser_id != NULL)
-    select_tab (self, tw_browser_lookup_tab (self->browser, browser_id));
-}
-
-static void
-entry_browser_id_cb (TwWindow        *self,
-                     GParamSpec      *pspec,
-                     TwActivityEntry *entry)
-{
-  follow_entry (self, entry);
-}
-
-static void
-activity_items_changed_cb (TwWindow   *self,
-                           guint       position,
-                           guint       removed,
-                           guint       added,
-                           GListModel *log)
-{
-  for (guint i = position; i < position + added; i++)
-    {
-      g_autoptr(TwActivityEntry) entry = g_list_model_get_item (log, i);
-
-      if (tw_activity_entry_get_browser_id (entry) == NULL)
-        g_signal_connect_object (entry, "notify::browser-id",
-                                 G_CALLBACK (entry_browser_id_cb), self, G_CONNECT_SWAPPED);
-      follow_entry (self, entry);
-    }
-}
-
-/* Choosing an entry of the feed shows its tab and points at its element
- * again, if the page still has it. */
-static void
-flash_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(TwWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!tw_tab_page_flash_ref_finish (TW_TAB_PAGE (object), result, &error) &&
-      self->pages != NULL && tab_get_content (self, tw_tab_page_get_tab (TW_TAB_PAGE (object))) != NULL)
-    tw_window_add_toast (self, _("That element is no longer on the page"));
-}
-
-static void
-feed_entry_activated_cb (TwWindow        *self,
-                         TwActivityEntry *entry,
-                         TwActivityFeed  *feed)
-{
-  const char *browser_id = tw_activity_entry_get_browser_id (entry);
-  const char *ref = tw_activity_entry_get_ref (entry);
-  g_autofree char *caption = NULL;
-  TwBrowserTab *tab;
-
-  if (browser_id == NULL)
-    return;
-
-  tab = tw_browser_lookup_tab (self->browser, browser_id);
-  if (tab == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("Tab %s was closed"), browser_id);
-
-      tw_window_add_toast (self, message);
-      return;
-    }
-
-  select_tab (self, tab);
-
-  if (ref == NULL)
-    return;
-
-  {
-    g_autofree char *target = tw_activity_entry_dup_target_label (entry);
-    const char *tool = tw_activity_entry_get_tool (entry);
-
-    caption = g_strdup_printf ("%s: %s %s", tw_activity_entry_get_agent_name (entry),
-                               g_str_has_prefix (tool, "browser_") ? tool + 8 : tool,
-                               target != NULL ? target : ref);
-  }
-  tw_tab_page_flash_ref_async (tab_get_content (self, tab), ref, caption, NULL, flash_done_cb,
-                               g_object_ref (self));
-}
-
-static const GActionEntry window_actions[] = {
-  { "pause-tab", pause_tab_action, "s" },
-  { "resume-tab", resume_tab_action, "s" },
-  { "handoff-done", handoff_done_action, "s" },
-  { "handoff-cancel", handoff_cancel_action, "s" },
-  { "show-activity", NULL, NULL, "true", show_activity_changed },
-  { "follow-agents", NULL, NULL, "false", follow_agents_changed },
-  { "new-tab", new_tab_action },
-  { "close-tab", close_tab_action },
-  { "focus-address", focus_address_action },
-  { "back", back_action },
-  { "forward", forward_action },
-  { "reload", reload_action },
-  { "stop", stop_action },
-  { "connect-agent", connect_agent_action },
-};
-
 /* GObject */
 
 static void
@@ -998,9 +624,9 @@ tw_window_constructed (GObject *object)
   self->activity_feed = TW_ACTIVITY_FEED (tw_activity_feed_new (self->browser));
   adw_bin_set_child (self->activity_bin, GTK_WIDGET (self->activity_feed));
   g_signal_connect_object (self->activity_feed, "entry-activated",
-                           G_CALLBACK (feed_entry_activated_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tw_window_feed_entry_activated_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tw_browser_get_activity (self->browser), "items-changed",
-                           G_CALLBACK (activity_items_changed_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tw_window_activity_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (tw_browser_get_tabs (self->browser), "items-changed",
                            G_CALLBACK (tabs_items_changed_cb), self, G_CONNECT_SWAPPED);
@@ -1179,8 +805,7 @@ tw_window_init (TwWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
-                                   G_N_ELEMENTS (window_actions), self);
+  _tw_window_add_actions (self);
 
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_object (focus, "leave", G_CALLBACK (address_focus_leave_cb), self,
@@ -1371,7 +996,7 @@ tw_window_get_action_overlay (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  TwTabPage *content = tab_get_content (self, tab);
+  TwTabPage *content = _tw_window_tab_get_content (self, tab);
 
   return content != NULL ? GTK_WIDGET (tw_tab_page_get_action_overlay (content)) : NULL;
 }
@@ -1399,7 +1024,7 @@ tw_window_get_tab_page (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  return GTK_WIDGET (tab_get_content (self, tab));
+  return GTK_WIDGET (_tw_window_tab_get_content (self, tab));
 }
 
 GtkWidget *
@@ -1409,7 +1034,7 @@ tw_window_get_handoff_banner (TwWindow     *self,
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
 
-  TwTabPage *content = tab_get_content (self, tab);
+  TwTabPage *content = _tw_window_tab_get_content (self, tab);
 
   return content != NULL ? GTK_WIDGET (tw_tab_page_get_handoff_banner (content)) : NULL;
 }

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tw-activity-feed.h"
+#include "tw-tab-deck.h"
+#include "tw-tab-page.h"
+#include "tw-tools-banner.h"
+#include "tw-window.h"
+
+G_BEGIN_DECLS
+
+/* Shared by tw-window.c (the window and its tab strip) and
+ * tw-window-actions.c (what the person can do in it). */
+
+struct _TwWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  TwBrowser            *browser;
+  char                 *workspace_name;
+  char                 *workspace_path;
+  char                 *mcp_url;
+  char                 *mcp_token;
+
+  /* TwBrowserTab (owned) -> its AdwTabPage (owned by the tab view). */
+  GHashTable           *pages;
+  /* AdwTabPage -> the TwTabPage (owned) it shows in the deck. */
+  GHashTable           *contents;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  GtkButton            *reload_button;
+  GtkEntry             *address_entry;
+  AdwTabBar            *tab_bar;
+  TwToolsBanner        *tools_banner;
+  GtkWidget            *workspace_box;
+  GtkLabel             *workspace_label;
+  GtkStack             *content_stack;
+  AdwTabView           *tab_view;
+  TwTabDeck            *tab_deck;
+  AdwHeaderBar         *header_bar;
+  GtkPaned             *agents_paned;
+  GMenu                *workspace_section;
+  GtkPaned             *activity_paned;
+  AdwBin               *activity_bin;
+  GMenu                *tab_menu_agents;
+
+  TwActivityFeed       *activity_feed;
+  /* The tab the tab strip's context menu was opened on. */
+  TwBrowserTab         *menu_tab;
+
+  guint                 wake_source;
+
+  guint                 address_edited : 1;
+  guint                 setting_address : 1;
+  guint                 follow_agents : 1;
+  guint                 overlay_animations : 1;
+  /* The agents' pane got its first width when it was first shown. */
+  guint                 agents_pane_sized : 1;
+};
+
+TwBrowserTab *_tw_window_get_selected_tab (TwWindow   *self);
+TwTabPage    *_tw_window_page_get_content (TwWindow   *self,
+                                           AdwTabPage *page);
+
+TwTabPage    *_tw_window_tab_get_content  (TwWindow     *self,
+                                           TwBrowserTab *tab);
+
+/* tw-window-actions.c */
+void          _tw_window_add_actions      (TwWindow   *self);
+void          _tw_window_update_actions   (TwWindow   *self);
+void          _tw_window_activity_items_changed_cb (TwWindow   *self,
+                                                    guint       position,
+                                                    guint       removed,
+                                                    guint       added,
+                                                    GListModel *log);
+void          _tw_window_feed_entry_activated_cb   (TwWindow        *self,
+                                                    TwActivityEntry *entry,
+                                                    TwActivityFeed  *feed);
+
+G_END_DECLS
