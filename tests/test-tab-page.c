@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <libsoup/soup.h>
+
+#include "tw-browser.h"
+#include "tw-tab-page.h"
+#include "tw-test-util.h"
+
+/* A tab's page on its own, in a window of its own: the bars over the web
+ * view, the status page and pointing at an element again follow the tab
+ * they show, and the person's buttons on them act on that tab. */
+
+#define WAIT_MS 60000
+
+static const TwCaller ada = { "agent-ada", "Ada", 0 };
+
+static SoupServer *server;
+static char *base_url;
+
+static const char page_html[] =
+  "<!doctype html><html><head><title>Page</title></head><body>"
+  "<h1>Orders</h1><button style='margin: 40px; width: 120px'>Save</button>"
+  "</body></html>";
+
+static void
+serve_cb (SoupServer        *soup_server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, page_html,
+                                    strlen (page_html));
+}
+
+typedef struct
+{
+  TwBrowser    *browser;
+  GtkWindow    *window;
+  TwTabPage    *page;
+  TwBrowserTab *tab;
+  char         *id_args;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%spage\"}", base_url);
+  g_autoptr(JsonObject) opened = NULL;
+  const char *browser_id;
+
+  fixture->browser = tw_browser_new (NULL, NULL);
+  opened = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_new_tab",
+                                 args);
+  browser_id = json_object_get_string_member (tw_test_result_structured (opened), "browserId");
+  fixture->tab = tw_browser_lookup_tab (fixture->browser, browser_id);
+  fixture->id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", browser_id);
+
+  fixture->page = TW_TAB_PAGE (tw_tab_page_new (fixture->tab));
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 800, 600);
+  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->page));
+  gtk_window_present (fixture->window);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (fixture->window);
+  tw_browser_close_all (fixture->browser);
+  g_clear_object (&fixture->browser);
+  g_clear_pointer (&fixture->id_args, g_free);
+}
+
+/* The page's parts, found the way a person finds them: by what they are. */
+static GtkWidget *
+find_by_class (GtkWidget  *widget,
+               const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* What a click on the button does, without a pointer on this display. */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static gboolean
+widget_shown (gpointer data)
+{
+  return gtk_widget_get_visible (data);
+}
+
+static gboolean
+widget_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (data);
+}
+
+static void
+test_paused_bar (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-paused-bar");
+
+  g_assert_nonnull (bar);
+  g_assert_false (gtk_widget_get_visible (bar));
+
+  tw_browser_tab_set_paused (fixture->tab, TRUE);
+  g_assert_true (gtk_widget_get_visible (bar));
+
+  /* The person's Resume gives the tab back to agents. */
+  click (find_button (bar, "_Resume"));
+  g_assert_false (tw_browser_tab_get_paused (fixture->tab));
+  g_assert_false (gtk_widget_get_visible (bar));
+}
+
+static void
+test_viewport_bar (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-viewport-bar");
+  TwViewFrame *frame = tw_browser_tab_get_frame (fixture->tab);
+  g_autoptr(JsonObject) resized = NULL;
+  g_autofree char *args = NULL;
+  int width = 0;
+  int height = 0;
+
+  g_assert_nonnull (bar);
+  g_assert_false (gtk_widget_get_visible (bar));
+
+  /* An agent fixes the page's size; the bar says which. */
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 420, \"height\": 300}",
+                          tw_browser_tab_get_id (fixture->tab));
+  resized = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_resize",
+                                  args);
+  g_assert_true (gtk_widget_get_visible (bar));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_label (bar))), ==, "Viewport 420 × 300");
+
+  /* Fit to Window gives the page the whole window again. */
+  click (find_button (bar, "_Fit to Window"));
+  g_assert_false (tw_view_frame_get_viewport_size (frame, &width, &height));
+  g_assert_false (gtk_widget_get_visible (bar));
+}
+
+static void
+test_status_page (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *status = find_by_class (GTK_WIDGET (fixture->page), "tw-page-status");
+  g_autofree char *closed = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
+  g_autofree char *good = g_strdup_printf ("%sagain", base_url);
+
+  g_assert_nonnull (status);
+  g_assert_false (gtk_widget_get_visible (status));
+
+  /* A page that cannot load leaves the status page, naming the address. */
+  tw_browser_tab_load_uri (fixture->tab, closed, NULL);
+  tw_test_wait_until (widget_shown, status, WAIT_MS, "the status page");
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==,
+                   "Unable to Load Page");
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), closed));
+
+  /* A page that loads puts it away. */
+  tw_browser_tab_load_uri (fixture->tab, good, NULL);
+  tw_test_wait_until (widget_hidden, status, WAIT_MS, "the status page to go");
+  g_assert_cmpstr (tw_browser_tab_get_uri (fixture->tab), ==, good);
+}
+
+typedef struct
+{
+  gboolean  done;
+  gboolean  found;
+  GError   *error;
+} Flash;
+
+static void
+flashed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Flash *flash = user_data;
+
+  flash->found = tw_tab_page_flash_ref_finish (TW_TAB_PAGE (object), result, &flash->error);
+  flash->done = TRUE;
+}
+
+static void
+test_flash_ref (Fixture       *fixture,
+                gconstpointer  data)
+{
+  TwActionOverlay *overlay = tw_tab_page_get_action_overlay (fixture->page);
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autofree char *save = NULL;
+  Flash flash = { 0 };
+  Flash gone = { 0 };
+  graphene_rect_t rect;
+
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada,
+                                   "browser_snapshot", fixture->id_args);
+  save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
+
+  /* The page shows where the button is, as the page laid it out. */
+  tw_tab_page_flash_ref_async (fixture->page, save, "Ada: click “Save”", NULL, flashed_cb,
+                               &flash);
+  tw_test_wait_for_flag (&flash.done, WAIT_MS, "the flash");
+  g_assert_no_error (flash.error);
+  g_assert_true (flash.found);
+  g_assert_true (tw_action_overlay_get_highlight (overlay, &rect));
+  g_assert_cmpfloat_with_epsilon (rect.size.width, 120, 1);
+  g_assert_cmpfloat (rect.origin.x, >=, 40);
+  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Ada: click “Save”");
+
+  /* A ref the page does not have is said to be gone. */
+  tw_tab_page_flash_ref_async (fixture->page, "e9999", NULL, NULL, flashed_cb, &gone);
+  tw_test_wait_for_flag (&gone.done, WAIT_MS, "the lookup");
+  g_assert_false (gone.found);
+  g_assert_nonnull (gone.error);
+  g_clear_error (&gone.error);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  server = tw_test_server_new (serve_cb, NULL, &base_url);
+
+  g_test_add ("/ui/tab-page/paused-bar", Fixture, NULL,
+              fixture_set_up, test_paused_bar, fixture_tear_down);
+  g_test_add ("/ui/tab-page/viewport-bar", Fixture, NULL,
+              fixture_set_up, test_viewport_bar, fixture_tear_down);
+  g_test_add ("/ui/tab-page/status-page", Fixture, NULL,
+              fixture_set_up, test_status_page, fixture_tear_down);
+  g_test_add ("/ui/tab-page/flash-ref", Fixture, NULL,
+              fixture_set_up, test_flash_ref, fixture_tear_down);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_free (base_url);
+
+  return ret;
+}
