@@ -923,8 +923,10 @@ back_forward_list_changed_cb (TwBrowserTab              *self,
  * again. */
 
 /* How long reload and navigate wait for the page to answer before they
- * end its web process. */
-#define STUCK_PAGE_PING_MS 2000
+ * end its web process. A healthy page on a machine under heavy load (or
+ * under a sanitizer) can take over two seconds to answer; ending it then
+ * would lose a page that was fine. */
+#define STUCK_PAGE_PING_MS 5000
 
 static void start_command (TwBrowserTab *self,
                            GTask        *task);
