@@ -397,11 +397,11 @@ install_gemini_extension (void)
       return 0;
     case TW_GEMINI_EXTENSION_DIFFERENT:
       g_print (_("%s is there already and says something else:\n%s\n"
-                 "Replacing it loses that. Tabwright would write:\n%s\n"
+                 "Replacing it loses that. Tabwright would write:\n%s"
                  "Replace it? [y/N] "), path, current, contents);
       break;
     case TW_GEMINI_EXTENSION_MISSING:
-      g_print (_("So that Gemini CLI reaches the tabs, Tabwright would write %s:\n%s\n"
+      g_print (_("So that Gemini CLI reaches the tabs, Tabwright would write %s:\n%s"
                  "It names no address or token: Gemini CLI reads them from TABWRIGHT_MCP_URL and "
                  "TABWRIGHT_MCP_TOKEN.\nWrite it? [y/N] "), path, contents);
       break;
