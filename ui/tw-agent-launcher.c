@@ -244,13 +244,10 @@ update_row (AdwActionRow *row)
   if (data->installed && data->problem != NULL)
     {
       adw_action_row_set_subtitle (row, data->problem);
-      gtk_widget_add_css_class (GTK_WIDGET (row), "tw-needs-setup");
       gtk_widget_remove_css_class (GTK_WIDGET (row), "tw-not-installed");
       gtk_widget_set_visible (copy, FALSE);
       return;
     }
-
-  gtk_widget_remove_css_class (GTK_WIDGET (row), "tw-needs-setup");
 
   if (data->installed)
     {

@@ -12,6 +12,8 @@ typedef struct
   GtkWindow              *parent;
   char                   *home;
   TwGeminiExtensionState  state;
+  /* The person answered the question (or the dialog went without one). */
+  gboolean                answered;
 } Run;
 
 static void
@@ -98,6 +100,8 @@ confirm_response_cb (AdwMessageDialog *dialog,
 {
   Run *run = g_task_get_task_data (task);
 
+  run->answered = TRUE;
+
   if (!g_str_equal (response, "install") && !g_str_equal (response, "replace"))
     {
       g_task_return_boolean (task, FALSE);
@@ -109,6 +113,24 @@ confirm_response_cb (AdwMessageDialog *dialog,
   tw_gemini_extension_install_async (run->home, g_str_equal (response, "replace"),
                                      g_task_get_cancellable (task), installed_cb,
                                      g_object_ref (task));
+}
+
+/* A dialog that went away unanswered (its window closed with the app, say)
+ * is a no: nothing is written. */
+static void
+confirm_closure_free (gpointer  data,
+                      GClosure *closure)
+{
+  GTask *task = data;
+  Run *run = g_task_get_task_data (task);
+
+  if (!run->answered)
+    {
+      run->answered = TRUE;
+      g_task_return_boolean (task, FALSE);
+    }
+
+  g_object_unref (task);
 }
 
 static void
@@ -160,7 +182,7 @@ ask (GTask      *task,
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
 
   g_signal_connect_data (dialog, "response", G_CALLBACK (confirm_response_cb),
-                         g_object_ref (task), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+                         g_object_ref (task), confirm_closure_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -41,9 +41,25 @@ const PROMPT = 'Open the draft page, click Save and check the result.';
 function unprivilegedUser() {
   if (process.getuid() !== 0)
     return { name: 'the current user', uid: process.getuid(), gid: process.getgid(), wrap: [] };
-  const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
-  const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim());
-  return { name: 'nobody', uid, gid, wrap: ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'] };
+  let uid;
+  let gid;
+  try {
+    uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim());
+  } catch (error) {
+    assert.fail(`running as root, the test needs the unprivileged account nobody: ${error.message}`);
+  }
+  const wrap = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
+  // The app, its schemas and Gemini CLI are read from the build and source
+  // trees, which the user must be able to reach.
+  for (const file of [process.env.TABWRIGHT_BIN, path.join(BIN, 'gemini')]) {
+    try {
+      execFileSync(wrap[0], [...wrap.slice(1), 'test', '-x', file]);
+    } catch {
+      assert.fail(`nobody cannot run ${file}: the build and source trees must be readable by other users`);
+    }
+  }
+  return { name: 'nobody', uid, gid, wrap };
 }
 
 function chownTree(dir, uid, gid) {
