@@ -7,6 +7,8 @@
 
 #include "tw-agent-launcher.h"
 #include "tw-agent-pane.h"
+#include "tw-gemini-extension.h"
+#include "tw-gemini-install.h"
 
 #include <string.h>
 
@@ -121,6 +123,144 @@ close_agent_cb (TwAgentManager *self,
   g_list_store_remove (self->agents, position);
 }
 
+/* Gemini CLI reaches the tabs only through Tabwright's user extension,
+ * which the person installs once, when they agree (TwGeminiInstall). Until
+ * then the launcher and each Gemini CLI agent's terminal say so. */
+#define GEMINI_PRESET "gemini"
+
+static const char *
+gemini_problem (TwGeminiExtensionState state)
+{
+  switch (state)
+    {
+    case TW_GEMINI_EXTENSION_MISSING:
+      return _("Tabwright's extension is not installed: Gemini CLI would get no browser tools");
+    case TW_GEMINI_EXTENSION_DIFFERENT:
+      return _("A different tabwright extension is installed: Gemini CLI may get no browser tools");
+    case TW_GEMINI_EXTENSION_INSTALLED:
+      return NULL;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+gemini_checked_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TwAgentManager) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TwGeminiExtensionState state;
+
+  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->launcher != NULL)
+        tw_agent_launcher_set_problem (self->launcher, GEMINI_PRESET, error->message,
+                                       _("Install Extension…"));
+      return;
+    }
+
+  if (self->launcher != NULL)
+    tw_agent_launcher_set_problem (self->launcher, GEMINI_PRESET, gemini_problem (state),
+                                   _("Install Extension…"));
+}
+
+static void
+check_gemini (TwAgentManager *self)
+{
+  if (tw_agent_presets_lookup (self->presets, GEMINI_PRESET) != NULL)
+    tw_gemini_extension_check_async (NULL, self->cancellable, gemini_checked_cb,
+                                     g_object_ref (self));
+}
+
+typedef struct
+{
+  TwAgentManager *self;
+  TwAgent        *agent;
+} AgentCheck;
+
+static void
+agent_checked_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  AgentCheck *check = user_data;
+  g_autoptr(GError) error = NULL;
+  TwGeminiExtensionState state = TW_GEMINI_EXTENSION_INSTALLED;
+  const char *problem;
+
+  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
+    problem = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message;
+  else
+    problem = gemini_problem (state);
+
+  if (problem != NULL)
+    {
+      g_autofree char *notice = g_strdup_printf (_("%s. Install it from the Agent menu or "
+                                                   "Connect an Agent, then restart."), problem);
+
+      tw_agent_terminal_add_notice (tw_agent_get_terminal (check->agent), notice);
+    }
+
+  g_object_unref (check->agent);
+  g_object_unref (check->self);
+  g_free (check);
+}
+
+typedef struct
+{
+  TwAgentManager *self;
+  char           *preset_id;
+  gboolean        then_launch;
+} Setup;
+
+static void
+setup_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Setup *setup = user_data;
+  TwAgentManager *self = setup->self;
+  g_autoptr(GError) error = NULL;
+  gboolean installed = tw_gemini_install_run_finish (result, &error);
+
+  /* A manager that was disposed meanwhile has no launcher left to tell. */
+  if (self->cancellable != NULL && !g_cancellable_is_cancelled (self->cancellable))
+    {
+      check_gemini (self);
+
+      /* Started only once the tools it needs are there. */
+      if (installed && setup->then_launch &&
+          tw_agent_manager_launch (self, setup->preset_id, NULL, &error) == NULL)
+        g_warning ("Could not launch the agent %s: %s", setup->preset_id, error->message);
+    }
+
+  g_object_unref (setup->self);
+  g_free (setup->preset_id);
+  g_free (setup);
+}
+
+static void
+launcher_setup_cb (TwAgentManager  *self,
+                   const char      *preset_id,
+                   gboolean         then_launch,
+                   TwAgentLauncher *launcher)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (launcher));
+  Setup *setup;
+
+  if (!g_str_equal (preset_id, GEMINI_PRESET))
+    return;
+
+  setup = g_new0 (Setup, 1);
+  setup->self = g_object_ref (self);
+  setup->preset_id = g_strdup (preset_id);
+  setup->then_launch = then_launch;
+  tw_gemini_install_run_async (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, NULL,
+                               self->cancellable, setup_done_cb, setup);
+}
+
 /* The launcher */
 
 static void
@@ -160,6 +300,7 @@ launcher_opened_cb (TwAgentManager  *self,
 {
   /* Someone may have installed an agent since the menu last showed. */
   refresh_installed (self);
+  check_gemini (self);
 }
 
 static void
@@ -231,6 +372,17 @@ tw_agent_manager_launch (TwAgentManager  *self,
 
   tw_agent_start (agent);
   update_page (self, agent);
+
+  /* A Gemini CLI without the extension runs, but its terminal says why it
+   * has no browser tools. */
+  if (g_str_equal (preset_id, GEMINI_PRESET))
+    {
+      AgentCheck *check = g_new0 (AgentCheck, 1);
+
+      check->self = g_object_ref (self);
+      check->agent = g_object_ref (agent);
+      tw_gemini_extension_check_async (NULL, self->cancellable, agent_checked_cb, check);
+    }
 
   /* The person typing next goes to the agent, as in a terminal app. */
   gtk_widget_grab_focus (GTK_WIDGET (tw_agent_terminal_get_vte (tw_agent_get_terminal (agent))));
@@ -446,10 +598,13 @@ tw_agent_manager_new (TwMcpServer      *server,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->launcher, "opened", G_CALLBACK (launcher_opened_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->launcher, "setup", G_CALLBACK (launcher_setup_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->pane, "close-agent", G_CALLBACK (close_agent_cb), self,
                            G_CONNECT_SWAPPED);
 
   refresh_installed (self);
+  check_gemini (self);
 
   return self;
 }

@@ -8,6 +8,7 @@
 
 #include "tw-agent.h"
 #include "tw-agent-manager.h"
+#include "tw-gemini-extension.h"
 #include "tw-mcp-server.h"
 #include "tw-mcp-snippets.h"
 #include "tw-preferences-dialog.h"
@@ -73,6 +74,9 @@ static const GOptionEntry option_entries[] = {
        "debugging… (comma-separated; see Preferences)"), N_("GROUP,…") },
   { "print-mcp-config", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print how MCP clients connect to the workspace, then exit"), NULL },
+  { "install-gemini-extension", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Show the Gemini CLI extension Tabwright would write, and write it if you answer y"),
+    NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version, then exit"), NULL },
   { NULL }
@@ -355,6 +359,73 @@ print_mcp_config (const char *workspace_arg)
   return 0;
 }
 
+/* --install-gemini-extension: the same writer as the app's Install
+ * button, with the same consent: it shows the file and where it goes, and
+ * writes only after a "y" on standard input. */
+
+static gboolean
+read_yes (void)
+{
+  char answer[16] = { 0 };
+
+  fflush (stdout);
+  if (fgets (answer, sizeof answer, stdin) == NULL)
+    return FALSE;
+
+  return answer[0] == 'y' || answer[0] == 'Y';
+}
+
+static int
+install_gemini_extension (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tw_gemini_extension_dup_path (NULL);
+  g_autofree char *contents = tw_gemini_extension_dup_contents ();
+  g_autofree char *current = NULL;
+  TwGeminiExtensionState state;
+
+  if (!tw_gemini_extension_check (NULL, &state, &current, &error))
+    {
+      g_printerr ("tabwright: %s\n", error->message);
+      return 1;
+    }
+
+  switch (state)
+    {
+    case TW_GEMINI_EXTENSION_INSTALLED:
+      g_print (_("%s is installed and up to date; nothing was written.\n"), path);
+      return 0;
+    case TW_GEMINI_EXTENSION_DIFFERENT:
+      g_print (_("%s is there already and says something else:\n%s\n"
+                 "Replacing it loses that. Tabwright would write:\n%s"
+                 "Replace it? [y/N] "), path, current, contents);
+      break;
+    case TW_GEMINI_EXTENSION_MISSING:
+      g_print (_("So that Gemini CLI reaches the tabs, Tabwright would write %s:\n%s"
+                 "It names no address or token: Gemini CLI reads them from TABWRIGHT_MCP_URL and "
+                 "TABWRIGHT_MCP_TOKEN.\nWrite it? [y/N] "), path, contents);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (!read_yes ())
+    {
+      g_print (_("\nNothing was written.\n"));
+      return 1;
+    }
+
+  if (!tw_gemini_extension_install (NULL, state == TW_GEMINI_EXTENSION_DIFFERENT, NULL, &error))
+    {
+      g_printerr ("tabwright: %s\n", error->message);
+      return 1;
+    }
+
+  g_print (_("Installed %s.\n"), path);
+
+  return 0;
+}
+
 /* Actions */
 
 static void
@@ -540,6 +611,9 @@ tw_application_handle_local_options (GApplication *app,
                     "not %d\n"), port);
       return 1;
     }
+
+  if (g_variant_dict_contains (options, "install-gemini-extension"))
+    return install_gemini_extension ();
 
   if (g_variant_dict_contains (options, "print-mcp-config"))
     {

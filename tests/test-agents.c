@@ -13,6 +13,9 @@
 #include "tw-agent-manager.h"
 #include "tw-agent-pane.h"
 #include "tw-agent-preset.h"
+#include "tw-connect-dialog.h"
+#include "tw-gemini-extension.h"
+#include "tw-mcp-snippets.h"
 #include "tw-mcp-server.h"
 #include "tw-recent-workspaces.h"
 #include "tw-window.h"
@@ -1091,6 +1094,450 @@ test_window_agents (Fixture       *f,
   g_object_unref (agent);
 }
 
+/* Gemini CLI's extension */
+
+static char *
+read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+
+  return contents;
+}
+
+static guint64
+inode_of (const char *path)
+{
+  GStatBuf buf;
+
+  g_assert_cmpint (g_stat (path, &buf), ==, 0);
+
+  return buf.st_ino;
+}
+
+static void
+test_gemini_writer (void)
+{
+  g_autofree char *home = make_folder ("gemini-writer-home");
+  g_autofree char *path = tw_gemini_extension_dup_path (home);
+  g_autofree char *expected = g_strconcat (tw_mcp_snippet_gemini_extension (), "\n", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *current = NULL;
+  g_autofree char *pretty = NULL;
+  g_autofree char *snippet_home = make_folder ("gemini-snippet-home");
+  g_autofree char *snippet_path = tw_gemini_extension_dup_path (snippet_home);
+  g_autofree char *install = tw_mcp_snippet_gemini_install ();
+  g_autofree char *home_env = g_strconcat ("HOME=", snippet_home, NULL);
+  g_autofree char *other_home = make_folder ("gemini-cli-home");
+  g_autofree char *other_path = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(GError) error = NULL;
+  TwGeminiExtensionState state;
+  guint64 inode;
+  int status;
+
+  /* A fresh home: nothing there, and checking writes nothing. */
+  g_assert_true (g_str_has_suffix (path, "/.gemini/extensions/tabwright/gemini-extension.json"));
+  g_assert_true (g_str_has_prefix (path, home));
+  g_assert_true (tw_gemini_extension_check (home, &state, &current, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_MISSING);
+  g_assert_null (current);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* Installing writes the file, the same bytes as the snippet's printf:
+   * it names the variables, no URL and no token. */
+  g_assert_true (tw_gemini_extension_install (home, FALSE, &state, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_MISSING);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, expected);
+  json = tw_test_parse_json (contents);
+  g_assert_cmpstr (json_path_string (json, "$.name"), ==, "tabwright");
+  g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.httpUrl"), ==,
+                   "${TABWRIGHT_MCP_URL}");
+  g_assert_cmpstr (json_path_string (json, "$.mcpServers.tabwright.headers.Authorization"), ==,
+                   "Bearer ${TABWRIGHT_MCP_TOKEN}");
+  g_assert_cmpuint (tw_test_file_mode (path), ==, 0644);
+  g_assert_true (tw_gemini_extension_check (home, &state, NULL, &error));
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_INSTALLED);
+
+  /* Installing again writes nothing: the file is the very same one. */
+  inode = inode_of (path);
+  g_assert_true (tw_gemini_extension_install (home, FALSE, &state, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_INSTALLED);
+  g_assert_cmpuint (inode_of (path), ==, inode);
+
+  /* The same JSON laid out otherwise is still up to date, and stays. */
+  pretty = g_strdup ("{\n  \"version\": \"1.0.0\",\n  \"name\": \"tabwright\",\n"
+                     "  \"mcpServers\": {\"tabwright\": {\"headers\": {\"Authorization\": "
+                     "\"Bearer ${TABWRIGHT_MCP_TOKEN}\"}, \"httpUrl\": \"${TABWRIGHT_MCP_URL}\"}}\n}\n");
+  write_file (path, pretty, 0644);
+  inode = inode_of (path);
+  g_assert_true (tw_gemini_extension_install (home, FALSE, &state, &error));
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_INSTALLED);
+  g_assert_cmpuint (inode_of (path), ==, inode);
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, pretty);
+
+  /* A file the person changed is refused and left as it was... */
+  write_file (path, "{\"name\":\"tabwright\",\"version\":\"1.0.0\",\"mcpServers\":{\"tabwright\":"
+              "{\"httpUrl\":\"http://127.0.0.1:9999/mcp\"}}}\n", 0644);
+  g_assert_true (tw_gemini_extension_check (home, &state, &current, &error));
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_DIFFERENT);
+  g_assert_nonnull (strstr (current, "http://127.0.0.1:9999/mcp"));
+  g_assert_false (tw_gemini_extension_install (home, FALSE, &state, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_DIFFERENT);
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, current);
+
+  /* ...unless it is to be replaced. */
+  g_assert_true (tw_gemini_extension_install (home, TRUE, &state, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_DIFFERENT);
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, expected);
+
+  /* What cannot be read is an error, and nothing is written over it. */
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+  g_assert_false (tw_gemini_extension_check (home, &state, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+  g_assert_false (tw_gemini_extension_install (home, TRUE, NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
+
+  /* The snippet's install line, run by a shell, leaves what the writer
+   * calls up to date. */
+  {
+    const char *argv[] = { "sh", "-c", install, NULL };
+    const char *envp[] = { home_env, "PATH=/usr/bin:/bin", NULL };
+
+    g_spawn_sync (NULL, (char **) argv, (char **) envp, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                  NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (snippet_path);
+  g_assert_cmpstr (contents, ==, expected);
+  g_assert_true (tw_gemini_extension_check (snippet_home, &state, NULL, &error));
+  g_assert_cmpint (state, ==, TW_GEMINI_EXTENSION_INSTALLED);
+
+  /* Gemini CLI looks in $GEMINI_CLI_HOME when it is set; so does the
+   * writer. */
+  g_setenv ("GEMINI_CLI_HOME", other_home, TRUE);
+  other_path = tw_gemini_extension_dup_path (NULL);
+  g_unsetenv ("GEMINI_CLI_HOME");
+  g_assert_true (g_str_has_prefix (other_path, other_home));
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+label_shows (GtkWidget  *root,
+             const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (label_shows (child, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static AdwActionRow *
+find_row_titled (GtkWidget  *root,
+                 const char *title)
+{
+  if (ADW_IS_ACTION_ROW (root) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
+    return ADW_ACTION_ROW (root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The message dialog on screen, if there is one. */
+static AdwMessageDialog *
+shown_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+static gboolean
+message_dialog_is_shown (gpointer data)
+{
+  return shown_message_dialog () != NULL;
+}
+
+/* Waits for the dialog asking the person, checks its heading and that its
+ * body names @path. */
+static AdwMessageDialog *
+wait_for_dialog (const char *heading,
+                 const char *path)
+{
+  AdwMessageDialog *dialog;
+
+  tw_test_wait_until (message_dialog_is_shown, NULL, WAIT_LIMIT_MS, heading);
+  dialog = shown_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), path));
+
+  return dialog;
+}
+
+/* Answers as the person would by clicking a button: the dialog goes. */
+static void
+answer (AdwMessageDialog *dialog,
+        const char       *response)
+{
+  g_assert_true (adw_message_dialog_has_response (dialog, response));
+  adw_message_dialog_response (dialog, response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static gboolean
+subtitle_is (gpointer data)
+{
+  AdwActionRow *row = data;
+  const char *wanted = g_object_get_data (G_OBJECT (row), "test-wanted");
+
+  return g_strcmp0 (adw_action_row_get_subtitle (row), wanted) == 0;
+}
+
+static void
+wait_for_subtitle (AdwActionRow *row,
+                   const char   *wanted)
+{
+  g_object_set_data_full (G_OBJECT (row), "test-wanted", g_strdup (wanted), g_free);
+  tw_test_wait_until (subtitle_is, row, WAIT_LIMIT_MS, wanted);
+}
+
+static void
+test_connect_dialog_gemini (void)
+{
+  g_autofree char *path = tw_gemini_extension_dup_path (NULL);
+  g_autofree char *expected = tw_gemini_extension_dup_contents ();
+  g_autofree char *contents = NULL;
+  static const char changed[] = "{\"name\":\"tabwright\",\"mcpServers\":{}}\n";
+  AdwMessageDialog *asked;
+  AdwActionRow *row;
+  GtkWidget *button;
+  GtkWindow *dialog;
+  guint64 inode;
+
+  /* The test's own home: nothing of Gemini CLI's there yet. */
+  g_assert_true (g_str_has_prefix (path, root_dir));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  dialog = tw_connect_dialog_new (NULL, "http://127.0.0.1:4321/mcp", "secret-token-123456",
+                                  root_dir);
+  gtk_window_present (dialog);
+  button = find_named (GTK_WIDGET (dialog), "gemini-install-button");
+  g_assert_nonnull (button);
+  row = ADW_ACTION_ROW (gtk_widget_get_ancestor (button, ADW_TYPE_ACTION_ROW));
+  wait_for_subtitle (row, "Not installed: Gemini CLI gets no browser tools");
+
+  /* The dialog shows the file and what goes in it, and writes nothing
+   * until the person says yes. */
+  gtk_widget_activate (button);
+  asked = wait_for_dialog ("Install Gemini CLI Extension?", path);
+  g_assert_true (label_shows (GTK_WIDGET (asked), expected));
+  g_assert_cmpstr (adw_message_dialog_get_default_response (asked), ==, "cancel");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  answer (asked, "cancel");
+  g_assert_false (message_dialog_is_shown (NULL));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  wait_for_subtitle (row, "Not installed: Gemini CLI gets no browser tools");
+
+  tw_test_wait_until ((TwTestCondition) gtk_widget_get_sensitive, button, WAIT_LIMIT_MS,
+                      "the button back");
+  gtk_widget_activate (button);
+  answer (wait_for_dialog ("Install Gemini CLI Extension?", path), "install");
+  tw_test_wait_until (file_exists, path, WAIT_LIMIT_MS, "the extension to be written");
+  wait_for_subtitle (row, "Installed");
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, expected);
+
+  /* Asked again, it says it is there and up to date, and writes nothing. */
+  inode = inode_of (path);
+  tw_test_wait_until ((TwTestCondition) gtk_widget_get_sensitive, button, WAIT_LIMIT_MS,
+                      "the button back");
+  gtk_widget_activate (button);
+  asked = wait_for_dialog ("Gemini CLI Extension Installed", path);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (asked), "nothing was written"));
+  g_assert_false (adw_message_dialog_has_response (asked, "install"));
+  answer (asked, "close");
+  g_assert_cmpuint (inode_of (path), ==, inode);
+
+  /* A file the person changed: the dialog shows it next to what would
+   * replace it, and it stays unless they choose Replace. */
+  write_file (path, changed, 0644);
+  tw_test_wait_until ((TwTestCondition) gtk_widget_get_sensitive, button, WAIT_LIMIT_MS,
+                      "the button back");
+  gtk_widget_activate (button);
+  asked = wait_for_dialog ("Replace Gemini CLI Extension?", path);
+  g_assert_true (label_shows (GTK_WIDGET (asked), changed));
+  g_assert_true (label_shows (GTK_WIDGET (asked), expected));
+  g_assert_false (adw_message_dialog_has_response (asked, "install"));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (asked, "replace"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  answer (asked, "cancel");
+  wait_for_subtitle (row, "A different gemini-extension.json is there");
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, changed);
+
+  tw_test_wait_until ((TwTestCondition) gtk_widget_get_sensitive, button, WAIT_LIMIT_MS,
+                      "the button back");
+  gtk_widget_activate (button);
+  answer (wait_for_dialog ("Replace Gemini CLI Extension?", path), "replace");
+  wait_for_subtitle (row, "Installed");
+  g_clear_pointer (&contents, g_free);
+  contents = read_text (path);
+  g_assert_cmpstr (contents, ==, expected);
+
+  gtk_window_destroy (dialog);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static gboolean
+terminal_shows_missing_extension (gpointer data)
+{
+  g_autofree char *text = vte_terminal_get_text_range (data, 0, 0, 20, 200, NULL, NULL, NULL);
+
+  return text != NULL && strstr (text, "Tabwright's extension is not installed") != NULL;
+}
+
+static void
+test_launcher_gemini (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TwAgentManager) manager = NULL;
+  g_autofree char *path = tw_gemini_extension_dup_path (NULL);
+  g_autofree char *bin = g_test_build_filename (G_TEST_DIST, "..", "node_modules", ".bin", NULL);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *new_path = g_strconcat (bin, ":", old_path, NULL);
+  g_autoptr(GError) error = NULL;
+  GListModel *agents;
+  TwAgentLauncher *launcher;
+  AdwActionRow *row;
+  GtkWidget *setup;
+  GtkListBox *list;
+  TwAgent *agent;
+
+  /* The real Gemini CLI of the tests' npm packages, so the launcher finds
+   * it installed; it never runs here without a command of the test's. */
+  g_assert_true (g_file_test (bin, G_FILE_TEST_IS_DIR));
+  g_setenv ("PATH", new_path, TRUE);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  manager = tw_agent_manager_new (f->server, TW_BROWSER_SERVICE (f->browser), f->workspace,
+                                  f->presets);
+  launcher = TW_AGENT_LAUNCHER (tw_agent_manager_get_launcher (manager));
+  agents = tw_agent_manager_get_agents (manager);
+  gtk_window_set_child (f->window, GTK_WIDGET (launcher));
+  gtk_window_present (f->window);
+
+  /* The launcher's notes say what Gemini CLI lacks, with a button. */
+  row = find_row_titled (GTK_WIDGET (launcher), "Gemini CLI");
+  g_assert_nonnull (row);
+  wait_for_subtitle (row, "Tabwright's extension is not installed: Gemini CLI would get no "
+                          "browser tools");
+  setup = find_named (GTK_WIDGET (row), "setup-button");
+  g_assert_true (gtk_widget_get_visible (setup));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (setup)), ==, "Install Extension…");
+
+  /* Picking Gemini CLI asks to install first, rather than starting an agent
+   * without tools; saying no starts nothing and writes nothing. */
+  list = GTK_LIST_BOX (gtk_widget_get_ancestor (GTK_WIDGET (row), GTK_TYPE_LIST_BOX));
+  g_signal_emit_by_name (list, "row-activated", row);
+  answer (wait_for_dialog ("Install Gemini CLI Extension?", path), "cancel");
+  g_assert_cmpuint (g_list_model_get_n_items (agents), ==, 0);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* An agent launched anyway (as --launch-agent does) says so in its
+   * terminal. */
+  agent = tw_agent_manager_launch (manager, "gemini", "sleep 60", &error);
+  g_assert_no_error (error);
+  tw_test_wait_until (terminal_shows_missing_extension,
+                      tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), WAIT_LIMIT_MS,
+                      "the terminal to say the extension is missing");
+  tw_agent_manager_stop_all (manager);
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
+  gtk_window_set_child (f->window, GTK_WIDGET (launcher));
+
+  /* The button installs it once the person agrees; then the row is a plain
+   * Gemini CLI again, and no agent was started besides the one above. */
+  /* In the menu, which the test does not pop up: a click as the person's. */
+  g_signal_emit_by_name (setup, "clicked");
+  answer (wait_for_dialog ("Install Gemini CLI Extension?", path), "install");
+  wait_for_subtitle (row, "Google's coding agent");
+  g_assert_false (gtk_widget_get_visible (setup));
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (g_list_model_get_n_items (agents), ==, 1);
+
+  g_setenv ("PATH", old_path, TRUE);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
 /* Workspaces */
 
 static void
@@ -1320,6 +1767,10 @@ main (int   argc,
   g_test_add ("/app/agents/manager", Fixture, NULL, fixture_setup, test_agent_manager,
               fixture_teardown);
   g_test_add ("/ui/window/agents", Fixture, NULL, fixture_setup, test_window_agents,
+              fixture_teardown);
+  g_test_add_func ("/app/agents/gemini-extension/writer", test_gemini_writer);
+  g_test_add_func ("/ui/connect-dialog/gemini-extension", test_connect_dialog_gemini);
+  g_test_add ("/ui/launcher/gemini-extension", Fixture, NULL, fixture_setup, test_launcher_gemini,
               fixture_teardown);
   g_test_add_func ("/app/workspaces/separate-website-data", test_workspace_cookies);
   g_test_add_func ("/ui/recent-workspaces", test_recent_workspaces);

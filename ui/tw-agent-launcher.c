@@ -20,6 +20,7 @@ struct _TwAgentLauncher
 enum {
   LAUNCH,
   OPENED,
+  SETUP,
   N_SIGNALS
 };
 
@@ -32,6 +33,7 @@ typedef struct
   char     *id;
   char     *description;
   char     *install_command;
+  char     *problem;
   gboolean  needs_command;
   gboolean  installed;
 } RowData;
@@ -42,6 +44,7 @@ row_data_free (RowData *data)
   g_free (data->id);
   g_free (data->description);
   g_free (data->install_command);
+  g_free (data->problem);
   g_free (data);
 }
 
@@ -193,7 +196,9 @@ row_activated_cb (TwAgentLauncher *self,
   id = g_strdup (data->id);
   gtk_popover_popdown (self->popover);
 
-  if (data->needs_command)
+  if (data->problem != NULL)
+    g_signal_emit (self, signals[SETUP], 0, id, TRUE);
+  else if (data->needs_command)
     tw_agent_launcher_ask_command (self, id);
   else
     g_signal_emit (self, signals[LAUNCH], 0, id, NULL);
@@ -212,12 +217,37 @@ copy_install_cb (GtkButton *button,
 }
 
 static void
+setup_clicked_cb (GtkButton *button,
+                  RowData   *data)
+{
+  TwAgentLauncher *self = TW_AGENT_LAUNCHER (gtk_widget_get_ancestor (GTK_WIDGET (button),
+                                                                      TW_TYPE_AGENT_LAUNCHER));
+  g_autofree char *id = g_strdup (data->id);
+
+  if (self == NULL)
+    return;
+
+  gtk_popover_popdown (self->popover);
+  g_signal_emit (self, signals[SETUP], 0, id, FALSE);
+}
+
+static void
 update_row (AdwActionRow *row)
 {
   RowData *data = g_object_get_data (G_OBJECT (row), "tw-row-data");
   GtkWidget *copy = g_object_get_data (G_OBJECT (row), "tw-copy-button");
+  GtkWidget *setup = g_object_get_data (G_OBJECT (row), "tw-setup-button");
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), data->installed);
+  gtk_widget_set_visible (setup, data->installed && data->problem != NULL);
+
+  if (data->installed && data->problem != NULL)
+    {
+      adw_action_row_set_subtitle (row, data->problem);
+      gtk_widget_remove_css_class (GTK_WIDGET (row), "tw-not-installed");
+      gtk_widget_set_visible (copy, FALSE);
+      return;
+    }
 
   if (data->installed)
     {
@@ -255,6 +285,7 @@ tw_agent_launcher_add_preset (TwAgentLauncher *self,
 {
   GtkWidget *row;
   GtkWidget *copy;
+  GtkWidget *setup;
   RowData *data;
 
   g_return_if_fail (TW_IS_AGENT_LAUNCHER (self));
@@ -280,6 +311,14 @@ tw_agent_launcher_add_preset (TwAgentLauncher *self,
   g_signal_connect (copy, "clicked", G_CALLBACK (copy_install_cb), data);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), copy);
   g_object_set_data (G_OBJECT (row), "tw-copy-button", copy);
+
+  setup = gtk_button_new ();
+  gtk_widget_set_valign (setup, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (setup, FALSE);
+  gtk_widget_set_name (setup, "setup-button");
+  g_signal_connect (setup, "clicked", G_CALLBACK (setup_clicked_cb), data);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), setup);
+  g_object_set_data (G_OBJECT (row), "tw-setup-button", setup);
 
   if (needs_command)
     adw_action_row_add_suffix (ADW_ACTION_ROW (row),
@@ -319,6 +358,36 @@ tw_agent_launcher_set_installed (TwAgentLauncher *self,
   data->install_command = g_strdup (install_command);
 
   update_row (row);
+}
+
+void
+tw_agent_launcher_set_problem (TwAgentLauncher *self,
+                               const char      *preset_id,
+                               const char      *problem,
+                               const char      *action)
+{
+  AdwActionRow *row;
+  RowData *data;
+  GtkWidget *setup;
+
+  g_return_if_fail (TW_IS_AGENT_LAUNCHER (self));
+  g_return_if_fail (preset_id != NULL);
+  g_return_if_fail (problem == NULL || action != NULL);
+
+  row = find_row (self, preset_id);
+  if (row == NULL)
+    return;
+
+  data = g_object_get_data (G_OBJECT (row), "tw-row-data");
+  g_free (data->problem);
+  data->problem = g_strdup (problem);
+  setup = g_object_get_data (G_OBJECT (row), "tw-setup-button");
+  if (action != NULL)
+    gtk_button_set_label (GTK_BUTTON (setup), action);
+
+  /* Until the program is known to be there, it says "Checking…". */
+  if (data->installed || data->needs_command)
+    update_row (row);
 }
 
 void
@@ -377,6 +446,12 @@ tw_agent_launcher_class_init (TwAgentLauncherClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SETUP] =
+    g_signal_new ("setup",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
   signals[OPENED] =
     g_signal_new ("opened",
                   G_TYPE_FROM_CLASS (klass),

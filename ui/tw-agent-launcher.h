@@ -15,7 +15,10 @@ G_BEGIN_DECLS
  *           preset (@command is NULL, or what they typed for a preset that
  *           needs one)
  *   opened ()  the menu is about to show: a good time to check again what
- *              is installed */
+ *              is installed
+ *   setup (const char *preset_id, gboolean then_launch)  the person asked to
+ *           fix what set_problem() said (then_launch: they picked the preset
+ *           itself, and want it started once that is done) */
 
 #define TW_TYPE_AGENT_LAUNCHER (tw_agent_launcher_get_type ())
 G_DECLARE_FINAL_TYPE (TwAgentLauncher, tw_agent_launcher, TW, AGENT_LAUNCHER, AdwBin)
@@ -32,6 +35,14 @@ void             tw_agent_launcher_set_installed (TwAgentLauncher *self,
                                                   const char      *preset_id,
                                                   gboolean         installed,
                                                   const char      *install_command);
+/* An installed preset that would start without what it needs to reach the
+ * tabs (e.g. Gemini CLI without Tabwright's extension): @problem shows under
+ * its name with a button @action that emits setup, and picking the preset
+ * emits setup too instead of launching it. NULL @problem: nothing missing. */
+void             tw_agent_launcher_set_problem   (TwAgentLauncher *self,
+                                                  const char      *preset_id,
+                                                  const char      *problem,
+                                                  const char      *action);
 void             tw_agent_launcher_remove_all    (TwAgentLauncher *self);
 
 /* Asks the person for the command to run with @preset_id, then emits

@@ -5,6 +5,8 @@
 
 #include "tw-connect-dialog.h"
 
+#include "tw-gemini-extension.h"
+#include "tw-gemini-install.h"
 #include "tw-mcp-snippets.h"
 
 /* Stands in for the token on screen until the person asks to see it. */
@@ -28,13 +30,20 @@ struct _TwConnectDialog
   GtkLabel             *stdio_label;
   /* One snippet label per row of agent_snippets, in its order. */
   GtkLabel             *agent_labels[4];
+
+  /* Whether Gemini CLI's extension is installed, and the button that
+   * installs it once the person agrees. */
+  AdwActionRow         *gemini_row;
+  GtkWidget            *gemini_button;
+  GCancellable         *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (TwConnectDialog, tw_connect_dialog, ADW_TYPE_WINDOW)
 
 /* The agents the dialog tells how to connect, the same snippets as
- * --print-mcp-config. Gemini CLI's first line installs its extension: the
- * person runs it, once, which is their consent; Tabwright never writes it. */
+ * --print-mcp-config. Gemini CLI's first line installs its extension; the
+ * Install button below it writes the same file, once the person has seen
+ * it and said yes. */
 static const struct {
   const char *title;
   const char *description;
@@ -49,14 +58,17 @@ static const struct {
   { N_("OpenCode"), N_("Start OpenCode with the server added for this run only"),
     N_("OpenCode command"), tw_mcp_snippet_opencode },
   { N_("Gemini CLI"),
-    N_("Once, install the tabwright extension (the first line: it writes "
-       "~/.gemini/extensions/tabwright/gemini-extension.json, which reads the URL and token "
-       "from the environment); then set them and start Gemini CLI. Agents Tabwright "
-       "launches use the same extension with their own token"),
+    N_("Once, install the tabwright extension, with the Install button below or the first "
+       "line (either writes ~/.gemini/extensions/tabwright/gemini-extension.json, which reads "
+       "the URL and token from the environment); then set them and start Gemini CLI. Agents "
+       "Tabwright launches use the same extension with their own token"),
     N_("Gemini CLI commands"), tw_mcp_snippet_gemini },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (agent_snippets) == G_N_ELEMENTS (((TwConnectDialog *) NULL)->agent_labels));
+
+/* The row of agent_snippets that gets the Install button. */
+#define GEMINI_SNIPPET 3
 
 static gboolean
 is_serving (TwConnectDialog *self)
@@ -154,6 +166,105 @@ copy_agent_cb (GtkButton *button,
   copy_text (self, text, _(agent_snippets[i].copied));
 }
 
+/* Gemini CLI's extension */
+
+static void
+show_gemini_state (TwConnectDialog        *self,
+                   TwGeminiExtensionState  state)
+{
+  switch (state)
+    {
+    case TW_GEMINI_EXTENSION_MISSING:
+      adw_action_row_set_subtitle (self->gemini_row,
+                                   _("Not installed: Gemini CLI gets no browser tools"));
+      break;
+    case TW_GEMINI_EXTENSION_INSTALLED:
+      adw_action_row_set_subtitle (self->gemini_row, _("Installed"));
+      break;
+    case TW_GEMINI_EXTENSION_DIFFERENT:
+      adw_action_row_set_subtitle (self->gemini_row,
+                                   _("A different gemini-extension.json is there"));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+gemini_checked_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TwConnectDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TwGeminiExtensionState state;
+
+  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        adw_action_row_set_subtitle (self->gemini_row, error->message);
+      return;
+    }
+
+  show_gemini_state (self, state);
+}
+
+static void
+check_gemini (TwConnectDialog *self)
+{
+  tw_gemini_extension_check_async (NULL, self->cancellable, gemini_checked_cb,
+                                   g_object_ref (self));
+}
+
+static void
+gemini_installed_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(TwConnectDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  gtk_widget_set_sensitive (self->gemini_button, TRUE);
+  if (tw_gemini_install_run_finish (result, &error))
+    adw_toast_overlay_add_toast (self->toast_overlay,
+                                 adw_toast_new (_("Gemini CLI extension installed")));
+  check_gemini (self);
+}
+
+static void
+install_gemini_cb (TwConnectDialog *self,
+                   GtkButton       *button)
+{
+  gtk_widget_set_sensitive (self->gemini_button, FALSE);
+  tw_gemini_install_run_async (GTK_WINDOW (self), NULL, self->cancellable, gemini_installed_cb,
+                               g_object_ref (self));
+}
+
+static void
+add_gemini_row (TwConnectDialog *self,
+                GtkWidget       *group)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Install…"));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Tabwright Extension"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Checking…"));
+  gtk_widget_set_name (button, "gemini-install-button");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, _("Install Gemini CLI Extension…"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (install_gemini_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+
+  self->gemini_row = ADW_ACTION_ROW (row);
+  self->gemini_button = button;
+  check_gemini (self);
+}
+
 static void
 add_agent_groups (TwConnectDialog *self)
 {
@@ -181,6 +292,8 @@ add_agent_groups (TwConnectDialog *self)
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), label);
 
       self->agent_labels[i] = GTK_LABEL (label);
+      if (i == GEMINI_SNIPPET)
+        add_gemini_row (self, group);
       gtk_box_append (GTK_BOX (self->agents_box), group);
     }
 }
@@ -197,6 +310,10 @@ copy_stdio_cb (TwConnectDialog *self,
 static void
 tw_connect_dialog_dispose (GObject *object)
 {
+  TwConnectDialog *self = TW_CONNECT_DIALOG (object);
+
+  /* Replies still on their way hold the dialog, and see this. */
+  g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (object), TW_TYPE_CONNECT_DIALOG);
 
   G_OBJECT_CLASS (tw_connect_dialog_parent_class)->dispose (object);
@@ -210,6 +327,7 @@ tw_connect_dialog_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->token, g_free);
   g_clear_pointer (&self->workspace_path, g_free);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (tw_connect_dialog_parent_class)->finalize (object);
 }
@@ -242,6 +360,7 @@ tw_connect_dialog_class_init (TwConnectDialogClass *klass)
 static void
 tw_connect_dialog_init (TwConnectDialog *self)
 {
+  self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   add_agent_groups (self);
 }

@@ -152,7 +152,8 @@ tw_mcp_snippet_opencode (const char *url,
  * environment in gemini-extension.json at every start, so the file names
  * no URL or token, and every agent gets its own from TABWRIGHT_MCP_URL and
  * TABWRIGHT_MCP_TOKEN. The person installs it once, by running the command
- * below; Tabwright writes nothing of Gemini CLI's. */
+ * below or through TwGeminiInstall, which writes the same bytes after
+ * asking; Tabwright writes nothing of Gemini CLI's without that. */
 const char *
 tw_mcp_snippet_gemini_extension (void)
 {

@@ -298,13 +298,14 @@ function readBody(req) {
 // Starts the model. @pageUrl is the page the script opens. Resolves with
 // { url, state, close() }; state.results holds, per model request, the tool
 // results the CLI sent (the last request holds them all), state.failures
-// what went against the script, state.requests every path asked for.
+// what went against the script, state.requests every path asked for,
+// state.offered the tool names of the last request with the browser tools.
 // release() lets the first scripted turn go; until then the model holds it,
 // and state.waiting says that the CLI has asked.
 export async function startModelServer({ pageUrl }) {
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
-  const state = { pageUrl, requests: [], results: [], failures: [], turns: 0, finished: false, gate, waiting: false };
+  const state = { pageUrl, requests: [], results: [], failures: [], offered: [], turns: 0, finished: false, gate, waiting: false };
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
@@ -342,6 +343,7 @@ export async function startModelServer({ pageUrl }) {
       protocol.reply(res, { text: 'Tabwright check' }, ++state.turns);
       return;
     }
+    state.offered = names;
     // The test may hold the first scripted turn until it has looked at the
     // running CLI.
     if (results.length === 0) {

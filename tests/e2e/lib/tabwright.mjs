@@ -66,11 +66,11 @@ function appendLog(state, chunk) {
 
 // Starts a dbus-daemon of our own and resolves with its address.
 // Its messages go to @state's log, shown when a test fails.
-async function startSessionBus(dir, state) {
-  const daemon = spawn('dbus-daemon', [
+async function startSessionBus(dir, state, wrap = []) {
+  const argv = [...wrap, 'dbus-daemon',
     '--session', '--nofork', '--nopidfile', '--print-address=1',
-    `--address=unix:dir=${dir}`,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    `--address=unix:dir=${dir}`];
+  const daemon = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   daemon.stderr.on('data', (chunk) => appendLog(state, chunk));
   liveChildren.add(daemon);
   daemon.on('exit', () => liveChildren.delete(daemon));
@@ -181,17 +181,21 @@ function findRuntimeFile(runtimeDir, workspace) {
 // Starts `tabwright --workspace <tmp> --mcp-port 0` and resolves when its
 // runtime file is written:
 //   { url, token, info, runtimeFile, dirs, env, pid, log(), stop() }
-export async function startTabwright({ args = [], env = {}, dirs = null } = {}) {
+// @wrap is a command the app and its bus run under, e.g. setpriv to run them
+// as another user.
+export async function startTabwright({ args = [], env = {}, dirs = null, wrap = [] } = {}) {
   const bin = process.env.TABWRIGHT_BIN;
   if (!bin)
     throw new Error('TABWRIGHT_BIN is not set');
 
   dirs ??= makeAppDirs();
   const state = { log: '' };
-  const { daemon, address } = await startSessionBus(dirs.bus, state);
+  const { daemon, address } = await startSessionBus(dirs.bus, state, wrap);
   const appArgs = ['--workspace', dirs.workspace, '--mcp-port', '0', ...args];
   const childEnv = appEnv(dirs, address, env);
-  const child = spawn(bin, appArgs, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = wrap.length > 0
+    ? spawn(wrap[0], [...wrap.slice(1), bin, ...appArgs], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(bin, appArgs, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
   child.on('exit', () => liveChildren.delete(child));
   child.stdout.on('data', (chunk) => appendLog(state, chunk));
