@@ -73,6 +73,9 @@ typedef enum
   TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
   TW_TAB_COMMAND_PDF,           /* {path,paperSize?,landscape?,background?} -> {browserId,path,size} */
 
+  /* Forms, coordinates and emulation (issue 18, the env branch). */
+  TW_TAB_COMMAND_FILL_FORM,     /* {fields:[{ref,value}]} -> {browserId,url,title,filled,failed,skipped,fields:[...]} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 
