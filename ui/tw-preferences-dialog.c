@@ -50,7 +50,7 @@ static const struct {
   { "debugging", N_("Console and network in depth, HTTP from the tab’s session") },
   { "storage", N_("Cookies, local and session storage, logins saved to a file") },
   { "output", N_("Printing to PDF, the list of downloads") },
-  { "input", N_("Filling a whole form at once") },
+  { "input", N_("Filling a whole form at once, the mouse at x,y of the page") },
 };
 
 static char *

@@ -2,8 +2,9 @@
 //
 // The input group (issue 18) through the official MCP SDK client against a
 // real Tabwright: browser_fill_form fills a whole form, each field through
-// the same action as the single-field tools, and the page records what it
-// saw (trusted input events, the values it holds).
+// the same action as the single-field tools, and browser_mouse acts at x,y
+// of the viewport or of a scaled screenshot; the page records what it saw
+// (input events, the values it holds, where the pointer went).
 
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -52,12 +53,39 @@ const FORM = page('Sign up', `
     }, true);
 </script>`);
 
+// A canvas that records where the pointer went and draws strokes, a
+// button, and a scroller.
+const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</title>
+<style>body { margin: 0 } canvas { position: absolute; left: 0; top: 0 }
+#save { position: absolute; left: 500px; top: 20px; width: 100px; height: 40px }
+#list { position: absolute; left: 500px; top: 100px; width: 200px; height: 150px; overflow: auto }</style></head>
+<body><canvas id="c" width="400" height="300" aria-label="Sketch"></canvas>
+<button id="save" onclick="window.saved = (window.saved || 0) + 1">Save</button>
+<div id="list" role="list" aria-label="Items">${Array.from({ length: 50 }, (_, i) => `<div role="listitem">Item ${i}</div>`).join('')}</div>
+<script>
+  const c = document.getElementById('c');
+  const g = c.getContext('2d');
+  window.events = [];
+  let drawing = false;
+  for (const type of ['pointerdown', 'pointermove', 'pointerup', 'click', 'dblclick'])
+    c.addEventListener(type, (e) => {
+      window.events.push({ type, x: e.clientX, y: e.clientY, ox: e.offsetX, oy: e.offsetY, buttons: e.buttons });
+      if (type === 'pointerdown') { drawing = true; g.beginPath(); g.moveTo(e.offsetX, e.offsetY); }
+      if (type === 'pointermove' && drawing) { g.lineTo(e.offsetX, e.offsetY); g.lineWidth = 4; g.stroke(); }
+      if (type === 'pointerup') drawing = false;
+    });
+</script></body></html>`;
+
 function startServer() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     if (url.pathname === '/form') {
       res.end(FORM);
+      return;
+    }
+    if (url.pathname === '/canvas') {
+      res.end(CANVAS);
       return;
     }
     if (url.pathname === '/search') {
@@ -248,4 +276,77 @@ test('a field that navigates skips the rest and says so', options, async () => {
   assert.equal(data.skipped, 1);
   assert.match(text, /A field took the tab to another page/);
   assert.equal(textField(text, 'url'), `${origin}/results?q=go`);
+});
+
+function eventsOf(events, type) {
+  return events.filter((e) => e.type === type);
+}
+
+test('browser_mouse clicks land where they were asked, also through a scaled screenshot', options, async () => {
+  const id = await openTab('/canvas');
+  const click = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 120, y: 75 });
+  assert.equal(click.data.x, 120);
+  assert.equal(click.data.y, 75);
+  assert.equal(click.data.element.tag, 'canvas', click.text);
+  assert.match(click.text, /^Left-clicked at \(120, 75\) of the viewport, on /);
+  let events = await evaluate(id, '() => window.events');
+  assert.deepEqual(eventsOf(events, 'click').map((e) => [e.x, e.y, e.ox, e.oy]), [[120, 75, 120, 75]]);
+
+  // A screenshot scaled to half the viewport's width: its points map back.
+  const width = await evaluate(id, '() => window.innerWidth');
+  const shot = await client.callTool({ name: 'browser_screenshot', arguments: { browserId: id, maxWidth: Math.round(width / 2) } });
+  const scale = Number(textField(shot.content.find((b) => b.type === 'text').text, 'scale'));
+  assert.ok(Math.abs(scale - 0.5) < 0.01, `the screenshot was scaled: ${scale}`);
+  await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 50, y: 100, scale });
+  await callOk(client, 'browser_mouse', { browserId: id, action: 'double_click', x: 150, y: 30, screenshotWidth: width / 2 });
+  events = await evaluate(id, '() => window.events');
+  const clicks = eventsOf(events, 'click').map((e) => [Math.round(e.x), Math.round(e.y)]);
+  assert.deepEqual(clicks.slice(1, 2), [[Math.round(50 / scale), Math.round(100 / scale)]]);
+  assert.deepEqual(eventsOf(events, 'dblclick').map((e) => [e.x, e.y]), [[300, 60]]);
+
+  await callError(client, 'browser_mouse', { browserId: id, action: 'click', x: width + 10, y: 10 }, 'browser_invalid_argument');
+  await callError(client, 'browser_mouse', { browserId: id, action: 'drag', x: 10, y: 10 }, 'browser_invalid_argument');
+  assert.equal((await evaluate(id, '() => window.events')).length, events.length, 'refused calls sent no events');
+});
+
+test('browser_mouse names the element at the point with a snapshot ref', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 550, y: 40 });
+  assert.equal(data.element.role, 'button');
+  assert.equal(data.element.name, 'Save');
+  assert.equal(textField(text, 'ref'), data.element.ref);
+  assert.equal(await evaluate(id, '() => window.saved'), 1);
+  // The same ref the snapshot prints, and it works with the ref tools.
+  const snap = await snapshot(id);
+  assert.equal(refIn(snap, 'button "Save"'), data.element.ref);
+  await callOk(client, 'browser_click', { browserId: id, ref: data.element.ref });
+  assert.equal(await evaluate(id, '() => window.saved'), 2);
+});
+
+test('browser_mouse wheel scrolls the scroller under the point', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'wheel', x: 600, y: 200, deltaY: 120 });
+  assert.equal(data.movedY, 120, text);
+  assert.equal(data.element.role, 'listitem');
+  assert.equal(await evaluate(id, '() => document.getElementById("list").scrollTop'), 120);
+  assert.equal(await evaluate(id, '() => document.scrollingElement.scrollTop'), 0, 'the page did not scroll');
+});
+
+test('browser_mouse drag on a canvas draws from A to B', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'drag', x: 40, y: 40, toX: 240, toY: 140 });
+  assert.deepEqual(data.to, { x: 240, y: 140 }, text);
+  assert.match(text, /^Dragged from \(40, 40\) of the viewport, on canvas "Sketch" @e\d+, to \(240, 140\)/);
+  const events = await evaluate(id, '() => window.events');
+  assert.deepEqual(eventsOf(events, 'pointerdown').map((e) => [e.x, e.y]), [[40, 40]]);
+  assert.deepEqual(eventsOf(events, 'pointerup').map((e) => [e.x, e.y]), [[240, 140]]);
+  const moves = eventsOf(events, 'pointermove').filter((e) => e.buttons === 1);
+  assert.ok(moves.length >= 5, `moves with the button held: ${JSON.stringify(events)}`);
+  // The stroke is on the canvas: painted in the middle of A-B, not far off it.
+  const painted = await evaluate(id, `() => {
+    const g = document.getElementById('c').getContext('2d');
+    return [g.getImageData(140, 90, 1, 1).data[3], g.getImageData(40, 200, 1, 1).data[3]];
+  }`);
+  assert.ok(painted[0] > 0, 'the line passes through the middle');
+  assert.equal(painted[1], 0, 'nothing drawn elsewhere');
 });
