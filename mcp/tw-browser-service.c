@@ -50,6 +50,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_PDF]       = "pdf",
   /* Forms, coordinates and emulation (issue 18). */
   [TW_TAB_COMMAND_FILL_FORM] = "fill_form",
+  [TW_TAB_COMMAND_EMULATE]   = "emulate",
   [TW_TAB_COMMAND_MOUSE]     = "mouse",
 };
 

@@ -15,6 +15,7 @@
 #include "tw-tab-pdf.h"
 #include "tw-tab-storage.h"
 #include "tw-tab-form.h"
+#include "tw-tab-emulation.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -1904,6 +1905,16 @@ dispatch_command (TwBrowserTab *self,
       }
       break;
 
+    case TW_TAB_COMMAND_EMULATE:
+      {
+        JsonObject *reply = tw_tab_emulation_apply (self->view, cmd->params, &error);
+
+        if (reply != NULL)
+          json_object_set_string_member (reply, "browserId", self->id);
+        finish_command (self, task, reply, error);
+      }
+      break;
+
     case TW_TAB_COMMAND_LIST_TABS:
     case TW_TAB_COMMAND_NEW_TAB:
     case TW_TAB_COMMAND_CLOSE_TAB:
@@ -2829,6 +2840,7 @@ JsonObject *
 tw_browser_tab_describe (TwBrowserTab *self)
 {
   JsonObject *object;
+  JsonObject *emulation;
 
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
 
@@ -2841,6 +2853,10 @@ tw_browser_tab_describe (TwBrowserTab *self)
     json_object_set_string_member (object, "owner", self->owner);
   else
     json_object_set_null_member (object, "owner");
+  /* Forms, coordinates and emulation (issue 18). */
+  emulation = tw_tab_emulation_describe (self->view);
+  if (emulation != NULL)
+    json_object_set_object_member (object, "emulation", emulation);
 
   return object;
 }

@@ -19,6 +19,8 @@ let app;
 let server;
 let origin;
 let client;
+// The User-Agent header of every request, by path.
+const agentsSeen = new Map();
 
 function page(title, body = '') {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
@@ -79,6 +81,7 @@ const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</
 function startServer() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    agentsSeen.set(url.pathname, req.headers['user-agent'] ?? '');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     if (url.pathname === '/form') {
       res.end(FORM);
@@ -122,7 +125,7 @@ before(async () => {
   if (options.skip)
     return;
   await startServer();
-  app = await startTabwright({ args: ['--tools', 'core,input'] });
+  app = await startTabwright({ args: ['--tools', 'core,input,emulation'] });
   client = await connectClient(app);
 });
 
@@ -349,4 +352,41 @@ test('browser_mouse drag on a canvas draws from A to B', options, async () => {
   }`);
   assert.ok(painted[0] > 0, 'the line passes through the middle');
   assert.equal(painted[1], 0, 'nothing drawn elsewhere');
+});
+
+test('browser_emulate sets the user agent the page and the server see, per tab, until reset', options, async () => {
+  const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Tabwright-Test/1.0 Mobile';
+  const id = await openTab('/ua-before');
+  const other = await openTab('/ua-other');
+  const own = agentsSeen.get('/ua-before');
+  assert.ok(own.length > 0 && !own.includes('Tabwright-Test'));
+
+  const set = await callOk(client, 'browser_emulate', { browserId: id, userAgent: phone });
+  assert.deepEqual(set.data.emulation, { userAgent: phone });
+  assert.equal(textField(set.text, 'userAgent'), phone);
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/ua-after` });
+  assert.equal(agentsSeen.get('/ua-after'), phone, 'the server got the emulated User-Agent');
+  assert.equal(await evaluate(id, '() => navigator.userAgent'), phone);
+
+  // Only that tab: the other one keeps the browser's own.
+  await callOk(client, 'browser_navigate', { browserId: other, url: `${origin}/ua-other-after` });
+  assert.equal(agentsSeen.get('/ua-other-after'), own);
+
+  const list = await callOk(client, 'browser_list_tabs', {});
+  const tab = list.data.tabs.find((t) => t.browserId === id);
+  assert.deepEqual(tab.emulation, { userAgent: phone });
+  assert.equal(list.data.tabs.find((t) => t.browserId === other).emulation, undefined);
+  assert.ok(list.text.includes(`browserId: ${id}, `) && list.text.includes(`emulating userAgent: ${phone}`), list.text);
+
+  await callError(client, 'browser_emulate', { browserId: id, userAgent: 'evil\r\nX-Injected: 1' }, 'browser_invalid_argument');
+  await callError(client, 'browser_emulate', { browserId: id }, 'browser_invalid_argument');
+  assert.deepEqual((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation,
+    { userAgent: phone }, 'a refused call changed nothing');
+
+  const reset = await callOk(client, 'browser_emulate', { browserId: id, reset: true });
+  assert.deepEqual(reset.data.emulation, {});
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/ua-reset` });
+  assert.equal(agentsSeen.get('/ua-reset'), own);
+  assert.equal(await evaluate(id, '() => navigator.userAgent'), own);
+  assert.equal((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation, undefined);
 });
