@@ -48,6 +48,10 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_HANDLE_DIALOG] = "handle_dialog",
   [TW_TAB_COMMAND_DOWNLOADS] = "downloads",
   [TW_TAB_COMMAND_PDF]       = "pdf",
+  /* Forms, coordinates and emulation (issue 18). */
+  [TW_TAB_COMMAND_FILL_FORM] = "fill_form",
+  [TW_TAB_COMMAND_EMULATE]   = "emulate",
+  [TW_TAB_COMMAND_MOUSE]     = "mouse",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

@@ -73,6 +73,11 @@ typedef enum
   TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
   TW_TAB_COMMAND_PDF,           /* {path,paperSize?,landscape?,background?} -> {browserId,path,size} */
 
+  /* Forms, coordinates and emulation (issue 18, the env branch). */
+  TW_TAB_COMMAND_FILL_FORM,     /* {fields:[{ref,value}]} -> {browserId,url,title,filled,failed,skipped,fields:[...]} */
+  TW_TAB_COMMAND_EMULATE,       /* {userAgent?,reset?} -> {browserId,emulation,userAgent,reset} */
+  TW_TAB_COMMAND_MOUSE,         /* {action,x,y,toX?,toY?,deltaX?,deltaY?,button?,scale?|screenshotWidth?} -> {browserId,url,title,x,y,element,...}: an action of tw-tab-actions */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -50,6 +50,8 @@ static const struct {
   { "debugging", N_("Console and network in depth, HTTP from the tab’s session") },
   { "storage", N_("Cookies, local and session storage, logins saved to a file") },
   { "output", N_("Printing to PDF, the list of downloads") },
+  { "emulation", N_("Pretending to be another browser (user agent) per tab") },
+  { "input", N_("Filling a whole form at once, the mouse at x,y of the page") },
 };
 
 static char *

@@ -14,6 +14,8 @@
 #include "tw-tab-reading.h"
 #include "tw-tab-pdf.h"
 #include "tw-tab-storage.h"
+#include "tw-tab-form.h"
+#include "tw-tab-emulation.h"
 #include "tw-web-context.h"
 
 /* How many answered dialogs a tab remembers. Commands only ever ask for the
@@ -229,6 +231,13 @@ command_time_limit (TwBrowserTab *self,
   /* The HTTP session gives up after 30 s. */
   if (command == TW_TAB_COMMAND_FETCH)
     return self->command_timeout_ms + 35000;
+
+  /* Forms, coordinates and emulation (issue 18): a form is up to
+   * TW_TAB_FORM_MAX_FIELDS actions, each bounded by itself. */
+  if (command == TW_TAB_COMMAND_FILL_FORM)
+    return TW_TAB_FORM_MAX_FIELDS * (TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS +
+                                     TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 1000) +
+           self->command_timeout_ms;
 
   if (tw_tab_actions_handles (command))
     return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
@@ -1324,6 +1333,11 @@ delegated_command_cb (GObject      *object,
       answer = tw_tab_pdf_finish (result, &error);
       break;
 
+    /* Forms, coordinates and emulation (issue 18). */
+    case TW_TAB_COMMAND_FILL_FORM:
+      answer = tw_tab_form_fill_finish (result, &error);
+      break;
+
     default:
       g_assert (tw_tab_actions_handles (cmd->command));
       answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
@@ -1877,6 +1891,30 @@ dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_PDF:
       tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
                         g_task_get_cancellable (task), delegated_command_cb, g_object_ref (task));
+      break;
+
+    /* Forms, coordinates and emulation (issue 18). */
+    case TW_TAB_COMMAND_FILL_FORM:
+      {
+        TwTabActionsOptions options = {
+          .workspace_dir = self->workspace_dir,
+          .navigation_timeout_ms = self->command_timeout_ms,
+        };
+
+        tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
+                                g_task_get_cancellable (task), delegated_command_cb,
+                                g_object_ref (task));
+      }
+      break;
+
+    case TW_TAB_COMMAND_EMULATE:
+      {
+        JsonObject *reply = tw_tab_emulation_apply (self->view, cmd->params, &error);
+
+        if (reply != NULL)
+          json_object_set_string_member (reply, "browserId", self->id);
+        finish_command (self, task, reply, error);
+      }
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:
@@ -2804,6 +2842,7 @@ JsonObject *
 tw_browser_tab_describe (TwBrowserTab *self)
 {
   JsonObject *object;
+  JsonObject *emulation;
 
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
 
@@ -2816,6 +2855,10 @@ tw_browser_tab_describe (TwBrowserTab *self)
     json_object_set_string_member (object, "owner", self->owner);
   else
     json_object_set_null_member (object, "owner");
+  /* Forms, coordinates and emulation (issue 18). */
+  emulation = tw_tab_emulation_describe (self->view);
+  if (emulation != NULL)
+    json_object_set_object_member (object, "emulation", emulation);
 
   return object;
 }

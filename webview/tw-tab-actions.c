@@ -118,6 +118,7 @@ tw_tab_actions_handles (TwTabCommand command)
     case TW_TAB_COMMAND_UPLOAD:
     case TW_TAB_COMMAND_SCROLL:
     case TW_TAB_COMMAND_EVALUATE:
+    case TW_TAB_COMMAND_MOUSE:
       return TRUE;
     default:
       return FALSE;
@@ -483,6 +484,7 @@ command_function (TwTabCommand command)
     case TW_TAB_COMMAND_DRAG:     return "actions.drag";
     case TW_TAB_COMMAND_SCROLL:   return "actions.scroll";
     case TW_TAB_COMMAND_UPLOAD:   return "actions.upload";
+    case TW_TAB_COMMAND_MOUSE:    return "mouse.act";
     case TW_TAB_COMMAND_TYPE:
     case TW_TAB_COMMAND_KEYPRESS: return "keyboard.down";
     default:                      return NULL;
@@ -1538,6 +1540,11 @@ check_params (ActionRun  *run,
     case TW_TAB_COMMAND_EVALUATE:
       return check_string (params, "ref", FALSE, TRUE, error) &&
              check_string (params, "function", TRUE, TRUE, error);
+
+    /* browser_mouse (issue 18): the page checks the point and its scale
+     * before it sends any event. */
+    case TW_TAB_COMMAND_MOUSE:
+      return check_string (params, "action", TRUE, TRUE, error);
 
     default:
       g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,

@@ -48,6 +48,12 @@ format_tab_list (JsonObject *result)
         g_string_append (text, ", loading");
       if (owner != NULL)
         g_string_append_printf (text, ", agent: %s", owner);
+      /* Emulation (issue 18). */
+      if (json_object_get_member (tab, "emulation") != NULL &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (tab, "emulation")))
+        g_string_append_printf (text, ", emulating userAgent: %s",
+                                tw_tool_get_string (json_object_get_object_member (tab, "emulation"),
+                                                    "userAgent", "?"));
     }
 
   return g_string_free (text, FALSE);

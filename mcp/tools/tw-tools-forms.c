@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* browser_fill_form: many fields of a form in one call, each by ref and
+ * each reported on its own, through the same actions as browser_fill,
+ * browser_select and browser_click. */
+
+static void
+append_cut (GString    *text,
+            const char *value,
+            glong       max)
+{
+  glong len = g_utf8_strlen (value, -1);
+  g_autofree char *cut = g_utf8_substring (value, 0, MIN (len, max));
+
+  g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
+}
+
+/* `- checkbox "Subscribe" @e5: checked`, or the field's error. */
+static void
+append_field_line (GString    *text,
+                   JsonObject *field)
+{
+  const char *role = tw_tool_get_string (field, "role", NULL);
+  const char *name = tw_tool_get_string (field, "name", "");
+  const char *kind = tw_tool_get_string (field, "kind", "fill");
+  JsonObject *error = json_object_get_member (field, "error") != NULL
+                      ? json_object_get_object_member (field, "error") : NULL;
+
+  g_string_append (text, "\n- ");
+  if (role != NULL)
+    {
+      g_string_append (text, g_str_equal (role, "generic") ? "element" : role);
+      if (name[0] != '\0')
+        {
+          g_string_append_c (text, ' ');
+          append_cut (text, name, 60);
+        }
+      g_string_append_c (text, ' ');
+    }
+  g_string_append_printf (text, "%s: ", tw_tool_get_string (field, "ref", "?"));
+
+  if (error != NULL)
+    {
+      g_string_append_printf (text, "not filled. Error: %s — %s",
+                              tw_tool_get_string (error, "code", "browser_internal"),
+                              tw_tool_get_string (error, "message", ""));
+      return;
+    }
+
+  if (g_str_equal (kind, "check"))
+    g_string_append (text, tw_tool_get_boolean (field, "checked", FALSE) ? "checked" : "not checked");
+  else if (g_str_equal (kind, "select"))
+    {
+      g_string_append (text, "selected ");
+      append_cut (text, tw_tool_get_string (field, "value", ""), 80);
+    }
+  else
+    append_cut (text, tw_tool_get_string (field, "value", ""), 200);
+
+  if (!tw_tool_get_boolean (field, "changed", TRUE))
+    g_string_append (text, " (already so)");
+  if (tw_tool_get_boolean (field, "changedByPage", FALSE))
+    g_string_append (text, " (the page changed the value given)");
+}
+
+static char *
+format_fill_form (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonArray *fields = tw_tool_get_array (result, "fields");
+  gint64 filled = tw_tool_get_int (result, "filled", 0);
+  gint64 failed = tw_tool_get_int (result, "failed", 0);
+  gint64 skipped = tw_tool_get_int (result, "skipped", 0);
+  guint n = fields != NULL ? json_array_get_length (fields) : 0;
+
+  if (failed == 0 && skipped == 0)
+    g_string_append_printf (text, "Filled all %u fields:", n);
+  else
+    g_string_append_printf (text, "Filled %" G_GINT64_FORMAT " of %u fields; %" G_GINT64_FORMAT
+                                  " failed%s and were not filled (the others were):",
+                            filled, n, failed + skipped,
+                            skipped > 0 ? " or were skipped after a navigation" : "");
+
+  for (guint i = 0; i < n; i++)
+    append_field_line (text, json_array_get_object_element (fields, i));
+
+  if (tw_tool_get_boolean (result, "navigated", FALSE))
+    g_string_append (text, "\nA field took the tab to another page.");
+  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
+    g_string_append_printf (text, "\nThe page it opened failed to load: %s",
+                            tw_tool_get_string (result, "loadError", ""));
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+forms_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "fields", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_FILL_FORM, tw_tool_get_browser_id (call), params,
+                            format_fill_form);
+}
+
+static const TwToolDef forms_tools[] = {
+  {
+    .name = "browser_fill_form",
+    .title = "Fill several form fields",
+    .description =
+      "Fill a form in one call: text fields, textareas, comboboxes, dropdowns, checkboxes and "
+      "radios, each by ref, each typed, selected or clicked as browser_fill, browser_select and "
+      "browser_click do. Reports every field: what it shows now, or its own error (the others "
+      "are still filled).",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"fields\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 40, \"items\": {"
+            "\"type\": \"object\", "
+            "\"properties\": {"
+              "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, \"description\": \"The field's ref, e.g. @e5.\"}, "
+              "\"value\": {\"type\": [\"string\", \"boolean\"], \"maxLength\": 100000, \"description\": \"Text, option value or label; true or false for checkboxes and radios.\"}"
+            "}, "
+            "\"required\": [\"ref\", \"value\"], "
+            "\"additionalProperties\": false"
+          "}, \"description\": \"The fields in the order to fill them.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"fields\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"url\": {\"type\": \"string\"}, "
+          "\"title\": {\"type\": \"string\"}, "
+          "\"navigated\": {\"type\": \"boolean\", \"description\": \"A field took the tab to another page; the fields after it were skipped.\"}, "
+          "\"filled\": {\"type\": \"integer\"}, "
+          "\"failed\": {\"type\": \"integer\"}, "
+          "\"skipped\": {\"type\": \"integer\"}, "
+          "\"fields\": {\"type\": \"array\", \"items\": {"
+            "\"type\": \"object\", "
+            "\"properties\": {"
+              "\"ref\": {\"type\": \"string\"}, "
+              "\"role\": {\"type\": \"string\"}, "
+              "\"name\": {\"type\": \"string\"}, "
+              "\"kind\": {\"type\": \"string\", \"enum\": [\"fill\", \"select\", \"check\"]}, "
+              "\"filled\": {\"type\": \"boolean\"}, "
+              "\"value\": {\"type\": \"string\", \"description\": \"What the field shows now (the option's label for dropdowns).\"}, "
+              "\"checked\": {\"type\": \"boolean\"}, "
+              "\"changed\": {\"type\": \"boolean\"}, "
+              "\"error\": {\"type\": \"object\", \"properties\": {\"code\": {\"type\": \"string\"}, \"message\": {\"type\": \"string\"}}}"
+            "}, "
+            "\"required\": [\"ref\", \"filled\"]"
+          "}}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"url\", \"fields\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = TRUE,
+    .handler = forms_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_forms_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (forms_tools);
+  return forms_tools;
+}

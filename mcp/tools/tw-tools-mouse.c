@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* browser_mouse: the pointer at x,y of the viewport or of a scaled
+ * screenshot, for canvas apps and maps that have no refs. Each result names
+ * the element that was at the point, with a ref to use afterwards. */
+
+static void
+append_element (GString    *text,
+                JsonObject *element)
+{
+  const char *role = tw_tool_get_string (element, "role", "generic");
+  const char *name = tw_tool_get_string (element, "name", "");
+
+  g_string_append (text, g_str_equal (role, "generic") ? tw_tool_get_string (element, "tag", "element") : role);
+  if (name[0] != '\0')
+    {
+      glong len = g_utf8_strlen (name, -1);
+      g_autofree char *cut = g_utf8_substring (name, 0, MIN (len, 80));
+
+      g_string_append_printf (text, " \"%s%s\"", cut, len > 80 ? "…" : "");
+    }
+  g_string_append_printf (text, " %s", tw_tool_get_string (element, "ref", ""));
+}
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static double
+get_number (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    return (double) json_node_get_int (node);
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return json_node_get_double (node);
+  return 0;
+}
+
+static char *
+format_mouse (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  const char *action = tw_tool_get_string (result, "action", "move");
+  JsonObject *element = get_object (result, "element");
+  JsonObject *to = get_object (result, "to");
+  JsonObject *released = get_object (result, "releasedOn");
+  const char *ref = element != NULL ? tw_tool_get_string (element, "ref", NULL) : NULL;
+
+  if (g_str_equal (action, "click"))
+    g_string_append_printf (text, "%s-clicked", tw_tool_get_string (result, "button", "left"));
+  else if (g_str_equal (action, "double_click"))
+    g_string_append (text, "Double-clicked");
+  else if (g_str_equal (action, "drag"))
+    g_string_append (text, "Dragged");
+  else if (g_str_equal (action, "wheel"))
+    g_string_append (text, "Turned the wheel");
+  else
+    g_string_append (text, "Moved the pointer to");
+  if (text->str[0] == 'l' || text->str[0] == 'r' || text->str[0] == 'm')
+    text->str[0] = g_ascii_toupper (text->str[0]);
+
+  g_string_append_printf (text, " %s (%g, %g) of the viewport", g_str_equal (action, "drag") ? "from" : "at",
+                          get_number (result, "x"), get_number (result, "y"));
+  if (element != NULL)
+    {
+      g_string_append (text, ", on ");
+      append_element (text, element);
+    }
+  if (to != NULL)
+    {
+      g_string_append_printf (text, ", to (%g, %g)", get_number (to, "x"), get_number (to, "y"));
+      if (released != NULL)
+        {
+          g_string_append (text, ", released on ");
+          append_element (text, released);
+        }
+    }
+  g_string_append_c (text, '.');
+
+  if (g_str_equal (action, "wheel"))
+    {
+      if (tw_tool_get_boolean (result, "prevented", FALSE))
+        g_string_append (text, " The page cancelled the wheel event, so nothing scrolled by itself.");
+      else
+        g_string_append_printf (text, " It scrolled %s%s by %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
+                                g_strcmp0 (tw_tool_get_string (result, "scrolled", "page"), "page") == 0 ? "the " : "",
+                                tw_tool_get_string (result, "scrolled", "page"),
+                                tw_tool_get_int (result, "movedX", 0), tw_tool_get_int (result, "movedY", 0));
+    }
+
+  if (tw_tool_get_boolean (result, "navigated", FALSE))
+    g_string_append (text, " The tab went to another page.");
+  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
+    g_string_append_printf (text, " The page failed to load: %s", tw_tool_get_string (result, "loadError", ""));
+
+  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  if (ref != NULL)
+    tw_tool_append_field (text, "ref", ref);
+  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_dialogs (text, result);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+mouse_handler (TwToolCall *call)
+{
+  static const char * const names[] = {
+    "action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button", "scale", "screenshotWidth", NULL
+  };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_MOUSE, tw_tool_get_browser_id (call), params,
+                            format_mouse);
+}
+
+#define MOUSE_ELEMENT_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" \
+    "\"ref\": {\"type\": \"string\"}, \"role\": {\"type\": \"string\"}, \"name\": {\"type\": \"string\"}, \"tag\": {\"type\": \"string\"}" \
+  "}}"
+
+#define COORD(name, what) \
+  "\"" name "\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 100000, \"description\": \"" what "\"}"
+
+static const TwToolDef mouse_tools[] = {
+  {
+    .name = "browser_mouse",
+    .title = "Mouse at x,y",
+    .description =
+      "Move, click, double click, drag or turn the wheel at x,y of the viewport (CSS pixels), "
+      "or of a scaled screenshot (pass its scale): for canvas apps, maps and charts without "
+      "refs. Says which element (role, name, ref) was at the point.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          TW_TOOL_BROWSER_ID_PROPERTY ", "
+          "\"action\": {\"type\": \"string\", \"enum\": [\"move\", \"click\", \"double_click\", \"drag\", \"wheel\"]}, "
+          COORD ("x", "From the left.") ", "
+          COORD ("y", "From the top.") ", "
+          COORD ("toX", "drag: where to release.") ", "
+          COORD ("toY", "drag: where to release.") ", "
+          "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000}, "
+          "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"wheel: pixels down.\"}, "
+          "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"]}, "
+          "\"scale\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100, \"description\": \"The scale browser_screenshot reported, when x,y are of that image.\"}, "
+          "\"screenshotWidth\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100000, \"description\": \"Or the width of the viewport screenshot x,y are of.\"}"
+        "}, "
+        "\"required\": [\"browserId\", \"action\", \"x\", \"y\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"browserId\": {\"type\": \"string\"}, "
+          "\"url\": {\"type\": \"string\"}, "
+          "\"title\": {\"type\": \"string\"}, "
+          "\"action\": {\"type\": \"string\"}, "
+          "\"x\": {\"type\": \"number\", \"description\": \"The point in CSS pixels of the viewport.\"}, "
+          "\"y\": {\"type\": \"number\"}, "
+          "\"element\": " MOUSE_ELEMENT_SCHEMA ", "
+          "\"to\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"number\"}, \"y\": {\"type\": \"number\"}}}, "
+          "\"releasedOn\": " MOUSE_ELEMENT_SCHEMA ", "
+          "\"navigated\": {\"type\": \"boolean\"}, "
+          "\"scrolled\": {\"type\": \"string\"}, "
+          "\"movedX\": {\"type\": \"integer\"}, "
+          "\"movedY\": {\"type\": \"integer\"}, "
+          "\"prevented\": {\"type\": \"boolean\"}, "
+          TW_TOOL_DIALOGS_PROPERTY
+        "}, "
+        "\"required\": [\"browserId\", \"url\", \"x\", \"y\"]"
+      "}",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = TRUE,
+    .handler = mouse_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_mouse_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (mouse_tools);
+  return mouse_tools;
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The input group (issue 18) through the official MCP SDK client against a
+// real Tabwright: browser_fill_form fills a whole form, each field through
+// the same action as the single-field tools, and browser_mouse acts at x,y
+// of the viewport or of a scaled screenshot; the page records what it saw
+// (input events, the values it holds, where the pointer went).
+
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+
+import { callError, callOk, callText, connectClient, refIn, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let server;
+let origin;
+let client;
+// The User-Agent header of every request, by path.
+const agentsSeen = new Map();
+
+function page(title, body = '') {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><h1>${title}</h1>${body}</body></html>`;
+}
+
+// A form that records every trusted input and change event it gets, by
+// field name, and what was submitted.
+const FORM = page('Sign up', `
+<form id="f" action="/done" method="get">
+  <label>Full name <input name="fullname"></label>
+  <label>Notes <textarea name="notes"></textarea></label>
+  <label>Country <select name="country"><option value="">Pick one</option>
+    <option value="fr">France</option><option value="de">Germany</option></select></label>
+  <label>City <input name="city" role="combobox" list="cities"></label>
+  <datalist id="cities"><option value="Paris"><option value="Berlin"></datalist>
+  <label><input type="checkbox" name="news"> Newsletter</label>
+  <label><input type="checkbox" name="terms" checked> Terms</label>
+  <label><input type="checkbox" name="locked" onclick="return false"> Locked</label>
+  <fieldset><legend>Plan</legend>
+    <label><input type="radio" name="plan" value="free" checked> Free</label>
+    <label><input type="radio" name="plan" value="pro"> Pro</label></fieldset>
+  <div role="checkbox" aria-checked="false" tabindex="0" id="aria"
+       onclick="this.setAttribute('aria-checked', this.getAttribute('aria-checked') === 'true' ? 'false' : 'true')">Remember me</div>
+</form>
+<script>
+  window.seen = [];
+  for (const type of ['input', 'change', 'click'])
+    document.getElementById('f').addEventListener(type, (e) => {
+      const n = e.target.name || e.target.id;
+      if (n) window.seen.push(type + ':' + n + ':' + e.isTrusted);
+    }, true);
+</script>`);
+
+// A canvas that records where the pointer went and draws strokes, a
+// button, and a scroller.
+const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</title>
+<style>body { margin: 0 } canvas { position: absolute; left: 0; top: 0 }
+#save { position: absolute; left: 500px; top: 20px; width: 100px; height: 40px }
+#list { position: absolute; left: 500px; top: 100px; width: 200px; height: 150px; overflow: auto }</style></head>
+<body><canvas id="c" width="400" height="300" aria-label="Sketch"></canvas>
+<button id="save" onclick="window.saved = (window.saved || 0) + 1">Save</button>
+<div id="list" role="list" aria-label="Items">${Array.from({ length: 50 }, (_, i) => `<div role="listitem">Item ${i}</div>`).join('')}</div>
+<script>
+  const c = document.getElementById('c');
+  const g = c.getContext('2d');
+  window.events = [];
+  let drawing = false;
+  for (const type of ['pointerdown', 'pointermove', 'pointerup', 'click', 'dblclick'])
+    c.addEventListener(type, (e) => {
+      window.events.push({ type, x: e.clientX, y: e.clientY, ox: e.offsetX, oy: e.offsetY, buttons: e.buttons });
+      if (type === 'pointerdown') { drawing = true; g.beginPath(); g.moveTo(e.offsetX, e.offsetY); }
+      if (type === 'pointermove' && drawing) { g.lineTo(e.offsetX, e.offsetY); g.lineWidth = 4; g.stroke(); }
+      if (type === 'pointerup') drawing = false;
+    });
+</script></body></html>`;
+
+function startServer() {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    agentsSeen.set(url.pathname, req.headers['user-agent'] ?? '');
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    if (url.pathname === '/form') {
+      res.end(FORM);
+      return;
+    }
+    if (url.pathname === '/canvas') {
+      res.end(CANVAS);
+      return;
+    }
+    if (url.pathname === '/search') {
+      res.end(page('Search', '<form action="/results"><label>Query <input name="q" ' +
+        'oninput="if (this.value === \'go\') location.href = \'/results?q=go\'"></label>' +
+        '<label>Page <input name="p"></label></form>'));
+      return;
+    }
+    res.end(page(url.pathname.slice(1) || 'Home'));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve();
+    });
+  });
+}
+
+async function openTab(p) {
+  const { data } = await callOk(client, 'browser_new_tab', { url: `${origin}${p}` });
+  return data.browserId;
+}
+
+async function evaluate(browserId, fn) {
+  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
+  return data.result;
+}
+
+async function snapshot(browserId) {
+  return (await callText(client, 'browser_snapshot', { browserId })).text;
+}
+
+before(async () => {
+  if (options.skip)
+    return;
+  await startServer();
+  app = await startTabwright({ args: ['--tools', 'core,input,emulation'] });
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+test('browser_fill_form fills text, textarea, dropdown, combobox, checkboxes and radios', options, async () => {
+  const id = await openTab('/form');
+  const snap = await snapshot(id);
+  const refs = {
+    name: refIn(snap, 'textbox "Full name"'),
+    notes: refIn(snap, 'textbox "Notes"'),
+    country: refIn(snap, 'combobox "Country"'),
+    city: refIn(snap, 'combobox "City"'),
+    news: refIn(snap, 'checkbox "Newsletter"'),
+    terms: refIn(snap, 'checkbox "Terms"'),
+    pro: refIn(snap, 'radio "Pro"'),
+    aria: refIn(snap, 'checkbox "Remember me"'),
+  };
+
+  const { data, text } = await callOk(client, 'browser_fill_form', {
+    browserId: id,
+    fields: [
+      { ref: refs.name, value: 'Ada Lovelace' },
+      { ref: refs.notes, value: 'line one\nline two' },
+      { ref: refs.country, value: 'Germany' },
+      { ref: refs.city, value: 'Paris' },
+      { ref: refs.news, value: true },
+      { ref: refs.terms, value: 'true' },
+      { ref: refs.pro, value: true },
+      { ref: refs.aria, value: true },
+    ],
+  });
+
+  assert.equal(data.filled, 8, text);
+  assert.equal(data.failed, 0);
+  assert.deepEqual(data.fields.map((f) => [f.ref, f.role, f.kind, f.filled]), [
+    [refs.name, 'textbox', 'fill', true],
+    [refs.notes, 'textbox', 'fill', true],
+    [refs.country, 'combobox', 'select', true],
+    [refs.city, 'combobox', 'fill', true],
+    [refs.news, 'checkbox', 'check', true],
+    [refs.terms, 'checkbox', 'check', true],
+    [refs.pro, 'radio', 'check', true],
+    [refs.aria, 'checkbox', 'check', true],
+  ]);
+  assert.equal(data.fields[0].name, 'Full name');
+  assert.equal(data.fields[0].value, 'Ada Lovelace');
+  assert.equal(data.fields[1].value, 'line one\nline two');
+  assert.equal(data.fields[2].value, 'Germany');
+  assert.equal(data.fields[3].value, 'Paris');
+  assert.equal(data.fields[4].checked, true);
+  assert.equal(data.fields[5].changed, false, 'Terms was checked already');
+  assert.match(text, /^Filled all 8 fields:/);
+  assert.ok(text.includes(`- textbox "Full name" ${refs.name}: "Ada Lovelace"`), text);
+  assert.ok(text.includes(`- checkbox "Terms" ${refs.terms}: checked (already so)`), text);
+  assert.ok(text.includes(`- combobox "Country" ${refs.country}: selected "Germany"`), text);
+  assert.equal(textField(text, 'browserId'), id);
+
+  // What the page holds, and that it came by trusted events as a person's.
+  const state = await evaluate(id, `() => {
+    const f = document.getElementById('f');
+    return { name: f.fullname.value, notes: f.notes.value, country: f.country.value, city: f.city.value,
+             news: f.news.checked, terms: f.terms.checked, plan: f.plan.value,
+             aria: document.getElementById('aria').getAttribute('aria-checked'), seen: window.seen };
+  }`);
+  assert.deepEqual({ ...state, seen: undefined }, {
+    name: 'Ada Lovelace', notes: 'line one\nline two', country: 'de', city: 'Paris',
+    news: true, terms: true, plan: 'pro', aria: 'true', seen: undefined,
+  });
+  // Typed text comes as trusted input events; checkboxes get browser_click's
+  // pointer click, whose default action (checking) fires a trusted change.
+  for (const event of ['input:fullname:true', 'input:notes:true', 'click:country:', 'change:country:',
+                       'input:city:true', 'click:news:', 'change:news:true', 'click:plan:',
+                       'change:plan:true', 'click:aria:'])
+    assert.ok(state.seen.some((s) => s.startsWith(event)), `the page saw ${event}: ${state.seen}`);
+  assert.ok(!state.seen.some((s) => s.startsWith('click:terms')), 'Terms was left alone, as it was checked');
+});
+
+test('a bad field reports its own error and the others are still filled', options, async () => {
+  const id = await openTab('/form');
+  const snap = await snapshot(id);
+  const name = refIn(snap, 'textbox "Full name"');
+  const country = refIn(snap, 'combobox "Country"');
+  const locked = refIn(snap, 'checkbox "Locked"');
+  const free = refIn(snap, 'radio "Free"');
+  const news = refIn(snap, 'checkbox "Newsletter"');
+
+  const { data, text } = await callOk(client, 'browser_fill_form', {
+    browserId: id,
+    fields: [
+      { ref: country, value: 'Atlantis' },
+      { ref: name, value: 'Grace' },
+      { ref: news, value: 'maybe' },
+      { ref: locked, value: true },
+      { ref: free, value: false },
+      { ref: '@e99999', value: 'x' },
+    ],
+  });
+  assert.equal(data.filled, 1, text);
+  assert.equal(data.failed, 5);
+  const byRef = Object.fromEntries(data.fields.map((f) => [f.ref, f]));
+  assert.equal(byRef[country].filled, false);
+  assert.equal(byRef[country].error.code, 'browser_invalid_argument');
+  assert.match(byRef[country].error.message, /France/, 'the options are listed');
+  assert.equal(byRef[name].filled, true);
+  assert.equal(byRef[name].value, 'Grace');
+  assert.equal(byRef[news].error.code, 'browser_invalid_argument');
+  assert.equal(byRef[locked].filled, false, 'a checkbox the page keeps unchecked is not reported as filled');
+  assert.equal(byRef[locked].checked, false);
+  assert.equal(byRef[free].error.code, 'browser_invalid_argument');
+  assert.equal(byRef['@e99999'].error.code, 'browser_stale_ref');
+  assert.match(text, /^Filled 1 of 6 fields; 5 failed and were not filled \(the others were\):/);
+  assert.ok(text.includes(`combobox "Country" ${country}: not filled. Error: browser_invalid_argument — `), text);
+
+  const state = await evaluate(id, `() => { const f = document.getElementById('f');
+    return [f.fullname.value, f.country.value, f.news.checked, f.locked.checked, f.plan.value]; }`);
+  assert.deepEqual(state, ['Grace', '', false, false, 'free']);
+});
+
+test('browser_fill_form fails as a whole only when no field was filled', options, async () => {
+  const id = await openTab('/form');
+  const snap = await snapshot(id);
+  const news = refIn(snap, 'checkbox "Newsletter"');
+  const { error } = await callError(client, 'browser_fill_form',
+    { browserId: id, fields: [{ ref: news, value: 'yes please' }] }, 'browser_invalid_argument');
+  assert.match(error.message, new RegExp(`^${news}: it is a checkbox`));
+  await callError(client, 'browser_fill_form', { browserId: id, fields: [] }, 'browser_invalid_argument');
+  await callError(client, 'browser_fill_form', { browserId: id, fields: [{ ref: news }] }, 'browser_invalid_argument');
+  await callError(client, 'browser_fill_form', { browserId: 'b999', fields: [{ ref: news, value: true }] },
+    'browser_not_found');
+  assert.equal(await evaluate(id, '() => document.getElementById("f").news.checked'), false);
+});
+
+test('a field that navigates skips the rest and says so', options, async () => {
+  const id = await openTab('/search');
+  const snap = await snapshot(id);
+  const q = refIn(snap, 'textbox "Query"');
+  const p = refIn(snap, 'textbox "Page"');
+  const { data, text } = await callOk(client, 'browser_fill_form', {
+    browserId: id, fields: [{ ref: q, value: 'go' }, { ref: p, value: '2' }],
+  });
+  assert.equal(data.navigated, true, text);
+  assert.equal(data.url, `${origin}/results?q=go`);
+  assert.equal(data.fields[0].filled, true);
+  assert.equal(data.fields[1].filled, false);
+  assert.equal(data.fields[1].error.code, 'browser_stale_ref');
+  assert.equal(data.skipped, 1);
+  assert.match(text, /A field took the tab to another page/);
+  assert.equal(textField(text, 'url'), `${origin}/results?q=go`);
+});
+
+function eventsOf(events, type) {
+  return events.filter((e) => e.type === type);
+}
+
+test('browser_mouse clicks land where they were asked, also through a scaled screenshot', options, async () => {
+  const id = await openTab('/canvas');
+  const click = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 120, y: 75 });
+  assert.equal(click.data.x, 120);
+  assert.equal(click.data.y, 75);
+  assert.equal(click.data.element.tag, 'canvas', click.text);
+  assert.match(click.text, /^Left-clicked at \(120, 75\) of the viewport, on /);
+  let events = await evaluate(id, '() => window.events');
+  assert.deepEqual(eventsOf(events, 'click').map((e) => [e.x, e.y, e.ox, e.oy]), [[120, 75, 120, 75]]);
+
+  // A screenshot scaled to half the viewport's width: its points map back.
+  const width = await evaluate(id, '() => window.innerWidth');
+  const shot = await client.callTool({ name: 'browser_screenshot', arguments: { browserId: id, maxWidth: Math.round(width / 2) } });
+  const scale = Number(textField(shot.content.find((b) => b.type === 'text').text, 'scale'));
+  assert.ok(Math.abs(scale - 0.5) < 0.01, `the screenshot was scaled: ${scale}`);
+  await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 50, y: 100, scale });
+  await callOk(client, 'browser_mouse', { browserId: id, action: 'double_click', x: 150, y: 30, screenshotWidth: width / 2 });
+  events = await evaluate(id, '() => window.events');
+  const clicks = eventsOf(events, 'click').map((e) => [Math.round(e.x), Math.round(e.y)]);
+  assert.deepEqual(clicks.slice(1, 2), [[Math.round(50 / scale), Math.round(100 / scale)]]);
+  assert.deepEqual(eventsOf(events, 'dblclick').map((e) => [e.x, e.y]), [[300, 60]]);
+
+  await callError(client, 'browser_mouse', { browserId: id, action: 'click', x: width + 10, y: 10 }, 'browser_invalid_argument');
+  await callError(client, 'browser_mouse', { browserId: id, action: 'drag', x: 10, y: 10 }, 'browser_invalid_argument');
+  assert.equal((await evaluate(id, '() => window.events')).length, events.length, 'refused calls sent no events');
+});
+
+test('browser_mouse names the element at the point with a snapshot ref', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 550, y: 40 });
+  assert.equal(data.element.role, 'button');
+  assert.equal(data.element.name, 'Save');
+  assert.equal(textField(text, 'ref'), data.element.ref);
+  assert.equal(await evaluate(id, '() => window.saved'), 1);
+  // The same ref the snapshot prints, and it works with the ref tools.
+  const snap = await snapshot(id);
+  assert.equal(refIn(snap, 'button "Save"'), data.element.ref);
+  await callOk(client, 'browser_click', { browserId: id, ref: data.element.ref });
+  assert.equal(await evaluate(id, '() => window.saved'), 2);
+});
+
+test('browser_mouse wheel scrolls the scroller under the point', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'wheel', x: 600, y: 200, deltaY: 120 });
+  assert.equal(data.movedY, 120, text);
+  assert.equal(data.element.role, 'listitem');
+  assert.equal(await evaluate(id, '() => document.getElementById("list").scrollTop'), 120);
+  assert.equal(await evaluate(id, '() => document.scrollingElement.scrollTop'), 0, 'the page did not scroll');
+});
+
+test('browser_mouse drag on a canvas draws from A to B', options, async () => {
+  const id = await openTab('/canvas');
+  const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'drag', x: 40, y: 40, toX: 240, toY: 140 });
+  assert.deepEqual(data.to, { x: 240, y: 140 }, text);
+  assert.match(text, /^Dragged from \(40, 40\) of the viewport, on canvas "Sketch" @e\d+, to \(240, 140\)/);
+  const events = await evaluate(id, '() => window.events');
+  assert.deepEqual(eventsOf(events, 'pointerdown').map((e) => [e.x, e.y]), [[40, 40]]);
+  assert.deepEqual(eventsOf(events, 'pointerup').map((e) => [e.x, e.y]), [[240, 140]]);
+  const moves = eventsOf(events, 'pointermove').filter((e) => e.buttons === 1);
+  assert.ok(moves.length >= 5, `moves with the button held: ${JSON.stringify(events)}`);
+  // The stroke is on the canvas: painted in the middle of A-B, not far off it.
+  const painted = await evaluate(id, `() => {
+    const g = document.getElementById('c').getContext('2d');
+    return [g.getImageData(140, 90, 1, 1).data[3], g.getImageData(40, 200, 1, 1).data[3]];
+  }`);
+  assert.ok(painted[0] > 0, 'the line passes through the middle');
+  assert.equal(painted[1], 0, 'nothing drawn elsewhere');
+});
+
+test('browser_emulate sets the user agent the page and the server see, per tab, until reset', options, async () => {
+  const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Tabwright-Test/1.0 Mobile';
+  const id = await openTab('/ua-before');
+  const other = await openTab('/ua-other');
+  const own = agentsSeen.get('/ua-before');
+  assert.ok(own.length > 0 && !own.includes('Tabwright-Test'));
+
+  const set = await callOk(client, 'browser_emulate', { browserId: id, userAgent: phone });
+  assert.deepEqual(set.data.emulation, { userAgent: phone });
+  assert.equal(textField(set.text, 'userAgent'), phone);
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/ua-after` });
+  assert.equal(agentsSeen.get('/ua-after'), phone, 'the server got the emulated User-Agent');
+  assert.equal(await evaluate(id, '() => navigator.userAgent'), phone);
+
+  // Only that tab: the other one keeps the browser's own.
+  await callOk(client, 'browser_navigate', { browserId: other, url: `${origin}/ua-other-after` });
+  assert.equal(agentsSeen.get('/ua-other-after'), own);
+
+  const list = await callOk(client, 'browser_list_tabs', {});
+  const tab = list.data.tabs.find((t) => t.browserId === id);
+  assert.deepEqual(tab.emulation, { userAgent: phone });
+  assert.equal(list.data.tabs.find((t) => t.browserId === other).emulation, undefined);
+  assert.ok(list.text.includes(`browserId: ${id}, `) && list.text.includes(`emulating userAgent: ${phone}`), list.text);
+
+  await callError(client, 'browser_emulate', { browserId: id, userAgent: 'evil\r\nX-Injected: 1' }, 'browser_invalid_argument');
+  await callError(client, 'browser_emulate', { browserId: id }, 'browser_invalid_argument');
+  assert.deepEqual((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation,
+    { userAgent: phone }, 'a refused call changed nothing');
+
+  const reset = await callOk(client, 'browser_emulate', { browserId: id, reset: true });
+  assert.deepEqual(reset.data.emulation, {});
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/ua-reset` });
+  assert.equal(agentsSeen.get('/ua-reset'), own);
+  assert.equal(await evaluate(id, '() => navigator.userAgent'), own);
+  assert.equal((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation, undefined);
+});
