@@ -1883,6 +1883,7 @@ dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_COOKIES:
     case TW_TAB_COMMAND_STORAGE_STATE:
     case TW_TAB_COMMAND_DOWNLOADS:
+    case TW_TAB_COMMAND_FIND_IN_TABS:
     case TW_TAB_COMMAND_LAST:
       finish_command (self, task, NULL,
                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
