@@ -87,6 +87,16 @@ test_snippet_and_title (void)
   g_assert_cmpstr (hit->id, ==, "b2");
   g_assert_nonnull (strstr (hit->snippet, "**Payment** is due"));
 
+  /* English words are stemmed: "kneading" finds "Knead". Snippets are one
+   * line. */
+  {
+    g_autoptr(GPtrArray) stemmed = search (index, "kneading");
+
+    g_assert_cmpuint (stemmed->len, ==, 1);
+    hit = g_ptr_array_index (stemmed, 0);
+    g_assert_cmpstr (hit->snippet, ==, "Bake bread with flour, water and salt. **Knead** the dough.");
+  }
+
   /* Accents are folded, and a word only in the title gives the title. */
   by_title = search (index, "cafe");
   g_assert_cmpuint (by_title->len, ==, 1);

@@ -103,10 +103,11 @@ tw_text_index_new (GError **error)
     }
 
   /* unicode61 folds case and, with remove_diacritics 2, accents, so
-   * "cafe" finds "Café". */
+   * "cafe" finds "Café"; porter stems English words, so "keeper" finds
+   * "keepers". */
   if (sqlite3_exec (self->db,
                     "CREATE VIRTUAL TABLE pages USING fts5(id UNINDEXED, version UNINDEXED, "
-                    "url, title, body, tokenize = 'unicode61 remove_diacritics 2')",
+                    "url, title, body, tokenize = 'porter unicode61 remove_diacritics 2')",
                     NULL, NULL, &message) != SQLITE_OK)
     {
       g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
@@ -287,12 +288,26 @@ has_mark (const char *snippet)
   return strchr (snippet, '\x02') != NULL;
 }
 
+/* A snippet is one line: the page's line breaks and runs of spaces become
+ * single spaces. */
 static char *
 mark_up (const char *snippet)
 {
   g_auto(GStrv) parts = g_strsplit_set (snippet, "\x02\x03", -1);
+  g_autofree char *marked = g_strjoinv ("**", parts);
+  g_auto(GStrv) words = g_strsplit_set (marked, " \t\n\r\f\v", -1);
+  g_autoptr(GString) line = g_string_new (NULL);
 
-  return g_strjoinv ("**", parts);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (words[i][0] == '\0')
+        continue;
+      if (line->len > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, words[i]);
+    }
+
+  return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
 GPtrArray *
