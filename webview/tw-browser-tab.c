@@ -1776,7 +1776,7 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_WAIT:
-      tw_page_tools_wait_async (self->view, self->runtime, cmd->params,
+      tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
                                 g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));
       break;
