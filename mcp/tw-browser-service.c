@@ -52,6 +52,8 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_FILL_FORM] = "fill_form",
   [TW_TAB_COMMAND_EMULATE]   = "emulate",
   [TW_TAB_COMMAND_MOUSE]     = "mouse",
+  /* Finding across tabs (issue 17). */
+  [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -80,7 +82,7 @@ tw_tab_command_targets_tab (TwTabCommand command)
   return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
          command != TW_TAB_COMMAND_READ_URL &&
          command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
-         command != TW_TAB_COMMAND_DOWNLOADS;
+         command != TW_TAB_COMMAND_DOWNLOADS && command != TW_TAB_COMMAND_FIND_IN_TABS;
 }
 
 void

@@ -72,6 +72,8 @@ typedef enum
   TW_TAB_COMMAND_HANDLE_DIALOG, /* {accept,promptText?} -> {browserId,accept,promptText?} */
   TW_TAB_COMMAND_DOWNLOADS,     /* workspace: {} -> {downloads:[...],folder?} */
   TW_TAB_COMMAND_PDF,           /* {path,paperSize?,landscape?,background?} -> {browserId,path,size} */
+  /* Finding across tabs (issue 17, webview/tw-find-in-tabs.c). */
+  TW_TAB_COMMAND_FIND_IN_TABS,  /* workspace: {query,maxResults?} -> {query,tabs,read,unchanged,matches:[{browserId,url,title,score,snippet,indexed}]} */
 
   /* Forms, coordinates and emulation (issue 18, the env branch). */
   TW_TAB_COMMAND_FILL_FORM,     /* {fields:[{ref,value}]} -> {browserId,url,title,filled,failed,skipped,fields:[...]} */

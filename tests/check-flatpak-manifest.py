@@ -24,7 +24,7 @@ import tempfile
 RUNTIME_PROVIDES = {
     'glib-2.0', 'gio-2.0', 'gio-unix-2.0', 'json-glib-1.0', 'libsoup-3.0', 'gtk4',
     'libadwaita-1', 'webkitgtk-6.0', 'webkitgtk-web-process-extension-6.0', 'threads',
-    'x11', 'm',
+    'x11', 'm', 'sqlite3',
 }
 # Libraries the manifest builds, by pkg-config name: the module that builds
 # each, and the modules that one needs first.

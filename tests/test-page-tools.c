@@ -171,7 +171,7 @@ run_wait (Page        *page,
   g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   g_autoptr(GAsyncResult) result = NULL;
 
-  tw_page_tools_wait_async (page->view, page->runtime, params, NULL, tw_test_store_result_cb, NULL);
+  tw_page_tools_wait_async (page->view, page->runtime, NULL, params, NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (WAIT_MS, "a wait");
 
   return tw_page_tools_wait_finish (page->view, result, error);

@@ -1792,7 +1792,7 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_WAIT:
-      tw_page_tools_wait_async (self->view, self->runtime, cmd->params,
+      tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
                                 g_task_get_cancellable (task),
                                 delegated_command_cb, g_object_ref (task));
       break;
@@ -1923,6 +1923,7 @@ dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_COOKIES:
     case TW_TAB_COMMAND_STORAGE_STATE:
     case TW_TAB_COMMAND_DOWNLOADS:
+    case TW_TAB_COMMAND_FIND_IN_TABS:
     case TW_TAB_COMMAND_LAST:
       finish_command (self, task, NULL,
                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,

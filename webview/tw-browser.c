@@ -7,6 +7,7 @@
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
+#include "tw-find-in-tabs.h"
 #include "tw-read-url.h"
 #include "tw-tab-downloads.h"
 #include "tw-tab-storage.h"
@@ -27,6 +28,8 @@ struct _TwBrowser
   gboolean              enabled;
   /* The offered tool groups; NULL offers all of them. */
   char                **tool_groups;
+  /* browser_find_in_tabs: the tabs' text, made on first use. */
+  TwTextIndex          *text_index;
 };
 
 enum {
@@ -383,6 +386,21 @@ read_url_cb (GObject      *object,
 }
 
 static void
+find_in_tabs_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_find_in_tabs_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
 tw_browser_run_async (TwBrowserService    *service,
                       TwTabCommand         command,
                       const char          *browser_id,
@@ -495,6 +513,22 @@ tw_browser_run_async (TwBrowserService    *service,
       }
       break;
 
+    /* Finding across tabs (issue 17). */
+    case TW_TAB_COMMAND_FIND_IN_TABS:
+      {
+        GError *error = NULL;
+
+        if (self->text_index == NULL && (self->text_index = tw_text_index_new (&error)) == NULL)
+          {
+            g_task_return_error (task, error);
+            return;
+          }
+
+        tw_find_in_tabs_async (self->text_index, G_LIST_MODEL (self->tabs), params, cancellable,
+                               find_in_tabs_cb, g_steal_pointer (&task));
+      }
+      break;
+
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "unknown browser command %d", command);
@@ -588,6 +622,7 @@ tw_browser_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->activity);
   g_clear_object (&self->downloads);
+  g_clear_object (&self->text_index);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }

@@ -12,6 +12,8 @@
 /* How often browser_wait looks again, and how long one look may take before
  * it counts as unanswered. */
 #define WAIT_POLL_INTERVAL_MS 100
+/* loadState networkidle: how long no request of the tab may be in flight. */
+#define NETWORK_IDLE_MS 500
 #define WAIT_CHECK_TIMEOUT_MS 2000
 
 /* How long browser_resize waits for the page to report its new size. */
@@ -709,6 +711,12 @@ typedef struct
   char          *excerpt;
   char          *check_problem;
 
+  /* loadState networkidle judged from WebKit's own view of the tab's
+   * requests (@log): the page has loaded and none of its requests has been
+   * in flight for NETWORK_IDLE_MS. */
+  TwTabLog      *log;
+  gboolean       network_idle;
+
   gboolean       done;
 } WaitData;
 
@@ -720,6 +728,7 @@ wait_data_free (WaitData *data)
 
   g_clear_object (&data->runtime);
   g_clear_object (&data->check_cancellable);
+  g_clear_object (&data->log);
   g_free (data->text);
   g_free (data->url);
   g_free (data->kind);
@@ -806,6 +815,56 @@ wait_uri_changed_cb (WebKitWebView *view,
     wait_succeed (task, "url");
 }
 
+/* After the page's load event: whether none of the tab's requests has been
+ * in flight for NETWORK_IDLE_MS, from the requests WebKit itself reports
+ * (pending ones, failed ones, beacons and cross-origin ones included,
+ * which the page's Resource Timing never lists). Otherwise the excerpt
+ * names the requests still in flight, or when the last one ended. */
+static gboolean
+wait_network_idle (WaitData *data)
+{
+  gint64 last_us = 0;
+  g_autoptr(JsonArray) in_flight = tw_tab_log_get_in_flight (data->log, &last_us);
+  guint n = json_array_get_length (in_flight);
+  gint64 quiet_ms = last_us > 0 ? (g_get_monotonic_time () - last_us) / 1000 : G_MAXINT64;
+  GString *excerpt;
+
+  g_free (data->excerpt);
+
+  if (n == 0)
+    {
+      if (quiet_ms >= NETWORK_IDLE_MS)
+        {
+          data->excerpt = g_strdup ("no request in flight");
+          return TRUE;
+        }
+
+      data->excerpt = g_strdup_printf ("the last request ended %" G_GINT64_FORMAT " ms ago",
+                                       quiet_ms);
+      return FALSE;
+    }
+
+  excerpt = g_string_new (NULL);
+  g_string_append_printf (excerpt, "%u request%s still in flight: ", n, n == 1 ? "" : "s");
+  for (guint i = 0; i < MIN (n, 5u); i++)
+    {
+      JsonObject *request = json_array_get_object_element (in_flight, i);
+
+      g_string_append_printf (excerpt, "%s%s %s (%s, for %" G_GINT64_FORMAT " ms)",
+                              i > 0 ? ", " : "",
+                              json_object_get_string_member_with_default (request, "method", "GET"),
+                              json_object_get_string_member_with_default (request, "url", ""),
+                              json_object_get_string_member_with_default (request, "resourceType",
+                                                                          "other"),
+                              json_object_get_int_member_with_default (request, "pendingMs", 0));
+    }
+  if (n > 5)
+    g_string_append_printf (excerpt, " and %u more", n - 5);
+  data->excerpt = g_string_free (excerpt, FALSE);
+
+  return FALSE;
+}
+
 static void
 wait_check_cb (GObject      *object,
                GAsyncResult *result,
@@ -851,7 +910,8 @@ wait_check_cb (GObject      *object,
   g_free (data->excerpt);
   data->excerpt = g_strdup (json_object_get_string_member_with_default (answer, "excerpt", ""));
 
-  if (json_object_get_boolean_member_with_default (answer, "found", FALSE))
+  if (json_object_get_boolean_member_with_default (answer, "found", FALSE) &&
+      (!data->network_idle || wait_network_idle (data)))
     wait_succeed (task, data->kind != NULL ? data->kind : "text");
 }
 
@@ -1098,6 +1158,7 @@ is_blank (const char *text)
 void
 tw_page_tools_wait_async (WebKitWebView       *view,
                           TwPageRuntime       *runtime,
+                          TwTabLog            *log,
                           JsonObject          *params,
                           GCancellable        *cancellable,
                           GAsyncReadyCallback  callback,
@@ -1115,6 +1176,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
 
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
   g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (log == NULL || TW_IS_TAB_LOG (log));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (view, cancellable, callback, user_data);
@@ -1238,6 +1300,15 @@ tw_page_tools_wait_async (WebKitWebView       *view,
   data->value = g_steal_pointer (&data_value);
   data->timeout_ms = timeout_ms;
   data->started = g_get_monotonic_time ();
+  /* With the tab's log, network idle is judged here once the page says it
+   * has loaded; without one, the page judges it from its Resource Timing. */
+  if (log != NULL && g_strcmp0 (data->kind, "loadState") == 0 &&
+      g_strcmp0 (data->value, "networkidle") == 0)
+    {
+      data->log = g_object_ref (log);
+      data->network_idle = TRUE;
+      json_object_set_string_member (data->condition, "loadState", "load");
+    }
   data->check_cancellable = g_cancellable_new ();
   g_task_set_task_data (task, data, (GDestroyNotify) wait_data_free);
 

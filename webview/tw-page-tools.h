@@ -63,9 +63,14 @@ JsonObject *tw_page_tools_logs              (TwTabLog             *log,
  * and same-origin frames count); url means the tab's URL contains the given
  * fragment, including changes by history.pushState. Polls without
  * blocking; on expiry fails with browser_timeout and says what the page
- * shows instead. A page busy in a script cannot stretch the wait. */
+ * shows instead. A page busy in a script cannot stretch the wait.
+ * loadState networkidle means, with the tab's @log, that the page has
+ * loaded and no request of the tab (as WebKit reports them) has been in
+ * flight for 500 ms; on timeout it names the requests still in flight.
+ * Without a log (NULL) the page judges it from its Resource Timing. */
 void        tw_page_tools_wait_async        (WebKitWebView        *view,
                                              TwPageRuntime        *runtime,
+                                             TwTabLog             *log,
                                              JsonObject           *params,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,

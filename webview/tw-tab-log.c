@@ -1181,6 +1181,57 @@ tw_tab_log_get_network (TwTabLog *self,
   return array;
 }
 
+JsonArray *
+tw_tab_log_get_in_flight (TwTabLog *self,
+                          gint64   *last_activity_us)
+{
+  g_autoptr(GPtrArray) newest_first = g_ptr_array_new ();
+  JsonArray *array;
+  gint64 now = g_get_monotonic_time ();
+  gint64 last = 0;
+
+  g_return_val_if_fail (TW_IS_TAB_LOG (self), NULL);
+
+  /* Requests of earlier documents that never ended are WebKit's to cancel;
+   * only the current document's count. */
+  for (GList *l = self->entries.tail; l != NULL; l = l->prev)
+    {
+      Entry *entry = l->data;
+
+      if (entry->type == ENTRY_NAVIGATION)
+        break;
+      if (entry->type != ENTRY_NETWORK)
+        continue;
+
+      last = MAX (last, entry->started_us);
+      if (entry->state != NETWORK_PENDING)
+        {
+          last = MAX (last, entry->started_us + entry->duration_us);
+          continue;
+        }
+
+      {
+        JsonObject *request = json_object_new ();
+
+        json_object_set_int_member (request, "id", (gint64) entry->id);
+        json_object_set_string_member (request, "method", entry->method);
+        json_object_set_string_member (request, "url", entry->url);
+        json_object_set_string_member (request, "resourceType", entry->resource_type);
+        json_object_set_int_member (request, "pendingMs", (now - entry->started_us) / 1000);
+        g_ptr_array_add (newest_first, request);
+      }
+    }
+
+  array = json_array_new ();
+  for (guint i = newest_first->len; i > 0; i--)
+    json_array_add_object_element (array, g_ptr_array_index (newest_first, i - 1));
+
+  if (last_activity_us != NULL)
+    *last_activity_us = last;
+
+  return array;
+}
+
 JsonObject *
 tw_tab_log_get_request (TwTabLog           *self,
                         guint64             id,

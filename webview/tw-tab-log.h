@@ -99,6 +99,13 @@ JsonObject *tw_tab_log_get_request      (TwTabLog           *self,
                                          gboolean            show_secrets,
                                          WebKitWebResource **resource,
                                          GBytes            **response_text);
+/* browser_wait's network idle: the requests of the current document that
+ * WebKit reports started and not yet finished or failed, oldest first, as
+ * {id, method, url, resourceType, pendingMs}; @last_activity_us receives
+ * the monotonic time the newest of its requests started or ended (0 when
+ * it made none). */
+JsonArray  *tw_tab_log_get_in_flight   (TwTabLog      *self,
+                                        gint64        *last_activity_us);
 /* Drops every console message; returns how many there were. */
 guint       tw_tab_log_clear_console    (TwTabLog      *self);
 /* The newest console message an agent has read, for waiting on the next. */

@@ -446,7 +446,7 @@ static const TwToolDef page_tools[] = {
           "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"CSS selector.\"}, "
           "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
           "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
-          "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request finished for 500 ms.\"}, "
+          "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
           "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
           "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}"
         "}, "

@@ -9,12 +9,15 @@
 // errors of bad input.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
@@ -318,6 +321,25 @@ test('browser_wait for elements, text gone and load states: waits that hold', op
   assert.match(fn.text, /The function returned a truthy value after \d+ ms\./);
 });
 
+test('browser_wait networkidle waits for the requests WebKit sees in flight, and names them on timeout', options, async () => {
+  // The request the server holds for 1.5 s starts after the load event:
+  // the wait returns only once it has finished.
+  const held = (await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/idle.html?ms=1500') })).data.browserId;
+  const idle = await callOk(client, 'browser_wait', { browserId: held, loadState: 'networkidle', timeoutMs: 10000 });
+  assert.equal(idle.data.matched, 'loadState');
+  assert.equal(idle.data.value, 'networkidle');
+  const { data: page } = await callOk(client, 'browser_evaluate', { browserId: held, function: '() => window.dataDone' });
+  assert.equal(page.result, true, 'the held request had finished when the wait returned');
+
+  // A request that does not end in time: the timeout names it.
+  const hung = (await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/idle.html?ms=30000') })).data.browserId;
+  await callOk(client, 'browser_wait', { browserId: hung, loadState: 'load' });
+  const { error } = await callError(client, 'browser_wait', { browserId: hung, loadState: 'networkidle', timeoutMs: 1500 }, 'browser_timeout');
+  assert.match(error.message, /did not hold within 1500 ms/);
+  assert.match(error.message, /1 request still in flight: GET http:\/\/127\.0\.0\.1:\d+\/slow\?ms=30000&from=idle \(\w+, for \d+ ms\)/);
+  await callOk(client, 'browser_close_tab', { browserId: hung });
+});
+
 test('browser_wait that times out says what the page showed instead', options, async () => {
   const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
   const id = data.browserId;
@@ -378,4 +400,127 @@ test('browser_get_styles gives computed style, box and why an element is not vis
 
   await callError(client, 'browser_get_styles', { browserId: id, ref: '@e99999' }, 'browser_stale_ref');
   await callError(client, 'browser_get_styles', { browserId: id }, 'browser_invalid_argument');
+});
+
+// browser_find_in_tabs: the workspace's open tabs ranked by their text.
+
+test('browser_find_in_tabs ranks the open tabs by their text, with snippets', options, async () => {
+  const open = async (page) => (await callOk(client, 'browser_new_tab', { url: fixtures.url(`/reading/${page}`) })).data.browserId;
+  const lighthouse = await open('find-lighthouse.html');
+  const glacier = await open('find-glacier.html');
+  const orchard = await open('find-orchard.html');
+
+  const tool = (await client.listTools()).tools.find((t) => t.name === 'browser_find_in_tabs');
+  assert.ok(tool, 'the reading group offers browser_find_in_tabs');
+  assert.equal(tool.annotations.readOnlyHint, true);
+
+  // Two tabs mention fog; the one about the lantern and its keeper is first.
+  const ranked = await callOk(client, 'browser_find_in_tabs', { query: 'fog lantern keeper' });
+  const ids = ranked.data.matches.map((m) => m.browserId);
+  assert.deepEqual(ids, [lighthouse, glacier], `only the tabs with the words, best first: ${ranked.text}`);
+  const best = ranked.data.matches[0];
+  assert.equal(best.url, fixtures.url('/reading/find-lighthouse.html'));
+  assert.equal(best.title, 'Lighthouse keepers');
+  assert.equal(best.indexed, 'page');
+  assert.ok(best.score > ranked.data.matches[1].score, 'scores fall with the rank');
+  assert.match(best.snippet, /\*\*lantern\*\*/);
+  assert.match(ranked.data.matches[1].snippet, /Morning \*\*fog\*\* lies/);
+  assert.ok(ranked.data.tabs >= 3, 'every open tab was searched');
+  assert.match(ranked.text, /^2 of \d+ tabs match "fog lantern keeper", best first\./);
+  assert.equal(textField(ranked.text, '1. browserId'), lighthouse);
+  assert.match(ranked.text, /\n {3}url: .*find-lighthouse\.html\n {3}title: "Lighthouse keepers"\n {3}score: [\d.e+-]+\n {3}snippet: .*\*\*lantern\*\*/);
+
+  // Hidden text is not visible text.
+  const hidden = await callOk(client, 'browser_find_in_tabs', { query: 'marzipan' });
+  assert.deepEqual(hidden.data.matches, []);
+
+  // Nothing changed in the three pages: the second search reads none of them again.
+  const again = await callOk(client, 'browser_find_in_tabs', { query: 'quince' });
+  assert.deepEqual(again.data.matches.map((m) => m.browserId), [orchard]);
+  assert.ok(again.data.unchanged >= 3, `unchanged pages are not read again: ${again.text}`);
+  assert.match(again.data.matches[0].snippet, /\*\*Quince\*\* and medlar/);
+
+  // A page that changed is read again before the search.
+  await callOk(client, 'browser_evaluate', {
+    browserId: glacier,
+    function: "() => { const p = document.createElement('p'); p.textContent = 'A moraine of boulders marks where the glacier ended.'; document.body.append(p); }",
+  });
+  const changed = await callOk(client, 'browser_find_in_tabs', { query: 'moraine' });
+  assert.deepEqual(changed.data.matches.map((m) => m.browserId), [glacier]);
+  assert.ok(changed.data.read >= 1, 'the changed page was read again');
+  assert.match(changed.data.matches[0].snippet, /\*\*moraine\*\* of boulders/);
+
+  // FTS5 syntax in a query is text: quotes, minus, star, NEAR, column names.
+  // (Other tests' tabs are open too: "title" is in some of their URLs.)
+  for (const query of ['"NEAR" miss', 'ladder-rack', '-quince*', 'body: medlar', 'title: NEAR(']) {
+    const r = await callOk(client, 'browser_find_in_tabs', { query });
+    const found = r.data.matches.map((m) => m.browserId);
+    if (query.startsWith('title'))
+      assert.ok(found.includes(orchard), `query ${query}: ${r.text}`);
+    else
+      assert.deepEqual(found, [orchard], `query ${query}: ${r.text}`);
+  }
+  await callOk(client, 'browser_find_in_tabs', { query: 'a "b' });
+
+  // No match, and queries without words.
+  const none = await callOk(client, 'browser_find_in_tabs', { query: 'zeppelin xylophone' });
+  assert.deepEqual(none.data.matches, []);
+  assert.match(none.text, /^No tab matches "zeppelin xylophone" \(searched \d+ tabs\)\./);
+  await callError(client, 'browser_find_in_tabs', { query: '"*" -' }, 'browser_invalid_argument');
+  await callError(client, 'browser_find_in_tabs', { query: 'fog', maxResults: 0 }, 'browser_invalid_argument');
+  const one = await callOk(client, 'browser_find_in_tabs', { query: 'fog', maxResults: 1 });
+  assert.deepEqual(one.data.matches.map((m) => m.browserId), [lighthouse]);
+
+  // A closed tab leaves the index.
+  await callOk(client, 'browser_close_tab', { browserId: orchard });
+  const closed = await callOk(client, 'browser_find_in_tabs', { query: 'quince' });
+  assert.deepEqual(closed.data.matches, []);
+});
+
+test('browser_find_in_tabs matches a restored tab that never loaded by its saved title and URL', options, async () => {
+  const persist = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-e2e-find-'));
+  for (const dir of ['workspace', 'data', 'cache'])
+    fs.mkdirSync(path.join(persist, dir), { mode: 0o700 });
+  const launch = () => {
+    const dirs = makeAppDirs();
+    dirs.workspace = path.join(persist, 'workspace');
+    return startTabwright({ dirs, args: ['--tools', 'core,reading'],
+      env: { XDG_DATA_HOME: path.join(persist, 'data'), XDG_CACHE_HOME: path.join(persist, 'cache') } });
+  };
+  try {
+    const first = await launch();
+    const workspaceId = first.info.workspaceId;
+    assert.ok((await first.stop()).clean, 'tabwright exits cleanly');
+    const asleep = fixtures.url('/reading/find-orchard.html?from=session');
+    const shown = fixtures.url('/reading/find-glacier.html');
+    fs.writeFileSync(path.join(persist, 'data', 'tabwright', 'workspaces', workspaceId, 'session.json'),
+      JSON.stringify({ version: 1, tabs: [{ url: asleep, title: 'Saved pomology' }, { url: shown, title: 'Glaciers' }] }),
+      { mode: 0o600 });
+
+    const restored = await launch();
+    const agent = await connectClient(restored);
+    try {
+      const behind = (await callOk(agent, 'browser_list_tabs')).data.tabs[0];
+      assert.equal(behind.loading, false, 'the tab behind loads nothing yet');
+
+      const byTitle = await callOk(agent, 'browser_find_in_tabs', { query: 'pomology' });
+      assert.equal(byTitle.data.matches.length, 1, byTitle.text);
+      const match = byTitle.data.matches[0];
+      assert.equal(match.browserId, behind.browserId);
+      assert.equal(match.indexed, 'title');
+      assert.match(match.note, /restored tab not loaded yet: matched on its saved title and URL/);
+      assert.match(byTitle.text, /indexed: title \(a restored tab not loaded yet/);
+      const byUrl = await callOk(agent, 'browser_find_in_tabs', { query: 'session' });
+      assert.deepEqual(byUrl.data.matches.map((m) => m.browserId), [behind.browserId], 'its URL is searched');
+      // Its page text is not known, and searching did not load it.
+      assert.deepEqual((await callOk(agent, 'browser_find_in_tabs', { query: 'quince' })).data.matches, []);
+      const after = (await callOk(agent, 'browser_list_tabs')).data.tabs[0];
+      assert.equal(after.title, 'Saved pomology', 'the restored tab was not woken by the search');
+    } finally {
+      await agent.close().catch(() => {});
+      assert.ok((await restored.stop()).clean, 'tabwright exits cleanly');
+    }
+  } finally {
+    fs.rmSync(persist, { recursive: true, force: true, maxRetries: 10 });
+  }
 });

@@ -70,7 +70,9 @@ const Wait = {
       return { found: ready !== 'loading', excerpt: 'document.readyState is "' + ready + '"' };
     if (args.loadState === 'load' || ready !== 'complete')
       return { found: ready === 'complete', excerpt: 'document.readyState is "' + ready + '"' };
-    // Network idle: nothing finished loading in the last 500 ms.
+    // Network idle, when the C side has no request log of the tab to judge
+    // it from (tw_page_tools_wait_async): nothing finished loading in the
+    // last 500 ms, as far as Resource Timing tells.
     let last = 0;
     for (const e of performance.getEntriesByType('resource'))
       last = Math.max(last, e.responseEnd);

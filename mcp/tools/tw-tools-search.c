@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+/* browser_find_in_tabs: which of the workspace's open tabs is about
+ * something, ranked by full-text search (FTS5, bm25) over their visible
+ * text, with the passage that matched. */
+
+static void
+append_match (GString    *text,
+              guint       position,
+              JsonObject *match)
+{
+  const char *indexed = tw_tool_get_string (match, "indexed", "page");
+  const char *note = tw_tool_get_string (match, "note", NULL);
+  JsonNode *score = json_object_get_member (match, "score");
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE] = "0";
+  g_autofree char *title = NULL;
+
+  if (score != NULL && JSON_NODE_HOLDS_VALUE (score))
+    g_ascii_formatd (buffer, sizeof buffer, "%.3g", json_node_get_double (score));
+  title = g_strdup_printf ("\"%s\"", tw_tool_get_string (match, "title", ""));
+
+  g_string_append_printf (text, "\n\n%u. browserId: %s", position,
+                          tw_tool_get_string (match, "browserId", "?"));
+  g_string_append_printf (text, "\n   url: %s", tw_tool_get_string (match, "url", ""));
+  g_string_append_printf (text, "\n   title: %s", title);
+  g_string_append_printf (text, "\n   score: %s", buffer);
+  if (note != NULL)
+    g_string_append_printf (text, "\n   indexed: %s (%s)", indexed, note);
+  g_string_append_printf (text, "\n   snippet: %s", tw_tool_get_string (match, "snippet", ""));
+}
+
+static char *
+format_find (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonArray *matches = tw_tool_get_array (result, "matches");
+  guint n = matches != NULL ? json_array_get_length (matches) : 0;
+  gint64 tabs = tw_tool_get_int (result, "tabs", 0);
+  const char *query = tw_tool_get_string (result, "query", "");
+
+  if (n == 0)
+    g_string_append_printf (text, "No tab matches \"%s\" (searched %" G_GINT64_FORMAT " tab%s).",
+                            query, tabs, tabs == 1 ? "" : "s");
+  else
+    g_string_append_printf (text, "%u of %" G_GINT64_FORMAT " tab%s match \"%s\", best first.",
+                            n, tabs, tabs == 1 ? "" : "s", query);
+  g_string_append_printf (text, "\nread: %" G_GINT64_FORMAT " tab%s read now, %" G_GINT64_FORMAT
+                          " unchanged since the last search",
+                          tw_tool_get_int (result, "read", 0),
+                          tw_tool_get_int (result, "read", 0) == 1 ? "" : "s",
+                          tw_tool_get_int (result, "unchanged", 0));
+
+  for (guint i = 0; i < n; i++)
+    append_match (text, i + 1, json_array_get_object_element (matches, i));
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+find_in_tabs_handler (TwToolCall *call)
+{
+  static const char * const names[] = { "query", "maxResults", NULL };
+  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_FIND_IN_TABS, NULL, params, format_find);
+}
+
+static const TwToolDef search_tools[] = {
+  {
+    .name = "browser_find_in_tabs",
+    .title = "Find text across open tabs",
+    .description =
+      "Search the text of all open tabs for words and get the best-matching tabs, ranked, "
+      "with the passage that matched. Use it to find which tab shows something.",
+    .input_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"Words to look for.\"}, "
+          "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 20, \"description\": \"Default 5.\"}"
+        "}, "
+        "\"required\": [\"query\"], "
+        "\"additionalProperties\": false"
+      "}",
+    .output_schema =
+      "{"
+        "\"type\": \"object\", "
+        "\"properties\": {"
+          "\"query\": {\"type\": \"string\"}, "
+          "\"tabs\": {\"type\": \"integer\", \"description\": \"Open tabs searched.\"}, "
+          "\"read\": {\"type\": \"integer\", \"description\": \"Tabs whose text was read now.\"}, "
+          "\"unchanged\": {\"type\": \"integer\", \"description\": \"Tabs unchanged since last read.\"}, "
+          "\"matches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+            "\"browserId\": {\"type\": \"string\"}, "
+            "\"url\": {\"type\": \"string\"}, "
+            "\"title\": {\"type\": \"string\"}, "
+            "\"score\": {\"type\": \"number\", \"description\": \"Higher is better.\"}, "
+            "\"snippet\": {\"type\": \"string\", \"description\": \"Matched words in **.\"}, "
+            "\"indexed\": {\"type\": \"string\", \"enum\": [\"page\", \"title\", \"earlier\"], \"description\": \"page: its text now; title: title and URL only; earlier: text of an earlier read.\"}, "
+            "\"note\": {\"type\": \"string\"}"
+          "}, \"required\": [\"browserId\", \"url\", \"title\", \"score\", \"snippet\", \"indexed\"]}}"
+        "}, "
+        "\"required\": [\"query\", \"tabs\", \"matches\"]"
+      "}",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .handler = find_in_tabs_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_search_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (search_tools);
+  return search_tools;
+}
