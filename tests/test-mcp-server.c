@@ -183,64 +183,65 @@ tabs_run (GTask          *task,
                            "No tab %s in this workspace", browser_id);
       delay = 0;
     }
-  else switch (command)
-    {
-    case TW_TAB_COMMAND_LIST_TABS:
+  else
+    switch (command)
       {
-        JsonArray *tabs = json_array_new ();
-        GHashTableIter iter;
-        gpointer value;
+      case TW_TAB_COMMAND_LIST_TABS:
+        {
+          JsonArray *tabs = json_array_new ();
+          GHashTableIter iter;
+          gpointer value;
 
-        g_hash_table_iter_init (&iter, self->tabs);
-        while (g_hash_table_iter_next (&iter, NULL, &value))
-          json_array_add_object_element (tabs, json_object_ref (value));
+          g_hash_table_iter_init (&iter, self->tabs);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            json_array_add_object_element (tabs, json_object_ref (value));
 
+          result = json_object_new ();
+          json_object_set_array_member (result, "tabs", tabs);
+        }
+        break;
+
+      case TW_TAB_COMMAND_NEW_TAB:
+        {
+          g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
+          JsonObject *entry;
+
+          result = page_result (id, url != NULL ? url : "about:blank");
+          entry = json_object_new ();
+          json_object_set_string_member (entry, "browserId", id);
+          json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
+          json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
+          json_object_set_boolean_member (entry, "loading", FALSE);
+          json_object_set_string_member (entry, "owner", caller->agent_name);
+          g_hash_table_insert (self->tabs, g_strdup (id), entry);
+        }
+        break;
+
+      case TW_TAB_COMMAND_CLOSE_TAB:
+        g_hash_table_remove (self->tabs, browser_id);
         result = json_object_new ();
-        json_object_set_array_member (result, "tabs", tabs);
+        json_object_set_string_member (result, "browserId", browser_id);
+        json_object_set_boolean_member (result, "closed", TRUE);
+        break;
+
+      case TW_TAB_COMMAND_NAVIGATE:
+      case TW_TAB_COMMAND_RELOAD:
+        result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
+        json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
+        json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
+        break;
+
+      case TW_TAB_COMMAND_BACK:
+      case TW_TAB_COMMAND_FORWARD:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                             "There is no %s page in %s",
+                             command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
+        break;
+
+      default:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
+        break;
       }
-      break;
-
-    case TW_TAB_COMMAND_NEW_TAB:
-      {
-        g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
-        JsonObject *entry;
-
-        result = page_result (id, url != NULL ? url : "about:blank");
-        entry = json_object_new ();
-        json_object_set_string_member (entry, "browserId", id);
-        json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
-        json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
-        json_object_set_boolean_member (entry, "loading", FALSE);
-        json_object_set_string_member (entry, "owner", caller->agent_name);
-        g_hash_table_insert (self->tabs, g_strdup (id), entry);
-      }
-      break;
-
-    case TW_TAB_COMMAND_CLOSE_TAB:
-      g_hash_table_remove (self->tabs, browser_id);
-      result = json_object_new ();
-      json_object_set_string_member (result, "browserId", browser_id);
-      json_object_set_boolean_member (result, "closed", TRUE);
-      break;
-
-    case TW_TAB_COMMAND_NAVIGATE:
-    case TW_TAB_COMMAND_RELOAD:
-      result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
-      json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
-      json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
-      break;
-
-    case TW_TAB_COMMAND_BACK:
-    case TW_TAB_COMMAND_FORWARD:
-      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                           "There is no %s page in %s",
-                           command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
-      break;
-
-    default:
-      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
-      break;
-    }
 
   /* "/ignore-cancel" plays a service that finishes what it started. */
   if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
@@ -2528,7 +2529,7 @@ violate_member (Violations *v,
 #define TRY(value, ...) G_STMT_START { \
     json_object_set_member (holder, member, (value)); \
     add_violation (v, base, __VA_ARGS__); \
-  } G_STMT_END
+} G_STMT_END
 
   for (guint i = 0; i < G_N_ELEMENTS (all_types); i++)
     {

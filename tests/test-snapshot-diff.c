@@ -415,7 +415,7 @@ test_first_and_navigation (void)
   tab_load (tab, "/diff.html");
   first = tab_snapshot_text (tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (first, "No earlier snapshot of this tab to compare with; "
-                                          "the full snapshot follows ("));
+                                   "the full snapshot follows ("));
   g_assert_nonnull (strstr (first, "\n- main @e"));
   g_assert_nonnull (strstr (first, "button \"Save\" @e"));
 
@@ -423,7 +423,7 @@ test_first_and_navigation (void)
   g_assert_true (g_str_has_prefix (none, "No changes since the previous snapshot ("));
 
   tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
-                 "document.querySelector('main').prepend(b);");
+            "document.querySelector('main').prepend(b);");
   added = tab_snapshot_text (tab, "{\"diff\": true}");
   ref = ref_of (added, "button \"Fresh\"", NULL);
   g_assert_nonnull (ref);
@@ -437,8 +437,8 @@ test_first_and_navigation (void)
   tab_load (tab, "/frame.html");
   after = tab_snapshot_text (tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (after, "The page is a new document since the previous "
-                                          "snapshot (it navigated or reloaded); the full "
-                                          "snapshot follows ("));
+                                   "snapshot (it navigated or reloaded); the full "
+                                   "snapshot follows ("));
   g_assert_nonnull (strstr (after, "\n- button \"In frame\" @e"));
 }
 
@@ -458,11 +458,11 @@ test_paging (void)
   tab_load (tab, "/diff.html");
   base_text = tab_snapshot_text (tab, NULL);
   tab_eval (tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
-                 "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
+            "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
   first = tab_snapshot (tab, "{\"diff\": true, \"maxChars\": 1000}");
   text = json_object_get_string_member (first, "text");
   g_assert_true (g_str_has_prefix (text, "Changes since the previous snapshot: 100 lines added, "
-                                         "0 removed"));
+                                   "0 removed"));
   g_assert_true (json_object_get_boolean_member (first, "truncated"));
   g_assert_cmpuint (strlen (text), <=, 1000 * 3);
   g_assert_nonnull (strstr (text, "Added row 0"));

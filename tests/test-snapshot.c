@@ -549,7 +549,7 @@ test_refs_stable (void)
 
   /* A new element gets a new number; the others keep theirs. */
   tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Added';"
-                 "document.querySelector('main').append(b);");
+            "document.querySelector('main').append(b);");
   third = tab_snapshot_text (tab, NULL);
   added = tw_test_find_ref (third, "button \"Added\"");
   g_assert_cmpuint (ref_number (added), >, max_ref (first));
@@ -576,7 +576,7 @@ test_refs_stable (void)
 
   /* Same element, another role. */
   tab_eval (tab, "document.getElementById('save').textContent = 'Save';"
-                 "document.getElementById('save').setAttribute('role', 'link');");
+            "document.getElementById('save').setAttribute('role', 'link');");
   assert_stale (tab, save, "link");
   tab_eval (tab, "document.getElementById('save').removeAttribute('role');");
   info = tab_resolve (tab, save, &error);
@@ -660,7 +660,7 @@ test_refs_two_tabs (void)
     g_autofree char *high = NULL;
 
     tab_eval (one, "for (let i = 0; i < 100; i++) { const b = document.createElement('button');"
-                   "b.textContent = 'More ' + i; document.body.append(b); }");
+              "b.textContent = 'More ' + i; document.body.append(b); }");
     g_free (text_one);
     text_one = tab_snapshot_text (one, NULL);
     g_assert_cmpuint (max_ref (text_one), >, max_ref (text_two));
@@ -930,8 +930,7 @@ test_table_speed (void)
       g_string_append (all, json_object_get_string_member (result, "text"));
       g_free (cursor);
       cursor = g_strdup (json_object_get_string_member_with_default (result, "nextCursor", NULL));
-    }
-  while (cursor != NULL);
+    }while (cursor != NULL);
 
   for (const char *p = strstr (all->str, "- button \"Delete\" @e"); p != NULL;
        p = strstr (p + 1, "- button \"Delete\" @e"))
@@ -1021,8 +1020,7 @@ test_paging (void)
           g_assert_true (g_str_has_suffix (text, tail));
         }
       pages++;
-    }
-  while (cursor != NULL);
+    }while (cursor != NULL);
 
   /* The pages, put together, are the whole snapshot, with nothing lost or
    * repeated at the cuts. */
