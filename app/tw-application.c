@@ -679,8 +679,8 @@ tw_application_command_line (GApplication            *app,
     }
 
   path = tw_workspace_id_canonicalize_path (workspace ? workspace : ".",
-                                         g_application_command_line_get_cwd (command_line),
-                                         &error);
+                                            g_application_command_line_get_cwd (command_line),
+                                            &error);
   if (path == NULL)
     {
       g_application_command_line_printerr (command_line, "tabwright: %s\n", error->message);

@@ -210,7 +210,7 @@ strict_scan_string (StrictScanner *scanner,
 
       if (decoded != NULL)
         g_string_append_c (decoded, c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' :
-                                    c == 'r' ? '\r' : c == 't' ? '\t' : c);
+                           c == 'r' ? '\r' : c == 't' ? '\t' : c);
       scanner->pos = at + 2;
     }
 }

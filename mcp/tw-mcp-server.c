@@ -192,7 +192,7 @@ mcp_session_free (McpSession *session)
   while (session->streams->len > 0)
     {
       g_autoptr(SoupServerMessage) msg = g_ptr_array_steal_index (session->streams,
-                                                                   session->streams->len - 1);
+                                                                  session->streams->len - 1);
 
       g_signal_handlers_disconnect_by_data (msg, session);
       soup_message_body_complete (soup_server_message_get_response_body (msg));

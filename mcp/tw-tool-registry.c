@@ -10,7 +10,7 @@
 
 typedef struct
 {
-  const TwToolDef *(*get) (guint *n_tools);
+  const TwToolDef *(*get)(guint *n_tools);
   const char       *offered;
 } ToolTable;
 

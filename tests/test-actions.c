@@ -292,7 +292,7 @@ test_click_sequence (void)
   /* The page saw a person's click: the pointer arrived, pressed, took the
    * focus, released, clicked once. */
   assert_eval (page, "seq('pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', "
-                     "'mousemove', 'pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click')",
+               "'mousemove', 'pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click')",
                "pointerover:save pointerenter:html pointerenter:body pointerenter:main pointerenter:save "
                "mouseover:save mouseenter:html mouseenter:body mouseenter:main mouseenter:save "
                "pointermove:save mousemove:save pointerdown:save mousedown:save focus:save "
@@ -303,7 +303,7 @@ test_click_sequence (void)
                "1,0,1");
   /* At the middle of the button, in the page's own coordinates. */
   assert_eval (page, "(() => { const r = save.getBoundingClientRect(); const c = events.find(e => e.type === 'click'); "
-                     "return Math.abs(c.x - (r.left + r.width / 2)) < 1 && Math.abs(c.y - (r.top + r.height / 2)) < 1; })()",
+               "return Math.abs(c.x - (r.left + r.width / 2)) < 1 && Math.abs(c.y - (r.top + r.height / 2)) < 1; })()",
                "true");
   assert_eval (page, "document.activeElement.id", "save");
   assert_eval (page, "save.textContent", "Saved");
@@ -335,7 +335,7 @@ test_click_double_right_modifiers (void)
   twice = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"doubleClick\": true}", area);
   /* Two presses with detail 1 then 2, and dblclick after the second. */
   assert_eval (page, "events.filter(e => ['mousedown', 'mouseup', 'click', 'dblclick'].includes(e.type))"
-                     ".map(e => e.type + e.detail).join(' ')",
+               ".map(e => e.type + e.detail).join(' ')",
                "mousedown1 mouseup1 click1 mousedown2 mouseup2 click2 dblclick2");
   g_assert_true (json_object_get_boolean_member (twice, "doubleClick"));
 
@@ -380,7 +380,7 @@ test_click_label_checkbox (void)
   g_clear_pointer (&result, json_object_unref);
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", name);
   assert_eval (page, "document.activeElement.id + ':' + document.activeElement.selectionStart + ':' + "
-                     "document.activeElement.selectionEnd", "name:3:3");
+               "document.activeElement.selectionEnd", "name:3:3");
 }
 
 static void
@@ -442,7 +442,7 @@ test_click_not_interactable (void)
 
   /* Re-rendered: the ref never acts on the new element. */
   page_eval (page, "(() => { const old = document.getElementById('replaced'); const b = old.cloneNode(true); "
-                   "b.onclick = () => { b.textContent = 'New clicked'; }; old.replaceWith(b); })()");
+             "b.onclick = () => { b.textContent = 'New clicked'; }; old.replaceWith(b); })()");
   result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", replaced);
   assert_error (error, TW_BROWSER_ERROR_STALE_REF, "take a new snapshot");
   g_clear_error (&error);
@@ -576,7 +576,7 @@ test_fill (void)
   json_object_unref (result);
   assert_eval (page, "document.getElementById('email').value", "ada@example.com");
   assert_eval (page, "events.filter(e => e.type === 'input' || e.type === 'beforeinput')"
-                     ".map(e => [e.type, e.inputType, e.data, e.trusted].join('/')).join(' ')",
+               ".map(e => [e.type, e.inputType, e.data, e.trusted].join('/')).join(' ')",
                "beforeinput/insertText/ada@example.com/true input/insertText/ada@example.com/true");
   assert_eval (page, "document.activeElement.id", "email");
 
@@ -665,7 +665,7 @@ test_type (void)
   /* Every character is a whole key press, with the key, code and legacy
    * key codes of a US keyboard, and trusted input. */
   assert_eval (page, "events.filter(e => ['keydown', 'keypress', 'beforeinput', 'input', 'keyup'].includes(e.type))"
-                     ".map(e => e.type + '(' + (e.key || e.data) + (e.code ? ',' + e.code : '') + ')').join(' ')",
+               ".map(e => e.type + '(' + (e.key || e.data) + (e.code ? ',' + e.code : '') + ')').join(' ')",
                "keydown(H,KeyH) keypress(H,KeyH) beforeinput(H) input(H) keyup(H,KeyH) "
                "keydown(i,KeyI) keypress(i,KeyI) beforeinput(i) input(i) keyup(i,KeyI) "
                "keydown(!,Digit1) keypress(!,Digit1) beforeinput(!) input(!) keyup(!,Digit1)");
@@ -725,7 +725,7 @@ test_keypress (void)
   json_object_unref (result);
   /* Focus events came with it, and keyup went to the new element. */
   assert_eval (page, "events.filter(e => ['keydown', 'blur', 'focus', 'keyup'].includes(e.type)).slice(-6)"
-                     ".map(e => e.type + ':' + (e.key || '') + ':' + e.target).join(' ')",
+               ".map(e => e.type + ':' + (e.key || '') + ':' + e.target).join(' ')",
                "keydown:Shift:code keydown:Tab:code blur::code focus::email keyup:Tab:email keyup:Shift:email");
   /* A radio group is one stop: from the checkbox, Tab reaches the checked
    * radio and then leaves the group. */
@@ -1007,7 +1007,7 @@ test_widgets (void)
   result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowRight\"}");
   json_object_unref (result);
   assert_eval (page, "document.getElementById('tab-about').getAttribute('aria-selected') + ':' + "
-                     "document.getElementById('panel-about').hidden", "true:false");
+               "document.getElementById('panel-about').hidden", "true:false");
 
   /* Modal dialog: what is behind it cannot be clicked, Escape closes it
    * and the focus comes back. */
@@ -1295,13 +1295,13 @@ test_evaluate (void)
   json_object_unref (result);
 
   result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => ({ state: appState, list: document.querySelector('li'), "
-                                                    "when: new Date(0), n: NaN })\"}");
+                   "when: new Date(0), n: NaN })\"}");
   value = json_object_get_member (result, "result");
   {
     g_autofree char *json = json_to_string (value, FALSE);
 
     g_assert_cmpstr (json, ==, "{\"state\":{\"user\":\"ada\",\"items\":[1,2,3],\"nested\":{\"deep\":true}},"
-                               "\"list\":\"<li>\",\"when\":\"1970-01-01T00:00:00.000Z\",\"n\":\"NaN\"}");
+                     "\"list\":\"<li>\",\"when\":\"1970-01-01T00:00:00.000Z\",\"n\":\"NaN\"}");
   }
   json_object_unref (result);
 
@@ -1420,9 +1420,9 @@ test_frames (void)
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", pay);
   json_object_unref (result);
   assert_eval (page, "(() => { const d = document.querySelector('iframe').contentDocument; "
-                     "const w = d.defaultView; const r = w.payRect; const e = w.payEvent; "
-                     "return d.getElementById('pay').textContent + ':' + "
-                     "(Math.abs(e.x - (r.left + r.width / 2)) < 1 && Math.abs(e.y - (r.top + r.height / 2)) < 1); })()",
+               "const w = d.defaultView; const r = w.payRect; const e = w.payEvent; "
+               "return d.getElementById('pay').textContent + ':' + "
+               "(Math.abs(e.x - (r.left + r.width / 2)) < 1 && Math.abs(e.y - (r.top + r.height / 2)) < 1); })()",
                "Paid 4242:true");
 }
 

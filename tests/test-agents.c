@@ -1622,9 +1622,9 @@ test_workspace_cookies (void)
   g_assert_false (webkit_network_session_is_ephemeral (session_a));
   g_assert_false (webkit_network_session_is_ephemeral (session_b));
   dir_a = webkit_website_data_manager_get_base_data_directory (
-            webkit_network_session_get_website_data_manager (session_a));
+    webkit_network_session_get_website_data_manager (session_a));
   dir_b = webkit_website_data_manager_get_base_data_directory (
-            webkit_network_session_get_website_data_manager (session_b));
+    webkit_network_session_get_website_data_manager (session_b));
   g_assert_true (g_str_has_prefix (dir_a, data_root));
   g_assert_true (g_str_has_prefix (dir_b, data_root));
   g_assert_cmpstr (dir_a, !=, dir_b);

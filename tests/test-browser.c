@@ -1007,8 +1007,8 @@ test_window_close (void)
 
   /* A page that closes its own window closes its tab. */
   webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (tw_browser_lookup_tab (
-                                         browser,
-                                         json_object_get_string_member (reply, "browserId"))),
+                                                                  browser,
+                                                                  json_object_get_string_member (reply, "browserId"))),
                                        "window.close()", -1, NULL, NULL, NULL, NULL, NULL);
   while (g_list_model_get_n_items (tabs) > 0)
     g_main_context_iteration (NULL, TRUE);

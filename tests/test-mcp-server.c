@@ -183,64 +183,65 @@ tabs_run (GTask          *task,
                            "No tab %s in this workspace", browser_id);
       delay = 0;
     }
-  else switch (command)
-    {
-    case TW_TAB_COMMAND_LIST_TABS:
+  else
+    switch (command)
       {
-        JsonArray *tabs = json_array_new ();
-        GHashTableIter iter;
-        gpointer value;
+      case TW_TAB_COMMAND_LIST_TABS:
+        {
+          JsonArray *tabs = json_array_new ();
+          GHashTableIter iter;
+          gpointer value;
 
-        g_hash_table_iter_init (&iter, self->tabs);
-        while (g_hash_table_iter_next (&iter, NULL, &value))
-          json_array_add_object_element (tabs, json_object_ref (value));
+          g_hash_table_iter_init (&iter, self->tabs);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            json_array_add_object_element (tabs, json_object_ref (value));
 
+          result = json_object_new ();
+          json_object_set_array_member (result, "tabs", tabs);
+        }
+        break;
+
+      case TW_TAB_COMMAND_NEW_TAB:
+        {
+          g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
+          JsonObject *entry;
+
+          result = page_result (id, url != NULL ? url : "about:blank");
+          entry = json_object_new ();
+          json_object_set_string_member (entry, "browserId", id);
+          json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
+          json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
+          json_object_set_boolean_member (entry, "loading", FALSE);
+          json_object_set_string_member (entry, "owner", caller->agent_name);
+          g_hash_table_insert (self->tabs, g_strdup (id), entry);
+        }
+        break;
+
+      case TW_TAB_COMMAND_CLOSE_TAB:
+        g_hash_table_remove (self->tabs, browser_id);
         result = json_object_new ();
-        json_object_set_array_member (result, "tabs", tabs);
+        json_object_set_string_member (result, "browserId", browser_id);
+        json_object_set_boolean_member (result, "closed", TRUE);
+        break;
+
+      case TW_TAB_COMMAND_NAVIGATE:
+      case TW_TAB_COMMAND_RELOAD:
+        result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
+        json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
+        json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
+        break;
+
+      case TW_TAB_COMMAND_BACK:
+      case TW_TAB_COMMAND_FORWARD:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                             "There is no %s page in %s",
+                             command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
+        break;
+
+      default:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
+        break;
       }
-      break;
-
-    case TW_TAB_COMMAND_NEW_TAB:
-      {
-        g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
-        JsonObject *entry;
-
-        result = page_result (id, url != NULL ? url : "about:blank");
-        entry = json_object_new ();
-        json_object_set_string_member (entry, "browserId", id);
-        json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
-        json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
-        json_object_set_boolean_member (entry, "loading", FALSE);
-        json_object_set_string_member (entry, "owner", caller->agent_name);
-        g_hash_table_insert (self->tabs, g_strdup (id), entry);
-      }
-      break;
-
-    case TW_TAB_COMMAND_CLOSE_TAB:
-      g_hash_table_remove (self->tabs, browser_id);
-      result = json_object_new ();
-      json_object_set_string_member (result, "browserId", browser_id);
-      json_object_set_boolean_member (result, "closed", TRUE);
-      break;
-
-    case TW_TAB_COMMAND_NAVIGATE:
-    case TW_TAB_COMMAND_RELOAD:
-      result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
-      json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
-      json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
-      break;
-
-    case TW_TAB_COMMAND_BACK:
-    case TW_TAB_COMMAND_FORWARD:
-      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                           "There is no %s page in %s",
-                           command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
-      break;
-
-    default:
-      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
-      break;
-    }
 
   /* "/ignore-cancel" plays a service that finishes what it started. */
   if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
@@ -1601,6 +1602,35 @@ wait_for_log (Tabs       *tabs,
   tw_test_wait_until (log_has_entry, &query, WAIT_LIMIT_MS, what);
 }
 
+/* A tab command that never ends by itself: browser_navigate to /hang. */
+#define HANG_URL "http://127.0.0.1:9/hang"
+
+/* Starts browser_navigate to HANG_URL on b1 as request @id of @session_id
+ * and waits until the tab runs it. */
+static Exchange *
+start_hanging_call (Fixture    *f,
+                    const char *session_id,
+                    int         id)
+{
+  Exchange *x = start_tool_call (f, session_id, id, "browser_navigate",
+                                 "{\"browserId\":\"b1\",\"url\":\"" HANG_URL "\"}");
+
+  wait_for_log (f->tabs, "start b1 navigate " HANG_URL);
+  return x;
+}
+
+/* The client's notifications/cancelled for request @id. */
+static Exchange *
+cancel_request (Fixture    *f,
+                const char *session_id,
+                int         id)
+{
+  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                                           "\"params\":{\"requestId\":%d}}", id);
+
+  return post (f, TOKEN_A, session_id, body);
+}
+
 static gboolean
 signal_seen (gpointer data)
 {
@@ -1624,14 +1654,12 @@ test_cancel (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 5, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 5);
   g_autoptr(Exchange) queued = NULL;
   g_autoptr(Exchange) cancel_queued = NULL;
   g_autoptr(Exchange) cancel = NULL;
   g_autoptr(Exchange) cancel_unknown = NULL;
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* A second call on the same tab waits behind the hanging one; cancelling
    * it ends it at once, without it ever reaching the tab. */
@@ -1649,20 +1677,18 @@ test_cancel (Fixture       *f,
   g_assert_cmpint (jint (queued->json, "$.id"), ==, 6);
   g_assert_false (hanging->done);
 
-  cancel = post (f, TOKEN_A, session_id,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}");
+  cancel = cancel_request (f, session_id, 5);
   g_assert_cmpuint (status (cancel), ==, 202);
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
   g_assert_cmpint (jint (hanging->json, "$.id"), ==, 5);
 
   /* The service saw its cancellable fire, and the queued command never ran. */
-  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   g_assert_false (tw_test_log_contains (f->tabs->log, "start b1 reload"));
 
   /* Cancelling what is not running is not an error. */
-  cancel_unknown = post (f, TOKEN_A, session_id,
-                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}");
+  cancel_unknown = cancel_request (f, session_id, 99);
   g_assert_cmpuint (status (cancel_unknown), ==, 202);
 
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
@@ -1685,8 +1711,7 @@ test_signals (Fixture       *f,
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
   g_autoptr(Exchange) denied = call_tool (f, session_id, 2, "browser_navigate", "{\"browserId\":\"b1\",\"url\":\"file:///x\"}");
   g_autoptr(Exchange) invalid = call_tool (f, session_id, 3, "browser_back", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 4, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 4);
   g_autoptr(Exchange) cancel = NULL;
   const char *expected[] = {
     "started 1 agent-a Agent A browser_new_tab {\"url\":\"http://127.0.0.1:9/a\"}",
@@ -1699,9 +1724,7 @@ test_signals (Fixture       *f,
     "finished 4 error cancelled",
   };
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
-  cancel = post (f, TOKEN_A, session_id,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+  cancel = cancel_request (f, session_id, 4);
   exchange_wait (hanging);
 
   g_assert_cmpuint (f->signals->len, ==, G_N_ELEMENTS (expected));
@@ -1715,16 +1738,14 @@ test_client_disconnect (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
 
   /* The client gives up and closes the connection. */
   g_cancellable_cancel (hanging->cancellable);
   exchange_wait (hanging);
   g_assert_error (hanging->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
 
   assert_still_serving (f, session_id);
@@ -1768,13 +1789,11 @@ test_revoke (Fixture       *f,
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autofree char *other_session = initialize (f, TOKEN_B);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
   g_autoptr(Exchange) after = NULL;
   g_autoptr(Exchange) reinit = NULL;
   g_autoptr(Exchange) other = NULL;
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 2);
 
   tw_mcp_server_remove_client (f->server, TOKEN_A);
@@ -1782,7 +1801,7 @@ test_revoke (Fixture       *f,
   /* The call in flight is cancelled and its request answered. */
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
-  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   after = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
@@ -2222,9 +2241,7 @@ test_session_expiry (Fixture       *f,
   session_id = initialize (f, TOKEN_A);
   busy_session = initialize (f, TOKEN_A);
   opened = call_tool (f, busy_session, 1, "browser_new_tab", "{}");
-  hanging = start_tool_call (f, busy_session, 2, "browser_navigate",
-                             "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
+  hanging = start_hanging_call (f, busy_session, 2);
 
   /* Shorten the idle time only now, so nothing expires while the test is
    * still setting up, however slowly it runs. */
@@ -2236,8 +2253,7 @@ test_session_expiry (Fixture       *f,
   expired = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
   assert_jsonrpc_error (expired, 404, -32001, "Session not found");
 
-  cancel = post (f, TOKEN_A, busy_session,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}");
+  cancel = cancel_request (f, busy_session, 2);
   g_assert_cmpuint (status (cancel), ==, 202);
   exchange_wait (hanging);
 }
@@ -2281,17 +2297,14 @@ test_duplicate_request_id (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
   g_autoptr(Exchange) duplicate = NULL;
   g_autoptr(Exchange) cancel = NULL;
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
   duplicate = call_tool (f, session_id, 2, "browser_reload", "{\"browserId\":\"b1\"}");
   assert_jsonrpc_error (duplicate, 200, -32600, "Invalid Request: a request with this id");
 
-  cancel = post (f, TOKEN_A, session_id,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}");
+  cancel = cancel_request (f, session_id, 2);
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
 }
@@ -2302,14 +2315,12 @@ test_stop_with_calls_in_flight (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_tool_call (f, session_id, 2, "browser_navigate",
-                                                 "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/hang\"}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/hang");
 
   /* Stopping ends the session and cancels the call; nothing waits on it. */
   tw_mcp_server_stop (f->server);
-  wait_for_log (f->tabs, "cancelled b1 navigate http://127.0.0.1:9/hang");
+  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   exchange_wait (hanging);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
   g_assert_cmpuint (tw_mcp_server_get_port (f->server), ==, 0);
@@ -2528,7 +2539,7 @@ violate_member (Violations *v,
 #define TRY(value, ...) G_STMT_START { \
     json_object_set_member (holder, member, (value)); \
     add_violation (v, base, __VA_ARGS__); \
-  } G_STMT_END
+} G_STMT_END
 
   for (guint i = 0; i < G_N_ELEMENTS (all_types); i++)
     {

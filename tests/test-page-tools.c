@@ -1192,7 +1192,7 @@ test_tool_screenshot (void)
 
   /* The agent's tab was opened in the background: no window shows it. */
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (
-    tw_browser_lookup_tab (ws->browser, id)))));
+                                                       tw_browser_lookup_tab (ws->browser, id)))));
 
   result = call_ok (ws, "browser_screenshot", arguments);
   /* The image is the result: no structuredContent, which Codex would show

@@ -288,7 +288,7 @@ test_browser_tools_live (void)
   call_tool (browser, "browser_list_tabs", "{}", &outcome);
   g_assert_no_error (outcome.error);
   g_assert_false (json_object_get_boolean_member_with_default (
-    json_node_get_object (outcome.result), "isError", FALSE));
+                    json_node_get_object (outcome.result), "isError", FALSE));
 
   tw_test_outcome_clear (&outcome);
   gtk_window_destroy (GTK_WINDOW (dialog));
@@ -434,8 +434,8 @@ test_preferences_app_settings (void)
   /* A new port policy waits for the next start, so the dialog says where
    * agents reach the tabs now. */
   g_assert_nonnull (strstr (adw_preferences_group_get_description (
-    ADW_PREFERENCES_GROUP (find_named (GTK_WIDGET (dialog), "server-group"))),
-    "http://127.0.0.1:40123/mcp"));
+                              ADW_PREFERENCES_GROUP (find_named (GTK_WIDGET (dialog), "server-group"))),
+                            "http://127.0.0.1:40123/mcp"));
 
   /* Without a workspace there is no browser tools switch to show. */
   g_assert_false (gtk_widget_is_visible (find_named (GTK_WIDGET (dialog), "browser-tools-switch")));

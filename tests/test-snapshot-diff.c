@@ -15,12 +15,10 @@
  * browser_snapshot with diff: true must list exactly the lines that
  * changed, each with its mark and ref, under the lines of its ancestors. */
 
-#define LOAD_TIMEOUT_MS 20000
-#define CALL_TIMEOUT_MS 30000
+#define CALL_TIMEOUT_MS TW_TEST_TAB_CALL_TIMEOUT_MS
 
 static SoupServer *server;
 static char *base;
-static WebKitNetworkSession *session;
 
 static void
 serve_cb (SoupServer        *soup,
@@ -63,116 +61,30 @@ serve_cb (SoupServer        *soup,
   soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, contents, length);
 }
 
-typedef struct
-{
-  GtkWidget     *window;
-  WebKitWebView *view;
-  TwPageRuntime *runtime;
-} Tab;
-
-static Tab *
-tab_new (void)
-{
-  Tab *tab = g_new0 (Tab, 1);
-
-  if (session == NULL)
-    session = webkit_network_session_new_ephemeral ();
-  tab->view = g_object_new (WEBKIT_TYPE_WEB_VIEW, "network-session", session, NULL);
-  tab->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (tab->window), 1024, 768);
-  gtk_window_set_child (GTK_WINDOW (tab->window), GTK_WIDGET (tab->view));
-  gtk_window_present (GTK_WINDOW (tab->window));
-  tab->runtime = tw_page_runtime_new (tab->view);
-
-  return tab;
-}
-
 static void
-tab_free (Tab *tab)
-{
-  g_clear_object (&tab->runtime);
-  gtk_window_destroy (GTK_WINDOW (tab->window));
-  g_free (tab);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Tab, tab_free)
-
-static void
-tab_load (Tab        *tab,
+tab_load (TwTestTab  *tab,
           const char *path)
 {
   g_autofree char *url = g_strconcat (base, path, NULL);
 
-  g_assert_true (tw_test_view_load (tab->view, url, LOAD_TIMEOUT_MS));
-}
-
-/* Runs script in the page's own world, as the page's scripts would. */
-static void
-tab_eval (Tab        *tab,
-          const char *script)
-{
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (tab->view, script, CALL_TIMEOUT_MS);
-}
-
-typedef struct
-{
-  gboolean    done;
-  JsonObject *object;
-  JsonNode   *node;
-  GError     *error;
-} CallResult;
-
-static void
-snapshot_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->object = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-call_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-resolve_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->object = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
+  tw_test_tab_load (tab, url);
 }
 
 static JsonObject *
-tab_snapshot (Tab        *tab,
+tab_snapshot (TwTestTab  *tab,
               const char *options_json)
 {
-  CallResult r = { 0 };
-  g_autoptr(JsonNode) options = json_from_string (options_json ? options_json : "{}", NULL);
+  g_autoptr(GError) error = NULL;
+  JsonObject *result = tw_test_tab_snapshot (tab, options_json ? options_json : "{}", &error);
 
-  tw_page_runtime_snapshot_async (tab->runtime, json_node_get_object (options), NULL,
-                                  snapshot_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
-  g_assert_no_error (r.error);
-  g_assert_nonnull (r.object);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
 
-  return r.object;
+  return result;
 }
 
 static char *
-tab_snapshot_text (Tab        *tab,
+tab_snapshot_text (TwTestTab  *tab,
                    const char *options_json)
 {
   g_autoptr(JsonObject) result = tab_snapshot (tab, options_json);
@@ -350,7 +262,7 @@ static void
 test_case (gconstpointer data)
 {
   const DiffCase *c = data;
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *before = NULL;
   g_autofree char *diff = NULL;
   g_autofree char *again = NULL;
@@ -359,7 +271,7 @@ test_case (gconstpointer data)
 
   tab_load (tab, "/diff.html");
   before = tab_snapshot_text (tab, NULL);
-  tab_eval (tab, c->script);
+  tw_test_tab_eval (tab, c->script);
   diff = tab_snapshot_text (tab, "{\"diff\": true}");
   g_test_message ("%s", diff);
 
@@ -403,42 +315,40 @@ test_case (gconstpointer data)
 static void
 test_first_and_navigation (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *first = NULL;
   g_autofree char *none = NULL;
   g_autofree char *added = NULL;
   g_autofree char *ref = NULL;
   g_autofree char *after = NULL;
   g_autoptr(JsonObject) info = NULL;
-  CallResult r = { 0 };
+  g_autoptr(GError) error = NULL;
 
   tab_load (tab, "/diff.html");
   first = tab_snapshot_text (tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (first, "No earlier snapshot of this tab to compare with; "
-                                          "the full snapshot follows ("));
+                                   "the full snapshot follows ("));
   g_assert_nonnull (strstr (first, "\n- main @e"));
   g_assert_nonnull (strstr (first, "button \"Save\" @e"));
 
   none = tab_snapshot_text (tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (none, "No changes since the previous snapshot ("));
 
-  tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
-                 "document.querySelector('main').prepend(b);");
+  tw_test_tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
+                    "document.querySelector('main').prepend(b);");
   added = tab_snapshot_text (tab, "{\"diff\": true}");
   ref = ref_of (added, "button \"Fresh\"", NULL);
   g_assert_nonnull (ref);
-  tw_page_runtime_resolve_ref_async (tab->runtime, ref, NULL, resolve_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, ref);
-  g_assert_no_error (r.error);
-  info = r.object;
+  info = tw_test_tab_resolve (tab, ref, &error);
+  g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Fresh");
 
   tab_load (tab, "/frame.html");
   after = tab_snapshot_text (tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (after, "The page is a new document since the previous "
-                                          "snapshot (it navigated or reloaded); the full "
-                                          "snapshot follows ("));
+                                   "snapshot (it navigated or reloaded); the full "
+                                   "snapshot follows ("));
   g_assert_nonnull (strstr (after, "\n- button \"In frame\" @e"));
 }
 
@@ -447,7 +357,7 @@ test_first_and_navigation (void)
 static void
 test_paging (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *base_text = NULL;
   g_autoptr(JsonObject) first = NULL;
   g_autoptr(JsonObject) rest = NULL;
@@ -457,12 +367,12 @@ test_paging (void)
 
   tab_load (tab, "/diff.html");
   base_text = tab_snapshot_text (tab, NULL);
-  tab_eval (tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
-                 "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
+  tw_test_tab_eval (tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
+                    "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
   first = tab_snapshot (tab, "{\"diff\": true, \"maxChars\": 1000}");
   text = json_object_get_string_member (first, "text");
   g_assert_true (g_str_has_prefix (text, "Changes since the previous snapshot: 100 lines added, "
-                                         "0 removed"));
+                                   "0 removed"));
   g_assert_true (json_object_get_boolean_member (first, "truncated"));
   g_assert_cmpuint (strlen (text), <=, 1000 * 3);
   g_assert_nonnull (strstr (text, "Added row 0"));
@@ -485,28 +395,26 @@ test_paging (void)
 static void
 test_modes (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *full = NULL;
   g_autofree char *inter = NULL;
   g_autofree char *inter_again = NULL;
-  g_autoptr(JsonNode) options = json_from_string ("{\"diff\": \"yes\"}", NULL);
-  CallResult r = { 0 };
+  g_autoptr(JsonObject) refused = NULL;
+  g_autoptr(GError) error = NULL;
 
   tab_load (tab, "/diff.html");
   full = tab_snapshot_text (tab, NULL);
   inter = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
   g_assert_true (g_str_has_prefix (inter, "No earlier snapshot with these options"));
-  tab_eval (tab, "document.getElementById('rename').disabled = true;");
+  tw_test_tab_eval (tab, "document.getElementById('rename').disabled = true;");
   inter_again = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
   g_assert_nonnull (strstr (inter_again, "0 lines added, 0 removed, 1 changed, 0 moved"));
   g_assert_nonnull (strstr (inter_again, "[disabled] (was: button \"Save\")"));
 
-  tw_page_runtime_snapshot_async (tab->runtime, json_node_get_object (options), NULL,
-                                  snapshot_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
-  g_assert_error (r.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
-  g_assert_cmpstr (r.error->message, ==, "diff must be true or false");
-  g_clear_error (&r.error);
+  refused = tw_test_tab_snapshot (tab, "{\"diff\": \"yes\"}", &error);
+  g_assert_null (refused);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "diff must be true or false");
 }
 
 /* The incremental page model: whatever the page did, a snapshot that may
@@ -527,18 +435,13 @@ static const char * const model_pages[] = {
 };
 
 static JsonObject *
-runtime_snapshot (Tab        *tab,
+runtime_snapshot (TwTestTab  *tab,
                   const char *args_json)
 {
-  CallResult r = { 0 };
-  g_autoptr(JsonNode) args = json_from_string (args_json, NULL);
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = tw_test_tab_call (tab, "snapshot", args_json, CALL_TIMEOUT_MS, &error);
 
-  tw_page_runtime_call_with_timeout_async (tab->runtime, "snapshot", json_node_get_object (args),
-                                           CALL_TIMEOUT_MS, NULL, call_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
-  g_assert_no_error (r.error);
-  node = r.node;
+  g_assert_no_error (error);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
 
   return json_object_ref (json_node_get_object (node));
@@ -548,7 +451,7 @@ static void
 test_model (gconstpointer data)
 {
   const char *page = data;
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *script_file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff",
                                                         "mutate.js", NULL);
   g_autofree char *script = NULL;
@@ -557,7 +460,7 @@ test_model (gconstpointer data)
 
   g_assert_true (g_file_get_contents (script_file, &script, NULL, NULL));
   tab_load (tab, page);
-  tab_eval (tab, script);
+  tw_test_tab_eval (tab, script);
 
   for (guint round = 0; round < 40; round++)
     {
@@ -619,7 +522,7 @@ test_model_silent (void)
   };
   static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
   static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
@@ -630,7 +533,7 @@ test_model_silent (void)
       g_autoptr(JsonObject) walk = NULL;
 
       g_assert_true (json_object_get_boolean_member (same, "cached"));
-      tab_eval (tab, changes[i]);
+      tw_test_tab_eval (tab, changes[i]);
       after = runtime_snapshot (tab, quick);
       walk = runtime_snapshot (tab, full);
       g_assert_false (json_object_get_boolean_member (after, "cached"));
@@ -674,7 +577,7 @@ main (int   argc,
   ret = g_test_run ();
 
   g_clear_object (&server);
-  g_clear_object (&session);
+  tw_test_tab_clear_session ();
   g_free (base);
 
   return ret;

@@ -62,10 +62,10 @@ test_passes_options (void)
   JsonObject *result;
 
   service->reply = tw_test_parse_object ("{\"browserId\": \"b4\", \"url\": \"http://127.0.0.1:1/\","
-                                " \"title\": \"T\", \"truncated\": false,"
-                                " \"text\": \"Page: T — http://127.0.0.1:1/\\n- button \\\"Go\\\" @e1\"}");
+                                         " \"title\": \"T\", \"truncated\": false,"
+                                         " \"text\": \"Page: T — http://127.0.0.1:1/\\n- button \\\"Go\\\" @e1\"}");
   run_tool (service, "{\"browserId\": \"b4\", \"interactive\": true, \"ref\": \"@e2\","
-                     " \"maxChars\": 5000, \"cursor\": \"3:10\"}", &outcome);
+            " \"maxChars\": 5000, \"cursor\": \"3:10\"}", &outcome);
 
   g_assert_no_error (outcome.error);
   g_assert_cmpuint (service->n_runs, ==, 1);
@@ -93,8 +93,8 @@ test_omitted_options (void)
   TwTestOutcome outcome = { 0 };
 
   service->reply = tw_test_parse_object ("{\"text\": \"Page: about:blank\\n(the page shows no content)\","
-                                " \"dialogs\": [{\"type\": \"alert\", \"message\": \"Hi\"},"
-                                "              {\"type\": \"confirm\", \"message\": \"Sure?\"}]}");
+                                         " \"dialogs\": [{\"type\": \"alert\", \"message\": \"Hi\"},"
+                                         "              {\"type\": \"confirm\", \"message\": \"Sure?\"}]}");
   run_tool (service, "{\"browserId\": \"b1\"}", &outcome);
 
   g_assert_no_error (outcome.error);

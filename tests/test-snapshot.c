@@ -20,15 +20,14 @@
  * is compared here. Golden fixtures (<name>.html with <name>.txt) hold the
  * exact snapshot text an agent must see. */
 
-#define LOAD_TIMEOUT_MS 20000
-#define CALL_TIMEOUT_MS 30000
+#define LOAD_TIMEOUT_MS TW_TEST_TAB_LOAD_TIMEOUT_MS
+#define CALL_TIMEOUT_MS TW_TEST_TAB_CALL_TIMEOUT_MS
 
 static SoupServer *server_a;
 static SoupServer *server_b;
 static char *base_a;
 static char *base_b;
 static guint total_cases;
-static WebKitNetworkSession *session;
 
 /* Every occurrence of @needle in @haystack replaced by @replacement. */
 static char *
@@ -158,13 +157,6 @@ url_a (const char *path)
 
 /* Tabs: a web view in a window, with its runtime */
 
-typedef struct
-{
-  GtkWidget     *window;
-  WebKitWebView *view;
-  TwPageRuntime *runtime;
-} Tab;
-
 static gboolean
 wait_timeout_cb (gpointer user_data)
 {
@@ -174,131 +166,23 @@ wait_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static Tab *
-tab_new_full (gboolean with_runtime)
-{
-  Tab *tab = g_new0 (Tab, 1);
-
-  /* An ephemeral session: nothing on disk, whatever the environment. */
-  if (session == NULL)
-    session = webkit_network_session_new_ephemeral ();
-  tab->view = g_object_new (WEBKIT_TYPE_WEB_VIEW, "network-session", session, NULL);
-  tab->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (tab->window), 1024, 768);
-  gtk_window_set_child (GTK_WINDOW (tab->window), GTK_WIDGET (tab->view));
-  gtk_window_present (GTK_WINDOW (tab->window));
-  if (with_runtime)
-    tab->runtime = tw_page_runtime_new (tab->view);
-
-  return tab;
-}
-
-static Tab *
-tab_new (void)
-{
-  return tab_new_full (TRUE);
-}
-
 static void
-tab_free (Tab *tab)
-{
-  g_clear_object (&tab->runtime);
-  gtk_window_destroy (GTK_WINDOW (tab->window));
-  g_free (tab);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Tab, tab_free)
-
-static void
-tab_load (Tab        *tab,
+tab_load (TwTestTab  *tab,
           const char *path)
 {
   g_autofree char *url = g_str_has_prefix (path, "http") ? g_strdup (path) : url_a (path);
 
-  g_assert_true (tw_test_view_load (tab->view, url, LOAD_TIMEOUT_MS));
-}
-
-/* Runs JavaScript in the page's own world, as page scripts would. */
-static void
-tab_eval (Tab        *tab,
-          const char *script)
-{
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (tab->view, script, CALL_TIMEOUT_MS);
-}
-
-/* Synchronous wrappers of the runtime API */
-
-typedef struct
-{
-  gboolean    done;
-  JsonObject *object;
-  JsonNode   *node;
-  GError     *error;
-} CallResult;
-
-static void
-snapshot_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->object = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-call_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-resolve_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  CallResult *r = user_data;
-
-  r->object = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &r->error);
-  r->done = TRUE;
-}
-
-/* @options_json: the options as JSON text, or NULL. */
-static JsonObject *
-tab_snapshot_full (Tab         *tab,
-                   const char  *options_json,
-                   GError     **error)
-{
-  CallResult r = { 0 };
-  g_autoptr(JsonNode) options = NULL;
-
-  if (options_json != NULL)
-    options = json_from_string (options_json, NULL);
-
-  tw_page_runtime_snapshot_async (tab->runtime,
-                                  options ? json_node_get_object (options) : NULL,
-                                  NULL, snapshot_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, "a snapshot");
-  if (r.error != NULL)
-    g_propagate_error (error, r.error);
-
-  return r.object;
+  tw_test_tab_load (tab, url);
 }
 
 /* The snapshot text with the servers' addresses as http://A and http://B,
  * so goldens do not depend on ports. */
 static char *
-tab_snapshot_text (Tab        *tab,
+tab_snapshot_text (TwTestTab  *tab,
                    const char *options_json)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) result = tab_snapshot_full (tab, options_json, &error);
+  g_autoptr(JsonObject) result = tw_test_tab_snapshot (tab, options_json, &error);
   g_autofree char *with_a = NULL;
 
   g_assert_no_error (error);
@@ -308,48 +192,13 @@ tab_snapshot_text (Tab        *tab,
   return tw_test_replace (with_a, base_b, "http://B");
 }
 
-static JsonNode *
-tab_call (Tab         *tab,
-          const char  *function_name,
-          const char  *args_json,
-          guint        timeout_ms,
-          GError     **error)
-{
-  CallResult r = { 0 };
-  g_autoptr(JsonNode) args = args_json ? json_from_string (args_json, NULL) : NULL;
-
-  tw_page_runtime_call_with_timeout_async (tab->runtime, function_name,
-                                           args ? json_node_get_object (args) : NULL,
-                                           timeout_ms, NULL, call_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, function_name);
-  if (r.error != NULL)
-    g_propagate_error (error, r.error);
-
-  return r.node;
-}
-
-static JsonObject *
-tab_resolve (Tab         *tab,
-             const char  *ref,
-             GError     **error)
-{
-  CallResult r = { 0 };
-
-  tw_page_runtime_resolve_ref_async (tab->runtime, ref, NULL, resolve_done_cb, &r);
-  tw_test_wait_for_flag (&r.done, CALL_TIMEOUT_MS, ref);
-  if (r.error != NULL)
-    g_propagate_error (error, r.error);
-
-  return r.object;
-}
-
 /* Spec fixtures */
 
 static void
 test_spec_fixture (gconstpointer data)
 {
   const char *fixture = data;
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *path = g_strconcat ("/", fixture, NULL);
@@ -357,7 +206,7 @@ test_spec_fixture (gconstpointer data)
   guint failures = 0;
 
   tab_load (tab, path);
-  node = tab_call (tab, "checkExpectations", NULL, CALL_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (tab, "checkExpectations", NULL, CALL_TIMEOUT_MS, &error);
   g_assert_no_error (error);
   checks = json_object_get_array_member (json_node_get_object (node), "checks");
   g_assert_cmpuint (json_array_get_length (checks), >, 0);
@@ -400,7 +249,7 @@ static void
 test_golden (gconstpointer data)
 {
   const Golden *golden = data;
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *page = g_strconcat ("/", golden->name, ".html", NULL);
   g_autofree char *file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot",
                                                  golden->name, NULL);
@@ -461,12 +310,12 @@ static const Golden goldens[] = {
 /* Refs */
 
 static void
-assert_stale (Tab        *tab,
+assert_stale (TwTestTab  *tab,
               const char *ref,
               const char *message_part)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) info = tab_resolve (tab, ref, &error);
+  g_autoptr(JsonObject) info = tw_test_tab_resolve (tab, ref, &error);
 
   g_assert_null (info);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_STALE_REF);
@@ -507,7 +356,7 @@ min_ref (const char *text)
 static void
 test_refs_stable (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autofree char *first = NULL;
@@ -531,7 +380,7 @@ test_refs_stable (void)
   del = tw_test_find_ref (first, "button \"Delete\"");
   one = tw_test_find_ref (first, "link \"One\"");
 
-  info = tab_resolve (tab, save, &error);
+  info = tw_test_tab_resolve (tab, save, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Save");
@@ -542,14 +391,14 @@ test_refs_stable (void)
 
   /* "e3" is accepted as well as "@e3". */
   bare = g_strdup (save + 1);
-  info = tab_resolve (tab, bare, &error);
+  info = tw_test_tab_resolve (tab, bare, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Save");
   g_clear_pointer (&info, json_object_unref);
 
   /* A new element gets a new number; the others keep theirs. */
-  tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Added';"
-                 "document.querySelector('main').append(b);");
+  tw_test_tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Added';"
+                    "document.querySelector('main').append(b);");
   third = tab_snapshot_text (tab, NULL);
   added = tw_test_find_ref (third, "button \"Added\"");
   g_assert_cmpuint (ref_number (added), >, max_ref (first));
@@ -557,7 +406,7 @@ test_refs_stable (void)
 
   /* Re-rendered: an equal element in place of the old one is a different
    * element, so the old ref is stale and the new one gets a new number. */
-  tab_eval (tab, "const d = document.getElementById('del'); d.outerHTML = d.outerHTML;");
+  tw_test_tab_eval (tab, "const d = document.getElementById('del'); d.outerHTML = d.outerHTML;");
   assert_stale (tab, del, "removed");
   g_clear_pointer (&third, g_free);
   third = tab_snapshot_text (tab, NULL);
@@ -566,20 +415,20 @@ test_refs_stable (void)
   g_assert_cmpuint (ref_number (del_again), >, ref_number (added));
 
   /* Removed. */
-  tab_eval (tab, "document.querySelector('a[href=\"#1\"]').remove();");
+  tw_test_tab_eval (tab, "document.querySelector('a[href=\"#1\"]').remove();");
   assert_stale (tab, one, "removed");
 
   /* Same element, another name: the ref no longer matches what was
    * printed. */
-  tab_eval (tab, "document.getElementById('save').textContent = 'Saving…';");
+  tw_test_tab_eval (tab, "document.getElementById('save').textContent = 'Saving…';");
   assert_stale (tab, save, "Saving");
 
   /* Same element, another role. */
-  tab_eval (tab, "document.getElementById('save').textContent = 'Save';"
-                 "document.getElementById('save').setAttribute('role', 'link');");
+  tw_test_tab_eval (tab, "document.getElementById('save').textContent = 'Save';"
+                    "document.getElementById('save').setAttribute('role', 'link');");
   assert_stale (tab, save, "link");
-  tab_eval (tab, "document.getElementById('save').removeAttribute('role');");
-  info = tab_resolve (tab, save, &error);
+  tw_test_tab_eval (tab, "document.getElementById('save').removeAttribute('role');");
+  info = tw_test_tab_resolve (tab, save, &error);
   g_assert_no_error (error);
   g_clear_pointer (&info, json_object_unref);
 
@@ -591,7 +440,7 @@ test_refs_stable (void)
     {
       static const char * const bad[] = { "save", "@e0", "@x3", "" };
 
-      info = tab_resolve (tab, bad[i], &error);
+      info = tw_test_tab_resolve (tab, bad[i], &error);
       g_assert_null (info);
       g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
       g_clear_error (&error);
@@ -601,7 +450,7 @@ test_refs_stable (void)
 static void
 test_refs_navigation (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
   g_autofree char *save = NULL;
@@ -626,8 +475,8 @@ test_refs_navigation (void)
 static void
 test_refs_two_tabs (void)
 {
-  g_autoptr(Tab) one = tab_new ();
-  g_autoptr(Tab) two = tab_new ();
+  g_autoptr(TwTestTab) one = tw_test_tab_new (TRUE);
+  g_autoptr(TwTestTab) two = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autofree char *text_one = NULL;
@@ -645,12 +494,12 @@ test_refs_two_tabs (void)
   g_assert_true (strstr (text_two, " @e1") != NULL);
   ref_one = tw_test_find_ref (text_one, "button \"Save\"");
 
-  info = tab_resolve (one, ref_one, &error);
+  info = tw_test_tab_resolve (one, ref_one, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Save");
   g_clear_pointer (&info, json_object_unref);
 
-  info = tab_resolve (two, ref_one, &error);
+  info = tw_test_tab_resolve (two, ref_one, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), !=, "Save");
   g_clear_pointer (&info, json_object_unref);
@@ -659,13 +508,13 @@ test_refs_two_tabs (void)
   {
     g_autofree char *high = NULL;
 
-    tab_eval (one, "for (let i = 0; i < 100; i++) { const b = document.createElement('button');"
-                   "b.textContent = 'More ' + i; document.body.append(b); }");
+    tw_test_tab_eval (one, "for (let i = 0; i < 100; i++) { const b = document.createElement('button');"
+                      "b.textContent = 'More ' + i; document.body.append(b); }");
     g_free (text_one);
     text_one = tab_snapshot_text (one, NULL);
     g_assert_cmpuint (max_ref (text_one), >, max_ref (text_two));
     high = g_strdup_printf ("@e%u", max_ref (text_one));
-    info = tab_resolve (one, high, &error);
+    info = tw_test_tab_resolve (one, high, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "More 99");
     g_clear_pointer (&info, json_object_unref);
@@ -678,7 +527,7 @@ test_refs_two_tabs (void)
 static void
 test_frames_refs (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autoptr(JsonObject) frame_info = NULL;
@@ -697,11 +546,11 @@ test_frames_refs (void)
 
   /* Refs inside a same-origin frame resolve, with a rectangle in the
    * coordinates of the top-level viewport. */
-  info = tab_resolve (tab, inside, &error);
+  info = tw_test_tab_resolve (tab, inside, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_true (g_str_has_suffix (json_object_get_string_member (info, "frameUrl"), "/frame-inner.html"));
-  frame_info = tab_resolve (tab, frame, &error);
+  frame_info = tw_test_tab_resolve (tab, frame, &error);
   g_assert_no_error (error);
   rect = json_object_get_object_member (info, "rect");
   frame_rect = json_object_get_object_member (frame_info, "rect");
@@ -709,7 +558,7 @@ test_frames_refs (void)
   g_assert_cmpfloat (json_object_get_double_member (rect, "y"), >, json_object_get_double_member (frame_rect, "y"));
   g_clear_pointer (&info, json_object_unref);
 
-  info = tab_resolve (tab, deep, &error);
+  info = tw_test_tab_resolve (tab, deep, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Deep link");
   g_clear_pointer (&info, json_object_unref);
@@ -721,7 +570,7 @@ test_frames_refs (void)
     g_autofree char *after = NULL;
     guint id;
 
-    tab_eval (tab, script);
+    tw_test_tab_eval (tab, script);
     /* Waits until the runtime sees the new document in the frame. */
     id = g_timeout_add (LOAD_TIMEOUT_MS, wait_timeout_cb, &done);
     while (!done)
@@ -744,7 +593,7 @@ test_frames_refs (void)
 static void
 test_busy_page (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
   gint64 start;
@@ -752,11 +601,11 @@ test_busy_page (void)
 
   tab_load (tab, "/busy.html");
   /* The page starts an endless loop shortly after it loaded. */
-  tab_eval (tab, "setTimeout(() => { for (;;) {} }, 50); 1");
+  tw_test_tab_eval (tab, "setTimeout(() => { for (;;) {} }, 50); 1");
   g_usleep (200000);
 
   start = g_get_monotonic_time ();
-  result = tab_snapshot_full (tab, NULL, &error);
+  result = tw_test_tab_snapshot (tab, NULL, &error);
   seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
 
   g_assert_null (result);
@@ -772,7 +621,7 @@ test_busy_page (void)
 static void
 test_huge_page (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
   const char *text;
@@ -782,10 +631,10 @@ test_huge_page (void)
   tab_load (tab, "/generated/huge?elements=200000");
   /* The page's own first layout is not the snapshot's time: wait until the
    * page answers a trivial call. */
-  json_node_unref (tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
+  json_node_unref (tw_test_tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
   g_assert_no_error (error);
   start = g_get_monotonic_time ();
-  result = tab_snapshot_full (tab, NULL, &error);
+  result = tw_test_tab_snapshot (tab, NULL, &error);
   ms = (g_get_monotonic_time () - start) / 1000.0;
   g_assert_no_error (error);
 
@@ -883,7 +732,7 @@ cpu_ms (void)
 static void
 test_table_speed (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) all = g_string_new (NULL);
   g_autofree char *cursor = NULL;
@@ -892,7 +741,7 @@ test_table_speed (void)
   guint deletes = 0;
 
   tab_load (tab, "/generated/table?rows=3000");
-  json_node_unref (tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
+  json_node_unref (tw_test_tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
@@ -901,7 +750,7 @@ test_table_speed (void)
       gint64 start = g_get_monotonic_time ();
       double cpu_start = cpu_ms ();
 
-      result = tab_snapshot_full (tab, NULL, &error);
+      result = tw_test_tab_snapshot (tab, NULL, &error);
       times[i] = (g_get_monotonic_time () - start) / 1000.0;
       cpu[i] = cpu_ms () - cpu_start;
       g_assert_no_error (error);
@@ -925,13 +774,12 @@ test_table_speed (void)
 
       options = cursor ? g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 200000}", cursor)
                        : g_strdup ("{\"maxChars\": 200000}");
-      result = tab_snapshot_full (tab, options, &error);
+      result = tw_test_tab_snapshot (tab, options, &error);
       g_assert_no_error (error);
       g_string_append (all, json_object_get_string_member (result, "text"));
       g_free (cursor);
       cursor = g_strdup (json_object_get_string_member_with_default (result, "nextCursor", NULL));
-    }
-  while (cursor != NULL);
+    }while (cursor != NULL);
 
   for (const char *p = strstr (all->str, "- button \"Delete\" @e"); p != NULL;
        p = strstr (p + 1, "- button \"Delete\" @e"))
@@ -980,7 +828,7 @@ assert_same_lines (const char *actual,
 static void
 test_paging (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) full = NULL;
   g_autoptr(GString) joined = g_string_new (NULL);
@@ -989,7 +837,7 @@ test_paging (void)
   guint pages = 0;
 
   tab_load (tab, "/long.html");
-  full = tab_snapshot_full (tab, "{\"maxChars\": 200000}", &error);
+  full = tw_test_tab_snapshot (tab, "{\"maxChars\": 200000}", &error);
   g_assert_no_error (error);
   g_assert_false (json_object_get_boolean_member (full, "truncated"));
   g_assert_false (json_object_has_member (full, "nextCursor"));
@@ -1004,7 +852,7 @@ test_paging (void)
 
       options = cursor ? g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 1000}", cursor)
                        : g_strdup ("{\"maxChars\": 1000}");
-      result = tab_snapshot_full (tab, options, &error);
+      result = tw_test_tab_snapshot (tab, options, &error);
       g_assert_no_error (error);
       text = json_object_get_string_member (result, "text");
       g_assert_cmpint (g_utf8_strlen (text, -1), <=, 1000);
@@ -1021,8 +869,7 @@ test_paging (void)
           g_assert_true (g_str_has_suffix (text, tail));
         }
       pages++;
-    }
-  while (cursor != NULL);
+    }while (cursor != NULL);
 
   /* The pages, put together, are the whole snapshot, with nothing lost or
    * repeated at the cuts. */
@@ -1033,7 +880,7 @@ test_paging (void)
 static void
 test_bad_options (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   static const char * const bad[] = {
     "{\"maxChars\": 999}",
     "{\"maxChars\": 1000001}",
@@ -1052,7 +899,7 @@ test_bad_options (void)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(JsonObject) result = tab_snapshot_full (tab, bad[i], &error);
+      g_autoptr(JsonObject) result = tw_test_tab_snapshot (tab, bad[i], &error);
 
       g_assert_null (result);
       g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
@@ -1061,7 +908,7 @@ test_bad_options (void)
   /* A cursor dies with its document. */
   {
     g_autoptr(GError) error = NULL;
-    g_autoptr(JsonObject) result = tab_snapshot_full (tab, "{\"maxChars\": 1000}", &error);
+    g_autoptr(JsonObject) result = tw_test_tab_snapshot (tab, "{\"maxChars\": 1000}", &error);
     g_autoptr(JsonObject) again = NULL;
     g_autofree char *options = NULL;
 
@@ -1069,7 +916,7 @@ test_bad_options (void)
     cursor = g_strdup (json_object_get_string_member (result, "nextCursor"));
     options = g_strdup_printf ("{\"cursor\": \"%s\"}", cursor);
     tab_load (tab, "/long.html");
-    again = tab_snapshot_full (tab, options, &error);
+    again = tw_test_tab_snapshot (tab, options, &error);
     g_assert_null (again);
     g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
     g_assert_true (strstr (error->message, "expired") != NULL);
@@ -1079,7 +926,7 @@ test_bad_options (void)
 static void
 test_subtree (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *text = NULL;
@@ -1101,15 +948,15 @@ test_subtree (void)
   g_assert_null (strstr (part, "heading \"Forms\""));
 
   /* A ref whose element is hidden has nothing to show. */
-  tab_eval (tab, "document.querySelector('form').style.display = 'none';");
-  result = tab_snapshot_full (tab, options, &error);
+  tw_test_tab_eval (tab, "document.querySelector('form').style.display = 'none';");
+  result = tw_test_tab_snapshot (tab, options, &error);
   g_assert_null (result);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
   g_clear_error (&error);
 
   /* A ref whose element is gone. */
-  tab_eval (tab, "document.querySelector('form').remove();");
-  result = tab_snapshot_full (tab, options, &error);
+  tw_test_tab_eval (tab, "document.querySelector('form').remove();");
+  result = tw_test_tab_snapshot (tab, options, &error);
   g_assert_null (result);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_STALE_REF);
 }
@@ -1117,7 +964,7 @@ test_subtree (void)
 static void
 test_installed_late (void)
 {
-  g_autoptr(Tab) tab = tab_new_full (FALSE);
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *text = NULL;
 
   /* The page loaded before the runtime existed: the first call installs it
@@ -1131,7 +978,7 @@ test_installed_late (void)
 static void
 test_deep_page (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autofree char *text = NULL;
@@ -1149,7 +996,7 @@ test_deep_page (void)
   /* A name whose text lies thousands of levels down is cut short, and the
    * ref to it still resolves. */
   link = tw_test_find_ref (text, "- link");
-  info = tab_resolve (tab, link, &error);
+  info = tw_test_tab_resolve (tab, link, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "link");
 }
@@ -1157,7 +1004,7 @@ test_deep_page (void)
 static void
 test_blank_tab (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *text = NULL;
 
   /* A tab that never loaded a page still answers. */
@@ -1168,23 +1015,23 @@ test_blank_tab (void)
 static void
 test_call_errors (void)
 {
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
 
   tab_load (tab, "/refs.html");
 
-  node = tab_call (tab, "noSuchFunction", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (tab, "noSuchFunction", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_null (node);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL);
   g_clear_error (&error);
 
-  node = tab_call (tab, "resolveRef", "{\"ref\": 12}", TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (tab, "resolveRef", "{\"ref\": 12}", TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_null (node);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
-  node = tab_call (tab, "ping", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (tab, "ping", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (json_object_get_string_member (json_node_get_object (node), "url"),
                                    "/refs.html"));
@@ -1240,7 +1087,7 @@ main (int   argc,
 
   g_clear_object (&server_a);
   g_clear_object (&server_b);
-  g_clear_object (&session);
+  tw_test_tab_clear_session ();
   g_free (base_a);
   g_free (base_b);
 

@@ -273,7 +273,8 @@ send_line (Fixture    *f,
   g_assert_no_error (error);
 }
 
-static void G_GNUC_PRINTF (2, 3)
+static void
+G_GNUC_PRINTF (2, 3)
 send_printf (Fixture    *f,
              const char *format,
              ...)
@@ -834,7 +835,7 @@ test_concurrent (Fixture       *f,
   send_new_tab (f, 12, "http://a.test/slow?ms=500");
   tw_test_sleep_ms (50);
   send_line (f, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":"
-                "{\"name\":\"browser_list_tabs\",\"arguments\":{}}}");
+             "{\"name\":\"browser_list_tabs\",\"arguments\":{}}}");
   {
     gint64 id = 12;
 
@@ -902,7 +903,7 @@ test_cancel (Fixture       *f,
   wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
 
   send_line (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
-                "\"params\":{\"requestId\":20,\"reason\":\"changed my mind\"}}");
+             "\"params\":{\"requestId\":20,\"reason\":\"changed my mind\"}}");
   wait_for (f, service_log_cond, "cancelled http://a.test/hang", "the app to cancel the call");
 
   /* A cancelled request gets no answer, and the bridge goes on. */
@@ -912,9 +913,9 @@ test_cancel (Fixture       *f,
 
   /* Cancelling what is unknown or finished is harmless. */
   send_line (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
-                "\"params\":{\"requestId\":21}}");
+             "\"params\":{\"requestId\":21}}");
   send_line (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
-                "\"params\":{\"requestId\":\"x\"}}");
+             "\"params\":{\"requestId\":\"x\"}}");
   get_result (request (f, 22, "ping", NULL));
 }
 

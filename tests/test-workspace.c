@@ -5,7 +5,6 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tw-connect-dialog.h"
@@ -28,85 +27,6 @@ static char *
 make_folder (const char *name)
 {
   return tw_test_make_folder (g_get_home_dir (), name);
-}
-
-/* Ids */
-
-static void
-test_id (void)
-{
-  static const struct {
-    const char *path;
-    const char *name;
-  } cases[] = {
-    { "/home/ada/My Project!", "my-project" },
-    { "/srv/web_app.v2", "web_app.v2" },
-    { "/home/ada/.dotfiles", "dotfiles" },
-    { "/home/ada/Übung", "bung" },
-    { "/", "workspace" },
-    { "/home/ada/a-very-long-folder-name-that-goes-on-and-on-and-on",
-      "a-very-long-folder-name-that-goe" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *id = tw_workspace_id_from_path (cases[i].path);
-      g_autofree char *checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256,
-                                                                 cases[i].path, -1);
-      g_autofree char *expected = g_strdup_printf ("%s-%.8s", cases[i].name, checksum);
-
-      g_assert_cmpstr (id, ==, expected);
-    }
-
-  /* Same basename, different folders: different workspaces. */
-  {
-    g_autofree char *a = tw_workspace_id_from_path ("/one/app");
-    g_autofree char *b = tw_workspace_id_from_path ("/two/app");
-
-    g_assert_cmpstr (a, !=, b);
-    g_assert_true (g_str_has_prefix (a, "app-"));
-    g_assert_true (g_str_has_prefix (b, "app-"));
-  }
-}
-
-static void
-test_canonicalize (void)
-{
-  g_autofree char *folder = make_folder ("project");
-  g_autofree char *parent = g_path_get_dirname (folder);
-  g_autofree char *link = g_build_filename (parent, "link", NULL);
-  g_autofree char *file = g_build_filename (folder, "notes.txt", NULL);
-  g_autofree char *via_relative = NULL;
-  g_autofree char *via_link = NULL;
-  g_autofree char *via_dots = NULL;
-  g_autofree char *missing = NULL;
-  g_autofree char *not_folder = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (symlink (folder, link), ==, 0);
-  g_assert_true (g_file_set_contents (file, "hi", -1, NULL));
-
-  /* Every way of naming the folder gives the same workspace. */
-  via_relative = tw_workspace_id_canonicalize_path ("project", parent, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (via_relative, ==, folder);
-
-  via_link = tw_workspace_id_canonicalize_path (link, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (via_link, ==, folder);
-
-  via_dots = tw_workspace_id_canonicalize_path ("./link/../project/.", parent, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (via_dots, ==, folder);
-
-  missing = tw_workspace_id_canonicalize_path ("nowhere", parent, &error);
-  g_assert_null (missing);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_clear_error (&error);
-
-  not_folder = tw_workspace_id_canonicalize_path (file, NULL, &error);
-  g_assert_null (not_folder);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY);
 }
 
 /* Tokens */
@@ -236,37 +156,6 @@ test_runtime_file (void)
   g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
   g_clear_object (&workspace);
   g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
-}
-
-static void
-test_runtime_file_stale (void)
-{
-  g_autofree char *folder = make_folder ("project");
-  g_autofree char *id = tw_workspace_id_from_path (folder);
-  g_autofree char *file = tw_workspace_id_dup_runtime_file (id);
-  g_autofree char *dir = g_path_get_dirname (file);
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
-  int status;
-  pid_t pid;
-
-  /* The pid of a process that is certainly gone. */
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    _exit (0);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-
-  contents = g_strdup_printf ("{\"url\": \"http://127.0.0.1:1/mcp\", \"token\": \"abc\","
-                              " \"workspace\": \"%s\", \"workspaceId\": \"%s\", \"pid\": %d}",
-                              folder, id, pid);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (file, contents, -1, NULL));
-
-  /* A Tabwright that crashed left it behind: nobody serves the folder. */
-  g_assert_false (tw_workspace_id_read_runtime_file (folder, NULL, NULL, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_assert_nonnull (strstr (error->message, folder));
 }
 
 /* What the Connect dialog and --print-mcp-config say */
@@ -477,12 +366,9 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  g_test_add_func ("/app/workspace/id", test_id);
-  g_test_add_func ("/app/workspace/canonicalize", test_canonicalize);
   g_test_add_func ("/app/workspace/token", test_token);
   g_test_add_func ("/app/workspace/token-per-workspace", test_token_per_workspace);
   g_test_add_func ("/app/workspace/runtime-file", test_runtime_file);
-  g_test_add_func ("/app/workspace/runtime-file-stale", test_runtime_file_stale);
   g_test_add_func ("/ui/snippets", test_snippets);
   g_test_add_func ("/ui/window/tabs", test_window_tabs);
   g_test_add_func ("/ui/connect-dialog", test_connect_dialog);

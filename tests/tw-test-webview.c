@@ -69,3 +69,151 @@ tw_test_view_evaluate (WebKitWebView *view,
 
   return value;
 }
+
+/* Test tabs */
+
+static WebKitNetworkSession *tab_session;
+
+TwTestTab *
+tw_test_tab_new (gboolean with_runtime)
+{
+  TwTestTab *tab = g_new0 (TwTestTab, 1);
+
+  /* An ephemeral session: nothing on disk, whatever the environment. */
+  if (tab_session == NULL)
+    tab_session = webkit_network_session_new_ephemeral ();
+  tab->view = g_object_new (WEBKIT_TYPE_WEB_VIEW, "network-session", tab_session, NULL);
+  tab->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (tab->window), 1024, 768);
+  gtk_window_set_child (GTK_WINDOW (tab->window), GTK_WIDGET (tab->view));
+  gtk_window_present (GTK_WINDOW (tab->window));
+  if (with_runtime)
+    tab->runtime = tw_page_runtime_new (tab->view);
+
+  return tab;
+}
+
+void
+tw_test_tab_free (TwTestTab *tab)
+{
+  g_clear_object (&tab->runtime);
+  gtk_window_destroy (GTK_WINDOW (tab->window));
+  g_free (tab);
+}
+
+void
+tw_test_tab_clear_session (void)
+{
+  g_clear_object (&tab_session);
+}
+
+void
+tw_test_tab_load (TwTestTab  *tab,
+                  const char *url)
+{
+  g_assert_true (tw_test_view_load (tab->view, url, TW_TEST_TAB_LOAD_TIMEOUT_MS));
+}
+
+void
+tw_test_tab_eval (TwTestTab  *tab,
+                  const char *script)
+{
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (tab->view, script, TW_TEST_TAB_CALL_TIMEOUT_MS);
+}
+
+typedef struct
+{
+  gboolean    done;
+  JsonObject *object;
+  JsonNode   *node;
+  GError     *error;
+} TabCall;
+
+static void
+tab_snapshot_done_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  TabCall *call = user_data;
+
+  call->object = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &call->error);
+  call->done = TRUE;
+}
+
+static void
+tab_call_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  TabCall *call = user_data;
+
+  call->node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &call->error);
+  call->done = TRUE;
+}
+
+static void
+tab_resolve_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  TabCall *call = user_data;
+
+  call->object = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &call->error);
+  call->done = TRUE;
+}
+
+JsonObject *
+tw_test_tab_snapshot (TwTestTab   *tab,
+                      const char  *options_json,
+                      GError     **error)
+{
+  TabCall call = { 0 };
+  g_autoptr(JsonNode) options = NULL;
+
+  if (options_json != NULL)
+    options = json_from_string (options_json, NULL);
+
+  tw_page_runtime_snapshot_async (tab->runtime,
+                                  options ? json_node_get_object (options) : NULL,
+                                  NULL, tab_snapshot_done_cb, &call);
+  tw_test_wait_for_flag (&call.done, TW_TEST_TAB_CALL_TIMEOUT_MS, "a snapshot");
+  if (call.error != NULL)
+    g_propagate_error (error, call.error);
+
+  return call.object;
+}
+
+JsonNode *
+tw_test_tab_call (TwTestTab   *tab,
+                  const char  *function_name,
+                  const char  *args_json,
+                  guint        timeout_ms,
+                  GError     **error)
+{
+  TabCall call = { 0 };
+  g_autoptr(JsonNode) args = args_json ? json_from_string (args_json, NULL) : NULL;
+
+  tw_page_runtime_call_with_timeout_async (tab->runtime, function_name,
+                                           args ? json_node_get_object (args) : NULL,
+                                           timeout_ms, NULL, tab_call_done_cb, &call);
+  tw_test_wait_for_flag (&call.done, TW_TEST_TAB_CALL_TIMEOUT_MS, function_name);
+  if (call.error != NULL)
+    g_propagate_error (error, call.error);
+
+  return call.node;
+}
+
+JsonObject *
+tw_test_tab_resolve (TwTestTab   *tab,
+                     const char  *ref,
+                     GError     **error)
+{
+  TabCall call = { 0 };
+
+  tw_page_runtime_resolve_ref_async (tab->runtime, ref, NULL, tab_resolve_done_cb, &call);
+  tw_test_wait_for_flag (&call.done, TW_TEST_TAB_CALL_TIMEOUT_MS, ref);
+  if (call.error != NULL)
+    g_propagate_error (error, call.error);
+
+  return call.object;
+}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <gtk/gtk.h>
 #include <webkit/webkit.h>
 
+#include "tw-page-runtime.h"
 #include "tw-test-util.h"
 
 G_BEGIN_DECLS
@@ -16,5 +18,46 @@ gboolean  tw_test_view_load      (WebKitWebView *view,
 JSCValue *tw_test_view_evaluate  (WebKitWebView *view,
                                   const char    *script,
                                   guint          timeout_ms);
+
+/* A web view in a window of its own, on one ephemeral network session the
+ * tabs of a test program share, with the page runtime when asked for. */
+typedef struct
+{
+  GtkWidget     *window;
+  WebKitWebView *view;
+  TwPageRuntime *runtime;
+} TwTestTab;
+
+/* How long a test tab waits for a load, and for a runtime call. */
+#define TW_TEST_TAB_LOAD_TIMEOUT_MS 20000
+#define TW_TEST_TAB_CALL_TIMEOUT_MS 30000
+
+TwTestTab  *tw_test_tab_new           (gboolean     with_runtime);
+void        tw_test_tab_free          (TwTestTab   *tab);
+/* Drops the shared session; at the end of a program. */
+void        tw_test_tab_clear_session (void);
+
+/* Loads @url and fails the test unless it loads. */
+void        tw_test_tab_load          (TwTestTab   *tab,
+                                       const char  *url);
+/* Runs @script in the page's own world, as the page's scripts would. */
+void        tw_test_tab_eval          (TwTestTab   *tab,
+                                       const char  *script);
+
+/* The runtime's calls, waited for. @options_json and @args_json are JSON
+ * text, or NULL for none. */
+JsonObject *tw_test_tab_snapshot      (TwTestTab   *tab,
+                                       const char  *options_json,
+                                       GError     **error);
+JsonNode   *tw_test_tab_call          (TwTestTab   *tab,
+                                       const char  *function_name,
+                                       const char  *args_json,
+                                       guint        timeout_ms,
+                                       GError     **error);
+JsonObject *tw_test_tab_resolve       (TwTestTab   *tab,
+                                       const char  *ref,
+                                       GError     **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestTab, tw_test_tab_free)
 
 G_END_DECLS

@@ -377,7 +377,7 @@ test('browser_get_styles gives computed style, box and why an element is not vis
   assert.equal(asked.data.box.x, 8);
   assert.match(asked.text, new RegExp(`^${save} <button> is visible\\.`));
   assert.equal(textField(asked.text, 'ref'), save);
-  assert.match(asked.text, /^  color: rgb\(255, 0, 0\)$/m);
+  assert.match(asked.text, /^ {2}color: rgb\(255, 0, 0\)$/m);
 
   const differing = await callOk(client, 'browser_get_styles', { browserId: id, ref: save });
   assert.equal(differing.data.style.color, 'rgb(255, 0, 0)', 'a colour that differs from the default');

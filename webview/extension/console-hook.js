@@ -41,7 +41,6 @@
   const pop = uncurry(G.Array.prototype.pop);
   const includes = uncurry(G.Array.prototype.includes);
   const unshift = uncurry(G.Array.prototype.unshift);
-  const fnToString = uncurry(G.Function.prototype.toString);
   const strSlice = uncurry(G.String.prototype.slice);
   const dateIso = uncurry(G.Date.prototype.toISOString);
   const symbolToString = uncurry(G.Symbol.prototype.toString);
