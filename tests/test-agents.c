@@ -1500,7 +1500,7 @@ test_launcher_gemini (Fixture       *f,
   row = find_row_titled (GTK_WIDGET (launcher), "Gemini CLI");
   g_assert_nonnull (row);
   wait_for_subtitle (row, "Tabwright's extension is not installed: Gemini CLI would get no "
-                          "browser tools");
+                     "browser tools");
   setup = find_named (GTK_WIDGET (row), "setup-button");
   g_assert_true (gtk_widget_get_visible (setup));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (setup)), ==, "Install Extension…");

@@ -192,10 +192,10 @@ log_items_changed_cb (TwActivityFeed *self,
  * a person who was looking at the newest keeps seeing the newest. */
 static void
 shown_items_changed_cb (TwActivityFeed *self,
-                         guint           position,
-                         guint           removed,
-                         guint           added,
-                         GListModel     *model)
+                        guint           position,
+                        guint           removed,
+                        guint           added,
+                        GListModel     *model)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scrolled);
 

@@ -241,10 +241,10 @@ entry_browser_id_cb (TwWindow        *self,
 
 void
 _tw_window_activity_items_changed_cb (TwWindow   *self,
-                           guint       position,
-                           guint       removed,
-                           guint       added,
-                           GListModel *log)
+                                      guint       position,
+                                      guint       removed,
+                                      guint       added,
+                                      GListModel *log)
 {
   for (guint i = position; i < position + added; i++)
     {
@@ -276,8 +276,8 @@ flash_done_cb (GObject      *object,
 
 void
 _tw_window_feed_entry_activated_cb (TwWindow        *self,
-                         TwActivityEntry *entry,
-                         TwActivityFeed  *feed)
+                                    TwActivityEntry *entry,
+                                    TwActivityFeed  *feed)
 {
   const char *browser_id = tw_activity_entry_get_browser_id (entry);
   const char *ref = tw_activity_entry_get_ref (entry);

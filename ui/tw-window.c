@@ -337,7 +337,7 @@ add_page (TwWindow     *self,
 
   g_signal_connect_object (tab, "notify", G_CALLBACK (tab_notify_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "script-dialog",
-                          G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "notify::handoff-message",
                            G_CALLBACK (tab_handoff_cb), self, G_CONNECT_SWAPPED);
 

@@ -1499,9 +1499,9 @@ action_needs_refresh (TabCommand *cmd)
   return x < json_object_get_double_member_with_default (rect, "x", 0) ||
          y < json_object_get_double_member_with_default (rect, "y", 0) ||
          x > json_object_get_double_member_with_default (rect, "x", 0) +
-             json_object_get_double_member_with_default (rect, "width", 0) ||
+         json_object_get_double_member_with_default (rect, "width", 0) ||
          y > json_object_get_double_member_with_default (rect, "y", 0) +
-             json_object_get_double_member_with_default (rect, "height", 0);
+         json_object_get_double_member_with_default (rect, "height", 0);
 }
 
 static void

@@ -22,7 +22,7 @@ get_helper_source (void)
         g_error ("The page-world helper %s is missing: %s", HELPER_RESOURCE, error->message);
 
       g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL),
-                                                     g_bytes_get_size (bytes)));
+                                             g_bytes_get_size (bytes)));
     }
 
   return source;
@@ -35,8 +35,8 @@ get_helper_name (void)
 
   if (g_once_init_enter (&name))
     g_once_init_leave (&name, g_strdup_printf ("__tw%08x%08x%08x",
-                                                       g_random_int (), g_random_int (),
-                                                       g_random_int ()));
+                                               g_random_int (), g_random_int (),
+                                               g_random_int ()));
 
   return name;
 }
@@ -54,10 +54,10 @@ tw_evaluate_script_get_user_script (void)
 
       /* Only the top frame: browser_evaluate runs in the main document. */
       g_once_init_leave (&script,
-                                 webkit_user_script_new (source,
-                                                         WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
-                                                         WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
-                                                         NULL, NULL));
+                         webkit_user_script_new (source,
+                                                 WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                 WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+                                                 NULL, NULL));
     }
 
   return script;

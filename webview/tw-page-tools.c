@@ -1234,7 +1234,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
         return;
       }
     if (state != NULL && !g_strv_contains ((const char * const []) { "attached", "detached",
-                                                                      "visible", "hidden", NULL },
+                                                                     "visible", "hidden", NULL },
                                            state))
       {
         g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,

@@ -247,7 +247,7 @@ convert_cb (GObject      *object,
       g_autofree char *note = g_strconcat (data->note != NULL ? data->note : "",
                                            data->note != NULL && data->cut ? "; " : "",
                                            data->cut ? "the response was longer than 8 MB and "
-                                                       "only its start was read" : "",
+                                           "only its start was read" : "",
                                            NULL);
 
       json_object_set_string_member (reply, "note", note);

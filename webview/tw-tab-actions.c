@@ -432,7 +432,7 @@ on_cancelled_cb (GCancellable *cancellable,
    * run ends from an idle. */
   if (run->cancel_idle_id == 0)
     run->cancel_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, cancel_idle_cb,
-                                            g_object_ref (task), g_object_unref);
+                                           g_object_ref (task), g_object_unref);
 }
 
 /* Page calls. */
@@ -453,9 +453,9 @@ params_copy (JsonObject *params)
 }
 
 static void
-merge_into_result (ActionRun  *run,
-                   JsonObject *value,
-                   const char *const *skip)
+merge_into_result (ActionRun          *run,
+                   JsonObject         *value,
+                   const char * const *skip)
 {
   JsonObjectIter iter;
   const char *name;
@@ -536,7 +536,7 @@ run_page_error (GTask  *task,
 }
 
 static void
-run_editing_commands (ActionRun *run,
+run_editing_commands (ActionRun  *run,
                       JsonObject *answer)
 {
   JsonArray *commands;
@@ -563,7 +563,7 @@ run_editing_commands (ActionRun *run,
 
       if (json_object_has_member (command, "arg"))
         webkit_web_view_execute_editing_command_with_argument (
-            run->view, name, json_object_get_string_member (command, "arg"));
+          run->view, name, json_object_get_string_member (command, "arg"));
       else
         webkit_web_view_execute_editing_command (run->view, name);
     }
@@ -749,7 +749,7 @@ settle_after_step (GTask      *task,
                    JsonObject *answer)
 {
   ActionRun *run = g_task_get_task_data (task);
-  static const char *const skip[] = { "ready", "commands", NULL };
+  static const char * const skip[] = { "ready", "commands", NULL };
 
   if (answer != NULL)
     merge_into_result (run, answer, skip);
@@ -902,7 +902,7 @@ run_after_act (GTask      *task,
                JsonObject *answer)
 {
   ActionRun *run = g_task_get_task_data (task);
-  static const char *const skip[] = { "ready", "commands", "point", "box", "hit", NULL };
+  static const char * const skip[] = { "ready", "commands", "point", "box", "hit", NULL };
 
   run->acted = TRUE;
 

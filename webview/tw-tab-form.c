@@ -535,8 +535,8 @@ tw_tab_form_fill_async (WebKitWebView             *view,
   run->options.workspace_dir = run->workspace_dir;
   g_task_set_task_data (task, run, (GDestroyNotify) form_run_free);
 
-  json_object_set_string_member (run->page, "url", webkit_web_view_get_uri (view) ?: "about:blank");
-  json_object_set_string_member (run->page, "title", webkit_web_view_get_title (view) ?: "");
+  json_object_set_string_member (run->page, "url", webkit_web_view_get_uri (view) ? : "about:blank");
+  json_object_set_string_member (run->page, "title", webkit_web_view_get_title (view) ? : "");
 
   next_field (task);
 }

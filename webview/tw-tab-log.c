@@ -512,9 +512,9 @@ resource_load_started_cb (WebKitWebView     *view,
   /* The resource emits exactly one of the two; each handler keeps the entry
    * alive for as long as the resource may still call it. */
   g_signal_connect_data (resource, "finished", G_CALLBACK (resource_finished_cb),
-                         entry_ref (entry), (GClosureNotify) (void (*) (void)) entry_unref, 0);
+                         entry_ref (entry), (GClosureNotify) (void (*)(void))entry_unref, 0);
   g_signal_connect_data (resource, "failed", G_CALLBACK (resource_failed_cb),
-                         entry_ref (entry), (GClosureNotify) (void (*) (void)) entry_unref, 0);
+                         entry_ref (entry), (GClosureNotify) (void (*)(void))entry_unref, 0);
 
   tw_tab_log_push (self, entry);
 
@@ -650,8 +650,8 @@ tw_tab_log_attach (TwTabLog      *self,
   session = webkit_web_view_get_network_session (view);
   if (session != NULL && webkit_network_session_is_ephemeral (session))
     tw_tab_log_add_note (self, "This tab uses a private session: WebKit reports no console "
-                               "messages or JavaScript exceptions from it, only the engine's "
-                               "load errors and network requests");
+                         "messages or JavaScript exceptions from it, only the engine's "
+                         "load errors and network requests");
 }
 
 guint

@@ -238,7 +238,7 @@ timing_cb (GObject      *object,
 
   if (!json_object_has_member (detail->request, "timing"))
     add_unavailable (detail->request, "timing: the page has no Resource Timing entry for this URL "
-                                      "(an earlier page, or the page cleared its entries)");
+                     "(an earlier page, or the page cleared its entries)");
 
   return_detail (task);
 }
@@ -385,7 +385,7 @@ body_cb (GObject      *object,
           return;
         }
       add_unavailable (detail->request, "responseBody: WebKit kept no copy of it (a response "
-                                        "its memory cache did not keep)");
+                       "its memory cache did not keep)");
       read_timing (task);
       return;
     }
@@ -435,7 +435,7 @@ tw_tab_network_run_async (TwTabLog            *log,
   detail = g_new0 (Detail, 1);
   g_task_set_task_data (task, detail, (GDestroyNotify) detail_free);
   detail->request = id > 0 ? tw_tab_log_get_request (log, (guint64) id, show_secrets, &resource,
-                                                   &response_text)
+                                                     &response_text)
                            : NULL;
   if (detail->request == NULL)
     {
@@ -470,9 +470,9 @@ tw_tab_network_run_async (TwTabLog            *log,
       g_strcmp0 (json_object_get_string_member_with_default (detail->request, "method", "GET"), "GET") != 0 &&
       g_strcmp0 (json_object_get_string_member_with_default (detail->request, "method", "GET"), "HEAD") != 0)
     add_unavailable (detail->request, "requestBody: only bodies sent by fetch() and "
-                                      "XMLHttpRequest are seen (not form submissions or beacons)");
+                     "XMLHttpRequest are seen (not form submissions or beacons)");
   add_unavailable (detail->request, "requestHeaders: the Cookie header, which the network "
-                                    "process adds after WebKit reports the request");
+                   "process adds after WebKit reports the request");
 
   if (resource == NULL ||
       g_strcmp0 (json_object_get_string_member_with_default (detail->request, "state", ""), "pending") == 0)

@@ -157,7 +157,7 @@ tw_text_index_put (TwTextIndex  *self,
   tw_text_index_remove (self, id);
 
   stmt = prepare (self, "INSERT INTO pages (id, version, url, title, body) "
-                        "VALUES (?, ?, ?, ?, ?)", error);
+                  "VALUES (?, ?, ?, ?, ?)", error);
   if (stmt == NULL)
     return FALSE;
 

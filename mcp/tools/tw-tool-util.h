@@ -12,50 +12,50 @@ G_BEGIN_DECLS
 /* The "browserId" member of an input schema's properties. */
 #define TW_TOOL_BROWSER_ID_PROPERTY \
   "\"browserId\": {" \
-    "\"type\": \"string\", \"minLength\": 1, " \
-    "\"description\": \"Tab id, e.g. \\\"b3\\\".\"" \
+  "\"type\": \"string\", \"minLength\": 1, " \
+  "\"description\": \"Tab id, e.g. \\\"b3\\\".\"" \
   "}"
 
 /* An input schema whose only argument is browserId. */
 #define TW_TOOL_BROWSER_ID_ONLY_SCHEMA \
   "{" \
-    "\"type\": \"object\", " \
-    "\"properties\": {" TW_TOOL_BROWSER_ID_PROPERTY "}, " \
-    "\"required\": [\"browserId\"], " \
-    "\"additionalProperties\": false" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" TW_TOOL_BROWSER_ID_PROPERTY "}, " \
+  "\"required\": [\"browserId\"], " \
+  "\"additionalProperties\": false" \
   "}"
 
 /* The dialogs a page opened during a command (DESIGN.md §3). */
 #define TW_TOOL_DIALOGS_PROPERTY \
   "\"dialogs\": {" \
-    "\"type\": \"array\", " \
-    "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed unless browser_handle_dialog said otherwise.\", " \
-    "\"items\": {" \
-      "\"type\": \"object\", " \
-      "\"properties\": {" \
-        "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
-        "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
-        "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}, " \
-        "\"accepted\": {\"type\": \"boolean\", \"description\": \"Whether it was accepted (OK) or dismissed (Cancel).\"}, " \
-        "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt answered.\"}" \
-      "}, " \
-      "\"required\": [\"type\", \"message\"]" \
-    "}" \
+  "\"type\": \"array\", " \
+  "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed unless browser_handle_dialog said otherwise.\", " \
+  "\"items\": {" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" \
+  "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
+  "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
+  "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}, " \
+  "\"accepted\": {\"type\": \"boolean\", \"description\": \"Whether it was accepted (OK) or dismissed (Cancel).\"}, " \
+  "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt answered.\"}" \
+  "}, " \
+  "\"required\": [\"type\", \"message\"]" \
+  "}" \
   "}"
 
 /* The output schema of commands that leave a tab showing a page: new tab,
  * navigate, back, forward, reload. */
 #define TW_TOOL_PAGE_OUTPUT_SCHEMA \
   "{" \
-    "\"type\": \"object\", " \
-    "\"properties\": {" \
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
-      "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
-      TW_TOOL_DIALOGS_PROPERTY \
-    "}, " \
-    "\"required\": [\"browserId\", \"url\", \"title\"]" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" \
+  "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
+  "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
+  "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
+  "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
+  TW_TOOL_DIALOGS_PROPERTY \
+  "}, " \
+  "\"required\": [\"browserId\", \"url\", \"title\"]" \
   "}"
 
 /* The browserId argument of a call whose schema requires one. */

@@ -12,7 +12,6 @@
  * HTTP requests with the workspace's cookies. */
 
 
-
 /* browser_console */
 
 static void
@@ -74,7 +73,7 @@ append_message_detail (GString    *text,
   else
     {
       g_string_append (text, "\nargs: not available (the message came from the engine, not "
-                             "from a console call or exception in the page)");
+                       "from a console call or exception in the page)");
     }
 
   if (stack != NULL && json_array_get_length (stack) > 0)
@@ -457,20 +456,20 @@ fetch_handler (TwToolCall *call)
 
 #define CONSOLE_MESSAGE_SCHEMA \
   "{" \
-    "\"type\": \"object\", " \
-    "\"properties\": {" \
-      "\"id\": {\"type\": \"integer\", \"description\": \"The message's id.\"}, " \
-      "\"time\": {\"type\": \"string\", \"description\": \"ISO 8601 with milliseconds.\"}, " \
-      "\"level\": {\"type\": \"string\"}, " \
-      "\"source\": {\"type\": \"string\"}, " \
-      "\"text\": {\"type\": \"string\", \"description\": \"The message as the engine reports it.\"}, " \
-      "\"url\": {\"type\": \"string\"}, " \
-      "\"line\": {\"type\": \"integer\"}, " \
-      "\"column\": {\"type\": \"integer\"}, " \
-      "\"args\": {\"type\": \"array\", \"description\": \"With id: every argument as JSON (the thrown value for exceptions); values JSON cannot hold are strings like \\\"[undefined]\\\".\"}, " \
-      "\"stack\": {\"type\": \"array\", \"description\": \"With id: the stack, innermost first.\", \"items\": {\"type\": \"object\", \"properties\": {\"function\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"line\": {\"type\": \"integer\"}, \"column\": {\"type\": \"integer\"}}}}" \
-    "}, " \
-    "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" \
+  "\"id\": {\"type\": \"integer\", \"description\": \"The message's id.\"}, " \
+  "\"time\": {\"type\": \"string\", \"description\": \"ISO 8601 with milliseconds.\"}, " \
+  "\"level\": {\"type\": \"string\"}, " \
+  "\"source\": {\"type\": \"string\"}, " \
+  "\"text\": {\"type\": \"string\", \"description\": \"The message as the engine reports it.\"}, " \
+  "\"url\": {\"type\": \"string\"}, " \
+  "\"line\": {\"type\": \"integer\"}, " \
+  "\"column\": {\"type\": \"integer\"}, " \
+  "\"args\": {\"type\": \"array\", \"description\": \"With id: every argument as JSON (the thrown value for exceptions); values JSON cannot hold are strings like \\\"[undefined]\\\".\"}, " \
+  "\"stack\": {\"type\": \"array\", \"description\": \"With id: the stack, innermost first.\", \"items\": {\"type\": \"object\", \"properties\": {\"function\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"line\": {\"type\": \"integer\"}, \"column\": {\"type\": \"integer\"}}}}" \
+  "}, " \
+  "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
   "}"
 
 #define HEADERS_SCHEMA \
@@ -488,35 +487,35 @@ static const TwToolDef debugging_tools[] = {
       "since the last read), or browser_timeout. With clear: empty the console.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
-          "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
-          "\"source\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"console-api\", \"javascript\", \"network\", \"security\", \"other\"]}, \"description\": \"Only these sources; javascript is uncaught exceptions.\"}, "
-          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only messages containing this, ignoring case.\"}, "
-          "\"allPages\": {\"type\": \"boolean\", \"description\": \"Include pages before the last navigation.\"}, "
-          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
-          "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
-          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
-          "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
+      "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
+      "\"source\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"console-api\", \"javascript\", \"network\", \"security\", \"other\"]}, \"description\": \"Only these sources; javascript is uncaught exceptions.\"}, "
+      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only messages containing this, ignoring case.\"}, "
+      "\"allPages\": {\"type\": \"boolean\", \"description\": \"Include pages before the last navigation.\"}, "
+      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
+      "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
+      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
+      "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
-          "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
-          "\"cleared\": {\"type\": \"integer\"}, "
-          "\"waitedMs\": {\"type\": \"integer\"}, "
-          "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"mode\", \"matched\", \"messages\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
+      "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
+      "\"cleared\": {\"type\": \"integer\"}, "
+      "\"waitedMs\": {\"type\": \"integer\"}, "
+      "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"mode\", \"matched\", \"messages\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,
@@ -536,45 +535,45 @@ static const TwToolDef debugging_tools[] = {
       "cursor); savePath writes the body to a file in the workspace.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
-          "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
-          "\"status\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"1xx\", \"2xx\", \"3xx\", \"4xx\", \"5xx\", \"none\"]}, \"description\": \"Only these status classes; none is no response.\"}, "
-          "\"method\": {\"type\": \"string\", \"minLength\": 1}, "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only URLs containing this.\"}, "
-          "\"failed\": {\"type\": \"boolean\", \"description\": \"Only failed loads and HTTP errors (status 400 and up).\"}, "
-          "\"pages\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100, \"description\": \"Newest pages to cover; 0 for all kept. Default 1: since the last navigation.\"}, "
-          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}, "
-          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
-          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
-          "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
-          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
+      "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
+      "\"status\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"1xx\", \"2xx\", \"3xx\", \"4xx\", \"5xx\", \"none\"]}, \"description\": \"Only these status classes; none is no response.\"}, "
+      "\"method\": {\"type\": \"string\", \"minLength\": 1}, "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only URLs containing this.\"}, "
+      "\"failed\": {\"type\": \"boolean\", \"description\": \"Only failed loads and HTTP errors (status 400 and up).\"}, "
+      "\"pages\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100, \"description\": \"Newest pages to cover; 0 for all kept. Default 1: since the last navigation.\"}, "
+      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}, "
+      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
+      "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
+      "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
+      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
-          "\"matched\": {\"type\": \"integer\"}, "
-          "\"requests\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES "}}}, "
-          "\"request\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES ", "
-            "\"requestHeaders\": " HEADERS_SCHEMA ", "
-            "\"responseHeaders\": " HEADERS_SCHEMA ", "
-            "\"requestBody\": {\"type\": \"string\"}, "
-            "\"timing\": {\"type\": \"object\", \"description\": \"Phases in ms from the page's Resource Timing.\"}, "
-            "\"responseBody\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"offset\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}, \"nextCursor\": {\"type\": \"integer\"}}}, "
-            "\"savedPath\": {\"type\": \"string\"}, "
-            "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
-          "}}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"mode\", \"matched\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
+      "\"matched\": {\"type\": \"integer\"}, "
+      "\"requests\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES "}}}, "
+      "\"request\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES ", "
+      "\"requestHeaders\": " HEADERS_SCHEMA ", "
+      "\"responseHeaders\": " HEADERS_SCHEMA ", "
+      "\"requestBody\": {\"type\": \"string\"}, "
+      "\"timing\": {\"type\": \"object\", \"description\": \"Phases in ms from the page's Resource Timing.\"}, "
+      "\"responseBody\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"offset\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}, \"nextCursor\": {\"type\": \"integer\"}}}, "
+      "\"savedPath\": {\"type\": \"string\"}, "
+      "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
+      "}}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"mode\", \"matched\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,
@@ -592,32 +591,32 @@ static const TwToolDef debugging_tools[] = {
       "user, without writing fetch() into browser_evaluate. http and https only.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
-          "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
-          "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
-          "\"body\": {\"type\": \"string\", \"description\": \"Request body; set Content-Type in headers.\"}, "
-          "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
-          "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"url\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
+      "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
+      "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
+      "\"body\": {\"type\": \"string\", \"description\": \"Request body; set Content-Type in headers.\"}, "
+      "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
+      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"url\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
-          "\"status\": {\"type\": \"integer\"}, "
-          "\"statusText\": {\"type\": \"string\"}, "
-          "\"cookiesSent\": {\"type\": \"integer\"}, "
-          "\"headers\": " HEADERS_SCHEMA ", "
-          "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}"
-        "}, "
-        "\"required\": [\"browserId\", \"url\", \"status\", \"headers\", \"body\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
+      "\"status\": {\"type\": \"integer\"}, "
+      "\"statusText\": {\"type\": \"string\"}, "
+      "\"cookiesSent\": {\"type\": \"integer\"}, "
+      "\"headers\": " HEADERS_SCHEMA ", "
+      "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}"
+      "}, "
+      "\"required\": [\"browserId\", \"url\", \"status\", \"headers\", \"body\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

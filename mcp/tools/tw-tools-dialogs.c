@@ -45,25 +45,25 @@ static const TwToolDef dialogs_tools[] = {
       "alerts are accepted and other dialogs dismissed.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
-          "\"promptText\": {\"type\": \"string\", \"description\": \"What an accepted prompt returns.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"accept\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
+      "\"promptText\": {\"type\": \"string\", \"description\": \"What an accepted prompt returns.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"accept\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"accept\": {\"type\": \"boolean\"}, "
-          "\"promptText\": {\"type\": \"string\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"accept\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"accept\": {\"type\": \"boolean\"}, "
+      "\"promptText\": {\"type\": \"string\"}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"accept\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

@@ -19,7 +19,7 @@ format_emulate (JsonObject *result)
   else
     g_string_append (text, "The tab now sends the user agent given");
   g_string_append (text, " from its next page load on (navigator.userAgent and the User-Agent header); "
-                         "reload or navigate to apply it to the page shown.");
+                   "reload or navigate to apply it to the page shown.");
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "userAgent", tw_tool_get_string (result, "userAgent", ""));
 
@@ -46,25 +46,25 @@ static const TwToolDef emulation_tools[] = {
       "undoes it. browser_list_tabs shows what a tab emulates.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
-          "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
+      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}}}, "
-          "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
-          "\"reset\": {\"type\": \"boolean\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"emulation\", \"userAgent\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}}}, "
+      "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
+      "\"reset\": {\"type\": \"boolean\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"emulation\", \"userAgent\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

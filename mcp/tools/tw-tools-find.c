@@ -166,7 +166,7 @@ find_reply (TwToolCall *call,
 {
   JsonObject *arguments = tw_tool_call_get_arguments (call);
   gint64 max_results = json_object_get_int_member_with_default (arguments, "maxResults",
-                                                               FIND_DEFAULT_RESULTS);
+                                                                FIND_DEFAULT_RESULTS);
   Query query;
   const char *snapshot = tw_tool_get_string (result, "text", "");
   g_auto(GStrv) lines = g_strsplit (snapshot, "\n", -1);
@@ -297,32 +297,32 @@ static const TwToolDef find_tools[] = {
       "long pages to locate the element to click or fill.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"role\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"ARIA role as browser_snapshot prints it, e.g. button.\"}, "
-          "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the accessible name, any case, or /regex/ or /regex/i.\"}, "
-          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Text the element shows, any case.\"}, "
-          "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"role\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"ARIA role as browser_snapshot prints it, e.g. button.\"}, "
+      "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the accessible name, any case, or /regex/ or /regex/i.\"}, "
+      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Text the element shows, any case.\"}, "
+      "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"url\": {\"type\": \"string\"}, "
-          "\"total\": {\"type\": \"integer\", \"description\": \"How many elements match.\"}, "
-          "\"matches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-            "\"ref\": {\"type\": \"string\"}, "
-            "\"role\": {\"type\": \"string\"}, "
-            "\"name\": {\"type\": \"string\"}, "
-            "\"line\": {\"type\": \"string\", \"description\": \"The element's browser_snapshot line.\"}"
-          "}}}"
-        "}, "
-        "\"required\": [\"browserId\", \"url\", \"total\", \"matches\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"url\": {\"type\": \"string\"}, "
+      "\"total\": {\"type\": \"integer\", \"description\": \"How many elements match.\"}, "
+      "\"matches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+      "\"ref\": {\"type\": \"string\"}, "
+      "\"role\": {\"type\": \"string\"}, "
+      "\"name\": {\"type\": \"string\"}, "
+      "\"line\": {\"type\": \"string\", \"description\": \"The element's browser_snapshot line.\"}"
+      "}}}"
+      "}, "
+      "\"required\": [\"browserId\", \"url\", \"total\", \"matches\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,

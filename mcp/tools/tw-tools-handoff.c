@@ -64,10 +64,10 @@ handoff_reply (TwToolCall *call,
 
   if (g_str_equal (outcome, "done"))
     g_string_append (text, "The person pressed Done. Take a new browser_snapshot before acting "
-                           "on the page again.");
+                     "on the page again.");
   else
     g_string_append (text, "The person cancelled the handoff; do not assume it was done. Take a "
-                           "new browser_snapshot before acting on the page again.");
+                     "new browser_snapshot before acting on the page again.");
 
   tw_tool_append_field (text, "outcome", outcome);
   tw_tool_append_page (text, result);
@@ -119,27 +119,27 @@ static const TwToolDef handoff_tools[] = {
       "snapshot after.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"message\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
-            "\"description\": \"What the person should do, e.g. \\\"Please log in.\\\"\"}, "
-          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1800000, "
-            "\"description\": \"Default 300000 (5 min).\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"message\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"message\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
+      "\"description\": \"What the person should do, e.g. \\\"Please log in.\\\"\"}, "
+      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1800000, "
+      "\"description\": \"Default 300000 (5 min).\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"message\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-          "\"outcome\": {\"type\": \"string\", \"enum\": [\"done\", \"cancelled\"], \"description\": \"done when the person pressed Done, cancelled when they pressed Cancel.\"}, "
-          "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the person's answer.\"}, "
-          "\"title\": {\"type\": \"string\", \"description\": \"The page title after the person's answer.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"outcome\", \"url\", \"title\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+      "\"outcome\": {\"type\": \"string\", \"enum\": [\"done\", \"cancelled\"], \"description\": \"done when the person pressed Done, cancelled when they pressed Cancel.\"}, "
+      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the person's answer.\"}, "
+      "\"title\": {\"type\": \"string\", \"description\": \"The page title after the person's answer.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"outcome\", \"url\", \"title\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

@@ -18,20 +18,20 @@
 
 #define REF_PROPERTY(name, what) \
   "\"" name "\": {" \
-    "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
-    "\"description\": \"" what " A ref, e.g. @e7.\"" \
+  "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
+  "\"description\": \"" what " A ref, e.g. @e7.\"" \
   "}"
 
 #define ELEMENT_SCHEMA(what) \
   "{" \
-    "\"type\": \"object\", " \
-    "\"description\": \"" what "\", " \
-    "\"properties\": {" \
-      "\"ref\": {\"type\": \"string\", \"description\": \"The element's ref.\"}, " \
-      "\"role\": {\"type\": \"string\", \"description\": \"Its role, as the snapshot prints it.\"}, " \
-      "\"name\": {\"type\": \"string\", \"description\": \"Its accessible name when the agent chose it.\"}" \
-    "}, " \
-    "\"required\": [\"ref\", \"role\", \"name\"]" \
+  "\"type\": \"object\", " \
+  "\"description\": \"" what "\", " \
+  "\"properties\": {" \
+  "\"ref\": {\"type\": \"string\", \"description\": \"The element's ref.\"}, " \
+  "\"role\": {\"type\": \"string\", \"description\": \"Its role, as the snapshot prints it.\"}, " \
+  "\"name\": {\"type\": \"string\", \"description\": \"Its accessible name when the agent chose it.\"}" \
+  "}, " \
+  "\"required\": [\"ref\", \"role\", \"name\"]" \
   "}"
 
 #define INCLUDE_DIFF_PROPERTY \
@@ -40,22 +40,22 @@
 /* What every action reports, then the fields of one tool. */
 #define ACTION_OUTPUT_SCHEMA(extra) \
   "{" \
-    "\"type\": \"object\", " \
-    "\"properties\": {" \
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the action.\"}, " \
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title after the action.\"}, " \
-      "\"navigated\": {\"type\": \"boolean\", \"description\": \"True when the action took the tab to another page or changed its URL; url and title then describe the new page.\"}, " \
-      "\"loading\": {\"type\": \"boolean\", \"description\": \"True when a page the action opened was still loading when the call gave up waiting.\"}, " \
-      "\"loadError\": {\"type\": \"string\", \"description\": \"Why a page the action opened failed to load.\"}, " \
-      "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
-      "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
-      TW_TOOL_DIALOGS_PROPERTY ", " \
-      "\"diff\": {\"type\": \"string\"}, " \
-      "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
-      extra \
-    "}, " \
-    "\"required\": [\"browserId\", \"url\", \"title\"]" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" \
+  "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
+  "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the action.\"}, " \
+  "\"title\": {\"type\": \"string\", \"description\": \"The page title after the action.\"}, " \
+  "\"navigated\": {\"type\": \"boolean\", \"description\": \"True when the action took the tab to another page or changed its URL; url and title then describe the new page.\"}, " \
+  "\"loading\": {\"type\": \"boolean\", \"description\": \"True when a page the action opened was still loading when the call gave up waiting.\"}, " \
+  "\"loadError\": {\"type\": \"string\", \"description\": \"Why a page the action opened failed to load.\"}, " \
+  "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
+  "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
+  TW_TOOL_DIALOGS_PROPERTY ", " \
+  "\"diff\": {\"type\": \"string\"}, " \
+  "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
+  extra \
+  "}, " \
+  "\"required\": [\"browserId\", \"url\", \"title\"]" \
   "}"
 
 /* Reading results */
@@ -142,7 +142,7 @@ append_effects (GString    *text,
 
   if (tw_tool_get_boolean (result, "fileChooser", FALSE))
     g_string_append (text, "\nThe page opened a file chooser, which was closed: use browser_upload "
-                           "with this ref to choose files.");
+                     "with this ref to choose files.");
 
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
@@ -270,7 +270,7 @@ format_type (JsonObject *result)
   else
     {
       g_string_append_printf (text, ". No text field had the focus (it is on %s), so the page got "
-                                    "the key presses but no text went in; pass a ref to type into a field",
+                              "the key presses but no text went in; pass a ref to type into a field",
                               tw_tool_get_string (result, "focused", "the page"));
     }
   g_string_append (text, ".");
@@ -378,7 +378,7 @@ format_drag (JsonObject *result)
     g_string_append (text, " with the pointer (press, move, rest, release on the target); the page changed during the drag.");
   else if (tw_tool_get_boolean (result, "onTarget", FALSE))
     g_string_append (text, " with the pointer and released it on the target, but the page did not change: "
-                           "it may not have taken the drag.");
+                     "it may not have taken the drag.");
   else
     {
       const char *on = tw_tool_get_string (result, "releasedOn", "");
@@ -441,12 +441,12 @@ format_scroll (JsonObject *result)
   if (tw_tool_get_boolean (result, "prevented", FALSE))
     {
       g_string_append (text, "The page cancelled the wheel event, so nothing scrolled by itself "
-                             "(the page may scroll its own way).");
+                       "(the page may scroll its own way).");
       return finish_text (text, result);
     }
 
   g_string_append_printf (text, "Scrolled %s%s by %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
-                                "; its scroll position is now %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
+                          "; its scroll position is now %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
                           g_str_equal (scrolled, "page") ? "the " : "",
                           scrolled,
                           get_int (result, "movedX", 0), get_int (result, "movedY", 0),
@@ -547,17 +547,17 @@ static const TwToolDef input_tools[] = {
       "what covers it), then until the page settles. Reports navigation, new tabs and dialogs.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The element to click.") ", "
-          "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
-          "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
-          "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held, e.g. [\\\"Shift\\\"].\"}"
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"ref\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("ref", "The element to click.") ", "
+      "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
+      "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
+      "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held, e.g. [\\\"Shift\\\"].\"}"
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"ref\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"button\": {\"type\": \"string\", \"description\": \"The mouse button used.\"}"
@@ -578,15 +578,15 @@ static const TwToolDef input_tools[] = {
       "afterwards.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The field to fill.") ", "
-          "\"value\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The new text of the field; for date inputs YYYY-MM-DD, for time hh:mm.\"}"
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"ref\", \"value\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("ref", "The field to fill.") ", "
+      "\"value\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The new text of the field; for date inputs YYYY-MM-DD, for time hh:mm.\"}"
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"ref\", \"value\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"value\": {\"type\": \"string\", \"description\": \"What the field holds after the fill.\"}"
@@ -607,15 +607,15 @@ static const TwToolDef input_tools[] = {
       "shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
-          REF_PROPERTY ("ref", "The field to type into; else the focused one.")
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"text\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
+      REF_PROPERTY ("ref", "The field to type into; else the focused one.")
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"text\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"typed\": {\"type\": \"string\", \"description\": \"The text typed.\"}"
@@ -638,15 +638,15 @@ static const TwToolDef input_tools[] = {
       "element.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
-          REF_PROPERTY ("ref", "Element to focus first.")
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"key\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
+      REF_PROPERTY ("ref", "Element to focus first.")
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"key\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"key\": {\"type\": \"string\", \"description\": \"The key pressed.\"}"
@@ -669,13 +669,13 @@ static const TwToolDef input_tools[] = {
       "appeared.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The element to hover.")
-        "}, "
-        "\"required\": [\"browserId\", \"ref\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("ref", "The element to hover.")
+      "}, "
+      "\"required\": [\"browserId\", \"ref\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (""),
     .read_only = FALSE,
@@ -694,15 +694,15 @@ static const TwToolDef input_tools[] = {
       "click the option.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The dropdown.") ", "
-          "\"value\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The option's value attribute or its label as shown.\"}"
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"ref\", \"value\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("ref", "The dropdown.") ", "
+      "\"value\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The option's value attribute or its label as shown.\"}"
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"ref\", \"value\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"selected\": {\"type\": \"object\", \"description\": \"The option now selected.\", \"properties\": {\"value\": {\"type\": \"string\"}, \"label\": {\"type\": \"string\"}}}"
@@ -722,15 +722,15 @@ static const TwToolDef input_tools[] = {
       "drag. Says whether the page accepted the drop.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("sourceRef", "The element to drag.") ", "
-          REF_PROPERTY ("targetRef", "The element to drop it on.")
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"sourceRef\", \"targetRef\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("sourceRef", "The element to drag.") ", "
+      REF_PROPERTY ("targetRef", "The element to drop it on.")
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"sourceRef\", \"targetRef\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"source\": " ELEMENT_SCHEMA ("The element dragged.")
@@ -756,14 +756,14 @@ static const TwToolDef input_tools[] = {
       "the workspace folder and must stay inside it (else browser_denied, and no file is set).",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ("ref", "The file input or the control that opens the chooser.") ", "
-          "\"filePaths\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 4096}, \"description\": \"The files to choose, inside the workspace.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"ref\", \"filePaths\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ("ref", "The file input or the control that opens the chooser.") ", "
+      "\"filePaths\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 4096}, \"description\": \"The files to choose, inside the workspace.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"ref\", \"filePaths\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"files\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The names of the files the input holds afterwards.\"}"),
@@ -783,16 +783,16 @@ static const TwToolDef input_tools[] = {
       "into view themselves.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
-          "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
-          REF_PROPERTY ("ref", "The element to scroll; else the page.")
-          ", " INCLUDE_DIFF_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"deltaX\", \"deltaY\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
+      "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
+      REF_PROPERTY ("ref", "The element to scroll; else the page.")
+      ", " INCLUDE_DIFF_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"deltaX\", \"deltaY\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"scrolled\": {\"type\": \"string\", \"description\": \"\\\"page\\\", or the element that scrolled.\"}"
@@ -818,14 +818,14 @@ static const TwToolDef input_tools[] = {
       "with browser_script_error.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"A JavaScript function, e.g. \\\"() => window.location.href\\\" or \\\"(el) => el.textContent\\\".\"}, "
-          REF_PROPERTY ("ref", "Element passed as the first argument.")
-        "}, "
-        "\"required\": [\"browserId\", \"function\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"A JavaScript function, e.g. \\\"() => window.location.href\\\" or \\\"(el) => el.textContent\\\".\"}, "
+      REF_PROPERTY ("ref", "Element passed as the first argument.")
+      "}, "
+      "\"required\": [\"browserId\", \"function\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = ACTION_OUTPUT_SCHEMA (
       ", \"result\": {\"description\": \"The function's return value as JSON (DOM nodes as short descriptions); the JSON text cut to 64 KB when truncated.\"}"

@@ -99,13 +99,13 @@ static const TwToolDef navigation_tools[] = {
       "status; then take a browser_snapshot to read it.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"url\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"url\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,

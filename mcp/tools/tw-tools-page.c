@@ -46,8 +46,8 @@ screenshot_reply (TwToolCall *call,
 
   if (truncated)
     g_string_append (text, " The page is taller: the image stops at its first 8000 pixels; "
-                           "scroll and take viewport screenshots, or save the whole page with "
-                           "savePath.");
+                     "scroll and take viewport screenshots, or save the whole page with "
+                     "savePath.");
 
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "width", width_text);
@@ -287,8 +287,8 @@ wait_handler (TwToolCall *call)
                            n_given > 1
                            ? "Give one condition to wait for, not several"
                            : "Give one condition: \"text\" (text appears), \"textGone\", "
-                             "\"url\" (the URL contains a fragment), \"selector\" or \"ref\" "
-                             "(with \"state\"), or \"loadState\"");
+                           "\"url\" (the URL contains a fragment), \"selector\" or \"ref\" "
+                           "(with \"state\"), or \"loadState\"");
       tw_tool_call_return_error (call, error);
       return;
     }
@@ -345,18 +345,18 @@ static const TwToolDef page_tools[] = {
       "quality and maxWidth: smaller images; savePath: a workspace file instead.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
-          "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file in the workspace, e.g. shots/a.png.\"}, "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e5.\"}, "
-          "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
-          "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
-          "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
+      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file in the workspace, e.g. shots/a.png.\"}, "
+      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e5.\"}, "
+      "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
+      "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
+      "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     /* The image is the result: no outputSchema, so no structuredContent
      * that would hide it from Codex. */
@@ -377,49 +377,49 @@ static const TwToolDef page_tools[] = {
       "image.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-          "\"entries\": {"
-            "\"type\": \"array\", "
-            "\"description\": \"Log entries, oldest first.\", "
-            "\"items\": {"
-              "\"type\": \"object\", "
-              "\"properties\": {"
-                "\"type\": {\"type\": \"string\", \"enum\": [\"console\", \"network\", \"navigation\", \"note\"], \"description\": \"What the entry records.\"}, "
-                "\"time\": {\"type\": \"string\", \"description\": \"When it happened, ISO 8601 with milliseconds.\"}, "
-                "\"level\": {\"type\": \"string\", \"description\": \"Console entries: error, warning, info, log or debug.\"}, "
-                "\"source\": {\"type\": \"string\", \"description\": \"Console entries: console-api, javascript (uncaught exceptions), network, security or other.\"}, "
-                "\"text\": {\"type\": \"string\", \"description\": \"Console entries and notes: the message.\"}, "
-                "\"line\": {\"type\": \"integer\", \"description\": \"Console entries: the line in url that logged it.\"}, "
-                "\"url\": {\"type\": \"string\", \"description\": \"The script of a console message, the requested URL, or the new page of a navigation.\"}, "
-                "\"method\": {\"type\": \"string\", \"description\": \"Network entries: the HTTP method.\"}, "
-                "\"resourceType\": {\"type\": \"string\", \"description\": \"Network entries: document, stylesheet, script, image, font, media, fetch (fetch and XMLHttpRequest), worker, manifest, object or other.\"}, "
-                "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"], \"description\": \"Network entries: whether the request is still running, finished or failed.\"}, "
-                "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"Network entries: the HTTP status, null before a response or when none came.\"}, "
-                "\"durationMs\": {\"type\": \"integer\", \"description\": \"Network entries: milliseconds from the request to the end of the response.\"}, "
-                "\"size\": {\"type\": \"integer\", \"description\": \"Network entries: the response size in bytes when the server declared it.\"}, "
-                "\"mimeType\": {\"type\": \"string\", \"description\": \"Network entries: the MIME type of the response.\"}, "
-                "\"failure\": {\"type\": \"string\", \"description\": \"Network entries: why the request failed.\"}"
-              "}, "
-              "\"required\": [\"type\", \"time\"]"
-            "}"
-          "}, "
-          "\"total\": {\"type\": \"integer\", \"description\": \"How many entries the tab keeps now.\"}, "
-          "\"dropped\": {\"type\": \"integer\", \"description\": \"How many older entries were dropped to make room.\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"entries\", \"total\", \"dropped\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+      "\"entries\": {"
+      "\"type\": \"array\", "
+      "\"description\": \"Log entries, oldest first.\", "
+      "\"items\": {"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"type\": {\"type\": \"string\", \"enum\": [\"console\", \"network\", \"navigation\", \"note\"], \"description\": \"What the entry records.\"}, "
+      "\"time\": {\"type\": \"string\", \"description\": \"When it happened, ISO 8601 with milliseconds.\"}, "
+      "\"level\": {\"type\": \"string\", \"description\": \"Console entries: error, warning, info, log or debug.\"}, "
+      "\"source\": {\"type\": \"string\", \"description\": \"Console entries: console-api, javascript (uncaught exceptions), network, security or other.\"}, "
+      "\"text\": {\"type\": \"string\", \"description\": \"Console entries and notes: the message.\"}, "
+      "\"line\": {\"type\": \"integer\", \"description\": \"Console entries: the line in url that logged it.\"}, "
+      "\"url\": {\"type\": \"string\", \"description\": \"The script of a console message, the requested URL, or the new page of a navigation.\"}, "
+      "\"method\": {\"type\": \"string\", \"description\": \"Network entries: the HTTP method.\"}, "
+      "\"resourceType\": {\"type\": \"string\", \"description\": \"Network entries: document, stylesheet, script, image, font, media, fetch (fetch and XMLHttpRequest), worker, manifest, object or other.\"}, "
+      "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"], \"description\": \"Network entries: whether the request is still running, finished or failed.\"}, "
+      "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"Network entries: the HTTP status, null before a response or when none came.\"}, "
+      "\"durationMs\": {\"type\": \"integer\", \"description\": \"Network entries: milliseconds from the request to the end of the response.\"}, "
+      "\"size\": {\"type\": \"integer\", \"description\": \"Network entries: the response size in bytes when the server declared it.\"}, "
+      "\"mimeType\": {\"type\": \"string\", \"description\": \"Network entries: the MIME type of the response.\"}, "
+      "\"failure\": {\"type\": \"string\", \"description\": \"Network entries: why the request failed.\"}"
+      "}, "
+      "\"required\": [\"type\", \"time\"]"
+      "}"
+      "}, "
+      "\"total\": {\"type\": \"integer\", \"description\": \"How many entries the tab keeps now.\"}, "
+      "\"dropped\": {\"type\": \"integer\", \"description\": \"How many older entries were dropped to make room.\"}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"entries\", \"total\", \"dropped\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,
@@ -437,35 +437,35 @@ static const TwToolDef page_tools[] = {
       "Fails with browser_timeout after timeoutMs, saying what the page shows.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text, any case.\"}, "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the URL, e.g. /dashboard.\"}, "
-          "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to disappear.\"}, "
-          "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"CSS selector.\"}, "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
-          "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
-          "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
-          "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
-          "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}"
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text, any case.\"}, "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the URL, e.g. /dashboard.\"}, "
+      "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to disappear.\"}, "
+      "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"CSS selector.\"}, "
+      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
+      "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
+      "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
+      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
+      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}"
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-          "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
-          "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
-          "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
-          "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
-          "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+      "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
+      "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
+      "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
+      "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
+      "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,
@@ -482,27 +482,27 @@ static const TwToolDef page_tools[] = {
       "this innerWidth and innerHeight.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"width\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport width in CSS pixels.\"}, "
-          "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"width\", \"height\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"width\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport width in CSS pixels.\"}, "
+      "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"width\", \"height\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-          "\"width\": {\"type\": \"integer\", \"description\": \"The viewport width now set.\"}, "
-          "\"height\": {\"type\": \"integer\", \"description\": \"The viewport height now set.\"}, "
-          "\"innerWidth\": {\"type\": \"integer\", \"description\": \"window.innerWidth as the page measures it.\"}, "
-          "\"innerHeight\": {\"type\": \"integer\", \"description\": \"window.innerHeight as the page measures it.\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
+      "\"width\": {\"type\": \"integer\", \"description\": \"The viewport width now set.\"}, "
+      "\"height\": {\"type\": \"integer\", \"description\": \"The viewport height now set.\"}, "
+      "\"innerWidth\": {\"type\": \"integer\", \"description\": \"window.innerWidth as the page measures it.\"}, "
+      "\"innerHeight\": {\"type\": \"integer\", \"description\": \"window.innerHeight as the page measures it.\"}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

@@ -297,14 +297,14 @@ static const TwToolDef reading_tools[] = {
       "person sees it. Long text is cut at maxChars with a cursor to read on.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ", "
-          CHARS_PROPERTIES
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ", "
+      CHARS_PROPERTIES
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = NULL,
     .read_only = TRUE,
@@ -322,16 +322,16 @@ static const TwToolDef reading_tools[] = {
       "maxChars with a cursor to read on.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          REF_PROPERTY ", "
-          "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
-          "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
-          CHARS_PROPERTIES
-        "}, "
-        "\"required\": [\"browserId\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      REF_PROPERTY ", "
+      "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
+      "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
+      CHARS_PROPERTIES
+      "}, "
+      "\"required\": [\"browserId\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = NULL,
     .read_only = TRUE,
@@ -352,18 +352,18 @@ static const TwToolDef reading_tools[] = {
       "the sections and lines that match.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
-          "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
-          REF_PROPERTY ", "
-          "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
-          "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
-          CHARS_PROPERTIES
-        "}, "
-        
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
+      "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
+      REF_PROPERTY ", "
+      "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
+      "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
+      CHARS_PROPERTIES
+      "}, "
+
+      "\"additionalProperties\": false"
       "}",
     .output_schema = NULL,
     .read_only = TRUE,
@@ -380,13 +380,13 @@ static const TwToolDef reading_tools[] = {
       "markup or reproduce a bug. Scripts in it run.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"html\": {\"type\": \"string\", \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"html\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"html\": {\"type\": \"string\", \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"html\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
@@ -404,29 +404,29 @@ static const TwToolDef reading_tools[] = {
       "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
-          "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"ref\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
+      "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"ref\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"ref\": {\"type\": \"string\"}, "
-          "\"tag\": {\"type\": \"string\"}, "
-          "\"visible\": {\"type\": \"boolean\"}, "
-          "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
-          "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
-          "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"ref\", \"visible\", \"box\", \"style\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"ref\": {\"type\": \"string\"}, "
+      "\"tag\": {\"type\": \"string\"}, "
+      "\"visible\": {\"type\": \"boolean\"}, "
+      "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
+      "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
+      "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"ref\", \"visible\", \"box\", \"style\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,

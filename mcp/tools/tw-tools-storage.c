@@ -9,7 +9,6 @@
  * again, so that a login survives into later work. */
 
 
-
 /* A string quoted the way JSON does, so values with spaces or quotes read
  * unambiguously. */
 static void
@@ -68,7 +67,7 @@ format_cookies (JsonObject *result)
       JsonNode *node = json_object_get_member (result, "cookie");
 
       g_string_append (text, "Set the cookie; pages of its domain send it from their next "
-                             "request on:");
+                       "request on:");
       if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
         append_cookie (text, json_node_get_object (node));
     }
@@ -197,10 +196,10 @@ format_storage_state (JsonObject *result)
   g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, n_cookies);
 
   g_string_append_printf (text, load ? "Loaded %" G_GINT64_FORMAT " cookies and the "
-                                       "localStorage of %u origin%s into the workspace's "
-                                       "browser session."
+                          "localStorage of %u origin%s into the workspace's "
+                          "browser session."
                                      : "Saved %" G_GINT64_FORMAT " cookies and the "
-                                       "localStorage of %u origin%s.",
+                          "localStorage of %u origin%s.",
                           n_cookies, n_origins, n_origins == 1 ? "" : "s");
   tw_tool_append_field (text, "path", tw_tool_get_string (result, "path", "?"));
   tw_tool_append_field (text, "cookies", cookies);
@@ -243,31 +242,31 @@ static const TwToolDef storage_tools[] = {
       "a session cookie), httpOnly, secure and sameSite.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
-          "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
-          "\"value\": {\"type\": \"string\", \"description\": \"set: the cookie's value.\"}, "
-          "\"domain\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's domain, e.g. example.com; a filter for list, get, delete and clear.\"}, "
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"set: the page the cookie is for; gives its domain, and Secure for https.\"}, "
-          "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's path. Default /.\"}, "
-          "\"expires\": {\"type\": \"number\", \"description\": \"set: expiry in seconds since 1970.\"}, "
-          "\"httpOnly\": {\"type\": \"boolean\", \"description\": \"set: hide it from page scripts.\"}, "
-          "\"secure\": {\"type\": \"boolean\", \"description\": \"set: send it over https only.\"}, "
-          "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"
-        "}, "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
+      "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
+      "\"value\": {\"type\": \"string\", \"description\": \"set: the cookie's value.\"}, "
+      "\"domain\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's domain, e.g. example.com; a filter for list, get, delete and clear.\"}, "
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"set: the page the cookie is for; gives its domain, and Secure for https.\"}, "
+      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's path. Default /.\"}, "
+      "\"expires\": {\"type\": \"number\", \"description\": \"set: expiry in seconds since 1970.\"}, "
+      "\"httpOnly\": {\"type\": \"boolean\", \"description\": \"set: hide it from page scripts.\"}, "
+      "\"secure\": {\"type\": \"boolean\", \"description\": \"set: send it over https only.\"}, "
+      "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"
+      "}, "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"action\": {\"type\": \"string\"}, "
-          "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
-          "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
-          "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}"
-        "}, "
-        "\"required\": [\"action\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"action\": {\"type\": \"string\"}, "
+      "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
+      "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
+      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}"
+      "}, "
+      "\"required\": [\"action\"]"
       "}",
     .read_only = FALSE,
     .destructive = TRUE,
@@ -285,32 +284,32 @@ static const TwToolDef storage_tools[] = {
       "get, set and delete need a key; set a value.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          TW_TOOL_BROWSER_ID_PROPERTY ", "
-          "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
-          "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
-          "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
-          "\"value\": {\"type\": \"string\", \"description\": \"set: the item's value.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"action\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
+      "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
+      "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
+      "\"value\": {\"type\": \"string\", \"description\": \"set: the item's value.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"action\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\"}, "
-          "\"origin\": {\"type\": \"string\", \"description\": \"The site whose storage this is.\"}, "
-          "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"]}, "
-          "\"action\": {\"type\": \"string\"}, "
-          "\"items\": {\"type\": \"array\", \"description\": \"list: every item; values over 500 characters are cut (truncated: true).\", \"items\": {\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}, \"truncated\": {\"type\": \"boolean\"}}}}, "
-          "\"key\": {\"type\": \"string\"}, "
-          "\"value\": {\"type\": [\"string\", \"null\"], \"description\": \"get and set: the value stored now; null when there is none.\"}, "
-          "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many items went.\"}, "
-          TW_TOOL_DIALOGS_PROPERTY
-        "}, "
-        "\"required\": [\"browserId\", \"origin\", \"area\", \"action\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\"}, "
+      "\"origin\": {\"type\": \"string\", \"description\": \"The site whose storage this is.\"}, "
+      "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"]}, "
+      "\"action\": {\"type\": \"string\"}, "
+      "\"items\": {\"type\": \"array\", \"description\": \"list: every item; values over 500 characters are cut (truncated: true).\", \"items\": {\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}, \"truncated\": {\"type\": \"boolean\"}}}}, "
+      "\"key\": {\"type\": \"string\"}, "
+      "\"value\": {\"type\": [\"string\", \"null\"], \"description\": \"get and set: the value stored now; null when there is none.\"}, "
+      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many items went.\"}, "
+      TW_TOOL_DIALOGS_PROPERTY
+      "}, "
+      "\"required\": [\"browserId\", \"origin\", \"area\", \"action\"]"
       "}",
     .read_only = FALSE,
     .destructive = TRUE,
@@ -329,24 +328,24 @@ static const TwToolDef storage_tools[] = {
       "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
-          "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}"
-        "}, "
-        "\"required\": [\"action\", \"path\"], "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
+      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}"
+      "}, "
+      "\"required\": [\"action\", \"path\"], "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
-          "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
-          "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
-          "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}"
-        "}, "
-        "\"required\": [\"action\", \"path\", \"cookies\", \"origins\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
+      "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
+      "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
+      "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}"
+      "}, "
+      "\"required\": [\"action\", \"path\", \"cookies\", \"origins\"]"
       "}",
     .read_only = FALSE,
     .destructive = FALSE,

@@ -125,31 +125,31 @@ static const TwToolDef tab_tools[] = {
       "already open.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {}, "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {}, "
+      "\"additionalProperties\": false"
       "}",
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"tabs\": {"
-            "\"type\": \"array\", "
-            "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
-            "\"items\": {"
-              "\"type\": \"object\", "
-              "\"properties\": {"
-                "\"browserId\": {\"type\": \"string\", \"description\": \"Identifies the tab in other browser_* calls.\"}, "
-                "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
-                "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
-                "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
-                "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
-              "}, "
-              "\"required\": [\"browserId\", \"url\", \"title\", \"loading\"]"
-            "}"
-          "}"
-        "}, "
-        "\"required\": [\"tabs\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"tabs\": {"
+      "\"type\": \"array\", "
+      "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
+      "\"items\": {"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"Identifies the tab in other browser_* calls.\"}, "
+      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
+      "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
+      "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
+      "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"url\", \"title\", \"loading\"]"
+      "}"
+      "}"
+      "}, "
+      "\"required\": [\"tabs\"]"
       "}",
     .read_only = TRUE,
     .destructive = FALSE,
@@ -166,11 +166,11 @@ static const TwToolDef tab_tools[] = {
       "status; pass the browserId to browser_snapshot and the other browser_* tools.",
     .input_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}"
-        "}, "
-        "\"additionalProperties\": false"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}"
+      "}, "
+      "\"additionalProperties\": false"
       "}",
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
@@ -187,12 +187,12 @@ static const TwToolDef tab_tools[] = {
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema =
       "{"
-        "\"type\": \"object\", "
-        "\"properties\": {"
-          "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
-          "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}"
-        "}, "
-        "\"required\": [\"browserId\", \"closed\"]"
+      "\"type\": \"object\", "
+      "\"properties\": {"
+      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
+      "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}"
+      "}, "
+      "\"required\": [\"browserId\", \"closed\"]"
       "}",
     .read_only = FALSE,
     .destructive = TRUE,
