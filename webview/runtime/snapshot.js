@@ -28,10 +28,8 @@ const Snapshot = {
   MAX_OUTPUT: 4000000,
 
   // Roles that stand for no structure of their own: their content joins
-  // their parent's, unless they carry a name or need a ref. A table's row
-  // groups join it too, unless a grid's, named, focusable or given by role:
-  // in a plain data table they add only a level of nesting.
-  FLATTEN: new Set(['', 'generic', 'none', 'rowgroup']),
+  // their parent's, unless they carry a name or need a ref.
+  FLATTEN: new Set(['', 'generic', 'none']),
 
   // Text-level roles (HTML-AAM: code, del, em, ins, mark, s, strong, sub,
   // sup, time): printed with their text, and read as plain text where the
@@ -388,7 +386,7 @@ const Snapshot = {
     let role = Roles.role(ctx, el, attrs);
     let clickable = false;
     let authorName = null;
-    if (Snapshot.FLATTEN.has(role) && !(role === 'rowgroup' && Snapshot.showsRowgroup(ctx, el, attrs))) {
+    if (Snapshot.FLATTEN.has(role)) {
       clickable = Snapshot.isClickable(ctx, el, tag, attrs);
       // An element without a role or a text-level one that the author
       // named (an abbr or b with a title, a ruby with aria-label) shows
@@ -411,8 +409,7 @@ const Snapshot = {
           ctx.labelDepth--;
         return;
       }
-      if (role !== 'rowgroup')
-        role = 'generic';
+      role = 'generic';
     }
 
     const node = {
@@ -529,15 +526,6 @@ const Snapshot = {
            control.type !== 'hidden';
   },
 
-  // A row group of a grid, or one the author named, made focusable or gave
-  // the role: shown. One of a plain table: flattened.
-  showsRowgroup (ctx, el, attrs) {
-    if (attrs.includes('role') || Snapshot.authorNamed(el, attrs) || Dom.focusable(el))
-      return true;
-    const table = Roles.contextOf(ctx, el);
-    return table !== null && (table.role === 'grid' || table.role === 'treegrid');
-  },
-
   // A text-level node holding only text reads as that text inside a
   // container named from its content.
   isPhrasing (node) {
@@ -601,7 +589,7 @@ const Snapshot = {
   },
 
   // Drop-downs with the same long list of options (one per table row, say)
-  // print it once; the others point at the first.
+  // print it once; the others point at the first: options=@eN.
   sameOptions (ctx, extra, ref) {
     if (!extra.startsWith('options=') || extra.length < 30)
       return extra;
@@ -612,7 +600,7 @@ const Snapshot = {
       ctx.optionLists.set(extra, ref);
       return extra;
     }
-    return 'options=like ' + Refs.format(first);
+    return 'options=' + Refs.format(first);
   },
 
   // A plain element that acts like a button: a pointer cursor where its
@@ -781,14 +769,21 @@ const Snapshot = {
       inline = kids[0] === name ? '' : kids[0];
       kids = [];
     }
+    // A drop-down shows its selected option: that is its text, after the
+    // colon, rather than a value= state.
+    const dropDown = node.role === 'combobox' && node.el.localName === 'select';
+    if (dropDown)
+      inline = States.selectedLabel(node.el);
 
     const ref = Refs.assign(node.el, Roles.role(ctx, node.el), recorded);
     let line = Snapshot.pad(indent) + '- ' + node.role;
     if (name)
       line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));
     line += ' ' + Refs.format(ref);
-    for (const s of Snapshot.states(ctx, node, ref))
-      line += ' [' + s + ']';
+    for (const s of Snapshot.states(ctx, node, ref)) {
+      if (!(dropDown && s.startsWith('value=')))
+        line += ' [' + s + ']';
+    }
     if (inline)
       line += ': ' + inline;
     Snapshot.emit(out, line);
