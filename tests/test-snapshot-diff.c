@@ -510,21 +510,32 @@ test_modes (void)
 }
 
 /* The incremental page model: whatever the page did, a snapshot that may
- * reuse what the last walk printed says exactly what a full walk says.
- * Random changes (seeded, so a failure repeats) on the pages of the
- * snapshot tests: shadow roots, frames, hidden content, live regions,
- * forms, a modal dialog; among them changes no mutation records (a value,
- * checked or selected set by script, a focus, a style sheet grown). Rounds
- * without a change must be served from the model. */
+ * reuse what the last walk printed, or walk only what changed, says exactly
+ * what a full walk says. Random changes (seeded, so a failure repeats; each
+ * page its own seeds) on the pages of the snapshot tests: shadow roots,
+ * frames, hidden content, live regions, forms, a modal dialog, names from
+ * other elements, tables, states; among them changes no mutation records
+ * (a value, checked or selected set by script, a focus, a style sheet
+ * grown). Rounds without a change must be served from the model. */
 static const char * const model_pages[] = {
   "/diff.html",
   "/snapshot/shadow.html",
   "/snapshot/frames.html",
   "/snapshot/hidden.html",
+  "/snapshot/hidden-fast.html",
   "/snapshot/forms.html",
   "/snapshot/roles-implicit.html",
+  "/snapshot/roles-context.html",
+  "/snapshot/roles-explicit.html",
+  "/snapshot/names-aria.html",
+  "/snapshot/names-content.html",
+  "/snapshot/names-native.html",
+  "/snapshot/shaping.html",
+  "/snapshot/states.html",
   "/snapshot/modal.html",
 };
+
+#define MODEL_ROUNDS 60
 
 static JsonObject *
 runtime_snapshot (Tab        *tab,
@@ -554,12 +565,18 @@ test_model (gconstpointer data)
   g_autofree char *script = NULL;
   guint served = 0;
   guint walked = 0;
+  guint incremental = 0;
+  gint64 reused = 0;
+  guint index = 0;
+
+  while (model_pages[index] != page)
+    index++;
 
   g_assert_true (g_file_get_contents (script_file, &script, NULL, NULL));
   tab_load (tab, page);
   tab_eval (tab, script);
 
-  for (guint round = 0; round < 40; round++)
+  for (guint round = 0; round < MODEL_ROUNDS; round++)
     {
       static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
       static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
@@ -571,7 +588,8 @@ test_model (gconstpointer data)
       g_autoptr(JsonObject) d = NULL;
       /* One round in three changes nothing. */
       guint changes = round % 3 == 2 ? 0 : 1 + round % 2;
-      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))", 7919 * (round + 1), changes);
+      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))",
+                                               7919 * (round + 1) + 104729 * index, changes);
       g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
       g_autofree char *done = jsc_value_to_string (what);
 
@@ -589,16 +607,25 @@ test_model (gconstpointer data)
                  json_object_get_string_member (b, "text"),
                  json_object_get_string_member (d, "text"));
       g_assert_false (json_object_get_boolean_member (b, "cached"));
+      g_assert_false (json_object_get_boolean_member (b, "incremental"));
+      g_assert_false (json_object_get_boolean_member (d, "incremental"));
 
       if (json_object_get_boolean_member (a, "cached"))
         served++;
+      else if (json_object_get_boolean_member (a, "incremental"))
+        {
+          incremental++;
+          reused += json_object_get_int_member (a, "reused");
+        }
       else
         walked++;
       /* Nothing happened since the last walk: the model answers. */
       if (changes == 0 && round > 0)
         g_assert_true (json_object_get_boolean_member (a, "cached"));
     }
-  g_test_message ("%s: %u snapshots from the model, %u walks", page, served, walked);
+  g_test_message ("%s: %u snapshots from the model, %u incremental walks (%" G_GINT64_FORMAT
+                  " elements taken from the model), %u full walks", page, served, incremental,
+                  reused, walked);
   g_assert_cmpuint (served, >, 0);
 }
 

@@ -99,15 +99,20 @@ const Snapshot = {
       walked = Base.now();
     } else {
       ctx.watch = pageWide;
-      if (pageWide)
-        PageModel.reset(doc);
+      // A walk of the page keeps what each element's walk produced, and
+      // takes it again where nothing it depends on changed (see
+      // page-model.js); noCache asks for a full walk.
+      ctx.keep = pageWide ? PageModel.kept : null;
+      ctx.stamp = 0;
+      ctx.reuse = pageWide && PageModel.prepare(doc, args.noCache !== true);
+      ctx.reused = 0;
       const done = Snapshot.walkAndPrint(ctx, args, budget);
       lines = done.lines;
       partial = done.partial;
       walked = done.walked;
       if (pageWide) {
-        if (partial)
-          PageModel.dirty();
+        if (partial || ctx.deep)
+          PageModel.untracked();
         else
           PageModel.walked(mode, ctx.focused);
       }
@@ -136,6 +141,8 @@ const Snapshot = {
     reply.elements = ctx.visited;
     reply.lines = lines.length;
     reply.cached = cached;
+    reply.incremental = ctx.reuse === true;
+    reply.reused = ctx.reused || 0;
     reply.walkMs = Math.round(walked - ctx.start);
     reply.printMs = Math.round(Base.now() - walked);
     return reply;
@@ -312,7 +319,47 @@ const Snapshot = {
     }
   },
 
+  // The walk of one element, or what its last walk produced when that is
+  // still what it would produce (page-model.js says when).
   walkElement (ctx, el, out, depth, frameDepth, modal) {
+    const keep = ctx.keep;
+    if (keep === null || keep === undefined) {
+      Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
+      return;
+    }
+    const stamp = ctx.stamp;
+    const own = PageModel.stamps.get(el);
+    if (own !== undefined && own > stamp)
+      ctx.stamp = own;
+    if (ctx.reuse) {
+      const k = keep.get(el);
+      if (k !== undefined && k.gen >= ctx.stamp && k.gen >= PageModel.floor && k.depth === depth &&
+          k.frameDepth === frameDepth && k.fast === ctx.fast && k.label === ctx.labelDepth &&
+          k.modal === modal && !ctx.cut) {
+        const items = k.items;
+        for (let i = 0; i < items.length; i++)
+          out.push(items[i]);
+        ctx.visited += k.visited;
+        ctx.reused += k.visited;
+        ctx.stamp = stamp;
+        return;
+      }
+    }
+    const start = out.length;
+    const visited = ctx.visited;
+    const fast = ctx.fast;
+    const label = ctx.labelDepth;
+    Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
+    if (!ctx.cut && !ctx.deep) {
+      keep.set(el, {
+        gen: PageModel.gen, items: out.length > start ? out.slice(start) : Snapshot.NO_KIDS,
+        visited: ctx.visited - visited, depth, frameDepth, fast, label, modal,
+      });
+    }
+    ctx.stamp = stamp;
+  },
+
+  walkOne (ctx, el, out, depth, frameDepth, modal) {
     if (!Snapshot.tick(ctx, depth))
       return;
     const tag = el.localName;
@@ -664,14 +711,13 @@ const Snapshot = {
       if (typeof it === 'string' || it === Snapshot.BREAK)
         continue;
       const kids = Snapshot.interactiveOnly(it.kids);
+      // The nodes may be kept by the page model: copied, never changed.
       if (Roles.INTERACTIVE.has(it.role) || it.clickable || Snapshot.LOCATORS.has(it.role) ||
           it.role === 'iframe') {
-        it.kids = kids;
-        out.push(it);
+        out.push(Object.assign({}, it, { kids }));
       } else if ((Roles.LANDMARK.has(it.role) || Snapshot.INTERACTIVE_CONTAINERS.has(it.role)) &&
                  kids.length > 0) {
-        it.kids = kids;
-        out.push(it);
+        out.push(Object.assign({}, it, { kids }));
       } else {
         for (const k of kids)
           out.push(k);
