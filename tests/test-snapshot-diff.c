@@ -668,6 +668,42 @@ test_model_silent (void)
     }
 }
 
+/* After a change the model follows, the walk takes what nothing changed
+ * under from the model and prints what a full walk prints. */
+static void
+test_model_incremental (void)
+{
+  static const char * const changes[] = {
+    "document.getElementById('agree').click();",
+    "document.getElementById('email').value = 'typed@example.com';",
+    "document.getElementById('rename').textContent = 'Renamed';",
+    "document.getElementById('list').append(document.createElement('li'));",
+  };
+  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+  g_autoptr(Tab) tab = tab_new ();
+
+  tab_load (tab, "/diff.html");
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) after = NULL;
+      g_autoptr(JsonObject) walk = NULL;
+
+      tab_eval (tab, changes[i]);
+      after = runtime_snapshot (tab, quick);
+      walk = runtime_snapshot (tab, full);
+      g_assert_true (json_object_get_boolean_member (after, "incremental"));
+      g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
+      g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
+                       json_object_get_int_member (after, "elements"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
+                       json_object_get_string_member (walk, "text"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
+                       json_object_get_string_member (before, "text"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -694,6 +730,7 @@ main (int   argc,
       g_test_add_data_func (path, model_pages[i], test_model);
     }
   g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
+  g_test_add_func ("/snapshot-diff/model/incremental", test_model_incremental);
   g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);
   g_test_add_func ("/snapshot-diff/paging", test_paging);
   g_test_add_func ("/snapshot-diff/modes", test_modes);
