@@ -30,8 +30,8 @@
 //   controls are compared with their state at the last walk, and a changed
 //   one voids itself, its ancestors and its labels;
 // - names taken from elsewhere (aria-labelledby, aria-describedby,
-//   label[for], input list): every element that has them is walked again
-//   whenever anything changed;
+//   label[for], input list): every element that has them is walked again,
+//   with its subtree, whenever anything changed;
 // - its ancestors' context (depth, frame depth, the modal dialog, how
 //   visibility is read, being inside a label): kept with the part, which is
 //   taken only when they are the same;
@@ -311,10 +311,16 @@ const PageModel = {
     for (const root of PageModel.roots) {
       if (!root.isConnected)
         continue;
+      // Their whole subtrees: a name can change a role their content's
+      // roles depend on (a section named or not).
       for (const el of root.querySelectorAll(PageModel.DEPENDENTS)) {
+        PageModel.stamps.set(el, gen);
         PageModel.chain(el);
-        if (el.localName === 'label' && el.control)
-          PageModel.chain(el.control);
+        const control = el.localName === 'label' ? el.control : null;
+        if (control) {
+          PageModel.stamps.set(control, gen);
+          PageModel.chain(control);
+        }
       }
     }
     return true;
