@@ -418,12 +418,13 @@ test_modes (void)
 }
 
 /* The incremental page model: whatever the page did, a snapshot that may
- * reuse what the last walk printed says exactly what a full walk says.
- * Random changes (seeded, so a failure repeats) on the pages of the
- * snapshot tests: shadow roots, frames, hidden content, live regions,
- * forms, a modal dialog; among them changes no mutation records (a value,
- * checked or selected set by script, a focus, a style sheet grown). Rounds
- * without a change must be served from the model. */
+ * reuse what the last walk printed, or walk only what changed, says exactly
+ * what a full walk says. Random changes (seeded, so a failure repeats; each
+ * page its own seeds) on the pages of the snapshot tests: shadow roots,
+ * frames, hidden content, live regions, forms, a modal dialog, names from
+ * other elements, tables, states; among them changes no mutation records
+ * (a value, checked or selected set by script, a focus, a style sheet
+ * grown). Rounds without a change must be served from the model. */
 static const char * const model_pages[] = {
   "/diff.html",
   "/snapshot/shadow.html",
@@ -432,7 +433,21 @@ static const char * const model_pages[] = {
   "/snapshot/forms.html",
   "/snapshot/roles-implicit.html",
   "/snapshot/modal.html",
+  /* Past MODEL_STRICT_PAGES, only the comparison with a full walk: events
+   * the page fires late (a blur after hiding the focused element) may
+   * keep a round without a change from being served from the model. */
+  "/snapshot/hidden-fast.html",
+  "/snapshot/roles-context.html",
+  "/snapshot/roles-explicit.html",
+  "/snapshot/names-aria.html",
+  "/snapshot/names-content.html",
+  "/snapshot/names-native.html",
+  "/snapshot/shaping.html",
+  "/snapshot/states.html",
 };
+
+#define MODEL_STRICT_PAGES 7
+#define MODEL_ROUNDS 60
 
 static JsonObject *
 runtime_snapshot (TwTestTab  *tab,
@@ -457,12 +472,18 @@ test_model (gconstpointer data)
   g_autofree char *script = NULL;
   guint served = 0;
   guint walked = 0;
+  guint incremental = 0;
+  gint64 reused = 0;
+  guint index = 0;
+
+  while (model_pages[index] != page)
+    index++;
 
   g_assert_true (g_file_get_contents (script_file, &script, NULL, NULL));
   tab_load (tab, page);
   tw_test_tab_eval (tab, script);
 
-  for (guint round = 0; round < 40; round++)
+  for (guint round = 0; round < (index < MODEL_STRICT_PAGES ? 40 : MODEL_ROUNDS); round++)
     {
       static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
       static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
@@ -474,7 +495,10 @@ test_model (gconstpointer data)
       g_autoptr(JsonObject) d = NULL;
       /* One round in three changes nothing. */
       guint changes = round % 3 == 2 ? 0 : 1 + round % 2;
-      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))", 7919 * (round + 1), changes);
+      g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))",
+                                               7919 * (round + 1) +
+                                               (index < MODEL_STRICT_PAGES ? 0 : 104729 * index),
+                                               changes);
       g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
       g_autofree char *done = jsc_value_to_string (what);
 
@@ -492,16 +516,25 @@ test_model (gconstpointer data)
                  json_object_get_string_member (b, "text"),
                  json_object_get_string_member (d, "text"));
       g_assert_false (json_object_get_boolean_member (b, "cached"));
+      g_assert_false (json_object_get_boolean_member (b, "incremental"));
+      g_assert_false (json_object_get_boolean_member (d, "incremental"));
 
       if (json_object_get_boolean_member (a, "cached"))
         served++;
+      else if (json_object_get_boolean_member (a, "incremental"))
+        {
+          incremental++;
+          reused += json_object_get_int_member (a, "reused");
+        }
       else
         walked++;
       /* Nothing happened since the last walk: the model answers. */
-      if (changes == 0 && round > 0)
+      if (changes == 0 && round > 0 && index < MODEL_STRICT_PAGES)
         g_assert_true (json_object_get_boolean_member (a, "cached"));
     }
-  g_test_message ("%s: %u snapshots from the model, %u walks", page, served, walked);
+  g_test_message ("%s: %u snapshots from the model, %u incremental walks (%" G_GINT64_FORMAT
+                  " elements taken from the model), %u full walks", page, served, incremental,
+                  reused, walked);
   g_assert_cmpuint (served, >, 0);
 }
 
@@ -544,6 +577,42 @@ test_model_silent (void)
     }
 }
 
+/* After a change the model follows, the walk takes what nothing changed
+ * under from the model and prints what a full walk prints. */
+static void
+test_model_incremental (void)
+{
+  static const char * const changes[] = {
+    "document.getElementById('agree').click();",
+    "document.getElementById('email').value = 'typed@example.com';",
+    "document.getElementById('rename').textContent = 'Renamed';",
+    "document.getElementById('list').append(document.createElement('li'));",
+  };
+  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+  g_autoptr(Tab) tab = tab_new ();
+
+  tab_load (tab, "/diff.html");
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) after = NULL;
+      g_autoptr(JsonObject) walk = NULL;
+
+      tab_eval (tab, changes[i]);
+      after = runtime_snapshot (tab, quick);
+      walk = runtime_snapshot (tab, full);
+      g_assert_true (json_object_get_boolean_member (after, "incremental"));
+      g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
+      g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
+                       json_object_get_int_member (after, "elements"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
+                       json_object_get_string_member (walk, "text"));
+      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
+                       json_object_get_string_member (before, "text"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -570,6 +639,7 @@ main (int   argc,
       g_test_add_data_func (path, model_pages[i], test_model);
     }
   g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
+  g_test_add_func ("/snapshot-diff/model/incremental", test_model_incremental);
   g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);
   g_test_add_func ("/snapshot-diff/paging", test_paging);
   g_test_add_func ("/snapshot-diff/modes", test_modes);

@@ -1,19 +1,50 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// What the snapshot knows of the page between two snapshots: whether
-// anything that could change its lines has happened since it last walked.
-// A snapshot of a page where nothing happened reuses the lines it printed
-// last instead of walking the document again.
+// What the snapshot knows of the page between two snapshots.
 //
-// It errs on the side of walking: any mutation (childList, attributes,
-// characterData) of a document or open shadow root the walk entered, any
-// event a person or a script could change the page with (input, change,
-// focus, pointer, key, scroll, resize, load, toggle, animation and
-// transition), a change of a form control's value, checked or selected
-// state made by script without either, a different focused element, a
-// change in the style sheets, or a running animation, and the page counts
-// as changed. The lines are reused only for a kind of snapshot (interactive
-// or not, of one ref or of the page) that walked after the last change.
+// First, whether anything that could change its lines has happened since
+// it last walked: a snapshot of a page where nothing happened reuses the
+// lines it printed last instead of walking the document again. It errs on
+// the side of walking: any mutation (childList, attributes, characterData)
+// of a document or open shadow root the walk entered, any event a person
+// or a script could change the page with (input, change, focus, pointer,
+// key, scroll, resize, load, toggle, animation and transition), a change of
+// a form control's value, checked or selected state made by script without
+// either, a different focused element, a change in the style sheets, or a
+// running animation, and the page counts as changed. The lines are reused
+// only for a kind of snapshot (interactive or not, of one ref or of the
+// page) that walked after the last change.
+//
+// Second, the incremental model: what the walk of each element produced
+// (its part of the light tree, see snapshot.js), kept so that the next walk
+// of the page takes it again for every element where nothing it depends on
+// changed, and walks only the rest. The printer always prints the whole
+// tree again, so states, refs and names computed while printing are fresh.
+// What an element's walk depends on, and how each is tracked:
+// - its subtree: a mutation voids the kept part of its target and of every
+//   ancestor (through shadow hosts, slots and frames); an attribute change
+//   or an added node voids the whole subtree of its target and of its
+//   parent (computed styles are inherited; cell and header roles look at
+//   their siblings), a childList change the whole subtree of its target;
+// - form state changed without a mutation (value, checked, selected): the
+//   controls are compared with their state at the last walk, and a changed
+//   one voids itself, its ancestors and its labels;
+// - names taken from elsewhere (aria-labelledby, aria-describedby,
+//   label[for], input list): every element that has them is walked again,
+//   with its subtree, whenever anything changed;
+// - its ancestors' context (depth, frame depth, the modal dialog, how
+//   visibility is read, being inside a label): kept with the part, which is
+//   taken only when they are the same;
+// - style that can change without a mutation of the element or its
+//   ancestors: only pages whose style sheets use no selector of that kind
+//   (sibling combinators, :has(), :hover, :focus, :checked, :nth-child…),
+//   no @container rules and no counters in generated content are walked
+//   incrementally; any change of the style sheets, a running animation, and
+//   the events whose effect is not tracked (load, error, scroll, wheel,
+//   toggle, reset, submit, drag and drop, fullscreen, animations,
+//   transitions, resize) make the next walk a full one.
+// A walk that is cut short keeps nothing. tests/test-snapshot-diff.c checks
+// the result against a full walk after seeded random changes.
 
 const PageModel = {
   // The kinds of snapshot whose last lines are still what a walk would
@@ -27,16 +58,57 @@ const PageModel = {
   sheets: '',
   focused: null,
 
+  // Events after which the lines are not reused. Of these, the effects of
+  // the first kind reach the model as mutations, control states and the
+  // focused element; the second kind makes the next walk a full one.
   EVENTS: [
     'input', 'change', 'focusin', 'focusout', 'click', 'dblclick', 'auxclick', 'contextmenu',
     'keydown', 'keyup', 'pointerdown', 'pointerup', 'pointerover', 'pointerout', 'mouseover',
-    'mouseout', 'wheel', 'scroll', 'load', 'error', 'toggle', 'beforetoggle', 'reset', 'submit',
-    'animationstart', 'animationend', 'animationiteration', 'transitionrun', 'transitionend',
-    'drop', 'dragend', 'compositionend', 'selectionchange', 'fullscreenchange',
+    'mouseout', 'compositionend', 'selectionchange',
   ],
+  UNTRACKED_EVENTS: [
+    'wheel', 'scroll', 'load', 'error', 'toggle', 'beforetoggle', 'reset', 'submit',
+    'animationstart', 'animationend', 'animationiteration', 'transitionrun', 'transitionend',
+    'drop', 'dragend', 'fullscreenchange',
+  ],
+
+  // The incremental model: element → what its last walk produced.
+  kept: new WeakMap(),
+  // Element → the walk from which the kept parts of its subtree are void.
+  stamps: new WeakMap(),
+  // The number of the current walk, and the first walk whose kept parts
+  // are valid at all.
+  gen: 0,
+  floor: 1,
+  // Mutation records not looked at yet; past MAX_RECORDS the next walk is
+  // a full one.
+  pending: [],
+  MAX_RECORDS: 5000,
+  // Whether the style sheets allow an incremental walk, for the sheets
+  // described by gateSheets.
+  gate: false,
+  gateSheets: null,
+  DEPENDENTS: '[aria-labelledby], [aria-describedby], label[for], input[list]',
 
   dirty () {
     PageModel.clean.clear();
+  },
+
+  // Something happened that the model cannot follow: nothing kept is used.
+  untracked () {
+    PageModel.clean.clear();
+    PageModel.floor = PageModel.gen + 1;
+    PageModel.pending.length = 0;
+  },
+
+  observed (records) {
+    PageModel.clean.clear();
+    if (PageModel.pending.length + records.length > PageModel.MAX_RECORDS) {
+      PageModel.untracked();
+      return;
+    }
+    for (const r of records)
+      PageModel.pending.push(r);
   },
 
   // Before a walk of the whole page: the walk watches again what it enters,
@@ -48,6 +120,7 @@ const PageModel = {
         PageModel.dirty();
       PageModel.observer.disconnect();
     }
+    PageModel.pending.length = 0;
     PageModel.roots.clear();
     PageModel.watch(doc);
   },
@@ -57,16 +130,18 @@ const PageModel = {
     if (PageModel.roots.has(root))
       return;
     if (PageModel.observer === null)
-      PageModel.observer = new MutationObserver(PageModel.dirty);
+      PageModel.observer = new MutationObserver(PageModel.observed);
     PageModel.roots.add(root);
     PageModel.observer.observe(root, {
       childList: true, attributes: true, characterData: true, subtree: true,
     });
     for (const type of PageModel.EVENTS)
       root.addEventListener(type, PageModel.dirty, { capture: true, passive: true });
+    for (const type of PageModel.UNTRACKED_EVENTS)
+      root.addEventListener(type, PageModel.untracked, { capture: true, passive: true });
     const win = root.nodeType === 9 ? root.defaultView : null;
     if (win !== null)
-      win.addEventListener('resize', PageModel.dirty, { passive: true });
+      win.addEventListener('resize', PageModel.untracked, { passive: true });
   },
 
   controlState (el) {
@@ -114,9 +189,12 @@ const PageModel = {
     if (!PageModel.clean.has(mode) || focused !== PageModel.focused)
       return false;
     // Pending mutations not delivered yet count.
-    if (PageModel.observer !== null && PageModel.observer.takeRecords().length > 0) {
-      PageModel.dirty();
-      return false;
+    if (PageModel.observer !== null) {
+      const records = PageModel.observer.takeRecords();
+      if (records.length > 0) {
+        PageModel.observed(records);
+        return false;
+      }
     }
     if (document.getAnimations().length > 0)
       return false;
@@ -133,8 +211,11 @@ const PageModel = {
 
   // After a full walk of this kind of snapshot: its lines are current.
   walked (mode, focused) {
-    if (PageModel.observer !== null)
-      PageModel.observer.takeRecords();
+    if (PageModel.observer !== null) {
+      const records = PageModel.observer.takeRecords();
+      if (records.length > 0)
+        PageModel.observed(records);
+    }
     const now = PageModel.record();
     const sameState = now.sheets === PageModel.sheets &&
                       now.controls.length === PageModel.controls.length &&
@@ -146,5 +227,220 @@ const PageModel = {
     PageModel.sheets = now.sheets;
     PageModel.focused = focused;
     PageModel.clean.add(mode);
+    if (PageModel.gateSheets !== now.sheets) {
+      PageModel.gate = PageModel.styleGate();
+      PageModel.gateSheets = now.sheets;
+    }
+  },
+
+  // Before a walk of the whole page. Answers whether the walk may take
+  // the kept parts (incremental is false for a full walk asked for), after
+  // voiding what changed since the last walk. A full walk lets go of the
+  // roots it no longer reaches, as reset() says.
+  prepare (doc, incremental) {
+    PageModel.gen++;
+    let ok = incremental && PageModel.floor < PageModel.gen && PageModel.gate &&
+             PageModel.observer !== null;
+    if (ok) {
+      for (const r of PageModel.observer.takeRecords())
+        PageModel.pending.push(r);
+      ok = PageModel.floor < PageModel.gen && PageModel.pending.length <= PageModel.MAX_RECORDS &&
+           doc.getAnimations().length === 0;
+    }
+    const now = ok ? PageModel.record() : null;
+    if (ok)
+      ok = now.sheets === PageModel.sheets && now.sheets === PageModel.gateSheets;
+    if (ok)
+      ok = PageModel.voidChanged(now.controls);
+    if (!ok) {
+      PageModel.reset(doc);
+      PageModel.floor = PageModel.gen;
+    }
+    PageModel.pending.length = 0;
+    return ok;
+  },
+
+  // Voids the kept parts that the pending records, the changed controls
+  // and the names taken from elsewhere touch; false when a change cannot
+  // be followed.
+  voidChanged (controls) {
+    const gen = PageModel.gen;
+    for (const r of PageModel.pending) {
+      const t = r.target;
+      if (t.nodeType === 9)
+        return false;
+      if (r.type === 'characterData') {
+        PageModel.chain(t);
+        if (t.parentNode !== null && t.parentNode.nodeType === 1)
+          PageModel.stamps.set(t.parentNode, gen);
+        continue;
+      }
+      const el = t.nodeType === 11 ? t.host : t;
+      if (el === null || el.nodeType !== 1)
+        return false;
+      PageModel.stamps.set(el, gen);
+      if (r.type === 'attributes') {
+        const p = el.parentNode;
+        if (p !== null && p.nodeType === 1)
+          PageModel.stamps.set(p, gen);
+        else if (p !== null && p.nodeType === 11)
+          PageModel.stamps.set(p.host, gen);
+      } else {
+        for (const n of r.addedNodes) {
+          if (n.nodeType === 1)
+            PageModel.stamps.set(n, gen);
+        }
+      }
+      PageModel.chain(el);
+    }
+
+    const before = new Map();
+    for (let i = 0; i < PageModel.controls.length; i += 2)
+      before.set(PageModel.controls[i], PageModel.controls[i + 1]);
+    for (let i = 0; i < controls.length; i += 2) {
+      const el = controls[i];
+      if (before.get(el) === controls[i + 1])
+        continue;
+      PageModel.chain(el);
+      if (el.labels) {
+        for (const l of el.labels)
+          PageModel.chain(l);
+      }
+    }
+
+    for (const root of PageModel.roots) {
+      if (!root.isConnected)
+        continue;
+      // Their whole subtrees: a name can change a role their content's
+      // roles depend on (a section named or not).
+      for (const el of root.querySelectorAll(PageModel.DEPENDENTS)) {
+        PageModel.stamps.set(el, gen);
+        PageModel.chain(el);
+        const control = el.localName === 'label' ? el.control : null;
+        if (control) {
+          PageModel.stamps.set(control, gen);
+          PageModel.chain(control);
+        }
+      }
+    }
+    return true;
+  },
+
+  // Voids the kept part of a node and of all its ancestors, through
+  // shadow hosts, the slots it is assigned to and frame elements.
+  chain (node) {
+    for (let n = node; n !== null && n !== undefined;) {
+      if (n.nodeType === 1) {
+        PageModel.kept.delete(n);
+        if (n.assignedSlot)
+          PageModel.chain(n.assignedSlot);
+      } else if (n.nodeType === 3 && n.assignedSlot) {
+        PageModel.chain(n.assignedSlot);
+      }
+      let p = n.parentNode;
+      if (p !== null && p.nodeType === 11)
+        p = p.host;
+      else if (p !== null && p.nodeType === 9) {
+        let frame = null;
+        try {
+          frame = p.defaultView ? p.defaultView.frameElement : null;
+        } catch (e) {
+          frame = null;
+        }
+        p = frame;
+      }
+      n = p;
+    }
+  },
+
+  // Whether the style sheets of every watched root leave what the walk
+  // reads of an element's style (display, visibility, content-visibility,
+  // generated content, cursor) to its own attributes and its ancestors':
+  // no rule that sets one of those (or a custom property) under a selector
+  // that looks at siblings, descendants or states no mutation records; no
+  // @container; no counters in generated content; no sheet that cannot be
+  // read.
+  styleGate () {
+    for (const root of PageModel.roots) {
+      if (!root.isConnected && root.nodeType !== 9)
+        continue;
+      const lists = [root.styleSheets, root.adoptedStyleSheets || []];
+      for (const list of lists) {
+        for (let i = 0; i < list.length; i++) {
+          if (!PageModel.sheetAllows(list[i], 0))
+            return false;
+        }
+      }
+    }
+    return true;
+  },
+
+  // Pseudo-classes and pseudo-elements that depend on nothing but the
+  // element, its attributes and its ancestors.
+  SAFE_PSEUDO: new Set([
+    'before', 'after', 'marker', 'placeholder', 'selection', 'first-line', 'first-letter',
+    'backdrop', 'file-selector-button', 'root', 'host', 'host-context', 'slotted', 'part',
+    'not', 'is', 'where', 'lang', 'dir', 'scope', '-webkit-scrollbar', '-webkit-scrollbar-thumb',
+    '-webkit-scrollbar-track', 'cue',
+  ]),
+  READ_PROPERTIES: new Set(['display', 'visibility', 'content-visibility', 'content', 'cursor']),
+
+  sheetAllows (sheet, depth) {
+    if (depth > 8)
+      return false;
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch (e) {
+      return false;
+    }
+    return PageModel.rulesAllow(rules, depth, false);
+  },
+
+  // unsafe: the rules are nested in a rule whose selector is not safe.
+  rulesAllow (rules, depth, unsafe) {
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const kind = rule.constructor.name;
+      if (kind === 'CSSContainerRule')
+        return false;
+      if (kind === 'CSSImportRule') {
+        if (rule.styleSheet === null || !PageModel.sheetAllows(rule.styleSheet, depth + 1))
+          return false;
+        continue;
+      }
+      let inner = unsafe;
+      const st = rule.style;
+      if (typeof rule.selectorText === 'string') {
+        inner = unsafe || !PageModel.selectorAllows(rule.selectorText);
+        if (inner && st !== undefined && !PageModel.declarationsAllow(st))
+          return false;
+      }
+      if (st !== undefined && /counter/i.test(st.content || ''))
+        return false;
+      if (rule.cssRules !== undefined && !PageModel.rulesAllow(rule.cssRules, depth + 1, inner))
+        return false;
+    }
+    return true;
+  },
+
+  declarationsAllow (st) {
+    for (let i = 0; i < st.length; i++) {
+      const name = st[i];
+      if (name.startsWith('--') || PageModel.READ_PROPERTIES.has(name))
+        return false;
+    }
+    return true;
+  },
+
+  selectorAllows (text) {
+    const s = text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '').replace(/\[[^\]]*\]/g, '[]');
+    if (/[+~]/.test(s) || s.includes('\\'))
+      return false;
+    for (const m of s.matchAll(/::?(-?[a-zA-Z][a-zA-Z0-9-]*)/g)) {
+      if (!PageModel.SAFE_PSEUDO.has(m[1].toLowerCase()))
+        return false;
+    }
+    return true;
   },
 };

@@ -28,10 +28,8 @@ const Snapshot = {
   MAX_OUTPUT: 4000000,
 
   // Roles that stand for no structure of their own: their content joins
-  // their parent's, unless they carry a name or need a ref. A table's row
-  // groups join it too, unless a grid's, named, focusable or given by role:
-  // in a plain data table they add only a level of nesting.
-  FLATTEN: new Set(['', 'generic', 'none', 'rowgroup']),
+  // their parent's, unless they carry a name or need a ref.
+  FLATTEN: new Set(['', 'generic', 'none']),
 
   // Text-level roles (HTML-AAM: code, del, em, ins, mark, s, strong, sub,
   // sup, time): printed with their text, and read as plain text where the
@@ -101,15 +99,20 @@ const Snapshot = {
       walked = Base.now();
     } else {
       ctx.watch = pageWide;
-      if (pageWide)
-        PageModel.reset(doc);
+      // A walk of the page keeps what each element's walk produced, and
+      // takes it again where nothing it depends on changed (see
+      // page-model.js); noCache asks for a full walk.
+      ctx.keep = pageWide ? PageModel.kept : null;
+      ctx.stamp = 0;
+      ctx.reuse = pageWide && PageModel.prepare(doc, args.noCache !== true);
+      ctx.reused = 0;
       const done = Snapshot.walkAndPrint(ctx, args, budget);
       lines = done.lines;
       partial = done.partial;
       walked = done.walked;
       if (pageWide) {
-        if (partial)
-          PageModel.dirty();
+        if (partial || ctx.deep)
+          PageModel.untracked();
         else
           PageModel.walked(mode, ctx.focused);
       }
@@ -138,6 +141,8 @@ const Snapshot = {
     reply.elements = ctx.visited;
     reply.lines = lines.length;
     reply.cached = cached;
+    reply.incremental = ctx.reuse === true;
+    reply.reused = ctx.reused || 0;
     reply.walkMs = Math.round(walked - ctx.start);
     reply.printMs = Math.round(Base.now() - walked);
     return reply;
@@ -314,7 +319,47 @@ const Snapshot = {
     }
   },
 
+  // The walk of one element, or what its last walk produced when that is
+  // still what it would produce (page-model.js says when).
   walkElement (ctx, el, out, depth, frameDepth, modal) {
+    const keep = ctx.keep;
+    if (keep === null || keep === undefined) {
+      Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
+      return;
+    }
+    const stamp = ctx.stamp;
+    const own = PageModel.stamps.get(el);
+    if (own !== undefined && own > stamp)
+      ctx.stamp = own;
+    if (ctx.reuse) {
+      const k = keep.get(el);
+      if (k !== undefined && k.gen >= ctx.stamp && k.gen >= PageModel.floor && k.depth === depth &&
+          k.frameDepth === frameDepth && k.fast === ctx.fast && k.label === ctx.labelDepth &&
+          k.modal === modal && !ctx.cut) {
+        const items = k.items;
+        for (let i = 0; i < items.length; i++)
+          out.push(items[i]);
+        ctx.visited += k.visited;
+        ctx.reused += k.visited;
+        ctx.stamp = stamp;
+        return;
+      }
+    }
+    const start = out.length;
+    const visited = ctx.visited;
+    const fast = ctx.fast;
+    const label = ctx.labelDepth;
+    Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
+    if (!ctx.cut && !ctx.deep) {
+      keep.set(el, {
+        gen: PageModel.gen, items: out.length > start ? out.slice(start) : Snapshot.NO_KIDS,
+        visited: ctx.visited - visited, depth, frameDepth, fast, label, modal,
+      });
+    }
+    ctx.stamp = stamp;
+  },
+
+  walkOne (ctx, el, out, depth, frameDepth, modal) {
     if (!Snapshot.tick(ctx, depth))
       return;
     const tag = el.localName;
@@ -388,7 +433,7 @@ const Snapshot = {
     let role = Roles.role(ctx, el, attrs);
     let clickable = false;
     let authorName = null;
-    if (Snapshot.FLATTEN.has(role) && !(role === 'rowgroup' && Snapshot.showsRowgroup(ctx, el, attrs))) {
+    if (Snapshot.FLATTEN.has(role)) {
       clickable = Snapshot.isClickable(ctx, el, tag, attrs);
       // An element without a role or a text-level one that the author
       // named (an abbr or b with a title, a ruby with aria-label) shows
@@ -411,8 +456,7 @@ const Snapshot = {
           ctx.labelDepth--;
         return;
       }
-      if (role !== 'rowgroup')
-        role = 'generic';
+      role = 'generic';
     }
 
     const node = {
@@ -529,15 +573,6 @@ const Snapshot = {
            control.type !== 'hidden';
   },
 
-  // A row group of a grid, or one the author named, made focusable or gave
-  // the role: shown. One of a plain table: flattened.
-  showsRowgroup (ctx, el, attrs) {
-    if (attrs.includes('role') || Snapshot.authorNamed(el, attrs) || Dom.focusable(el))
-      return true;
-    const table = Roles.contextOf(ctx, el);
-    return table !== null && (table.role === 'grid' || table.role === 'treegrid');
-  },
-
   // A text-level node holding only text reads as that text inside a
   // container named from its content.
   isPhrasing (node) {
@@ -601,7 +636,7 @@ const Snapshot = {
   },
 
   // Drop-downs with the same long list of options (one per table row, say)
-  // print it once; the others point at the first.
+  // print it once; the others point at the first: options=@eN.
   sameOptions (ctx, extra, ref) {
     if (!extra.startsWith('options=') || extra.length < 30)
       return extra;
@@ -612,7 +647,7 @@ const Snapshot = {
       ctx.optionLists.set(extra, ref);
       return extra;
     }
-    return 'options=like ' + Refs.format(first);
+    return 'options=' + Refs.format(first);
   },
 
   // A plain element that acts like a button: a pointer cursor where its
@@ -676,14 +711,13 @@ const Snapshot = {
       if (typeof it === 'string' || it === Snapshot.BREAK)
         continue;
       const kids = Snapshot.interactiveOnly(it.kids);
+      // The nodes may be kept by the page model: copied, never changed.
       if (Roles.INTERACTIVE.has(it.role) || it.clickable || Snapshot.LOCATORS.has(it.role) ||
           it.role === 'iframe') {
-        it.kids = kids;
-        out.push(it);
+        out.push(Object.assign({}, it, { kids }));
       } else if ((Roles.LANDMARK.has(it.role) || Snapshot.INTERACTIVE_CONTAINERS.has(it.role)) &&
                  kids.length > 0) {
-        it.kids = kids;
-        out.push(it);
+        out.push(Object.assign({}, it, { kids }));
       } else {
         for (const k of kids)
           out.push(k);
@@ -781,14 +815,21 @@ const Snapshot = {
       inline = kids[0] === name ? '' : kids[0];
       kids = [];
     }
+    // A drop-down shows its selected option: that is its text, after the
+    // colon, rather than a value= state.
+    const dropDown = node.role === 'combobox' && node.el.localName === 'select';
+    if (dropDown)
+      inline = States.selectedLabel(node.el);
 
     const ref = Refs.assign(node.el, Roles.role(ctx, node.el), recorded);
     let line = Snapshot.pad(indent) + '- ' + node.role;
     if (name)
       line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));
     line += ' ' + Refs.format(ref);
-    for (const s of Snapshot.states(ctx, node, ref))
-      line += ' [' + s + ']';
+    for (const s of Snapshot.states(ctx, node, ref)) {
+      if (!(dropDown && s.startsWith('value=')))
+        line += ' [' + s + ']';
+    }
     if (inline)
       line += ': ' + inline;
     Snapshot.emit(out, line);

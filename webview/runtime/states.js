@@ -172,6 +172,13 @@ const States = {
     return null;
   },
 
+  // The label of a drop-down's selected option, the text it shows; '' for
+  // none.
+  selectedLabel (el) {
+    const o = el.selectedOptions.length > 0 ? el.selectedOptions[0] : null;
+    return o ? Base.clip(Base.flat(o.label || o.textContent), States.VALUE_MAX) : '';
+  },
+
   // value=… for the roles that carry one; null when there is none to show.
   value (ctx, el, tag, role) {
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag !== 'select')) {
@@ -189,9 +196,8 @@ const States = {
       return 'value=' + Base.quote(Base.clip(v, States.VALUE_MAX));
     }
     if (role === 'combobox' && tag === 'select') {
-      const o = el.selectedOptions.length > 0 ? el.selectedOptions[0] : null;
-      const v = o ? Base.flat(o.label || o.textContent) : '';
-      return v !== '' ? 'value=' + Base.quote(Base.clip(v, States.VALUE_MAX)) : null;
+      const v = States.selectedLabel(el);
+      return v !== '' ? 'value=' + Base.quote(v) : null;
     }
     if (Roles.RANGE.has(role) && role !== 'scrollbar') {
       const vt = Base.flat(el.getAttribute('aria-valuetext'));
