@@ -590,7 +590,7 @@ test_model_incremental (void)
   };
   static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
   static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  g_autoptr(Tab) tab = tab_new ();
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
@@ -599,7 +599,7 @@ test_model_incremental (void)
       g_autoptr(JsonObject) after = NULL;
       g_autoptr(JsonObject) walk = NULL;
 
-      tab_eval (tab, changes[i]);
+      tw_test_tab_eval (tab, changes[i]);
       after = runtime_snapshot (tab, quick);
       walk = runtime_snapshot (tab, full);
       g_assert_true (json_object_get_boolean_member (after, "incremental"));

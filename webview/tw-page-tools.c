@@ -717,6 +717,9 @@ typedef struct
   TwTabLog      *log;
   gboolean       network_idle;
 
+  /* The time ran out while a look was in flight: its answer, whatever it
+   * is, says what the page shows, and then the wait ends. */
+  gboolean       expired;
   gboolean       done;
 } WaitData;
 
@@ -865,6 +868,8 @@ wait_network_idle (WaitData *data)
   return FALSE;
 }
 
+static void wait_report_timeout (GTask *task);
+
 static void
 wait_check_cb (GObject      *object,
                GAsyncResult *result,
@@ -898,11 +903,11 @@ wait_check_cb (GObject      *object,
 
       g_free (data->check_problem);
       data->check_problem = g_strdup (error->message);
-      return;
+      goto checked;
     }
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return;
+    goto checked;
 
   answer = json_node_get_object (node);
 
@@ -913,6 +918,10 @@ wait_check_cb (GObject      *object,
   if (json_object_get_boolean_member_with_default (answer, "found", FALSE) &&
       (!data->network_idle || wait_network_idle (data)))
     wait_succeed (task, data->kind != NULL ? data->kind : "text");
+
+checked:
+  if (data->expired)
+    wait_report_timeout (task);
 }
 
 /* A "function" wait: the agent's predicate runs in the page's own world,
@@ -965,13 +974,13 @@ wait_function_cb (GObject      *object,
     {
       g_free (data->check_problem);
       data->check_problem = g_strdup (error->message);
-      return;
+      goto checked;
     }
 
   json = jsc_value_is_string (value) ? jsc_value_to_string (value) : jsc_value_to_json (value, 0);
   if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return;
+    goto checked;
 
   answer = json_node_get_object (json_parser_get_root (parser));
   if (json_object_has_member (answer, "threw"))
@@ -997,6 +1006,10 @@ wait_function_cb (GObject      *object,
 
   if (json_truthy (json_object_get_member (answer, "value")))
     wait_succeed (task, "function");
+
+checked:
+  if (data->expired)
+    wait_report_timeout (task);
 }
 
 static void
@@ -1084,23 +1097,20 @@ wait_poll_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-wait_deadline_cb (gpointer user_data)
+static void
+wait_report_timeout (GTask *task)
 {
-  GTask *task = user_data;
   WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
   g_autofree char *shows = NULL;
   GError *error;
-
-  data->deadline_id = 0;
 
   if (data->url != NULL)
     {
       if (wait_url_matches (task))
         {
           wait_succeed (task, "url");
-          return G_SOURCE_REMOVE;
+          return;
         }
 
       error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
@@ -1108,7 +1118,7 @@ wait_deadline_cb (gpointer user_data)
                            "the tab is at %s (\"%s\")",
                            data->url, data->timeout_ms, view_uri (view), view_title (view));
       wait_fail (task, error);
-      return G_SOURCE_REMOVE;
+      return;
     }
 
   if (data->kind != NULL)
@@ -1124,7 +1134,7 @@ wait_deadline_cb (gpointer user_data)
                            data->kind, data->value, data->timeout_ms, view_title (view),
                            view_uri (view), shows);
       wait_fail (task, error);
-      return G_SOURCE_REMOVE;
+      return;
     }
 
   if (data->excerpt != NULL && data->check_problem == NULL)
@@ -1139,7 +1149,27 @@ wait_deadline_cb (gpointer user_data)
                        "at %s; %s",
                        data->text, data->timeout_ms, view_title (view), view_uri (view), shows);
   wait_fail (task, error);
+}
 
+static gboolean
+wait_deadline_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  WaitData *data = g_task_get_task_data (task);
+
+  data->deadline_id = 0;
+
+  /* On a busy machine the first look may still be on its way: what the
+   * page shows comes with its answer (bounded by WAIT_CHECK_TIMEOUT_MS),
+   * and no other look starts meanwhile. */
+  if (data->url == NULL && data->check_in_flight)
+    {
+      data->expired = TRUE;
+      g_clear_handle_id (&data->poll_id, g_source_remove);
+      return G_SOURCE_REMOVE;
+    }
+
+  wait_report_timeout (task);
   return G_SOURCE_REMOVE;
 }
 
