@@ -15,6 +15,9 @@
 /* loadState networkidle: how long no request of the tab may be in flight. */
 #define NETWORK_IDLE_MS 500
 #define WAIT_CHECK_TIMEOUT_MS 2000
+/* How long a wait whose time ran out still waits for the look on its way,
+ * to say what the page shows. */
+#define WAIT_REPORT_GRACE_MS 500
 
 /* How long browser_resize waits for the page to report its new size. */
 #define RESIZE_POLL_INTERVAL_MS 50
@@ -717,8 +720,9 @@ typedef struct
   TwTabLog      *log;
   gboolean       network_idle;
 
-  /* The time ran out while a look was in flight: its answer, whatever it
-   * is, says what the page shows, and then the wait ends. */
+  /* The time ran out while a look was in flight: its answer, if it comes
+   * within WAIT_REPORT_GRACE_MS, says what the page shows, and then the
+   * wait ends. */
   gboolean       expired;
   gboolean       done;
 } WaitData;
@@ -1159,13 +1163,18 @@ wait_deadline_cb (gpointer user_data)
 
   data->deadline_id = 0;
 
-  /* On a busy machine the first look may still be on its way: what the
-   * page shows comes with its answer (bounded by WAIT_CHECK_TIMEOUT_MS),
+  /* On a busy machine the look may still be on its way: what the page
+   * shows comes with its answer, if it comes within WAIT_REPORT_GRACE_MS,
    * and no other look starts meanwhile. */
-  if (data->url == NULL && data->check_in_flight)
+  if (data->url == NULL && data->check_in_flight && !data->expired)
     {
       data->expired = TRUE;
       g_clear_handle_id (&data->poll_id, g_source_remove);
+      data->deadline_id = g_timeout_add_full (G_PRIORITY_DEFAULT, WAIT_REPORT_GRACE_MS,
+                                              wait_deadline_cb, g_object_ref (task),
+                                              g_object_unref);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->deadline_id),
+                                "[tabwright] browser_wait report");
       return G_SOURCE_REMOVE;
     }
 

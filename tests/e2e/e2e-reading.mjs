@@ -343,17 +343,17 @@ test('browser_wait networkidle waits for the requests WebKit sees in flight, and
 test('browser_wait that times out says what the page showed instead', options, async () => {
   const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/waits.html') });
   const id = data.browserId;
-  const hidden = await callError(client, 'browser_wait', { browserId: id, selector: '#panel', timeoutMs: 300 }, 'browser_timeout');
-  assert.match(hidden.error.message, /#panel visible did not hold within 300 ms/);
+  const hidden = await callError(client, 'browser_wait', { browserId: id, selector: '#panel', timeoutMs: 1000 }, 'browser_timeout');
+  assert.match(hidden.error.message, /#panel visible did not hold within 1000 ms/);
   assert.match(hidden.error.message, /the element is there but hidden: display: none/);
 
-  const missing = await callError(client, 'browser_wait', { browserId: id, selector: '#nothing', state: 'attached', timeoutMs: 300 }, 'browser_timeout');
+  const missing = await callError(client, 'browser_wait', { browserId: id, selector: '#nothing', state: 'attached', timeoutMs: 1000 }, 'browser_timeout');
   assert.match(missing.error.message, /no element matches #nothing/);
 
-  const still = await callError(client, 'browser_wait', { browserId: id, textGone: 'Loading results', timeoutMs: 300 }, 'browser_timeout');
+  const still = await callError(client, 'browser_wait', { browserId: id, textGone: 'Loading results', timeoutMs: 1000 }, 'browser_timeout');
   assert.match(still.error.message, /the text is still shown: "Loading results…/);
 
-  const never = await callError(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown', timeoutMs: 300 }, 'browser_timeout');
+  const never = await callError(client, 'browser_wait', { browserId: id, function: '() => window.resultsShown', timeoutMs: 1000 }, 'browser_timeout');
   assert.match(never.error.message, /the function returned null/);
   const threw = await callError(client, 'browser_wait', { browserId: id, function: "() => { throw new Error('boom') }" }, 'browser_script_error');
   assert.match(threw.error.message, /boom/);
