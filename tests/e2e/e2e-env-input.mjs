@@ -28,15 +28,17 @@ function page(title, body = '') {
 }
 
 // A form that records every trusted input and change event it gets, by
-// field name, and what was submitted.
+// field name, and what was submitted. The combobox has no <datalist>:
+// WebKit's suggestion popover, shown under Xvfb's pointer and closed again
+// within GTK 4.8's 500 ms tooltip timeout, makes GTK raise a critical on
+// the popover's destroyed surface, which the test environment makes fatal.
 const FORM = page('Sign up', `
 <form id="f" action="/done" method="get">
   <label>Full name <input name="fullname"></label>
   <label>Notes <textarea name="notes"></textarea></label>
   <label>Country <select name="country"><option value="">Pick one</option>
     <option value="fr">France</option><option value="de">Germany</option></select></label>
-  <label>City <input name="city" role="combobox" list="cities"></label>
-  <datalist id="cities"><option value="Paris"><option value="Berlin"></datalist>
+  <label>City <input name="city" role="combobox" aria-autocomplete="list"></label>
   <label><input type="checkbox" name="news"> Newsletter</label>
   <label><input type="checkbox" name="terms" checked> Terms</label>
   <label><input type="checkbox" name="locked" onclick="return false"> Locked</label>
