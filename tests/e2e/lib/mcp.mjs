@@ -11,12 +11,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
+import { trackCall } from './stuck.mjs';
+
 export async function connectClient(app, name = 'tabwright-e2e') {
   const transport = new StreamableHTTPClientTransport(new URL(app.url), {
     requestInit: { headers: { Authorization: `Bearer ${app.token}` } },
   });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
+  // Every request is counted while in flight, so a test stopped for taking
+  // too long says which call it was waiting for.
+  const request = client.request.bind(client);
+  client.request = (message, ...rest) =>
+    trackCall(`${message.method} ${JSON.stringify(message.params ?? {}).slice(0, 300)}`, request(message, ...rest));
   return client;
 }
 

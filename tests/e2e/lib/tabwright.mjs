@@ -13,6 +13,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
+import { addLogSource } from './stuck.mjs';
+
 export const srcdir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const START_TIMEOUT_MS = Number(process.env.TABWRIGHT_E2E_START_TIMEOUT_MS ?? 60000);
@@ -21,6 +23,8 @@ const LOG_LIMIT = 64 * 1024;
 // Children still running when the test process exits are killed, so a failed
 // assertion never leaves an app or a bus behind.
 const liveChildren = new Set();
+// An app leads a process group of its own, so the processes it starts
+// (WebKit's web and network processes, D-Bus proxies) go with it.
 process.on('exit', () => {
   for (const child of liveChildren) {
     try {
@@ -28,8 +32,56 @@ process.on('exit', () => {
     } catch {
       // Already gone.
     }
+    killGroup(child);
   }
 });
+
+// Kills what is left of @child's process group; TRUE when something was.
+function killGroup(child) {
+  if (!child.leadsGroup)
+    return false;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupAlive(child) {
+  if (!child.leadsGroup)
+    return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Once an app has exited, waits a little for the processes it started to
+// end on their own and its output to be read to the end, then kills the
+// processes left. Returns how long they outlived it when they had to be
+// killed, or 0. A process left holding the app's output pipes would keep
+// the test process alive, so the pipes are closed in the end either way.
+async function reapGroup(child, graceMs = 5000) {
+  const start = Date.now();
+  const closed = child.stdout?.closed && child.stderr?.closed
+    ? Promise.resolve()
+    : once(child, 'close');
+  const within = (ms) => Promise.race([closed.then(() => true), sleep(ms).then(() => false)]);
+  let outlived = 0;
+  if (!(await within(graceMs)) || groupAlive(child)) {
+    while (groupAlive(child) && Date.now() - start < graceMs)
+      await sleep(50);
+    if (groupAlive(child) && killGroup(child))
+      outlived = Date.now() - start;
+    await within(1000);
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  return outlived;
+}
 
 // The tests need the binary from the build tree, a display for GTK and the
 // Node packages from `npm ci`. Without them they skip, unless the caller
@@ -194,12 +246,14 @@ export async function startTabwright({ args = [], env = {}, dirs = null, wrap = 
   const appArgs = ['--workspace', dirs.workspace, '--mcp-port', '0', ...args];
   const childEnv = appEnv(dirs, address, env);
   const child = wrap.length > 0
-    ? spawn(wrap[0], [...wrap.slice(1), bin, ...appArgs], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(bin, appArgs, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn(wrap[0], [...wrap.slice(1), bin, ...appArgs], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(bin, appArgs, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.leadsGroup = true;
   liveChildren.add(child);
   child.on('exit', () => liveChildren.delete(child));
   child.stdout.on('data', (chunk) => appendLog(state, chunk));
   child.stderr.on('data', (chunk) => appendLog(state, chunk));
+  const dropLogSource = addLogSource(`tabwright (pid ${child.pid})`, () => state.log);
 
   // Stops the app with SIGTERM, as a session ending would, and checks that
   // it exits cleanly: a crash or a hang on the way out fails the test run.
@@ -209,13 +263,22 @@ export async function startTabwright({ args = [], env = {}, dirs = null, wrap = 
     stopped ??= (async () => {
       const diedEarly = !quitByTest && (child.exitCode !== null || child.signalCode !== null);
       await stopChild(child, 15000);
+      const outlived = await reapGroup(child);
       await stopChild(daemon);
-      fs.rmSync(dirs.root, { recursive: true, force: true });
+      dropLogSource();
       const clean = !diedEarly && child.exitCode === 0;
       if (!clean) {
         const how = diedEarly ? 'died during the test'
           : child.signalCode ? `was killed by ${child.signalCode} on SIGTERM` : `exited with status ${child.exitCode} on SIGTERM`;
         process.stderr.write(`tabwright ${how}; its output:\n${state.log}\n`);
+        process.exitCode = 1;
+      }
+      if (outlived > 0)
+        process.stderr.write(`processes tabwright started were still running ${outlived} ms after it exited, and were killed\n`);
+      try {
+        fs.rmSync(dirs.root, { recursive: true, force: true });
+      } catch (error) {
+        process.stderr.write(`cannot remove ${dirs.root}: ${error.message}\n`);
         process.exitCode = 1;
       }
       return { clean, exitCode: child.exitCode, signal: child.signalCode };
