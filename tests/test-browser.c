@@ -789,6 +789,102 @@ test_actions (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
+/* Counts the dropdown menus WebKit asks the app to show, and how many
+ * of them were closed again. */
+typedef struct
+{
+  guint requested;
+  guint closed;
+} OptionMenus;
+
+static void
+option_menu_closed_cb (WebKitOptionMenu *menu,
+                       OptionMenus      *menus)
+{
+  menus->closed++;
+}
+
+static gboolean
+option_menu_hook (GSignalInvocationHint *hint,
+                  guint                  n_values,
+                  const GValue          *values,
+                  gpointer               user_data)
+{
+  OptionMenus *menus = user_data;
+  WebKitOptionMenu *menu = g_value_get_object (&values[1]);
+
+  menus->requested++;
+  g_signal_connect (menu, "close", G_CALLBACK (option_menu_closed_cb), menus);
+  return TRUE;
+}
+
+static char *
+evaluate_string (TwBrowser  *browser,
+                 const char *id,
+                 const char *function)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *params = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "function");
+  json_builder_add_string_value (builder, function);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  params = json_to_string (root, FALSE);
+  reply = run_ok (browser, TW_TAB_COMMAND_EVALUATE, id, params);
+  return g_strdup (json_object_get_string_member (reply, "result"));
+}
+
+static void
+test_actions_dropdown (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "dropdowns.html");
+  g_autofree char *country = find_ref (browser, id, "combobox \"Country\"");
+  g_autofree char *size = find_ref (browser, id, "combobox \"Size\"");
+  g_autofree char *params = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *seen = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  GtkWindow *window = show_tab (browser, id);
+  OptionMenus menus = { 0, };
+  guint signal_id = g_signal_lookup ("show-option-menu", WEBKIT_TYPE_WEB_VIEW);
+  gulong hook = g_signal_add_emission_hook (signal_id, 0, option_menu_hook, &menus, NULL);
+
+  /* An agent's pick clicks the dropdown as a person would, but opens no
+   * native menu over the page: the page sees the mousedown, not cancelled,
+   * and the value it was given. */
+  params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Germany\"}", country);
+  reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
+  g_clear_pointer (&reply, json_object_unref);
+  g_clear_pointer (&params, g_free);
+  tw_test_sleep_ms (300);
+  g_assert_cmpuint (menus.requested, ==, 0);
+  value = evaluate_string (browser, id, "() => document.getElementById('country').value");
+  g_assert_cmpstr (value, ==, "de");
+
+  /* A page that stops the mousedown on its way up still gets its native
+   * menu asked for; the tab closes it at once while the agent's command
+   * runs, and the value is the one picked. */
+  params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Large\"}", size);
+  reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
+  tw_test_sleep_ms (300);
+  g_assert_cmpuint (menus.requested, ==, 1);
+  g_assert_cmpuint (menus.closed, ==, 1);
+  g_clear_pointer (&value, g_free);
+  value = evaluate_string (browser, id, "() => document.getElementById('size').value");
+  g_assert_cmpstr (value, ==, "Large");
+  seen = evaluate_string (browser, id, "() => window.seen.join()");
+  g_assert_cmpstr (seen, ==, "country:false,size-own:false");
+
+  g_signal_remove_emission_hook (signal_id, hook);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
 static void
 test_actions_new_tab (void)
 {
@@ -1096,6 +1192,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/restored-tabs", test_restored_tabs);
   g_test_add_func ("/webview/browser/page-tools", test_page_tools);
   g_test_add_func ("/webview/browser/actions", test_actions);
+  g_test_add_func ("/webview/browser/actions-dropdown", test_actions_dropdown);
   g_test_add_func ("/webview/browser/actions-new-tab", test_actions_new_tab);
   g_test_add_func ("/webview/browser/dialogs", test_dialogs);
   g_test_add_func ("/webview/browser/concurrent-tabs", test_concurrent_tabs);

@@ -1154,6 +1154,26 @@ view_script_dialog_cb (TwBrowserTab       *self,
   return TRUE;
 }
 
+/* A <select> opens its dropdown on mousedown, also on the mousedown the
+ * page runtime dispatches for an agent's click, pick or fill. The agent
+ * reads the options from the snapshot and picks with browser_select, so
+ * the native menu would only stay open on the person's screen over the
+ * page, until something else closed it. A menu no input event of the
+ * person's opened, while an agent's command runs, is closed at once: the
+ * page sees its dropdown open and close again, with the value unchanged.
+ * A dropdown the person opens shows as always. */
+static gboolean
+view_show_option_menu_cb (TwBrowserTab     *self,
+                          WebKitOptionMenu *menu,
+                          GdkRectangle     *rectangle)
+{
+  if (self->active == NULL || webkit_option_menu_get_event (menu) != NULL)
+    return FALSE;
+
+  webkit_option_menu_close (menu);
+  return TRUE;
+}
+
 static gboolean
 view_decide_policy_cb (TwBrowserTab             *self,
                        WebKitPolicyDecision     *decision,
@@ -2331,6 +2351,8 @@ tab_new_internal (WebKitNetworkSession *session,
                            G_CALLBACK (view_responsive_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "script-dialog",
                            G_CALLBACK (view_script_dialog_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "show-option-menu",
+                           G_CALLBACK (view_show_option_menu_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "decide-policy",
                            G_CALLBACK (view_decide_policy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "close",

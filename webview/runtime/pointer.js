@@ -173,7 +173,36 @@ const Pointer = {
     else if (type.startsWith('drag') || type === 'drop')
       name = 'DragEvent';
     const Ctor = typeof view[name] === 'function' ? view[name] : view.MouseEvent;
-    return target.dispatchEvent(new Ctor(type, init));
+    const event = new Ctor(type, init);
+    // A dropdown (<select>) opens its native menu on mousedown. The agent
+    // picks from the snapshot with browser_select, and a menu opened from
+    // here would stay open on the person's screen and keep showing the
+    // value the dropdown had. The page's own listeners see the mousedown
+    // as it is; only the browser's default action is held back.
+    const menuList = type === 'mousedown' && Pointer.menuList(target);
+    if (!menuList)
+      return target.dispatchEvent(event);
+    // What the page itself decided, before the default is held back.
+    let pageCancelled = null;
+    const holdBack = (e) => {
+      if (e !== event)
+        return;
+      pageCancelled = e.defaultPrevented;
+      e.preventDefault();
+    };
+    view.addEventListener('mousedown', holdBack);
+    try {
+      const notCancelled = target.dispatchEvent(event);
+      return pageCancelled === null ? notCancelled : !pageCancelled;
+    } finally {
+      view.removeEventListener('mousedown', holdBack);
+    }
+  },
+
+  // The <select> shown as a dropdown that @el is or is inside, or null.
+  menuList (el) {
+    const select = el && el.closest ? el.closest('select') : null;
+    return select && !select.multiple && select.size <= 1 ? select : null;
   },
 
   // Moves the pointer to a top-level point: out/leave for what it leaves,
