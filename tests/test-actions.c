@@ -1504,6 +1504,8 @@ main (int   argc,
 
   status = g_test_run ();
 
+  tw_test_remove_tree (workspace);
+  g_clear_pointer (&workspace, g_free);
   g_clear_object (&server);
   g_clear_object (&session);
   return status;
