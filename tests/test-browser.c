@@ -842,7 +842,7 @@ static void
 test_actions_dropdown (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "dropdowns.html");
+  g_autofree char *id = new_tab (browser, "pickers.html");
   g_autofree char *country = find_ref (browser, id, "combobox \"Country\"");
   g_autofree char *size = find_ref (browser, id, "combobox \"Size\"");
   g_autofree char *params = NULL;
@@ -879,6 +879,64 @@ test_actions_dropdown (void)
   g_assert_cmpstr (value, ==, "Large");
   seen = evaluate_string (browser, id, "() => window.seen.join()");
   g_assert_cmpstr (seen, ==, "country:false,size-own:false");
+
+  g_signal_remove_emission_hook (signal_id, hook);
+  gtk_window_destroy (window);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+/* Counts the colour choosers WebKit asks the app to run, and how many of
+ * them ended. */
+typedef struct
+{
+  guint requested;
+  guint finished;
+} ColorChoosers;
+
+static void
+color_chooser_finished_cb (WebKitColorChooserRequest *request,
+                           ColorChoosers             *choosers)
+{
+  choosers->finished++;
+}
+
+static gboolean
+color_chooser_hook (GSignalInvocationHint *hint,
+                    guint                  n_values,
+                    const GValue          *values,
+                    gpointer               user_data)
+{
+  ColorChoosers *choosers = user_data;
+  WebKitColorChooserRequest *request = g_value_get_object (&values[1]);
+
+  choosers->requested++;
+  g_signal_connect (request, "finished", G_CALLBACK (color_chooser_finished_cb), choosers);
+  return TRUE;
+}
+
+static void
+test_actions_color_picker (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "pickers.html");
+  g_autofree char *colour = find_ref (browser, id, "button \"Colour\"");
+  g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", colour);
+  g_autofree char *value = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  GtkWindow *window = show_tab (browser, id);
+  ColorChoosers choosers = { 0, };
+  guint signal_id = g_signal_lookup ("run-color-chooser", WEBKIT_TYPE_WEB_VIEW);
+  gulong hook = g_signal_add_emission_hook (signal_id, 0, color_chooser_hook, &choosers, NULL);
+
+  /* An agent's click on a colour input asks for the chooser; the tab ends
+   * it at once instead of opening a dialog over the person's screen, and
+   * the colour stays as it was. */
+  reply = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
+  tw_test_sleep_ms (300);
+  g_assert_cmpuint (choosers.requested, ==, 1);
+  g_assert_cmpuint (choosers.finished, ==, 1);
+  value = evaluate_string (browser, id, "() => document.getElementById('colour').value");
+  g_assert_cmpstr (value, ==, "#336699");
 
   g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (window);
@@ -1193,6 +1251,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/page-tools", test_page_tools);
   g_test_add_func ("/webview/browser/actions", test_actions);
   g_test_add_func ("/webview/browser/actions-dropdown", test_actions_dropdown);
+  g_test_add_func ("/webview/browser/actions-color-picker", test_actions_color_picker);
   g_test_add_func ("/webview/browser/actions-new-tab", test_actions_new_tab);
   g_test_add_func ("/webview/browser/dialogs", test_dialogs);
   g_test_add_func ("/webview/browser/concurrent-tabs", test_concurrent_tabs);

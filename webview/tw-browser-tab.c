@@ -1174,6 +1174,22 @@ view_show_option_menu_cb (TwBrowserTab     *self,
   return TRUE;
 }
 
+/* A colour input opens GTK's colour chooser on activation, also on the
+ * click the page runtime dispatches for an agent. The agent sets a colour
+ * with browser_fill ("#rrggbb"), so while its command runs the chooser is
+ * cancelled instead of opening a dialog on the person's screen; the value
+ * stays as it was. The person's own clicks open it as always. */
+static gboolean
+view_run_color_chooser_cb (TwBrowserTab              *self,
+                           WebKitColorChooserRequest *request)
+{
+  if (self->active == NULL)
+    return FALSE;
+
+  webkit_color_chooser_request_cancel (request);
+  return TRUE;
+}
+
 static gboolean
 view_decide_policy_cb (TwBrowserTab             *self,
                        WebKitPolicyDecision     *decision,
@@ -2353,6 +2369,8 @@ tab_new_internal (WebKitNetworkSession *session,
                            G_CALLBACK (view_script_dialog_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "show-option-menu",
                            G_CALLBACK (view_show_option_menu_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view, "run-color-chooser",
+                           G_CALLBACK (view_run_color_chooser_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "decide-policy",
                            G_CALLBACK (view_decide_policy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "close",
