@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tw-action-overlay.h"
+#include "tw-page-runtime.h"
 
 /* How the overlay moves, in milliseconds. */
 #define GLIDE_MS        380   /* the pointer travelling to its target */
@@ -148,30 +149,6 @@ css_rect_to_widget (TwActionOverlay       *self,
     return FALSE;
 
   graphene_rect_init (out, a.x, a.y, b.x - a.x, b.y - a.y);
-  return TRUE;
-}
-
-static gboolean
-read_rect (JsonObject      *object,
-           const char      *member,
-           graphene_rect_t *rect)
-{
-  JsonNode *node = json_object_get_member (object, member);
-  JsonObject *r;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  r = json_node_get_object (node);
-  if (!json_object_has_member (r, "x") || !json_object_has_member (r, "y") ||
-      !json_object_has_member (r, "width") || !json_object_has_member (r, "height"))
-    return FALSE;
-
-  graphene_rect_init (rect,
-                      json_object_get_double_member (r, "x"),
-                      json_object_get_double_member (r, "y"),
-                      json_object_get_double_member (r, "width"),
-                      json_object_get_double_member (r, "height"));
   return TRUE;
 }
 
@@ -480,9 +457,9 @@ update_geometry (TwActionOverlay *self,
   gboolean had_target = pointer_target_css (self, &old_target);
   gboolean had_rect = self->has_rect;
 
-  self->has_rect = read_rect (action, "rect", &self->rect);
+  self->has_rect = tw_page_runtime_read_rect (action, "rect", &self->rect);
   self->has_point = read_point (action, "point", &self->point);
-  self->has_drop = read_rect (action, "targetRect", &self->drop_rect);
+  self->has_drop = tw_page_runtime_read_rect (action, "targetRect", &self->drop_rect);
 
   if (self->has_rect && !had_rect)
     self->rect_us = g_get_monotonic_time ();

@@ -926,3 +926,40 @@ tw_page_runtime_get_unanswered (TwPageRuntime *self)
 
   return self->unanswered;
 }
+
+static gboolean
+read_number (JsonObject *object,
+             const char *member,
+             double     *value)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+       json_node_get_value_type (node) != G_TYPE_INT64))
+    return FALSE;
+
+  *value = json_node_get_double (node);
+  return TRUE;
+}
+
+gboolean
+tw_page_runtime_read_rect (JsonObject      *object,
+                           const char      *member,
+                           graphene_rect_t *rect)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  JsonObject *r;
+  double x, y, width, height;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+
+  r = json_node_get_object (node);
+  if (!read_number (r, "x", &x) || !read_number (r, "y", &y) ||
+      !read_number (r, "width", &width) || !read_number (r, "height", &height))
+    return FALSE;
+
+  graphene_rect_init (rect, x, y, width, height);
+  return TRUE;
+}

@@ -109,4 +109,12 @@ guint64        tw_page_runtime_get_next_ref            (TwPageRuntime        *se
  * it never yields), until a call is answered or a new document commits. */
 gboolean       tw_page_runtime_get_unanswered          (TwPageRuntime        *self);
 
+/* Reads the rectangle {x, y, width, height} the runtime gives in
+ * @member of @object (an element's box in CSS pixels of the top-level
+ * viewport). FALSE, leaving @rect as it was, when the member is missing or
+ * is not four numbers. */
+gboolean tw_page_runtime_read_rect (JsonObject      *object,
+                                    const char      *member,
+                                    graphene_rect_t *rect);
+
 G_END_DECLS

@@ -3,25 +3,10 @@
 
 #include "tw-browser-tab.h"
 #include "tw-error.h"
+#include "tw-page-runtime.h"
 
 /* Where an element of the current page is, for the window to point at it
  * again: the window asks the tab, never the page runtime. */
-
-static gboolean
-read_member_double (JsonObject *object,
-                    const char *member,
-                    double     *value)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
-       json_node_get_value_type (node) != G_TYPE_INT64))
-    return FALSE;
-
-  *value = json_node_get_double (node);
-  return TRUE;
-}
 
 static void
 located_cb (GObject      *object,
@@ -32,9 +17,8 @@ located_cb (GObject      *object,
   g_autoptr(JsonObject) info = NULL;
   GError *error = NULL;
   JsonNode *node;
-  JsonObject *r;
+  graphene_rect_t box;
   graphene_rect_t *rect;
-  double x, y, width, height;
 
   info = tw_page_runtime_resolve_ref_finish (TW_PAGE_RUNTIME (object), result, &error);
   if (info == NULL)
@@ -51,9 +35,7 @@ located_cb (GObject      *object,
       return;
     }
 
-  r = json_node_get_object (node);
-  if (!read_member_double (r, "x", &x) || !read_member_double (r, "y", &y) ||
-      !read_member_double (r, "width", &width) || !read_member_double (r, "height", &height))
+  if (!tw_page_runtime_read_rect (info, "rect", &box))
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "The page runtime gave no rectangle for the element");
@@ -61,7 +43,7 @@ located_cb (GObject      *object,
     }
 
   rect = graphene_rect_alloc ();
-  graphene_rect_init (rect, x, y, width, height);
+  *rect = box;
   g_task_return_pointer (task, rect, (GDestroyNotify) graphene_rect_free);
 }
 
