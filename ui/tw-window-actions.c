@@ -42,26 +42,24 @@ focus_address_action (GSimpleAction *action,
   gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
 }
 
+/* back, forward and stop: one step on the selected tab. */
 static void
-back_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
+selected_tab_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
 {
   TwBrowserTab *tab = _tw_window_get_selected_tab (user_data);
+  const char *name = g_action_get_name (G_ACTION (action));
 
-  if (tab != NULL)
+  if (tab == NULL)
+    return;
+
+  if (g_str_equal (name, "back"))
     tw_browser_tab_go_back (tab);
-}
-
-static void
-forward_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  TwBrowserTab *tab = _tw_window_get_selected_tab (user_data);
-
-  if (tab != NULL)
+  else if (g_str_equal (name, "forward"))
     tw_browser_tab_go_forward (tab);
+  else if (g_str_equal (name, "stop"))
+    tw_browser_tab_stop (tab);
 }
 
 static void
@@ -74,17 +72,6 @@ reload_action (GSimpleAction *action,
 
   if (content != NULL)
     tw_tab_page_reload (content);
-}
-
-static void
-stop_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  TwBrowserTab *tab = _tw_window_get_selected_tab (user_data);
-
-  if (tab != NULL)
-    tw_browser_tab_stop (tab);
 }
 
 static void
@@ -120,47 +107,26 @@ action_tab (TwWindow *self,
   return _tw_window_get_selected_tab (self);
 }
 
+/* Pausing agents in a tab, giving it back, and answering an agent's
+ * handoff, on the tab the action names. */
 static void
-pause_tab_action (GSimpleAction *action,
+agent_tab_action (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
 {
   TwBrowserTab *tab = action_tab (user_data, parameter);
+  const char *name = g_action_get_name (G_ACTION (action));
 
-  if (tab != NULL)
+  if (tab == NULL)
+    return;
+
+  if (g_str_equal (name, "pause-tab"))
     tw_browser_tab_set_paused (tab, TRUE);
-}
-
-static void
-resume_tab_action (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
+  else if (g_str_equal (name, "resume-tab"))
     tw_browser_tab_set_paused (tab, FALSE);
-}
-
-static void
-handoff_done_action (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
+  else if (g_str_equal (name, "handoff-done"))
     tw_browser_tab_answer_handoff (tab, TRUE);
-}
-
-static void
-handoff_cancel_action (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
-{
-  TwBrowserTab *tab = action_tab (user_data, parameter);
-
-  if (tab != NULL)
+  else if (g_str_equal (name, "handoff-cancel"))
     tw_browser_tab_answer_handoff (tab, FALSE);
 }
 
@@ -184,19 +150,19 @@ follow_agents_changed (GSimpleAction *action,
 }
 
 static const GActionEntry window_actions[] = {
-  { "pause-tab", pause_tab_action, "s" },
-  { "resume-tab", resume_tab_action, "s" },
-  { "handoff-done", handoff_done_action, "s" },
-  { "handoff-cancel", handoff_cancel_action, "s" },
+  { "pause-tab", agent_tab_action, "s" },
+  { "resume-tab", agent_tab_action, "s" },
+  { "handoff-done", agent_tab_action, "s" },
+  { "handoff-cancel", agent_tab_action, "s" },
   { "show-activity", NULL, NULL, "true", show_activity_changed },
   { "follow-agents", NULL, NULL, "false", follow_agents_changed },
   { "new-tab", new_tab_action },
   { "close-tab", close_tab_action },
   { "focus-address", focus_address_action },
-  { "back", back_action },
-  { "forward", forward_action },
+  { "back", selected_tab_action },
+  { "forward", selected_tab_action },
   { "reload", reload_action },
-  { "stop", stop_action },
+  { "stop", selected_tab_action },
   { "connect-agent", connect_agent_action },
 };
 
