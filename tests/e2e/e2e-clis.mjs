@@ -24,65 +24,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 
+import { AGENT_WAIT_MS, agentProcess, initializeStatus, waitFor } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { BAD_REF, startModelServer } from './lib/model-server.mjs';
-import { ACCEPT, PROTOCOL_VERSION, request } from './lib/raw-http.mjs';
 import { makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 const BIN = path.join(srcdir, 'node_modules', '.bin');
-const WAIT_MS = 240000;
 const PROMPT = 'Open the draft page, click Save and check the result.';
-
-async function waitFor(what, check, app) {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await check();
-    if (value)
-      return value;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}${app ? `; Tabwright said:\n${app.log()}` : ''}`);
-    await sleep(100);
-  }
-}
-
-async function initializeStatus(url, token) {
-  const reply = await request(url, {
-    headers: { Authorization: `Bearer ${token}`, Accept: ACCEPT, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
-  return reply.status;
-}
-
-// The token in the environment of a running process that the app started
-// for its endpoint: what the CLI holds.
-function agentToken(url) {
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid))
-      continue;
-    let environ;
-    try {
-      environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    if (!environ.includes(`TABWRIGHT_MCP_URL=${url}`))
-      continue;
-    const entry = environ.find((e) => e.startsWith('TABWRIGHT_MCP_TOKEN='));
-    if (entry)
-      return entry.slice('TABWRIGHT_MCP_TOKEN='.length);
-  }
-  return null;
-}
 
 // What the model got back from the CLI, step by step of its script.
 function assertModelSaw(cli, state) {
@@ -245,7 +197,7 @@ for (const [preset, cli] of Object.entries(CLIS)) {
 
       // The CLI asks the model for its first step: it is running now.
       await waitFor(`${cli.name} to ask the model`, () => model.state.waiting, app);
-      const token = agentToken(app.url);
+      const token = agentProcess(app.url)?.token ?? null;
       assert.ok(token, `${cli.name} runs with TABWRIGHT_MCP_TOKEN`);
       assert.notEqual(token, app.token, 'the CLI has a token of its own, not the workspace token');
       assert.equal(await initializeStatus(app.url, token), 200, 'its token works while it runs');
@@ -313,7 +265,7 @@ test('the Codex, OpenCode and Gemini CLI commands that --print-mcp-config prints
       const words = cli.command.split(' ').slice(1).join(' ');
       const env = { ...app.env, HOME: home, PWD: dirs.workspace, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra };
       delete env.TABWRIGHT_MCP_TOKEN;
-      const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: WAIT_MS });
+      const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: AGENT_WAIT_MS });
       assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
       assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
       assertModelSaw(cli, model.state);

@@ -23,18 +23,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 
+import { agentProcess, initializeStatus, processUid, waitFor } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { BAD_REF, startModelServer } from './lib/model-server.mjs';
-import { ACCEPT, PROTOCOL_VERSION, request } from './lib/raw-http.mjs';
 import { appEnv, makeAppDirs, requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 const BIN = path.join(srcdir, 'node_modules', '.bin');
-const WAIT_MS = 240000;
 const PROMPT = 'Open the draft page, click Save and check the result.';
 
 // Who runs the app: nobody when we are root, else ourselves.
@@ -71,58 +69,6 @@ function chownTree(dir, uid, gid) {
     else
       fs.chownSync(file, uid, gid);
   }
-}
-
-async function waitFor(what, check, app) {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await check();
-    if (value)
-      return value;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}${app ? `; Tabwright said:\n${app.log()}` : ''}`);
-    await sleep(100);
-  }
-}
-
-async function initializeStatus(url, token) {
-  const reply = await request(url, {
-    headers: { Authorization: `Bearer ${token}`, Accept: ACCEPT, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
-  return reply.status;
-}
-
-// The process the app started for its endpoint that holds a token: the
-// Gemini CLI (or the sh around it). Its token and the user it runs as.
-function agentProcess(url) {
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid))
-      continue;
-    let environ;
-    let status;
-    try {
-      environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!environ.includes(`TABWRIGHT_MCP_URL=${url}`))
-      continue;
-    const entry = environ.find((e) => e.startsWith('TABWRIGHT_MCP_TOKEN='));
-    if (entry)
-      return { token: entry.slice('TABWRIGHT_MCP_TOKEN='.length), uid: Number(/^Uid:\s+(\d+)/m.exec(status)[1]) };
-  }
-  return null;
-}
-
-function processUid(pid) {
-  return Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
 
 // Runs `tabwright --install-gemini-extension` as the user, answering

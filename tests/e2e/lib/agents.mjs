@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// What the tests of real agent CLIs share: waiting for what the CLI does,
+// finding the process the app started for it and the token it holds, and
+// whether the server still takes that token.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { ACCEPT, PROTOCOL_VERSION, request } from './raw-http.mjs';
+
+// How long a CLI may take for one step of its script.
+export const AGENT_WAIT_MS = 240000;
+
+// Resolves with the first truthy value of @check(), polled; fails after
+// AGENT_WAIT_MS with what @app printed.
+export async function waitFor(what, check, app) {
+  const deadline = Date.now() + AGENT_WAIT_MS;
+  for (;;) {
+    const value = await check();
+    if (value)
+      return value;
+    if (Date.now() > deadline)
+      assert.fail(`timed out waiting for ${what}${app ? `; Tabwright said:\n${app.log()}` : ''}`);
+    await sleep(100);
+  }
+}
+
+// The HTTP status of an initialize request with @token.
+export async function initializeStatus(url, token) {
+  const reply = await request(url, {
+    headers: { Authorization: `Bearer ${token}`, Accept: ACCEPT, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    }),
+  });
+  return reply.status;
+}
+
+// The user id a process runs as.
+export function processUid(pid) {
+  return Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+
+// A running process the app started for its endpoint @url that holds a
+// token (the CLI, or the shell around it): { pid, token, uid }, or null.
+export function agentProcess(url) {
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid))
+      continue;
+    let environ;
+    let uid;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      uid = processUid(pid);
+    } catch {
+      continue;
+    }
+    if (!environ.includes(`TABWRIGHT_MCP_URL=${url}`))
+      continue;
+    const entry = environ.find((e) => e.startsWith('TABWRIGHT_MCP_TOKEN='));
+    if (entry)
+      return { pid: Number(pid), token: entry.slice('TABWRIGHT_MCP_TOKEN='.length), uid };
+  }
+  return null;
+}
