@@ -21,6 +21,7 @@
 #include "tw-window.h"
 #include "tw-workspace.h"
 #include "tw-test-util.h"
+#include "tw-test-widgets.h"
 
 /* Agents the app launches: presets read as data and merged with the
  * user's file, the command lines and environments they make, agents
@@ -1245,44 +1246,6 @@ test_gemini_writer (void)
   g_assert_true (g_str_has_prefix (other_path, other_home));
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-label_shows (GtkWidget  *root,
-             const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (label_shows (child, text))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static AdwActionRow *
 find_row_titled (GtkWidget  *root,
                  const char *title)
@@ -1390,7 +1353,7 @@ test_connect_dialog_gemini (void)
   dialog = tw_connect_dialog_new (NULL, "http://127.0.0.1:4321/mcp", "secret-token-123456",
                                   root_dir);
   gtk_window_present (dialog);
-  button = find_named (GTK_WIDGET (dialog), "gemini-install-button");
+  button = tw_test_find_named (GTK_WIDGET (dialog), "gemini-install-button");
   g_assert_nonnull (button);
   row = ADW_ACTION_ROW (gtk_widget_get_ancestor (button, ADW_TYPE_ACTION_ROW));
   wait_for_subtitle (row, "Not installed: Gemini CLI gets no browser tools");
@@ -1399,7 +1362,7 @@ test_connect_dialog_gemini (void)
    * until the person says yes. */
   gtk_widget_activate (button);
   asked = wait_for_dialog ("Install Gemini CLI Extension?", path);
-  g_assert_true (label_shows (GTK_WIDGET (asked), expected));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (asked), expected));
   g_assert_cmpstr (adw_message_dialog_get_default_response (asked), ==, "cancel");
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   answer (asked, "cancel");
@@ -1434,8 +1397,8 @@ test_connect_dialog_gemini (void)
                       "the button back");
   gtk_widget_activate (button);
   asked = wait_for_dialog ("Replace Gemini CLI Extension?", path);
-  g_assert_true (label_shows (GTK_WIDGET (asked), changed));
-  g_assert_true (label_shows (GTK_WIDGET (asked), expected));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (asked), changed));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (asked), expected));
   g_assert_false (adw_message_dialog_has_response (asked, "install"));
   g_assert_cmpint (adw_message_dialog_get_response_appearance (asked, "replace"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
@@ -1501,7 +1464,7 @@ test_launcher_gemini (Fixture       *f,
   g_assert_nonnull (row);
   wait_for_subtitle (row, "Tabwright's extension is not installed: Gemini CLI would get no "
                      "browser tools");
-  setup = find_named (GTK_WIDGET (row), "setup-button");
+  setup = tw_test_find_named (GTK_WIDGET (row), "setup-button");
   g_assert_true (gtk_widget_get_visible (setup));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (setup)), ==, "Install Extension…");
 

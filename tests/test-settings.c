@@ -13,6 +13,7 @@
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
 #include "tw-test-util.h"
+#include "tw-test-widgets.h"
 #include "tw-tools-banner.h"
 
 /* Settings as the person meets them: the schema's keys and defaults, where
@@ -23,26 +24,6 @@
  * settings out of it; the schema is found the way the app finds it. */
 
 static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
 
 /* The schema */
 
@@ -256,7 +237,7 @@ test_browser_tools_live (void)
 
   /* The switch in Preferences writes the key; the key turns tools off. */
   dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/live"));
-  tools_switch = find_named (GTK_WIDGET (dialog), "browser-tools-switch");
+  tools_switch = tw_test_find_named (GTK_WIDGET (dialog), "browser-tools-switch");
   g_assert_nonnull (tools_switch);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (tools_switch)));
 
@@ -366,7 +347,7 @@ test_tool_groups (void)
     {
       const char *group = tw_tool_registry_get_group_name (i);
       g_autofree char *name = g_strdup_printf ("tool-group-%s", group);
-      GtkWidget *toggle = find_named (GTK_WIDGET (dialog), name);
+      GtkWidget *toggle = tw_test_find_named (GTK_WIDGET (dialog), name);
 
       g_assert_nonnull (toggle);
       g_assert_cmpint (gtk_switch_get_active (GTK_SWITCH (toggle)), ==,
@@ -374,7 +355,7 @@ test_tool_groups (void)
     }
 
   /* Core off from Preferences: the key, the browser and the call agree. */
-  core_switch = find_named (GTK_WIDGET (dialog), "tool-group-core");
+  core_switch = tw_test_find_named (GTK_WIDGET (dialog), "tool-group-core");
   gtk_switch_set_active (GTK_SWITCH (core_switch), FALSE);
   after = g_settings_get_strv (workspace, "tool-groups");
   g_assert_false (g_strv_contains ((const char * const *) after, "core"));
@@ -434,13 +415,13 @@ test_preferences_app_settings (void)
   /* A new port policy waits for the next start, so the dialog says where
    * agents reach the tabs now. */
   g_assert_nonnull (strstr (adw_preferences_group_get_description (
-                              ADW_PREFERENCES_GROUP (find_named (GTK_WIDGET (dialog), "server-group"))),
+                              ADW_PREFERENCES_GROUP (tw_test_find_named (GTK_WIDGET (dialog), "server-group"))),
                             "http://127.0.0.1:40123/mcp"));
 
   /* Without a workspace there is no browser tools switch to show. */
-  g_assert_false (gtk_widget_is_visible (find_named (GTK_WIDGET (dialog), "browser-tools-switch")));
+  g_assert_false (gtk_widget_is_visible (tw_test_find_named (GTK_WIDGET (dialog), "browser-tools-switch")));
 
-  agent_row = ADW_COMBO_ROW (find_named (GTK_WIDGET (dialog), "default-agent-row"));
+  agent_row = ADW_COMBO_ROW (tw_test_find_named (GTK_WIDGET (dialog), "default-agent-row"));
   g_assert_cmpuint (adw_combo_row_get_selected (agent_row), ==, 0);
   adw_combo_row_set_selected (agent_row, 1);
   agent = g_settings_get_string (settings, "default-agent-preset");
@@ -448,8 +429,8 @@ test_preferences_app_settings (void)
   g_settings_set_string (settings, "default-agent-preset", "gemini");
   g_assert_cmpuint (adw_combo_row_get_selected (agent_row), ==, 2);
 
-  fixed_port = find_named (GTK_WIDGET (dialog), "fixed-port-switch");
-  port = find_named (GTK_WIDGET (dialog), "port-spin");
+  fixed_port = tw_test_find_named (GTK_WIDGET (dialog), "fixed-port-switch");
+  port = tw_test_find_named (GTK_WIDGET (dialog), "port-spin");
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (fixed_port)));
   gtk_switch_set_active (GTK_SWITCH (fixed_port), TRUE);
   g_assert_cmpint (g_settings_get_enum (settings, "mcp-port-policy"), ==, TW_PORT_POLICY_FIXED);
@@ -458,9 +439,9 @@ test_preferences_app_settings (void)
   gtk_switch_set_active (GTK_SWITCH (fixed_port), FALSE);
   g_assert_cmpuint (tw_settings_get_mcp_port (settings), ==, 0);
 
-  gtk_switch_set_active (GTK_SWITCH (find_named (GTK_WIDGET (dialog), "restore-tabs-switch")), FALSE);
+  gtk_switch_set_active (GTK_SWITCH (tw_test_find_named (GTK_WIDGET (dialog), "restore-tabs-switch")), FALSE);
   g_assert_false (g_settings_get_boolean (settings, "restore-tabs"));
-  gtk_switch_set_active (GTK_SWITCH (find_named (GTK_WIDGET (dialog), "animations-switch")), FALSE);
+  gtk_switch_set_active (GTK_SWITCH (tw_test_find_named (GTK_WIDGET (dialog), "animations-switch")), FALSE);
   g_assert_false (g_settings_get_boolean (settings, "overlay-animations"));
 
   gtk_window_destroy (GTK_WINDOW (dialog));

@@ -11,6 +11,7 @@
 #include "tw-mcp-snippets.h"
 #include "tw-window.h"
 #include "tw-test-util.h"
+#include "tw-test-widgets.h"
 #include "tw-workspace.h"
 
 /* What a workspace leaves on disk (its id, token and runtime file), and the
@@ -189,44 +190,6 @@ test_snippets (void)
 
 /* The window */
 
-static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-label_shows (GtkWidget  *root,
-             const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (label_shows (child, text))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static void
 command_done_cb (GObject      *object,
                  GAsyncResult *result,
@@ -258,7 +221,7 @@ run_command (TwBrowser    *browser,
 static gboolean
 shows_empty_state (TwWindow *window)
 {
-  GtkWidget *empty_page = find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
+  GtkWidget *empty_page = tw_test_find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
   GtkStack *stack = GTK_STACK (gtk_widget_get_parent (empty_page));
 
   return g_strcmp0 (gtk_stack_get_visible_child_name (stack), "empty") == 0;
@@ -279,10 +242,10 @@ test_window_tabs (void)
 
   window = tw_window_new (NULL, browser, "project", "/home/ada/project");
   gtk_window_present (GTK_WINDOW (window));
-  view = ADW_TAB_VIEW (find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+  view = ADW_TAB_VIEW (tw_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "project — Tabwright");
-  g_assert_true (label_shows (GTK_WIDGET (window), "project"));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (window), "project"));
   g_assert_true (shows_empty_state (window));
 
   /* The person's tab comes to the front. */
@@ -339,16 +302,16 @@ test_connect_dialog (void)
   gtk_window_present (dialog);
 
   /* The token stays hidden until asked for, in the snippets as well... */
-  g_assert_false (label_shows (GTK_WIDGET (dialog), claude));
-  g_assert_true (label_shows (GTK_WIDGET (dialog), stdio));
+  g_assert_false (tw_test_label_shows (GTK_WIDGET (dialog), claude));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), stdio));
 
   /* ...which say the same as --print-mcp-config once revealed. */
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_widget (GTK_WIDGET (dialog),
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (tw_test_find_widget (GTK_WIDGET (dialog),
                                                                 GTK_TYPE_TOGGLE_BUTTON)),
                                 TRUE);
-  g_assert_true (label_shows (GTK_WIDGET (dialog), claude));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), claude));
   /* Gemini CLI too: the extension's one-time install, then the run. */
-  g_assert_true (label_shows (GTK_WIDGET (dialog), gemini));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), gemini));
   g_assert_nonnull (strstr (gemini, ".gemini/extensions/tabwright/gemini-extension.json"));
   g_assert_nonnull (strstr (gemini, "Bearer ${TABWRIGHT_MCP_TOKEN}"));
 
