@@ -32,18 +32,6 @@ static const char form_html[] =
   "<button id='save' onclick=\"document.title = 'Saved ' + document.getElementById('email').value\">Save</button>"
   "</body></html>";
 
-static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
-          const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
-{
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, form_html,
-                                    strlen (form_html));
-}
-
 /* Tool calls */
 
 static JsonObject *
@@ -779,7 +767,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new_page (form_html, &base_url);
 
   g_test_add_func ("/ui/activity/feed-model", test_feed_model);
   g_test_add ("/ui/activity/session", Fixture, NULL,

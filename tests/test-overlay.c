@@ -48,10 +48,7 @@ serve_cb (SoupServer        *soup_server,
           GHashTable        *query,
           gpointer           user_data)
 {
-  const char *body = g_str_equal (path, "/frame") ? frame_html : page_html;
-
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, body, strlen (body));
+  tw_test_serve_html (msg, g_str_equal (path, "/frame") ? frame_html : page_html);
 }
 
 /* Runs tool @name with the JSON arguments @args as the agent, the way the

@@ -24,18 +24,6 @@ static const char page_html[] =
   "<h1>Orders</h1><button style='margin: 40px; width: 120px'>Save</button>"
   "</body></html>";
 
-static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
-          const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
-{
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, page_html,
-                                    strlen (page_html));
-}
-
 typedef struct
 {
   TwBrowser    *browser;
@@ -287,7 +275,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new_page (page_html, &base_url);
 
   g_test_add ("/ui/tab-page/paused-bar", Fixture, NULL,
               fixture_set_up, test_paused_bar, fixture_tear_down);

@@ -47,6 +47,31 @@ tw_test_server_new (SoupServerCallback   callback,
 }
 
 void
+tw_test_serve_html (SoupServerMessage *msg,
+                    const char        *html)
+{
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, html, strlen (html));
+}
+
+static void
+serve_page_cb (SoupServer        *server,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  tw_test_serve_html (msg, user_data);
+}
+
+SoupServer *
+tw_test_server_new_page (const char  *html,
+                         char       **base_url)
+{
+  return tw_test_server_new (serve_page_cb, (gpointer) html, base_url);
+}
+
+void
 tw_test_serve_not_found (SoupServerMessage *msg)
 {
   static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";

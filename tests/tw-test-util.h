@@ -21,6 +21,11 @@ G_BEGIN_DECLS
 SoupServer *tw_test_server_new         (SoupServerCallback  callback,
                                         gpointer            user_data,
                                         char              **base_url);
+/* A server that answers every path with the one page @html (static). */
+SoupServer *tw_test_server_new_page    (const char         *html,
+                                        char              **base_url);
+void        tw_test_serve_html         (SoupServerMessage  *msg,
+                                        const char         *html);
 void        tw_test_serve_not_found    (SoupServerMessage  *msg);
 void        tw_test_serve_file         (SoupServerMessage  *msg,
                                         const char         *folder,
