@@ -307,7 +307,7 @@ test_connect_dialog (void)
 
   /* ...which say the same as --print-mcp-config once revealed. */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (tw_test_find_widget (GTK_WIDGET (dialog),
-                                                                GTK_TYPE_TOGGLE_BUTTON)),
+                                                                        GTK_TYPE_TOGGLE_BUTTON)),
                                 TRUE);
   g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), claude));
   /* Gemini CLI too: the extension's one-time install, then the run. */
