@@ -914,6 +914,18 @@ color_chooser_hook (GSignalInvocationHint *hint,
   return TRUE;
 }
 
+/* Stands for the default handler, which would open GTK's colour chooser
+ * dialog: it counts and cancels what reaches it. */
+static gboolean
+color_chooser_shown_cb (WebKitWebView             *view,
+                        WebKitColorChooserRequest *request,
+                        guint                     *shown)
+{
+  (*shown)++;
+  webkit_color_chooser_request_cancel (request);
+  return TRUE;
+}
+
 static void
 test_actions_color_picker (void)
 {
@@ -925,8 +937,12 @@ test_actions_color_picker (void)
   g_autoptr(JsonObject) reply = NULL;
   GtkWindow *window = show_tab (browser, id);
   ColorChoosers choosers = { 0, };
+  guint shown = 0;
   guint signal_id = g_signal_lookup ("run-color-chooser", WEBKIT_TYPE_WEB_VIEW);
   gulong hook = g_signal_add_emission_hook (signal_id, 0, color_chooser_hook, &choosers, NULL);
+  WebKitWebView *view = tw_browser_tab_get_view (tw_browser_lookup_tab (browser, id));
+
+  g_signal_connect (view, "run-color-chooser", G_CALLBACK (color_chooser_shown_cb), &shown);
 
   /* An agent's click on a colour input asks for the chooser; the tab ends
    * it at once instead of opening a dialog over the person's screen, and
@@ -935,9 +951,11 @@ test_actions_color_picker (void)
   tw_test_sleep_ms (300);
   g_assert_cmpuint (choosers.requested, ==, 1);
   g_assert_cmpuint (choosers.finished, ==, 1);
+  g_assert_cmpuint (shown, ==, 0);
   value = evaluate_string (browser, id, "() => document.getElementById('colour').value");
   g_assert_cmpstr (value, ==, "#336699");
 
+  g_signal_handlers_disconnect_by_func (view, color_chooser_shown_cb, &shown);
   g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (window);
   g_assert_finalize_object (g_steal_pointer (&browser));
