@@ -823,17 +823,12 @@ evaluate_string (TwBrowser  *browser,
                  const char *id,
                  const char *function)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) args = json_object_new ();
   g_autofree char *params = NULL;
   g_autoptr(JsonObject) reply = NULL;
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "function");
-  json_builder_add_string_value (builder, function);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  params = json_to_string (root, FALSE);
+  json_object_set_string_member (args, "function", function);
+  params = tw_test_object_to_string (args);
   reply = run_ok (browser, TW_TAB_COMMAND_EVALUATE, id, params);
   return g_strdup (json_object_get_string_member (reply, "result"));
 }
