@@ -103,10 +103,38 @@ def main():
     for opt in ('-Dgtk4=true', '-Dgtk3=false', '-Dvapi=false', '-Dgir=false', '-Ddocs=false'):
         check(opt in vte.get('config-opts', []), f'the vte module is configured with {opt}')
 
+    # Turndown: the GNOME SDK has none, so a module joins a pinned release's
+    # src/ with build-aux/bundle-turndown into the file -Dturndown names, and
+    # keeps its licence but not the file, which the app carries compiled in.
+    turndown = next((m for m in modules if m.get('name') == 'turndown'), {})
+    turndown_opts = [o for o in app_module.get('config-opts', []) if o.startswith('-Dturndown=')]
+    if check(turndown and turndown_opts, 'a turndown module builds the file tabwright\'s -Dturndown names'):
+        path = turndown_opts[0].split('=', 1)[1]
+        check(names.index('turndown') < names.index('tabwright'), 'turndown is built before tabwright')
+        git = [s for s in turndown.get('sources', []) if s.get('type') == 'git']
+        check(len(git) == 1 and git[0].get('url', '').endswith('/mixmark-io/turndown.git')
+              and re.fullmatch(r'v\d+\.\d+\.\d+', git[0].get('tag', ''))
+              and re.fullmatch(r'[0-9a-f]{40}', git[0].get('commit', '')),
+              'turndown comes from a release tag of its repository, pinned to its commit')
+        files = [s for s in turndown.get('sources', []) if s.get('type') == 'file']
+        check(any(os.path.realpath(os.path.join(os.path.dirname(manifest_path), s.get('path', '')))
+                  == os.path.realpath(os.path.join(source_root, 'build-aux', 'bundle-turndown')) for s in files),
+              'the turndown module is given build-aux/bundle-turndown')
+        commands = turndown.get('build-commands', [])
+        check(any(c.split()[:3] == ['python3', 'bundle-turndown', 'src'] and c.split()[-1] == path
+                  for c in commands), f'the turndown module bundles src/ into {path}')
+        check(any('LICENSE' in c and f'/app/share/licenses/{app_id}/' in c for c in commands),
+              'the turndown module installs Turndown\'s licence')
+        check(any(path.startswith('/app' + c + '/') for c in turndown.get('cleanup', [])),
+              f'{path} is cleaned up once tabwright has compiled it in')
+
     # Every dependency of the meson build, found in the runtime or a module.
     with tempfile.TemporaryDirectory(prefix='tabwright-flatpak-layout-') as tmp:
         build = os.path.join(tmp, 'build')
-        options = ['--prefix=/app', '--libdir=lib', '--buildtype=release'] + app_module.get('config-opts', [])
+        # The bundled Turndown only exists inside the Flatpak build; here the
+        # option keeps its default (Debian's copy).
+        options = ['--prefix=/app', '--libdir=lib', '--buildtype=release'] + [
+            o for o in app_module.get('config-opts', []) if not o.startswith('-Dturndown=')]
         try:
             run(meson, 'setup', build, source_root, *options)
         except subprocess.CalledProcessError as error:

@@ -1,0 +1,3 @@
+import { absent } from './util'
+
+export default function Main () { return absent }

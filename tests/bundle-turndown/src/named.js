@@ -1,0 +1,5 @@
+var answer = 42
+
+var value = { answer: answer }
+
+export { value as default }

@@ -1,0 +1,3 @@
+export * from './other'
+
+export default function Main () {}
