@@ -789,32 +789,34 @@ test_actions (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
-/* Counts the dropdown menus WebKit asks the app to show, and how many
- * of them were closed again. */
+/* Counts the pickers a web view asks for (the object of a signal such as
+ * show-option-menu or run-color-chooser) and how many of them ended, by the
+ * picker's own @end_signal. */
 typedef struct
 {
-  guint requested;
-  guint closed;
-} OptionMenus;
+  const char *end_signal;
+  guint       requested;
+  guint       ended;
+} Pickers;
 
 static void
-option_menu_closed_cb (WebKitOptionMenu *menu,
-                       OptionMenus      *menus)
+picker_ended_cb (GObject *picker,
+                 Pickers *pickers)
 {
-  menus->closed++;
+  pickers->ended++;
 }
 
 static gboolean
-option_menu_hook (GSignalInvocationHint *hint,
-                  guint                  n_values,
-                  const GValue          *values,
-                  gpointer               user_data)
+picker_hook (GSignalInvocationHint *hint,
+             guint                  n_values,
+             const GValue          *values,
+             gpointer               user_data)
 {
-  OptionMenus *menus = user_data;
-  WebKitOptionMenu *menu = g_value_get_object (&values[1]);
+  Pickers *pickers = user_data;
+  GObject *picker = g_value_get_object (&values[1]);
 
-  menus->requested++;
-  g_signal_connect (menu, "close", G_CALLBACK (option_menu_closed_cb), menus);
+  pickers->requested++;
+  g_signal_connect (picker, pickers->end_signal, G_CALLBACK (picker_ended_cb), pickers);
   return TRUE;
 }
 
@@ -845,9 +847,9 @@ test_actions_dropdown (void)
   g_autofree char *seen = NULL;
   g_autoptr(JsonObject) reply = NULL;
   GtkWindow *window = show_tab (browser, id);
-  OptionMenus menus = { 0, };
+  Pickers menus = { "close", 0, 0 };
   guint signal_id = g_signal_lookup ("show-option-menu", WEBKIT_TYPE_WEB_VIEW);
-  gulong hook = g_signal_add_emission_hook (signal_id, 0, option_menu_hook, &menus, NULL);
+  gulong hook = g_signal_add_emission_hook (signal_id, 0, picker_hook, &menus, NULL);
 
   /* An agent's pick clicks the dropdown as a person would, but opens no
    * native menu over the page: the page sees the mousedown, not cancelled,
@@ -868,7 +870,7 @@ test_actions_dropdown (void)
   reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
   tw_test_sleep_ms (300);
   g_assert_cmpuint (menus.requested, ==, 1);
-  g_assert_cmpuint (menus.closed, ==, 1);
+  g_assert_cmpuint (menus.ended, ==, 1);
   g_clear_pointer (&value, g_free);
   value = evaluate_string (browser, id, "() => document.getElementById('size').value");
   g_assert_cmpstr (value, ==, "Large");
@@ -882,33 +884,6 @@ test_actions_dropdown (void)
 
 /* Counts the colour choosers WebKit asks the app to run, and how many of
  * them ended. */
-typedef struct
-{
-  guint requested;
-  guint finished;
-} ColorChoosers;
-
-static void
-color_chooser_finished_cb (WebKitColorChooserRequest *request,
-                           ColorChoosers             *choosers)
-{
-  choosers->finished++;
-}
-
-static gboolean
-color_chooser_hook (GSignalInvocationHint *hint,
-                    guint                  n_values,
-                    const GValue          *values,
-                    gpointer               user_data)
-{
-  ColorChoosers *choosers = user_data;
-  WebKitColorChooserRequest *request = g_value_get_object (&values[1]);
-
-  choosers->requested++;
-  g_signal_connect (request, "finished", G_CALLBACK (color_chooser_finished_cb), choosers);
-  return TRUE;
-}
-
 /* Stands for the default handler, which would open GTK's colour chooser
  * dialog: it counts and cancels what reaches it. */
 static gboolean
@@ -931,10 +906,10 @@ test_actions_color_picker (void)
   g_autofree char *value = NULL;
   g_autoptr(JsonObject) reply = NULL;
   GtkWindow *window = show_tab (browser, id);
-  ColorChoosers choosers = { 0, };
+  Pickers choosers = { "finished", 0, 0 };
   guint shown = 0;
   guint signal_id = g_signal_lookup ("run-color-chooser", WEBKIT_TYPE_WEB_VIEW);
-  gulong hook = g_signal_add_emission_hook (signal_id, 0, color_chooser_hook, &choosers, NULL);
+  gulong hook = g_signal_add_emission_hook (signal_id, 0, picker_hook, &choosers, NULL);
   WebKitWebView *view = tw_browser_tab_get_view (tw_browser_lookup_tab (browser, id));
 
   g_signal_connect (view, "run-color-chooser", G_CALLBACK (color_chooser_shown_cb), &shown);
@@ -945,7 +920,7 @@ test_actions_color_picker (void)
   reply = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
   tw_test_sleep_ms (300);
   g_assert_cmpuint (choosers.requested, ==, 1);
-  g_assert_cmpuint (choosers.finished, ==, 1);
+  g_assert_cmpuint (choosers.ended, ==, 1);
   g_assert_cmpuint (shown, ==, 0);
   value = evaluate_string (browser, id, "() => document.getElementById('colour').value");
   g_assert_cmpstr (value, ==, "#336699");

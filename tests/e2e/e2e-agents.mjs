@@ -10,17 +10,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 
+import { initializeStatus, waitFor as waitForAgent } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
-import { ACCEPT, PROTOCOL_VERSION, request } from './lib/raw-http.mjs';
 import { appEnv, makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 const AGENTS = path.join(srcdir, 'tests', 'e2e', 'fixtures', 'agents');
 const WAIT_MS = 60000;
+
+// The stand-in agents start in seconds: a minute is plenty.
+function waitFor(what, check, app) {
+  return waitForAgent(what, check, app, WAIT_MS);
+}
 
 function shellQuote(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
@@ -28,18 +32,6 @@ function shellQuote(word) {
 
 function command(...words) {
   return words.map(shellQuote).join(' ');
-}
-
-async function waitFor(what, check, app) {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await check();
-    if (value)
-      return value;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}${app ? `; Tabwright said:\n${app.log()}` : ''}`);
-    await sleep(100);
-  }
 }
 
 function readReport(file) {
@@ -54,24 +46,6 @@ async function waitForReport(file, app) {
   const report = await waitFor(`the agent's report ${path.basename(file)}`, () => readReport(file), app);
   assert.equal(report.ok, true, `the agent failed: ${report.error}`);
   return report;
-}
-
-// The HTTP status an MCP initialize with @token gets.
-async function initializeStatus(url, token) {
-  const reply = await request(url, {
-    headers: {
-      Authorization: `Bearer ${token}`,
-      Accept: ACCEPT,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
-  return reply.status;
 }
 
 test('launched agents browse with tokens of their own, attributed to them, refused once they exit', options, async () => {

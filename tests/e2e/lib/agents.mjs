@@ -14,9 +14,9 @@ import { ACCEPT, PROTOCOL_VERSION, request } from './raw-http.mjs';
 export const AGENT_WAIT_MS = 240000;
 
 // Resolves with the first truthy value of @check(), polled; fails after
-// AGENT_WAIT_MS with what @app printed.
-export async function waitFor(what, check, app) {
-  const deadline = Date.now() + AGENT_WAIT_MS;
+// @timeoutMs (AGENT_WAIT_MS unless given) with what @app printed.
+export async function waitFor(what, check, app, timeoutMs = AGENT_WAIT_MS) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value)
