@@ -2345,6 +2345,7 @@ tab_new_internal (WebKitNetworkSession *session,
   gtk_widget_set_vexpand (GTK_WIDGET (self->view), TRUE);
 
   self->runtime = tw_page_runtime_new (self->view);
+  tw_tab_emulation_attach (self->view);
 
   g_signal_connect_object (self->view, "load-changed",
                            G_CALLBACK (view_load_changed_cb), self, G_CONNECT_SWAPPED);

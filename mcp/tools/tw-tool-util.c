@@ -201,6 +201,54 @@ tw_tool_append_title (GString    *text,
   tw_tool_append_field (text, "title", quoted);
 }
 
+static void
+append_number (GString    *text,
+               JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    g_string_append_c (text, '?');
+  else
+    g_string_append (text, g_ascii_formatd (buffer, sizeof buffer, "%.10g", json_node_get_double (node)));
+}
+
+char *
+tw_tool_describe_emulation (JsonObject *emulation)
+{
+  GString *text;
+  JsonNode *geolocation;
+
+  if (emulation == NULL)
+    return NULL;
+
+  text = g_string_new (NULL);
+  if (json_object_has_member (emulation, "userAgent"))
+    g_string_append_printf (text, "userAgent: %s", tw_tool_get_string (emulation, "userAgent", "?"));
+  geolocation = json_object_get_member (emulation, "geolocation");
+  if (geolocation != NULL && JSON_NODE_HOLDS_OBJECT (geolocation))
+    {
+      JsonObject *where = json_node_get_object (geolocation);
+
+      g_string_append (text, text->len > 0 ? ", geolocation: " : "geolocation: ");
+      append_number (text, where, "latitude");
+      g_string_append (text, ", ");
+      append_number (text, where, "longitude");
+      g_string_append (text, " (accuracy ");
+      append_number (text, where, "accuracy");
+      g_string_append (text, " m)");
+    }
+
+  if (text->len == 0)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
 void
 tw_tool_append_page (GString    *text,
                      JsonObject *result)

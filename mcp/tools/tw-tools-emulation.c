@@ -4,22 +4,39 @@
 #include "tw-tools.h"
 #include "tw-tool-util.h"
 
-/* browser_emulate: what a tab pretends to be. The user agent only: the
- * colour scheme, reduced motion and the print media type have no public
- * per-view API in WebKitGTK 2.50, and a runtime override of matchMedia
- * alone would leave the page's CSS media queries answering otherwise. */
+/* browser_emulate: what a tab pretends to be. The user agent and a
+ * geolocation: the colour scheme, reduced motion and the print media type
+ * have no public per-view API in WebKitGTK 2.50, and a runtime override of
+ * matchMedia alone would leave the page's CSS media queries answering
+ * otherwise. */
 
 static char *
 format_emulate (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
+  JsonNode *node = json_object_get_member (result, "emulation");
+  JsonObject *emulation = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  g_autofree char *described = tw_tool_describe_emulation (emulation);
 
   if (tw_tool_get_boolean (result, "reset", FALSE))
-    g_string_append (text, "The tab no longer emulates anything; it uses the browser's own user agent again");
+    g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
+                     "the browser's own user agent, and its pages are denied the position.");
   else
-    g_string_append (text, "The tab now sends the user agent given");
-  g_string_append (text, " from its next page load on (navigator.userAgent and the User-Agent header); "
-                   "reload or navigate to apply it to the page shown.");
+    {
+      g_string_append_printf (text, "The tab now emulates %s.", described != NULL ? described : "nothing");
+      if (emulation != NULL && json_object_has_member (emulation, "userAgent"))
+        g_string_append (text, " The user agent applies from the next page load on (navigator.userAgent "
+                         "and the User-Agent header): reload or navigate to apply it to the page shown.");
+      if (emulation != NULL && json_object_has_member (emulation, "geolocation"))
+        {
+          if (tw_tool_get_boolean (result, "pageDenied", FALSE))
+            g_string_append (text, " The page shown asked for the position before and was denied, and "
+                             "WebKit keeps that answer for the page: reload it to let it read this one.");
+          else
+            g_string_append (text, " Its pages that ask for the position are allowed and get this one, "
+                             "pages already watching it too.");
+        }
+    }
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "userAgent", tw_tool_get_string (result, "userAgent", ""));
 
@@ -29,28 +46,37 @@ format_emulate (JsonObject *result)
 static void
 emulation_handler (TwToolCall *call)
 {
-  static const char * const names[] = { "userAgent", "reset", NULL };
+  static const char * const names[] = { "userAgent", "geolocation", "reset", NULL };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_EMULATE, tw_tool_get_browser_id (call), params,
                             format_emulate);
 }
 
+#define GEOLOCATION_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" \
+  "\"latitude\": {\"type\": \"number\", \"minimum\": -90, \"maximum\": 90}, " \
+  "\"longitude\": {\"type\": \"number\", \"minimum\": -180, \"maximum\": 180}, " \
+  "\"accuracy\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 10000000, \"description\": \"Metres; 10 unless given.\"}" \
+  "}, \"required\": [\"latitude\", \"longitude\"], \"additionalProperties\": false}"
+
 static const TwToolDef emulation_tools[] = {
   {
     .name = "browser_emulate",
-    .title = "Emulate a user agent",
+    .title = "Emulate a user agent or a location",
     .description =
-      "Make a tab pretend to be another browser: set its user agent (navigator.userAgent and "
-      "the User-Agent header) from the next page load on, e.g. a phone browser's; reset: true "
-      "undoes it. browser_list_tabs shows what a tab emulates.",
+      "Make a tab pretend to be another browser or somewhere else: its user agent "
+      "(navigator.userAgent and the User-Agent header, from the next page load on), and/or a "
+      "geolocation its pages are allowed to read (navigator.geolocation). reset: true undoes "
+      "both. browser_list_tabs shows what a tab emulates.",
     .input_schema =
       "{"
       "\"type\": \"object\", "
       "\"properties\": {"
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
-      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own.\"}"
+      "\"geolocation\": " GEOLOCATION_SCHEMA ", "
+      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}"
       "}, "
       "\"required\": [\"browserId\"], "
       "\"additionalProperties\": false"
@@ -60,9 +86,10 @@ static const TwToolDef emulation_tools[] = {
       "\"type\": \"object\", "
       "\"properties\": {"
       "\"browserId\": {\"type\": \"string\"}, "
-      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}}}, "
+      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}}}, "
       "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
-      "\"reset\": {\"type\": \"boolean\"}"
+      "\"reset\": {\"type\": \"boolean\"}, "
+      "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}"
       "}, "
       "\"required\": [\"browserId\", \"emulation\", \"userAgent\"]"
       "}",

@@ -51,9 +51,13 @@ format_tab_list (JsonObject *result)
       /* Emulation (issue 18). */
       if (json_object_get_member (tab, "emulation") != NULL &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (tab, "emulation")))
-        g_string_append_printf (text, ", emulating userAgent: %s",
-                                tw_tool_get_string (json_object_get_object_member (tab, "emulation"),
-                                                    "userAgent", "?"));
+        {
+          g_autofree char *emulation =
+            tw_tool_describe_emulation (json_object_get_object_member (tab, "emulation"));
+
+          if (emulation != NULL)
+            g_string_append_printf (text, ", emulating %s", emulation);
+        }
     }
 
   return g_string_free (text, FALSE);

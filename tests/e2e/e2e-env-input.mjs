@@ -392,3 +392,68 @@ test('browser_emulate sets the user agent the page and the server see, per tab, 
   assert.equal(await evaluate(id, '() => navigator.userAgent'), own);
   assert.equal((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation, undefined);
 });
+
+// What navigator.geolocation tells the page: { latitude, longitude,
+// accuracy } or { error: code } (1 denied, 2 unavailable, 3 timeout).
+const READ_POSITION = `() => new Promise((resolve) => navigator.geolocation.getCurrentPosition(
+  (p) => resolve({ latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy }),
+  (e) => resolve({ error: e.code }), { timeout: 5000 }))`;
+
+test('browser_emulate gives one tab a geolocation its pages may read, and no other tab', options, async () => {
+  const id = await openTab('/geo');
+  const other = await openTab('/geo-other');
+  const paris = { latitude: 48.8566, longitude: 2.3522, accuracy: 25 };
+
+  assert.deepEqual(await evaluate(id, READ_POSITION), { error: 1 }, 'without emulation the page is denied');
+
+  // WebKit keeps a page's answer: the result says the page shown must load
+  // again, and once it has, it reads the position.
+  const set = await callOk(client, 'browser_emulate', { browserId: id, geolocation: paris });
+  assert.deepEqual(set.data.emulation, { geolocation: paris });
+  assert.equal(set.data.pageDenied, true);
+  assert.ok(set.text.includes('geolocation: 48.8566, 2.3522 (accuracy 25 m)') && set.text.includes('reload it'), set.text);
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual(await evaluate(id, READ_POSITION), paris);
+  assert.deepEqual(await evaluate(other, READ_POSITION), { error: 1 }, 'the other tab is still denied');
+  const again = await callOk(client, 'browser_emulate', { browserId: id, geolocation: paris });
+  assert.equal(again.data.pageDenied, undefined, 'this page was not denied');
+  assert.ok(again.text.includes('are allowed and get this one'), again.text);
+
+  // A page watching the position follows the tab's moves.
+  await evaluate(id, `() => { window.watched = []; navigator.geolocation.watchPosition(
+    (p) => window.watched.push([p.coords.latitude, p.coords.longitude]), (e) => window.watched.push(e.code)); }`);
+  const lyon = { latitude: 45.764, longitude: 4.8357 };
+  const moved = await callOk(client, 'browser_emulate', { browserId: id, geolocation: lyon });
+  assert.deepEqual(moved.data.emulation.geolocation, { ...lyon, accuracy: 10 }, 'accuracy is 10 m unless given');
+  assert.deepEqual(await evaluate(id, READ_POSITION), { ...lyon, accuracy: 10 });
+  const watched = await evaluate(id, '() => window.watched');
+  assert.deepEqual(watched.at(-1), [lyon.latitude, lyon.longitude], JSON.stringify(watched));
+
+  const list = await callOk(client, 'browser_list_tabs', {});
+  assert.deepEqual(list.data.tabs.find((t) => t.browserId === id).emulation, { geolocation: { ...lyon, accuracy: 10 } });
+  assert.ok(list.text.includes('emulating geolocation: 45.764, 4.8357 (accuracy 10 m)'), list.text);
+
+  // One position for all tabs: another one is refused and changes nothing,
+  // the same one is given.
+  await callError(client, 'browser_emulate', { browserId: other, geolocation: paris }, 'browser_invalid_argument');
+  await callError(client, 'browser_emulate', { browserId: other, geolocation: { latitude: 91, longitude: 0 } },
+    'browser_invalid_argument');
+  await callError(client, 'browser_emulate', { browserId: other, geolocation: { latitude: 0 } },
+    'browser_invalid_argument');
+  await callError(client, 'browser_emulate', { browserId: other, reset: true, geolocation: lyon },
+    'browser_invalid_argument');
+  assert.deepEqual(await evaluate(other, READ_POSITION), { error: 1 }, 'a refused call changed nothing');
+  assert.equal((await callOk(client, 'browser_emulate', { browserId: other, geolocation: lyon })).data.pageDenied, true);
+  await callOk(client, 'browser_reload', { browserId: other });
+  assert.deepEqual(await evaluate(other, READ_POSITION), { ...lyon, accuracy: 10 });
+  await callOk(client, 'browser_emulate', { browserId: other, reset: true });
+
+  // Reset: no position for the tab again, not even the person's own.
+  const reset = await callOk(client, 'browser_emulate', { browserId: id, reset: true });
+  assert.deepEqual(reset.data.emulation, {});
+  const after = await evaluate(id, READ_POSITION);
+  assert.ok(after.error === 1 || after.error === 2, JSON.stringify(after));
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/geo-again` });
+  assert.deepEqual(await evaluate(id, READ_POSITION), { error: 1 }, 'a new page is denied');
+  assert.equal((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation, undefined);
+});
