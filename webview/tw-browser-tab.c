@@ -335,9 +335,16 @@ crashed_error (TwBrowserTab *self)
 /* WebKit reports load failures in several domains; tools speak only in
  * browser error codes, so this is the one place that translates them. */
 static GError *
-load_error_to_browser_error (const char   *uri,
+load_error_to_browser_error (TwBrowserTab *self,
+                             const char   *uri,
                              const GError *error)
 {
+  /* The content filter of browser_emulate's offline blocks it. */
+  if (error->domain == WEBKIT_POLICY_ERROR && tw_tab_emulation_is_offline (self->view))
+    return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NAVIGATION_FAILED,
+                        "could not load %s: tab %s is offline (browser_emulate offline: false brings "
+                        "it back)", uri, self->id);
+
   if (g_error_matches (error, WEBKIT_POLICY_ERROR,
                        WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) ||
       g_error_matches (error, WEBKIT_POLICY_ERROR,
@@ -827,7 +834,7 @@ view_load_failed_cb (TwBrowserTab    *self,
       return TRUE;
     }
 
-  finish_command (self, self->active, NULL, load_error_to_browser_error (failing_uri, error));
+  finish_command (self, self->active, NULL, load_error_to_browser_error (self, failing_uri, error));
 
   return TRUE;
 }
@@ -1372,6 +1379,10 @@ delegated_command_cb (GObject      *object,
     /* Forms, coordinates and emulation (issue 18). */
     case TW_TAB_COMMAND_FILL_FORM:
       answer = tw_tab_form_fill_finish (result, &error);
+      break;
+
+    case TW_TAB_COMMAND_EMULATE:
+      answer = tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (object), result, &error);
       break;
 
     default:
@@ -1944,13 +1955,8 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_EMULATE:
-      {
-        JsonObject *reply = tw_tab_emulation_apply (self->view, cmd->params, &error);
-
-        if (reply != NULL)
-          json_object_set_string_member (reply, "browserId", self->id);
-        finish_command (self, task, reply, error);
-      }
+      tw_tab_emulation_apply_async (self->view, cmd->params, g_task_get_cancellable (task),
+                                    delegated_command_cb, g_object_ref (task));
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:

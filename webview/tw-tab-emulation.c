@@ -10,6 +10,15 @@
 #define EMULATED_USER_AGENT_KEY  "tw-emulated-user-agent"
 #define EMULATED_GEOLOCATION_KEY "tw-emulated-geolocation"
 #define GEOLOCATION_DENIED_KEY   "tw-geolocation-denied"
+#define OFFLINE_KEY              "tw-emulated-offline"
+#define OFFLINE_RESOURCE         "/io/github/tabwright/Tabwright/page-world/offline.js"
+/* Every request of the tab's pages to the network: documents, frames,
+ * subresources, fetch, XMLHttpRequest, beacons and WebSockets. data:, blob:
+ * and about: need none and still load. */
+#define OFFLINE_FILTER_ID        "tabwright-offline-1"
+#define OFFLINE_RULES \
+  "[{\"trigger\": {\"url-filter\": \"^https?://\"}, \"action\": {\"type\": \"block\"}}," \
+  " {\"trigger\": {\"url-filter\": \"^wss?://\"}, \"action\": {\"type\": \"block\"}}]"
 #define MAX_USER_AGENT_LENGTH    1000
 #define DEFAULT_ACCURACY_M       10.0
 /* How often a watched position is told again, as a device's location
@@ -175,6 +184,46 @@ tw_tab_emulation_attach (WebKitWebView *view)
   g_signal_connect (view, "load-changed", G_CALLBACK (view_load_changed_cb), NULL);
 }
 
+/* Offline: the tab's content manager (its own, see tw-browser-tab.c)
+ * gets a content filter that blocks every network request, compiled once
+ * for all tabs, and a user script that makes navigator.onLine false in
+ * every new document (webview/page-world/offline.js). */
+static struct
+{
+  WebKitUserContentFilterStore *store;
+  WebKitUserContentFilter      *filter;
+  GPtrArray                    *waiting;   /* GTask *: applies waiting for the filter */
+  GError                       *error;     /* why it could not be compiled */
+} offline;
+
+gboolean
+tw_tab_emulation_is_offline (WebKitWebView *view)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), FALSE);
+
+  return g_object_get_data (G_OBJECT (view), OFFLINE_KEY) != NULL;
+}
+
+static const char *
+offline_source (void)
+{
+  static char *source;
+
+  if (g_once_init_enter (&source))
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+
+      bytes = g_resources_lookup_data (OFFLINE_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      if (bytes == NULL)
+        g_error ("The page-world script %s is missing: %s", OFFLINE_RESOURCE, error->message);
+
+      g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
+    }
+
+  return source;
+}
+
 JsonObject *
 tw_tab_emulation_describe (WebKitWebView *view)
 {
@@ -186,7 +235,7 @@ tw_tab_emulation_describe (WebKitWebView *view)
 
   user_agent = g_object_get_data (G_OBJECT (view), EMULATED_USER_AGENT_KEY);
   where = view_geolocation (view);
-  if (user_agent == NULL && where == NULL)
+  if (user_agent == NULL && where == NULL && !tw_tab_emulation_is_offline (view))
     return NULL;
 
   object = json_object_new ();
@@ -201,6 +250,8 @@ tw_tab_emulation_describe (WebKitWebView *view)
       json_object_set_double_member (position, "accuracy", where->accuracy);
       json_object_set_object_member (object, "geolocation", position);
     }
+  if (tw_tab_emulation_is_offline (view))
+    json_object_set_boolean_member (object, "offline", TRUE);
   return object;
 }
 
@@ -294,70 +345,267 @@ read_geolocation (WebKitWebView  *view,
   return TRUE;
 }
 
-JsonObject *
-tw_tab_emulation_apply (WebKitWebView  *view,
-                        JsonObject     *params,
-                        GError        **error)
+/* The steps of an apply take the task's reference and pass it on. */
+typedef struct
 {
-  WebKitSettings *settings;
+  JsonObject  *params;
+  const char  *user_agent;
+  JsonNode    *geolocation;
+  Geolocation  where;
+  int          offline;   /* -1: not given */
+  gboolean     reset;
+  gboolean     on_line_known;
+  gboolean     on_line;
+} Apply;
+
+static void
+apply_free (Apply *apply)
+{
+  json_object_unref (apply->params);
+  g_free (apply);
+}
+
+static void
+finish_apply (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  WebKitSettings *settings = webkit_web_view_get_settings (view);
+  JsonObject *result = json_object_new ();
+  JsonObject *emulation = tw_tab_emulation_describe (view);
+
+  json_object_set_object_member (result, "emulation", emulation != NULL ? emulation : json_object_new ());
+  json_object_set_string_member (result, "userAgent", webkit_settings_get_user_agent (settings));
+  json_object_set_boolean_member (result, "reset", apply->reset);
+  if (apply->geolocation != NULL && g_object_get_data (G_OBJECT (view), GEOLOCATION_DENIED_KEY) != NULL)
+    json_object_set_boolean_member (result, "pageDenied", TRUE);
+  if (apply->offline >= 0 || apply->reset)
+    json_object_set_boolean_member (result, "offline", tw_tab_emulation_is_offline (view));
+  if (apply->on_line_known)
+    json_object_set_boolean_member (result, "pageOnLine", apply->on_line);
+
+  g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
+  g_object_unref (task);
+}
+
+static void
+on_line_evaluated_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  GTask *task = user_data;
+  Apply *apply = g_task_get_task_data (task);
+  g_autoptr(JSCValue) value = NULL;
+
+  /* A page that is gone or loading still gets the user script; the
+   * result only says what the page said when it could be asked. */
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+  if (value != NULL && jsc_value_is_boolean (value))
+    {
+      apply->on_line_known = TRUE;
+      apply->on_line = jsc_value_to_boolean (value);
+    }
+  finish_apply (task);
+}
+
+static void
+set_offline (GTask    *task,
+             gboolean  wanted)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
+  g_autofree char *script = NULL;
+
+  if (wanted == tw_tab_emulation_is_offline (view))
+    {
+      finish_apply (task);
+      return;
+    }
+
+  if (wanted)
+    {
+      g_autofree char *start = g_strdup_printf ("%s(true, false);", offline_source ());
+      WebKitUserScript *user_script =
+        webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+
+      webkit_user_content_manager_add_filter (manager, offline.filter);
+      webkit_user_content_manager_add_script (manager, user_script);
+      g_object_set_data_full (G_OBJECT (view), OFFLINE_KEY, user_script,
+                              (GDestroyNotify) webkit_user_script_unref);
+    }
+  else
+    {
+      webkit_user_content_manager_remove_filter_by_id (manager, OFFLINE_FILTER_ID);
+      webkit_user_content_manager_remove_script (manager, g_object_get_data (G_OBJECT (view), OFFLINE_KEY));
+      g_object_set_data (G_OBJECT (view), OFFLINE_KEY, NULL);
+    }
+
+  /* The page shown learns it now, with the event a browser fires. */
+  script = g_strdup_printf ("%s(%s, true);", offline_source (), wanted ? "true" : "false");
+  webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-offline.js",
+                                       g_task_get_cancellable (task), on_line_evaluated_cb, task);
+}
+
+/* Everything was checked: it all changes now. */
+static void
+commit_apply (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  WebKitSettings *settings = webkit_web_view_get_settings (view);
+
+  if (apply->reset || apply->user_agent != NULL)
+    {
+      /* NULL brings back WebKit's own user agent. */
+      webkit_settings_set_user_agent (settings, apply->user_agent);
+      g_object_set_data_full (G_OBJECT (view), EMULATED_USER_AGENT_KEY, g_strdup (apply->user_agent), g_free);
+    }
+  if (apply->reset || apply->geolocation != NULL)
+    set_geolocation (view, apply->geolocation != NULL ? &apply->where : NULL);
+
+  if (apply->reset || apply->offline >= 0)
+    set_offline (task, apply->offline > 0);
+  else
+    finish_apply (task);
+}
+
+static void
+filter_saved_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GPtrArray) waiting = g_steal_pointer (&offline.waiting);
+  g_autoptr(GError) error = NULL;
+
+  offline.filter = webkit_user_content_filter_store_save_finish (WEBKIT_USER_CONTENT_FILTER_STORE (object),
+                                                                 result, &error);
+  if (offline.filter == NULL)
+    {
+      g_warning ("Cannot compile the offline content filter: %s", error->message);
+      offline.error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                   "WebKit could not compile the filter that takes a tab offline: %s",
+                                   error->message);
+    }
+
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      GTask *task = waiting->pdata[i];
+
+      if (offline.filter != NULL)
+        commit_apply (g_object_ref (task));
+      else
+        g_task_return_error (task, g_error_copy (offline.error));
+    }
+}
+
+/* Compiles the offline filter the first time a tab goes offline; @task
+ * goes on once it is there. */
+static void
+with_offline_filter (GTask *task)
+{
+  if (offline.filter != NULL)
+    {
+      commit_apply (task);
+      return;
+    }
+  if (offline.error != NULL)
+    {
+      g_task_return_error (task, g_error_copy (offline.error));
+      g_object_unref (task);
+      return;
+    }
+
+  if (offline.waiting == NULL)
+    {
+      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright", "content-filters", NULL);
+      g_autoptr(GBytes) rules = g_bytes_new_static (OFFLINE_RULES, strlen (OFFLINE_RULES));
+
+      offline.waiting = g_ptr_array_new_with_free_func (g_object_unref);
+      if (offline.store == NULL)
+        offline.store = webkit_user_content_filter_store_new (path);
+      webkit_user_content_filter_store_save (offline.store, OFFLINE_FILTER_ID, rules, NULL,
+                                             filter_saved_cb, NULL);
+    }
+  g_ptr_array_add (offline.waiting, task);
+}
+
+void
+tw_tab_emulation_apply_async (WebKitWebView       *view,
+                              JsonObject          *params,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
   JsonNode *node;
-  JsonNode *geolocation;
-  const char *user_agent = NULL;
-  Geolocation where = { 0, };
-  gboolean reset;
-  JsonObject *result;
-  JsonObject *emulation;
+  Apply *apply;
 
-  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
-  g_return_val_if_fail (params != NULL, NULL);
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (params != NULL);
 
-  reset = json_object_get_boolean_member_with_default (params, "reset", FALSE);
+  task = g_task_new (view, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_tab_emulation_apply_async);
+  apply = g_new0 (Apply, 1);
+  apply->params = json_object_ref (params);
+  apply->offline = -1;
+  g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
+
+  apply->reset = json_object_get_boolean_member_with_default (params, "reset", FALSE);
   node = json_object_get_member (params, "userAgent");
   if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING))
     {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                           "userAgent must be a string");
-      return NULL;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "userAgent must be a string");
+      return;
     }
   if (node != NULL)
-    user_agent = json_node_get_string (node);
-  geolocation = json_object_get_member (params, "geolocation");
-
-  if (reset && (user_agent != NULL || geolocation != NULL))
+    apply->user_agent = json_node_get_string (node);
+  apply->geolocation = json_object_get_member (params, "geolocation");
+  node = json_object_get_member (params, "offline");
+  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN))
     {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                           "give either reset or what to emulate, not both");
-      return NULL;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "offline must be true or false");
+      return;
     }
-  if (!reset && user_agent == NULL && geolocation == NULL)
+  if (node != NULL)
+    apply->offline = json_node_get_boolean (node);
+
+  if (apply->reset && (apply->user_agent != NULL || apply->geolocation != NULL || apply->offline >= 0))
     {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                           "say what to emulate (userAgent, geolocation), or reset: true to undo it");
-      return NULL;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "give either reset or what to emulate, not both");
+      return;
+    }
+  if (!apply->reset && apply->user_agent == NULL && apply->geolocation == NULL && apply->offline < 0)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "say what to emulate (userAgent, geolocation, offline), "
+                               "or reset: true to undo it");
+      return;
     }
   /* Everything is checked before anything changes. */
-  if (user_agent != NULL && !check_user_agent (user_agent, error))
-    return NULL;
-  if (geolocation != NULL && !read_geolocation (view, geolocation, &where, error))
-    return NULL;
-
-  settings = webkit_web_view_get_settings (view);
-  if (reset || user_agent != NULL)
+  if ((apply->user_agent != NULL && !check_user_agent (apply->user_agent, &error)) ||
+      (apply->geolocation != NULL && !read_geolocation (view, apply->geolocation, &apply->where, &error)))
     {
-      /* NULL brings back WebKit's own user agent. */
-      webkit_settings_set_user_agent (settings, user_agent);
-      g_object_set_data_full (G_OBJECT (view), EMULATED_USER_AGENT_KEY, g_strdup (user_agent), g_free);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
     }
-  if (reset || geolocation != NULL)
-    set_geolocation (view, geolocation != NULL ? &where : NULL);
 
-  result = json_object_new ();
-  emulation = tw_tab_emulation_describe (view);
-  json_object_set_object_member (result, "emulation", emulation != NULL ? emulation : json_object_new ());
-  json_object_set_string_member (result, "userAgent", webkit_settings_get_user_agent (settings));
-  json_object_set_boolean_member (result, "reset", reset);
-  if (geolocation != NULL && g_object_get_data (G_OBJECT (view), GEOLOCATION_DENIED_KEY) != NULL)
-    json_object_set_boolean_member (result, "pageDenied", TRUE);
+  if (apply->offline > 0)
+    with_offline_filter (g_steal_pointer (&task));
+  else
+    commit_apply (g_steal_pointer (&task));
+}
 
-  return result;
+JsonObject *
+tw_tab_emulation_apply_finish (WebKitWebView  *view,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

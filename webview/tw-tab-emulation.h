@@ -10,6 +10,10 @@ G_BEGIN_DECLS
  * - the user agent, through the view's own WebKitSettings: it is what
  *   navigator.userAgent says and what the User-Agent header of every
  *   request carries, from the next load on;
+ * - offline: a content filter of the tab's own content manager blocks
+ *   every http(s) and ws(s) request of its pages, and navigator.onLine is
+ *   false in them (the page shown gets the offline event at once; a frame
+ *   of another origin learns it on its next load);
  * - a geolocation, through the web context's geolocation manager: pages of
  *   that tab are granted the permission and get the position, pages of
  *   other tabs are denied it, and the person's real position is never
@@ -19,20 +23,30 @@ G_BEGIN_DECLS
  * per-view API in WebKitGTK 2.50, so they are not offered.)
  *
  * browser_emulate: {userAgent?, geolocation?: {latitude, longitude,
- * accuracy?}, reset?} -> {emulation: {userAgent?, geolocation?},
- * userAgent, reset, pageDenied?}. pageDenied: the page shown asked for
- * the position before and was denied, an answer WebKit keeps until the
- * page loads again. Nothing changes when the call is refused. */
-JsonObject *tw_tab_emulation_apply    (WebKitWebView  *view,
-                                       JsonObject     *params,
-                                       GError        **error);
+ * accuracy?}, offline?, reset?} -> {emulation: {userAgent?, geolocation?,
+ * offline?}, userAgent, reset, offline?, pageOnLine?, pageDenied?}.
+ * pageOnLine: what navigator.onLine of the page shown said after.
+ * pageDenied: the page shown asked for the position before and was denied,
+ * an answer WebKit keeps until the page loads again. Nothing changes when
+ * the call is refused. */
+void        tw_tab_emulation_apply_async  (WebKitWebView        *view,
+                                           JsonObject           *params,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+JsonObject *tw_tab_emulation_apply_finish (WebKitWebView        *view,
+                                           GAsyncResult         *result,
+                                           GError              **error);
 
-/* {userAgent?, geolocation?} while the view emulates something, else NULL. */
-JsonObject *tw_tab_emulation_describe (WebKitWebView  *view);
+/* {userAgent?, geolocation?, offline?} while the view emulates something,
+ * else NULL. */
+JsonObject *tw_tab_emulation_describe     (WebKitWebView        *view);
+
+gboolean    tw_tab_emulation_is_offline   (WebKitWebView        *view);
 
 /* Answers @view's permission requests for the position (granted only while
  * it emulates one), and, the first time, takes over the web context's
  * geolocation manager. Once per view, when it is made. */
-void        tw_tab_emulation_attach   (WebKitWebView  *view);
+void        tw_tab_emulation_attach       (WebKitWebView        *view);
 
 G_END_DECLS

@@ -241,6 +241,9 @@ tw_tool_describe_emulation (JsonObject *emulation)
       g_string_append (text, " m)");
     }
 
+  if (tw_tool_get_boolean (emulation, "offline", FALSE))
+    g_string_append (text, text->len > 0 ? ", offline" : "offline");
+
   if (text->len == 0)
     {
       g_string_free (text, TRUE);

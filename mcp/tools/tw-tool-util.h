@@ -103,7 +103,7 @@ void        tw_tool_append_downloads    (GString     *text,
 
 /* What a tab emulates (the "emulation" of browser_emulate and
  * browser_list_tabs) in words: "userAgent: …, geolocation: 52.52, 13.405
- * (accuracy 10 m)"; NULL when it emulates nothing. */
+ * (accuracy 10 m), offline"; NULL when it emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
 
 /* A string member, or @fallback when it is absent or not a string. */

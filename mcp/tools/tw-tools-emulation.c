@@ -4,8 +4,8 @@
 #include "tw-tools.h"
 #include "tw-tool-util.h"
 
-/* browser_emulate: what a tab pretends to be. The user agent and a
- * geolocation: the colour scheme, reduced motion and the print media type
+/* browser_emulate: what a tab pretends to be. The user agent, a
+ * geolocation and offline: the colour scheme, reduced motion and the print media type
  * have no public per-view API in WebKitGTK 2.50, and a runtime override of
  * matchMedia alone would leave the page's CSS media queries answering
  * otherwise. */
@@ -20,10 +20,14 @@ format_emulate (JsonObject *result)
 
   if (tw_tool_get_boolean (result, "reset", FALSE))
     g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
-                     "the browser's own user agent, and its pages are denied the position.");
+                     "the browser's own user agent, its pages are denied the position, and it is online.");
   else
     {
       g_string_append_printf (text, "The tab now emulates %s.", described != NULL ? described : "nothing");
+      if (json_object_has_member (result, "offline"))
+        g_string_append (text, tw_tool_get_boolean (result, "offline", FALSE)
+                         ? " Its pages' requests fail (http, https, WebSocket) and navigator.onLine is false."
+                         : " It is online again.");
       if (emulation != NULL && json_object_has_member (emulation, "userAgent"))
         g_string_append (text, " The user agent applies from the next page load on (navigator.userAgent "
                          "and the User-Agent header): reload or navigate to apply it to the page shown.");
@@ -37,6 +41,9 @@ format_emulate (JsonObject *result)
                              "pages already watching it too.");
         }
     }
+  if (json_object_has_member (result, "pageOnLine"))
+    g_string_append_printf (text, " The page shown now says navigator.onLine is %s.",
+                            tw_tool_get_boolean (result, "pageOnLine", TRUE) ? "true" : "false");
   tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "userAgent", tw_tool_get_string (result, "userAgent", ""));
 
@@ -46,7 +53,7 @@ format_emulate (JsonObject *result)
 static void
 emulation_handler (TwToolCall *call)
 {
-  static const char * const names[] = { "userAgent", "geolocation", "reset", NULL };
+  static const char * const names[] = { "userAgent", "geolocation", "offline", "reset", NULL };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_EMULATE, tw_tool_get_browser_id (call), params,
@@ -63,12 +70,12 @@ emulation_handler (TwToolCall *call)
 static const TwToolDef emulation_tools[] = {
   {
     .name = "browser_emulate",
-    .title = "Emulate a user agent or a location",
+    .title = "Emulate a user agent, a location or offline",
     .description =
-      "Make a tab pretend to be another browser or somewhere else: its user agent "
-      "(navigator.userAgent and the User-Agent header, from the next page load on), and/or a "
-      "geolocation its pages are allowed to read (navigator.geolocation). reset: true undoes "
-      "both. browser_list_tabs shows what a tab emulates.",
+      "Make a tab pretend to be another browser, somewhere else or offline: its user agent "
+      "(navigator.userAgent and the User-Agent header, from the next page load on), a "
+      "geolocation its pages are allowed to read, offline (requests fail, navigator.onLine "
+      "false). reset: true undoes all. browser_list_tabs shows what a tab emulates.",
     .input_schema =
       "{"
       "\"type\": \"object\", "
@@ -76,6 +83,7 @@ static const TwToolDef emulation_tools[] = {
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
       "\"geolocation\": " GEOLOCATION_SCHEMA ", "
+      "\"offline\": {\"type\": \"boolean\", \"description\": \"true: no network; false: back online.\"}, "
       "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}"
       "}, "
       "\"required\": [\"browserId\"], "
@@ -86,9 +94,11 @@ static const TwToolDef emulation_tools[] = {
       "\"type\": \"object\", "
       "\"properties\": {"
       "\"browserId\": {\"type\": \"string\"}, "
-      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}}}, "
+      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}}}, "
       "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
       "\"reset\": {\"type\": \"boolean\"}, "
+      "\"offline\": {\"type\": \"boolean\", \"description\": \"Whether the tab is offline now.\"}, "
+      "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
       "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}"
       "}, "
       "\"required\": [\"browserId\", \"emulation\", \"userAgent\"]"

@@ -457,3 +457,58 @@ test('browser_emulate gives one tab a geolocation its pages may read, and no oth
   assert.deepEqual(await evaluate(id, READ_POSITION), { error: 1 }, 'a new page is denied');
   assert.equal((await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === id).emulation, undefined);
 });
+
+test('browser_emulate offline fails the tab\'s requests and tells its pages, until it is online again', options, async () => {
+  const id = await openTab('/net-before');
+  const other = await openTab('/net-other');
+  const seen = () => [...agentsSeen.keys()];
+  await evaluate(id, `() => { window.netEvents = [];
+    for (const type of ['online', 'offline']) window.addEventListener(type, () => window.netEvents.push(type)); }`);
+  const probe = (p) => `() => fetch('${p}').then((r) => r.status, (e) => e.name)`;
+
+  const off = await callOk(client, 'browser_emulate', { browserId: id, offline: true });
+  assert.deepEqual(off.data.emulation, { offline: true });
+  assert.equal(off.data.offline, true);
+  assert.equal(off.data.pageOnLine, false, 'the page shown says navigator.onLine is false');
+  assert.ok(off.text.includes('requests fail') && off.text.includes('navigator.onLine is false'), off.text);
+  assert.deepEqual(await evaluate(id, '() => window.netEvents'), ['offline']);
+  assert.equal(await evaluate(id, '() => navigator.onLine'), false);
+
+  // Requests fail and never reach the server; other tabs are online.
+  assert.equal(await evaluate(id, probe('/offline-fetch')), 'TypeError');
+  assert.ok(!seen().includes('/offline-fetch'), 'the fetch never reached the server');
+  assert.equal(await evaluate(other, probe('/other-fetch')), 200);
+  assert.equal(await evaluate(other, '() => navigator.onLine'), true);
+  await callError(client, 'browser_navigate', { browserId: id, url: `${origin}/offline-page` }, 'browser_navigation_failed');
+  assert.ok(!seen().includes('/offline-page'), 'the page was never asked for');
+
+  // A document that starts while offline says so from its first script.
+  assert.equal(await evaluate(id, `() => new Promise((resolve) => {
+    const frame = document.createElement('iframe');
+    frame.srcdoc = '<script>window.early = navigator.onLine<' + '/script>';
+    frame.onload = () => resolve(frame.contentWindow.early);
+    document.body.append(frame);
+  })`), false);
+
+  const list = await callOk(client, 'browser_list_tabs', {});
+  assert.deepEqual(list.data.tabs.find((t) => t.browserId === id).emulation, { offline: true });
+  assert.ok(list.text.includes('emulating offline'), list.text);
+
+  const on = await callOk(client, 'browser_emulate', { browserId: id, offline: false });
+  assert.deepEqual(on.data.emulation, {});
+  assert.equal(on.data.offline, false);
+  assert.ok(on.text.includes('online again'), on.text);
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/online-page` });
+  assert.ok(seen().includes('/online-page'));
+  assert.equal(await evaluate(id, '() => navigator.onLine'), true);
+  assert.equal(await evaluate(id, probe('/online-fetch')), 200);
+
+  // The event when going online, and reset undoes offline too.
+  await callOk(client, 'browser_emulate', { browserId: id, offline: true });
+  await evaluate(id, `() => { window.netEvents = []; window.addEventListener('online', () => window.netEvents.push('online')); }`);
+  const reset = await callOk(client, 'browser_emulate', { browserId: id, reset: true });
+  assert.equal(reset.data.offline, false);
+  assert.equal(reset.data.pageOnLine, true);
+  assert.deepEqual(await evaluate(id, '() => window.netEvents'), ['online']);
+  assert.equal(await evaluate(id, probe('/reset-fetch')), 200);
+});
