@@ -1955,8 +1955,9 @@ dispatch_command (TwBrowserTab *self,
       break;
 
     case TW_TAB_COMMAND_EMULATE:
-      tw_tab_emulation_apply_async (self->view, cmd->params, g_task_get_cancellable (task),
-                                    delegated_command_cb, g_object_ref (task));
+      tw_tab_emulation_apply_async (self->frame, self->runtime, cmd->params,
+                                    g_task_get_cancellable (task), delegated_command_cb,
+                                    g_object_ref (task));
       break;
 
     case TW_TAB_COMMAND_LIST_TABS:

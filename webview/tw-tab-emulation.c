@@ -4,14 +4,15 @@
 #include "tw-tab-emulation.h"
 
 #include "tw-error.h"
+#include "tw-page-tools.h"
 
 #include <string.h>
 
 #define EMULATED_USER_AGENT_KEY  "tw-emulated-user-agent"
 #define EMULATED_GEOLOCATION_KEY "tw-emulated-geolocation"
 #define GEOLOCATION_DENIED_KEY   "tw-geolocation-denied"
-#define OFFLINE_KEY              "tw-emulated-offline"
-#define OFFLINE_RESOURCE         "/io/github/tabwright/Tabwright/page-world/offline.js"
+#define PAGE_STATE_KEY           "tw-emulated-page-state"
+#define PAGE_SCRIPT_RESOURCE     "/io/github/tabwright/Tabwright/page-world/emulation.js"
 /* Every request of the tab's pages to the network: documents, frames,
  * subresources, fetch, XMLHttpRequest, beacons and WebSockets. data:, blob:
  * and about: need none and still load. */
@@ -184,10 +185,44 @@ tw_tab_emulation_attach (WebKitWebView *view)
   g_signal_connect (view, "load-changed", G_CALLBACK (view_load_changed_cb), NULL);
 }
 
-/* Offline: the tab's content manager (its own, see tw-browser-tab.c)
- * gets a content filter that blocks every network request, compiled once
- * for all tabs, and a user script that makes navigator.onLine false in
- * every new document (webview/page-world/offline.js). */
+/* Devices: a viewport, the user agent of that device's browser (WebKit's
+ * own, Safari's, so the engine a site detects is the one it gets) and
+ * touch support as scripts detect it. */
+typedef struct
+{
+  const char *name;
+  int         width;
+  int         height;
+  const char *user_agent;
+} Device;
+
+static const Device devices[] = {
+  { "phone", 390, 844,
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1" },
+  { "tablet", 820, 1180,
+    "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1" },
+};
+
+/* What a tab emulates in its pages' own world and its network: offline
+ * and a device. The tab's content manager (its own, see tw-browser-tab.c)
+ * carries a user script with this state (webview/page-world/emulation.js)
+ * while any of it is on, and, while offline, a content filter that blocks
+ * every network request, compiled once for all tabs. */
+typedef struct
+{
+  gboolean          offline;
+  const Device     *device;
+  /* What the user script and the filter carry now. */
+  gboolean          page_offline;
+  gboolean          page_touch;
+  /* The viewport override the device replaced; 0 × 0: none. */
+  int               saved_width;
+  int               saved_height;
+  WebKitUserScript *script;
+} PageState;
+
 static struct
 {
   WebKitUserContentFilterStore *store;
@@ -196,16 +231,39 @@ static struct
   GError                       *error;     /* why it could not be compiled */
 } offline;
 
+static void
+page_state_free (PageState *state)
+{
+  g_clear_pointer (&state->script, webkit_user_script_unref);
+  g_free (state);
+}
+
+static PageState *
+page_state (WebKitWebView *view)
+{
+  PageState *state = g_object_get_data (G_OBJECT (view), PAGE_STATE_KEY);
+
+  if (state == NULL)
+    {
+      state = g_new0 (PageState, 1);
+      g_object_set_data_full (G_OBJECT (view), PAGE_STATE_KEY, state, (GDestroyNotify) page_state_free);
+    }
+  return state;
+}
+
 gboolean
 tw_tab_emulation_is_offline (WebKitWebView *view)
 {
+  PageState *state;
+
   g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), FALSE);
 
-  return g_object_get_data (G_OBJECT (view), OFFLINE_KEY) != NULL;
+  state = g_object_get_data (G_OBJECT (view), PAGE_STATE_KEY);
+  return state != NULL && state->offline;
 }
 
 static const char *
-offline_source (void)
+page_script_source (void)
 {
   static char *source;
 
@@ -214,9 +272,9 @@ offline_source (void)
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(GError) error = NULL;
 
-      bytes = g_resources_lookup_data (OFFLINE_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      bytes = g_resources_lookup_data (PAGE_SCRIPT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
       if (bytes == NULL)
-        g_error ("The page-world script %s is missing: %s", OFFLINE_RESOURCE, error->message);
+        g_error ("The page-world script %s is missing: %s", PAGE_SCRIPT_RESOURCE, error->message);
 
       g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
     }
@@ -229,16 +287,20 @@ tw_tab_emulation_describe (WebKitWebView *view)
 {
   const char *user_agent;
   const Geolocation *where;
+  PageState *state;
   JsonObject *object;
 
   g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
 
   user_agent = g_object_get_data (G_OBJECT (view), EMULATED_USER_AGENT_KEY);
   where = view_geolocation (view);
-  if (user_agent == NULL && where == NULL && !tw_tab_emulation_is_offline (view))
+  state = g_object_get_data (G_OBJECT (view), PAGE_STATE_KEY);
+  if (user_agent == NULL && where == NULL && (state == NULL || (!state->offline && state->device == NULL)))
     return NULL;
 
   object = json_object_new ();
+  if (state != NULL && state->device != NULL)
+    json_object_set_string_member (object, "device", state->device->name);
   if (user_agent != NULL)
     json_object_set_string_member (object, "userAgent", user_agent);
   if (where != NULL)
@@ -250,7 +312,7 @@ tw_tab_emulation_describe (WebKitWebView *view)
       json_object_set_double_member (position, "accuracy", where->accuracy);
       json_object_set_object_member (object, "geolocation", position);
     }
-  if (tw_tab_emulation_is_offline (view))
+  if (state != NULL && state->offline)
     json_object_set_boolean_member (object, "offline", TRUE);
   return object;
 }
@@ -348,20 +410,28 @@ read_geolocation (WebKitWebView  *view,
 /* The steps of an apply take the task's reference and pass it on. */
 typedef struct
 {
-  JsonObject  *params;
-  const char  *user_agent;
-  JsonNode    *geolocation;
-  Geolocation  where;
-  int          offline;   /* -1: not given */
-  gboolean     reset;
-  gboolean     on_line_known;
-  gboolean     on_line;
+  JsonObject    *params;
+  TwViewFrame   *frame;
+  TwPageRuntime *runtime;
+  const char    *user_agent;
+  JsonNode      *geolocation;
+  Geolocation    where;
+  int            offline;        /* -1: not given */
+  gboolean       device_given;
+  const Device  *device;         /* NULL with device_given: "desktop" */
+  gboolean       reset;
+  JsonObject    *viewport;       /* what the page measured after the device's */
+  JsonObject    *page;           /* what emulation.js said after */
 } Apply;
 
 static void
 apply_free (Apply *apply)
 {
   json_object_unref (apply->params);
+  g_object_unref (apply->frame);
+  g_object_unref (apply->runtime);
+  g_clear_pointer (&apply->viewport, json_object_unref);
+  g_clear_pointer (&apply->page, json_object_unref);
   g_free (apply);
 }
 
@@ -381,17 +451,28 @@ finish_apply (GTask *task)
     json_object_set_boolean_member (result, "pageDenied", TRUE);
   if (apply->offline >= 0 || apply->reset)
     json_object_set_boolean_member (result, "offline", tw_tab_emulation_is_offline (view));
-  if (apply->on_line_known)
-    json_object_set_boolean_member (result, "pageOnLine", apply->on_line);
+  if (apply->viewport != NULL)
+    json_object_set_object_member (result, "viewport", json_object_ref (apply->viewport));
+  if (apply->page != NULL)
+    {
+      JsonNode *on_line = json_object_get_member (apply->page, "onLine");
+      JsonNode *touch_points = json_object_get_member (apply->page, "maxTouchPoints");
+
+      if (on_line != NULL && JSON_NODE_HOLDS_VALUE (on_line) && json_node_get_value_type (on_line) == G_TYPE_BOOLEAN)
+        json_object_set_boolean_member (result, "pageOnLine", json_node_get_boolean (on_line));
+      if (touch_points != NULL && JSON_NODE_HOLDS_VALUE (touch_points) &&
+          json_node_get_value_type (touch_points) == G_TYPE_INT64)
+        json_object_set_int_member (result, "pageMaxTouchPoints", json_node_get_int (touch_points));
+    }
 
   g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
   g_object_unref (task);
 }
 
 static void
-on_line_evaluated_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+page_evaluated_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
 {
   GTask *task = user_data;
   Apply *apply = g_task_get_task_data (task);
@@ -400,51 +481,125 @@ on_line_evaluated_cb (GObject      *object,
   /* A page that is gone or loading still gets the user script; the
    * result only says what the page said when it could be asked. */
   value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
-  if (value != NULL && jsc_value_is_boolean (value))
+  if (value != NULL && jsc_value_is_object (value))
     {
-      apply->on_line_known = TRUE;
-      apply->on_line = jsc_value_to_boolean (value);
+      g_autofree char *json = jsc_value_to_json (value, 0);
+      g_autoptr(JsonNode) node = json != NULL ? json_from_string (json, NULL) : NULL;
+
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        apply->page = json_object_ref (json_node_get_object (node));
     }
   finish_apply (task);
 }
 
+/* Offline and touch, in the network and the pages. */
 static void
-set_offline (GTask    *task,
-             gboolean  wanted)
+set_page_state (GTask *task)
 {
   WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
+  PageState *state = page_state (view);
+  g_autofree char *state_json = NULL;
   g_autofree char *script = NULL;
 
-  if (wanted == tw_tab_emulation_is_offline (view))
+  if (apply->reset)
+    state->offline = FALSE;
+  else if (apply->offline >= 0)
+    state->offline = apply->offline;
+
+  if (state->offline == state->page_offline && (state->device != NULL) == state->page_touch)
     {
       finish_apply (task);
       return;
     }
 
-  if (wanted)
-    {
-      g_autofree char *start = g_strdup_printf ("%s(true, false);", offline_source ());
-      WebKitUserScript *user_script =
-        webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-                                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+  if (state->offline && !state->page_offline)
+    webkit_user_content_manager_add_filter (manager, offline.filter);
+  else if (!state->offline && state->page_offline)
+    webkit_user_content_manager_remove_filter_by_id (manager, OFFLINE_FILTER_ID);
+  state->page_offline = state->offline;
+  state->page_touch = state->device != NULL;
 
-      webkit_user_content_manager_add_filter (manager, offline.filter);
-      webkit_user_content_manager_add_script (manager, user_script);
-      g_object_set_data_full (G_OBJECT (view), OFFLINE_KEY, user_script,
-                              (GDestroyNotify) webkit_user_script_unref);
-    }
-  else
+  state_json = g_strdup_printf ("{\"offline\": %s, \"touch\": %s}", state->offline ? "true" : "false",
+                                state->device != NULL ? "true" : "false");
+  if (state->script != NULL)
     {
-      webkit_user_content_manager_remove_filter_by_id (manager, OFFLINE_FILTER_ID);
-      webkit_user_content_manager_remove_script (manager, g_object_get_data (G_OBJECT (view), OFFLINE_KEY));
-      g_object_set_data (G_OBJECT (view), OFFLINE_KEY, NULL);
+      webkit_user_content_manager_remove_script (manager, state->script);
+      g_clear_pointer (&state->script, webkit_user_script_unref);
+    }
+  if (state->offline || state->device != NULL)
+    {
+      g_autofree char *start = g_strdup_printf ("%s(%s, false);", page_script_source (), state_json);
+
+      state->script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                              WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+      webkit_user_content_manager_add_script (manager, state->script);
     }
 
-  /* The page shown learns it now, with the event a browser fires. */
-  script = g_strdup_printf ("%s(%s, true);", offline_source (), wanted ? "true" : "false");
-  webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-offline.js",
-                                       g_task_get_cancellable (task), on_line_evaluated_cb, task);
+  /* The page shown learns it now, with the events a browser fires. */
+  script = g_strdup_printf ("%s(%s, true);", page_script_source (), state_json);
+  webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-emulation.js",
+                                       g_task_get_cancellable (task), page_evaluated_cb, task);
+}
+
+static void
+device_resized_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+  Apply *apply = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  apply->viewport = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
+  if (apply->viewport == NULL)
+    {
+      /* The user agent, position and viewport are set; only the page did
+       * not confirm its new size in time. The rest still applies. */
+      g_debug ("The device's viewport was not confirmed: %s", error->message);
+    }
+  set_page_state (task);
+}
+
+/* The device's viewport, then the page state. */
+static void
+set_device (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  PageState *state = page_state (view);
+  const Device *before = state->device;
+  const Device *after = apply->reset ? NULL : apply->device_given ? apply->device : before;
+  g_autoptr(JsonObject) size = NULL;
+
+  if (after == before)
+    {
+      set_page_state (task);
+      return;
+    }
+
+  if (before == NULL)
+    {
+      /* Kept to give back when the device goes. */
+      if (!tw_view_frame_get_viewport_size (apply->frame, &state->saved_width, &state->saved_height))
+        state->saved_width = state->saved_height = 0;
+    }
+  state->device = after;
+
+  /* Back to filling the frame: there is no size to wait for. */
+  if (after == NULL && state->saved_width == 0)
+    {
+      tw_view_frame_set_viewport_size (apply->frame, 0, 0, NULL);
+      set_page_state (task);
+      return;
+    }
+
+  size = json_object_new ();
+  json_object_set_int_member (size, "width", after != NULL ? after->width : state->saved_width);
+  json_object_set_int_member (size, "height", after != NULL ? after->height : state->saved_height);
+  tw_page_tools_resize_async (apply->frame, apply->runtime, size, g_task_get_cancellable (task),
+                              device_resized_cb, task);
 }
 
 /* Everything was checked: it all changes now. */
@@ -454,20 +609,20 @@ commit_apply (GTask *task)
   WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
   WebKitSettings *settings = webkit_web_view_get_settings (view);
+  const char *user_agent = apply->user_agent;
 
-  if (apply->reset || apply->user_agent != NULL)
+  if (user_agent == NULL && apply->device_given && apply->device != NULL)
+    user_agent = apply->device->user_agent;
+  if (apply->reset || user_agent != NULL || apply->device_given)
     {
       /* NULL brings back WebKit's own user agent. */
-      webkit_settings_set_user_agent (settings, apply->user_agent);
-      g_object_set_data_full (G_OBJECT (view), EMULATED_USER_AGENT_KEY, g_strdup (apply->user_agent), g_free);
+      webkit_settings_set_user_agent (settings, user_agent);
+      g_object_set_data_full (G_OBJECT (view), EMULATED_USER_AGENT_KEY, g_strdup (user_agent), g_free);
     }
   if (apply->reset || apply->geolocation != NULL)
     set_geolocation (view, apply->geolocation != NULL ? &apply->where : NULL);
 
-  if (apply->reset || apply->offline >= 0)
-    set_offline (task, apply->offline > 0);
-  else
-    finish_apply (task);
+  set_device (task);
 }
 
 static void
@@ -530,25 +685,58 @@ with_offline_filter (GTask *task)
   g_ptr_array_add (offline.waiting, task);
 }
 
+static gboolean
+read_device (JsonNode      *node,
+             Apply         *apply,
+             GError       **error)
+{
+  const char *name = NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    name = json_node_get_string (node);
+
+  apply->device_given = TRUE;
+  if (g_strcmp0 (name, "desktop") == 0)
+    return TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS (devices); i++)
+    {
+      if (g_strcmp0 (name, devices[i].name) == 0)
+        {
+          apply->device = &devices[i];
+          return TRUE;
+        }
+    }
+
+  g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "device must be \"phone\", \"tablet\" or \"desktop\"");
+  return FALSE;
+}
+
 void
-tw_tab_emulation_apply_async (WebKitWebView       *view,
+tw_tab_emulation_apply_async (TwViewFrame         *frame,
+                              TwPageRuntime       *runtime,
                               JsonObject          *params,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
+  WebKitWebView *view;
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   JsonNode *node;
   Apply *apply;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
   g_return_if_fail (params != NULL);
 
+  view = tw_view_frame_get_view (frame);
   task = g_task_new (view, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_tab_emulation_apply_async);
   apply = g_new0 (Apply, 1);
   apply->params = json_object_ref (params);
+  apply->frame = g_object_ref (frame);
+  apply->runtime = g_object_ref (runtime);
   apply->offline = -1;
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
 
@@ -572,17 +760,25 @@ tw_tab_emulation_apply_async (WebKitWebView       *view,
     }
   if (node != NULL)
     apply->offline = json_node_get_boolean (node);
+  node = json_object_get_member (params, "device");
+  if (node != NULL && !read_device (node, apply, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
 
-  if (apply->reset && (apply->user_agent != NULL || apply->geolocation != NULL || apply->offline >= 0))
+  if (apply->reset && (apply->user_agent != NULL || apply->geolocation != NULL || apply->offline >= 0 ||
+                       apply->device_given))
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                "give either reset or what to emulate, not both");
       return;
     }
-  if (!apply->reset && apply->user_agent == NULL && apply->geolocation == NULL && apply->offline < 0)
+  if (!apply->reset && apply->user_agent == NULL && apply->geolocation == NULL && apply->offline < 0 &&
+      !apply->device_given)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                               "say what to emulate (userAgent, geolocation, offline), "
+                               "say what to emulate (device, userAgent, geolocation, offline), "
                                "or reset: true to undo it");
       return;
     }

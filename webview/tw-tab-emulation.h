@@ -4,12 +4,20 @@
 #include <webkit/webkit.h>
 #include <json-glib/json-glib.h>
 
+#include "tw-page-runtime.h"
+#include "tw-view-frame.h"
+
 G_BEGIN_DECLS
 
 /* What a tab pretends to be, per web view:
  * - the user agent, through the view's own WebKitSettings: it is what
  *   navigator.userAgent says and what the User-Agent header of every
  *   request carries, from the next load on;
+ * - a device, "phone" or "tablet" ("desktop" undoes it): its viewport
+ *   (as browser_resize sets one, given back when the device goes), its
+ *   browser's user agent unless userAgent says otherwise, and touch support
+ *   as scripts detect it (navigator.maxTouchPoints, window.ontouchstart);
+ *   CSS pointer and hover media queries keep answering for the desktop;
  * - offline: a content filter of the tab's own content manager blocks
  *   every http(s) and ws(s) request of its pages, and navigator.onLine is
  *   false in them (the page shown gets the offline event at once; a frame
@@ -22,14 +30,18 @@ G_BEGIN_DECLS
  * (Colour scheme, reduced motion and the print media type have no public
  * per-view API in WebKitGTK 2.50, so they are not offered.)
  *
- * browser_emulate: {userAgent?, geolocation?: {latitude, longitude,
- * accuracy?}, offline?, reset?} -> {emulation: {userAgent?, geolocation?,
- * offline?}, userAgent, reset, offline?, pageOnLine?, pageDenied?}.
- * pageOnLine: what navigator.onLine of the page shown said after.
+ * browser_emulate: {device?, userAgent?, geolocation?: {latitude,
+ * longitude, accuracy?}, offline?, reset?} -> {emulation: {device?,
+ * userAgent?, geolocation?, offline?}, userAgent, reset, offline?,
+ * viewport?, pageOnLine?, pageMaxTouchPoints?, pageDenied?}. viewport:
+ * what the page measured after a device's was set (browser_resize's
+ * result); pageOnLine and pageMaxTouchPoints: what the page shown said
+ * after.
  * pageDenied: the page shown asked for the position before and was denied,
  * an answer WebKit keeps until the page loads again. Nothing changes when
  * the call is refused. */
-void        tw_tab_emulation_apply_async  (WebKitWebView        *view,
+void        tw_tab_emulation_apply_async  (TwViewFrame          *frame,
+                                           TwPageRuntime        *runtime,
                                            JsonObject           *params,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,

@@ -225,8 +225,11 @@ tw_tool_describe_emulation (JsonObject *emulation)
     return NULL;
 
   text = g_string_new (NULL);
+  if (json_object_has_member (emulation, "device"))
+    g_string_append_printf (text, "device: %s", tw_tool_get_string (emulation, "device", "?"));
   if (json_object_has_member (emulation, "userAgent"))
-    g_string_append_printf (text, "userAgent: %s", tw_tool_get_string (emulation, "userAgent", "?"));
+    g_string_append_printf (text, "%suserAgent: %s", text->len > 0 ? ", " : "",
+                            tw_tool_get_string (emulation, "userAgent", "?"));
   geolocation = json_object_get_member (emulation, "geolocation");
   if (geolocation != NULL && JSON_NODE_HOLDS_OBJECT (geolocation))
     {

@@ -102,7 +102,7 @@ void        tw_tool_append_downloads    (GString     *text,
                                          JsonObject  *result);
 
 /* What a tab emulates (the "emulation" of browser_emulate and
- * browser_list_tabs) in words: "userAgent: …, geolocation: 52.52, 13.405
+ * browser_list_tabs) in words: "device: phone, userAgent: …, geolocation: 52.52, 13.405
  * (accuracy 10 m), offline"; NULL when it emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
 

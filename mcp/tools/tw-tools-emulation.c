@@ -4,7 +4,7 @@
 #include "tw-tools.h"
 #include "tw-tool-util.h"
 
-/* browser_emulate: what a tab pretends to be. The user agent, a
+/* browser_emulate: what a tab pretends to be. A device, the user agent, a
  * geolocation and offline: the colour scheme, reduced motion and the print media type
  * have no public per-view API in WebKitGTK 2.50, and a runtime override of
  * matchMedia alone would leave the page's CSS media queries answering
@@ -20,10 +20,26 @@ format_emulate (JsonObject *result)
 
   if (tw_tool_get_boolean (result, "reset", FALSE))
     g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
-                     "the browser's own user agent, its pages are denied the position, and it is online.");
+                     "the browser's own user agent, its pages are denied the position, it is online, and a "
+                     "device's viewport and touch support are gone.");
   else
     {
       g_string_append_printf (text, "The tab now emulates %s.", described != NULL ? described : "nothing");
+      if (emulation != NULL && json_object_has_member (emulation, "device"))
+        {
+          JsonNode *viewport_node = json_object_get_member (result, "viewport");
+          JsonObject *viewport = viewport_node != NULL && JSON_NODE_HOLDS_OBJECT (viewport_node) ? json_node_get_object (viewport_node) : NULL;
+
+          if (viewport != NULL)
+            g_string_append_printf (text, " Its viewport is %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
+                                    " as the page measures it, and its pages see touch support "
+                                    "(navigator.maxTouchPoints %" G_GINT64_FORMAT ").",
+                                    tw_tool_get_int (viewport, "innerWidth", 0),
+                                    tw_tool_get_int (viewport, "innerHeight", 0),
+                                    tw_tool_get_int (result, "pageMaxTouchPoints", 0));
+          else
+            g_string_append (text, " Its viewport was set, but the page had not reported its new size yet.");
+        }
       if (json_object_has_member (result, "offline"))
         g_string_append (text, tw_tool_get_boolean (result, "offline", FALSE)
                          ? " Its pages' requests fail (http, https, WebSocket) and navigator.onLine is false."
@@ -53,7 +69,7 @@ format_emulate (JsonObject *result)
 static void
 emulation_handler (TwToolCall *call)
 {
-  static const char * const names[] = { "userAgent", "geolocation", "offline", "reset", NULL };
+  static const char * const names[] = { "device", "userAgent", "geolocation", "offline", "reset", NULL };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_EMULATE, tw_tool_get_browser_id (call), params,
@@ -70,17 +86,18 @@ emulation_handler (TwToolCall *call)
 static const TwToolDef emulation_tools[] = {
   {
     .name = "browser_emulate",
-    .title = "Emulate a user agent, a location or offline",
+    .title = "Emulate a device, a user agent, a location or offline",
     .description =
-      "Make a tab pretend to be another browser, somewhere else or offline: its user agent "
-      "(navigator.userAgent and the User-Agent header, from the next page load on), a "
-      "geolocation its pages are allowed to read, offline (requests fail, navigator.onLine "
-      "false). reset: true undoes all. browser_list_tabs shows what a tab emulates.",
+      "Make a tab pretend to be a phone or tablet (viewport, user agent, touch), another "
+      "browser (navigator.userAgent and the User-Agent header, from the next page load on), "
+      "somewhere else (a geolocation its pages may read) or offline (requests fail, "
+      "navigator.onLine false). reset: true undoes all; browser_list_tabs shows it.",
     .input_schema =
       "{"
       "\"type\": \"object\", "
       "\"properties\": {"
       TW_TOOL_BROWSER_ID_PROPERTY ", "
+      "\"device\": {\"type\": \"string\", \"enum\": [\"phone\", \"tablet\", \"desktop\"], \"description\": \"desktop undoes a device.\"}, "
       "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
       "\"geolocation\": " GEOLOCATION_SCHEMA ", "
       "\"offline\": {\"type\": \"boolean\", \"description\": \"true: no network; false: back online.\"}, "
@@ -94,10 +111,12 @@ static const TwToolDef emulation_tools[] = {
       "\"type\": \"object\", "
       "\"properties\": {"
       "\"browserId\": {\"type\": \"string\"}, "
-      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}}}, "
+      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"device\": {\"type\": \"string\"}, \"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}}}, "
       "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
       "\"reset\": {\"type\": \"boolean\"}, "
       "\"offline\": {\"type\": \"boolean\", \"description\": \"Whether the tab is offline now.\"}, "
+      "\"viewport\": {\"type\": \"object\", \"description\": \"After a device: the page's innerWidth and innerHeight.\"}, "
+      "\"pageMaxTouchPoints\": {\"type\": \"integer\"}, "
       "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
       "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}"
       "}, "

@@ -512,3 +512,50 @@ test('browser_emulate offline fails the tab\'s requests and tells its pages, unt
   assert.deepEqual(await evaluate(id, '() => window.netEvents'), ['online']);
   assert.equal(await evaluate(id, probe('/reset-fetch')), 200);
 });
+
+test('browser_emulate device: phone gives a phone\'s viewport, browser and touch support, desktop gives them back', options, async () => {
+  const id = await openTab('/device-before');
+  await callOk(client, 'browser_resize', { browserId: id, width: 1000, height: 700 });
+  const desk = await evaluate(id, '() => [innerWidth, innerHeight, navigator.maxTouchPoints, "ontouchstart" in window]');
+  assert.deepEqual(desk, [1000, 700, 0, false]);
+
+  const phone = await callOk(client, 'browser_emulate', { browserId: id, device: 'phone' });
+  assert.equal(phone.data.emulation.device, 'phone');
+  assert.match(phone.data.emulation.userAgent, /iPhone/);
+  assert.equal(phone.data.viewport.innerWidth, 390);
+  assert.equal(phone.data.viewport.innerHeight, 844);
+  assert.equal(phone.data.pageMaxTouchPoints, 5);
+  assert.ok(phone.text.includes('device: phone') && phone.text.includes('390 × 844'), phone.text);
+  assert.deepEqual(await evaluate(id, '() => [innerWidth, innerHeight, navigator.maxTouchPoints, "ontouchstart" in window]'),
+    [390, 844, 5, true]);
+
+  // The next page loads as a phone's: the server hears its user agent, and
+  // the page sees touch support from its first script.
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/device-after` });
+  assert.match(agentsSeen.get('/device-after'), /iPhone/);
+  assert.deepEqual(await evaluate(id, '() => [innerWidth, navigator.maxTouchPoints, "ontouchstart" in window, navigator.userAgent.includes("iPhone")]'),
+    [390, 5, true, true]);
+  const list = await callOk(client, 'browser_list_tabs', {});
+  assert.equal(list.data.tabs.find((t) => t.browserId === id).emulation.device, 'phone');
+  assert.ok(list.text.includes('emulating device: phone, userAgent: Mozilla/5.0 (iPhone'), list.text);
+
+  // A tablet, with a user agent of the agent's own.
+  const tablet = await callOk(client, 'browser_emulate', { browserId: id, device: 'tablet', userAgent: 'Tabwright-Tablet/1' });
+  assert.deepEqual([tablet.data.viewport.innerWidth, tablet.data.viewport.innerHeight], [820, 1180]);
+  assert.equal(tablet.data.emulation.userAgent, 'Tabwright-Tablet/1');
+  await callError(client, 'browser_emulate', { browserId: id, device: 'watch' }, 'browser_invalid_argument');
+  assert.equal(await evaluate(id, '() => innerWidth'), 820, 'a refused call changed nothing');
+
+  // desktop: the viewport the agent had set, the browser's own user agent,
+  // no touch.
+  const back = await callOk(client, 'browser_emulate', { browserId: id, device: 'desktop' });
+  assert.deepEqual(back.data.emulation, {});
+  assert.equal(back.data.pageMaxTouchPoints, 0);
+  assert.deepEqual(await evaluate(id, '() => [innerWidth, innerHeight, navigator.maxTouchPoints, "ontouchstart" in window]'),
+    [1000, 700, 0, false]);
+  await callOk(client, 'browser_emulate', { browserId: id, device: 'phone' });
+  await callOk(client, 'browser_emulate', { browserId: id, reset: true });
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/device-reset` });
+  assert.doesNotMatch(agentsSeen.get('/device-reset'), /iPhone/);
+  assert.deepEqual(await evaluate(id, '() => [innerWidth, innerHeight, navigator.maxTouchPoints]'), [1000, 700, 0]);
+});
