@@ -320,18 +320,15 @@ cookies_to_json (GList      *cookies,
   return array;
 }
 
+/* A delete or a clear is done, or WebKit says why not: {action, removed}. */
 static void
-cookies_replaced_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
+return_removed (GTask        *task,
+                const GError *error)
 {
-  g_autoptr(GTask) task = user_data;
   CookiesData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   JsonObject *reply;
 
-  if (!webkit_cookie_manager_replace_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
-                                                     &error))
+  if (error != NULL)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "WebKit could not remove the cookies: %s", error->message);
@@ -345,27 +342,27 @@ cookies_replaced_cb (GObject      *object,
 }
 
 static void
+cookies_replaced_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  webkit_cookie_manager_replace_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result, &error);
+  return_removed (task, error);
+}
+
+static void
 cookies_cleared_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  CookiesData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  JsonObject *reply;
 
-  if (!webkit_website_data_manager_clear_finish (WEBKIT_WEBSITE_DATA_MANAGER (object), result,
-                                                 &error))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "WebKit could not remove the cookies: %s", error->message);
-      return;
-    }
-
-  reply = json_object_new ();
-  json_object_set_string_member (reply, "action", data->action);
-  json_object_set_int_member (reply, "removed", data->removed);
-  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+  webkit_website_data_manager_clear_finish (WEBKIT_WEBSITE_DATA_MANAGER (object), result, &error);
+  return_removed (task, error);
 }
 
 /* After a set, the session is asked again: a cookie it refused (expired,
