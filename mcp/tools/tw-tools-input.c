@@ -109,6 +109,17 @@ append_element (GString    *text,
     g_string_append_printf (text, " %s", ref);
 }
 
+/* The element of an action's result, when it has one. */
+static void
+append_result_element (GString    *text,
+                       JsonObject *result)
+{
+  JsonObject *element = get_object (result, "element");
+
+  if (element != NULL)
+    append_element (text, element);
+}
+
 static void
 append_quoted (GString    *text,
                const char *value,
@@ -189,7 +200,6 @@ static char *
 format_click (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *element = get_object (result, "element");
   const char *button = tw_tool_get_string (result, "button", "left");
   gboolean twice = tw_tool_get_boolean (result, "doubleClick", FALSE);
 
@@ -202,8 +212,7 @@ format_click (JsonObject *result)
   else
     g_string_append (text, "Clicked ");
 
-  if (element != NULL)
-    append_element (text, element);
+  append_result_element (text, result);
   g_string_append (text, ".");
 
   return finish_text (text, result);
@@ -215,7 +224,6 @@ static char *
 format_fill (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *element = get_object (result, "element");
   JsonObject *selected = get_object (result, "selected");
   const char *value = tw_tool_get_string (result, "value", NULL);
 
@@ -230,8 +238,7 @@ format_fill (JsonObject *result)
       g_string_append (text, "Filled ");
     }
 
-  if (element != NULL)
-    append_element (text, element);
+  append_result_element (text, result);
 
   if (selected == NULL && value != NULL)
     {
@@ -313,10 +320,8 @@ static char *
 format_hover (JsonObject *result)
 {
   GString *text = g_string_new ("Moved the pointer onto ");
-  JsonObject *element = get_object (result, "element");
 
-  if (element != NULL)
-    append_element (text, element);
+  append_result_element (text, result);
   g_string_append (text, ".");
 
   return finish_text (text, result);
