@@ -198,12 +198,18 @@ const PageModel = {
     }
     if (document.getAnimations().length > 0)
       return false;
-    const now = PageModel.record();
-    const before = PageModel.controls;
-    if (now.sheets !== PageModel.sheets || now.controls.length !== before.length)
+    let sheets = '';
+    for (const root of PageModel.roots) {
+      if (root.isConnected || root.nodeType === 9)
+        sheets += PageModel.sheetsOf(root) + ';';
+    }
+    if (sheets !== PageModel.sheets)
       return false;
-    for (let i = 0; i < before.length; i++) {
-      if (now.controls[i] !== before[i])
+    // No mutation since the last walk, so no control came or went: the
+    // ones it recorded are the page's, and only their states can differ.
+    const before = PageModel.controls;
+    for (let i = 0; i < before.length; i += 2) {
+      if (PageModel.controlState(before[i]) !== before[i + 1])
         return false;
     }
     return true;
