@@ -18,8 +18,10 @@
 // Second, the incremental model: what the walk of each element produced
 // (its part of the light tree, see snapshot.js), kept so that the next walk
 // of the page takes it again for every element where nothing it depends on
-// changed, and walks only the rest. The printer always prints the whole
-// tree again, so states, refs and names computed while printing are fresh.
+// changed, and walks only the rest. The printer takes the lines it printed
+// last for each part taken again, except where the focused element moved
+// into or out of it, the one state read while printing that nothing here
+// follows; everything else a line shows is what the part depends on.
 // What an element's walk depends on, and how each is tracked:
 // - its subtree: a mutation voids the kept part of its target and of every
 //   ancestor (through shadow hosts, slots and frames); an attribute change

@@ -174,7 +174,15 @@ const Snapshot = {
     const out = { lines: [], size: 0, full: false, late: false, deadline: ctx.start + budget };
     if (ctx.interactive)
       items = Snapshot.interactiveOnly(items);
+    // An incremental walk prints the parts it took again as they were
+    // printed last, unless the focus moved into or out of them (the one
+    // state read while printing that the page model does not follow).
+    ctx.printedBefore = ctx.reuse === true ? Snapshot.printed : null;
+    ctx.printedNow = ctx.keep ? new WeakMap() : null;
+    ctx.focusedBefore = Snapshot.printedFocus;
     Snapshot.printList(ctx, items, 0, out);
+    Snapshot.printed = ctx.printedNow;
+    Snapshot.printedFocus = ctx.focused;
 
     if (out.lines.length === 0)
       out.lines.push(ctx.interactive ? '(no interactive elements)' : '(the page shows no content)');
@@ -776,7 +784,46 @@ const Snapshot = {
     out.lines.push(line);
   },
 
+  // Kept nodes → { indent, lines, from, to }: where the last print of the
+  // page printed them, and the focused element then.
+  printed: null,
+  printedFocus: null,
+
+  // Whether `target` is inside `el`, through shadow roots and frames.
+  holds (el, target) {
+    let t = target;
+    while (t) {
+      if (el.contains(t))
+        return true;
+      const root = t.getRootNode();
+      if (root.nodeType === 11 && root.host)
+        t = root.host;
+      else if (root.nodeType === 9 && root.defaultView && root.defaultView.frameElement)
+        t = root.defaultView.frameElement;
+      else
+        return false;
+    }
+    return false;
+  },
+
   printNode (ctx, node, indent, out) {
+    const before = ctx.printedBefore ? ctx.printedBefore.get(node) : undefined;
+    if (before !== undefined && before.indent === indent && !Snapshot.holds(node.el, ctx.focused) &&
+        !Snapshot.holds(node.el, ctx.focusedBefore)) {
+      const from = out.lines.length;
+      for (let i = before.from; i < before.to && !out.full; i++)
+        Snapshot.emit(out, before.lines[i]);
+      if (!out.full)
+        ctx.printedNow.set(node, { indent, lines: out.lines, from, to: out.lines.length });
+      return;
+    }
+    const from = out.lines.length;
+    Snapshot.printNodeAgain(ctx, node, indent, out);
+    if (ctx.printedNow && !out.full)
+      ctx.printedNow.set(node, { indent, lines: out.lines, from, to: out.lines.length });
+  },
+
+  printNodeAgain (ctx, node, indent, out) {
     let kids = Snapshot.normalize(node.kids);
     const authorNamed = node.source === 'label' || node.source === 'labelledby';
 
