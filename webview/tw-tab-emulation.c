@@ -74,9 +74,6 @@ publish_position (void)
   webkit_geolocation_position_free (position);
 }
 
-/* A page started watching the position: it only can in a tab that was
- * granted the permission, so a tab that emulates one. The person's real
- * position is never looked up. */
 static gboolean
 publish_again_cb (gpointer user_data)
 {
@@ -84,6 +81,9 @@ publish_again_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* A page started watching the position: it only can in a tab that was
+ * granted the permission, so a tab that emulates one. The person's real
+ * position is never looked up. */
 static gboolean
 geolocation_start_cb (WebKitGeolocationManager *manager,
                       gpointer                  user_data)
@@ -647,6 +647,9 @@ filter_saved_cb (GObject      *object,
     {
       GTask *task = waiting->pdata[i];
 
+      /* A call that gave up meanwhile changes nothing. */
+      if (g_task_return_error_if_cancelled (task))
+        continue;
       if (offline.filter != NULL)
         commit_apply (g_object_ref (task));
       else
