@@ -188,8 +188,11 @@ export function appEnv(dirs, busAddress, extra = {}) {
     GSETTINGS_BACKEND: 'memory',
     // The accessibility bus socket is named after the display, so apps on
     // separate session buses but one virtual display would race for it.
+    // The web processes do without it too (see webkit_test_vars in
+    // tests/meson.build).
     GTK_A11Y: 'none',
     NO_AT_BRIDGE: '1',
+    WEBKIT_A11Y_BUS_ADDRESS: '',
     ...extra,
   };
   if (busAddress)
