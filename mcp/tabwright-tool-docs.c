@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-tool-registry.h"
 
 /* Writes the tool reference (docs/tools.md) from the tool tables, so that the
@@ -31,28 +32,6 @@ append_cell (GString    *out,
       else
         g_string_append_c (out, *p);
     }
-}
-
-static JsonObject *
-get_object_member (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static const char *
-get_string_member (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
 }
 
 static char *
@@ -93,7 +72,7 @@ describe_type_names (JsonObject *schema)
 
       if (g_strcmp0 (name, "array") == 0)
         {
-          JsonObject *items = get_object_member (schema, "items");
+          JsonObject *items = tw_json_get_object (schema, "items");
 
           if (items != NULL)
             {
@@ -213,7 +192,7 @@ append_property_rows (GString    *out,
                       const char *prefix,
                       gboolean    with_required)
 {
-  JsonObject *properties = get_object_member (schema, "properties");
+  JsonObject *properties = tw_json_get_object (schema, "properties");
   g_autoptr(GList) names = NULL;
 
   if (properties == NULL)
@@ -223,7 +202,7 @@ append_property_rows (GString    *out,
   for (const GList *l = names; l != NULL; l = l->next)
     {
       const char *name = l->data;
-      JsonObject *property = get_object_member (properties, name);
+      JsonObject *property = tw_json_get_object (properties, name);
       g_autofree char *path = prefix != NULL ? g_strdup_printf ("%s.%s", prefix, name) : g_strdup (name);
       g_autofree char *type = NULL;
       JsonObject *items;
@@ -240,14 +219,14 @@ append_property_rows (GString    *out,
       else if (!is_required (schema, name))
         g_string_append (out, " (optional)");
       g_string_append (out, " | ");
-      append_cell (out, get_string_member (property, "description"));
+      append_cell (out, tw_json_get_string (property, "description", NULL));
       g_string_append (out, " |\n");
 
-      if (get_object_member (property, "properties") != NULL)
+      if (tw_json_get_object (property, "properties") != NULL)
         append_property_rows (out, property, path, with_required);
 
-      items = get_object_member (property, "items");
-      if (items != NULL && get_object_member (items, "properties") != NULL)
+      items = tw_json_get_object (property, "items");
+      if (items != NULL && tw_json_get_object (items, "properties") != NULL)
         {
           g_autofree char *item_path = g_strdup_printf ("%s[]", path);
 
@@ -262,7 +241,7 @@ append_tool (GString         *out,
 {
   JsonObject *input = json_node_get_object (tw_tool_registry_get_input_schema (def));
   JsonNode *output = tw_tool_registry_get_output_schema (def);
-  JsonObject *properties = get_object_member (input, "properties");
+  JsonObject *properties = tw_json_get_object (input, "properties");
 
   g_string_append_printf (out, "## `%s`\n\n", def->name);
   g_string_append_printf (out, "**%s**\n\n", def->title);

@@ -3,6 +3,7 @@
 
 #include "tw-activity-log.h"
 
+#include "tw-json.h"
 #include "tw-error.h"
 
 #include <string.h>
@@ -324,19 +325,6 @@ entry_set_string (TwActivityEntry  *self,
 
 /* Reading arguments */
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static gboolean
 get_number (JsonObject *object,
             const char *member,
@@ -397,18 +385,18 @@ describe_arguments (const char *tool,
   if (arguments == NULL || tool == NULL)
     return NULL;
 
-  if (g_str_equal (tool, "browser_type") && (text = get_string (arguments, "text")) != NULL)
+  if (g_str_equal (tool, "browser_type") && (text = tw_json_get_string (arguments, "text", NULL)) != NULL)
     return quote (text);
   if ((g_str_equal (tool, "browser_fill") || g_str_equal (tool, "browser_select")) &&
-      (text = get_string (arguments, "value")) != NULL)
+      (text = tw_json_get_string (arguments, "value", NULL)) != NULL)
     return quote (text);
-  if (g_str_equal (tool, "browser_keypress") && (text = get_string (arguments, "key")) != NULL)
+  if (g_str_equal (tool, "browser_keypress") && (text = tw_json_get_string (arguments, "key", NULL)) != NULL)
     return g_strdup (text);
-  if (g_str_equal (tool, "browser_handoff") && (text = get_string (arguments, "message")) != NULL)
+  if (g_str_equal (tool, "browser_handoff") && (text = tw_json_get_string (arguments, "message", NULL)) != NULL)
     return quote (text);
-  if (g_str_equal (tool, "browser_evaluate") && (text = get_string (arguments, "function")) != NULL)
+  if (g_str_equal (tool, "browser_evaluate") && (text = tw_json_get_string (arguments, "function", NULL)) != NULL)
     return quote (text);
-  if (g_str_equal (tool, "browser_drag") && (text = get_string (arguments, "targetRef")) != NULL)
+  if (g_str_equal (tool, "browser_drag") && (text = tw_json_get_string (arguments, "targetRef", NULL)) != NULL)
     return g_strdup_printf ("→ %s", text);
   if (g_str_equal (tool, "browser_scroll") &&
       get_number (arguments, "deltaX", &x) && get_number (arguments, "deltaY", &y))
@@ -418,13 +406,13 @@ describe_arguments (const char *tool,
     return g_strdup_printf ("%.0f × %.0f", x, y);
   if (g_str_equal (tool, "browser_wait"))
     {
-      if ((text = get_string (arguments, "text")) != NULL)
+      if ((text = tw_json_get_string (arguments, "text", NULL)) != NULL)
         return quote (text);
-      return g_strdup (get_string (arguments, "url"));
+      return g_strdup (tw_json_get_string (arguments, "url", NULL));
     }
 
   /* browser_navigate, browser_new_tab. */
-  return g_strdup (get_string (arguments, "url"));
+  return g_strdup (tw_json_get_string (arguments, "url", NULL));
 }
 
 /* TwActivityLog */
@@ -523,9 +511,9 @@ tw_activity_log_begin (TwActivityLog  *self,
   g_return_val_if_fail (caller != NULL, NULL);
   g_return_val_if_fail (tool != NULL, NULL);
 
-  ref = get_string (arguments, "ref");
+  ref = tw_json_get_string (arguments, "ref", NULL);
   if (ref == NULL)
-    ref = get_string (arguments, "sourceRef");
+    ref = tw_json_get_string (arguments, "sourceRef", NULL);
 
   entry = g_object_new (TW_TYPE_ACTIVITY_ENTRY, NULL);
   entry->call_id = caller->call_id;
@@ -535,7 +523,7 @@ tw_activity_log_begin (TwActivityLog  *self,
   entry->agent_name = bounded_dup (caller->agent_name != NULL ? caller->agent_name : caller->agent_id,
                                    FIELD_MAX_CHARS);
   entry->tool = bounded_dup (tool, FIELD_MAX_CHARS);
-  entry->browser_id = bounded_dup (get_string (arguments, "browserId"), FIELD_MAX_CHARS);
+  entry->browser_id = bounded_dup (tw_json_get_string (arguments, "browserId", NULL), FIELD_MAX_CHARS);
   entry->ref = bounded_dup (ref, FIELD_MAX_CHARS);
   detail = describe_arguments (tool, arguments);
   entry->detail = bounded_dup (detail, FIELD_MAX_CHARS);
@@ -633,8 +621,8 @@ tw_activity_log_end (TwActivityLog *self,
     }
 
   /* A new tab is known by the id it got. */
-  if (entry->browser_id == NULL && get_string (structured, "browserId") != NULL)
-    entry_set_string (entry, &entry->browser_id, get_string (structured, "browserId"),
+  if (entry->browser_id == NULL && tw_json_get_string (structured, "browserId", NULL) != NULL)
+    entry_set_string (entry, &entry->browser_id, tw_json_get_string (structured, "browserId", NULL),
                       ENTRY_PROP_BROWSER_ID);
 
   /* Actions report the element they acted on, named as it was when the
@@ -642,11 +630,11 @@ tw_activity_log_end (TwActivityLog *self,
   element = get_object (structured, "element");
   if (element == NULL)
     element = get_object (structured, "source");
-  if (element != NULL && entry->target_role == NULL && get_string (element, "role") != NULL)
+  if (element != NULL && entry->target_role == NULL && tw_json_get_string (element, "role", NULL) != NULL)
     {
-      entry_set_string (entry, &entry->target_role, get_string (element, "role"),
+      entry_set_string (entry, &entry->target_role, tw_json_get_string (element, "role", NULL),
                         ENTRY_PROP_TARGET_ROLE);
-      entry_set_string (entry, &entry->target_name, get_string (element, "name"),
+      entry_set_string (entry, &entry->target_name, tw_json_get_string (element, "name", NULL),
                         ENTRY_PROP_TARGET_NAME);
     }
 

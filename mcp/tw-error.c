@@ -101,6 +101,18 @@ tw_browser_error_code_name (TwBrowserError code)
   return error_codes[code].name;
 }
 
+TwBrowserError
+tw_browser_error_code_from_name (const char *name)
+{
+  for (guint code = 0; code < G_N_ELEMENTS (error_codes); code++)
+    {
+      if (g_strcmp0 (name, error_codes[code].name) == 0)
+        return code;
+    }
+
+  return TW_BROWSER_ERROR_INTERNAL;
+}
+
 gboolean
 tw_browser_error_is_retryable (TwBrowserError code)
 {

@@ -29,6 +29,10 @@ typedef enum
 GQuark      tw_browser_error_quark        (void);
 const char *tw_browser_error_code_name    (TwBrowserError code);
 gboolean    tw_browser_error_is_retryable (TwBrowserError code);
+/* The code named @name ("browser_stale_ref"), as the page runtime and the
+ * web process name them. A name that is no code's is a bug on the naming
+ * side: TW_BROWSER_ERROR_INTERNAL. */
+TwBrowserError tw_browser_error_code_from_name (const char *name);
 /* One sentence on what the code means and what to do, for the generated
  * tool reference. */
 const char *tw_browser_error_code_description (TwBrowserError code);

@@ -15,6 +15,7 @@
 #include <libsoup/soup.h>
 
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-jsonrpc.h"
 #include "tw-mcp-auth.h"
 #include "tw-mcp-protocol.h"
@@ -661,19 +662,6 @@ pending_watch_client (McpPending *pending)
 
 /* Methods. */
 
-static const char *
-get_string_member (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static void
 handle_initialize (TwMcpServer       *self,
                    SoupServerMessage *msg,
@@ -746,7 +734,7 @@ handle_tools_call (TwMcpServer       *self,
                    TwJsonrpcMessage  *message)
 {
   McpClient *client = session->client;
-  const char *name = get_string_member (message->params, "name");
+  const char *name = tw_json_get_string (message->params, "name", NULL);
   g_autofree char *key = NULL;
   g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) arguments = NULL;

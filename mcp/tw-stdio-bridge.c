@@ -7,6 +7,7 @@
 
 #include <libsoup/soup.h>
 
+#include "tw-cancellable.h"
 #include "tw-error.h"
 #include "tw-jsonrpc.h"
 #include "tw-mcp-protocol.h"
@@ -40,8 +41,7 @@ struct _TwStdioBridge
   /* While running. */
   GTask            *task;
   GCancellable     *cancellable;
-  gulong            caller_cancelled_handler;
-  GCancellable     *caller_cancellable;
+  GSource          *caller_watch;      /* the caller's cancellable */
 
   /* Lines for the output, written one at a time, in order: GBytes*. */
   GQueue            writes;
@@ -1384,12 +1384,7 @@ finish_run (TwStdioBridge *self,
   while ((request = g_queue_pop_head (&self->waiting)) != NULL)
     request_finish (request);
 
-  if (self->caller_cancellable != NULL)
-    {
-      g_cancellable_disconnect (self->caller_cancellable, self->caller_cancelled_handler);
-      self->caller_cancelled_handler = 0;
-      g_clear_object (&self->caller_cancellable);
-    }
+  g_clear_pointer (&self->caller_watch, tw_cancellable_unwatch);
 
   if (error != NULL)
     g_task_return_error (task, error);
@@ -1426,33 +1421,11 @@ maybe_finish (TwStdioBridge *self)
   finish_run (self, NULL);
 }
 
-static gboolean
-caller_cancelled_idle_cb (gpointer user_data)
-{
-  TwStdioBridge *self = user_data;
-
-  finish_run (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                         "The bridge was stopped"));
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
-caller_cancelled_cb (GCancellable  *cancellable,
-                     TwStdioBridge *self)
+caller_cancelled_cb (gpointer user_data)
 {
-  GSource *source;
-
-  if (self->task == NULL)
-    return;
-
-  /* This may run in another thread, and with the cancellable locked: end
-   * the run from the bridge's own main context instead. */
-  source = g_idle_source_new ();
-  g_source_set_callback (source, caller_cancelled_idle_cb, g_object_ref (self), g_object_unref);
-  g_source_set_static_name (source, "[tabwright-mcp] stop");
-  g_source_attach (source, g_task_get_context (self->task));
-  g_source_unref (source);
+  finish_run (user_data, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                              "The bridge was stopped"));
 }
 
 /* GObject. */
@@ -1465,12 +1438,7 @@ tw_stdio_bridge_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
 
-  if (self->caller_cancellable != NULL)
-    {
-      g_cancellable_disconnect (self->caller_cancellable, self->caller_cancelled_handler);
-      self->caller_cancelled_handler = 0;
-      g_clear_object (&self->caller_cancellable);
-    }
+  g_clear_pointer (&self->caller_watch, tw_cancellable_unwatch);
 
   g_queue_clear_full (&self->writes, (GDestroyNotify) g_bytes_unref);
   g_clear_object (&self->input);
@@ -1571,13 +1539,8 @@ tw_stdio_bridge_run_async (TwStdioBridge       *self,
   g_task_set_source_tag (self->task, tw_stdio_bridge_run_async);
   self->cancellable = g_cancellable_new ();
 
-  if (cancellable != NULL)
-    {
-      self->caller_cancellable = g_object_ref (cancellable);
-      self->caller_cancelled_handler = g_cancellable_connect (cancellable,
-                                                              G_CALLBACK (caller_cancelled_cb),
-                                                              self, NULL);
-    }
+  /* Ending the run, or the bridge, ends the watch. */
+  self->caller_watch = tw_cancellable_watch (cancellable, caller_cancelled_cb, self, NULL);
 
   read_next_line (self);
 }

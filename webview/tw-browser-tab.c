@@ -5,7 +5,9 @@
 #include "tw-browser-tab-private.h"
 
 #include "tw-address.h"
+#include "tw-cancellable.h"
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
 #include "tw-tab-console.h"
@@ -107,7 +109,7 @@ typedef struct
   char         *agent_name;       /* who issued it, for what the tab shows */
   guint64       call_id;
   JsonObject   *action;           /* what the overlay is told, for actions */
-  gulong        cancelled_id;
+  GSource      *cancel_watch;
   guint         timeout_source;
   guint         settle_source;
   guint         waiting : 1;      /* waiting for a navigation to end */
@@ -173,7 +175,7 @@ tab_command_free (TabCommand *cmd)
 {
   g_assert (cmd->timeout_source == 0);
   g_assert (cmd->settle_source == 0);
-  g_assert (cmd->cancelled_id == 0);
+  g_assert (cmd->cancel_watch == NULL);
 
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
@@ -381,19 +383,6 @@ set_title (TwBrowserTab *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
-static const char *
-get_string_param (JsonObject *params,
-                  const char *name)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 static void
 set_load_error (TwBrowserTab *self,
                 const char   *uri,
@@ -493,7 +482,6 @@ finish_command (TwBrowserTab *self,
                 GError       *error)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
 
   g_assert (!cmd->finished);
   g_assert ((result == NULL) != (error == NULL));
@@ -503,11 +491,7 @@ finish_command (TwBrowserTab *self,
   cmd->waiting = FALSE;
   g_clear_handle_id (&cmd->timeout_source, g_source_remove);
   g_clear_handle_id (&cmd->settle_source, g_source_remove);
-  if (cmd->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (cancellable, cmd->cancelled_id);
-      cmd->cancelled_id = 0;
-    }
+  g_clear_pointer (&cmd->cancel_watch, tw_cancellable_unwatch);
 
   if (self->active == task)
     self->active = NULL;
@@ -613,7 +597,7 @@ finish_with_page (TwBrowserTab *self,
 
   /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
    * or 6000) into the blank page without reporting a failure. */
-  url = get_string_param (cmd->params, "url");
+  url = tw_json_get_string (cmd->params, "url", NULL);
   if (cmd->command == TW_TAB_COMMAND_NAVIGATE && url != NULL &&
       !g_str_equal (url, "about:blank") &&
       g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
@@ -656,47 +640,14 @@ command_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-typedef struct
-{
-  TwBrowserTab *self;
-  GTask        *task;
-} CancelData;
-
-static gboolean
-cancel_command_cb (gpointer user_data)
-{
-  CancelData *data = user_data;
-  TabCommand *cmd = g_task_get_task_data (data->task);
-
-  if (!cmd->finished)
-    finish_command (data->self, data->task, NULL,
-                    g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                         "the call was cancelled"));
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
-cancel_data_free (gpointer user_data)
+command_cancelled_cb (gpointer user_data)
 {
-  CancelData *data = user_data;
+  GTask *task = user_data;
 
-  g_object_unref (data->task);
-  g_object_unref (data->self);
-  g_free (data);
-}
-
-static void
-command_cancelled_cb (GCancellable *cancellable,
-                      GTask        *task)
-{
-  CancelData *data = g_new0 (CancelData, 1);
-
-  /* This may run inside g_cancellable_connect() or from another thread, and
-   * the handler cannot be disconnected from within itself: finish later. */
-  data->self = g_object_ref (g_task_get_source_object (task));
-  data->task = g_object_ref (task);
-  g_idle_add_full (G_PRIORITY_DEFAULT, cancel_command_cb, data, cancel_data_free);
+  finish_command (g_task_get_source_object (task), task, NULL,
+                  g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                       "the call was cancelled"));
 }
 
 /* Waiting for navigations */
@@ -1427,8 +1378,8 @@ static void
 copy_element (JsonObject *action,
               JsonObject *element)
 {
-  const char *role = get_string_param (element, "role");
-  const char *name = get_string_param (element, "name");
+  const char *role = tw_json_get_string (element, "role", NULL);
+  const char *name = tw_json_get_string (element, "name", NULL);
 
   if (role != NULL)
     json_object_set_string_member (action, "role", role);
@@ -1516,9 +1467,9 @@ static void run_action   (TwBrowserTab *self,
 static const char *
 action_ref (TabCommand *cmd)
 {
-  const char *ref = get_string_param (cmd->params, "ref");
+  const char *ref = tw_json_get_string (cmd->params, "ref", NULL);
 
-  return ref != NULL ? ref : get_string_param (cmd->params, "sourceRef");
+  return ref != NULL ? ref : tw_json_get_string (cmd->params, "sourceRef", NULL);
 }
 
 /* After the action, the box is stale when the point acted on is not in it
@@ -1612,7 +1563,7 @@ resolve_step (TwBrowserTab *self,
               JsonObject   *answer)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  const char *ref = step == RESOLVE_DROP ? get_string_param (cmd->params, "targetRef")
+  const char *ref = step == RESOLVE_DROP ? tw_json_get_string (cmd->params, "targetRef", NULL)
                                          : action_ref (cmd);
   ResolveData *data;
 
@@ -1769,7 +1720,7 @@ dispatch_command (TwBrowserTab *self,
     {
     case TW_TAB_COMMAND_NAVIGATE:
       {
-        const char *url = get_string_param (cmd->params, "url");
+        const char *url = tw_json_get_string (cmd->params, "url", NULL);
 
         if (url == NULL)
           {
@@ -1859,7 +1810,7 @@ dispatch_command (TwBrowserTab *self,
         g_clear_handle_id (&cmd->timeout_source, g_source_remove);
         cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
                                              handoff_timeout_cb, task);
-        set_handoff (self, task, get_string_param (cmd->params, "message"),
+        set_handoff (self, task, tw_json_get_string (cmd->params, "message", NULL),
                      cmd->agent_name != NULL ? cmd->agent_name : "An agent");
       }
       break;
@@ -1914,7 +1865,7 @@ dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_HANDLE_DIALOG:
       {
         JsonObject *reply = json_object_new ();
-        const char *text = get_string_param (cmd->params, "promptText");
+        const char *text = tw_json_get_string (cmd->params, "promptText", NULL);
 
         self->dialog_answer_set = TRUE;
         self->dialog_accept = json_object_get_boolean_member_with_default (cmd->params, "accept",
@@ -2754,10 +2705,8 @@ tw_browser_tab_run_as_async (TwBrowserTab        *self,
   /* The queue owns a reference until the command finishes. */
   g_queue_push_tail (&self->pending, g_object_ref (task));
 
-  if (cancellable != NULL)
-    cmd->cancelled_id = g_cancellable_connect (cancellable,
-                                               G_CALLBACK (command_cancelled_cb),
-                                               task, NULL);
+  /* Finishing the command ends the watch. */
+  cmd->cancel_watch = tw_cancellable_watch (cancellable, command_cancelled_cb, task, NULL);
 
   schedule_next_command (self);
   update_busy (self);

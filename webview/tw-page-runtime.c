@@ -340,18 +340,6 @@ call_caller_cancelled_cb (GCancellable *cancellable,
   g_cancellable_cancel (page_cancellable);
 }
 
-static TwBrowserError
-error_code_from_name (const char *name)
-{
-  for (int code = 0; code <= TW_BROWSER_ERROR_INTERNAL; code++)
-    {
-      if (g_strcmp0 (name, tw_browser_error_code_name (code)) == 0)
-        return code;
-    }
-
-  return TW_BROWSER_ERROR_INTERNAL;
-}
-
 static void call_start (GTask *task);
 
 static void
@@ -504,7 +492,7 @@ call_finished_cb (GObject      *object,
         }
 
       call_return_error (task, g_error_new_literal (TW_BROWSER_ERROR,
-                                                    error_code_from_name (code),
+                                                    tw_browser_error_code_from_name (code),
                                                     message != NULL ? message
                                                                     : "The page runtime failed"));
     }

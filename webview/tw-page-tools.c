@@ -3,6 +3,7 @@
 
 #include "tw-page-tools.h"
 
+#include "tw-json.h"
 #include "tw-evaluate-script.h"
 #include "tw-error.h"
 #include "tw-workspace-path.h"
@@ -60,27 +61,6 @@ get_int_param (JsonObject  *params,
   g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                "\"%s\" must be an integer", name);
   return FALSE;
-}
-
-/* A string member; NULL when absent, an error when it is not a string. */
-static const char *
-get_string_param (JsonObject  *params,
-                  const char  *name,
-                  GError     **error)
-{
-  JsonNode *node = params != NULL ? json_object_get_member (params, name) : NULL;
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                   "\"%s\" must be a string", name);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
 }
 
 static gboolean
@@ -570,11 +550,11 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
       return;
     }
 
-  save_path = get_string_param (params, "savePath", &error);
+  save_path = tw_json_get_string_arg (params, "savePath", &error);
   if (error == NULL)
-    ref = get_string_param (params, "ref", &error);
+    ref = tw_json_get_string_arg (params, "ref", &error);
   if (error == NULL)
-    format = get_string_param (params, "format", &error);
+    format = tw_json_get_string_arg (params, "format", &error);
   if (error == NULL)
     get_int_param (params, "quality", &quality, &error);
   if (error == NULL)
@@ -1221,9 +1201,9 @@ tw_page_tools_wait_async (WebKitWebView       *view,
   task = g_task_new (view, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_page_tools_wait_async);
 
-  text = get_string_param (params, "text", &error);
+  text = tw_json_get_string_arg (params, "text", &error);
   if (error == NULL)
-    url = get_string_param (params, "url", &error);
+    url = tw_json_get_string_arg (params, "url", &error);
   if (error == NULL)
     get_int_param (params, "timeoutMs", &timeout_ms, &error);
   if (error != NULL)
@@ -1241,7 +1221,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
 
     for (guint i = 0; error == NULL && kinds[i] != NULL; i++)
       {
-        const char *value = get_string_param (params, kinds[i], &error);
+        const char *value = tw_json_get_string_arg (params, kinds[i], &error);
 
         if (value != NULL)
           {
@@ -1252,7 +1232,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
           }
       }
     if (error == NULL)
-      state = get_string_param (params, "state", &error);
+      state = tw_json_get_string_arg (params, "state", &error);
     if (error != NULL)
       {
         g_task_return_error (task, g_steal_pointer (&error));

@@ -3,6 +3,7 @@
 
 #include "tw-read-url.h"
 
+#include "tw-json.h"
 #include "tw-error.h"
 #include "tw-page-runtime.h"
 #include "tw-tab-reading.h"
@@ -83,19 +84,6 @@ read_url_free (ReadUrl *data)
 }
 
 static void fetch (GTask *task);
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
 
 static gboolean
 is_http (GUri *uri)
@@ -238,10 +226,10 @@ convert_cb (GObject      *object,
   json_object_set_string_member (reply, "contentType",
                                  data->content_type != NULL ? data->content_type : "");
   json_object_set_string_member (reply, "source", data->source);
-  if (get_string (answer, "title") != NULL && *get_string (answer, "title") != '\0')
-    json_object_set_string_member (reply, "title", get_string (answer, "title"));
-  if (get_string (answer, "mainContent") != NULL)
-    json_object_set_string_member (reply, "mainContent", get_string (answer, "mainContent"));
+  if (tw_json_get_string (answer, "title", NULL) != NULL && *tw_json_get_string (answer, "title", NULL) != '\0')
+    json_object_set_string_member (reply, "title", tw_json_get_string (answer, "title", NULL));
+  if (tw_json_get_string (answer, "mainContent", NULL) != NULL)
+    json_object_set_string_member (reply, "mainContent", tw_json_get_string (answer, "mainContent", NULL));
   if (data->note != NULL || data->cut)
     {
       g_autofree char *note = g_strconcat (data->note != NULL ? data->note : "",
@@ -252,8 +240,8 @@ convert_cb (GObject      *object,
 
       json_object_set_string_member (reply, "note", note);
     }
-  json_object_set_string_member (reply, "text", get_string (answer, "text") != NULL
-                                                   ? get_string (answer, "text") : "");
+  json_object_set_string_member (reply, "text", tw_json_get_string (answer, "text", NULL) != NULL
+                                                   ? tw_json_get_string (answer, "text", NULL) : "");
   json_object_set_int_member (reply, "offset", json_object_get_int_member_with_default (answer, "offset", 0));
   json_object_set_int_member (reply, "total", json_object_get_int_member_with_default (answer, "total", 0));
   json_object_set_boolean_member (reply, "truncated",
@@ -595,9 +583,9 @@ tw_read_url_async (WebKitNetworkSession *session,
 {
   g_autoptr(GTask) task = NULL;
   ReadUrl *data;
-  const char *url = get_string (params, "url");
-  const char *llms = get_string (params, "llms");
-  const char *cursor = get_string (params, "cursor");
+  const char *url = tw_json_get_string (params, "url", NULL);
+  const char *llms = tw_json_get_string (params, "llms", NULL);
+  const char *cursor = tw_json_get_string (params, "cursor", NULL);
   g_autoptr(GUri) uri = NULL;
 
   g_return_if_fail (WEBKIT_IS_NETWORK_SESSION (session));

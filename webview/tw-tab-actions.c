@@ -3,6 +3,7 @@
 
 #include "tw-tab-actions.h"
 
+#include "tw-cancellable.h"
 #include "tw-evaluate-script.h"
 
 #include "tw-error.h"
@@ -55,9 +56,8 @@ typedef struct
   gint64          settle_deadline_us;
   char           *start_uri;
   GCancellable   *step_cancellable;
-  gulong          cancelled_id;
+  GSource        *cancel_watch;
   guint           timer_id;
-  guint           cancel_idle_id;
 
   /* What the page did meanwhile. */
   gulong          load_changed_id;
@@ -138,7 +138,7 @@ static void
 action_run_detach (ActionRun *run)
 {
   g_clear_handle_id (&run->timer_id, g_source_remove);
-  g_clear_handle_id (&run->cancel_idle_id, g_source_remove);
+  g_clear_pointer (&run->cancel_watch, tw_cancellable_unwatch);
 
   if (run->step_cancellable != NULL)
     {
@@ -197,7 +197,6 @@ run_fail (GTask  *task,
           GError *error)
 {
   ActionRun *run = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
 
   if (run->phase == PHASE_DONE)
     {
@@ -206,11 +205,6 @@ run_fail (GTask  *task,
     }
 
   run->phase = PHASE_DONE;
-  if (run->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (cancellable, run->cancelled_id);
-      run->cancelled_id = 0;
-    }
   action_run_detach (run);
   g_task_return_error (task, error);
 }
@@ -257,7 +251,6 @@ static void
 run_succeed (GTask *task)
 {
   ActionRun *run = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
   const char *uri = webkit_web_view_get_uri (run->view);
   const char *title = webkit_web_view_get_title (run->view);
 
@@ -265,11 +258,6 @@ run_succeed (GTask *task)
     return;
 
   run->phase = PHASE_DONE;
-  if (run->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (cancellable, run->cancelled_id);
-      run->cancelled_id = 0;
-    }
   action_run_detach (run);
 
   g_debug ("Action %s done in %.1f ms", tw_tab_command_to_string (run->command),
@@ -407,32 +395,9 @@ on_resource_load_started_cb (WebKitWebView     *view,
 }
 
 static void
-on_cancelled_cb (GCancellable *cancellable,
-                 GTask        *task);
-
-static gboolean
-cancel_idle_cb (gpointer user_data)
+run_cancelled_cb (gpointer user_data)
 {
-  GTask *task = user_data;
-  ActionRun *run = g_task_get_task_data (task);
-
-  run->cancel_idle_id = 0;
-  run_fail (task, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED, "The call was cancelled"));
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_cancelled_cb (GCancellable *cancellable,
-                 GTask        *task)
-{
-  ActionRun *run = g_task_get_task_data (task);
-
-  /* GCancellable forbids disconnecting from within this handler, so the
-   * run ends from an idle. */
-  if (run->cancel_idle_id == 0)
-    run->cancel_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, cancel_idle_cb,
-                                           g_object_ref (task), g_object_unref);
+  run_fail (user_data, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED, "The call was cancelled"));
 }
 
 /* Page calls. */
@@ -489,18 +454,6 @@ command_function (TwTabCommand command)
     case TW_TAB_COMMAND_KEYPRESS: return "keyboard.down";
     default:                      return NULL;
     }
-}
-
-static TwBrowserError
-error_code_from_name (const char *name)
-{
-  for (int code = 0; code <= TW_BROWSER_ERROR_INTERNAL; code++)
-    {
-      if (g_strcmp0 (name, tw_browser_error_code_name (code)) == 0)
-        return code;
-    }
-
-  return TW_BROWSER_ERROR_NOT_INTERACTABLE;
 }
 
 /* A page call failed. When the action had started a navigation, the old
@@ -604,7 +557,7 @@ run_not_ready (GTask      *task,
   if (permanent)
     {
       run_fail (task, g_error_new_literal (TW_BROWSER_ERROR,
-                                           code != NULL ? error_code_from_name (code)
+                                           code != NULL ? tw_browser_error_code_from_name (code)
                                                         : TW_BROWSER_ERROR_NOT_INTERACTABLE,
                                            message));
       return;
@@ -615,7 +568,7 @@ run_not_ready (GTask      *task,
       TwBrowserError error_code = TW_BROWSER_ERROR_NOT_INTERACTABLE;
 
       if (code != NULL)
-        error_code = error_code_from_name (code);
+        error_code = tw_browser_error_code_from_name (code);
       else if (g_str_equal (reason, "moving"))
         error_code = TW_BROWSER_ERROR_TIMEOUT;
 
@@ -1640,8 +1593,7 @@ tw_tab_actions_run_async (WebKitWebView             *view,
       return;
     }
 
-  if (cancellable != NULL)
-    run->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled_cb), task, NULL);
+  run->cancel_watch = tw_cancellable_watch (cancellable, run_cancelled_cb, task, NULL);
 
   run->started_us = g_get_monotonic_time ();
   run->deadline_us = run->started_us + (gint64) run->actionable_timeout_ms * 1000;

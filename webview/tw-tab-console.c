@@ -3,6 +3,7 @@
 
 #include "tw-tab-console.h"
 
+#include "tw-cancellable.h"
 #include "tw-error.h"
 
 #include <string.h>
@@ -19,7 +20,7 @@ typedef struct
 
   gulong         added_id;
   guint          timeout_source;
-  gulong         cancelled_id;
+  GSource       *cancel_watch;
 } ConsoleQuery;
 
 static void
@@ -27,6 +28,7 @@ console_query_free (ConsoleQuery *query)
 {
   g_assert (query->added_id == 0);
   g_assert (query->timeout_source == 0);
+  g_assert (query->cancel_watch == NULL);
   g_strfreev (query->levels);
   g_strfreev (query->sources);
   g_free (query->text);
@@ -128,17 +130,9 @@ wait_cleanup (GTask *task)
 {
   ConsoleQuery *query = g_task_get_task_data (task);
   TwTabLog *log = g_task_get_source_object (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-
   g_clear_signal_handler (&query->added_id, log);
   g_clear_handle_id (&query->timeout_source, g_source_remove);
-  if (query->cancelled_id != 0)
-    {
-      /* Not g_cancellable_disconnect(): it would wait for a running
-       * handler, which may be this very one. */
-      g_signal_handler_disconnect (cancellable, query->cancelled_id);
-      query->cancelled_id = 0;
-    }
+  g_clear_pointer (&query->cancel_watch, tw_cancellable_unwatch);
 }
 
 static void
@@ -178,14 +172,14 @@ wait_timeout_cb (gpointer user_data)
 }
 
 static void
-wait_cancelled_cb (GCancellable *cancellable,
-                   GTask        *task)
+wait_cancelled_cb (gpointer user_data)
 {
-  /* Finish from the main loop, outside the cancellable's handler. */
+  GTask *task = user_data;
   ConsoleQuery *query = g_task_get_task_data (task);
 
+  /* The task then returns G_IO_ERROR_CANCELLED. */
   g_clear_handle_id (&query->timeout_source, g_source_remove);
-  query->timeout_source = g_idle_add_full (G_PRIORITY_DEFAULT, wait_timeout_cb, task, NULL);
+  wait_timeout_cb (task);
 }
 
 void
@@ -286,9 +280,7 @@ tw_tab_console_run_async (TwTabLog            *log,
 
   query->added_id = g_signal_connect (log, "console-added", G_CALLBACK (console_added_cb), task);
   query->timeout_source = g_timeout_add (query->timeout_ms, wait_timeout_cb, task);
-  if (cancellable != NULL)
-    query->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (wait_cancelled_cb),
-                                                 task, NULL);
+  query->cancel_watch = tw_cancellable_watch (cancellable, wait_cancelled_cb, task, NULL);
   g_steal_pointer (&task);
 }
 

@@ -3,6 +3,7 @@
 
 #include "tw-tab-storage.h"
 
+#include "tw-json.h"
 #include "tw-error.h"
 #include "tw-page-runtime.h"
 #include "tw-web-context.h"
@@ -22,55 +23,6 @@
 
 /* The largest storage state file loaded. */
 #define STATE_MAX_BYTES (16 * 1024 * 1024)
-
-static const char *
-param_string (JsonObject *params,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static gboolean
-param_boolean (JsonObject *params,
-               const char *name,
-               gboolean    fallback)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return fallback;
-
-  return json_node_get_boolean (node);
-}
-
-/* A number member (integer or not), or @fallback. */
-static double
-param_number (JsonObject *params,
-              const char *name,
-              double      fallback)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return fallback;
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      return (double) json_node_get_int (node);
-    case G_TYPE_DOUBLE:
-      return json_node_get_double (node);
-    default:
-      return fallback;
-    }
-}
 
 static GError *
 invalid (const char *format,
@@ -135,13 +87,13 @@ static SoupCookie *
 cookie_from_json (JsonObject  *object,
                   GError     **error)
 {
-  const char *name = param_string (object, "name");
-  const char *value = param_string (object, "value");
-  const char *domain = param_string (object, "domain");
-  const char *url = param_string (object, "url");
-  const char *path = param_string (object, "path");
-  const char *same_site = param_string (object, "sameSite");
-  double expires = param_number (object, "expires", -1);
+  const char *name = tw_json_get_string (object, "name", NULL);
+  const char *value = tw_json_get_string (object, "value", NULL);
+  const char *domain = tw_json_get_string (object, "domain", NULL);
+  const char *url = tw_json_get_string (object, "url", NULL);
+  const char *path = tw_json_get_string (object, "path", NULL);
+  const char *same_site = tw_json_get_string (object, "sameSite", NULL);
+  double expires = tw_json_get_number (object, "expires", -1);
   g_autofree char *url_host = NULL;
   gboolean secure_default = FALSE;
   SoupSameSitePolicy policy = SOUP_SAME_SITE_POLICY_LAX;
@@ -226,8 +178,8 @@ cookie_from_json (JsonObject  *object,
         }
       soup_cookie_set_expires (cookie, when);
     }
-  soup_cookie_set_http_only (cookie, param_boolean (object, "httpOnly", FALSE));
-  soup_cookie_set_secure (cookie, param_boolean (object, "secure", secure_default));
+  soup_cookie_set_http_only (cookie, tw_json_get_boolean (object, "httpOnly", FALSE));
+  soup_cookie_set_secure (cookie, tw_json_get_boolean (object, "secure", secure_default));
   soup_cookie_set_same_site_policy (cookie, policy);
 
   return cookie;
@@ -433,9 +385,9 @@ cookies_listed_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   CookiesData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  const char *name = param_string (data->params, "name");
-  const char *domain = param_string (data->params, "domain");
-  const char *path = param_string (data->params, "path");
+  const char *name = tw_json_get_string (data->params, "name", NULL);
+  const char *domain = tw_json_get_string (data->params, "domain", NULL);
+  const char *path = tw_json_get_string (data->params, "path", NULL);
   GList *cookies;
   GList *kept = NULL;
 
@@ -514,7 +466,7 @@ tw_tab_storage_cookies_async (WebKitNetworkSession *session,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_tab_storage_cookies_async);
 
-  action = param_string (params, "action");
+  action = tw_json_get_string (params, "action", NULL);
   if (action == NULL)
     action = "list";
 
@@ -540,7 +492,7 @@ tw_tab_storage_cookies_async (WebKitNetworkSession *session,
     }
 
   if ((g_str_equal (action, "get") || g_str_equal (action, "delete")) &&
-      param_string (params, "name") == NULL)
+      tw_json_get_string (params, "name", NULL) == NULL)
     {
       g_task_return_error (task, invalid ("action “%s” needs the cookie's name", action));
       return;
@@ -624,9 +576,9 @@ static gboolean
 check_answer (JsonObject  *answer,
               GError     **error)
 {
-  const char *denied = param_string (answer, "denied");
-  const char *failed = param_string (answer, "failed");
-  const char *origin = param_string (answer, "origin");
+  const char *denied = tw_json_get_string (answer, "denied", NULL);
+  const char *failed = tw_json_get_string (answer, "failed", NULL);
+  const char *origin = tw_json_get_string (answer, "origin", NULL);
 
   if (denied != NULL)
     {
@@ -679,9 +631,9 @@ web_storage_done_cb (GObject      *object,
     }
 
   json_object_set_string_member (answer, "area",
-                                 g_strcmp0 (param_string (params, "area"), "session") == 0
+                                 g_strcmp0 (tw_json_get_string (params, "area", NULL), "session") == 0
                                  ? "session" : "local");
-  json_object_set_string_member (answer, "action", param_string (params, "action"));
+  json_object_set_string_member (answer, "action", tw_json_get_string (params, "action", NULL));
   g_task_return_pointer (task, g_steal_pointer (&answer), (GDestroyNotify) json_object_unref);
 }
 
@@ -694,10 +646,10 @@ tw_tab_storage_web_async (WebKitWebView       *view,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GVariantDict) args = g_variant_dict_new (NULL);
-  const char *action = param_string (params, "action");
-  const char *area = param_string (params, "area");
-  const char *key = param_string (params, "key");
-  const char *value = param_string (params, "value");
+  const char *action = tw_json_get_string (params, "action", NULL);
+  const char *area = tw_json_get_string (params, "area", NULL);
+  const char *key = tw_json_get_string (params, "key", NULL);
+  const char *value = tw_json_get_string (params, "value", NULL);
 
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
   g_return_if_fail (params != NULL);
@@ -950,7 +902,7 @@ state_origin_read_cb (GObject      *object,
     return;
 
   if (value == NULL || (answer = parse_answer (value, &error)) == NULL ||
-      g_strcmp0 (param_string (answer, "origin"), wanted) != 0)
+      g_strcmp0 (tw_json_get_string (answer, "origin", NULL), wanted) != 0)
     {
       drop_hidden_view (data);
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
@@ -1035,13 +987,13 @@ state_origin_written_cb (GObject      *object,
       return;
     }
 
-  if (param_string (answer, "failed") != NULL ||
-      g_strcmp0 (param_string (answer, "origin"), wanted) != 0)
+  if (tw_json_get_string (answer, "failed", NULL) != NULL ||
+      g_strcmp0 (tw_json_get_string (answer, "origin", NULL), wanted) != 0)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "could not write the localStorage of %s: %s", wanted,
-                               param_string (answer, "failed") != NULL
-                               ? param_string (answer, "failed")
+                               tw_json_get_string (answer, "failed", NULL) != NULL
+                               ? tw_json_get_string (answer, "failed", NULL)
                                : "the page had another origin");
       return;
     }
@@ -1315,7 +1267,7 @@ state_parse (StateData  *data,
     {
       JsonNode *node = json_array_get_element (json_node_get_array (origins), i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *origin = entry != NULL ? param_string (entry, "origin") : NULL;
+      const char *origin = entry != NULL ? tw_json_get_string (entry, "origin", NULL) : NULL;
       JsonNode *items = entry != NULL ? json_object_get_member (entry, "localStorage") : NULL;
       JsonObject *copy;
       JsonArray *copied;
@@ -1340,8 +1292,8 @@ state_parse (StateData  *data,
         {
           JsonNode *item = json_array_get_element (json_node_get_array (items), j);
           JsonObject *pair = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
-          const char *name = pair != NULL ? param_string (pair, "name") : NULL;
-          const char *value = pair != NULL ? param_string (pair, "value") : NULL;
+          const char *name = pair != NULL ? tw_json_get_string (pair, "name", NULL) : NULL;
+          const char *value = pair != NULL ? tw_json_get_string (pair, "value", NULL) : NULL;
           JsonObject *kept;
 
           if (name == NULL || value == NULL)
@@ -1472,8 +1424,8 @@ tw_tab_storage_state_async (WebKitNetworkSession *session,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  const char *action = param_string (params, "action");
-  const char *path = param_string (params, "path");
+  const char *action = tw_json_get_string (params, "action", NULL);
+  const char *path = tw_json_get_string (params, "path", NULL);
   StateData *data;
 
   g_return_if_fail (WEBKIT_IS_NETWORK_SESSION (session));

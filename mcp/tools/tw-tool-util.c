@@ -6,47 +6,11 @@
 #include "tw-error.h"
 
 const char *
-tw_tool_get_string (JsonObject *object,
-                    const char *member,
-                    const char *fallback)
-{
-  JsonNode *node;
-
-  g_return_val_if_fail (object != NULL, fallback);
-  g_return_val_if_fail (member != NULL, fallback);
-
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return fallback;
-
-  return json_node_get_string (node);
-}
-
-gboolean
-tw_tool_get_boolean (JsonObject *object,
-                     const char *member,
-                     gboolean    fallback)
-{
-  JsonNode *node;
-
-  g_return_val_if_fail (object != NULL, fallback);
-  g_return_val_if_fail (member != NULL, fallback);
-
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return fallback;
-
-  return json_node_get_boolean (node);
-}
-
-const char *
 tw_tool_get_browser_id (TwToolCall *call)
 {
   g_return_val_if_fail (call != NULL, NULL);
 
-  return tw_tool_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
+  return tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
 }
 
 JsonObject *
@@ -122,12 +86,12 @@ tw_tool_append_dialogs (GString    *text,
         continue;
 
       dialog = json_node_get_object (element);
-      type = tw_tool_get_string (dialog, "type", "dialog");
+      type = tw_json_get_string (dialog, "type", "dialog");
 
       g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
                               type,
-                              tw_tool_get_string (dialog, "message", ""),
-                              tw_tool_get_boolean (dialog, "accepted",
+                              tw_json_get_string (dialog, "message", ""),
+                              tw_json_get_boolean (dialog, "accepted",
                                                    g_strcmp0 (type, "alert") == 0)
                               ? "accepted" : "dismissed");
       if (json_object_get_int_member_with_default (dialog, "count", 1) > 1)
@@ -135,7 +99,7 @@ tw_tool_append_dialogs (GString    *text,
                                 json_object_get_int_member (dialog, "count"));
       if (json_object_has_member (dialog, "promptText"))
         g_string_append_printf (text, " answered \"%s\"",
-                                tw_tool_get_string (dialog, "promptText", ""));
+                                tw_json_get_string (dialog, "promptText", ""));
     }
 
   tw_tool_append_downloads (text, result);
@@ -163,17 +127,17 @@ tw_tool_append_downloads (GString    *text,
         continue;
 
       download = json_node_get_object (element);
-      state = tw_tool_get_string (download, "state", "running");
+      state = tw_json_get_string (download, "state", "running");
       size = json_object_get_member (download, "size");
       g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
-                              tw_tool_get_string (download, "fileName", "(no name)"),
+                              tw_json_get_string (download, "fileName", "(no name)"),
                               state,
                               size != NULL && JSON_NODE_HOLDS_VALUE (size) ? json_node_get_int (size) : 0,
-                              tw_tool_get_string (download, "mimeType", "unknown type"));
+                              tw_json_get_string (download, "mimeType", "unknown type"));
       if (json_object_has_member (download, "error"))
-        g_string_append_printf (text, ": %s", tw_tool_get_string (download, "error", ""));
+        g_string_append_printf (text, ": %s", tw_json_get_string (download, "error", ""));
       if (json_object_has_member (download, "path"))
-        g_string_append_printf (text, "\npath: %s", tw_tool_get_string (download, "path", ""));
+        g_string_append_printf (text, "\npath: %s", tw_json_get_string (download, "path", ""));
     }
 }
 
@@ -194,7 +158,7 @@ void
 tw_tool_append_title (GString    *text,
                       JsonObject *result)
 {
-  const char *title = tw_tool_get_string (result, "title", "");
+  const char *title = tw_json_get_string (result, "title", "");
   g_autofree char *quoted = title[0] != '\0' ? g_strdup_printf ("\"%s\"", title)
                                              : g_strdup ("(none)");
 
@@ -226,10 +190,10 @@ tw_tool_describe_emulation (JsonObject *emulation)
 
   text = g_string_new (NULL);
   if (json_object_has_member (emulation, "device"))
-    g_string_append_printf (text, "device: %s", tw_tool_get_string (emulation, "device", "?"));
+    g_string_append_printf (text, "device: %s", tw_json_get_string (emulation, "device", "?"));
   if (json_object_has_member (emulation, "userAgent"))
     g_string_append_printf (text, "%suserAgent: %s", text->len > 0 ? ", " : "",
-                            tw_tool_get_string (emulation, "userAgent", "?"));
+                            tw_json_get_string (emulation, "userAgent", "?"));
   geolocation = json_object_get_member (emulation, "geolocation");
   if (geolocation != NULL && JSON_NODE_HOLDS_OBJECT (geolocation))
     {
@@ -244,7 +208,7 @@ tw_tool_describe_emulation (JsonObject *emulation)
       g_string_append (text, " m)");
     }
 
-  if (tw_tool_get_boolean (emulation, "offline", FALSE))
+  if (tw_json_get_boolean (emulation, "offline", FALSE))
     g_string_append (text, text->len > 0 ? ", offline" : "offline");
 
   if (text->len == 0)
@@ -264,8 +228,8 @@ tw_tool_append_page (GString    *text,
   g_return_if_fail (text != NULL);
   g_return_if_fail (result != NULL);
 
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", "about:blank"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", "about:blank"));
   tw_tool_append_title (text, result);
 
   status = json_object_get_member (result, "status");
@@ -282,36 +246,4 @@ tw_tool_append_page (GString    *text,
     }
 
   tw_tool_append_dialogs (text, result);
-}
-
-gint64
-tw_tool_get_int (JsonObject *object,
-                 const char *member,
-                 gint64      fallback)
-{
-  JsonNode *node;
-
-  g_return_val_if_fail (object != NULL, fallback);
-  g_return_val_if_fail (member != NULL, fallback);
-
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return fallback;
-
-  return json_node_get_int (node);
-}
-
-JsonArray *
-tw_tool_get_array (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node;
-
-  g_return_val_if_fail (object != NULL, NULL);
-  g_return_val_if_fail (member != NULL, NULL);
-
-  node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }

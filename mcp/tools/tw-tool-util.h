@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "tw-json.h"
 #include "tw-tool.h"
 
 G_BEGIN_DECLS
@@ -105,24 +106,5 @@ void        tw_tool_append_downloads    (GString     *text,
  * browser_list_tabs) in words: "device: phone, userAgent: …, geolocation: 52.52, 13.405
  * (accuracy 10 m), offline"; NULL when it emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
-
-/* A string member, or @fallback when it is absent or not a string. */
-const char *tw_tool_get_string          (JsonObject  *object,
-                                         const char  *member,
-                                         const char  *fallback);
-
-/* A boolean member, or @fallback when it is absent or not a boolean. */
-gboolean    tw_tool_get_boolean         (JsonObject  *object,
-                                         const char  *member,
-                                         gboolean     fallback);
-
-/* An integer member, or @fallback when it is absent or not an integer. */
-gint64      tw_tool_get_int             (JsonObject  *object,
-                                         const char  *member,
-                                         gint64       fallback);
-
-/* An array member, or NULL when it is absent or not an array. */
-JsonArray  *tw_tool_get_array           (JsonObject  *object,
-                                         const char  *member);
 
 G_END_DECLS

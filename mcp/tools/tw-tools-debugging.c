@@ -18,9 +18,9 @@ static void
 append_location (GString    *text,
                  JsonObject *object)
 {
-  const char *url = tw_tool_get_string (object, "url", NULL);
-  gint64 line = tw_tool_get_int (object, "line", 0);
-  gint64 column = tw_tool_get_int (object, "column", 0);
+  const char *url = tw_json_get_string (object, "url", NULL);
+  gint64 line = tw_json_get_int (object, "line", 0);
+  gint64 column = tw_json_get_int (object, "column", 0);
 
   if (url == NULL || url[0] == '\0')
     return;
@@ -37,16 +37,16 @@ static void
 append_message_line (GString    *text,
                      JsonObject *message)
 {
-  const char *time = tw_tool_get_string (message, "time", "");
+  const char *time = tw_json_get_string (message, "time", "");
 
-  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", tw_tool_get_int (message, "id", 0));
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " ", tw_json_get_int (message, "id", 0));
   if (strlen (time) >= 23)
     g_string_append_len (text, time + 11, 12);
   g_string_append_printf (text, " %s %s: %s",
-                          tw_tool_get_string (message, "level", "log"),
-                          tw_tool_get_string (message, "source", "other"),
-                          tw_tool_get_string (message, "text", ""));
-  if (tw_tool_get_string (message, "url", NULL) != NULL)
+                          tw_json_get_string (message, "level", "log"),
+                          tw_json_get_string (message, "source", "other"),
+                          tw_json_get_string (message, "text", ""));
+  if (tw_json_get_string (message, "url", NULL) != NULL)
     {
       g_string_append (text, " (");
       append_location (text, message);
@@ -58,8 +58,8 @@ static void
 append_message_detail (GString    *text,
                        JsonObject *message)
 {
-  JsonArray *args = tw_tool_get_array (message, "args");
-  JsonArray *stack = tw_tool_get_array (message, "stack");
+  JsonArray *args = tw_json_get_array (message, "args");
+  JsonArray *stack = tw_json_get_array (message, "stack");
 
   if (args != NULL)
     {
@@ -82,11 +82,11 @@ append_message_detail (GString    *text,
       for (guint i = 0; i < json_array_get_length (stack); i++)
         {
           JsonObject *frame = json_array_get_object_element (stack, i);
-          const char *function = tw_tool_get_string (frame, "function", "");
+          const char *function = tw_json_get_string (frame, "function", "");
 
           g_string_append_printf (text, "\n  at %s (", function[0] != '\0' ? function
                                                                           : "(top level)");
-          if (tw_tool_get_string (frame, "url", "")[0] != '\0')
+          if (tw_json_get_string (frame, "url", "")[0] != '\0')
             append_location (text, frame);
           else
             g_string_append (text, "native");
@@ -99,20 +99,20 @@ static char *
 format_console (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *mode = tw_tool_get_string (result, "mode", "list");
-  JsonArray *messages = tw_tool_get_array (result, "messages");
+  const char *mode = tw_json_get_string (result, "mode", "list");
+  JsonArray *messages = tw_json_get_array (result, "messages");
   guint n = messages != NULL ? json_array_get_length (messages) : 0;
-  gint64 matched = tw_tool_get_int (result, "matched", n);
+  gint64 matched = tw_json_get_int (result, "matched", n);
 
   if (g_strcmp0 (mode, "clear") == 0)
     g_string_append_printf (text, "Cleared %" G_GINT64_FORMAT " console messages.",
-                            tw_tool_get_int (result, "cleared", 0));
+                            tw_json_get_int (result, "cleared", 0));
   else if (g_strcmp0 (mode, "message") == 0)
     g_string_append (text, "One console message in detail.");
   else if (g_strcmp0 (mode, "wait") == 0)
     g_string_append_printf (text, "%" G_GINT64_FORMAT " new matching console message%s after "
                             "%" G_GINT64_FORMAT " ms, oldest first.",
-                            matched, matched == 1 ? "" : "s", tw_tool_get_int (result, "waitedMs", 0));
+                            matched, matched == 1 ? "" : "s", tw_json_get_int (result, "waitedMs", 0));
   else if (n == 0)
     g_string_append (text, "No console messages match.");
   else if (matched > n)
@@ -122,7 +122,7 @@ format_console (JsonObject *result)
     g_string_append_printf (text, "%u matching console message%s, oldest first.",
                             n, n == 1 ? "" : "s");
 
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
 
   for (guint i = 0; i < n; i++)
     {
@@ -153,8 +153,8 @@ console_handler (TwToolCall *call)
   JsonObject *arguments = tw_tool_call_get_arguments (call);
   g_autoptr(JsonObject) params = NULL;
   guint modes = json_object_has_member (arguments, "id") +
-                tw_tool_get_boolean (arguments, "wait", FALSE) +
-                tw_tool_get_boolean (arguments, "clear", FALSE);
+                tw_json_get_boolean (arguments, "wait", FALSE) +
+                tw_json_get_boolean (arguments, "clear", FALSE);
 
   if (modes > 1)
     {
@@ -191,22 +191,22 @@ static void
 append_request_line (GString    *text,
                      JsonObject *request)
 {
-  const char *state = tw_tool_get_string (request, "state", "pending");
-  gint64 status = tw_tool_get_int (request, "status", 0);
-  gint64 duration = tw_tool_get_int (request, "durationMs", -1);
-  gint64 size = tw_tool_get_int (request, "size", -1);
-  const char *mime_type = tw_tool_get_string (request, "mimeType", NULL);
+  const char *state = tw_json_get_string (request, "state", "pending");
+  gint64 status = tw_json_get_int (request, "status", 0);
+  gint64 duration = tw_json_get_int (request, "durationMs", -1);
+  gint64 size = tw_json_get_int (request, "size", -1);
+  const char *mime_type = tw_json_get_string (request, "mimeType", NULL);
 
-  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", tw_tool_get_int (request, "id", 0),
-                          tw_tool_get_string (request, "method", "GET"),
-                          tw_tool_get_string (request, "url", ""));
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", tw_json_get_int (request, "id", 0),
+                          tw_json_get_string (request, "method", "GET"),
+                          tw_json_get_string (request, "url", ""));
   if (status > 0)
     g_string_append_printf (text, " %" G_GINT64_FORMAT, status);
   if (g_strcmp0 (state, "failed") == 0)
-    g_string_append_printf (text, " FAILED: %s", tw_tool_get_string (request, "failure", "unknown"));
+    g_string_append_printf (text, " FAILED: %s", tw_json_get_string (request, "failure", "unknown"));
   else if (g_strcmp0 (state, "pending") == 0)
     g_string_append (text, " pending");
-  g_string_append_printf (text, " %s", tw_tool_get_string (request, "resourceType", "other"));
+  g_string_append_printf (text, " %s", tw_json_get_string (request, "resourceType", "other"));
   if (duration >= 0)
     g_string_append_printf (text, " %" G_GINT64_FORMAT " ms", duration);
   if (size >= 0)
@@ -223,7 +223,7 @@ append_headers (GString    *text,
                 const char *label,
                 JsonObject *request)
 {
-  JsonArray *headers = tw_tool_get_array (request, label);
+  JsonArray *headers = tw_json_get_array (request, label);
   guint n = headers != NULL ? json_array_get_length (headers) : 0;
 
   g_string_append_printf (text, "\n%s:%s", label, n == 0 ? " (none)" : "");
@@ -231,8 +231,8 @@ append_headers (GString    *text,
     {
       JsonObject *header = json_array_get_object_element (headers, i);
 
-      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
-                              tw_tool_get_string (header, "value", ""));
+      g_string_append_printf (text, "\n  %s: %s", tw_json_get_string (header, "name", ""),
+                              tw_json_get_string (header, "value", ""));
     }
 }
 
@@ -273,7 +273,7 @@ static char *
 format_network (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *mode = tw_tool_get_string (result, "mode", "list");
+  const char *mode = tw_json_get_string (result, "mode", "list");
   JsonNode *node = json_object_get_member (result, "request");
 
   if (g_strcmp0 (mode, "request") == 0 && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
@@ -281,17 +281,17 @@ format_network (JsonObject *result)
       JsonObject *request = json_node_get_object (node);
       JsonNode *timing = json_object_get_member (request, "timing");
       JsonNode *body = json_object_get_member (request, "responseBody");
-      JsonArray *unavailable = tw_tool_get_array (request, "unavailable");
-      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (request, "id", 0));
+      JsonArray *unavailable = tw_json_get_array (request, "unavailable");
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, tw_json_get_int (request, "id", 0));
 
       g_string_append_printf (text, "Request #%s in detail:", id);
       append_request_line (text, request);
-      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
       tw_tool_append_field (text, "id", id);
-      tw_tool_append_field (text, "url", tw_tool_get_string (request, "url", ""));
+      tw_tool_append_field (text, "url", tw_json_get_string (request, "url", ""));
       append_headers (text, "requestHeaders", request);
-      if (tw_tool_get_string (request, "requestBody", NULL) != NULL)
-        tw_tool_append_field (text, "requestBody", tw_tool_get_string (request, "requestBody", ""));
+      if (tw_json_get_string (request, "requestBody", NULL) != NULL)
+        tw_tool_append_field (text, "requestBody", tw_json_get_string (request, "requestBody", ""));
       append_headers (text, "responseHeaders", request);
       if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
         append_timing (text, json_node_get_object (timing));
@@ -299,26 +299,26 @@ format_network (JsonObject *result)
       if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
         {
           JsonObject *b = json_node_get_object (body);
-          const char *kind = tw_tool_get_string (b, "kind", "binary");
+          const char *kind = tw_json_get_string (b, "kind", "binary");
 
           g_string_append_printf (text, "\nresponseBody: %s, ", kind);
-          append_size (text, tw_tool_get_int (b, "size", 0));
-          if (tw_tool_get_string (b, "mimeType", NULL) != NULL)
-            g_string_append_printf (text, ", %s", tw_tool_get_string (b, "mimeType", ""));
+          append_size (text, tw_json_get_int (b, "size", 0));
+          if (tw_json_get_string (b, "mimeType", NULL) != NULL)
+            g_string_append_printf (text, ", %s", tw_json_get_string (b, "mimeType", ""));
           if (g_strcmp0 (kind, "binary") == 0)
             g_string_append (text, " (not shown; savePath writes it to a file)");
           else
             {
-              gint64 chars = tw_tool_get_int (b, "chars", 0);
-              gint64 offset = tw_tool_get_int (b, "offset", 0);
-              gint64 next = tw_tool_get_int (b, "nextCursor", -1);
+              gint64 chars = tw_json_get_int (b, "chars", 0);
+              gint64 offset = tw_json_get_int (b, "offset", 0);
+              gint64 next = tw_json_get_int (b, "nextCursor", -1);
 
               if (next >= 0 || offset > 0)
                 g_string_append_printf (text, ", characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
                                         " of %" G_GINT64_FORMAT,
                                         offset, next >= 0 ? next : chars, chars);
               g_string_append_c (text, '\n');
-              g_string_append (text, tw_tool_get_string (b, "text", ""));
+              g_string_append (text, tw_json_get_string (b, "text", ""));
               if (next >= 0)
                 {
                   g_autofree char *cursor = g_strdup_printf ("%" G_GINT64_FORMAT, next);
@@ -328,17 +328,17 @@ format_network (JsonObject *result)
                 }
             }
         }
-      if (tw_tool_get_string (request, "savedPath", NULL) != NULL)
-        tw_tool_append_field (text, "savedPath", tw_tool_get_string (request, "savedPath", ""));
+      if (tw_json_get_string (request, "savedPath", NULL) != NULL)
+        tw_tool_append_field (text, "savedPath", tw_json_get_string (request, "savedPath", ""));
       for (guint i = 0; unavailable != NULL && i < json_array_get_length (unavailable); i++)
         g_string_append_printf (text, "\nNot available: %s",
                                 json_array_get_string_element (unavailable, i));
     }
   else
     {
-      JsonArray *requests = tw_tool_get_array (result, "requests");
+      JsonArray *requests = tw_json_get_array (result, "requests");
       guint n = requests != NULL ? json_array_get_length (requests) : 0;
-      gint64 matched = tw_tool_get_int (result, "matched", n);
+      gint64 matched = tw_json_get_int (result, "matched", n);
 
       if (n == 0)
         g_string_append (text, "No requests match.");
@@ -347,7 +347,7 @@ format_network (JsonObject *result)
                                 "oldest first.", n, matched);
       else
         g_string_append_printf (text, "%u matching request%s, oldest first.", n, n == 1 ? "" : "s");
-      tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+      tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
       for (guint i = 0; i < n; i++)
         append_request_line (text, json_array_get_object_element (requests, i));
       if (n > 0)
@@ -395,14 +395,14 @@ format_fetch (JsonObject *result)
   JsonNode *node = json_object_get_member (result, "body");
   JsonObject *body = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node)
                                                                     : NULL;
-  JsonArray *headers = tw_tool_get_array (result, "headers");
-  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", tw_tool_get_int (result, "status", 0),
-                                             tw_tool_get_string (result, "statusText", ""));
-  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (result, "cookiesSent", 0));
+  JsonArray *headers = tw_json_get_array (result, "headers");
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", tw_json_get_int (result, "status", 0),
+                                             tw_json_get_string (result, "statusText", ""));
+  g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, tw_json_get_int (result, "cookiesSent", 0));
 
   g_string_append (text, "HTTP response, fetched with the workspace's cookies (outside the page: no CORS).");
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_field (text, "status", g_strstrip (status));
   tw_tool_append_field (text, "cookiesSent", cookies);
   g_string_append (text, "\nheaders:");
@@ -410,23 +410,23 @@ format_fetch (JsonObject *result)
     {
       JsonObject *header = json_array_get_object_element (headers, i);
 
-      g_string_append_printf (text, "\n  %s: %s", tw_tool_get_string (header, "name", ""),
-                              tw_tool_get_string (header, "value", ""));
+      g_string_append_printf (text, "\n  %s: %s", tw_json_get_string (header, "name", ""),
+                              tw_json_get_string (header, "value", ""));
     }
   if (body != NULL)
     {
-      const char *kind = tw_tool_get_string (body, "kind", "binary");
+      const char *kind = tw_json_get_string (body, "kind", "binary");
 
       g_string_append_printf (text, "\nbody: %s, ", kind);
-      append_size (text, tw_tool_get_int (body, "size", 0));
-      if (tw_tool_get_boolean (body, "truncated", FALSE))
+      append_size (text, tw_json_get_int (body, "size", 0));
+      if (tw_json_get_boolean (body, "truncated", FALSE))
         g_string_append (text, ", cut (raise maxBodyChars for more)");
       if (g_strcmp0 (kind, "binary") == 0)
         g_string_append (text, " (not shown)");
       else
         {
           g_string_append_c (text, '\n');
-          g_string_append (text, tw_tool_get_string (body, "text", ""));
+          g_string_append (text, tw_json_get_string (body, "text", ""));
         }
     }
 
@@ -443,7 +443,7 @@ fetch_handler (TwToolCall *call)
   g_autoptr(JsonObject) params = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", NULL), &error))
+  if (!tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), &error))
     {
       tw_tool_call_return_error (call, error);
       return;

@@ -12,15 +12,15 @@ static char *
 format_handle_dialog (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  gboolean accept = tw_tool_get_boolean (result, "accept", FALSE);
-  const char *prompt_text = tw_tool_get_string (result, "promptText", NULL);
+  gboolean accept = tw_json_get_boolean (result, "accept", FALSE);
+  const char *prompt_text = tw_json_get_string (result, "promptText", NULL);
 
   g_string_append_printf (text, "The next dialog of the tab will be %s",
                           accept ? "accepted (OK)" : "dismissed (Cancel)");
   if (accept && prompt_text != NULL)
     g_string_append_printf (text, ", a prompt answered \"%s\"", prompt_text);
   g_string_append (text, "; the result of the action that opens it reports it.");
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
 
   return g_string_free (text, FALSE);
 }

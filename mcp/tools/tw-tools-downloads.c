@@ -21,7 +21,7 @@ format_downloads (JsonObject *result)
     g_string_append_printf (text, "%u download%s, oldest first:", n, n == 1 ? "" : "s");
   tw_tool_append_downloads (text, result);
   if (json_object_has_member (result, "folder"))
-    tw_tool_append_field (text, "folder", tw_tool_get_string (result, "folder", ""));
+    tw_tool_append_field (text, "folder", tw_json_get_string (result, "folder", ""));
 
   return g_string_free (text, FALSE);
 }

@@ -18,7 +18,7 @@ format_emulate (JsonObject *result)
   JsonObject *emulation = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   g_autofree char *described = tw_tool_describe_emulation (emulation);
 
-  if (tw_tool_get_boolean (result, "reset", FALSE))
+  if (tw_json_get_boolean (result, "reset", FALSE))
     g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
                      "the browser's own user agent, its pages are denied the position, it is online, and a "
                      "device's viewport and touch support are gone.");
@@ -34,14 +34,14 @@ format_emulate (JsonObject *result)
             g_string_append_printf (text, " Its viewport is %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
                                     " as the page measures it, and its pages see touch support "
                                     "(navigator.maxTouchPoints %" G_GINT64_FORMAT ").",
-                                    tw_tool_get_int (viewport, "innerWidth", 0),
-                                    tw_tool_get_int (viewport, "innerHeight", 0),
-                                    tw_tool_get_int (result, "pageMaxTouchPoints", 0));
+                                    tw_json_get_int (viewport, "innerWidth", 0),
+                                    tw_json_get_int (viewport, "innerHeight", 0),
+                                    tw_json_get_int (result, "pageMaxTouchPoints", 0));
           else
             g_string_append (text, " Its viewport was set, but the page had not reported its new size yet.");
         }
       if (json_object_has_member (result, "offline"))
-        g_string_append (text, tw_tool_get_boolean (result, "offline", FALSE)
+        g_string_append (text, tw_json_get_boolean (result, "offline", FALSE)
                          ? " Its pages' requests fail (http, https, WebSocket) and navigator.onLine is false."
                          : " It is online again.");
       if (emulation != NULL && json_object_has_member (emulation, "userAgent"))
@@ -49,7 +49,7 @@ format_emulate (JsonObject *result)
                          "and the User-Agent header): reload or navigate to apply it to the page shown.");
       if (emulation != NULL && json_object_has_member (emulation, "geolocation"))
         {
-          if (tw_tool_get_boolean (result, "pageDenied", FALSE))
+          if (tw_json_get_boolean (result, "pageDenied", FALSE))
             g_string_append (text, " The page shown asked for the position before and was denied, and "
                              "WebKit keeps that answer for the page: reload it to let it read this one.");
           else
@@ -59,9 +59,9 @@ format_emulate (JsonObject *result)
     }
   if (json_object_has_member (result, "pageOnLine"))
     g_string_append_printf (text, " The page shown now says navigator.onLine is %s.",
-                            tw_tool_get_boolean (result, "pageOnLine", TRUE) ? "true" : "false");
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "userAgent", tw_tool_get_string (result, "userAgent", ""));
+                            tw_json_get_boolean (result, "pageOnLine", TRUE) ? "true" : "false");
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "userAgent", tw_json_get_string (result, "userAgent", ""));
 
   return g_string_free (text, FALSE);
 }

@@ -125,11 +125,11 @@ query_init (JsonObject  *arguments,
             Query       *query,
             GError     **error)
 {
-  const char *name = tw_tool_get_string (arguments, "name", NULL);
+  const char *name = tw_json_get_string (arguments, "name", NULL);
 
   memset (query, 0, sizeof *query);
-  query->role = tw_tool_get_string (arguments, "role", NULL);
-  query->text = tw_tool_get_string (arguments, "text", NULL);
+  query->role = tw_json_get_string (arguments, "role", NULL);
+  query->text = tw_json_get_string (arguments, "text", NULL);
   query->name = name;
 
   if (query->role == NULL && name == NULL && query->text == NULL)
@@ -168,7 +168,7 @@ find_reply (TwToolCall *call,
   gint64 max_results = json_object_get_int_member_with_default (arguments, "maxResults",
                                                                 FIND_DEFAULT_RESULTS);
   Query query;
-  const char *snapshot = tw_tool_get_string (result, "text", "");
+  const char *snapshot = tw_json_get_string (result, "text", "");
   g_auto(GStrv) lines = g_strsplit (snapshot, "\n", -1);
   g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (Line));
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -254,12 +254,12 @@ find_reply (TwToolCall *call,
     g_string_append_printf (text, "%u element%s match%s:", total, total == 1 ? "" : "s",
                             total == 1 ? "es" : "");
   g_string_append (text, body->str);
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_dialogs (text, result);
 
-  json_object_set_string_member (structured, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  json_object_set_string_member (structured, "url", tw_tool_get_string (result, "url", ""));
+  json_object_set_string_member (structured, "browserId", tw_json_get_string (result, "browserId", "?"));
+  json_object_set_string_member (structured, "url", tw_json_get_string (result, "url", ""));
   json_object_set_int_member (structured, "total", total);
   json_object_set_array_member (structured, "matches", matches);
 

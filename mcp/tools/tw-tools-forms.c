@@ -24,9 +24,9 @@ static void
 append_field_line (GString    *text,
                    JsonObject *field)
 {
-  const char *role = tw_tool_get_string (field, "role", NULL);
-  const char *name = tw_tool_get_string (field, "name", "");
-  const char *kind = tw_tool_get_string (field, "kind", "fill");
+  const char *role = tw_json_get_string (field, "role", NULL);
+  const char *name = tw_json_get_string (field, "name", "");
+  const char *kind = tw_json_get_string (field, "kind", "fill");
   JsonObject *error = json_object_get_member (field, "error") != NULL
                       ? json_object_get_object_member (field, "error") : NULL;
 
@@ -41,29 +41,29 @@ append_field_line (GString    *text,
         }
       g_string_append_c (text, ' ');
     }
-  g_string_append_printf (text, "%s: ", tw_tool_get_string (field, "ref", "?"));
+  g_string_append_printf (text, "%s: ", tw_json_get_string (field, "ref", "?"));
 
   if (error != NULL)
     {
       g_string_append_printf (text, "not filled. Error: %s — %s",
-                              tw_tool_get_string (error, "code", "browser_internal"),
-                              tw_tool_get_string (error, "message", ""));
+                              tw_json_get_string (error, "code", "browser_internal"),
+                              tw_json_get_string (error, "message", ""));
       return;
     }
 
   if (g_str_equal (kind, "check"))
-    g_string_append (text, tw_tool_get_boolean (field, "checked", FALSE) ? "checked" : "not checked");
+    g_string_append (text, tw_json_get_boolean (field, "checked", FALSE) ? "checked" : "not checked");
   else if (g_str_equal (kind, "select"))
     {
       g_string_append (text, "selected ");
-      append_cut (text, tw_tool_get_string (field, "value", ""), 80);
+      append_cut (text, tw_json_get_string (field, "value", ""), 80);
     }
   else
-    append_cut (text, tw_tool_get_string (field, "value", ""), 200);
+    append_cut (text, tw_json_get_string (field, "value", ""), 200);
 
-  if (!tw_tool_get_boolean (field, "changed", TRUE))
+  if (!tw_json_get_boolean (field, "changed", TRUE))
     g_string_append (text, " (already so)");
-  if (tw_tool_get_boolean (field, "changedByPage", FALSE))
+  if (tw_json_get_boolean (field, "changedByPage", FALSE))
     g_string_append (text, " (the page changed the value given)");
 }
 
@@ -71,10 +71,10 @@ static char *
 format_fill_form (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonArray *fields = tw_tool_get_array (result, "fields");
-  gint64 filled = tw_tool_get_int (result, "filled", 0);
-  gint64 failed = tw_tool_get_int (result, "failed", 0);
-  gint64 skipped = tw_tool_get_int (result, "skipped", 0);
+  JsonArray *fields = tw_json_get_array (result, "fields");
+  gint64 filled = tw_json_get_int (result, "filled", 0);
+  gint64 failed = tw_json_get_int (result, "failed", 0);
+  gint64 skipped = tw_json_get_int (result, "skipped", 0);
   guint n = fields != NULL ? json_array_get_length (fields) : 0;
 
   if (failed == 0 && skipped == 0)
@@ -88,13 +88,13 @@ format_fill_form (JsonObject *result)
   for (guint i = 0; i < n; i++)
     append_field_line (text, json_array_get_object_element (fields, i));
 
-  if (tw_tool_get_boolean (result, "navigated", FALSE))
+  if (tw_json_get_boolean (result, "navigated", FALSE))
     g_string_append (text, "\nA field took the tab to another page.");
-  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
+  if (tw_json_get_string (result, "loadError", NULL) != NULL)
     g_string_append_printf (text, "\nThe page it opened failed to load: %s",
-                            tw_tool_get_string (result, "loadError", ""));
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+                            tw_json_get_string (result, "loadError", ""));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);

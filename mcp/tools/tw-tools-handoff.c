@@ -58,7 +58,7 @@ static void
 handoff_reply (TwToolCall *call,
                JsonObject *result)
 {
-  const char *outcome = tw_tool_get_string (result, "outcome", "cancelled");
+  const char *outcome = tw_json_get_string (result, "outcome", "cancelled");
   GString *text = g_string_new (NULL);
   g_autofree char *body = NULL;
 
@@ -88,7 +88,7 @@ handoff_handler (TwToolCall *call)
     timeout_ms = json_object_get_int_member (arguments, "timeoutMs");
 
   json_object_set_string_member (params, "message",
-                                 tw_tool_get_string (arguments, "message", ""));
+                                 tw_json_get_string (arguments, "message", ""));
   json_object_set_int_member (params, "timeoutMs", timeout_ms);
 
   wait = g_new0 (HandoffWait, 1);

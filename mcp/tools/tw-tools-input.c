@@ -94,9 +94,9 @@ static void
 append_element (GString    *text,
                 JsonObject *element)
 {
-  const char *role = tw_tool_get_string (element, "role", "element");
-  const char *name = tw_tool_get_string (element, "name", "");
-  const char *ref = tw_tool_get_string (element, "ref", "");
+  const char *role = tw_json_get_string (element, "role", "element");
+  const char *name = tw_json_get_string (element, "name", "");
+  const char *ref = tw_json_get_string (element, "ref", "");
 
   g_string_append (text, g_str_equal (role, "generic") ? "element" : role);
   if (name[0] != '\0')
@@ -140,23 +140,23 @@ append_effects (GString    *text,
 {
   JsonNode *node;
 
-  if (tw_tool_get_boolean (result, "navigated", FALSE))
-    g_string_append (text, tw_tool_get_boolean (result, "loading", FALSE)
+  if (tw_json_get_boolean (result, "navigated", FALSE))
+    g_string_append (text, tw_json_get_boolean (result, "loading", FALSE)
                            ? "\nThe tab went to another page, still loading when the call returned."
                            : "\nThe tab went to another page.");
-  else if (tw_tool_get_boolean (result, "loading", FALSE))
+  else if (tw_json_get_boolean (result, "loading", FALSE))
     g_string_append (text, "\nA page is still loading in the tab.");
 
-  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
+  if (tw_json_get_string (result, "loadError", NULL) != NULL)
     g_string_append_printf (text, "\nThe page failed to load: %s",
-                            tw_tool_get_string (result, "loadError", ""));
+                            tw_json_get_string (result, "loadError", ""));
 
-  if (tw_tool_get_boolean (result, "fileChooser", FALSE))
+  if (tw_json_get_boolean (result, "fileChooser", FALSE))
     g_string_append (text, "\nThe page opened a file chooser, which was closed: use browser_upload "
                      "with this ref to choose files.");
 
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_title (text, result);
 
   node = json_object_get_member (result, "newTabs");
@@ -178,17 +178,17 @@ finish_text (GString    *text,
   append_effects (text, result);
 
   /* includeDiff: the page's changes last, as the snapshot prints them. */
-  if (tw_tool_get_string (result, "diff", NULL) != NULL)
+  if (tw_json_get_string (result, "diff", NULL) != NULL)
     {
       g_string_append_printf (text, "\nWhat changed on the page:\n%s",
-                              tw_tool_get_string (result, "diff", ""));
-      if (tw_tool_get_string (result, "diffCursor", NULL) != NULL)
-        tw_tool_append_field (text, "diffCursor", tw_tool_get_string (result, "diffCursor", ""));
+                              tw_json_get_string (result, "diff", ""));
+      if (tw_json_get_string (result, "diffCursor", NULL) != NULL)
+        tw_tool_append_field (text, "diffCursor", tw_json_get_string (result, "diffCursor", ""));
     }
-  else if (tw_tool_get_string (result, "diffError", NULL) != NULL)
+  else if (tw_json_get_string (result, "diffError", NULL) != NULL)
     {
       g_string_append_printf (text, "\nNo diff of the page: %s; take a snapshot to see it.",
-                              tw_tool_get_string (result, "diffError", ""));
+                              tw_json_get_string (result, "diffError", ""));
     }
 
   return g_string_free (text, FALSE);
@@ -200,8 +200,8 @@ static char *
 format_click (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *button = tw_tool_get_string (result, "button", "left");
-  gboolean twice = tw_tool_get_boolean (result, "doubleClick", FALSE);
+  const char *button = tw_json_get_string (result, "button", "left");
+  gboolean twice = tw_json_get_boolean (result, "doubleClick", FALSE);
 
   if (twice)
     g_string_append (text, "Double-clicked ");
@@ -225,12 +225,12 @@ format_fill (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   JsonObject *selected = get_object (result, "selected");
-  const char *value = tw_tool_get_string (result, "value", NULL);
+  const char *value = tw_json_get_string (result, "value", NULL);
 
   if (selected != NULL)
     {
       g_string_append (text, "Selected ");
-      append_quoted (text, tw_tool_get_string (selected, "label", ""), 80);
+      append_quoted (text, tw_json_get_string (selected, "label", ""), 80);
       g_string_append (text, " in ");
     }
   else
@@ -247,7 +247,7 @@ format_fill (JsonObject *result)
     }
   g_string_append (text, ".");
 
-  if (tw_tool_get_boolean (result, "changedByPage", FALSE))
+  if (tw_json_get_boolean (result, "changedByPage", FALSE))
     g_string_append (text, " That differs from the value given: the page changed or limited it.");
 
   return finish_text (text, result);
@@ -260,8 +260,8 @@ format_type (JsonObject *result)
 {
   GString *text = g_string_new ("Typed ");
   JsonObject *element = get_object (result, "element");
-  const char *typed = tw_tool_get_string (result, "typed", "");
-  const char *value = tw_tool_get_string (result, "value", NULL);
+  const char *typed = tw_json_get_string (result, "typed", "");
+  const char *value = tw_json_get_string (result, "value", NULL);
 
   append_quoted (text, typed, 200);
 
@@ -270,19 +270,19 @@ format_type (JsonObject *result)
       g_string_append (text, " into ");
       append_element (text, element);
     }
-  else if (tw_tool_get_boolean (result, "editable", FALSE))
+  else if (tw_json_get_boolean (result, "editable", FALSE))
     {
-      g_string_append_printf (text, " into the focused %s", tw_tool_get_string (result, "focused", "element"));
+      g_string_append_printf (text, " into the focused %s", tw_json_get_string (result, "focused", "element"));
     }
   else
     {
       g_string_append_printf (text, ". No text field had the focus (it is on %s), so the page got "
                               "the key presses but no text went in; pass a ref to type into a field",
-                              tw_tool_get_string (result, "focused", "the page"));
+                              tw_json_get_string (result, "focused", "the page"));
     }
   g_string_append (text, ".");
 
-  if (value != NULL && tw_tool_get_boolean (result, "editable", FALSE))
+  if (value != NULL && tw_json_get_boolean (result, "editable", FALSE))
     {
       g_string_append (text, " The field now holds ");
       append_quoted (text, value, 200);
@@ -300,15 +300,15 @@ format_keypress (JsonObject *result)
   GString *text = g_string_new (NULL);
   JsonObject *element = get_object (result, "element");
 
-  g_string_append_printf (text, "Pressed %s", tw_tool_get_string (result, "key", "the key"));
+  g_string_append_printf (text, "Pressed %s", tw_json_get_string (result, "key", "the key"));
   if (element != NULL)
     {
       g_string_append (text, " on ");
       append_element (text, element);
     }
-  g_string_append_printf (text, "; the focus is now on %s.", tw_tool_get_string (result, "focused", "the page"));
+  g_string_append_printf (text, "; the focus is now on %s.", tw_json_get_string (result, "focused", "the page"));
 
-  if (tw_tool_get_boolean (result, "prevented", FALSE))
+  if (tw_json_get_boolean (result, "prevented", FALSE))
     g_string_append (text, " The page handled the key itself (it cancelled the browser's default action).");
 
   return finish_text (text, result);
@@ -335,10 +335,10 @@ format_select (JsonObject *result)
   GString *text = g_string_new (NULL);
   JsonObject *element = get_object (result, "element");
   JsonObject *selected = get_object (result, "selected");
-  const char *label = selected != NULL ? tw_tool_get_string (selected, "label", "") : "";
-  const char *value = selected != NULL ? tw_tool_get_string (selected, "value", "") : "";
+  const char *label = selected != NULL ? tw_json_get_string (selected, "label", "") : "";
+  const char *value = selected != NULL ? tw_json_get_string (selected, "value", "") : "";
 
-  g_string_append (text, tw_tool_get_boolean (result, "changed", TRUE) ? "Selected " : "Already selected: ");
+  g_string_append (text, tw_json_get_boolean (result, "changed", TRUE) ? "Selected " : "Already selected: ");
   append_quoted (text, label, 80);
   if (!g_str_equal (value, label) && value[0] != '\0')
     {
@@ -364,7 +364,7 @@ format_drag (JsonObject *result)
   GString *text = g_string_new ("Dragged ");
   JsonObject *source = get_object (result, "source");
   JsonObject *target = get_object (result, "target");
-  gboolean html = g_strcmp0 (tw_tool_get_string (result, "mode", ""), "html5") == 0;
+  gboolean html = g_strcmp0 (tw_json_get_string (result, "mode", ""), "html5") == 0;
 
   if (source != NULL)
     append_element (text, source);
@@ -376,26 +376,26 @@ format_drag (JsonObject *result)
    * a pointer drag counts as taken only when the release landed on the
    * target and the page changed. */
   if (html)
-    g_string_append (text, tw_tool_get_boolean (result, "dropped", FALSE)
+    g_string_append (text, tw_json_get_boolean (result, "dropped", FALSE)
                            ? " with HTML drag and drop; the page accepted the drop."
                            : " with HTML drag and drop, but the page did not accept the drop there.");
-  else if (tw_tool_get_boolean (result, "dropped", FALSE))
+  else if (tw_json_get_boolean (result, "dropped", FALSE))
     g_string_append (text, " with the pointer (press, move, rest, release on the target); the page changed during the drag.");
-  else if (tw_tool_get_boolean (result, "onTarget", FALSE))
+  else if (tw_json_get_boolean (result, "onTarget", FALSE))
     g_string_append (text, " with the pointer and released it on the target, but the page did not change: "
                      "it may not have taken the drag.");
   else
     {
-      const char *on = tw_tool_get_string (result, "releasedOn", "");
+      const char *on = tw_json_get_string (result, "releasedOn", "");
 
       g_string_append (text, " with the pointer, but the release did not land on the target");
       if (on[0] != '\0')
         g_string_append_printf (text, " (it landed on %s)", on);
-      g_string_append (text, tw_tool_get_boolean (result, "pageChanged", FALSE)
+      g_string_append (text, tw_json_get_boolean (result, "pageChanged", FALSE)
                              ? "; the page changed during the drag."
                              : "; the page did not change.");
     }
-  if (!html && tw_tool_get_boolean (result, "captured", FALSE))
+  if (!html && tw_json_get_boolean (result, "captured", FALSE))
     g_string_append (text, " The page captured the pointer.");
 
   return finish_text (text, result);
@@ -441,9 +441,9 @@ static char *
 format_scroll (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *scrolled = tw_tool_get_string (result, "scrolled", "page");
+  const char *scrolled = tw_json_get_string (result, "scrolled", "page");
 
-  if (tw_tool_get_boolean (result, "prevented", FALSE))
+  if (tw_json_get_boolean (result, "prevented", FALSE))
     {
       g_string_append (text, "The page cancelled the wheel event, so nothing scrolled by itself "
                        "(the page may scroll its own way).");
@@ -459,7 +459,7 @@ format_scroll (JsonObject *result)
 
   if (get_int (result, "movedX", 0) == 0 && get_int (result, "movedY", 0) == 0)
     g_string_append (text, " It could not move further that way.");
-  else if (tw_tool_get_boolean (result, "atBottom", FALSE))
+  else if (tw_json_get_boolean (result, "atBottom", FALSE))
     g_string_append (text, " It reached the bottom.");
 
   return finish_text (text, result);
@@ -472,9 +472,9 @@ format_evaluate (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   JsonNode *value = json_object_get_member (result, "result");
-  const char *type = tw_tool_get_string (result, "resultType", "undefined");
+  const char *type = tw_json_get_string (result, "resultType", "undefined");
 
-  if (tw_tool_get_boolean (result, "truncated", FALSE))
+  if (tw_json_get_boolean (result, "truncated", FALSE))
     g_string_append_printf (text, "Result (%s, cut at 64 KB): ", type);
   else
     g_string_append_printf (text, "Result (%s): ", type);
@@ -482,7 +482,7 @@ format_evaluate (JsonObject *result)
   if (value == NULL || JSON_NODE_HOLDS_NULL (value))
     g_string_append (text, g_str_equal (type, "undefined") ? "undefined" : "null");
   else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING &&
-           !tw_tool_get_boolean (result, "truncated", FALSE))
+           !tw_json_get_boolean (result, "truncated", FALSE))
     g_string_append (text, json_node_get_string (value));
   else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
     g_string_append (text, json_node_get_string (value));

@@ -12,10 +12,10 @@ static void
 append_element (GString    *text,
                 JsonObject *element)
 {
-  const char *role = tw_tool_get_string (element, "role", "generic");
-  const char *name = tw_tool_get_string (element, "name", "");
+  const char *role = tw_json_get_string (element, "role", "generic");
+  const char *name = tw_json_get_string (element, "name", "");
 
-  g_string_append (text, g_str_equal (role, "generic") ? tw_tool_get_string (element, "tag", "element") : role);
+  g_string_append (text, g_str_equal (role, "generic") ? tw_json_get_string (element, "tag", "element") : role);
   if (name[0] != '\0')
     {
       glong len = g_utf8_strlen (name, -1);
@@ -23,7 +23,7 @@ append_element (GString    *text,
 
       g_string_append_printf (text, " \"%s%s\"", cut, len > 80 ? "…" : "");
     }
-  g_string_append_printf (text, " %s", tw_tool_get_string (element, "ref", ""));
+  g_string_append_printf (text, " %s", tw_json_get_string (element, "ref", ""));
 }
 
 static JsonObject *
@@ -54,14 +54,14 @@ static char *
 format_mouse (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *action = tw_tool_get_string (result, "action", "move");
+  const char *action = tw_json_get_string (result, "action", "move");
   JsonObject *element = get_object (result, "element");
   JsonObject *to = get_object (result, "to");
   JsonObject *released = get_object (result, "releasedOn");
-  const char *ref = element != NULL ? tw_tool_get_string (element, "ref", NULL) : NULL;
+  const char *ref = element != NULL ? tw_json_get_string (element, "ref", NULL) : NULL;
 
   if (g_str_equal (action, "click"))
-    g_string_append_printf (text, "%s-clicked", tw_tool_get_string (result, "button", "left"));
+    g_string_append_printf (text, "%s-clicked", tw_json_get_string (result, "button", "left"));
   else if (g_str_equal (action, "double_click"))
     g_string_append (text, "Double-clicked");
   else if (g_str_equal (action, "drag"))
@@ -93,24 +93,24 @@ format_mouse (JsonObject *result)
 
   if (g_str_equal (action, "wheel"))
     {
-      if (tw_tool_get_boolean (result, "prevented", FALSE))
+      if (tw_json_get_boolean (result, "prevented", FALSE))
         g_string_append (text, " The page cancelled the wheel event, so nothing scrolled by itself.");
       else
         g_string_append_printf (text, " It scrolled %s%s by %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
-                                g_strcmp0 (tw_tool_get_string (result, "scrolled", "page"), "page") == 0 ? "the " : "",
-                                tw_tool_get_string (result, "scrolled", "page"),
-                                tw_tool_get_int (result, "movedX", 0), tw_tool_get_int (result, "movedY", 0));
+                                g_strcmp0 (tw_json_get_string (result, "scrolled", "page"), "page") == 0 ? "the " : "",
+                                tw_json_get_string (result, "scrolled", "page"),
+                                tw_json_get_int (result, "movedX", 0), tw_json_get_int (result, "movedY", 0));
     }
 
-  if (tw_tool_get_boolean (result, "navigated", FALSE))
+  if (tw_json_get_boolean (result, "navigated", FALSE))
     g_string_append (text, " The tab went to another page.");
-  if (tw_tool_get_string (result, "loadError", NULL) != NULL)
-    g_string_append_printf (text, " The page failed to load: %s", tw_tool_get_string (result, "loadError", ""));
+  if (tw_json_get_string (result, "loadError", NULL) != NULL)
+    g_string_append_printf (text, " The page failed to load: %s", tw_json_get_string (result, "loadError", ""));
 
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   if (ref != NULL)
     tw_tool_append_field (text, "ref", ref);
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);

@@ -44,7 +44,7 @@ format_reload (JsonObject *result)
 static void
 navigate_handler (TwToolCall *call)
 {
-  const char *url = tw_tool_get_string (tw_tool_call_get_arguments (call), "url", NULL);
+  const char *url = tw_json_get_string (tw_tool_call_get_arguments (call), "url", NULL);
   g_autoptr(JsonObject) params = json_object_new ();
   g_autoptr(GError) error = NULL;
 

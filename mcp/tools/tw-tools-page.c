@@ -22,17 +22,17 @@ screenshot_reply (TwToolCall *call,
                   JsonObject *result)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  const char *png = tw_tool_get_string (result, "png", NULL);
-  const char *jpeg = tw_tool_get_string (result, "jpeg", NULL);
+  const char *png = tw_json_get_string (result, "png", NULL);
+  const char *jpeg = tw_json_get_string (result, "jpeg", NULL);
   const char *image = png != NULL ? png : jpeg;
-  const char *path = tw_tool_get_string (result, "path", NULL);
-  const char *ref = tw_tool_get_string (result, "ref", NULL);
-  const char *kind = g_strcmp0 (tw_tool_get_string (result, "mimeType", "image/png"),
+  const char *path = tw_json_get_string (result, "path", NULL);
+  const char *ref = tw_json_get_string (result, "ref", NULL);
+  const char *kind = g_strcmp0 (tw_json_get_string (result, "mimeType", "image/png"),
                                 "image/jpeg") == 0 ? "JPEG" : "PNG";
-  gint64 width = tw_tool_get_int (result, "width", -1);
-  gint64 height = tw_tool_get_int (result, "height", -1);
+  gint64 width = tw_json_get_int (result, "width", -1);
+  gint64 height = tw_json_get_int (result, "height", -1);
   JsonNode *scale = json_object_get_member (result, "scale");
-  gboolean truncated = tw_tool_get_boolean (result, "truncated", FALSE);
+  gboolean truncated = tw_json_get_boolean (result, "truncated", FALSE);
   g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
   g_autofree char *height_text = g_strdup_printf ("%" G_GINT64_FORMAT, height);
   g_autoptr(GBytes) bytes = NULL;
@@ -49,7 +49,7 @@ screenshot_reply (TwToolCall *call,
                      "scroll and take viewport screenshots, or save the whole page with "
                      "savePath.");
 
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "width", width_text);
   tw_tool_append_field (text, "height", height_text);
   if (scale != NULL && JSON_NODE_HOLDS_VALUE (scale))
@@ -114,9 +114,9 @@ static char *
 format_log_entry (JsonObject *entry)
 {
   GString *line = g_string_new (NULL);
-  const char *type = tw_tool_get_string (entry, "type", "note");
-  const char *time = tw_tool_get_string (entry, "time", NULL);
-  const char *url = tw_tool_get_string (entry, "url", NULL);
+  const char *type = tw_json_get_string (entry, "type", "note");
+  const char *time = tw_json_get_string (entry, "time", NULL);
+  const char *url = tw_json_get_string (entry, "url", NULL);
 
   /* Only the clock time: the date is the same for nearly every entry.
    * "2025-01-31T14:03:07.214+01:00" gives "14:03:07.214". */
@@ -127,11 +127,11 @@ format_log_entry (JsonObject *entry)
 
   if (g_strcmp0 (type, "console") == 0)
     {
-      gint64 number = tw_tool_get_int (entry, "line", -1);
+      gint64 number = tw_json_get_int (entry, "line", -1);
 
       g_string_append_printf (line, " console.%s %s",
-                              tw_tool_get_string (entry, "level", "log"),
-                              tw_tool_get_string (entry, "text", ""));
+                              tw_json_get_string (entry, "level", "log"),
+                              tw_json_get_string (entry, "text", ""));
       if (url != NULL && number > 0)
         g_string_append_printf (line, " (%s:%" G_GINT64_FORMAT ")", url, number);
       else if (url != NULL)
@@ -139,24 +139,24 @@ format_log_entry (JsonObject *entry)
     }
   else if (g_strcmp0 (type, "network") == 0)
     {
-      const char *state = tw_tool_get_string (entry, "state", "pending");
-      gint64 status = tw_tool_get_int (entry, "status", -1);
-      gint64 duration = tw_tool_get_int (entry, "durationMs", -1);
-      gint64 size = tw_tool_get_int (entry, "size", -1);
+      const char *state = tw_json_get_string (entry, "state", "pending");
+      gint64 status = tw_json_get_int (entry, "status", -1);
+      gint64 duration = tw_json_get_int (entry, "durationMs", -1);
+      gint64 size = tw_json_get_int (entry, "size", -1);
 
       g_string_append_printf (line, " %s %s",
-                              tw_tool_get_string (entry, "method", "GET"),
+                              tw_json_get_string (entry, "method", "GET"),
                               url != NULL ? url : "");
 
       if (status > 0)
         g_string_append_printf (line, " %" G_GINT64_FORMAT, status);
       if (g_strcmp0 (state, "failed") == 0)
         g_string_append_printf (line, " FAILED: %s",
-                                tw_tool_get_string (entry, "failure", "unknown reason"));
+                                tw_json_get_string (entry, "failure", "unknown reason"));
       else if (g_strcmp0 (state, "pending") == 0)
         g_string_append (line, " pending");
 
-      g_string_append_printf (line, " %s", tw_tool_get_string (entry, "resourceType", "other"));
+      g_string_append_printf (line, " %s", tw_json_get_string (entry, "resourceType", "other"));
       if (duration >= 0)
         g_string_append_printf (line, " %" G_GINT64_FORMAT " ms", duration);
       if (size >= 0)
@@ -168,7 +168,7 @@ format_log_entry (JsonObject *entry)
     }
   else
     {
-      g_string_append_printf (line, " --- %s ---", tw_tool_get_string (entry, "text", ""));
+      g_string_append_printf (line, " --- %s ---", tw_json_get_string (entry, "text", ""));
     }
 
   return g_string_free (line, FALSE);
@@ -178,13 +178,13 @@ static char *
 format_logs (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *browser_id = tw_tool_get_string (result, "browserId", "?");
+  const char *browser_id = tw_json_get_string (result, "browserId", "?");
   JsonNode *node = json_object_get_member (result, "entries");
   JsonArray *entries = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node)
                                                                       : NULL;
   guint n_entries = entries != NULL ? json_array_get_length (entries) : 0;
-  gint64 total = tw_tool_get_int (result, "total", -1);
-  gint64 dropped = tw_tool_get_int (result, "dropped", -1);
+  gint64 total = tw_json_get_int (result, "total", -1);
+  gint64 dropped = tw_json_get_int (result, "dropped", -1);
 
   if (n_entries == 0)
     {
@@ -236,28 +236,28 @@ static char *
 format_wait (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *matched = tw_tool_get_string (result, "matched", "text");
-  const char *value = tw_tool_get_string (result, "value", "");
+  const char *matched = tw_json_get_string (result, "matched", "text");
+  const char *value = tw_json_get_string (result, "value", "");
 
   /* The conditions of the reading tools (issue 17). */
   if (g_strcmp0 (matched, "textGone") == 0)
     g_string_append_printf (text, "The text \"%s\" is gone after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            value, MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "selector") == 0 || g_strcmp0 (matched, "ref") == 0)
     g_string_append_printf (text, "The element %s holds after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            value, MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "function") == 0)
     g_string_append_printf (text, "The function returned a truthy value after %" G_GINT64_FORMAT
-                            " ms.", MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            " ms.", MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "loadState") == 0)
     g_string_append_printf (text, "The page reached %s after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            value, MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
   else if (g_strcmp0 (matched, "url") == 0)
     g_string_append_printf (text, "The URL contains \"%s\" after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            value, MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
   else
     g_string_append_printf (text, "The text \"%s\" appeared after %" G_GINT64_FORMAT " ms.",
-                            value, MAX (tw_tool_get_int (result, "elapsedMs", -1), 0));
+                            value, MAX (tw_json_get_int (result, "elapsedMs", -1), 0));
 
   tw_tool_append_page (text, result);
 
@@ -304,10 +304,10 @@ static char *
 format_resize (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  gint64 width = tw_tool_get_int (result, "width", -1);
-  gint64 height = tw_tool_get_int (result, "height", -1);
-  gint64 inner_width = tw_tool_get_int (result, "innerWidth", -1);
-  gint64 inner_height = tw_tool_get_int (result, "innerHeight", -1);
+  gint64 width = tw_json_get_int (result, "width", -1);
+  gint64 height = tw_json_get_int (result, "height", -1);
+  gint64 inner_width = tw_json_get_int (result, "innerWidth", -1);
+  gint64 inner_height = tw_json_get_int (result, "innerHeight", -1);
 
   g_string_append_printf (text, "Resized the viewport to %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
                           width, height);
@@ -318,7 +318,7 @@ format_resize (JsonObject *result)
     g_string_append_printf (text, "; the page reports innerWidth %" G_GINT64_FORMAT
                             " and innerHeight %" G_GINT64_FORMAT " (is the page zoomed?).",
                             inner_width, inner_height);
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
 
   tw_tool_append_dialogs (text, result);
 

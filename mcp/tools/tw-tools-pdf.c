@@ -14,8 +14,8 @@ format_pdf (JsonObject *result)
 
   g_string_append_printf (text, "Printed the page to a PDF of %" G_GINT64_FORMAT " bytes.",
                           size != NULL && JSON_NODE_HOLDS_VALUE (size) ? json_node_get_int (size) : 0);
-  tw_tool_append_field (text, "path", tw_tool_get_string (result, "path", "?"));
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "path", tw_json_get_string (result, "path", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);

@@ -26,16 +26,16 @@ format_reading (JsonObject *result,
                 const char *what)
 {
   GString *text = g_string_new (NULL);
-  const char *body = tw_tool_get_string (result, "text", "");
-  const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
-  const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
-  gint64 offset = tw_tool_get_int (result, "offset", 0);
-  gint64 total = tw_tool_get_int (result, "total", 0);
+  const char *body = tw_json_get_string (result, "text", "");
+  const char *cursor = tw_json_get_string (result, "nextCursor", NULL);
+  const char *main_content = tw_json_get_string (result, "mainContent", NULL);
+  gint64 offset = tw_json_get_int (result, "offset", 0);
+  gint64 total = tw_json_get_int (result, "total", 0);
   g_autofree char *range = NULL;
 
   g_string_append (text, what);
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_title (text, result);
   if (main_content != NULL)
     tw_tool_append_field (text, "mainContent", main_content);
@@ -105,21 +105,21 @@ static char *
 format_fetched (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *body = tw_tool_get_string (result, "text", "");
-  const char *cursor = tw_tool_get_string (result, "nextCursor", NULL);
-  const char *note = tw_tool_get_string (result, "note", NULL);
-  const char *main_content = tw_tool_get_string (result, "mainContent", NULL);
-  const char *title = tw_tool_get_string (result, "title", NULL);
-  gint64 offset = tw_tool_get_int (result, "offset", 0);
-  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, tw_tool_get_int (result, "status", 0));
+  const char *body = tw_json_get_string (result, "text", "");
+  const char *cursor = tw_json_get_string (result, "nextCursor", NULL);
+  const char *note = tw_json_get_string (result, "note", NULL);
+  const char *main_content = tw_json_get_string (result, "mainContent", NULL);
+  const char *title = tw_json_get_string (result, "title", NULL);
+  gint64 offset = tw_json_get_int (result, "offset", 0);
+  g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, tw_json_get_int (result, "status", 0));
   g_autofree char *range = NULL;
 
   g_string_append_printf (text, "The page read over HTTP without a tab, from %s.",
-                          tw_tool_get_string (result, "source", "?"));
-  tw_tool_append_field (text, "url", tw_tool_get_string (result, "url", ""));
+                          tw_json_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_field (text, "status", status);
-  tw_tool_append_field (text, "source", tw_tool_get_string (result, "source", "?"));
-  tw_tool_append_field (text, "contentType", tw_tool_get_string (result, "contentType", ""));
+  tw_tool_append_field (text, "source", tw_json_get_string (result, "source", "?"));
+  tw_tool_append_field (text, "contentType", tw_json_get_string (result, "contentType", ""));
   if (title != NULL)
     tw_tool_append_field (text, "title", title);
   if (main_content != NULL)
@@ -128,7 +128,7 @@ format_fetched (JsonObject *result)
     tw_tool_append_field (text, "note", note);
   range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
                            G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
-                           tw_tool_get_int (result, "total", 0));
+                           tw_json_get_int (result, "total", 0));
   tw_tool_append_field (text, "range", range);
 
   g_string_append (text, "\n\n");
@@ -186,7 +186,7 @@ read_handler (TwToolCall *call)
       return;
     }
 
-  if (!tw_tool_check_http_url (tw_tool_get_string (arguments, "url", ""), &error))
+  if (!tw_tool_check_http_url (tw_json_get_string (arguments, "url", ""), &error))
     {
       tw_tool_call_return_error (call, error);
       return;
@@ -202,7 +202,7 @@ format_set_content (JsonObject *result)
   GString *text = g_string_new (NULL);
 
   g_string_append_printf (text, "Replaced the document: it has %" G_GINT64_FORMAT " elements "
-                          "now. Take a snapshot to act on it.", tw_tool_get_int (result, "elements", 0));
+                          "now. Take a snapshot to act on it.", tw_json_get_int (result, "elements", 0));
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
@@ -224,17 +224,17 @@ static char *
 format_styles (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *ref = tw_tool_get_string (result, "ref", "?");
-  const char *why = tw_tool_get_string (result, "hiddenBecause", NULL);
+  const char *ref = tw_json_get_string (result, "ref", "?");
+  const char *why = tw_json_get_string (result, "hiddenBecause", NULL);
   JsonNode *box_node = json_object_get_member (result, "box");
   JsonNode *style_node = json_object_get_member (result, "style");
 
-  if (tw_tool_get_boolean (result, "visible", FALSE))
-    g_string_append_printf (text, "%s <%s> is visible.", ref, tw_tool_get_string (result, "tag", "?"));
+  if (tw_json_get_boolean (result, "visible", FALSE))
+    g_string_append_printf (text, "%s <%s> is visible.", ref, tw_json_get_string (result, "tag", "?"));
   else
     g_string_append_printf (text, "%s <%s> is not visible: %s.", ref,
-                            tw_tool_get_string (result, "tag", "?"), why != NULL ? why : "?");
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+                            tw_json_get_string (result, "tag", "?"), why != NULL ? why : "?");
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "ref", ref);
 
   if (box_node != NULL && JSON_NODE_HOLDS_OBJECT (box_node))
@@ -244,8 +244,8 @@ format_styles (JsonObject *result)
 
       g_string_append_printf (text, "\nbox: x %" G_GINT64_FORMAT ", y %" G_GINT64_FORMAT
                               ", %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " (viewport CSS pixels)",
-                              tw_tool_get_int (box, "x", 0), tw_tool_get_int (box, "y", 0),
-                              tw_tool_get_int (box, "width", 0), tw_tool_get_int (box, "height", 0));
+                              tw_json_get_int (box, "x", 0), tw_json_get_int (box, "y", 0),
+                              tw_json_get_int (box, "width", 0), tw_json_get_int (box, "height", 0));
       for (guint i = 0; sides[i] != NULL; i++)
         {
           JsonNode *node = json_object_get_member (box, sides[i]);
@@ -264,7 +264,7 @@ format_styles (JsonObject *result)
       g_string_append (text, "\nstyle:");
       for (GList *l = names; l != NULL; l = l->next)
         g_string_append_printf (text, "\n  %s: %s", (const char *) l->data,
-                                tw_tool_get_string (style, l->data, ""));
+                                tw_json_get_string (style, l->data, ""));
     }
 
   tw_tool_append_dialogs (text, result);

@@ -13,34 +13,34 @@ append_match (GString    *text,
               guint       position,
               JsonObject *match)
 {
-  const char *indexed = tw_tool_get_string (match, "indexed", "page");
-  const char *note = tw_tool_get_string (match, "note", NULL);
+  const char *indexed = tw_json_get_string (match, "indexed", "page");
+  const char *note = tw_json_get_string (match, "note", NULL);
   JsonNode *score = json_object_get_member (match, "score");
   char buffer[G_ASCII_DTOSTR_BUF_SIZE] = "0";
   g_autofree char *title = NULL;
 
   if (score != NULL && JSON_NODE_HOLDS_VALUE (score))
     g_ascii_formatd (buffer, sizeof buffer, "%.3g", json_node_get_double (score));
-  title = g_strdup_printf ("\"%s\"", tw_tool_get_string (match, "title", ""));
+  title = g_strdup_printf ("\"%s\"", tw_json_get_string (match, "title", ""));
 
   g_string_append_printf (text, "\n\n%u. browserId: %s", position,
-                          tw_tool_get_string (match, "browserId", "?"));
-  g_string_append_printf (text, "\n   url: %s", tw_tool_get_string (match, "url", ""));
+                          tw_json_get_string (match, "browserId", "?"));
+  g_string_append_printf (text, "\n   url: %s", tw_json_get_string (match, "url", ""));
   g_string_append_printf (text, "\n   title: %s", title);
   g_string_append_printf (text, "\n   score: %s", buffer);
   if (note != NULL)
     g_string_append_printf (text, "\n   indexed: %s (%s)", indexed, note);
-  g_string_append_printf (text, "\n   snippet: %s", tw_tool_get_string (match, "snippet", ""));
+  g_string_append_printf (text, "\n   snippet: %s", tw_json_get_string (match, "snippet", ""));
 }
 
 static char *
 format_find (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonArray *matches = tw_tool_get_array (result, "matches");
+  JsonArray *matches = tw_json_get_array (result, "matches");
   guint n = matches != NULL ? json_array_get_length (matches) : 0;
-  gint64 tabs = tw_tool_get_int (result, "tabs", 0);
-  const char *query = tw_tool_get_string (result, "query", "");
+  gint64 tabs = tw_json_get_int (result, "tabs", 0);
+  const char *query = tw_json_get_string (result, "query", "");
 
   if (n == 0)
     g_string_append_printf (text, "No tab matches \"%s\" (searched %" G_GINT64_FORMAT " tab%s).",
@@ -50,9 +50,9 @@ format_find (JsonObject *result)
                             n, tabs, tabs == 1 ? "" : "s", query);
   g_string_append_printf (text, "\nread: %" G_GINT64_FORMAT " tab%s read now, %" G_GINT64_FORMAT
                           " unchanged since the last search",
-                          tw_tool_get_int (result, "read", 0),
-                          tw_tool_get_int (result, "read", 0) == 1 ? "" : "s",
-                          tw_tool_get_int (result, "unchanged", 0));
+                          tw_json_get_int (result, "read", 0),
+                          tw_json_get_int (result, "read", 0) == 1 ? "" : "s",
+                          tw_json_get_int (result, "unchanged", 0));
 
   for (guint i = 0; i < n; i++)
     append_match (text, i + 1, json_array_get_object_element (matches, i));

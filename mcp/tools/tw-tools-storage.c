@@ -31,13 +31,13 @@ static void
 append_cookie (GString    *text,
                JsonObject *cookie)
 {
-  gint64 expires = tw_tool_get_int (cookie, "expires", -1);
+  gint64 expires = tw_json_get_int (cookie, "expires", -1);
 
-  g_string_append_printf (text, "\n- %s=", tw_tool_get_string (cookie, "name", ""));
-  append_quoted (text, tw_tool_get_string (cookie, "value", ""));
+  g_string_append_printf (text, "\n- %s=", tw_json_get_string (cookie, "name", ""));
+  append_quoted (text, tw_json_get_string (cookie, "value", ""));
   g_string_append_printf (text, "; domain=%s; path=%s",
-                          tw_tool_get_string (cookie, "domain", ""),
-                          tw_tool_get_string (cookie, "path", "/"));
+                          tw_json_get_string (cookie, "domain", ""),
+                          tw_json_get_string (cookie, "path", "/"));
   if (expires > 0)
     {
       g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (expires);
@@ -49,18 +49,18 @@ append_cookie (GString    *text,
     {
       g_string_append (text, "; session");
     }
-  if (tw_tool_get_boolean (cookie, "httpOnly", FALSE))
+  if (tw_json_get_boolean (cookie, "httpOnly", FALSE))
     g_string_append (text, "; HttpOnly");
-  if (tw_tool_get_boolean (cookie, "secure", FALSE))
+  if (tw_json_get_boolean (cookie, "secure", FALSE))
     g_string_append (text, "; Secure");
-  g_string_append_printf (text, "; SameSite=%s", tw_tool_get_string (cookie, "sameSite", "Lax"));
+  g_string_append_printf (text, "; SameSite=%s", tw_json_get_string (cookie, "sameSite", "Lax"));
 }
 
 static char *
 format_cookies (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *action = tw_tool_get_string (result, "action", "list");
+  const char *action = tw_json_get_string (result, "action", "list");
 
   if (g_str_equal (action, "set"))
     {
@@ -73,7 +73,7 @@ format_cookies (JsonObject *result)
     }
   else if (g_str_equal (action, "delete") || g_str_equal (action, "clear"))
     {
-      gint64 removed = tw_tool_get_int (result, "removed", 0);
+      gint64 removed = tw_json_get_int (result, "removed", 0);
 
       g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " cookie%s.", removed,
                               removed == 1 ? "" : "s");
@@ -81,7 +81,7 @@ format_cookies (JsonObject *result)
     }
   else
     {
-      JsonArray *cookies = tw_tool_get_array (result, "cookies");
+      JsonArray *cookies = tw_json_get_array (result, "cookies");
       guint n = cookies != NULL ? json_array_get_length (cookies) : 0;
 
       if (n == 0)
@@ -113,16 +113,16 @@ static char *
 format_storage (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *action = tw_tool_get_string (result, "action", "list");
-  const char *area = g_strcmp0 (tw_tool_get_string (result, "area", "local"), "session") == 0
+  const char *action = tw_json_get_string (result, "action", "list");
+  const char *area = g_strcmp0 (tw_json_get_string (result, "area", "local"), "session") == 0
                      ? "sessionStorage" : "localStorage";
-  const char *key = tw_tool_get_string (result, "key", NULL);
+  const char *key = tw_json_get_string (result, "key", NULL);
   JsonNode *value = json_object_get_member (result, "value");
   gboolean has_value = value != NULL && JSON_NODE_HOLDS_VALUE (value);
 
   if (g_str_equal (action, "list"))
     {
-      JsonArray *items = tw_tool_get_array (result, "items");
+      JsonArray *items = tw_json_get_array (result, "items");
       guint n = items != NULL ? json_array_get_length (items) : 0;
 
       g_string_append_printf (text, "%s holds %u item%s.", area, n, n == 1 ? "" : "s");
@@ -131,10 +131,10 @@ format_storage (JsonObject *result)
           JsonObject *item = json_array_get_object_element (items, i);
 
           g_string_append (text, "\n- ");
-          append_quoted (text, tw_tool_get_string (item, "key", ""));
+          append_quoted (text, tw_json_get_string (item, "key", ""));
           g_string_append (text, ": ");
-          append_quoted (text, tw_tool_get_string (item, "value", ""));
-          if (tw_tool_get_boolean (item, "truncated", FALSE))
+          append_quoted (text, tw_json_get_string (item, "value", ""));
+          if (tw_json_get_boolean (item, "truncated", FALSE))
             g_string_append (text, " (cut; read it whole with action get)");
         }
     }
@@ -160,14 +160,14 @@ format_storage (JsonObject *result)
     }
   else
     {
-      gint64 removed = tw_tool_get_int (result, "removed", 0);
+      gint64 removed = tw_json_get_int (result, "removed", 0);
 
       g_string_append_printf (text, "Removed %" G_GINT64_FORMAT " item%s from %s.", removed,
                               removed == 1 ? "" : "s", area);
     }
 
-  tw_tool_append_field (text, "origin", tw_tool_get_string (result, "origin", "?"));
-  tw_tool_append_field (text, "browserId", tw_tool_get_string (result, "browserId", "?"));
+  tw_tool_append_field (text, "origin", tw_json_get_string (result, "origin", "?"));
+  tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);
@@ -189,10 +189,10 @@ static char *
 format_storage_state (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  gboolean load = g_strcmp0 (tw_tool_get_string (result, "action", "save"), "load") == 0;
-  JsonArray *origins = tw_tool_get_array (result, "origins");
+  gboolean load = g_strcmp0 (tw_json_get_string (result, "action", "save"), "load") == 0;
+  JsonArray *origins = tw_json_get_array (result, "origins");
   guint n_origins = origins != NULL ? json_array_get_length (origins) : 0;
-  gint64 n_cookies = tw_tool_get_int (result, "cookies", 0);
+  gint64 n_cookies = tw_json_get_int (result, "cookies", 0);
   g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, n_cookies);
 
   g_string_append_printf (text, load ? "Loaded %" G_GINT64_FORMAT " cookies and the "
@@ -201,7 +201,7 @@ format_storage_state (JsonObject *result)
                                      : "Saved %" G_GINT64_FORMAT " cookies and the "
                           "localStorage of %u origin%s.",
                           n_cookies, n_origins, n_origins == 1 ? "" : "s");
-  tw_tool_append_field (text, "path", tw_tool_get_string (result, "path", "?"));
+  tw_tool_append_field (text, "path", tw_json_get_string (result, "path", "?"));
   tw_tool_append_field (text, "cookies", cookies);
   for (guint i = 0; i < n_origins; i++)
     tw_tool_append_field (text, "origin", json_array_get_string_element (origins, i));

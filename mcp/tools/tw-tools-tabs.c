@@ -33,18 +33,18 @@ format_tab_list (JsonObject *result)
         continue;
 
       tab = json_node_get_object (element);
-      owner = tw_tool_get_string (tab, "owner", NULL);
-      title = tw_tool_get_string (tab, "title", "");
+      owner = tw_json_get_string (tab, "owner", NULL);
+      title = tw_json_get_string (tab, "title", "");
 
       g_string_append_printf (text, "\n- browserId: %s, url: %s, title: ",
-                              tw_tool_get_string (tab, "browserId", "?"),
-                              tw_tool_get_string (tab, "url", "about:blank"));
+                              tw_json_get_string (tab, "browserId", "?"),
+                              tw_json_get_string (tab, "url", "about:blank"));
       if (title[0] != '\0')
         g_string_append_printf (text, "\"%s\"", title);
       else
         g_string_append (text, "(none)");
 
-      if (tw_tool_get_boolean (tab, "loading", FALSE))
+      if (tw_json_get_boolean (tab, "loading", FALSE))
         g_string_append (text, ", loading");
       if (owner != NULL)
         g_string_append_printf (text, ", agent: %s", owner);
@@ -85,7 +85,7 @@ static void
 new_tab_handler (TwToolCall *call)
 {
   JsonObject *arguments = tw_tool_call_get_arguments (call);
-  const char *url = tw_tool_get_string (arguments, "url", NULL);
+  const char *url = tw_json_get_string (arguments, "url", NULL);
   g_autoptr(JsonObject) params = json_object_new ();
   g_autoptr(GError) error = NULL;
 
@@ -107,7 +107,7 @@ static char *
 format_close_tab (JsonObject *result)
 {
   return g_strdup_printf ("Closed the tab; its browserId no longer works.\nbrowserId: %s",
-                          tw_tool_get_string (result, "browserId", "?"));
+                          tw_json_get_string (result, "browserId", "?"));
 }
 
 static void

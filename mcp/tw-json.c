@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-json.h"
+
+#include "tw-error.h"
+
+static JsonNode *
+get_value (JsonObject *object,
+           const char *member,
+           GType       type)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != type)
+    return NULL;
+
+  return node;
+}
+
+const char *
+tw_json_get_string (JsonObject *object,
+                    const char *member,
+                    const char *fallback)
+{
+  JsonNode *node = get_value (object, member, G_TYPE_STRING);
+
+  return node != NULL ? json_node_get_string (node) : fallback;
+}
+
+gboolean
+tw_json_get_boolean (JsonObject *object,
+                     const char *member,
+                     gboolean    fallback)
+{
+  JsonNode *node = get_value (object, member, G_TYPE_BOOLEAN);
+
+  return node != NULL ? json_node_get_boolean (node) : fallback;
+}
+
+gint64
+tw_json_get_int (JsonObject *object,
+                 const char *member,
+                 gint64      fallback)
+{
+  JsonNode *node = get_value (object, member, G_TYPE_INT64);
+
+  return node != NULL ? json_node_get_int (node) : fallback;
+}
+
+double
+tw_json_get_number (JsonObject *object,
+                    const char *member,
+                    double      fallback)
+{
+  JsonNode *node;
+
+  if ((node = get_value (object, member, G_TYPE_INT64)) != NULL)
+    return (double) json_node_get_int (node);
+  if ((node = get_value (object, member, G_TYPE_DOUBLE)) != NULL)
+    return json_node_get_double (node);
+
+  return fallback;
+}
+
+JsonObject *
+tw_json_get_object (JsonObject *object,
+                    const char *member)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+JsonArray *
+tw_json_get_array (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+const char *
+tw_json_get_string_arg (JsonObject  *object,
+                        const char  *member,
+                        GError     **error)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (get_value (object, member, G_TYPE_STRING) == NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" must be a string", member);
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Reading the members of JSON objects that come from clients, pages or
+ * files: a member may be absent, null or of another type. Each getter gives
+ * the member when it has the type asked for, and @fallback (or NULL)
+ * otherwise. A NULL @object reads as an empty one. */
+
+const char *tw_json_get_string  (JsonObject *object,
+                                 const char *member,
+                                 const char *fallback);
+
+gboolean    tw_json_get_boolean (JsonObject *object,
+                                 const char *member,
+                                 gboolean    fallback);
+
+/* An integer member; a number with a fraction is not an integer. */
+gint64      tw_json_get_int     (JsonObject *object,
+                                 const char *member,
+                                 gint64      fallback);
+
+/* A number member, integer or not. */
+double      tw_json_get_number  (JsonObject *object,
+                                 const char *member,
+                                 double      fallback);
+
+JsonObject *tw_json_get_object  (JsonObject *object,
+                                 const char *member);
+
+JsonArray  *tw_json_get_array   (JsonObject *object,
+                                 const char *member);
+
+/* An optional string argument: NULL when it is absent or null, and NULL with
+ * @error set (browser_invalid_argument, naming @member) when it is there but
+ * not a string. */
+const char *tw_json_get_string_arg (JsonObject  *object,
+                                    const char  *member,
+                                    GError     **error);
+
+G_END_DECLS
