@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* What the files of TwBrowserTab share: its struct, the record of a
+ * command, and the functions one part calls in another. Only those files
+ * include it; the rest of the browser uses tw-browser-tab-private.h. */
+
+#include "tw-browser-tab.h"
+#include "tw-browser-tab-private.h"
+#include "tw-page-runtime.h"
+#include "tw-tab-log.h"
+#include "tw-view-frame.h"
+
+G_BEGIN_DECLS
+
+#define NOTHING_HAPPENED_DELAY_MS 300
+
+struct _TwBrowserTab
+{
+  GObject         parent_instance;
+
+  char           *id;
+  WebKitWebView  *view;
+  TwPageRuntime  *runtime;
+  TwViewFrame    *frame;
+  TwTabLog       *log;
+  char           *workspace_dir;
+  char           *owner_id;
+  char           *owner;
+  char           *title;
+  char           *load_error;
+  char           *load_error_uri;
+
+  /* A tab restored from the last session keeps the address it had, and
+   * loads it only when it is first used (tw_browser_tab_wake()). */
+  char           *deferred_uri;
+  /* Set from tw_browser_tab_wake() until that page has loaded or failed:
+   * the tab counts as loading, and a command waits for the page. */
+  gboolean        wake_loading;
+
+  /* TabDialog, oldest first; n_dialogs counts every dialog ever answered so
+   * a command can tell which ones opened while it ran. */
+  GQueue          dialogs;
+  guint64         n_dialogs;
+  /* Dialogs with a lower serial were reported in a result. A dialog that
+   * opened between calls (a timer, a network callback) or during a call
+   * that failed goes into the result of the next call that succeeds. */
+  guint64         n_reported_dialogs;
+
+  /* GTask of commands waiting their turn, and the one running now. */
+  GQueue          pending;
+  GTask          *active;
+  guint           next_source;
+  guint           command_timeout_ms;
+
+  /* browser_handoff: the command waiting for the person, and what it
+   * asks of them. */
+  GTask          *handoff_task;
+  char           *handoff_message;
+  char           *handoff_agent;
+
+  /* browser_handle_dialog: how the next dialog is answered, when an agent
+   * said so; every other dialog gets the default answer. */
+  gboolean        dialog_answer_set;
+  gboolean        dialog_accept;
+  char           *dialog_prompt_text;
+
+  guint           can_go_back : 1;
+  guint           can_go_forward : 1;
+  guint           crashed : 1;
+  guint           closed : 1;
+  guint           paused : 1;
+  guint           busy : 1;
+  guint           unresponsive : 1;  /* its web process does not answer */
+  guint           ending_stuck : 1;  /* ending that process, not a crash */
+};
+
+typedef struct
+{
+  guint64       serial;
+  TwDialogType  type;
+  char         *message;
+  char         *prompt_text;  /* what an accepted prompt answered */
+  gboolean      accepted;
+} TabDialog;
+
+typedef struct
+{
+  TwTabCommand  command;
+  JsonObject   *params;
+  guint64       first_dialog;
+  GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
+  JsonObject   *reply;            /* a result waiting for the page's title */
+  char         *agent_name;       /* who issued it, for what the tab shows */
+  guint64       call_id;
+  JsonObject   *action;           /* what the overlay is told, for actions */
+  GSource      *cancel_watch;
+  guint         timeout_source;
+  guint         settle_source;
+  guint         waiting : 1;      /* waiting for a navigation to end */
+  guint         waking : 1;       /* loading a restored tab's page first */
+  guint         started : 1;      /* WebKit reported the load's start */
+  guint         finished : 1;
+  guint         alive_checked : 1; /* reload/navigate: the page answered, or was ended */
+} TabCommand;
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_URI,
+  PROP_TITLE,
+  PROP_LOADING,
+  PROP_PROGRESS,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
+  PROP_OWNER,
+  PROP_OWNER_ID,
+  PROP_CRASHED,
+  PROP_UNRESPONSIVE,
+  PROP_LOAD_ERROR,
+  PROP_PAUSED,
+  PROP_BUSY,
+  PROP_HANDOFF_MESSAGE,
+  N_PROPS
+};
+
+enum {
+  SCRIPT_DIALOG,
+  CLOSE_REQUESTED,
+  NEW_TAB,
+  ACTION_STARTED,
+  ACTION_UPDATED,
+  ACTION_FINISHED,
+  N_SIGNALS
+};
+
+extern GParamSpec *_tw_browser_tab_properties[N_PROPS];
+extern guint _tw_browser_tab_signals[N_SIGNALS];
+
+/* tw-browser-tab.c: state the other parts change */
+void _tw_browser_tab_set_load_error (TwBrowserTab *self,
+                                     const char   *uri,
+                                     const char   *message);
+void _tw_browser_tab_set_title (TwBrowserTab *self,
+                                const char   *title);
+void _tw_browser_tab_set_unresponsive (TwBrowserTab *self,
+                                       gboolean      unresponsive);
+void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
+                                       gboolean      wake_loading);
+TwBrowserTab * _tw_browser_tab_new_internal (WebKitNetworkSession *session,
+                                             WebKitWebView        *related_view,
+                                             const char           *owner_id,
+                                             const char           *owner);
+
+/* tw-browser-tab-queue.c */
+TabCommand * _tw_browser_tab_active_waiting_command (TwBrowserTab *self);
+JsonObject * _tw_browser_tab_build_page_result (TwBrowserTab *self,
+                                                const char   *title);
+GError * _tw_browser_tab_crashed_error (TwBrowserTab *self);
+void _tw_browser_tab_fail_all_commands (TwBrowserTab *self,
+                                        const GError *error);
+void _tw_browser_tab_finish_command (TwBrowserTab *self,
+                                     GTask        *task,
+                                     JsonObject   *result,
+                                     GError       *error);
+void _tw_browser_tab_finish_with_page (TwBrowserTab *self,
+                                       GTask        *task);
+void _tw_browser_tab_page_title_cb (GObject      *object,
+                                    GAsyncResult *result,
+                                    gpointer      user_data);
+void _tw_browser_tab_start_command (TwBrowserTab *self,
+                                    GTask        *task);
+
+/* tw-browser-tab-commands.c */
+void _tw_browser_tab_complete_delegated (TwBrowserTab *self,
+                                         GTask        *task,
+                                         JsonObject   *answer);
+void _tw_browser_tab_delegated_command_cb (GObject      *object,
+                                           GAsyncResult *result,
+                                           gpointer      user_data);
+void _tw_browser_tab_dispatch_command (TwBrowserTab *self,
+                                       GTask        *task);
+
+/* tw-browser-tab-load.c */
+void _tw_browser_tab_begin_wait (TwBrowserTab *self,
+                                 TabCommand   *cmd);
+gboolean _tw_browser_tab_check_page_answers (TwBrowserTab *self,
+                                             GTask        *task);
+GError * _tw_browser_tab_explain_if_stuck (TwBrowserTab *self,
+                                           GError       *error);
+void _tw_browser_tab_init_load (TwBrowserTab *self);
+void _tw_browser_tab_schedule_settle (TwBrowserTab *self,
+                                      TabCommand   *cmd,
+                                      guint         delay_ms);
+
+/* tw-browser-tab-dialogs.c */
+void _tw_browser_tab_add_dialogs (TwBrowserTab *self,
+                                  JsonObject   *result,
+                                  guint64       first_dialog);
+void _tw_browser_tab_init_dialogs (TwBrowserTab *self);
+void _tw_tab_dialog_free (TabDialog *dialog);
+
+/* tw-browser-tab-handoff.c */
+gboolean _tw_browser_tab_handoff_timeout_cb (gpointer user_data);
+void _tw_browser_tab_set_handoff (TwBrowserTab *self,
+                                  GTask        *task,
+                                  const char   *message,
+                                  const char   *agent);
+
+/* tw-browser-tab-actions.c */
+gboolean _tw_browser_tab_action_needs_refresh (TabCommand *cmd);
+void _tw_browser_tab_begin_action (TwBrowserTab *self,
+                                   GTask        *task);
+void _tw_browser_tab_refresh_action (TwBrowserTab *self,
+                                     GTask        *task,
+                                     JsonObject   *answer);
+
+G_END_DECLS

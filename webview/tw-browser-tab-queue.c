@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser-tab-parts.h"
+
+#include "tw-cancellable.h"
+#include "tw-error.h"
+#include "tw-json.h"
+#include "tw-page-tools.h"
+#include "tw-tab-actions.h"
+#include "tw-tab-console.h"
+#include "tw-tab-form.h"
+
+/* The command queue: commands of one tab run one after the other, in the
+ * order they came; each has a time limit, can be cancelled and finishes
+ * exactly once, with the dialogs its page opened and the tabs it opened. */
+
+static void start_next_command (TwBrowserTab *self);
+
+static void
+tab_command_free (TabCommand *cmd)
+{
+  g_assert (cmd->timeout_source == 0);
+  g_assert (cmd->settle_source == 0);
+  g_assert (cmd->cancel_watch == NULL);
+
+  g_clear_pointer (&cmd->params, json_object_unref);
+  g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
+  g_clear_pointer (&cmd->reply, json_object_unref);
+  g_clear_pointer (&cmd->action, json_object_unref);
+  g_free (cmd->agent_name);
+  g_free (cmd);
+}
+
+static const char *
+command_verb (TwTabCommand command)
+{
+  switch (command)
+    {
+    case TW_TAB_COMMAND_NAVIGATE:
+    case TW_TAB_COMMAND_BACK:
+    case TW_TAB_COMMAND_FORWARD:
+    case TW_TAB_COMMAND_RELOAD:
+      return "finish loading";
+
+    default:
+      return "answer";
+    }
+}
+
+/* browser_wait and the interactions bound each of their steps themselves
+ * and say which step ran out of time; the tab's own limit on them only
+ * catches one that hangs. */
+static guint
+command_time_limit (TwBrowserTab *self,
+                    TwTabCommand  command)
+{
+  if (command == TW_TAB_COMMAND_WAIT)
+    return self->command_timeout_ms + TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS;
+  if (command == TW_TAB_COMMAND_CONSOLE)
+    return self->command_timeout_ms + TW_TAB_CONSOLE_MAX_TIMEOUT_MS;
+  /* The HTTP session gives up after 30 s. */
+  if (command == TW_TAB_COMMAND_FETCH)
+    return self->command_timeout_ms + 35000;
+
+  /* Forms, coordinates and emulation (issue 18): a form is up to
+   * TW_TAB_FORM_MAX_FIELDS actions, each bounded by itself. */
+  if (command == TW_TAB_COMMAND_FILL_FORM)
+    return TW_TAB_FORM_MAX_FIELDS * (TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS +
+                                     TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 1000) +
+           self->command_timeout_ms;
+
+  if (tw_tab_actions_handles (command))
+    return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
+                TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + self->command_timeout_ms +
+                TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 5000;
+
+  return self->command_timeout_ms;
+}
+
+static guint
+main_resource_status (TwBrowserTab *self)
+{
+  WebKitWebResource *resource = webkit_web_view_get_main_resource (self->view);
+  WebKitURIResponse *response;
+
+  if (resource == NULL)
+    return 0;
+
+  response = webkit_web_resource_get_response (resource);
+  if (response == NULL)
+    return 0;
+
+  return webkit_uri_response_get_status_code (response);
+}
+
+JsonObject *
+_tw_browser_tab_build_page_result (TwBrowserTab *self,
+                   const char   *title)
+{
+  JsonObject *result = json_object_new ();
+  guint status = main_resource_status (self);
+
+  json_object_set_string_member (result, "browserId", self->id);
+  json_object_set_string_member (result, "url", tw_browser_tab_get_uri (self));
+  json_object_set_string_member (result, "title", title ? title : tw_browser_tab_get_title (self));
+  if (status > 0)
+    json_object_set_int_member (result, "status", status);
+
+  return result;
+}
+
+GError *
+_tw_browser_tab_crashed_error (TwBrowserTab *self)
+{
+  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                      "the web process of tab %s crashed; call browser_reload or browser_navigate to recover it",
+                      self->id);
+}
+
+/* The command queue */
+
+TabCommand *
+_tw_browser_tab_active_waiting_command (TwBrowserTab *self)
+{
+  TabCommand *cmd;
+
+  if (self->active == NULL)
+    return NULL;
+
+  cmd = g_task_get_task_data (self->active);
+  if (cmd->finished || !cmd->waiting)
+    return NULL;
+
+  return cmd;
+}
+
+static gboolean
+start_next_command_cb (gpointer user_data)
+{
+  TwBrowserTab *self = user_data;
+
+  self->next_source = 0;
+  start_next_command (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+update_busy (TwBrowserTab *self)
+{
+  gboolean busy = self->active != NULL || !g_queue_is_empty (&self->pending);
+
+  if (busy == self->busy)
+    return;
+
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_BUSY]);
+}
+
+static void
+schedule_next_command (TwBrowserTab *self)
+{
+  if (self->active != NULL || g_queue_is_empty (&self->pending) || self->next_source != 0)
+    return;
+
+  /* From an idle, so that a command never starts inside a WebKit signal
+   * emission of the one that just ended. */
+  self->next_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_next_command_cb,
+                                       g_object_ref (self), g_object_unref);
+}
+
+/* Completes @task with @result or @error (both owned). Each command
+ * completes exactly once; late events for a finished one are ignored. */
+void
+_tw_browser_tab_finish_command (TwBrowserTab *self,
+                GTask        *task,
+                JsonObject   *result,
+                GError       *error)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  g_assert (!cmd->finished);
+  g_assert ((result == NULL) != (error == NULL));
+
+  error = _tw_browser_tab_explain_if_stuck (self, error);
+  cmd->finished = TRUE;
+  cmd->waiting = FALSE;
+  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
+  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  g_clear_pointer (&cmd->cancel_watch, tw_cancellable_unwatch);
+
+  if (self->active == task)
+    self->active = NULL;
+  else
+    g_queue_remove (&self->pending, task);
+
+  if (self->handoff_task == task)
+    _tw_browser_tab_set_handoff (self, NULL, NULL, NULL);
+
+  /* The overlay lets go of the element, saying how it went. */
+  if (cmd->action != NULL)
+    {
+      json_object_set_boolean_member (cmd->action, "ok", error == NULL);
+      if (error != NULL)
+        json_object_set_string_member (cmd->action, "errorCode",
+                                       tw_browser_error_code_name (tw_browser_error_from_gerror (error)));
+      g_signal_emit (self, _tw_browser_tab_signals[ACTION_FINISHED], 0, cmd->action);
+    }
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+    }
+  else
+    {
+      _tw_browser_tab_add_dialogs (self, result, cmd->first_dialog);
+      self->n_reported_dialogs = self->n_dialogs;
+
+      if (cmd->new_tabs != NULL && cmd->new_tabs->len > 0 && tw_tab_actions_handles (cmd->command))
+        {
+          JsonArray *ids = json_array_new ();
+
+          for (guint i = 0; i < cmd->new_tabs->len; i++)
+            json_array_add_string_element (ids, g_ptr_array_index (cmd->new_tabs, i));
+          json_object_set_array_member (result, "newTabs", ids);
+        }
+
+      g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
+    }
+
+  g_object_unref (task);
+
+  schedule_next_command (self);
+  update_busy (self);
+}
+
+void
+_tw_browser_tab_page_title_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JSCValue) value = NULL;
+  g_autofree char *title = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+
+  if (cmd->finished)
+    return;
+
+  if (value != NULL && jsc_value_is_string (value))
+    {
+      title = jsc_value_to_string (value);
+      _tw_browser_tab_set_title (self, title);
+    }
+
+  if (cmd->reply != NULL)
+    {
+      JsonObject *reply = g_steal_pointer (&cmd->reply);
+
+      if (title != NULL)
+        json_object_set_string_member (reply, "title", title);
+      _tw_browser_tab_finish_command (self, task, reply, NULL);
+      return;
+    }
+
+  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+}
+
+/* The title reaches the UI process on its own schedule, sometimes only
+ * after the load has finished; asking the page keeps results from reporting
+ * the previous page's title, or none. The isolated world sees the real
+ * document.title whatever the page's scripts did to the getter. */
+void
+_tw_browser_tab_finish_with_page (TwBrowserTab *self,
+                  GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *url;
+
+  cmd->waiting = FALSE;
+  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+
+  /* The restored page is there: now the command itself runs. */
+  if (cmd->waking)
+    {
+      cmd->waking = FALSE;
+      _tw_browser_tab_dispatch_command (self, task);
+      return;
+    }
+
+  /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
+   * or 6000) into the blank page without reporting a failure. */
+  url = tw_json_get_string (cmd->params, "url", NULL);
+  if (cmd->command == TW_TAB_COMMAND_NAVIGATE && url != NULL &&
+      !g_str_equal (url, "about:blank") &&
+      g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                   "WebKit refused to load %s; it may use a restricted port",
+                                   url));
+      return;
+    }
+
+  webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
+                                       TW_PAGE_RUNTIME_WORLD, NULL,
+                                       g_task_get_cancellable (task),
+                                       _tw_browser_tab_page_title_cb, g_object_ref (task));
+}
+
+static gboolean
+command_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  guint limit_ms = command_time_limit (self, cmd->command);
+  const char *still_loading = cmd->waiting ? "; it may still be loading" : "";
+
+  cmd->timeout_source = 0;
+
+  if (limit_ms < 1000)
+    _tw_browser_tab_finish_command (self, task, NULL,
+                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                 "the page did not %s within %u ms%s",
+                                 command_verb (cmd->command), limit_ms, still_loading));
+  else
+    _tw_browser_tab_finish_command (self, task, NULL,
+                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                 "the page did not %s within %u s%s",
+                                 command_verb (cmd->command), limit_ms / 1000, still_loading));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+command_cancelled_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  _tw_browser_tab_finish_command (g_task_get_source_object (task), task, NULL,
+                  g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                       "the call was cancelled"));
+}
+
+void
+_tw_browser_tab_start_command (TwBrowserTab *self,
+               GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  cmd->first_dialog = self->n_reported_dialogs;
+
+  if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD &&
+      cmd->command != TW_TAB_COMMAND_NAVIGATE)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL, _tw_browser_tab_crashed_error (self));
+      return;
+    }
+
+  if (self->paused)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                   TW_BROWSER_TAB_PAUSED_MESSAGE, self->id));
+      return;
+    }
+
+  if (_tw_browser_tab_check_page_answers (self, task))
+    return;
+
+  cmd->timeout_source = g_timeout_add (command_time_limit (self, cmd->command),
+                                       command_timeout_cb, task);
+
+  /* A restored tab that nobody used yet loads its page before the command
+   * sees it, unless the command loads a page itself. */
+  if (self->deferred_uri != NULL && cmd->command != TW_TAB_COMMAND_NAVIGATE)
+    {
+      g_autofree char *uri = g_steal_pointer (&self->deferred_uri);
+
+      cmd->waking = TRUE;
+      _tw_browser_tab_begin_wait (self, cmd);
+      webkit_web_view_load_uri (self->view, uri);
+      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      return;
+    }
+
+  /* The window woke the tab a moment ago and its page is still on its way:
+   * the command sees the page once it is there, not the blank one before. */
+  if (self->wake_loading && cmd->command != TW_TAB_COMMAND_NAVIGATE)
+    {
+      cmd->waking = TRUE;
+      _tw_browser_tab_begin_wait (self, cmd);
+      cmd->started = TRUE;
+      return;
+    }
+
+  _tw_browser_tab_dispatch_command (self, task);
+}
+
+static void
+start_next_command (TwBrowserTab *self)
+{
+  GTask *task;
+
+  if (self->active != NULL)
+    return;
+
+  task = g_queue_pop_head (&self->pending);
+  if (task == NULL)
+    return;
+
+  self->active = task;
+  _tw_browser_tab_start_command (self, task);
+}
+
+void
+_tw_browser_tab_fail_all_commands (TwBrowserTab *self,
+                   const GError *error)
+{
+  g_clear_handle_id (&self->next_source, g_source_remove);
+
+  while (self->active != NULL || !g_queue_is_empty (&self->pending))
+    {
+      GTask *task = self->active ? self->active : g_queue_peek_head (&self->pending);
+
+      _tw_browser_tab_finish_command (self, task, NULL, g_error_copy (error));
+    }
+
+  g_clear_handle_id (&self->next_source, g_source_remove);
+}
+
+void
+tw_browser_tab_run_async (TwBrowserTab        *self,
+                          TwTabCommand         command,
+                          JsonObject          *params,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  tw_browser_tab_run_as_async (self, command, params, NULL, cancellable, callback, user_data);
+}
+
+void
+tw_browser_tab_run_as_async (TwBrowserTab        *self,
+                             TwTabCommand         command,
+                             JsonObject          *params,
+                             const TwCaller      *caller,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  TabCommand *cmd;
+
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_browser_tab_run_async);
+
+  cmd = g_new0 (TabCommand, 1);
+  cmd->command = command;
+  cmd->params = json_object_ref (params);
+  if (caller != NULL)
+    {
+      cmd->agent_name = g_strdup (caller->agent_name != NULL ? caller->agent_name
+                                                             : caller->agent_id);
+      cmd->call_id = caller->call_id;
+    }
+  g_task_set_task_data (task, cmd, (GDestroyNotify) tab_command_free);
+
+  if (self->closed)
+    {
+      cmd->finished = TRUE;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                               "tab %s was closed", self->id);
+      return;
+    }
+
+  /* The queue owns a reference until the command finishes. */
+  g_queue_push_tail (&self->pending, g_object_ref (task));
+
+  /* Finishing the command ends the watch. */
+  cmd->cancel_watch = tw_cancellable_watch (cancellable, command_cancelled_cb, task, NULL);
+
+  schedule_next_command (self);
+  update_busy (self);
+}
+
+JsonObject *
+tw_browser_tab_run_finish (TwBrowserTab  *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
