@@ -245,8 +245,8 @@ resolve_step (TwBrowserTab *self,
 
 void
 _tw_browser_tab_refresh_action (TwBrowserTab *self,
-                GTask        *task,
-                JsonObject   *answer)
+                                GTask        *task,
+                                JsonObject   *answer)
 {
   resolve_step (self, task, RESOLVE_AFTER, answer);
 }
@@ -256,7 +256,7 @@ _tw_browser_tab_refresh_action (TwBrowserTab *self,
  * that the element can be used. */
 void
 _tw_browser_tab_begin_action (TwBrowserTab *self,
-              GTask        *task)
+                              GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
 

@@ -38,8 +38,8 @@ copy_member (JsonObject  *source,
  * browserId, in front. Takes @answer. */
 void
 _tw_browser_tab_complete_delegated (TwBrowserTab *self,
-                    GTask        *task,
-                    JsonObject   *answer)
+                                    GTask        *task,
+                                    JsonObject   *answer)
 {
   g_autoptr(JsonObject) owned = answer;
   TabCommand *cmd = g_task_get_task_data (task);
@@ -69,8 +69,8 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
  * page tools). */
 void
 _tw_browser_tab_delegated_command_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+                                      GAsyncResult *result,
+                                      gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(JsonObject) answer = NULL;
@@ -162,7 +162,7 @@ _tw_browser_tab_delegated_command_cb (GObject      *object,
 
 void
 _tw_browser_tab_dispatch_command (TwBrowserTab *self,
-                  GTask        *task)
+                                  GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
   GError *error = NULL;
@@ -178,9 +178,9 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
         if (url == NULL)
           {
             _tw_browser_tab_finish_command (self, task, NULL,
-                            g_error_new_literal (TW_BROWSER_ERROR,
-                                                 TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                                 "url must be a string"));
+                                            g_error_new_literal (TW_BROWSER_ERROR,
+                                                                 TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                                                 "url must be a string"));
             return;
           }
 
@@ -200,8 +200,8 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
       if (!webkit_web_view_can_go_back (self->view))
         {
           _tw_browser_tab_finish_command (self, task, NULL,
-                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                               "no page to go back to"));
+                                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                               "no page to go back to"));
           return;
         }
 
@@ -214,8 +214,8 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
       if (!webkit_web_view_can_go_forward (self->view))
         {
           _tw_browser_tab_finish_command (self, task, NULL,
-                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                               "no page to go forward to"));
+                                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                               "no page to go forward to"));
           return;
         }
 
@@ -264,7 +264,7 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
         cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
                                              _tw_browser_tab_handoff_timeout_cb, task);
         _tw_browser_tab_set_handoff (self, task, tw_json_get_string (cmd->params, "message", NULL),
-                     cmd->agent_name != NULL ? cmd->agent_name : "An agent");
+                                     cmd->agent_name != NULL ? cmd->agent_name : "An agent");
       }
       break;
 
@@ -373,9 +373,9 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
     case TW_TAB_COMMAND_FIND_IN_TABS:
     case TW_TAB_COMMAND_LAST:
       _tw_browser_tab_finish_command (self, task, NULL,
-                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                   "%s is not a command of a tab",
-                                   tw_tab_command_to_string (cmd->command)));
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                   "%s is not a command of a tab",
+                                                   tw_tab_command_to_string (cmd->command)));
       break;
 
     default:
@@ -386,9 +386,9 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
         }
 
       _tw_browser_tab_finish_command (self, task, NULL,
-                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                   "the %s command is not available in this version of "
-                                   "Tabwright", tw_tab_command_to_string (cmd->command)));
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                   "the %s command is not available in this version of "
+                                                   "Tabwright", tw_tab_command_to_string (cmd->command)));
       break;
     }
 }

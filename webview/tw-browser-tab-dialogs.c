@@ -41,8 +41,8 @@ tw_dialog_type_to_string (TwDialogType type)
 
 void
 _tw_browser_tab_add_dialogs (TwBrowserTab *self,
-             JsonObject   *result,
-             guint64       first_dialog)
+                             JsonObject   *result,
+                             guint64       first_dialog)
 {
   g_autoptr(JsonArray) array = json_array_new ();
   const TabDialog *previous = NULL;

@@ -9,9 +9,9 @@
  * the tab and say they are done. */
 void
 _tw_browser_tab_set_handoff (TwBrowserTab *self,
-             GTask        *task,
-             const char   *message,
-             const char   *agent)
+                             GTask        *task,
+                             const char   *message,
+                             const char   *agent)
 {
   self->handoff_task = task;
   g_free (self->handoff_agent);
@@ -35,11 +35,11 @@ _tw_browser_tab_handoff_timeout_cb (gpointer user_data)
 
   cmd->timeout_source = 0;
   _tw_browser_tab_finish_command (self, task, NULL,
-                  g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
-                               "the person did not answer the handoff in tab %s within %.1f s; "
-                               "the tab is theirs to use meanwhile, so take a new snapshot "
-                               "before going on",
-                               self->id, timeout_ms / 1000.0));
+                                  g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                               "the person did not answer the handoff in tab %s within %.1f s; "
+                                               "the tab is theirs to use meanwhile, so take a new snapshot "
+                                               "before going on",
+                                               self->id, timeout_ms / 1000.0));
 
   return G_SOURCE_REMOVE;
 }

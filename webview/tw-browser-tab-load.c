@@ -71,8 +71,8 @@ settle_cb (gpointer user_data)
 
 void
 _tw_browser_tab_schedule_settle (TwBrowserTab *self,
-                 TabCommand   *cmd,
-                 guint         delay_ms)
+                                 TabCommand   *cmd,
+                                 guint         delay_ms)
 {
   g_clear_handle_id (&cmd->settle_source, g_source_remove);
   cmd->settle_source = g_timeout_add (delay_ms, settle_cb, self);
@@ -80,7 +80,7 @@ _tw_browser_tab_schedule_settle (TwBrowserTab *self,
 
 void
 _tw_browser_tab_begin_wait (TwBrowserTab *self,
-            TabCommand   *cmd)
+                            TabCommand   *cmd)
 {
   cmd->waiting = TRUE;
   cmd->started = FALSE;
@@ -188,8 +188,8 @@ view_load_failed_with_tls_errors_cb (TwBrowserTab         *self,
 
   if (cmd != NULL && cmd->started)
     _tw_browser_tab_finish_command (self, self->active, NULL,
-                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                 "the TLS certificate of %s is not trusted", failing_uri));
+                                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                 "the TLS certificate of %s is not trusted", failing_uri));
 
   return FALSE;
 }
@@ -305,7 +305,7 @@ stuck_process_ended (TwBrowserTab                      *self,
 
 GError *
 _tw_browser_tab_explain_if_stuck (TwBrowserTab *self,
-                  GError       *error)
+                                  GError       *error)
 {
   GError *stuck;
 
@@ -363,7 +363,7 @@ page_answer_cb (GObject      *object,
  * when the command goes on once it has (page_answer_cb). */
 gboolean
 _tw_browser_tab_check_page_answers (TwBrowserTab *self,
-                    GTask        *task)
+                                    GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
   g_autoptr(JsonObject) args = NULL;

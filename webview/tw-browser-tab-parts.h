@@ -147,16 +147,16 @@ void _tw_browser_tab_set_unresponsive (TwBrowserTab *self,
                                        gboolean      unresponsive);
 void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
                                        gboolean      wake_loading);
-TwBrowserTab * _tw_browser_tab_new_internal (WebKitNetworkSession *session,
-                                             WebKitWebView        *related_view,
-                                             const char           *owner_id,
-                                             const char           *owner);
+TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
+                                            WebKitWebView        *related_view,
+                                            const char           *owner_id,
+                                            const char           *owner);
 
 /* tw-browser-tab-queue.c */
-TabCommand * _tw_browser_tab_active_waiting_command (TwBrowserTab *self);
-JsonObject * _tw_browser_tab_build_page_result (TwBrowserTab *self,
-                                                const char   *title);
-GError * _tw_browser_tab_crashed_error (TwBrowserTab *self);
+TabCommand *_tw_browser_tab_active_waiting_command (TwBrowserTab *self);
+JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
+                                               const char   *title);
+GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);
 void _tw_browser_tab_fail_all_commands (TwBrowserTab *self,
                                         const GError *error);
 void _tw_browser_tab_finish_command (TwBrowserTab *self,
@@ -186,8 +186,8 @@ void _tw_browser_tab_begin_wait (TwBrowserTab *self,
                                  TabCommand   *cmd);
 gboolean _tw_browser_tab_check_page_answers (TwBrowserTab *self,
                                              GTask        *task);
-GError * _tw_browser_tab_explain_if_stuck (TwBrowserTab *self,
-                                           GError       *error);
+GError *_tw_browser_tab_explain_if_stuck (TwBrowserTab *self,
+                                          GError       *error);
 void _tw_browser_tab_init_load (TwBrowserTab *self);
 void _tw_browser_tab_schedule_settle (TwBrowserTab *self,
                                       TabCommand   *cmd,

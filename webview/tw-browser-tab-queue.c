@@ -96,7 +96,7 @@ main_resource_status (TwBrowserTab *self)
 
 JsonObject *
 _tw_browser_tab_build_page_result (TwBrowserTab *self,
-                   const char   *title)
+                                   const char   *title)
 {
   JsonObject *result = json_object_new ();
   guint status = main_resource_status (self);
@@ -174,9 +174,9 @@ schedule_next_command (TwBrowserTab *self)
  * completes exactly once; late events for a finished one are ignored. */
 void
 _tw_browser_tab_finish_command (TwBrowserTab *self,
-                GTask        *task,
-                JsonObject   *result,
-                GError       *error)
+                                GTask        *task,
+                                JsonObject   *result,
+                                GError       *error)
 {
   TabCommand *cmd = g_task_get_task_data (task);
 
@@ -237,8 +237,8 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
 
 void
 _tw_browser_tab_page_title_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+                               GAsyncResult *result,
+                               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(JSCValue) value = NULL;
@@ -276,7 +276,7 @@ _tw_browser_tab_page_title_cb (GObject      *object,
  * document.title whatever the page's scripts did to the getter. */
 void
 _tw_browser_tab_finish_with_page (TwBrowserTab *self,
-                  GTask        *task)
+                                  GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
   const char *url;
@@ -300,9 +300,9 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
       g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
     {
       _tw_browser_tab_finish_command (self, task, NULL,
-                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                   "WebKit refused to load %s; it may use a restricted port",
-                                   url));
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                   "WebKit refused to load %s; it may use a restricted port",
+                                                   url));
       return;
     }
 
@@ -325,14 +325,14 @@ command_timeout_cb (gpointer user_data)
 
   if (limit_ms < 1000)
     _tw_browser_tab_finish_command (self, task, NULL,
-                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
-                                 "the page did not %s within %u ms%s",
-                                 command_verb (cmd->command), limit_ms, still_loading));
+                                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                                 "the page did not %s within %u ms%s",
+                                                 command_verb (cmd->command), limit_ms, still_loading));
   else
     _tw_browser_tab_finish_command (self, task, NULL,
-                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
-                                 "the page did not %s within %u s%s",
-                                 command_verb (cmd->command), limit_ms / 1000, still_loading));
+                                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                                 "the page did not %s within %u s%s",
+                                                 command_verb (cmd->command), limit_ms / 1000, still_loading));
 
   return G_SOURCE_REMOVE;
 }
@@ -343,13 +343,13 @@ command_cancelled_cb (gpointer user_data)
   GTask *task = user_data;
 
   _tw_browser_tab_finish_command (g_task_get_source_object (task), task, NULL,
-                  g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       "the call was cancelled"));
+                                  g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                       "the call was cancelled"));
 }
 
 void
 _tw_browser_tab_start_command (TwBrowserTab *self,
-               GTask        *task)
+                               GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
 
@@ -365,8 +365,8 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (self->paused)
     {
       _tw_browser_tab_finish_command (self, task, NULL,
-                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                   TW_BROWSER_TAB_PAUSED_MESSAGE, self->id));
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                   TW_BROWSER_TAB_PAUSED_MESSAGE, self->id));
       return;
     }
 
@@ -420,7 +420,7 @@ start_next_command (TwBrowserTab *self)
 
 void
 _tw_browser_tab_fail_all_commands (TwBrowserTab *self,
-                   const GError *error)
+                                   const GError *error)
 {
   g_clear_handle_id (&self->next_source, g_source_remove);
 
