@@ -9,8 +9,12 @@
 
 G_BEGIN_DECLS
 
-/* Shared by tw-window.c (the window and its tab strip) and
- * tw-window-actions.c (what the person can do in it). */
+/* Shared by tw-window.c (the window, its panes and what it shows),
+ * tw-window-tabs.c (the tab strip and the deck of tab pages it selects),
+ * tw-window-address.c (the address bar) and tw-window-actions.c (what the
+ * person can do in it). */
+
+#define AGENT_ICON "tw-agent-symbolic"
 
 struct _TwWindow
 {
@@ -59,12 +63,29 @@ struct _TwWindow
   guint                 agents_pane_sized : 1;
 };
 
+/* tw-window.c */
+void          _tw_window_update_chrome    (TwWindow   *self);
+
+/* tw-window-tabs.c */
 TwBrowserTab *_tw_window_get_selected_tab (TwWindow   *self);
 TwTabPage    *_tw_window_page_get_content (TwWindow   *self,
                                            AdwTabPage *page);
 
 TwTabPage    *_tw_window_tab_get_content  (TwWindow     *self,
                                            TwBrowserTab *tab);
+void          _tw_window_sync_pages       (TwWindow   *self);
+void          _tw_window_tabs_items_changed_cb (TwWindow   *self,
+                                                guint       position,
+                                                guint       removed,
+                                                guint       added,
+                                                GListModel *model);
+void          _tw_window_class_init_tabs  (GtkWidgetClass *widget_class);
+
+/* tw-window-address.c */
+gboolean      _tw_window_uri_is_blank     (const char *uri);
+void          _tw_window_update_address   (TwWindow   *self);
+void          _tw_window_class_init_address (GtkWidgetClass *widget_class);
+void          _tw_window_init_address     (TwWindow   *self);
 
 /* tw-window-actions.c */
 void          _tw_window_add_actions      (TwWindow   *self);
