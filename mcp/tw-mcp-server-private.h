@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <libsoup/soup.h>
+
+#include "tw-jsonrpc.h"
 #include "tw-mcp-server.h"
 
 G_BEGIN_DECLS
@@ -33,5 +36,127 @@ void  tw_mcp_server_set_session_limits (TwMcpServer *self,
                                         guint        idle_timeout_ms,
                                         guint        max_sessions_per_client);
 guint tw_mcp_server_get_n_sessions     (TwMcpServer *self);
+
+/* What the parts of TwMcpServer share. tw-mcp-server.c holds the object,
+ * its clients and the public API; tw-mcp-server-http.c checks requests from
+ * their headers and sends replies; tw-mcp-server-methods.c dispatches the
+ * JSON-RPC methods of a POST; tw-mcp-server-calls.c runs tools/call and its
+ * progress stream; tw-mcp-server-sessions.c keeps the sessions and their GET
+ * streams. */
+
+#define MCP_PATH "/mcp"
+
+/* A bearer token and whom it stands for. Shared by the sessions and calls
+ * made with it, so revoking the token can find and end them. */
+typedef struct
+{
+  char             *token;
+  char             *agent_id;
+  char             *agent_name;
+  TwBrowserService *service;
+  gboolean          revoked;
+  /* Tool groups: the server to tell when the service's offered tools
+   * change; not owned, cleared when the server goes. */
+  TwMcpServer      *server;
+  gulong            tools_changed_handler;
+} McpClient;
+
+typedef struct _McpPending McpPending;
+
+typedef struct
+{
+  char       *id;
+  McpClient  *client;
+  char       *protocol_version;
+  gint64      last_used;
+  /* Calls in flight, by JSON-RPC id key: McpPending*, not owned. */
+  GHashTable *pending;
+  /* Open GET streams (SoupServerMessage*, owned) that carry the server's
+   * own messages to the client: notifications/tools/list_changed. */
+  GPtrArray  *streams;
+} McpSession;
+
+struct _TwMcpServer
+{
+  GObject     parent_instance;
+
+  SoupServer *soup;
+  guint16     port;
+
+  GPtrArray  *clients;   /* McpClient*, rc-boxed */
+  GHashTable *sessions;  /* id -> McpSession* */
+
+  guint64     next_serial;
+  guint       sweep_source;
+  guint       header_timeout_ms;
+  guint       body_timeout_ms;
+  gint64      idle_timeout_us;
+  guint       max_sessions_per_client;
+};
+
+enum {
+  CALL_STARTED,
+  CALL_FINISHED,
+  N_SIGNALS
+};
+
+extern guint _tw_mcp_server_signals[N_SIGNALS];
+
+/* tw-mcp-server.c */
+McpClient  *_tw_mcp_server_client_ref               (McpClient         *client);
+void        _tw_mcp_server_client_unref             (McpClient         *client);
+
+/* tw-mcp-server-http.c */
+void        _tw_mcp_server_set_json_response        (SoupServerMessage *msg,
+                                                     guint              status,
+                                                     JsonNode          *body);
+void        _tw_mcp_server_reply_error              (SoupServerMessage *msg,
+                                                     guint              status,
+                                                     JsonNode          *id,
+                                                     int                code,
+                                                     const char        *message);
+void        _tw_mcp_server_reply_result             (SoupServerMessage *msg,
+                                                     JsonNode          *id,
+                                                     JsonNode          *result);
+void        _tw_mcp_server_request_started_cb       (SoupServer        *soup,
+                                                     SoupServerMessage *msg,
+                                                     TwMcpServer       *self);
+void        _tw_mcp_server_handler_cb               (SoupServer        *soup,
+                                                     SoupServerMessage *msg,
+                                                     const char        *path,
+                                                     GHashTable        *query,
+                                                     gpointer           user_data);
+
+/* tw-mcp-server-methods.c */
+void        _tw_mcp_server_handle_post              (TwMcpServer       *self,
+                                                     SoupServerMessage *msg,
+                                                     McpClient         *client);
+
+/* tw-mcp-server-calls.c */
+void        _tw_mcp_server_pending_abandon          (McpPending        *pending,
+                                                     const char        *reason);
+void        _tw_mcp_server_handle_tools_call        (TwMcpServer       *self,
+                                                     SoupServerMessage *msg,
+                                                     McpSession        *session,
+                                                     TwJsonrpcMessage  *message);
+
+/* tw-mcp-server-sessions.c */
+void        _tw_mcp_server_session_free             (McpSession        *session);
+void        _tw_mcp_server_drop_sessions_of_client  (TwMcpServer       *self,
+                                                     McpClient         *client);
+void        _tw_mcp_server_make_room_for_session    (TwMcpServer       *self,
+                                                     McpClient         *client);
+void        _tw_mcp_server_restart_sweep            (TwMcpServer       *self);
+McpSession *_tw_mcp_server_lookup_session           (TwMcpServer       *self,
+                                                     SoupServerMessage *msg,
+                                                     McpClient         *client);
+void        _tw_mcp_server_handle_delete            (TwMcpServer       *self,
+                                                     SoupServerMessage *msg,
+                                                     McpClient         *client);
+void        _tw_mcp_server_handle_get               (TwMcpServer       *self,
+                                                     SoupServerMessage *msg,
+                                                     McpClient         *client);
+void        _tw_mcp_server_client_tools_changed_cb  (TwBrowserService  *service,
+                                                     McpClient         *client);
 
 G_END_DECLS

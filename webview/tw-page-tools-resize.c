@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-page-tools.h"
+#include "tw-page-tools-private.h"
+
+#include "tw-error.h"
+
+/* How long browser_resize waits for the page to report its new size. */
+#define RESIZE_POLL_INTERVAL_MS 50
+#define RESIZE_CONFIRM_TIMEOUT_MS 3000
+
+/* browser_resize */
+
+typedef struct
+{
+  TwPageRuntime *runtime;
+  int            width;
+  int            height;
+  gint64         started;
+  guint          poll_id;
+  gboolean       check_in_flight;
+  GCancellable  *check_cancellable;
+  gint64         inner_width;
+  gint64         inner_height;
+  gboolean       measured;
+  gboolean       done;
+} ResizeData;
+
+static void
+resize_data_free (ResizeData *data)
+{
+  g_assert (data->poll_id == 0);
+
+  g_clear_object (&data->runtime);
+  g_clear_object (&data->check_cancellable);
+  g_free (data);
+}
+
+static void
+resize_stop (GTask *task)
+{
+  ResizeData *data = g_task_get_task_data (task);
+
+  data->done = TRUE;
+  g_clear_handle_id (&data->poll_id, g_source_remove);
+  g_cancellable_cancel (data->check_cancellable);
+}
+
+static void
+resize_succeed (GTask *task)
+{
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(GTask) hold = g_object_ref (task);
+  JsonObject *reply;
+
+  resize_stop (task);
+
+  reply = json_object_new ();
+  json_object_set_int_member (reply, "width", data->width);
+  json_object_set_int_member (reply, "height", data->height);
+  json_object_set_int_member (reply, "innerWidth", data->inner_width);
+  json_object_set_int_member (reply, "innerHeight", data->inner_height);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+resize_fail (GTask  *task,
+             GError *error)
+{
+  g_autoptr(GTask) hold = g_object_ref (task);
+
+  resize_stop (task);
+  g_task_return_error (task, error);
+}
+
+static void
+resize_check_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+
+  if (data->done)
+    return;
+
+  data->check_in_flight = FALSE;
+
+  if (node == NULL)
+    {
+      if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED))
+        resize_fail (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return;
+
+  answer = json_node_get_object (node);
+  data->inner_width = json_object_get_int_member_with_default (answer, "innerWidth", 0);
+  data->inner_height = json_object_get_int_member_with_default (answer, "innerHeight", 0);
+  data->measured = TRUE;
+
+  /* The page has the new size and its resize listeners have run. */
+  if (data->inner_width == data->width && data->inner_height == data->height &&
+      json_object_get_boolean_member_with_default (answer, "seen", FALSE))
+    resize_succeed (task);
+}
+
+static gboolean
+resize_poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ResizeData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error))
+    {
+      data->poll_id = 0;
+      resize_fail (task, g_steal_pointer (&error));
+      return G_SOURCE_REMOVE;
+    }
+
+  if ((g_get_monotonic_time () - data->started) / 1000 >= RESIZE_CONFIRM_TIMEOUT_MS)
+    {
+      data->poll_id = 0;
+
+      /* The page answered with another size (a zoomed page, say): report
+       * what it sees rather than pretend. A page that never answered is a
+       * timeout. */
+      if (data->measured)
+        resize_succeed (task);
+      else
+        resize_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                        "The viewport is now %d × %d, but the page did not "
+                                        "confirm its new size within %d ms (is a script "
+                                        "keeping it busy?)",
+                                        data->width, data->height, RESIZE_CONFIRM_TIMEOUT_MS));
+      return G_SOURCE_REMOVE;
+    }
+
+  if (!data->check_in_flight)
+    {
+      data->check_in_flight = TRUE;
+      tw_page_runtime_call_with_timeout_async (data->runtime, "pageState.viewportSize", NULL,
+                                               RESIZE_CONFIRM_TIMEOUT_MS,
+                                               data->check_cancellable,
+                                               resize_check_cb,
+                                               g_object_ref (task));
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+void
+tw_page_tools_resize_async (TwViewFrame         *frame,
+                            TwPageRuntime       *runtime,
+                            JsonObject          *params,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 width = 0;
+  gint64 height = 0;
+  ResizeData *data;
+
+  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (frame, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_tools_resize_async);
+
+  if (!_tw_page_tools_get_int_param (params, "width", &width, &error) ||
+      !_tw_page_tools_get_int_param (params, "height", &height, &error))
+    {
+      if (error == NULL)
+        g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                             "Give both \"width\" and \"height\"");
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (width < TW_VIEW_FRAME_MIN_SIZE || width > TW_VIEW_FRAME_MAX_SIZE ||
+      height < TW_VIEW_FRAME_MIN_SIZE || height > TW_VIEW_FRAME_MAX_SIZE)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                               "The viewport must be between %d and %d pixels wide and high; "
+                               "%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " is not",
+                               TW_VIEW_FRAME_MIN_SIZE, TW_VIEW_FRAME_MAX_SIZE, width, height);
+      return;
+    }
+
+  if (!tw_view_frame_set_viewport_size (frame, width, height, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  data = g_new0 (ResizeData, 1);
+  data->runtime = g_object_ref (runtime);
+  data->width = width;
+  data->height = height;
+  data->started = g_get_monotonic_time ();
+  data->check_cancellable = g_cancellable_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) resize_data_free);
+
+  /* The new size reaches the web process asynchronously: poll until the
+   * page itself reports it. The source holds the task's only other
+   * reference until it stops. */
+  data->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, RESIZE_POLL_INTERVAL_MS,
+                                      resize_poll_cb, g_object_ref (task), g_object_unref);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->poll_id),
+                            "[tabwright] browser_resize confirm");
+}
+
+JsonObject *
+tw_page_tools_resize_finish (TwViewFrame   *frame,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (TW_IS_VIEW_FRAME (frame), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, frame), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
