@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser-private.h"
+
+#include "tw-address.h"
+#include "tw-browser-tab-private.h"
+#include "tw-error.h"
+#include "tw-find-in-tabs.h"
+#include "tw-read-url.h"
+#include "tw-tab-downloads.h"
+#include "tw-tab-storage.h"
+
+/* TwBrowserService: the commands of the browser's tools. The browser runs
+ * the workspace-wide ones itself and hands the others to their tab, whose
+ * queue runs them. */
+
+static GError *
+not_found_error (const char *browser_id)
+{
+  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                      "no tab with browserId “%s” in this workspace; "
+                      "call browser_list_tabs to see the open tabs",
+                      browser_id);
+}
+
+typedef struct
+{
+  GTask      *task;
+  JsonObject *reply;
+  char       *browser_id;
+} DownloadsWait;
+
+static void
+downloads_settled_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  DownloadsWait *wait = user_data;
+  JsonArray *downloads;
+
+  tw_tab_downloads_settle_finish (TW_TAB_DOWNLOADS (object), result, NULL);
+  downloads = tw_tab_downloads_take_unreported (TW_TAB_DOWNLOADS (object), wait->browser_id);
+  if (downloads != NULL)
+    json_object_set_array_member (wait->reply, "downloads", downloads);
+
+  g_task_return_pointer (wait->task, wait->reply, (GDestroyNotify) json_object_unref);
+  g_object_unref (wait->task);
+  g_free (wait->browser_id);
+  g_free (wait);
+}
+
+static void
+tab_command_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwBrowser *self = g_task_get_source_object (task);
+  const char *browser_id = tw_browser_tab_get_id (TW_BROWSER_TAB (object));
+  GError *error = NULL;
+  JsonObject *reply;
+
+  reply = tw_browser_tab_run_finish (TW_BROWSER_TAB (object), result, &error);
+  if (reply == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* A download the command started is part of its result, once it has
+   * arrived (or after a bound, still running). */
+  if (tw_tab_downloads_has_unreported (self->downloads, browser_id))
+    {
+      DownloadsWait *wait = g_new0 (DownloadsWait, 1);
+
+      wait->task = g_steal_pointer (&task);
+      wait->reply = reply;
+      wait->browser_id = g_strdup (browser_id);
+      tw_tab_downloads_settle_async (self->downloads, browser_id, TW_TAB_DOWNLOADS_SETTLE_MS,
+                                     NULL, downloads_settled_cb, wait);
+      return;
+    }
+
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+new_tab_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwBrowserTab *tab = TW_BROWSER_TAB (object);
+  GError *error = NULL;
+  JsonObject *reply;
+
+  reply = tw_browser_tab_run_finish (tab, result, &error);
+
+  tw_browser_start_spare_view (g_task_get_source_object (task));
+
+  if (reply != NULL)
+    {
+      g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      return;
+    }
+
+  /* The tab exists even though its first page failed: say so, or the agent
+   * could never reach (or close) it. */
+  if (!tw_browser_tab_is_closed (tab))
+    {
+      GError *wrapped = g_error_new (error->domain, error->code,
+                                     "%s (tab %s was opened and stays open)",
+                                     error->message, tw_browser_tab_get_id (tab));
+      g_clear_error (&error);
+      error = wrapped;
+    }
+
+  g_task_return_error (task, error);
+}
+
+static JsonObject *
+list_tabs (TwBrowser *self)
+{
+  JsonObject *reply = json_object_new ();
+  JsonArray *tabs = json_array_new ();
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      json_array_add_object_element (tabs, tw_browser_tab_describe (tab));
+    }
+
+  json_object_set_array_member (reply, "tabs", tabs);
+
+  return reply;
+}
+
+/* The page's environment: workspace-wide storage commands. */
+static void
+cookies_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_cookies_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+storage_state_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_tab_storage_state_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static GPtrArray *
+tab_views (TwBrowser *self)
+{
+  GPtrArray *views = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      g_ptr_array_add (views, g_object_ref (tw_browser_tab_get_view (tab)));
+    }
+
+  return views;
+}
+
+static void
+read_url_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_read_url_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+find_in_tabs_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *reply = tw_find_in_tabs_finish (result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+static void
+tw_browser_run_async (TwBrowserService    *service,
+                      TwTabCommand         command,
+                      const char          *browser_id,
+                      JsonObject          *params,
+                      const TwCaller      *caller,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  TwBrowser *self = TW_BROWSER (service);
+  g_autoptr(GTask) task = NULL;
+  TwBrowserTab *tab = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_browser_run_async);
+
+  if (tw_tab_command_targets_tab (command))
+    {
+      tab = tw_browser_lookup_tab (self, browser_id);
+      if (tab == NULL)
+        {
+          g_task_return_error (task, not_found_error (browser_id));
+          return;
+        }
+
+      /* The tab strip shows who drives a tab: the last agent that used it. */
+      if (caller != NULL && caller->agent_id != NULL && command != TW_TAB_COMMAND_CLOSE_TAB)
+        tw_browser_tab_set_owner (tab, caller->agent_id,
+                                  caller->agent_name != NULL ? caller->agent_name
+                                                             : caller->agent_id);
+    }
+
+  switch (command)
+    {
+    case TW_TAB_COMMAND_LIST_TABS:
+      g_task_return_pointer (task, list_tabs (self), (GDestroyNotify) json_object_unref);
+      break;
+
+    case TW_TAB_COMMAND_NEW_TAB:
+      {
+        g_autoptr(JsonObject) load_params = json_object_new ();
+        g_autoptr(TwBrowserTab) new_tab = NULL;
+        g_autoptr(GError) error = NULL;
+        JsonNode *url_node = json_object_get_member (params, "url");
+        const char *url = "about:blank";
+
+        if (url_node != NULL && !JSON_NODE_HOLDS_NULL (url_node))
+          {
+            if (!JSON_NODE_HOLDS_VALUE (url_node) ||
+                json_node_get_value_type (url_node) != G_TYPE_STRING)
+              {
+                g_task_return_new_error (task, TW_BROWSER_ERROR,
+                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                         "url must be a string");
+                return;
+              }
+
+            url = json_node_get_string (url_node);
+          }
+
+        /* Refuse before a tab appears, so bad URLs leave nothing behind. */
+        if (!tw_address_check_url (url, &error))
+          {
+            g_task_return_error (task, g_steal_pointer (&error));
+            return;
+          }
+
+        new_tab = tw_browser_create_tab (self, caller);
+        tw_browser_add_tab (self, new_tab);
+
+        json_object_set_string_member (load_params, "url", url);
+        tw_browser_tab_run_as_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, caller,
+                                     cancellable, new_tab_cb, g_steal_pointer (&task));
+      }
+      break;
+
+    case TW_TAB_COMMAND_CLOSE_TAB:
+      {
+        JsonObject *reply = json_object_new ();
+
+        json_object_set_string_member (reply, "browserId", tw_browser_tab_get_id (tab));
+        json_object_set_boolean_member (reply, "closed", TRUE);
+        tw_browser_close_tab (self, tab);
+        g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+      }
+      break;
+
+    /* Reading (issue 17): a page fetched without a tab. */
+    case TW_TAB_COMMAND_READ_URL:
+      tw_read_url_async (self->session, params, cancellable, read_url_cb,
+                         g_steal_pointer (&task));
+      break;
+
+    case TW_TAB_COMMAND_DOWNLOADS:
+      g_task_return_pointer (task, tw_tab_downloads_list (self->downloads),
+                             (GDestroyNotify) json_object_unref);
+      break;
+
+    case TW_TAB_COMMAND_COOKIES:
+      tw_tab_storage_cookies_async (self->session, params, cancellable, cookies_done_cb,
+                                    g_steal_pointer (&task));
+      break;
+
+    case TW_TAB_COMMAND_STORAGE_STATE:
+      {
+        g_autoptr(GPtrArray) views = tab_views (self);
+
+        tw_tab_storage_state_async (self->session, views, self->workspace_dir, params,
+                                    cancellable, storage_state_done_cb, g_steal_pointer (&task));
+      }
+      break;
+
+    /* Finding across tabs (issue 17). */
+    case TW_TAB_COMMAND_FIND_IN_TABS:
+      {
+        GError *error = NULL;
+
+        if (self->text_index == NULL && (self->text_index = tw_text_index_new (&error)) == NULL)
+          {
+            g_task_return_error (task, error);
+            return;
+          }
+
+        tw_find_in_tabs_async (self->text_index, G_LIST_MODEL (self->tabs), params, cancellable,
+                               find_in_tabs_cb, g_steal_pointer (&task));
+      }
+      break;
+
+    case TW_TAB_COMMAND_LAST:
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "unknown browser command %d", command);
+      break;
+
+    /* Everything else happens in the tab, in its queue. */
+    default:
+      tw_browser_tab_run_as_async (tab, command, params, caller, cancellable,
+                                   tab_command_cb, g_steal_pointer (&task));
+      break;
+    }
+}
+
+static JsonObject *
+tw_browser_run_finish (TwBrowserService  *service,
+                       GAsyncResult      *result,
+                       GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, service), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+tw_browser_get_service_enabled (TwBrowserService *service)
+{
+  return TW_BROWSER (service)->enabled;
+}
+
+static gboolean
+tw_browser_get_tool_group_enabled (TwBrowserService *service,
+                                   const char       *group)
+{
+  TwBrowser *self = TW_BROWSER (service);
+
+  return self->tool_groups == NULL || g_strv_contains ((const char * const *) self->tool_groups, group);
+}
+
+static gboolean
+tw_browser_check_tab (TwBrowserService  *service,
+                      const char        *browser_id,
+                      GError           **error)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (TW_BROWSER (service), browser_id);
+
+  /* Unknown tabs are the command's business: it says browser_not_found. */
+  if (tab == NULL || !tw_browser_tab_get_paused (tab))
+    return TRUE;
+
+  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+               TW_BROWSER_TAB_PAUSED_MESSAGE, browser_id);
+  return FALSE;
+}
+
+static TwActivityLog *
+tw_browser_get_service_activity (TwBrowserService *service)
+{
+  return TW_BROWSER (service)->activity;
+}
+
+void
+tw_browser_init_service_iface (TwBrowserServiceInterface *iface)
+{
+  iface->run_async = tw_browser_run_async;
+  iface->run_finish = tw_browser_run_finish;
+  iface->get_enabled = tw_browser_get_service_enabled;
+  iface->check_tab = tw_browser_check_tab;
+  iface->get_activity = tw_browser_get_service_activity;
+  iface->get_tool_group_enabled = tw_browser_get_tool_group_enabled;
+}
