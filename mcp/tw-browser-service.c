@@ -100,29 +100,6 @@ tw_browser_service_run_async (TwBrowserService    *self,
   g_return_if_fail (params != NULL);
   g_return_if_fail (!tw_tab_command_targets_tab (command) || browser_id != NULL);
 
-  /* Tools are turned away before they start; this catches the commands of
-   * calls that were already running when the person turned tools off. */
-  if (!tw_browser_service_get_enabled (self))
-    {
-      g_task_report_new_error (self, callback, user_data, tw_browser_service_run_async,
-                               TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
-                               "%s", TW_BROWSER_SERVICE_DISABLED_MESSAGE);
-      return;
-    }
-
-  /* Commands of calls that waited in a tab's queue while the person paused
-   * the tab end here, before they touch the page. */
-  if (tw_tab_command_targets_tab (command))
-    {
-      GError *error = NULL;
-
-      if (!tw_browser_service_check_tab (self, browser_id, &error))
-        {
-          g_task_report_error (self, callback, user_data, tw_browser_service_run_async, error);
-          return;
-        }
-    }
-
   TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, command, browser_id, params, caller,
                                                   cancellable, callback, user_data);
 }
@@ -150,21 +127,6 @@ tw_browser_service_get_enabled (TwBrowserService *self)
   iface = TW_BROWSER_SERVICE_GET_IFACE (self);
 
   return iface->get_enabled == NULL || iface->get_enabled (self);
-}
-
-gboolean
-tw_browser_service_check_tab (TwBrowserService  *self,
-                              const char        *browser_id,
-                              GError           **error)
-{
-  TwBrowserServiceInterface *iface;
-
-  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
-  g_return_val_if_fail (browser_id != NULL, FALSE);
-
-  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
-
-  return iface->check_tab == NULL || iface->check_tab (self, browser_id, error);
 }
 
 TwActivityLog *

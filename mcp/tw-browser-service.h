@@ -115,13 +115,6 @@ struct _TwBrowserServiceInterface
    * can turn them off per workspace). Unimplemented means always. */
   gboolean    (*get_enabled) (TwBrowserService   *self);
 
-  /* Optional: FALSE with @error set (browser_denied) while agents may not
-   * use the tab @browser_id, because the person paused it. Unimplemented
-   * means every tab may be used. */
-  gboolean    (*check_tab)   (TwBrowserService   *self,
-                              const char         *browser_id,
-                              GError            **error);
-
   /* Optional: the activity log every tool call on the service is recorded
    * in (tw_tool_call_start() and its end write to it). */
   TwActivityLog *(*get_activity) (TwBrowserService *self);
@@ -151,16 +144,9 @@ JsonObject *tw_browser_service_run_finish  (TwBrowserService    *self,
 
 /* FALSE while browser tools are turned off for the service's workspace:
  * every tool call then fails with browser_disabled before it runs (checked
- * in one place, tw_tool_call_start()), and so does every command. */
+ * in one place, tw_tool_call_start()); turning them off ends the commands
+ * waiting in the tabs' queues. */
 gboolean    tw_browser_service_get_enabled (TwBrowserService    *self);
-
-/* FALSE with browser_denied in @error while the person paused agents in the
- * tab @browser_id. Tool calls naming a paused tab are turned away in one
- * place, tw_tool_call_start(), and so are the commands of calls that were
- * queued before the pause. */
-gboolean    tw_browser_service_check_tab   (TwBrowserService    *self,
-                                            const char          *browser_id,
-                                            GError             **error);
 
 /* The service's activity log, or NULL when it keeps none. */
 TwActivityLog *tw_browser_service_get_activity (TwBrowserService *self);

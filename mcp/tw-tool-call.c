@@ -31,9 +31,9 @@ struct _TwToolCall
   guint                   finished : 1;
 };
 
-/* One service command issued by a call. Commands on a browser id wait in a
- * queue kept on the service object, so that calls on one tab run in the
- * order they were issued whichever MCP session they came from. */
+/* One service command issued by a call. Commands on one tab run in the
+ * order they were issued, whichever MCP session they came from: the tab
+ * keeps that order, in its own queue. */
 typedef struct
 {
   TwToolCall       *call;
@@ -42,12 +42,7 @@ typedef struct
   JsonObject       *params;
   TwToolFormatFunc  format;
   TwToolReplyFunc   reply;
-  /* Set while the command waits behind others: a cancelled call leaves the
-   * queue at once instead of waiting for its turn. */
-  GSource          *cancel_source;
 } CommandRun;
-
-static void command_run_start (CommandRun *run);
 
 /* Numbers calls for the activity log and for what tabs report about the
  * command they run; never 0. */
@@ -324,7 +319,6 @@ tw_tool_call_start (TwToolCall *call)
 {
   g_autoptr(JsonNode) arguments = NULL;
   g_autoptr(GError) error = NULL;
-  JsonNode *browser_id_node;
   JsonNode *schema;
 
   g_return_if_fail (call != NULL);
@@ -359,16 +353,6 @@ tw_tool_call_start (TwToolCall *call)
       return;
     }
 
-  /* Tab tools on a tab the person paused fail at once, whatever the tool. */
-  browser_id_node = json_object_get_member (call->arguments, "browserId");
-  if (call->service != NULL && browser_id_node != NULL && JSON_NODE_HOLDS_VALUE (browser_id_node) &&
-      json_node_get_value_type (browser_id_node) == G_TYPE_STRING &&
-      !tw_browser_service_check_tab (call->service, json_node_get_string (browser_id_node), &error))
-    {
-      tw_tool_call_return_error (call, error);
-      return;
-    }
-
   if (g_cancellable_set_error_if_cancelled (call->cancellable, &error))
     {
       tw_tool_call_return_error (call, error);
@@ -378,36 +362,11 @@ tw_tool_call_start (TwToolCall *call)
   call->def->handler (call);
 }
 
-/* Per-tab command queues. */
-
-static GHashTable *
-get_queues (TwBrowserService *service)
-{
-  static GQuark quark;
-  GHashTable *queues;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("tw-tool-call-command-queues");
-
-  queues = g_object_get_qdata (G_OBJECT (service), quark);
-  if (queues == NULL)
-    {
-      queues = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_queue_free);
-      g_object_set_qdata_full (G_OBJECT (service), quark, queues, (GDestroyNotify) g_hash_table_unref);
-    }
-
-  return queues;
-}
+/* Commands. */
 
 static void
 command_run_free (CommandRun *run)
 {
-  if (run->cancel_source != NULL)
-    {
-      g_source_destroy (run->cancel_source);
-      g_clear_pointer (&run->cancel_source, g_source_unref);
-    }
-
   g_clear_pointer (&run->call, tw_tool_call_unref);
   g_clear_pointer (&run->params, json_object_unref);
   g_free (run->browser_id);
@@ -463,43 +422,6 @@ command_run_return (CommandRun   *run,
 }
 
 static void
-command_run_finish (CommandRun   *run,
-                    JsonObject   *result,
-                    const GError *error)
-{
-  GHashTable *queues;
-  GQueue *queue;
-  CommandRun *next;
-  g_autofree char *browser_id = NULL;
-  g_autoptr(TwBrowserService) service = NULL;
-
-  command_run_return (run, result, error);
-
-  if (run->browser_id == NULL)
-    {
-      command_run_free (run);
-      return;
-    }
-
-  browser_id = g_strdup (run->browser_id);
-  service = g_object_ref (run->call->service);
-  queues = get_queues (service);
-  queue = g_hash_table_lookup (queues, browser_id);
-
-  g_assert (queue != NULL);
-  g_assert (g_queue_peek_head (queue) == run);
-
-  g_queue_pop_head (queue);
-  command_run_free (run);
-
-  next = g_queue_peek_head (queue);
-  if (next != NULL)
-    command_run_start (next);
-  else
-    g_hash_table_remove (queues, browser_id);
-}
-
-static void
 command_run_done_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data)
@@ -513,7 +435,8 @@ command_run_done_cb (GObject      *object,
     g_set_error (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                  "The browser returned no result for %s", tw_tab_command_to_string (run->command));
 
-  command_run_finish (run, reply, error);
+  command_run_return (run, reply, error);
+  command_run_free (run);
 }
 
 static void
@@ -521,15 +444,10 @@ command_run_start (CommandRun *run)
 {
   g_autoptr(GError) error = NULL;
 
-  if (run->cancel_source != NULL)
-    {
-      g_source_destroy (run->cancel_source);
-      g_clear_pointer (&run->cancel_source, g_source_unref);
-    }
-
   if (g_cancellable_set_error_if_cancelled (run->call->cancellable, &error))
     {
-      command_run_finish (run, NULL, error);
+      command_run_return (run, NULL, error);
+      command_run_free (run);
       return;
     }
 
@@ -543,32 +461,6 @@ command_run_start (CommandRun *run)
                                 run);
 }
 
-static gboolean
-command_run_cancelled_cb (GCancellable *cancellable,
-                          gpointer      user_data)
-{
-  CommandRun *run = user_data;
-  g_autoptr(GError) error = NULL;
-  GHashTable *queues = get_queues (run->call->service);
-  GQueue *queue = g_hash_table_lookup (queues, run->browser_id);
-
-  /* Still waiting behind another command: leave the queue without running.
-   * The head of the queue is never in this state, so the order of the
-   * others is unaffected. */
-  g_assert (queue != NULL);
-  g_assert (g_queue_peek_head (queue) != run);
-
-  g_queue_remove (queue, run);
-
-  g_clear_pointer (&run->cancel_source, g_source_unref);
-
-  g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The call was cancelled");
-  command_run_return (run, NULL, error);
-  command_run_free (run);
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
 run_command (TwToolCall       *call,
              TwTabCommand      command,
@@ -578,8 +470,6 @@ run_command (TwToolCall       *call,
              TwToolReplyFunc   reply)
 {
   CommandRun *run;
-  GHashTable *queues;
-  GQueue *queue;
 
   g_return_if_fail (call != NULL);
   g_return_if_fail (call->started && !call->finished);
@@ -604,32 +494,7 @@ run_command (TwToolCall       *call,
   run->format = format;
   run->reply = reply;
 
-  if (browser_id == NULL)
-    {
-      command_run_start (run);
-      return;
-    }
-
-  queues = get_queues (call->service);
-  queue = g_hash_table_lookup (queues, browser_id);
-  if (queue == NULL)
-    {
-      queue = g_queue_new ();
-      g_hash_table_insert (queues, g_strdup (browser_id), queue);
-    }
-
-  g_queue_push_tail (queue, run);
-
-  if (queue->length == 1)
-    {
-      command_run_start (run);
-      return;
-    }
-
-  run->cancel_source = g_cancellable_source_new (call->cancellable);
-  g_source_set_callback (run->cancel_source, G_SOURCE_FUNC (command_run_cancelled_cb), run, NULL);
-  g_source_set_static_name (run->cancel_source, "[tabwright] queued command cancelled");
-  g_source_attach (run->cancel_source, g_main_context_get_thread_default ());
+  command_run_start (run);
 }
 
 void

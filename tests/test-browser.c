@@ -561,19 +561,144 @@ test_close_while_loading (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autoptr(JsonObject) reply = NULL;
   g_autofree char *slow = page_url ("slow?ms=3000");
   g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
   Outcome outcome = { 0 };
 
-  /* A navigation in flight ends as soon as its tab goes away. */
+  /* A navigation in flight ends as soon as the person closes its tab. */
   start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &outcome);
-  reply = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
+  tw_browser_close_tab (browser, tw_browser_lookup_tab (browser, id));
   wait_for (&outcome.done);
   g_assert_null (outcome.reply);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND);
   g_clear_error (&outcome.error);
+  g_assert_null (tw_browser_lookup_tab (browser, id));
 
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+/* An agent's browser_close_tab waits its turn in the tab's queue: the
+ * commands queued before it finish, those after it find no tab. */
+static void
+test_close_in_turn (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=700");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  Outcome loading = { 0 };
+  Outcome closing = { 0 };
+  Outcome after = { 0 };
+
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &loading);
+  start_command (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}", NULL, &closing);
+  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &after);
+  wait_for (&after.done);
+  g_assert_true (loading.done && closing.done);
+
+  g_assert_no_error (loading.error);
+  g_assert_cmpstr (json_object_get_string_member (loading.reply, "title"), ==, "Slow Page");
+  g_assert_no_error (closing.error);
+  g_assert_true (json_object_get_boolean_member (closing.reply, "closed"));
+  g_assert_error (after.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND);
+  g_assert_null (tw_browser_lookup_tab (browser, id));
+
+  json_object_unref (loading.reply);
+  json_object_unref (closing.reply);
+  g_clear_error (&after.error);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+/* A command cancelled while it waits for its turn ends at once and never
+ * runs; the commands behind it keep their order. */
+static void
+test_cancel_queued (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=700");
+  g_autofree char *slow_params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *second = page_url ("second.html");
+  g_autofree char *second_params = g_strdup_printf ("{\"url\": \"%s\"}", second);
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+  Outcome loading = { 0 };
+  Outcome cancelled = { 0 };
+  Outcome reloading = { 0 };
+
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, slow_params, NULL, &loading);
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, second_params, cancellable, &cancelled);
+  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &reloading);
+
+  g_cancellable_cancel (cancellable);
+  wait_for (&cancelled.done);
+  g_assert_error (cancelled.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (loading.done);
+
+  wait_for (&reloading.done);
+  g_assert_no_error (loading.error);
+  g_assert_no_error (reloading.error);
+  g_assert_cmpstr (json_object_get_string_member (reloading.reply, "title"), ==, "Slow Page");
+  /* The cancelled navigation never ran. */
+  g_assert_null (strstr (tw_browser_tab_get_uri (tab), "second.html"));
+  g_assert_false (webkit_web_view_can_go_forward (tw_browser_tab_get_view (tab)));
+
+  json_object_unref (loading.reply);
+  json_object_unref (reloading.reply);
+  g_clear_error (&cancelled.error);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+static gboolean
+tab_is_loading (gpointer data)
+{
+  return tw_browser_tab_get_loading (data);
+}
+
+/* Pausing a tab ends the commands waiting in its queue at once; the
+ * running one goes on to its end, and commands that come while it is
+ * paused are refused at once, without making their agent its driver. */
+static void
+test_paused_queue (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *slow = page_url ("slow?ms=700");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+  g_autoptr(JsonObject) reply = NULL;
+  Outcome loading = { 0 };
+  Outcome queued = { 0 };
+  Outcome refused = { 0 };
+  const TwCaller other = { "other-agent", "Other Agent", 0 };
+  g_autoptr(JsonObject) args = tw_test_parse_object ("{}");
+
+  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &loading);
+  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &queued);
+  tw_test_wait_until (tab_is_loading, tab, WAIT_MS, "the navigation to start");
+  tw_browser_tab_set_paused (tab, TRUE);
+  wait_for (&queued.done);
+  g_assert_error (queued.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_assert_false (loading.done);
+
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_SNAPSHOT, id, args,
+                                &other, NULL, command_done_cb, &refused);
+  wait_for (&refused.done);
+  g_assert_error (refused.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_assert_nonnull (strstr (refused.error->message, "paused"));
+  g_assert_false (loading.done);
+  g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), !=, "other-agent");
+
+  wait_for (&loading.done);
+  g_assert_no_error (loading.error);
+
+  tw_browser_tab_set_paused (tab, FALSE);
+  reply = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "Slow Page");
+
+  json_object_unref (loading.reply);
+  g_clear_error (&queued.error);
+  g_clear_error (&refused.error);
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
@@ -1231,6 +1356,9 @@ main (int   argc,
   g_test_add_func ("/webview/browser/reload", test_reload);
   g_test_add_func ("/webview/browser/close", test_close);
   g_test_add_func ("/webview/browser/close-while-loading", test_close_while_loading);
+  g_test_add_func ("/webview/browser/close-in-turn", test_close_in_turn);
+  g_test_add_func ("/webview/browser/cancel-queued", test_cancel_queued);
+  g_test_add_func ("/webview/browser/paused-queue", test_paused_queue);
   g_test_add_func ("/webview/browser/unknown-id", test_unknown_id);
   g_test_add_func ("/webview/browser/other-workspace", test_other_workspace);
   g_test_add_func ("/webview/browser/separate-sessions", test_separate_sessions);

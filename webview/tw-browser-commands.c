@@ -240,12 +240,6 @@ tw_browser_run_async (TwBrowserService    *service,
           g_task_return_error (task, not_found_error (browser_id));
           return;
         }
-
-      /* The tab strip shows who drives a tab: the last agent that used it. */
-      if (caller != NULL && caller->agent_id != NULL && command != TW_TAB_COMMAND_CLOSE_TAB)
-        tw_browser_tab_set_owner (tab, caller->agent_id,
-                                  caller->agent_name != NULL ? caller->agent_name
-                                                             : caller->agent_id);
     }
 
   switch (command)
@@ -289,17 +283,6 @@ tw_browser_run_async (TwBrowserService    *service,
         json_object_set_string_member (load_params, "url", url);
         tw_browser_tab_run_as_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, caller,
                                      cancellable, new_tab_cb, g_steal_pointer (&task));
-      }
-      break;
-
-    case TW_TAB_COMMAND_CLOSE_TAB:
-      {
-        JsonObject *reply = json_object_new ();
-
-        json_object_set_string_member (reply, "browserId", tw_browser_tab_get_id (tab));
-        json_object_set_boolean_member (reply, "closed", TRUE);
-        tw_browser_close_tab (self, tab);
-        g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       }
       break;
 
@@ -382,22 +365,6 @@ tw_browser_get_tool_group_enabled (TwBrowserService *service,
   return self->tool_groups == NULL || g_strv_contains ((const char * const *) self->tool_groups, group);
 }
 
-static gboolean
-tw_browser_check_tab (TwBrowserService  *service,
-                      const char        *browser_id,
-                      GError           **error)
-{
-  TwBrowserTab *tab = tw_browser_lookup_tab (TW_BROWSER (service), browser_id);
-
-  /* Unknown tabs are the command's business: it says browser_not_found. */
-  if (tab == NULL || !tw_browser_tab_get_paused (tab))
-    return TRUE;
-
-  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-               TW_BROWSER_TAB_PAUSED_MESSAGE, browser_id);
-  return FALSE;
-}
-
 static TwActivityLog *
 tw_browser_get_service_activity (TwBrowserService *service)
 {
@@ -410,7 +377,6 @@ tw_browser_init_service_iface (TwBrowserServiceInterface *iface)
   iface->run_async = tw_browser_run_async;
   iface->run_finish = tw_browser_run_finish;
   iface->get_enabled = tw_browser_get_service_enabled;
-  iface->check_tab = tw_browser_check_tab;
   iface->get_activity = tw_browser_get_service_activity;
   iface->get_tool_group_enabled = tw_browser_get_tool_group_enabled;
 }

@@ -364,9 +364,21 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
                                     g_object_ref (task));
       break;
 
+    /* Closing waits its turn behind the commands queued before it, and ends
+     * those queued after it: the browser closes the tab once it is told. */
+    case TW_TAB_COMMAND_CLOSE_TAB:
+      {
+        JsonObject *reply = json_object_new ();
+
+        json_object_set_string_member (reply, "browserId", self->id);
+        json_object_set_boolean_member (reply, "closed", TRUE);
+        _tw_browser_tab_finish_command (self, task, reply, NULL);
+        g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
+      }
+      break;
+
     case TW_TAB_COMMAND_LIST_TABS:
     case TW_TAB_COMMAND_NEW_TAB:
-    case TW_TAB_COMMAND_CLOSE_TAB:
     case TW_TAB_COMMAND_COOKIES:
     case TW_TAB_COMMAND_STORAGE_STATE:
     case TW_TAB_COMMAND_DOWNLOADS:

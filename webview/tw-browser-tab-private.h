@@ -51,6 +51,10 @@ JsonObject   *tw_browser_tab_run_finish          (TwBrowserTab          *self,
 /* Fails every queued command with browser_not_found, stops the page and lets
  * its web process go. The tab answers nothing afterwards. */
 void          tw_browser_tab_close               (TwBrowserTab          *self);
+/* Ends the commands waiting in the tab's queue with @error; the running one
+ * goes on to its end rather than leave the page half done. */
+void          tw_browser_tab_end_queued          (TwBrowserTab          *self,
+                                                  const GError          *error);
 gboolean      tw_browser_tab_is_closed           (TwBrowserTab          *self);
 
 /* {browserId, url, title, loading, owner} as browser_list_tabs reports it. */

@@ -362,14 +362,6 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
       return;
     }
 
-  if (self->paused)
-    {
-      _tw_browser_tab_finish_command (self, task, NULL,
-                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                                   TW_BROWSER_TAB_PAUSED_MESSAGE, self->id));
-      return;
-    }
-
   if (_tw_browser_tab_check_page_answers (self, task))
     return;
 
@@ -482,6 +474,22 @@ tw_browser_tab_run_as_async (TwBrowserTab        *self,
                                "tab %s was closed", self->id);
       return;
     }
+
+  /* The one place a paused tab turns agents away: commands that come while
+   * it is paused, at once. Pausing ends the ones already queued
+   * (tw_browser_tab_set_paused()); the running one goes on to its end. */
+  if (self->paused)
+    {
+      cmd->finished = TRUE;
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                               TW_BROWSER_TAB_PAUSED_MESSAGE, self->id);
+      return;
+    }
+
+  /* The tab strip shows who drives a tab: the last agent that used it. */
+  if (caller != NULL && caller->agent_id != NULL && command != TW_TAB_COMMAND_CLOSE_TAB)
+    tw_browser_tab_set_owner (self, caller->agent_id,
+                              caller->agent_name != NULL ? caller->agent_name : caller->agent_id);
 
   /* The queue owns a reference until the command finishes. */
   g_queue_push_tail (&self->pending, g_object_ref (task));

@@ -775,11 +775,22 @@ tw_browser_tab_set_paused (TwBrowserTab *self,
     {
       error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
                            TW_BROWSER_TAB_PAUSED_MESSAGE, self->id);
-      while (!g_queue_is_empty (&self->pending))
-        _tw_browser_tab_finish_command (self, g_queue_peek_head (&self->pending), NULL, g_error_copy (error));
+      tw_browser_tab_end_queued (self, error);
     }
 
   g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_PAUSED]);
+}
+
+void
+tw_browser_tab_end_queued (TwBrowserTab *self,
+                           const GError *error)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (error != NULL);
+
+  while (!g_queue_is_empty (&self->pending))
+    _tw_browser_tab_finish_command (self, g_queue_peek_head (&self->pending), NULL,
+                                    g_error_copy (error));
 }
 
 gboolean

@@ -84,7 +84,7 @@ void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
   "press Resume"
 
 /* Pausing a tab makes every agent call on it fail at once with
- * browser_denied (see tw_browser_service_check_tab()), including the ones
+ * browser_denied, including the ones
  * still waiting in its queue; the one running goes on to its end. The
  * "paused" property notifies changes. */
 gboolean       tw_browser_tab_get_paused        (TwBrowserTab  *self);

@@ -6,6 +6,7 @@
 #include "tw-activity-log.h"
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
+#include "tw-error.h"
 
 enum {
   PROP_0,
@@ -419,6 +420,23 @@ tw_browser_set_enabled (TwBrowser *self,
     return;
 
   self->enabled = enabled;
+
+  /* Tool calls are turned away before they start (tw_tool_call_start());
+   * the commands already waiting in the tabs' queues end now, as when the
+   * person pauses a tab. */
+  if (!enabled)
+    {
+      g_autoptr(GError) error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DISABLED,
+                                                     TW_BROWSER_SERVICE_DISABLED_MESSAGE);
+
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tabs)); i++)
+        {
+          g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+          tw_browser_tab_end_queued (tab, error);
+        }
+    }
+
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
 }
 
