@@ -1236,6 +1236,7 @@ test_crash (void)
   g_autofree char *id = new_tab (browser, "index.html");
   g_autoptr(JsonObject) reloaded = NULL;
   g_autoptr(JsonObject) after = NULL;
+  g_autoptr(JsonObject) closed = NULL;
   TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
 
   webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
@@ -1257,6 +1258,14 @@ test_crash (void)
   after = navigate (browser, id, "second.html");
   assert_page (after, id, "second.html", "Second Page", 200);
   g_assert_false (tw_browser_tab_get_crashed (tab));
+
+  /* A crashed tab closes, without loading anything first. */
+  webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
+  while (!tw_browser_tab_get_crashed (tab))
+    g_main_context_iteration (NULL, TRUE);
+  closed = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
+  g_assert_true (json_object_get_boolean_member (closed, "closed"));
+  g_assert_null (tw_browser_lookup_tab (browser, id));
 
   g_assert_finalize_object (g_steal_pointer (&browser));
 }

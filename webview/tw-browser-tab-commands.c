@@ -65,8 +65,507 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
   _tw_browser_tab_finish_command (self, task, reply, NULL);
 }
 
+/* Each command of a tab is one row: how it starts, how the answer of the
+ * module that carries it out is read, and how long it may take. */
+typedef JsonObject *(*TabCommandFinish) (GObject       *source,
+                                         GAsyncResult  *result,
+                                         GError       **error);
+
+typedef struct
+{
+  void             (*start)(TwBrowserTab *self,
+                            GTask        *task,
+                            TabCommand   *cmd);
+  /* Reads the answer of a command another module carries out; NULL for
+   * the commands the tab finishes itself. */
+  TabCommandFinish   finish;
+  /* The time limit: the tab's own limit plus @extra_ms, and at least
+   * @min_ms. Commands that bound each of their steps themselves get room
+   * for those; the tab's limit only catches one that hangs. */
+  guint              extra_ms;
+  guint              min_ms;
+  /* What a command that runs out of time did not do ("finish loading"). */
+  const char        *verb;
+} TabCommandRow;
+
+/* Navigations: the load watcher (tw-browser-tab-load.c) finishes them. */
+
+static void
+start_navigate (TwBrowserTab *self,
+                GTask        *task,
+                TabCommand   *cmd)
+{
+  const char *url = tw_json_get_string (cmd->params, "url", NULL);
+  GError *error = NULL;
+
+  if (url == NULL)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      g_error_new_literal (TW_BROWSER_ERROR,
+                                                           TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                                           "url must be a string"));
+      return;
+    }
+
+  if (!tw_address_check_url (url, &error))
+    {
+      _tw_browser_tab_finish_command (self, task, NULL, error);
+      return;
+    }
+
+  _tw_browser_tab_begin_wait (self, cmd);
+  webkit_web_view_load_uri (self->view, url);
+  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+}
+
+static void
+start_back (TwBrowserTab *self,
+            GTask        *task,
+            TabCommand   *cmd)
+{
+  if (!webkit_web_view_can_go_back (self->view))
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                           "no page to go back to"));
+      return;
+    }
+
+  _tw_browser_tab_begin_wait (self, cmd);
+  webkit_web_view_go_back (self->view);
+  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+}
+
+static void
+start_forward (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  if (!webkit_web_view_can_go_forward (self->view))
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                           "no page to go forward to"));
+      return;
+    }
+
+  _tw_browser_tab_begin_wait (self, cmd);
+  webkit_web_view_go_forward (self->view);
+  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+}
+
+static void
+start_reload (TwBrowserTab *self,
+              GTask        *task,
+              TabCommand   *cmd)
+{
+  _tw_browser_tab_begin_wait (self, cmd);
+  webkit_web_view_reload (self->view);
+  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+}
+
+/* Commands the tab answers itself. */
+
+static void
+start_logs (TwBrowserTab *self,
+            GTask        *task,
+            TabCommand   *cmd)
+{
+  GError *error = NULL;
+  g_autoptr(JsonObject) answer = tw_page_tools_logs (self->log, cmd->params, &error);
+  JsonObject *reply;
+
+  if (answer == NULL)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL, error);
+      return;
+    }
+
+  reply = json_object_new ();
+  json_object_set_string_member (reply, "browserId", self->id);
+  json_object_foreach_member (answer, copy_member, reply);
+  _tw_browser_tab_finish_command (self, task, reply, NULL);
+}
+
+static void
+start_handoff (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 30000);
+
+  /* The agent waits as long as it said it would, and no longer. */
+  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
+  cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
+                                       _tw_browser_tab_handoff_timeout_cb, task);
+  _tw_browser_tab_set_handoff (self, task, tw_json_get_string (cmd->params, "message", NULL),
+                               cmd->agent_name != NULL ? cmd->agent_name : "An agent");
+}
+
+static void
+start_handle_dialog (TwBrowserTab *self,
+                     GTask        *task,
+                     TabCommand   *cmd)
+{
+  JsonObject *reply = json_object_new ();
+  const char *text = tw_json_get_string (cmd->params, "promptText", NULL);
+
+  self->dialog_answer_set = TRUE;
+  self->dialog_accept = json_object_get_boolean_member_with_default (cmd->params, "accept", FALSE);
+  g_free (self->dialog_prompt_text);
+  self->dialog_prompt_text = g_strdup (text);
+
+  json_object_set_string_member (reply, "browserId", self->id);
+  json_object_set_boolean_member (reply, "accept", self->dialog_accept);
+  if (text != NULL)
+    json_object_set_string_member (reply, "promptText", text);
+  _tw_browser_tab_finish_command (self, task, reply, NULL);
+}
+
+/* Closing waits its turn behind the commands queued before it, and ends
+ * those queued after it: the browser closes the tab once it is told. */
+static void
+start_close (TwBrowserTab *self,
+             GTask        *task,
+             TabCommand   *cmd)
+{
+  JsonObject *reply = json_object_new ();
+
+  json_object_set_string_member (reply, "browserId", self->id);
+  json_object_set_boolean_member (reply, "closed", TRUE);
+  _tw_browser_tab_finish_command (self, task, reply, NULL);
+  g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
+}
+
+/* Commands other modules carry out: each starts its module, and reads its
+ * answer in _tw_browser_tab_delegated_command_cb(). */
+
+static void
+start_snapshot (TwBrowserTab *self,
+                GTask        *task,
+                TabCommand   *cmd)
+{
+  tw_page_runtime_snapshot_async (self->runtime, cmd->params, g_task_get_cancellable (task),
+                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_snapshot (GObject       *source,
+                 GAsyncResult  *result,
+                 GError       **error)
+{
+  return tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (source), result, error);
+}
+
+static void
+start_screenshot (TwBrowserTab *self,
+                  GTask        *task,
+                  TabCommand   *cmd)
+{
+  tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
+                                  g_task_get_cancellable (task),
+                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_screenshot (GObject       *source,
+                   GAsyncResult  *result,
+                   GError       **error)
+{
+  return tw_page_tools_screenshot_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+static void
+start_wait (TwBrowserTab *self,
+            GTask        *task,
+            TabCommand   *cmd)
+{
+  tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
+                            g_task_get_cancellable (task),
+                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_wait (GObject       *source,
+             GAsyncResult  *result,
+             GError       **error)
+{
+  return tw_page_tools_wait_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+static void
+start_resize (TwBrowserTab *self,
+              GTask        *task,
+              TabCommand   *cmd)
+{
+  tw_page_tools_resize_async (self->frame, self->runtime, cmd->params,
+                              g_task_get_cancellable (task),
+                              _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_resize (GObject       *source,
+               GAsyncResult  *result,
+               GError       **error)
+{
+  return tw_page_tools_resize_finish (TW_VIEW_FRAME (source), result, error);
+}
+
+/* Debugging (issue 17). */
+
+static void
+start_console (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
+                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_console (GObject       *source,
+                GAsyncResult  *result,
+                GError       **error)
+{
+  return tw_tab_console_run_finish (TW_TAB_LOG (source), result, error);
+}
+
+static void
+start_fetch (TwBrowserTab *self,
+             GTask        *task,
+             TabCommand   *cmd)
+{
+  tw_tab_fetch_run_async (self->view, cmd->params, g_task_get_cancellable (task),
+                          _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_fetch (GObject       *source,
+              GAsyncResult  *result,
+              GError       **error)
+{
+  return tw_tab_fetch_run_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+static void
+start_network (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
+                            g_task_get_cancellable (task),
+                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_network (GObject       *source,
+                GAsyncResult  *result,
+                GError       **error)
+{
+  return tw_tab_network_run_finish (TW_TAB_LOG (source), result, error);
+}
+
+/* Reading (issue 17): one module, several commands. */
+
+static void
+start_reading (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
+                            g_task_get_cancellable (task),
+                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_reading (GObject       *source,
+                GAsyncResult  *result,
+                GError       **error)
+{
+  return tw_tab_reading_run_finish (TW_PAGE_RUNTIME (source), result, error);
+}
+
+/* The page's environment (issue 18). */
+
+static void
+start_storage (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
+                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_storage (GObject       *source,
+                GAsyncResult  *result,
+                GError       **error)
+{
+  return tw_tab_storage_web_finish (result, error);
+}
+
+static void
+start_pdf (TwBrowserTab *self,
+           GTask        *task,
+           TabCommand   *cmd)
+{
+  tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
+                    g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_pdf (GObject       *source,
+            GAsyncResult  *result,
+            GError       **error)
+{
+  return tw_tab_pdf_finish (result, error);
+}
+
+/* Forms, coordinates and emulation (issue 18). */
+
+static void
+start_fill_form (TwBrowserTab *self,
+                 GTask        *task,
+                 TabCommand   *cmd)
+{
+  TwTabActionsOptions options = {
+    .workspace_dir = self->workspace_dir,
+    .navigation_timeout_ms = self->command_timeout_ms,
+  };
+
+  tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
+                          g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
+                          g_object_ref (task));
+}
+
+static JsonObject *
+finish_fill_form (GObject       *source,
+                  GAsyncResult  *result,
+                  GError       **error)
+{
+  return tw_tab_form_fill_finish (result, error);
+}
+
+static void
+start_emulate (TwBrowserTab *self,
+               GTask        *task,
+               TabCommand   *cmd)
+{
+  tw_tab_emulation_apply_async (self->frame, self->runtime, cmd->params,
+                                g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
+                                g_object_ref (task));
+}
+
+static JsonObject *
+finish_emulate (GObject       *source,
+                GAsyncResult  *result,
+                GError       **error)
+{
+  return tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+/* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
+ * tw-tab-actions.c carries them out. */
+
+static void
+start_action (TwBrowserTab *self,
+              GTask        *task,
+              TabCommand   *cmd)
+{
+  _tw_browser_tab_begin_action (self, task);
+}
+
+static JsonObject *
+finish_action (GObject       *source,
+               GAsyncResult  *result,
+               GError       **error)
+{
+  return tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+/* A form is up to TW_TAB_FORM_MAX_FIELDS actions, each bounded by itself. */
+#define FORM_EXTRA_MS \
+  (TW_TAB_FORM_MAX_FIELDS * (TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + \
+                             TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 1000))
+#define ACTION_ROW \
+  { start_action, finish_action, \
+    TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 5000, \
+    TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS + 5000, NULL }
+#define READING_ROW { start_reading, finish_reading, 0, 0, NULL }
+
+static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
+  [TW_TAB_COMMAND_CLOSE_TAB]     = { start_close, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_NAVIGATE]      = { start_navigate, NULL, 0, 0, "finish loading" },
+  [TW_TAB_COMMAND_BACK]          = { start_back, NULL, 0, 0, "finish loading" },
+  [TW_TAB_COMMAND_FORWARD]       = { start_forward, NULL, 0, 0, "finish loading" },
+  [TW_TAB_COMMAND_RELOAD]        = { start_reload, NULL, 0, 0, "finish loading" },
+  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, finish_snapshot, 0, 0, NULL },
+  [TW_TAB_COMMAND_SCREENSHOT]    = { start_screenshot, finish_screenshot, 0, 0, NULL },
+  [TW_TAB_COMMAND_LOGS]          = { start_logs, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_WAIT]          = { start_wait, finish_wait, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL },
+  [TW_TAB_COMMAND_RESIZE]        = { start_resize, finish_resize, 0, 0, NULL },
+  [TW_TAB_COMMAND_CLICK]         = ACTION_ROW,
+  [TW_TAB_COMMAND_FILL]          = ACTION_ROW,
+  [TW_TAB_COMMAND_TYPE]          = ACTION_ROW,
+  [TW_TAB_COMMAND_KEYPRESS]      = ACTION_ROW,
+  [TW_TAB_COMMAND_HOVER]         = ACTION_ROW,
+  [TW_TAB_COMMAND_SELECT]        = ACTION_ROW,
+  [TW_TAB_COMMAND_DRAG]          = ACTION_ROW,
+  [TW_TAB_COMMAND_UPLOAD]        = ACTION_ROW,
+  [TW_TAB_COMMAND_SCROLL]        = ACTION_ROW,
+  [TW_TAB_COMMAND_EVALUATE]      = ACTION_ROW,
+  [TW_TAB_COMMAND_HANDOFF]       = { start_handoff, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_CONSOLE]       = { start_console, finish_console, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL },
+  /* The HTTP session gives up after 30 s. */
+  [TW_TAB_COMMAND_FETCH]         = { start_fetch, finish_fetch, 35000, 0, NULL },
+  [TW_TAB_COMMAND_NETWORK]       = { start_network, finish_network, 0, 0, NULL },
+  [TW_TAB_COMMAND_GET_TEXT]      = READING_ROW,
+  [TW_TAB_COMMAND_GET_HTML]      = READING_ROW,
+  [TW_TAB_COMMAND_READ]          = READING_ROW,
+  [TW_TAB_COMMAND_SET_CONTENT]   = READING_ROW,
+  [TW_TAB_COMMAND_GET_STYLES]    = READING_ROW,
+  [TW_TAB_COMMAND_STORAGE]       = { start_storage, finish_storage, 0, 0, NULL },
+  [TW_TAB_COMMAND_HANDLE_DIALOG] = { start_handle_dialog, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_PDF]           = { start_pdf, finish_pdf, 0, 0, NULL },
+  [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL },
+  [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
+  [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
+};
+
+/* The row of @command; NULL for the commands of the workspace (list, new
+ * tab, cookies, ...), which no tab runs. */
+static const TabCommandRow *
+command_row (TwTabCommand command)
+{
+  if (command >= TW_TAB_COMMAND_LAST || command_rows[command].start == NULL)
+    return NULL;
+
+  return &command_rows[command];
+}
+
+guint
+_tw_browser_tab_command_time_limit (TwBrowserTab *self,
+                                    TwTabCommand  command)
+{
+  const TabCommandRow *row = command_row (command);
+
+  if (row == NULL)
+    return self->command_timeout_ms;
+
+  return MAX (row->min_ms, self->command_timeout_ms + row->extra_ms);
+}
+
+const char *
+_tw_browser_tab_command_verb (TwTabCommand command)
+{
+  const TabCommandRow *row = command_row (command);
+
+  return row != NULL && row->verb != NULL ? row->verb : "answer";
+}
+
 /* Completes commands that other modules carry out (the page runtime, the
- * page tools). */
+ * page tools, the logs, the actions), reading their answer with their
+ * row's finish. */
 void
 _tw_browser_tab_delegated_command_cb (GObject      *object,
                                       GAsyncResult *result,
@@ -77,70 +576,10 @@ _tw_browser_tab_delegated_command_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
+  const TabCommandRow *row = command_row (cmd->command);
 
-  switch (cmd->command)
-    {
-    case TW_TAB_COMMAND_SNAPSHOT:
-      answer = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &error);
-      break;
-
-    case TW_TAB_COMMAND_SCREENSHOT:
-      answer = tw_page_tools_screenshot_finish (WEBKIT_WEB_VIEW (object), result, &error);
-      break;
-
-    case TW_TAB_COMMAND_WAIT:
-      answer = tw_page_tools_wait_finish (WEBKIT_WEB_VIEW (object), result, &error);
-      break;
-
-    case TW_TAB_COMMAND_RESIZE:
-      answer = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
-      break;
-
-    /* Debugging (issue 17). */
-    case TW_TAB_COMMAND_CONSOLE:
-      answer = tw_tab_console_run_finish (TW_TAB_LOG (object), result, &error);
-      break;
-
-    case TW_TAB_COMMAND_NETWORK:
-      answer = tw_tab_network_run_finish (TW_TAB_LOG (object), result, &error);
-      break;
-
-    case TW_TAB_COMMAND_FETCH:
-      answer = tw_tab_fetch_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
-      break;
-
-    /* Reading (issue 17). */
-    case TW_TAB_COMMAND_GET_TEXT:
-    case TW_TAB_COMMAND_GET_HTML:
-    case TW_TAB_COMMAND_READ:
-    case TW_TAB_COMMAND_SET_CONTENT:
-    case TW_TAB_COMMAND_GET_STYLES:
-      answer = tw_tab_reading_run_finish (TW_PAGE_RUNTIME (object), result, &error);
-      break;
-
-    /* The page's environment (issue 18). */
-    case TW_TAB_COMMAND_STORAGE:
-      answer = tw_tab_storage_web_finish (result, &error);
-      break;
-
-    case TW_TAB_COMMAND_PDF:
-      answer = tw_tab_pdf_finish (result, &error);
-      break;
-
-    /* Forms, coordinates and emulation (issue 18). */
-    case TW_TAB_COMMAND_FILL_FORM:
-      answer = tw_tab_form_fill_finish (result, &error);
-      break;
-
-    case TW_TAB_COMMAND_EMULATE:
-      answer = tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (object), result, &error);
-      break;
-
-    default:
-      g_assert (tw_tab_actions_handles (cmd->command));
-      answer = tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (object), result, &error);
-      break;
-    }
+  g_assert (row != NULL && row->finish != NULL);
+  answer = row->finish (object, result, &error);
 
   /* The command may have timed out, crashed or been cancelled meanwhile. */
   if (cmd->finished)
@@ -165,242 +604,18 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
                                   GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  GError *error = NULL;
+  const TabCommandRow *row = command_row (cmd->command);
 
   g_clear_pointer (&self->deferred_uri, g_free);
 
-  switch (cmd->command)
+  if (row == NULL)
     {
-    case TW_TAB_COMMAND_NAVIGATE:
-      {
-        const char *url = tw_json_get_string (cmd->params, "url", NULL);
-
-        if (url == NULL)
-          {
-            _tw_browser_tab_finish_command (self, task, NULL,
-                                            g_error_new_literal (TW_BROWSER_ERROR,
-                                                                 TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                                                 "url must be a string"));
-            return;
-          }
-
-        if (!tw_address_check_url (url, &error))
-          {
-            _tw_browser_tab_finish_command (self, task, NULL, error);
-            return;
-          }
-
-        _tw_browser_tab_begin_wait (self, cmd);
-        webkit_web_view_load_uri (self->view, url);
-        _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
-      }
-      break;
-
-    case TW_TAB_COMMAND_BACK:
-      if (!webkit_web_view_can_go_back (self->view))
-        {
-          _tw_browser_tab_finish_command (self, task, NULL,
-                                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                                               "no page to go back to"));
-          return;
-        }
-
-      _tw_browser_tab_begin_wait (self, cmd);
-      webkit_web_view_go_back (self->view);
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
-      break;
-
-    case TW_TAB_COMMAND_FORWARD:
-      if (!webkit_web_view_can_go_forward (self->view))
-        {
-          _tw_browser_tab_finish_command (self, task, NULL,
-                                          g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                                               "no page to go forward to"));
-          return;
-        }
-
-      _tw_browser_tab_begin_wait (self, cmd);
-      webkit_web_view_go_forward (self->view);
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
-      break;
-
-    case TW_TAB_COMMAND_RELOAD:
-      _tw_browser_tab_begin_wait (self, cmd);
-      webkit_web_view_reload (self->view);
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
-      break;
-
-    case TW_TAB_COMMAND_SNAPSHOT:
-      tw_page_runtime_snapshot_async (self->runtime, cmd->params,
-                                      g_task_get_cancellable (task),
-                                      _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_SCREENSHOT:
-      tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
-                                      g_task_get_cancellable (task),
-                                      _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_WAIT:
-      tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
-                                g_task_get_cancellable (task),
-                                _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_RESIZE:
-      tw_page_tools_resize_async (self->frame, self->runtime, cmd->params,
-                                  g_task_get_cancellable (task),
-                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_HANDOFF:
-      {
-        gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs",
-                                                                     30000);
-
-        /* The agent waits as long as it said it would, and no longer. */
-        g_clear_handle_id (&cmd->timeout_source, g_source_remove);
-        cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
-                                             _tw_browser_tab_handoff_timeout_cb, task);
-        _tw_browser_tab_set_handoff (self, task, tw_json_get_string (cmd->params, "message", NULL),
-                                     cmd->agent_name != NULL ? cmd->agent_name : "An agent");
-      }
-      break;
-
-    case TW_TAB_COMMAND_LOGS:
-      {
-        g_autoptr(JsonObject) answer = tw_page_tools_logs (self->log, cmd->params, &error);
-        JsonObject *reply;
-
-        if (answer == NULL)
-          {
-            _tw_browser_tab_finish_command (self, task, NULL, error);
-            return;
-          }
-
-        reply = json_object_new ();
-        json_object_set_string_member (reply, "browserId", self->id);
-        json_object_foreach_member (answer, copy_member, reply);
-        _tw_browser_tab_finish_command (self, task, reply, NULL);
-      }
-      break;
-
-    /* Debugging (issue 17). */
-    case TW_TAB_COMMAND_CONSOLE:
-      tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
-                                _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_FETCH:
-      tw_tab_fetch_run_async (self->view, cmd->params, g_task_get_cancellable (task),
-                              _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_NETWORK:
-      tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
-                                g_task_get_cancellable (task),
-                                _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    /* Reading (issue 17). */
-    case TW_TAB_COMMAND_GET_TEXT:
-    case TW_TAB_COMMAND_GET_HTML:
-    case TW_TAB_COMMAND_READ:
-    case TW_TAB_COMMAND_SET_CONTENT:
-    case TW_TAB_COMMAND_GET_STYLES:
-      tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
-                                g_task_get_cancellable (task),
-                                _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    /* The page's environment (issue 18). */
-    case TW_TAB_COMMAND_HANDLE_DIALOG:
-      {
-        JsonObject *reply = json_object_new ();
-        const char *text = tw_json_get_string (cmd->params, "promptText", NULL);
-
-        self->dialog_answer_set = TRUE;
-        self->dialog_accept = json_object_get_boolean_member_with_default (cmd->params, "accept",
-                                                                           FALSE);
-        g_free (self->dialog_prompt_text);
-        self->dialog_prompt_text = g_strdup (text);
-
-        json_object_set_string_member (reply, "browserId", self->id);
-        json_object_set_boolean_member (reply, "accept", self->dialog_accept);
-        if (text != NULL)
-          json_object_set_string_member (reply, "promptText", text);
-        _tw_browser_tab_finish_command (self, task, reply, NULL);
-      }
-      break;
-
-    case TW_TAB_COMMAND_STORAGE:
-      tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
-                                _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    case TW_TAB_COMMAND_PDF:
-      tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
-                        g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-      break;
-
-    /* Forms, coordinates and emulation (issue 18). */
-    case TW_TAB_COMMAND_FILL_FORM:
-      {
-        TwTabActionsOptions options = {
-          .workspace_dir = self->workspace_dir,
-          .navigation_timeout_ms = self->command_timeout_ms,
-        };
-
-        tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
-                                g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                                g_object_ref (task));
-      }
-      break;
-
-    case TW_TAB_COMMAND_EMULATE:
-      tw_tab_emulation_apply_async (self->frame, self->runtime, cmd->params,
-                                    g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                                    g_object_ref (task));
-      break;
-
-    /* Closing waits its turn behind the commands queued before it, and ends
-     * those queued after it: the browser closes the tab once it is told. */
-    case TW_TAB_COMMAND_CLOSE_TAB:
-      {
-        JsonObject *reply = json_object_new ();
-
-        json_object_set_string_member (reply, "browserId", self->id);
-        json_object_set_boolean_member (reply, "closed", TRUE);
-        _tw_browser_tab_finish_command (self, task, reply, NULL);
-        g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
-      }
-      break;
-
-    case TW_TAB_COMMAND_LIST_TABS:
-    case TW_TAB_COMMAND_NEW_TAB:
-    case TW_TAB_COMMAND_COOKIES:
-    case TW_TAB_COMMAND_STORAGE_STATE:
-    case TW_TAB_COMMAND_DOWNLOADS:
-    case TW_TAB_COMMAND_FIND_IN_TABS:
-    case TW_TAB_COMMAND_LAST:
       _tw_browser_tab_finish_command (self, task, NULL,
                                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                                    "%s is not a command of a tab",
                                                    tw_tab_command_to_string (cmd->command)));
-      break;
-
-    default:
-      if (tw_tab_actions_handles (cmd->command))
-        {
-          _tw_browser_tab_begin_action (self, task);
-          break;
-        }
-
-      _tw_browser_tab_finish_command (self, task, NULL,
-                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                                   "the %s command is not available in this version of "
-                                                   "Tabwright", tw_tab_command_to_string (cmd->command)));
-      break;
+      return;
     }
+
+  row->start (self, task, cmd);
 }

@@ -172,6 +172,11 @@ void _tw_browser_tab_start_command (TwBrowserTab *self,
                                     GTask        *task);
 
 /* tw-browser-tab-commands.c */
+/* How long @command may take on @self before it fails with
+ * browser_timeout, and what it then did not do ("finish loading"). */
+guint _tw_browser_tab_command_time_limit (TwBrowserTab *self,
+                                          TwTabCommand  command);
+const char *_tw_browser_tab_command_verb (TwTabCommand command);
 void _tw_browser_tab_complete_delegated (TwBrowserTab *self,
                                          GTask        *task,
                                          JsonObject   *answer);

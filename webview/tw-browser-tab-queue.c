@@ -6,10 +6,7 @@
 #include "tw-cancellable.h"
 #include "tw-error.h"
 #include "tw-json.h"
-#include "tw-page-tools.h"
 #include "tw-tab-actions.h"
-#include "tw-tab-console.h"
-#include "tw-tab-form.h"
 
 /* The command queue: commands of one tab run one after the other, in the
  * order they came; each has a time limit, can be cancelled and finishes
@@ -30,52 +27,6 @@ tab_command_free (TabCommand *cmd)
   g_clear_pointer (&cmd->action, json_object_unref);
   g_free (cmd->agent_name);
   g_free (cmd);
-}
-
-static const char *
-command_verb (TwTabCommand command)
-{
-  switch (command)
-    {
-    case TW_TAB_COMMAND_NAVIGATE:
-    case TW_TAB_COMMAND_BACK:
-    case TW_TAB_COMMAND_FORWARD:
-    case TW_TAB_COMMAND_RELOAD:
-      return "finish loading";
-
-    default:
-      return "answer";
-    }
-}
-
-/* browser_wait and the interactions bound each of their steps themselves
- * and say which step ran out of time; the tab's own limit on them only
- * catches one that hangs. */
-static guint
-command_time_limit (TwBrowserTab *self,
-                    TwTabCommand  command)
-{
-  if (command == TW_TAB_COMMAND_WAIT)
-    return self->command_timeout_ms + TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS;
-  if (command == TW_TAB_COMMAND_CONSOLE)
-    return self->command_timeout_ms + TW_TAB_CONSOLE_MAX_TIMEOUT_MS;
-  /* The HTTP session gives up after 30 s. */
-  if (command == TW_TAB_COMMAND_FETCH)
-    return self->command_timeout_ms + 35000;
-
-  /* Forms, coordinates and emulation (issue 18): a form is up to
-   * TW_TAB_FORM_MAX_FIELDS actions, each bounded by itself. */
-  if (command == TW_TAB_COMMAND_FILL_FORM)
-    return TW_TAB_FORM_MAX_FIELDS * (TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS +
-                                     TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 1000) +
-           self->command_timeout_ms;
-
-  if (tw_tab_actions_handles (command))
-    return MAX (TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS,
-                TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + self->command_timeout_ms +
-                TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 5000;
-
-  return self->command_timeout_ms;
 }
 
 static guint
@@ -318,7 +269,7 @@ command_timeout_cb (gpointer user_data)
   GTask *task = user_data;
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
-  guint limit_ms = command_time_limit (self, cmd->command);
+  guint limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
   const char *still_loading = cmd->waiting ? "; it may still be loading" : "";
 
   cmd->timeout_source = 0;
@@ -327,12 +278,12 @@ command_timeout_cb (gpointer user_data)
     _tw_browser_tab_finish_command (self, task, NULL,
                                     g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
                                                  "the page did not %s within %u ms%s",
-                                                 command_verb (cmd->command), limit_ms, still_loading));
+                                                 _tw_browser_tab_command_verb (cmd->command), limit_ms, still_loading));
   else
     _tw_browser_tab_finish_command (self, task, NULL,
                                     g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
                                                  "the page did not %s within %u s%s",
-                                                 command_verb (cmd->command), limit_ms / 1000, still_loading));
+                                                 _tw_browser_tab_command_verb (cmd->command), limit_ms / 1000, still_loading));
 
   return G_SOURCE_REMOVE;
 }
@@ -355,6 +306,14 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
 
   cmd->first_dialog = self->n_reported_dialogs;
 
+  /* Closing needs no page: neither a live one (a crashed or stuck tab
+   * closes too) nor a restored one loaded first. */
+  if (cmd->command == TW_TAB_COMMAND_CLOSE_TAB)
+    {
+      _tw_browser_tab_dispatch_command (self, task);
+      return;
+    }
+
   if (self->crashed && cmd->command != TW_TAB_COMMAND_RELOAD &&
       cmd->command != TW_TAB_COMMAND_NAVIGATE)
     {
@@ -365,7 +324,7 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (_tw_browser_tab_check_page_answers (self, task))
     return;
 
-  cmd->timeout_source = g_timeout_add (command_time_limit (self, cmd->command),
+  cmd->timeout_source = g_timeout_add (_tw_browser_tab_command_time_limit (self, cmd->command),
                                        command_timeout_cb, task);
 
   /* A restored tab that nobody used yet loads its page before the command
