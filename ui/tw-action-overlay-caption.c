@@ -29,15 +29,12 @@ cut (const char *text,
 
 /* “Save”, or the role when the element has no name, or the ref. */
 static char *
-target_label (JsonObject *action)
+target_label (const TwTabAction *action)
 {
-  const char *name = json_object_get_string_member_with_default (action, "name", "");
-  const char *role = json_object_get_string_member_with_default (action, "role", NULL);
-  const char *ref = json_object_get_string_member_with_default (action, "ref", NULL);
+  const char *name = action->name != NULL ? action->name : "";
+  const char *role = action->role;
+  const char *ref = action->ref;
   g_autofree char *short_name = NULL;
-
-  if (ref == NULL)
-    ref = json_object_get_string_member_with_default (action, "sourceRef", NULL);
 
   if (name[0] != '\0')
     {
@@ -55,15 +52,15 @@ char *
 _tw_action_overlay_build_caption (TwActionOverlay *self,
                                   gint64           now_us)
 {
-  JsonObject *action = self->action;
-  const char *tool = json_object_get_string_member_with_default (action, "tool", "");
-  const char *agent = json_object_get_string_member_with_default (action, "agent", "");
+  const TwTabAction *action = self->action;
+  const char *tool = action->tool;
+  const char *agent = action->agent;
   g_autofree char *target = target_label (action);
   g_autofree char *what = NULL;
 
   if (g_str_equal (tool, "type"))
     {
-      const char *text = json_object_get_string_member_with_default (action, "text", "");
+      const char *text = (action->text != NULL ? action->text : "");
       glong len = g_utf8_strlen (text, -1);
       glong shown = len;
       g_autofree char *typed = NULL;
@@ -83,26 +80,26 @@ _tw_action_overlay_build_caption (TwActionOverlay *self,
   else if (g_str_equal (tool, "fill"))
     {
       g_autofree char *value =
-        cut (json_object_get_string_member_with_default (action, "value", ""), CAPTION_MAX_CHARS);
+        cut ((action->value != NULL ? action->value : ""), CAPTION_MAX_CHARS);
 
       what = g_strdup_printf (_("fill %s with “%s”"), target ? target : "", value);
     }
   else if (g_str_equal (tool, "select"))
     {
       g_autofree char *value =
-        cut (json_object_get_string_member_with_default (action, "value", ""), CAPTION_MAX_CHARS);
+        cut ((action->value != NULL ? action->value : ""), CAPTION_MAX_CHARS);
 
       what = g_strdup_printf (_("select “%s” in %s"), value, target ? target : "");
     }
   else if (g_str_equal (tool, "keypress"))
     {
       what = g_strdup_printf (_("press %s"),
-                              json_object_get_string_member_with_default (action, "key", ""));
+                              (action->key != NULL ? action->key : ""));
     }
   else if (g_str_equal (tool, "scroll"))
     {
-      double dx = json_object_get_double_member_with_default (action, "deltaX", 0);
-      double dy = json_object_get_double_member_with_default (action, "deltaY", 0);
+      double dx = action->delta_x;
+      double dy = action->delta_y;
       const char *arrow = fabs (dy) >= fabs (dx) ? (dy >= 0 ? "↓" : "↑") : (dx >= 0 ? "→" : "←");
 
       what = g_strdup_printf (_("scroll %s %.0f px"), arrow, MAX (fabs (dx), fabs (dy)));
@@ -123,7 +120,7 @@ _tw_action_overlay_build_caption (TwActionOverlay *self,
 
   if (self->finished && self->failed)
     {
-      const char *code = json_object_get_string_member_with_default (action, "errorCode", NULL);
+      const char *code = action->error_code;
 
       if (code != NULL && agent[0] == '\0')
         return g_strdup_printf ("%s — %s", g_strstrip (what), code);

@@ -248,7 +248,7 @@ _tw_action_overlay_snapshot (GtkWidget   *widget,
     alpha = 1.0 - progress (self, self->fade_us, now, FADE_MS);
 
   get_colors (self, &accent);
-  tool = self->action != NULL ? json_object_get_string_member_with_default (self->action, "tool", "")
+  tool = self->action != NULL ? self->action->tool
                               : "";
 
   if (self->has_rect)
@@ -293,8 +293,8 @@ _tw_action_overlay_snapshot (GtkWidget   *widget,
        * the element to where it is dropped. */
       if (g_str_equal (tool, "scroll") && self->action != NULL)
         {
-          double dx = json_object_get_double_member_with_default (self->action, "deltaX", 0);
-          double dy = json_object_get_double_member_with_default (self->action, "deltaY", 0);
+          double dx = self->action->delta_x;
+          double dy = self->action->delta_y;
           double length = sqrt (dx * dx + dy * dy);
 
           if (length > 0.5)

@@ -22,7 +22,7 @@ struct _TwActionOverlay
   GtkWidget        parent_instance;
 
   TwBrowserTab    *tab;
-  JsonObject      *action;
+  TwTabAction     *action;
   char            *caption;
 
   /* The target, in CSS pixels of the page's viewport. */

@@ -3,7 +3,6 @@
 
 #include "tw-action-overlay-private.h"
 
-#include "tw-page-runtime.h"
 
 /* Where a pointer with no previous place comes from, relative to its
  * target, so that it still visibly travels. */
@@ -82,26 +81,6 @@ _tw_action_overlay_css_rect_to_widget (TwActionOverlay       *self,
   return TRUE;
 }
 
-static gboolean
-read_point (JsonObject       *object,
-            const char       *member,
-            graphene_point_t *point)
-{
-  JsonNode *node = json_object_get_member (object, member);
-  JsonObject *p;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return FALSE;
-
-  p = json_node_get_object (node);
-  if (!json_object_has_member (p, "x") || !json_object_has_member (p, "y"))
-    return FALSE;
-
-  graphene_point_init (point, json_object_get_double_member (p, "x"),
-                       json_object_get_double_member (p, "y"));
-  return TRUE;
-}
-
 /* Where the pointer is headed, in CSS pixels: the point acted on, or the
  * middle of the element, or the middle of the page for a page scroll. */
 gboolean
@@ -123,8 +102,7 @@ _tw_action_overlay_pointer_target_css (TwActionOverlay  *self,
     }
 
   if (self->action != NULL && self->tab != NULL &&
-      g_strcmp0 (json_object_get_string_member_with_default (self->action, "tool", ""),
-                 "scroll") == 0)
+      self->action->command == TW_TAB_COMMAND_SCROLL)
     {
       double zoom;
 
@@ -156,7 +134,7 @@ clear (TwActionOverlay *self)
 {
   stop_ticking (self);
   g_clear_handle_id (&self->linger_source, g_source_remove);
-  g_clear_pointer (&self->action, json_object_unref);
+  g_clear_pointer (&self->action, tw_tab_action_unref);
   g_clear_pointer (&self->caption, g_free);
   self->active = FALSE;
   self->has_rect = FALSE;
@@ -250,16 +228,19 @@ start_glide (TwActionOverlay *self)
 
 static void
 update_geometry (TwActionOverlay *self,
-                 JsonObject      *action)
+                 TwTabAction     *action)
 {
   graphene_point_t old_target;
   graphene_point_t new_target;
   gboolean had_target = _tw_action_overlay_pointer_target_css (self, &old_target);
   gboolean had_rect = self->has_rect;
 
-  self->has_rect = tw_page_runtime_read_rect (action, "rect", &self->rect);
-  self->has_point = read_point (action, "point", &self->point);
-  self->has_drop = tw_page_runtime_read_rect (action, "targetRect", &self->drop_rect);
+  self->has_rect = action->has_rect;
+  self->rect = action->rect;
+  self->has_point = action->has_point;
+  self->point = action->point;
+  self->has_drop = action->has_target_rect;
+  self->drop_rect = action->target_rect;
 
   if (self->has_rect && !had_rect)
     self->rect_us = g_get_monotonic_time ();
@@ -271,14 +252,14 @@ update_geometry (TwActionOverlay *self,
 
 static void
 action_started_cb (TwActionOverlay *self,
-                   JsonObject      *action,
+                   TwTabAction     *action,
                    TwBrowserTab    *tab)
 {
   gboolean had_pointer = self->active && self->has_pointer_drawn;
 
   clear (self);
 
-  self->action = json_object_ref (action);
+  self->action = tw_tab_action_ref (action);
   self->active = TRUE;
   self->started_us = g_get_monotonic_time ();
   self->has_pointer_drawn = had_pointer;
@@ -290,7 +271,7 @@ action_started_cb (TwActionOverlay *self,
 
 static void
 action_updated_cb (TwActionOverlay *self,
-                   JsonObject      *action,
+                   TwTabAction     *action,
                    TwBrowserTab    *tab)
 {
   if (self->action == NULL || self->flash)
@@ -298,8 +279,8 @@ action_updated_cb (TwActionOverlay *self,
 
   if (self->action != action)
     {
-      g_clear_pointer (&self->action, json_object_unref);
-      self->action = json_object_ref (action);
+      g_clear_pointer (&self->action, tw_tab_action_unref);
+      self->action = tw_tab_action_ref (action);
     }
 
   update_geometry (self, action);
@@ -310,14 +291,14 @@ action_updated_cb (TwActionOverlay *self,
 
 static void
 action_finished_cb (TwActionOverlay *self,
-                    JsonObject      *action,
+                    TwTabAction     *action,
                     TwBrowserTab    *tab)
 {
   if (self->action == NULL || self->flash)
     return;
 
   self->finished = TRUE;
-  self->failed = !json_object_get_boolean_member_with_default (action, "ok", TRUE);
+  self->failed = !action->ok;
   self->finished_us = g_get_monotonic_time ();
   update_geometry (self, action);
   g_free (self->caption);

@@ -2,9 +2,9 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
 #include "tw-browser-tab.h"
+#include "tw-tab-action.h"
 
 G_BEGIN_DECLS
 

@@ -4,6 +4,7 @@
 #include "tw-browser-tab-parts.h"
 
 #include "tw-json.h"
+#include "tw-tab-action-private.h"
 #include "tw-tab-actions.h"
 
 /* An agent's action as the person sees it: the overlay is told what the
@@ -36,55 +37,11 @@ static void resolve_step (TwBrowserTab *self,
 static void run_action (TwBrowserTab *self,
                         GTask        *task);
 
-static void
-copy_json_rect (JsonObject *action,
-                const char *member,
-                JsonObject *from,
-                const char *from_member)
-{
-  JsonNode *node = json_object_get_member (from, from_member);
-
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-    json_object_set_member (action, member, json_node_copy (node));
-}
-
-static void
-copy_element (JsonObject *action,
-              JsonObject *element)
-{
-  const char *role = tw_json_get_string (element, "role", NULL);
-  const char *name = tw_json_get_string (element, "name", NULL);
-
-  if (role != NULL)
-    json_object_set_string_member (action, "role", role);
-  if (name != NULL)
-    json_object_set_string_member (action, "name", name);
-}
-
-static JsonObject *
+static TwTabAction *
 build_action (TwBrowserTab *self,
               TabCommand   *cmd)
 {
-  static const char * const copied[] = {
-    "ref", "sourceRef", "targetRef", "text", "value", "key", "deltaX", "deltaY", NULL
-  };
-  JsonObject *action = json_object_new ();
-
-  json_object_set_string_member (action, "browserId", self->id);
-  json_object_set_string_member (action, "tool", tw_tab_command_to_string (cmd->command));
-  json_object_set_string_member (action, "agent", cmd->agent_name != NULL ? cmd->agent_name
-                                                                          : "");
-  json_object_set_int_member (action, "callId", (gint64) cmd->call_id);
-
-  for (guint i = 0; copied[i] != NULL; i++)
-    {
-      JsonNode *node = json_object_get_member (cmd->params, copied[i]);
-
-      if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
-        json_object_set_member (action, copied[i], json_node_copy (node));
-    }
-
-  return action;
+  return tw_tab_action_new (self->id, cmd->command, cmd->agent_name, cmd->call_id, cmd->params);
 }
 
 /* Where the action went, as the page answered once it acted: the box after
@@ -96,20 +53,11 @@ action_acted_cb (JsonObject *answer,
   GTask *task = user_data;
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
-  JsonNode *element;
 
   if (cmd->finished || cmd->action == NULL)
     return;
 
-  copy_json_rect (cmd->action, "rect", answer, "box");
-  copy_json_rect (cmd->action, "point", answer, "point");
-
-  element = json_object_get_member (answer, "element");
-  if (element == NULL || !JSON_NODE_HOLDS_OBJECT (element))
-    element = json_object_get_member (answer, "source");
-  if (element != NULL && JSON_NODE_HOLDS_OBJECT (element))
-    copy_element (cmd->action, json_node_get_object (element));
-
+  tw_tab_action_take_acted (cmd->action, answer);
   g_signal_emit (self, _tw_browser_tab_signals[ACTION_UPDATED], 0, cmd->action);
 }
 
@@ -126,29 +74,13 @@ action_ref (TabCommand *cmd)
 gboolean
 _tw_browser_tab_action_needs_refresh (TabCommand *cmd)
 {
-  JsonObject *rect;
-  JsonObject *point;
-  double x;
-  double y;
-
   if (cmd->action == NULL || action_ref (cmd) == NULL)
     return FALSE;
 
-  if (cmd->command == TW_TAB_COMMAND_SCROLL || !json_object_has_member (cmd->action, "rect") ||
-      !json_object_has_member (cmd->action, "point"))
+  if (cmd->command == TW_TAB_COMMAND_SCROLL || !cmd->action->has_rect || !cmd->action->has_point)
     return TRUE;
 
-  rect = json_object_get_object_member (cmd->action, "rect");
-  point = json_object_get_object_member (cmd->action, "point");
-  x = json_object_get_double_member_with_default (point, "x", -1);
-  y = json_object_get_double_member_with_default (point, "y", -1);
-
-  return x < json_object_get_double_member_with_default (rect, "x", 0) ||
-         y < json_object_get_double_member_with_default (rect, "y", 0) ||
-         x > json_object_get_double_member_with_default (rect, "x", 0) +
-         json_object_get_double_member_with_default (rect, "width", 0) ||
-         y > json_object_get_double_member_with_default (rect, "y", 0) +
-         json_object_get_double_member_with_default (rect, "height", 0);
+  return !graphene_rect_contains_point (&cmd->action->rect, &cmd->action->point);
 }
 
 static void
@@ -173,17 +105,7 @@ action_resolved_cb (GObject      *object,
     return;
 
   if (info != NULL)
-    {
-      if (step == RESOLVE_DROP)
-        {
-          copy_json_rect (cmd->action, "targetRect", info, "rect");
-        }
-      else
-        {
-          copy_element (cmd->action, info);
-          copy_json_rect (cmd->action, "rect", info, "rect");
-        }
-    }
+    tw_tab_action_take_element (cmd->action, info, step == RESOLVE_DROP);
 
   switch (step)
     {

@@ -8,6 +8,7 @@
 #include "tw-browser-tab.h"
 #include "tw-browser-tab-private.h"
 #include "tw-page-runtime.h"
+#include "tw-tab-action.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
 
@@ -93,7 +94,7 @@ typedef struct
   JsonObject   *reply;            /* a result waiting for the page's title */
   char         *agent_name;       /* who issued it, for what the tab shows */
   guint64       call_id;
-  JsonObject   *action;           /* what the overlay is told, for actions */
+  TwTabAction  *action;           /* what the overlay is told, for actions */
   GSource      *cancel_watch;
   guint         timeout_source;
   guint         settle_source;

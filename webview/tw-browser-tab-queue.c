@@ -6,6 +6,7 @@
 #include "tw-cancellable.h"
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-tab-action-private.h"
 #include "tw-tab-actions.h"
 
 /* The command queue: commands of one tab run one after the other, in the
@@ -24,7 +25,7 @@ tab_command_free (TabCommand *cmd)
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
   g_clear_pointer (&cmd->reply, json_object_unref);
-  g_clear_pointer (&cmd->action, json_object_unref);
+  g_clear_pointer (&cmd->action, tw_tab_action_unref);
   g_free (cmd->agent_name);
   g_free (cmd);
 }
@@ -152,10 +153,7 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
   /* The overlay lets go of the element, saying how it went. */
   if (cmd->action != NULL)
     {
-      json_object_set_boolean_member (cmd->action, "ok", error == NULL);
-      if (error != NULL)
-        json_object_set_string_member (cmd->action, "errorCode",
-                                       tw_browser_error_code_name (tw_browser_error_from_gerror (error)));
+      tw_tab_action_finish (cmd->action, error);
       g_signal_emit (self, _tw_browser_tab_signals[ACTION_FINISHED], 0, cmd->action);
     }
 

@@ -268,7 +268,7 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
 
   /**
    * TwBrowserTab::action-started:
-   * @action: the action, as tw-browser-tab.h describes it
+   * @action: (type TwTabAction): the action
    *
    * An agent's action is about to start.
    */
@@ -277,7 +277,7 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  G_TYPE_NONE, 1, TW_TYPE_TAB_ACTION | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TwBrowserTab::action-updated:
@@ -288,18 +288,18 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  G_TYPE_NONE, 1, TW_TYPE_TAB_ACTION | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TwBrowserTab::action-finished:
-   * @action: the action, with "ok" and, when it failed, "errorCode"
+   * @action: the action, with how it went
    */
   _tw_browser_tab_signals[ACTION_FINISHED] =
     g_signal_new ("action-finished",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  G_TYPE_NONE, 1, TW_TYPE_TAB_ACTION | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * TwBrowserTab::script-dialog:

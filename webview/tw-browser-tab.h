@@ -4,6 +4,7 @@
 #include <webkit/webkit.h>
 
 #include "tw-page-runtime.h"
+#include "tw-tab-action.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
 

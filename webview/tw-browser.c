@@ -47,15 +47,12 @@ tab_new_tab_cb (TwBrowser    *self,
 /* The page knows best what an action's element is called. */
 static void
 tab_action_updated_cb (TwBrowser    *self,
-                       JsonObject   *action,
+                       TwTabAction  *action,
                        TwBrowserTab *tab)
 {
-  const char *role = json_object_get_string_member_with_default (action, "role", NULL);
-  gint64 call_id = json_object_get_int_member_with_default (action, "callId", 0);
-
-  if (role != NULL && call_id > 0)
-    tw_activity_log_set_target (self->activity, (guint64) call_id, role,
-                                json_object_get_string_member_with_default (action, "name", ""));
+  if (action->role != NULL && action->call_id > 0)
+    tw_activity_log_set_target (self->activity, action->call_id, action->role,
+                                action->name != NULL ? action->name : "");
 }
 
 void
