@@ -2933,7 +2933,7 @@ test_listen_backlog (Fixture       *f,
 
   if (ss == NULL)
     {
-      g_test_skip ("ss (iproute2) is not installed");
+      tw_test_skip_or_fail ("ss (iproute2) is not installed");
       return;
     }
 

@@ -8,6 +8,23 @@
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
 
+/* Skipping */
+
+/* Skips the running test for want of @reason, or fails it when
+ * TABWRIGHT_TEST_REQUIRE_ALL is set: build-aux/test installs everything
+ * the tests need, so there a missing requirement is a broken set-up, not a
+ * reason for the suite to test less and still pass. */
+void
+tw_test_skip_or_fail (const char *reason)
+{
+  g_return_if_fail (reason != NULL);
+
+  if (g_strcmp0 (g_getenv ("TABWRIGHT_TEST_REQUIRE_ALL"), "1") == 0)
+    g_test_fail_printf ("cannot run (TABWRIGHT_TEST_REQUIRE_ALL is set): %s", reason);
+  else
+    g_test_skip (reason);
+}
+
 /* Fixture server */
 
 static const char *

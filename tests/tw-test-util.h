@@ -16,6 +16,10 @@ G_BEGIN_DECLS
  * of in-test services that take their time, and tool calls as an agent
  * makes them. */
 
+/* Skipping */
+
+void        tw_test_skip_or_fail       (const char         *reason);
+
 /* Fixture server */
 
 SoupServer *tw_test_server_new         (SoupServerCallback  callback,

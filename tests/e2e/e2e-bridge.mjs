@@ -20,7 +20,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, run, skipOrFail, startTabwright } from './lib/tabwright.mjs';
 
 function bridgeBinary() {
   if (process.env.TABWRIGHT_MCP_BIN)
@@ -33,10 +33,7 @@ function bridgeOptions() {
   const options = requirementOptions();
   if (options.skip || fs.existsSync(bridgeBinary()))
     return options;
-  const reason = `${bridgeBinary()} does not exist`;
-  if (process.env.TABWRIGHT_TEST_REQUIRE_ALL === '1')
-    throw new Error(`cannot run end-to-end tests: ${reason}`);
-  return { skip: reason };
+  return skipOrFail(`${bridgeBinary()} does not exist`);
 }
 
 const options = bridgeOptions();

@@ -20,7 +20,7 @@ import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { requirementOptions, run, skipOrFail, srcdir, startTabwright } from './lib/tabwright.mjs';
 
 const APP_ID = 'io.github.tabwright.Tabwright';
 const buildRoot = process.env.TABWRIGHT_BUILD_ROOT;
@@ -31,12 +31,8 @@ function installOptions() {
   const base = requirementOptions();
   if (base.skip)
     return base;
-  if (!buildRoot || !prefix) {
-    const reason = 'TABWRIGHT_BUILD_ROOT and TABWRIGHT_PREFIX are not set (run through meson test)';
-    if (process.env.TABWRIGHT_TEST_REQUIRE_ALL === '1')
-      throw new Error(reason);
-    return { skip: reason };
-  }
+  if (!buildRoot || !prefix)
+    return skipOrFail('TABWRIGHT_BUILD_ROOT and TABWRIGHT_PREFIX are not set (run through meson test)');
   return {};
 }
 
