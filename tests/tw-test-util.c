@@ -194,6 +194,26 @@ tw_test_wait_for_flag (gboolean   *flag,
 }
 
 static gboolean
+holds_sole_ref (gpointer data)
+{
+  return g_atomic_int_get (&G_OBJECT (data)->ref_count) == 1;
+}
+
+/* Waits until the test holds the only reference to @object, as it must
+ * before g_assert_finalize_object(): sources and callbacks still on their
+ * way (a connection winding down, a cancelled call's idle) hold it until
+ * they have run. Fails naming @what after @timeout_ms. */
+void
+tw_test_await_sole_ref (gpointer    object,
+                        guint       timeout_ms,
+                        const char *what)
+{
+  g_return_if_fail (G_IS_OBJECT (object));
+
+  tw_test_wait_until (holds_sole_ref, object, timeout_ms, what);
+}
+
+static gboolean
 set_flag_cb (gpointer user_data)
 {
   *(gboolean *) user_data = TRUE;
