@@ -178,10 +178,10 @@ test('with the app: the bridge relays calls, concurrently, with progress and can
   // Cancelling a call reaches the app: the next call on the same tab, which
   // would queue behind the cancelled handoff, answers at once. The client
   // gives up once the app has the call (its first progress notification).
-  await callAndAbandon(client, 'browser_handoff', { browserId: tab.browserId, message: 'Nobody will answer.', timeoutMs: 20000 });
-  const started = Date.now();
+  // A tab still held would keep the wait for the handoff's five minutes,
+  // past the SDK's one-minute deadline for a request.
+  await callAndAbandon(client, 'browser_handoff', { browserId: tab.browserId, message: 'Nobody will answer.' });
   await callOk(client, 'browser_wait', { browserId: tab.browserId, text: 'Bridged', timeoutMs: 5000 });
-  assert.ok(Date.now() - started < 5000, `the cancelled wait no longer holds the tab (${Date.now() - started} ms)`);
 
   assert.deepEqual(errors, [], 'the bridge wrote nothing but JSON-RPC');
 });
