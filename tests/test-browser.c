@@ -945,6 +945,15 @@ picker_hook (GSignalInvocationHint *hint,
   return TRUE;
 }
 
+/* Whether a picker was asked for and every one asked for has ended. */
+static gboolean
+picker_ended (gpointer data)
+{
+  Pickers *pickers = data;
+
+  return pickers->requested > 0 && pickers->ended == pickers->requested;
+}
+
 static char *
 evaluate_string (TwBrowser  *browser,
                  const char *id,
@@ -983,17 +992,18 @@ test_actions_dropdown (void)
   reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
   g_clear_pointer (&reply, json_object_unref);
   g_clear_pointer (&params, g_free);
-  tw_test_sleep_ms (300);
-  g_assert_cmpuint (menus.requested, ==, 0);
+  /* A menu would be asked for by the web process before it answers a
+   * script run after the pick: its messages keep their order. */
   value = evaluate_string (browser, id, "() => document.getElementById('country').value");
   g_assert_cmpstr (value, ==, "de");
+  g_assert_cmpuint (menus.requested, ==, 0);
 
   /* A page that stops the mousedown on its way up still gets its native
    * menu asked for; the tab closes it at once while the agent's command
    * runs, and the value is the one picked. */
   params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Large\"}", size);
   reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
-  tw_test_sleep_ms (300);
+  tw_test_wait_until (picker_ended, &menus, WAIT_MS, "the page's native menu to be asked for and closed");
   g_assert_cmpuint (menus.requested, ==, 1);
   g_assert_cmpuint (menus.ended, ==, 1);
   g_clear_pointer (&value, g_free);
@@ -1043,7 +1053,7 @@ test_actions_color_picker (void)
    * it at once instead of opening a dialog over the person's screen, and
    * the colour stays as it was. */
   reply = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
-  tw_test_sleep_ms (300);
+  tw_test_wait_until (picker_ended, &choosers, WAIT_MS, "the colour chooser to be asked for and ended");
   g_assert_cmpuint (choosers.requested, ==, 1);
   g_assert_cmpuint (choosers.ended, ==, 1);
   g_assert_cmpuint (shown, ==, 0);

@@ -363,11 +363,15 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->session);
 
   tw_mcp_server_stop (f->server);
-  tw_test_sleep_ms (50);
+  tw_test_await_sole_ref (f->server, TW_TEST_TOOL_TIMEOUT_MS,
+                          "the stopped MCP server's connections to let it go");
   g_assert_finalize_object (f->server);
 
-  tw_test_sleep_ms (50);
+  tw_test_await_sole_ref (f->service, TW_TEST_TOOL_TIMEOUT_MS,
+                          "the finished calls to let the first browser service go");
   g_assert_finalize_object (f->service);
+  tw_test_await_sole_ref (f->other_service, TW_TEST_TOOL_TIMEOUT_MS,
+                          "the finished calls to let the second browser service go");
   g_assert_finalize_object (f->other_service);
 
   g_ptr_array_unref (f->signals);
@@ -2179,6 +2183,12 @@ test_progress_sse (Fixture       *f,
   assert_still_serving (f, session_id);
 }
 
+static gboolean
+one_session_left (gpointer data)
+{
+  return tw_mcp_server_get_n_sessions (data) == 1;
+}
+
 static void
 test_session_expiry (Fixture       *f,
                      gconstpointer  data)
@@ -2198,7 +2208,8 @@ test_session_expiry (Fixture       *f,
   /* Shorten the idle time only now, so nothing expires while the test is
    * still setting up, however slowly it runs. */
   tw_mcp_server_set_session_limits (f->server, 100, 64);
-  tw_test_sleep_ms (300);
+  tw_test_wait_until (one_session_left, f->server, TW_TEST_TOOL_TIMEOUT_MS,
+                      "the idle session to expire");
 
   /* The idle session is gone; the one with a call in flight is not. */
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
@@ -2933,7 +2944,7 @@ test_listen_backlog (Fixture       *f,
 
   if (ss == NULL)
     {
-      g_test_skip ("ss (iproute2) is not installed");
+      tw_test_skip_or_fail ("ss (iproute2) is not installed");
       return;
     }
 

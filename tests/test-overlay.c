@@ -71,6 +71,38 @@ typedef struct
   char         *snapshot;
 } Fixture;
 
+static JsonObject *page_evaluate (Fixture    *fixture,
+                                  const char *script);
+
+/* Whether the view is on screen with its size, and the page's viewport,
+ * in CSS pixels, is that size at the view's zoom. */
+static gboolean
+page_fills_view (gpointer data)
+{
+  Fixture *fixture = data;
+  GtkWidget *view = GTK_WIDGET (tw_browser_tab_get_view (fixture->tab));
+  double zoom = webkit_web_view_get_zoom_level (WEBKIT_WEB_VIEW (view));
+  g_autoptr(JsonObject) size = NULL;
+  double width;
+  double height;
+
+  if (!gtk_widget_get_mapped (view) || gtk_widget_get_height (view) < 300)
+    return FALSE;
+
+  size = page_evaluate (fixture, "() => ({ width: window.innerWidth, height: window.innerHeight })");
+  width = json_object_get_double_member (size, "width");
+  height = json_object_get_double_member (size, "height");
+
+  return fabs (width * zoom - gtk_widget_get_width (view)) <= zoom + 1 &&
+         fabs (height * zoom - gtk_widget_get_height (view)) <= zoom + 1;
+}
+
+static gboolean
+overlay_has_no_caption (gpointer data)
+{
+  return tw_action_overlay_get_caption (data) == NULL;
+}
+
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -94,11 +126,10 @@ fixture_set_up (Fixture       *fixture,
   fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
   g_assert_nonnull (fixture->tab);
 
-  /* Let the view get its size on screen. */
-  while (!gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) ||
-         gtk_widget_get_height (GTK_WIDGET (tw_browser_tab_get_view (fixture->tab))) < 300)
-    g_main_context_iteration (NULL, TRUE);
-  tw_test_sleep_ms (200);
+  /* Let the view get its size on screen, and the page its viewport of that
+   * size. */
+  tw_test_wait_until (page_fills_view, fixture, WAIT_MS,
+                      "the page to be laid out in the view's size on screen");
 
   snapshot_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
   snapshot = call_ok (fixture->browser, "browser_snapshot", snapshot_args);
@@ -248,7 +279,7 @@ test_zoom (Fixture       *fixture,
 
   /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
   webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
-  tw_test_sleep_ms (300);
+  tw_test_wait_until (page_fills_view, fixture, WAIT_MS, "the page to be laid out at the new zoom");
 
   click (fixture, ref);
 
@@ -282,8 +313,7 @@ test_typing_and_failure (Fixture       *fixture,
                    "Test Agent: click @e999 — browser_stale_ref");
 
   /* It lets go a moment later. */
-  tw_test_sleep_ms (1600);
-  g_assert_null (tw_action_overlay_get_caption (overlay));
+  tw_test_wait_until (overlay_has_no_caption, overlay, WAIT_MS, "the failure's caption to go away");
 }
 
 static void

@@ -28,6 +28,9 @@ static WebKitNetworkSession *session;
 
 /* The test server */
 
+/* Whether busy.html has started keeping its page busy. */
+static gboolean busy_page_spins;
+
 static void
 serve_cb (SoupServer        *soup_server,
           SoupServerMessage *msg,
@@ -38,6 +41,14 @@ serve_cb (SoupServer        *soup_server,
   /* Client-side routes of delayed.html serve the same page. */
   if (g_str_has_prefix (path, "/orders/"))
     path = "/delayed.html";
+
+  /* busy.html asks for this, synchronously, the moment before it spins. */
+  if (g_str_equal (path, "/busy-starts"))
+    {
+      busy_page_spins = TRUE;
+      soup_server_message_set_status (msg, SOUP_STATUS_NO_CONTENT, NULL);
+      return;
+    }
 
   tw_test_serve_file (msg, "fixtures/page", path, TRUE);
 }
@@ -327,6 +338,12 @@ test_screenshot_background (void)
   page_free (page);
 }
 
+static gboolean
+widget_is_unmapped (gpointer data)
+{
+  return !gtk_widget_get_mapped (data);
+}
+
 static void
 test_screenshot_hidden_page_of_stack (void)
 {
@@ -350,8 +367,8 @@ test_screenshot_hidden_page_of_stack (void)
   page_load (back, "colors.html");
   page_load (front, "tall.html");
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "front");
-  tw_test_sleep_ms (100);
-  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (back->view)));
+  tw_test_wait_until (widget_is_unmapped, back->view, WAIT_MS,
+                      "the tab no longer selected to leave the screen");
 
   reply = run_screenshot (back, "{}", NULL, &error);
   g_assert_no_error (error);
@@ -776,7 +793,6 @@ test_wait_text (void)
   g_assert_cmpstr (json_object_get_string_member (reply, "value"), ==, "order confirmed");
   g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "Delayed");
   g_assert_cmpint (json_object_get_int_member (reply, "elapsedMs"), >=, 250);
-  g_assert_cmpint (json_object_get_int_member (reply, "elapsedMs"), <, 3000);
 
   page_free (page);
 }
@@ -814,7 +830,6 @@ test_wait_hidden_text (void)
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT);
   g_assert_null (reply);
   g_assert_cmpint ((g_get_monotonic_time () - started) / 1000, >=, 550);
-  g_assert_cmpint ((g_get_monotonic_time () - started) / 1000, <, 2000);
 
   /* The agent learns what the page shows instead. */
   g_assert_nonnull (strstr (error->message, "\"Secret message\" did not appear within 600 ms"));
@@ -848,10 +863,14 @@ test_wait_url_push_state (void)
   g_assert_cmpint (json_object_get_int_member (reply, "elapsedMs"), >=, 200);
   g_clear_pointer (&reply, json_object_unref);
 
-  /* Already true: no wait at all. */
+  /* Already true: it matches at once. How fast is a figure for the
+   * benchmarks, not a limit here, where a loaded machine may stall it. */
   reply = run_wait (page, "{\"url\": \"id=7\"}", &error);
   g_assert_no_error (error);
-  g_assert_cmpint (json_object_get_int_member (reply, "elapsedMs"), <, 100);
+  g_assert_cmpstr (json_object_get_string_member (reply, "matched"), ==, "url");
+  g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, expected);
+  g_test_message ("a wait already true answered in %" G_GINT64_FORMAT " ms",
+                  json_object_get_int_member (reply, "elapsedMs"));
   g_clear_pointer (&reply, json_object_unref);
 
   reply = run_wait (page, "{\"url\": \"/never\", \"timeoutMs\": 300}", &error);
@@ -869,9 +888,11 @@ test_wait_busy_page (void)
   g_autoptr(GError) error = NULL;
   gint64 started;
 
+  busy_page_spins = FALSE;
   page_load (page, "busy.html");
-  /* The page's script starts spinning 200 ms after the load. */
-  tw_test_sleep_ms (400);
+  /* The page's script starts spinning shortly after the load, once it has
+   * told the server so. */
+  tw_test_wait_for_flag (&busy_page_spins, WAIT_MS, "the busy page to start its loop");
 
   started = g_get_monotonic_time ();
   reply = run_wait (page, "{\"text\": \"never there\", \"timeoutMs\": 1000}", &error);

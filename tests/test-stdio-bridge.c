@@ -134,6 +134,7 @@ typedef struct
   GCancellable     *cancellable;
   GPtrArray        *messages;    /* JsonNode*, every line the bridge wrote */
   gboolean          output_closed;
+  gboolean          reading;     /* a read of the bridge's output is on its way */
   gboolean          run_done;
   gboolean          run_ok;
   GError           *run_error;
@@ -153,6 +154,7 @@ read_line_cb (GObject      *object,
   JsonObject *message;
   gsize length = 0;
 
+  f->reading = FALSE;
   line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result,
                                                &length, &error);
 
@@ -180,6 +182,7 @@ read_line_cb (GObject      *object,
 static void
 read_next (Fixture *f)
 {
+  f->reading = TRUE;
   g_data_input_stream_read_line_async (f->from_bridge, G_PRIORITY_DEFAULT, f->cancellable,
                                        read_line_cb, f);
 }
@@ -548,6 +551,13 @@ run_done_cond (Fixture      *f,
   return f->run_done;
 }
 
+static gboolean
+read_done_cond (Fixture      *f,
+                gconstpointer data)
+{
+  return !f->reading;
+}
+
 static void
 close_input (Fixture *f)
 {
@@ -574,8 +584,9 @@ fixture_tear_down (Fixture       *f,
   if (f->server != NULL)
     stop_app (f);
 
-  /* Let the cancelled reads and the server's connections wind down. */
-  tw_test_sleep_ms (20);
+  /* The cancelled read of the bridge's output finishes on the main loop,
+   * and must before the fixture it writes to is gone. */
+  wait_for (f, read_done_cond, NULL, "the cancelled read of the bridge's output to finish");
 
   g_clear_object (&f->from_bridge);
   g_clear_object (&f->to_bridge);
@@ -813,6 +824,34 @@ test_relay (Fixture       *f,
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 }
 
+static gboolean
+service_log_cond (Fixture      *f,
+                  gconstpointer data)
+{
+  return tw_test_log_contains (f->tabs->log, data);
+}
+
+/* Whether the bridge wrote two messages with the id *@data. */
+static gboolean
+two_messages_cond (Fixture      *f,
+                   gconstpointer data)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->messages->len; i++)
+    {
+      JsonObject *object = json_node_get_object (g_ptr_array_index (f->messages, i));
+      JsonNode *node = json_object_get_member (object, "id");
+
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+          json_node_get_value_type (node) == G_TYPE_INT64 &&
+          json_node_get_int (node) == *(const gint64 *) data)
+        n++;
+    }
+
+  return n >= 2;
+}
+
 static void
 test_concurrent (Fixture       *f,
                  gconstpointer  data)
@@ -833,7 +872,7 @@ test_concurrent (Fixture       *f,
 
   /* A request id still in flight cannot be used again. */
   send_new_tab (f, 12, "http://a.test/slow?ms=500");
-  tw_test_sleep_ms (50);
+  wait_for (f, service_log_cond, "start http://a.test/slow?ms=500", "the first call with id 12 to reach the app");
   send_line (f, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":"
              "{\"name\":\"browser_list_tabs\",\"arguments\":{}}}");
   {
@@ -841,8 +880,9 @@ test_concurrent (Fixture       *f,
 
     wait_for (f, has_message_cond, &id, "the answer to the duplicate id");
     assert_error (json_node_get_object (find_message (f, 12)), TW_JSONRPC_ERROR_INVALID_REQUEST);
+    /* The first call with that id still gets its own answer. */
+    wait_for (f, two_messages_cond, &id, "the answer to the first call with id 12");
   }
-  tw_test_sleep_ms (700);
 }
 
 static void
@@ -883,13 +923,6 @@ test_progress (Fixture       *f,
 
   g_assert_cmpuint (n_progress, ==, 2);
   g_assert_cmpint (first, <, message_index (f, 5));
-}
-
-static gboolean
-service_log_cond (Fixture      *f,
-                  gconstpointer data)
-{
-  return tw_test_log_contains (f->tabs->log, data);
 }
 
 static void

@@ -8,6 +8,23 @@
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
 
+/* Skipping */
+
+/* Skips the running test for want of @reason, or fails it when
+ * TABWRIGHT_TEST_REQUIRE_ALL is set: build-aux/test installs everything
+ * the tests need, so there a missing requirement is a broken set-up, not a
+ * reason for the suite to test less and still pass. */
+void
+tw_test_skip_or_fail (const char *reason)
+{
+  g_return_if_fail (reason != NULL);
+
+  if (g_strcmp0 (g_getenv ("TABWRIGHT_TEST_REQUIRE_ALL"), "1") == 0)
+    g_test_fail_printf ("cannot run (TABWRIGHT_TEST_REQUIRE_ALL is set): %s", reason);
+  else
+    g_test_skip (reason);
+}
+
 /* Fixture server */
 
 static const char *
@@ -174,6 +191,26 @@ tw_test_wait_for_flag (gboolean   *flag,
                        const char *what)
 {
   tw_test_wait_until (tw_test_flag_is_set, flag, timeout_ms, what);
+}
+
+static gboolean
+holds_sole_ref (gpointer data)
+{
+  return g_atomic_int_get (&G_OBJECT (data)->ref_count) == 1;
+}
+
+/* Waits until the test holds the only reference to @object, as it must
+ * before g_assert_finalize_object(): sources and callbacks still on their
+ * way (a connection winding down, a cancelled call's idle) hold it until
+ * they have run. Fails naming @what after @timeout_ms. */
+void
+tw_test_await_sole_ref (gpointer    object,
+                        guint       timeout_ms,
+                        const char *what)
+{
+  g_return_if_fail (G_IS_OBJECT (object));
+
+  tw_test_wait_until (holds_sole_ref, object, timeout_ms, what);
 }
 
 static gboolean

@@ -16,6 +16,10 @@ G_BEGIN_DECLS
  * of in-test services that take their time, and tool calls as an agent
  * makes them. */
 
+/* Skipping */
+
+void        tw_test_skip_or_fail       (const char         *reason);
+
 /* Fixture server */
 
 SoupServer *tw_test_server_new         (SoupServerCallback  callback,
@@ -43,6 +47,9 @@ void          tw_test_wait_until       (TwTestCondition  condition,
                                         guint            timeout_ms,
                                         const char      *what);
 void          tw_test_wait_for_flag    (gboolean        *flag,
+                                        guint            timeout_ms,
+                                        const char      *what);
+void          tw_test_await_sole_ref   (gpointer         object,
                                         guint            timeout_ms,
                                         const char      *what);
 void          tw_test_sleep_ms         (guint            ms);

@@ -28,9 +28,12 @@ typedef struct
   TwPageRuntime *runtime;
 } TwTestTab;
 
-/* How long a test tab waits for a load, and for a runtime call. */
-#define TW_TEST_TAB_LOAD_TIMEOUT_MS 20000
-#define TW_TEST_TAB_CALL_TIMEOUT_MS 30000
+/* How long a test tab waits for a load, and for a runtime call, before
+ * the test fails: deadlines against hangs, not speed limits, so long
+ * enough for a 200,000-element page on a 2-core machine with a load
+ * average of 16 (20 s was not). */
+#define TW_TEST_TAB_LOAD_TIMEOUT_MS 60000
+#define TW_TEST_TAB_CALL_TIMEOUT_MS 60000
 
 TwTestTab  *tw_test_tab_new           (gboolean     with_runtime);
 void        tw_test_tab_free          (TwTestTab   *tab);

@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 
 import { assertTextMentions, callError, callOk, connectClient, resultText, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const PAGES = path.join(srcdir, 'tests', 'fixtures', 'actions');
@@ -216,8 +217,8 @@ test('a popup becomes a tab whose browserId the click reports', options, async (
   const { data: list } = await callOk(client, 'browser_list_tabs', {});
   const entry = list.tabs.find((t) => t.browserId === popup);
   assert.ok(entry, 'the popup is listed');
-  for (let i = 0; i < 50 && (await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === popup).loading; i++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitUntil('the popup to finish loading',
+    async () => !(await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === popup).loading);
   assert.equal(await evaluate(popup, '() => location.search'), '?popup');
 
   // A link with target=_blank too.
@@ -229,9 +230,10 @@ test('a popup becomes a tab whose browserId the click reports', options, async (
 
 test('fill, type, keypress and select drive a React app', options, async () => {
   const id = await openPage('react.html');
-  let text = await snapshot(id);
-  for (let i = 0; i < 50 && !text.includes('textbox "Username"'); i++)
-    text = await snapshot(id);
+  let text = await waitUntil('the React app to render its form', async () => {
+    const seen = await snapshot(id);
+    return seen.includes('textbox "Username"') && seen;
+  });
 
   const username = refIn(text, 'textbox "Username"');
   let r = await callOk(client, 'browser_fill', { browserId: id, ref: username, value: 'Ada' });
@@ -265,8 +267,7 @@ test('browser_upload sets workspace files and refuses others', options, async ()
   const { data, text: said } = await callOk(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['report.txt'] });
   assert.deepEqual(data.files, ['report.txt']);
   assertTextMentions(said, ['The page now has 1 file: report.txt']);
-  for (let i = 0; i < 50 && (await evaluate(id, '() => uploads.length')) === 0; i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitUntil('the page to see the upload', async () => (await evaluate(id, '() => uploads.length')) > 0);
   assert.deepEqual(await evaluate(id, '() => uploads[0]'),
     { input: 'avatar', trusted: true, files: [{ name: 'report.txt', size: 17, text: 'quarterly numbers' }] });
 

@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 
 import { assertTextMentions, callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const PAGES = path.join(srcdir, 'tests', 'fixtures', 'page');
@@ -208,12 +209,10 @@ test('browser_screenshot saves inside the workspace and refuses paths outside it
 test('browser_logs reports console messages, exceptions and failed requests', options, async () => {
   const id = await openTab('console.html');
   let logs;
-  for (let i = 0; i < 50; i++) {
+  await waitUntil('browser_logs to list the exception thrown from a timer', async () => {
     logs = await callOk(client, 'browser_logs', { browserId: id });
-    if (logs.data.entries.some((e) => e.type === 'console' && e.text.includes('boom from a timer')))
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return logs.data.entries.some((e) => e.type === 'console' && e.text.includes('boom from a timer'));
+  }, { detail: () => JSON.stringify(logs?.data) });
   const { data, text } = logs;
   const consoleText = (needle) => data.entries.find((e) => e.type === 'console' && e.text.includes(needle));
   assert.equal(consoleText('plain log line')?.level, 'log');
@@ -224,13 +223,11 @@ test('browser_logs reports console messages, exceptions and failed requests', op
   assertTextMentions(text, ['console.error an error line', 'navigated to', 'boom from a timer']);
 
   await callOk(client, 'browser_navigate', { browserId: id, url: url('network.html?closed=9') });
-  let missing;
-  for (let i = 0; i < 50 && !missing; i++) {
-    const { data: d } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 50 });
-    missing = d.entries.find((e) => e.type === 'network' && e.url.endsWith('missing-image.png') && e.state !== 'pending');
-    if (!missing)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let lastLogs;
+  const missing = await waitUntil('browser_logs to list the failed image request', async () => {
+    ({ data: lastLogs } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 50 }));
+    return lastLogs.entries.find((e) => e.type === 'network' && e.url.endsWith('missing-image.png') && e.state !== 'pending');
+  }, { detail: () => JSON.stringify(lastLogs) });
   assert.equal(missing.status, 404);
   assert.equal(missing.resourceType, 'image');
 

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
+import { callAndAbandon, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -67,7 +67,9 @@ test('a handoff nobody answers sends progress, then times out', options, async (
   assert.equal(result.isError, true, resultText(result));
   assert.equal(result.structuredContent.error.code, 'browser_timeout');
   assert.match(resultText(result), /^Error: browser_timeout — the person did not answer/);
-  assert.ok(elapsed >= 5500 && elapsed < 20000, `it waited the 6 s asked for (${elapsed} ms)`);
+  // At least the 6 s asked for; the request's own 30 s deadline is the
+  // upper one, which only a handoff that ignored its limit would reach.
+  assert.ok(elapsed >= 5500, `it waited the 6 s asked for (${elapsed} ms)`);
 
   // One notification at once, one every 5 s: the client knows the call
   // waits on purpose and does not give up on it.
@@ -78,24 +80,18 @@ test('a handoff nobody answers sends progress, then times out', options, async (
 });
 
 test('a client that gives up on a handoff gets the tab back', options, async () => {
-  const controller = new AbortController();
-  const call = client.request(
-    {
-      method: 'tools/call',
-      params: { name: 'browser_handoff', arguments: { browserId, message: 'Please log in.' } },
-    },
-    CallToolResultSchema,
-    { signal: controller.signal, onprogress: () => {}, timeout: 30000 });
-  setTimeout(() => controller.abort('changed my mind'), 500);
-  await assert.rejects(call);
+  // The client gives up once the handoff is under way (its first progress
+  // notification), never on a timer a slow machine could beat.
+  const first = await callAndAbandon(client, 'browser_handoff', { browserId, message: 'Please log in.' });
+  assert.match(first.message, new RegExp(`tab ${browserId}`));
 
-  // The tab answers the next call instead of waiting for the person.
-  const started = Date.now();
+  // The tab answers the next call instead of waiting for the person: a tab
+  // still held would keep the snapshot for the handoff's five minutes, past
+  // the SDK's one-minute deadline for a request.
   const { text } = await callOk(client, 'browser_list_tabs', {});
   assert.match(text, new RegExp(browserId));
   const snapshot = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
   assert.notEqual(snapshot.isError, true, resultText(snapshot));
-  assert.ok(Date.now() - started < 10000, 'the tab was not held by the abandoned handoff');
 });
 
 test('bad handoffs fail with the right codes', options, async () => {

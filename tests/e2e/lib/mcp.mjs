@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 import { trackCall } from './stuck.mjs';
+import { expectEvent } from './wait.mjs';
 
 export async function connectClient(app, name = 'tabwright-e2e') {
   const transport = new StreamableHTTPClientTransport(new URL(app.url), {
@@ -116,4 +117,32 @@ export function refIn(text, needle) {
       return m[1];
   }
   assert.fail(`no ref for ${needle} in:\n${text}`);
+}
+
+// Calls @name as a client that gives up on it: the abort goes out once the
+// server has the call, which its first progress notification proves (only
+// for tools that report progress at once, such as browser_handoff), never
+// on a timer that a slow machine could beat. Checks that the call then
+// rejects with the SDK's own cancellation, carrying @reason, and not with
+// an answer or error of the server's. Returns the first notification.
+export async function callAndAbandon(client, name, args, reason = 'changed my mind') {
+  const controller = new AbortController();
+  const progress = expectEvent(`the first progress notification of ${name}`);
+  const call = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema,
+    { signal: controller.signal, onprogress: (p) => progress.happened(p), timeout: 60000 });
+  // Should the call end first, the wait fails with its outcome instead of
+  // running into its deadline.
+  const ended = call.then(
+    (result) => { throw new Error(`${name} answered before its first progress: ${JSON.stringify(result)}`); },
+    (error) => { throw new Error(`${name} failed before its first progress: ${error}`); });
+  ended.catch(() => {});
+  const first = await Promise.race([progress.wait(), ended]);
+  controller.abort(reason);
+  await assert.rejects(call, (error) => {
+    assert.ok(error instanceof McpError, `the abandoned call rejects with an McpError: ${error}`);
+    assert.equal(error.code, ErrorCode.RequestTimeout, `the SDK's cancellation code: ${error}`);
+    assert.match(error.message, new RegExp(reason), 'the rejection carries the reason the client gave');
+    return true;
+  });
+  return first;
 }

@@ -103,8 +103,13 @@ export function missingRequirement() {
 // requirement is missing, failing hard instead under TABWRIGHT_TEST_REQUIRE_ALL.
 export function requirementOptions() {
   const reason = missingRequirement();
-  if (!reason)
-    return {};
+  return reason ? skipOrFail(reason) : {};
+}
+
+// The options of a test that cannot run for want of @reason: skipped, or,
+// under TABWRIGHT_TEST_REQUIRE_ALL (build-aux/test, which installs
+// everything), a thrown error, so the suite fails instead of testing less.
+export function skipOrFail(reason) {
   if (process.env.TABWRIGHT_TEST_REQUIRE_ALL === '1')
     throw new Error(`cannot run end-to-end tests: ${reason}`);
   return { skip: reason };
