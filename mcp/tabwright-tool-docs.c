@@ -6,6 +6,7 @@
 
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-json-schema.h"
 #include "tw-tool-registry.h"
 
 /* Writes the tool reference (docs/tools.md) from the tool tables, so that the
@@ -299,6 +300,12 @@ generate (void)
                    "`http://127.0.0.1:<port>/mcp`, or through the `tabwright-mcp` stdio "
                    "bridge). Tabs are named by a `browserId` such as `b3`; elements by the "
                    "`@eN` refs of the latest `browser_snapshot`.\n\n");
+  g_string_append_printf (out,
+                          "Arguments are checked against each tool's input schema before it "
+                          "runs; a string argument whose schema sets no length is at most "
+                          "%u characters. A call that fails the check gets "
+                          "`browser_invalid_argument` and changes nothing.\n\n",
+                          TW_JSON_SCHEMA_MAX_STRING_CHARS);
 
   g_string_append (out,
                    "Tools come in groups that the person offers per workspace (Preferences, "

@@ -35,6 +35,7 @@ static const struct {
 static gboolean validate_node (JsonObject  *schema,
                                JsonNode    *instance,
                                const char  *path,
+                               guint        max_chars,
                                GError     **error);
 
 static TypeMask
@@ -242,6 +243,7 @@ static gboolean
 validate_object (JsonObject  *schema,
                  JsonObject  *object,
                  const char  *path,
+                 guint        max_chars,
                  GError     **error)
 {
   JsonNode *properties_node = json_object_get_member (schema, "properties");
@@ -279,7 +281,7 @@ validate_object (JsonObject  *schema,
 
       if (property != NULL && JSON_NODE_HOLDS_OBJECT (property))
         {
-          if (!validate_node (json_node_get_object (property), value, full, error))
+          if (!validate_node (json_node_get_object (property), value, full, max_chars, error))
             return FALSE;
           continue;
         }
@@ -296,7 +298,7 @@ validate_object (JsonObject  *schema,
         }
 
       if (JSON_NODE_HOLDS_OBJECT (additional) &&
-          !validate_node (json_node_get_object (additional), value, full, error))
+          !validate_node (json_node_get_object (additional), value, full, max_chars, error))
         return FALSE;
     }
 
@@ -307,6 +309,7 @@ static gboolean
 validate_array (JsonObject  *schema,
                 JsonArray   *array,
                 const char  *path,
+                guint        max_chars,
                 GError     **error)
 {
   g_autofree char *who = subject (path);
@@ -340,7 +343,7 @@ validate_array (JsonObject  *schema,
       g_autofree char *element_path = g_strdup_printf ("%s[%u]", path ? path : "arguments", i);
 
       if (!validate_node (json_node_get_object (items), json_array_get_element (array, i),
-                          element_path, error))
+                          element_path, max_chars, error))
         return FALSE;
     }
 
@@ -351,6 +354,7 @@ static gboolean
 validate_string (JsonObject  *schema,
                  const char  *string,
                  const char  *path,
+                 guint        max_chars,
                  GError     **error)
 {
   g_autofree char *who = subject (path);
@@ -376,6 +380,10 @@ validate_string (JsonObject  *schema,
       return invalid (error, "%s must be at most %" G_GINT64_FORMAT " %s long",
                       who, n, n == 1 ? "character" : "characters");
     }
+
+  /* A string whose schema sets no bound still has one. */
+  if (limit == NULL && max_chars > 0 && length > max_chars)
+    return invalid (error, "%s must be at most %u characters long", who, max_chars);
 
   return TRUE;
 }
@@ -447,6 +455,7 @@ static gboolean
 validate_node (JsonObject  *schema,
                JsonNode    *instance,
                const char  *path,
+               guint        max_chars,
                GError     **error)
 {
   TypeMask mask = schema_type_mask (schema);
@@ -468,14 +477,14 @@ validate_node (JsonObject  *schema,
   switch (json_node_get_node_type (instance))
     {
     case JSON_NODE_OBJECT:
-      return validate_object (schema, json_node_get_object (instance), path, error);
+      return validate_object (schema, json_node_get_object (instance), path, max_chars, error);
 
     case JSON_NODE_ARRAY:
-      return validate_array (schema, json_node_get_array (instance), path, error);
+      return validate_array (schema, json_node_get_array (instance), path, max_chars, error);
 
     case JSON_NODE_VALUE:
       if (node_is_string (instance))
-        return validate_string (schema, json_node_get_string (instance), path, error);
+        return validate_string (schema, json_node_get_string (instance), path, max_chars, error);
       if (node_is_number (instance))
         return validate_number (schema, node_get_number (instance), path, error);
       return TRUE;
@@ -486,10 +495,11 @@ validate_node (JsonObject  *schema,
     }
 }
 
-gboolean
-tw_json_schema_validate (JsonNode  *schema,
-                         JsonNode  *instance,
-                         GError   **error)
+static gboolean
+validate_root (JsonNode  *schema,
+               JsonNode  *instance,
+               guint      max_chars,
+               GError   **error)
 {
   g_return_val_if_fail (schema != NULL, FALSE);
   g_return_val_if_fail (JSON_NODE_HOLDS_OBJECT (schema), FALSE);
@@ -502,7 +512,23 @@ tw_json_schema_validate (JsonNode  *schema,
       return FALSE;
     }
 
-  return validate_node (json_node_get_object (schema), instance, NULL, error);
+  return validate_node (json_node_get_object (schema), instance, NULL, max_chars, error);
+}
+
+gboolean
+tw_json_schema_validate (JsonNode  *schema,
+                         JsonNode  *instance,
+                         GError   **error)
+{
+  return validate_root (schema, instance, 0, error);
+}
+
+gboolean
+tw_json_schema_validate_arguments (JsonNode  *schema,
+                                   JsonNode  *instance,
+                                   GError   **error)
+{
+  return validate_root (schema, instance, TW_JSON_SCHEMA_MAX_STRING_CHARS, error);
 }
 
 /* Schema checking. */

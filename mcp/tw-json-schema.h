@@ -22,6 +22,16 @@ gboolean tw_json_schema_validate (JsonNode  *schema,
                                   JsonNode  *instance,
                                   GError   **error);
 
+/* The same for the arguments of a tool call, where every string has a
+ * bound: a string whose schema sets no maxLength may be at most
+ * TW_JSON_SCHEMA_MAX_STRING_CHARS characters long. Strings that may be
+ * longer say so with their own maxLength. */
+#define TW_JSON_SCHEMA_MAX_STRING_CHARS 10000
+
+gboolean tw_json_schema_validate_arguments (JsonNode  *schema,
+                                            JsonNode  *instance,
+                                            GError   **error);
+
 /* Checks that @schema uses only the keywords above, with values of the
  * right shape, so that a tool table cannot rely on a rule the validator
  * would silently skip. Failures are TW_BROWSER_ERROR_INTERNAL and name the

@@ -347,7 +347,7 @@ tw_tool_call_start (TwToolCall *call)
   json_node_set_object (arguments, call->arguments);
 
   schema = tw_tool_registry_get_input_schema (call->def);
-  if (!tw_json_schema_validate (schema, arguments, &error))
+  if (!tw_json_schema_validate_arguments (schema, arguments, &error))
     {
       tw_tool_call_return_error (call, error);
       return;

@@ -186,6 +186,51 @@ test_min_max_length (void)
   assert_invalid (not_empty, "{\"url\":\"\"}", "\"url\" must not be empty");
 }
 
+/* The arguments of a tool call: every string has a bound, its own
+ * maxLength or TW_JSON_SCHEMA_MAX_STRING_CHARS; other JSON (results) has
+ * none it does not state. */
+static void
+test_argument_bound (void)
+{
+  g_autoptr(JsonNode) schema =
+    tw_test_parse_json (OBJ ("\"promptText\":{\"type\":\"string\"},"
+                             "\"html\":{\"type\":\"string\",\"maxLength\":20000},"
+                             "\"names\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"));
+  g_autofree char *at_bound = g_strnfill (TW_JSON_SCHEMA_MAX_STRING_CHARS, 'a');
+  g_autofree char *over = g_strnfill (TW_JSON_SCHEMA_MAX_STRING_CHARS + 1, 'a');
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = g_strdup_printf ("\"promptText\" must be at most %u characters long",
+                                              TW_JSON_SCHEMA_MAX_STRING_CHARS);
+  g_autofree char *item_message = g_strdup_printf ("\"names[1]\" must be at most %u characters long",
+                                                   TW_JSON_SCHEMA_MAX_STRING_CHARS);
+  g_autoptr(JsonNode) instance = NULL;
+
+  text = g_strdup_printf ("{\"promptText\":\"%s\",\"html\":\"%s\"}", at_bound, over);
+  instance = tw_test_parse_json (text);
+  g_assert_true (tw_json_schema_validate_arguments (schema, instance, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&instance, json_node_unref);
+  g_clear_pointer (&text, g_free);
+
+  text = g_strdup_printf ("{\"promptText\":\"%s\"}", over);
+  instance = tw_test_parse_json (text);
+  g_assert_false (tw_json_schema_validate_arguments (schema, instance, &error));
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, message);
+  g_clear_error (&error);
+  /* Results and other JSON are not bounded by it. */
+  g_assert_true (tw_json_schema_validate (schema, instance, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&instance, json_node_unref);
+  g_clear_pointer (&text, g_free);
+
+  text = g_strdup_printf ("{\"names\":[\"a\",\"%s\"]}", over);
+  instance = tw_test_parse_json (text);
+  g_assert_false (tw_json_schema_validate_arguments (schema, instance, &error));
+  g_assert_cmpstr (error->message, ==, item_message);
+}
+
 static void
 test_items (void)
 {
@@ -273,6 +318,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/mcp/json-schema/type-object", test_type_object);
+  g_test_add_func ("/mcp/json-schema/argument-bound", test_argument_bound);
   g_test_add_func ("/mcp/json-schema/type-string", test_type_string);
   g_test_add_func ("/mcp/json-schema/type-integer", test_type_integer);
   g_test_add_func ("/mcp/json-schema/type-number", test_type_number);

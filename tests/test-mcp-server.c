@@ -1100,12 +1100,17 @@ test_invalid_arguments (Fixture       *f,
   g_autoptr(Exchange) not_object = call_tool (f, session_id, 5, "browser_reload", "[\"b1\"]");
   g_autoptr(Exchange) absent = post (f, TOKEN_A, session_id,
                                      "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_list_tabs\"}}");
+  /* Every string has a bound, whether its schema states one or not. */
+  g_autofree char *long_path = g_strnfill (1024 * 1024, 'a');
+  g_autofree char *long_args = g_strdup_printf ("{\"browserId\":\"b1\",\"url\":\"http://a/%s\"}", long_path);
+  g_autoptr(Exchange) too_long = call_tool (f, session_id, 7, "browser_navigate", long_args);
 
   assert_tool_error (wrong_type, "browser_invalid_argument", "\"url\" must be a string");
   assert_tool_error (missing, "browser_invalid_argument", "missing required argument \"browserId\"");
   assert_tool_error (unknown, "browser_invalid_argument", "unknown argument \"force\"");
   assert_tool_error (empty_id, "browser_invalid_argument", "\"browserId\" must not be empty");
   assert_tool_error (not_object, "browser_invalid_argument", "arguments must be an object");
+  assert_tool_error (too_long, "browser_invalid_argument", "\"url\" must be at most 10000 characters long");
   g_assert_false (jbool (wrong_type->json, "$.result.structuredContent.error.retryable"));
 
   /* Omitted arguments are an empty object. */

@@ -597,7 +597,7 @@ static const TwToolDef debugging_tools[] = {
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
       "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
       "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
-      "\"body\": {\"type\": \"string\", \"description\": \"Request body; set Content-Type in headers.\"}, "
+      "\"body\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"Request body; set Content-Type in headers.\"}, "
       "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
       "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
       "}, "

@@ -383,7 +383,7 @@ static const TwToolDef reading_tools[] = {
       "\"type\": \"object\", "
       "\"properties\": {"
       TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"html\": {\"type\": \"string\", \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
+      "\"html\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
       "}, "
       "\"required\": [\"browserId\", \"html\"], "
       "\"additionalProperties\": false"

@@ -290,7 +290,7 @@ static const TwToolDef storage_tools[] = {
       "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
       "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
       "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
-      "\"value\": {\"type\": \"string\", \"description\": \"set: the item's value.\"}"
+      "\"value\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"set: the item's value.\"}"
       "}, "
       "\"required\": [\"browserId\", \"action\"], "
       "\"additionalProperties\": false"
