@@ -553,7 +553,6 @@ test_fill (void)
   g_autofree char *readonly = NULL;
   GError *error = NULL;
   JsonObject *result;
-  gint64 start;
 
   page_load (page, "form.html");
   email = find_ref (page, "textbox \"Email\"");
@@ -633,11 +632,11 @@ test_fill (void)
   json_object_unref (result);
   assert_eval (page, "document.getElementById('country').value", "de");
 
-  /* No text field at all: refused at once, without waiting. */
-  start = g_get_monotonic_time ();
+  /* No text field at all: refused at once, without waiting for the
+   * element to become one (an error after waiting says how long). */
   result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", send);
   assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is not a text field");
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 1000 * 1000);
+  g_assert_null (strstr (error->message, "waited"));
   g_clear_error (&error);
 
   result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", readonly);

@@ -397,7 +397,6 @@ test_pause (Fixture       *fixture,
   g_autoptr(JsonObject) listed = NULL;
   g_autoptr(JsonObject) resumed = NULL;
   g_autoptr(JsonObject) paused_again = NULL;
-  gint64 started;
   AdwTabPage *page;
   const char *message;
 
@@ -406,10 +405,9 @@ test_pause (Fixture       *fixture,
                                              "s", fixture->browser_id));
   g_assert_true (tw_browser_tab_get_paused (fixture->tab));
 
-  /* Calls on the tab fail at once, saying why. */
-  started = g_get_monotonic_time ();
+  /* Calls on the tab fail, saying why (at once, before any command queued
+   * ahead of them ends: test-browser's paused-queue). */
   paused = call_tool (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
-  g_assert_cmpint (g_get_monotonic_time () - started, <, 500 * 1000);
   g_assert_cmpstr (tw_test_result_error_code (paused), ==, "browser_denied");
   message = tw_test_result_text (paused);
   g_assert_true (g_str_has_prefix (message, "Error: browser_denied — "));
@@ -550,11 +548,10 @@ test_handoff_timeout (Fixture       *fixture,
   g_autoptr(JsonObject) result = NULL;
   g_autoptr(JsonObject) after = NULL;
   TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 400);
-  gint64 started = g_get_monotonic_time ();
 
-  /* Nobody answers. */
+  /* Nobody answers: the call ends at its own time limit, long before the
+   * test would stop waiting for it. */
   result = tw_test_await_tool (&state, "browser_handoff");
-  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
   g_assert_cmpstr (tw_test_result_error_code (result), ==, "browser_timeout");
   g_assert_nonnull (strstr (tw_test_result_text (result), "did not answer"));
   g_assert_false (tw_handoff_banner_get_shown (banner));

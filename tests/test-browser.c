@@ -468,17 +468,14 @@ test_history_same_document (void)
   g_autoptr(JsonObject) pushed_back = NULL;
   g_autoptr(JsonObject) pushed_forward = NULL;
   g_autoptr(JsonObject) out = NULL;
-  gint64 start;
 
   /* Stepping back over a fragment never fires a load; the command completes
    * on the URL change, long before any timeout. */
   fragment = navigate (browser, id, "index.html#part");
   assert_page (fragment, id, "index.html#part", "Fixture Index", 200);
 
-  start = g_get_monotonic_time ();
   back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
   assert_page (back, id, "index.html", "Fixture Index", 200);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
 
   forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
   assert_page (forward, id, "index.html#part", "Fixture Index", 200);
@@ -487,10 +484,8 @@ test_history_same_document (void)
   json_object_unref (navigate (browser, id, "history.html"));
   run_page_script (browser, id, "step(1)");
 
-  start = g_get_monotonic_time ();
   pushed_back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
   assert_page (pushed_back, id, "history.html", "History", 200);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
 
   pushed_forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
   assert_page (pushed_forward, id, "history.html?step=1", "History", 200);
