@@ -14,19 +14,9 @@
  * note rather than a timeout. */
 #define SNAPSHOT_BUDGET_MS 2000
 
-/* The modules of webview/runtime/, in load order. Modules that other parts
- * of Tabwright add to the runtime resource folder load after these, in name
- * order. */
-static const char * const runtime_modules[] = {
-  "base.js",
-  "dom.js",
-  "roles.js",
-  "names.js",
-  "states.js",
-  "refs.js",
-  "snapshot.js",
-  "api.js",
-};
+/* The modules of webview/runtime/, in load order: tw_runtime_modules of
+ * meson.build, which also puts them in the GResource bundle. */
+static const char * const runtime_modules[] = { TW_RUNTIME_MODULES };
 
 /* The body every call runs in the isolated world. It answers null when the
  * runtime is missing from the document (it was loaded before the runtime
@@ -52,13 +42,6 @@ struct _TwPageRuntime
 
 G_DEFINE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, G_TYPE_OBJECT)
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
 /* Reads the modules out of GResource once per process and wraps them in one
  * function, so their declarations share a scope of their own. */
 static const char *
@@ -71,7 +54,6 @@ tw_page_runtime_get_source (void)
     {
       g_autoptr(GString) str = g_string_new ("(function () {\n'use strict';\n"
                                              "if (globalThis.__tabwright !== undefined) return;\n");
-      g_auto(GStrv) extra = NULL;
 
       for (guint i = 0; i < G_N_ELEMENTS (runtime_modules); i++)
         {
@@ -85,29 +67,6 @@ tw_page_runtime_get_source (void)
 
           g_string_append_len (str, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
           g_string_append (str, "\n");
-        }
-
-      extra = g_resources_enumerate_children (RUNTIME_RESOURCE_PATH, G_RESOURCE_LOOKUP_FLAGS_NONE,
-                                              NULL);
-      if (extra != NULL)
-        {
-          qsort (extra, g_strv_length (extra), sizeof (char *), compare_names);
-          for (guint i = 0; extra[i] != NULL; i++)
-            {
-              g_autofree char *path = NULL;
-              g_autoptr(GBytes) bytes = NULL;
-
-              if (!g_str_has_suffix (extra[i], ".js") ||
-                  g_strv_contains ((const char * const *) runtime_modules, extra[i]))
-                continue;
-
-              path = g_strconcat (RUNTIME_RESOURCE_PATH, extra[i], NULL);
-              bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-              if (bytes == NULL)
-                continue;
-              g_string_append_len (str, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-              g_string_append (str, "\n");
-            }
         }
 
       g_string_append (str, "})();\n//# sourceURL=tabwright-runtime.js\n");

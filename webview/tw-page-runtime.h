@@ -12,10 +12,10 @@ G_BEGIN_DECLS
  * ref counter of its tab, so @eN numbers continue across navigations and are
  * never reused for another element while the tab lives.
  *
- * The modules are concatenated into one function: base.js, dom.js,
- * roles.js, names.js, states.js, refs.js, snapshot.js and api.js first,
- * then any other *.js file of the runtime resource folder in name order. A
- * module adds a callable function with
+ * The modules are concatenated into one function, in the order of
+ * tw_runtime_modules in meson.build (base.js, dom.js, roles.js, names.js,
+ * states.js, refs.js, snapshot.js and api.js first); a new module is added
+ * to that list, the one list of them. A module adds a callable function with
  *   Api.register('name', (ctx, args) => value)
  * (value may be a promise; throw Base.error('browser_…', message) for an
  * error the agent should see), and a function that takes a ref finds its
