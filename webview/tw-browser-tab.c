@@ -420,6 +420,26 @@ tw_browser_tab_new (WebKitNetworkSession *session,
 }
 
 TwBrowserTab *
+tw_browser_tab_new_private (const char *owner_id,
+                            const char *owner)
+{
+  g_autoptr(WebKitNetworkSession) session = webkit_network_session_new_ephemeral ();
+  TwBrowserTab *self = _tw_browser_tab_new_internal (session, NULL, owner_id, owner);
+
+  self->private_session = TRUE;
+
+  return self;
+}
+
+gboolean
+tw_browser_tab_get_private (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->private_session;
+}
+
+TwBrowserTab *
 tw_browser_tab_new_related (WebKitWebView *related_view,
                             const char    *owner_id,
                             const char    *owner)
@@ -822,6 +842,7 @@ tw_browser_tab_describe (TwBrowserTab *self)
   json_object_set_string_member (object, "url", tw_browser_tab_get_uri (self));
   json_object_set_string_member (object, "title", tw_browser_tab_get_title (self));
   json_object_set_boolean_member (object, "loading", tw_browser_tab_get_loading (self));
+  json_object_set_boolean_member (object, "private", self->private_session);
   if (self->owner != NULL)
     json_object_set_string_member (object, "owner", self->owner);
   else
