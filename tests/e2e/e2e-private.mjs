@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, connectClient, refIn, textField } from './lib/mcp.mjs';
+import { callError, callOk, connectClient, refIn, resultText, textField } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -172,7 +172,7 @@ test('browser_logs of a private tab lists its requests and says why it shows no 
 
 test('a tab a private page opens is private too, on the same session', options, async () => {
   await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/opener` });
-  const { text: snapshot } = await callOk(client, 'browser_snapshot', { browserId: priv });
+  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: priv } }));
   const { data: clicked } = await callOk(client, 'browser_click', { browserId: priv, ref: refIn(snapshot, 'Open a window') });
   assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
   const popup = clicked.newTabs[0];
