@@ -153,6 +153,7 @@ void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
                                        gboolean      wake_loading);
 TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             WebKitWebView        *related_view,
+                                            gboolean              private_session,
                                             const char           *owner_id,
                                             const char           *owner);
 

@@ -177,8 +177,8 @@ static const TwToolDef tab_tools[] = {
       "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to browser_snapshot and the other browser_* tools. With "
       "private: true the tab gets a network session of its own: no cookies or storage of the "
-      "workspace, none left behind when it closes, and tabs its pages open share it. WebKit "
-      "reports no console messages from such a tab; its network log works.",
+      "workspace, none left behind when it closes, and tabs its pages open share it; console "
+      "and network logs work as in any tab.",
     .input_schema =
       "{"
       "\"type\": \"object\", "

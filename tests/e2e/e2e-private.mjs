@@ -160,14 +160,18 @@ test('browser_list_tabs says which tabs are private', options, async () => {
   assert.doesNotMatch(normalLine, /private/);
 });
 
-test('browser_logs of a private tab lists its requests and says why it shows no console', options, async () => {
+test('browser_logs of a private tab lists its console messages and requests', options, async () => {
   await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/logged` });
-  await evaluate(priv, '() => { console.log("said in private"); return true; }');
+  await evaluate(priv, '() => { console.warn("said in private", 7); return true; }');
   const { data } = await callOk(client, 'browser_logs', { browserId: priv });
   assert.ok(data.entries.some((e) => e.type === 'network' && e.url === `${origin}/logged`),
     `the request is listed: ${JSON.stringify(data.entries)}`);
-  assert.ok(data.entries.some((e) => e.type === 'note' && /private session: WebKit reports no console/.test(e.text)),
-    `a note says why no console message shows: ${JSON.stringify(data.entries)}`);
+  const said = data.entries.filter((e) => e.type === 'console' && e.text === 'said in private');
+  assert.equal(said.length, 1, `the console message is listed once: ${JSON.stringify(data.entries)}`);
+  assert.equal(said[0].level, 'warning');
+  assert.equal(said[0].source, 'console-api');
+  assert.ok(!data.entries.some((e) => e.type === 'note' && /private session/.test(e.text)),
+    'no note says the console is missing');
 });
 
 test('a tab a private page opens is private too, on the same session', options, async () => {
