@@ -372,6 +372,10 @@ tab_session_url (TwBrowserTab *tab)
   const char *failed = tw_browser_tab_get_load_error_uri (tab);
   const char *uri = failed != NULL ? failed : tw_browser_tab_get_uri (tab);
 
+  /* A private tab keeps nothing, not even its address. */
+  if (tw_browser_tab_get_private (tab))
+    return NULL;
+
   /* A tab that failed to load keeps the address it was trying, so it gets
    * another chance next time. */
   if (uri == NULL || uri[0] == '\0' || g_str_equal (uri, "about:blank") ||

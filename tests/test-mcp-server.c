@@ -179,6 +179,7 @@ tabs_run (GTask          *task,
           json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
           json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
           json_object_set_boolean_member (entry, "loading", FALSE);
+          json_object_set_boolean_member (entry, "private", FALSE);
           json_object_set_string_member (entry, "owner", caller->agent_name);
           g_hash_table_insert (self->tabs, g_strdup (id), entry);
         }

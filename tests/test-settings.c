@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "tw-browser-tab-private.h"
 #include "tw-error.h"
 #include "tw-install-dirs.h"
 #include "tw-preferences-dialog.h"
@@ -584,6 +585,33 @@ test_session_restore (void)
   tw_test_remove_tree (dir);
 }
 
+/* A private tab keeps nothing once closed, so the saved session does not
+ * reopen it either (issue 31). */
+static void
+test_session_private_tab (void)
+{
+  g_autoptr(WebKitNetworkSession) network = webkit_network_session_new_ephemeral ();
+  g_autoptr(GListStore) tabs = g_list_store_new (TW_TYPE_BROWSER_TAB);
+  g_autoptr(TwBrowserTab) normal = tw_browser_tab_new (network, NULL, NULL);
+  g_autoptr(TwBrowserTab) secret = tw_browser_tab_new_private ("a1", "Agent");
+  g_autofree char *saved = NULL;
+
+  g_assert_false (tw_browser_tab_get_private (normal));
+  g_assert_true (tw_browser_tab_get_private (secret));
+  tw_browser_tab_defer_load (normal, "http://127.0.0.1:9/shared", "Shared");
+  tw_browser_tab_defer_load (secret, "http://127.0.0.1:9/secret", "Secret");
+  g_list_store_append (tabs, normal);
+  g_list_store_append (tabs, secret);
+
+  saved = tw_session_serialize (G_LIST_MODEL (tabs));
+  g_assert_nonnull (strstr (saved, "http://127.0.0.1:9/shared"));
+  g_assert_null (strstr (saved, "secret"));
+  g_assert_null (strstr (saved, "Secret"));
+
+  tw_browser_tab_close (normal);
+  tw_browser_tab_close (secret);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -604,6 +632,7 @@ main (int   argc,
   g_test_add_func ("/settings/window/size", test_window_state);
   g_test_add_func ("/settings/session/parse", test_session_parse);
   g_test_add_func ("/settings/session/restore", test_session_restore);
+  g_test_add_func ("/settings/session/private-tab", test_session_private_tab);
 
   return g_test_run ();
 }

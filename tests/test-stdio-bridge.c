@@ -105,6 +105,7 @@ tabs_run (GTask          *task,
     json_object_set_string_member (tab, "url", url);
     json_object_set_string_member (tab, "title", "Test page");
     json_object_set_boolean_member (tab, "loading", FALSE);
+    json_object_set_boolean_member (tab, "private", FALSE);
     json_object_set_string_member (tab, "owner", caller->agent_name);
     json_array_add_object_element (self->tabs, tab);
   }

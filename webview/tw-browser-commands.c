@@ -101,6 +101,8 @@ new_tab_cb (GObject      *object,
 
   if (reply != NULL)
     {
+      if (tw_browser_tab_get_private (tab))
+        json_object_set_boolean_member (reply, "private", TRUE);
       g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       return;
     }
@@ -138,7 +140,26 @@ list_tabs (TwBrowser *self)
   return reply;
 }
 
-/* The page's environment: workspace-wide storage commands. */
+/* The page's environment: storage commands, on the workspace's session
+ * or on that of the tab the call names (a private tab has its own). */
+static void
+storage_reply (GTask      *task,
+               JsonObject *reply,
+               GError     *error)
+{
+  const char *browser_id = g_task_get_task_data (task);
+
+  if (reply == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (browser_id != NULL)
+    json_object_set_string_member (reply, "browserId", browser_id);
+  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
 static void
 cookies_done_cb (GObject      *object,
                  GAsyncResult *result,
@@ -148,10 +169,7 @@ cookies_done_cb (GObject      *object,
   GError *error = NULL;
   JsonObject *reply = tw_tab_storage_cookies_finish (result, &error);
 
-  if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+  storage_reply (task, reply, error);
 }
 
 static void
@@ -163,14 +181,14 @@ storage_state_done_cb (GObject      *object,
   GError *error = NULL;
   JsonObject *reply = tw_tab_storage_state_finish (result, &error);
 
-  if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+  storage_reply (task, reply, error);
 }
 
+/* The views of the tabs on @session: their pages' localStorage is that
+ * session's. */
 static GPtrArray *
-tab_views (TwBrowser *self)
+tab_views (TwBrowser            *self,
+           WebKitNetworkSession *session)
 {
   GPtrArray *views = g_ptr_array_new_with_free_func (g_object_unref);
   guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
@@ -178,8 +196,10 @@ tab_views (TwBrowser *self)
   for (guint i = 0; i < n_tabs; i++)
     {
       g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+      WebKitWebView *view = tw_browser_tab_get_view (tab);
 
-      g_ptr_array_add (views, g_object_ref (tw_browser_tab_get_view (tab)));
+      if (webkit_web_view_get_network_session (view) == session)
+        g_ptr_array_add (views, g_object_ref (view));
     }
 
   return views;
@@ -254,7 +274,23 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(TwBrowserTab) new_tab = NULL;
         g_autoptr(GError) error = NULL;
         JsonNode *url_node = json_object_get_member (params, "url");
+        JsonNode *private_node = json_object_get_member (params, "private");
         const char *url = "about:blank";
+        gboolean private_tab = FALSE;
+
+        if (private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node))
+          {
+            if (!JSON_NODE_HOLDS_VALUE (private_node) ||
+                json_node_get_value_type (private_node) != G_TYPE_BOOLEAN)
+              {
+                g_task_return_new_error (task, TW_BROWSER_ERROR,
+                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                         "private must be true or false");
+                return;
+              }
+
+            private_tab = json_node_get_boolean (private_node);
+          }
 
         if (url_node != NULL && !JSON_NODE_HOLDS_NULL (url_node))
           {
@@ -277,7 +313,8 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        new_tab = tw_browser_create_tab (self, caller);
+        new_tab = private_tab ? tw_browser_create_private_tab (self, caller)
+                              : tw_browser_create_tab (self, caller);
         tw_browser_add_tab (self, new_tab);
 
         json_object_set_string_member (load_params, "url", url);
@@ -298,15 +335,36 @@ tw_browser_run_async (TwBrowserService    *service,
       break;
 
     case TW_TAB_COMMAND_COOKIES:
-      tw_tab_storage_cookies_async (self->session, params, cancellable, cookies_done_cb,
-                                    g_steal_pointer (&task));
-      break;
-
     case TW_TAB_COMMAND_STORAGE_STATE:
       {
-        g_autoptr(GPtrArray) views = tab_views (self);
+        WebKitNetworkSession *session = self->session;
+        g_autoptr(GPtrArray) views = NULL;
 
-        tw_tab_storage_state_async (self->session, views, self->workspace_dir, params,
+        /* A browserId names the tab whose session to use; without one it
+         * is the workspace's, which all its other tabs share. */
+        if (browser_id != NULL)
+          {
+            TwBrowserTab *owner = tw_browser_lookup_tab (self, browser_id);
+
+            if (owner == NULL)
+              {
+                g_task_return_error (task, not_found_error (browser_id));
+                return;
+              }
+
+            session = webkit_web_view_get_network_session (tw_browser_tab_get_view (owner));
+            g_task_set_task_data (task, g_strdup (browser_id), g_free);
+          }
+
+        if (command == TW_TAB_COMMAND_COOKIES)
+          {
+            tw_tab_storage_cookies_async (session, params, cancellable, cookies_done_cb,
+                                          g_steal_pointer (&task));
+            break;
+          }
+
+        views = tab_views (self, session);
+        tw_tab_storage_state_async (session, views, self->workspace_dir, params,
                                     cancellable, storage_state_done_cb, g_steal_pointer (&task));
       }
       break;

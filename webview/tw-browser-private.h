@@ -33,6 +33,10 @@ struct _TwBrowser
 
 void          tw_browser_add_tab               (TwBrowser                 *self,
                                                 TwBrowserTab              *tab);
+/* A private tab: on a session of its own, so it starts its own web
+ * process rather than take the spare one. */
+TwBrowserTab *tw_browser_create_private_tab    (TwBrowser                 *self,
+                                                const TwCaller            *caller);
 
 /* tw-browser-spare-view.c */
 void          tw_browser_start_spare_view      (TwBrowser                 *self);

@@ -242,7 +242,9 @@ view_create_cb (TwBrowserTab           *self,
 
   /* window.open() and target=_blank links become tabs of the same
    * workspace, driven by whoever drives this one. */
-  tab = _tw_browser_tab_new_internal (NULL, self->view, self->owner_id, self->owner);
+  /* It shares this tab's network session, so it is private when this one is. */
+  tab = _tw_browser_tab_new_internal (NULL, self->view, self->private_session, self->owner_id,
+                                      self->owner);
   tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
   g_signal_emit (self, _tw_browser_tab_signals[NEW_TAB], 0, tab);
 

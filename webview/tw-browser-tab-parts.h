@@ -74,6 +74,9 @@ struct _TwBrowserTab
   guint           busy : 1;
   guint           unresponsive : 1;  /* its web process does not answer */
   guint           ending_stuck : 1;  /* ending that process, not a crash */
+  /* On an ephemeral network session of its own, or of the private tab that
+   * opened it: shares nothing with the workspace's tabs, keeps nothing. */
+  guint           private_session : 1;
 };
 
 typedef struct
@@ -150,6 +153,7 @@ void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
                                        gboolean      wake_loading);
 TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             WebKitWebView        *related_view,
+                                            gboolean              private_session,
                                             const char           *owner_id,
                                             const char           *owner);
 

@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 TwBrowserTab *tw_browser_tab_new                 (WebKitNetworkSession  *session,
                                                   const char            *owner_id,
                                                   const char            *owner);
+/* The same on an ephemeral network session of the tab's own: a private
+ * tab. The tabs its pages open share that session. */
+TwBrowserTab *tw_browser_tab_new_private         (const char            *owner_id,
+                                                  const char            *owner);
 /* The same, in the web process of @related_view and its network session:
  * a tab needs no process of its own started when one is already running. */
 TwBrowserTab *tw_browser_tab_new_related         (WebKitWebView         *related_view,
@@ -57,7 +61,7 @@ void          tw_browser_tab_end_queued          (TwBrowserTab          *self,
                                                   const GError          *error);
 gboolean      tw_browser_tab_is_closed           (TwBrowserTab          *self);
 
-/* {browserId, url, title, loading, owner} as browser_list_tabs reports it. */
+/* {browserId, url, title, loading, private, owner} as browser_list_tabs reports it. */
 JsonObject   *tw_browser_tab_describe            (TwBrowserTab          *self);
 
 G_END_DECLS

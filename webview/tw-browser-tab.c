@@ -354,6 +354,7 @@ tw_browser_tab_init (TwBrowserTab *self)
 TwBrowserTab *
 _tw_browser_tab_new_internal (WebKitNetworkSession *session,
                               WebKitWebView        *related_view,
+                              gboolean              private_session,
                               const char           *owner_id,
                               const char           *owner)
 {
@@ -366,6 +367,7 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
   self = g_object_new (TW_TYPE_BROWSER_TAB, NULL);
   self->owner_id = g_strdup (owner_id);
   self->owner = g_strdup (owner);
+  self->private_session = private_session;
 
   settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE, NULL);
 
@@ -374,7 +376,9 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
   content_manager = webkit_user_content_manager_new ();
 
   /* Related views (popups) share the web context, session and process of
-   * the view that opened them. */
+   * the view that opened them. Private tabs have a context of their own,
+   * whose web processes report the console WebKit does not report from
+   * ephemeral sessions (tw-web-context.h). */
   if (related_view != NULL)
     self->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
                                "related-view", related_view,
@@ -383,7 +387,8 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                NULL);
   else
     self->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
-                               "web-context", tw_web_context_get_shared (),
+                               "web-context", private_session ? tw_web_context_get_private ()
+                                                              : tw_web_context_get_shared (),
                                "network-session", session,
                                "user-content-manager", content_manager,
                                "settings", settings,
@@ -416,7 +421,24 @@ tw_browser_tab_new (WebKitNetworkSession *session,
 {
   g_return_val_if_fail (WEBKIT_IS_NETWORK_SESSION (session), NULL);
 
-  return _tw_browser_tab_new_internal (session, NULL, owner_id, owner);
+  return _tw_browser_tab_new_internal (session, NULL, FALSE, owner_id, owner);
+}
+
+TwBrowserTab *
+tw_browser_tab_new_private (const char *owner_id,
+                            const char *owner)
+{
+  g_autoptr(WebKitNetworkSession) session = webkit_network_session_new_ephemeral ();
+
+  return _tw_browser_tab_new_internal (session, NULL, TRUE, owner_id, owner);
+}
+
+gboolean
+tw_browser_tab_get_private (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->private_session;
 }
 
 TwBrowserTab *
@@ -426,7 +448,7 @@ tw_browser_tab_new_related (WebKitWebView *related_view,
 {
   g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (related_view), NULL);
 
-  return _tw_browser_tab_new_internal (NULL, related_view, owner_id, owner);
+  return _tw_browser_tab_new_internal (NULL, related_view, FALSE, owner_id, owner);
 }
 
 void
@@ -822,6 +844,7 @@ tw_browser_tab_describe (TwBrowserTab *self)
   json_object_set_string_member (object, "url", tw_browser_tab_get_uri (self));
   json_object_set_string_member (object, "title", tw_browser_tab_get_title (self));
   json_object_set_boolean_member (object, "loading", tw_browser_tab_get_loading (self));
+  json_object_set_boolean_member (object, "private", self->private_session);
   if (self->owner != NULL)
     json_object_set_string_member (object, "owner", self->owner);
   else

@@ -52,6 +52,11 @@ gboolean       tw_browser_tab_get_unresponsive  (TwBrowserTab  *self);
 const char    *tw_browser_tab_get_load_error    (TwBrowserTab  *self);
 const char    *tw_browser_tab_get_load_error_uri (TwBrowserTab *self);
 
+/* A private tab: on an ephemeral network session of its own, sharing no
+ * cookies or storage with the workspace's tabs and keeping nothing once
+ * closed (browser_new_tab with private: true). */
+gboolean       tw_browser_tab_get_private       (TwBrowserTab  *self);
+
 /* The display name of the agent driving the tab, or NULL when it is the
  * person's tab. */
 const char    *tw_browser_tab_get_owner         (TwBrowserTab  *self);

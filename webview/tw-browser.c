@@ -94,6 +94,22 @@ download_started_cb (WebKitNetworkSession *session,
   tw_tab_downloads_add (self->downloads, download, browser_id);
 }
 
+TwBrowserTab *
+tw_browser_create_private_tab (TwBrowser      *self,
+                               const TwCaller *caller)
+{
+  TwBrowserTab *tab = tw_browser_tab_new_private (caller ? caller->agent_id : NULL,
+                                                  caller ? caller->agent_name : NULL);
+  WebKitWebView *view = tw_browser_tab_get_view (tab);
+
+  /* Its downloads go into the workspace too. The session goes away with
+   * its last view, and the handler with it. */
+  g_signal_connect_object (webkit_web_view_get_network_session (view), "download-started",
+                           G_CALLBACK (download_started_cb), self, 0);
+
+  return tab;
+}
+
 /* GObject */
 
 static void

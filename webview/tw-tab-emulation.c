@@ -33,17 +33,21 @@ typedef struct
   double accuracy;
 } Geolocation;
 
-/* The web context has one geolocation manager for all its views, and it
- * hands one position to every page that watches. So the tabs that emulate a
- * geolocation all emulate the same one (a different one is refused), and
- * the others never get one: their pages are denied the permission. */
-static struct
+/* A web context has one geolocation manager for all its views, and it
+ * hands one position to every page that watches. So the tabs of a context
+ * that emulate a geolocation all emulate the same one (a different one is
+ * refused), and the others never get one: their pages are denied the
+ * permission. Private tabs have a context of their own (tw-web-context.h),
+ * so this is kept per manager. */
+#define GEO_KEY "tw-emulated-geolocations"
+
+typedef struct
 {
   WebKitGeolocationManager *manager;
   gboolean                  started;
   guint                     interval_id;
   GList                    *views;   /* WebKitWebView *, weak: the ones emulating */
-} geo;
+} Geo;
 
 static const Geolocation *
 view_geolocation (WebKitWebView *view)
@@ -52,32 +56,32 @@ view_geolocation (WebKitWebView *view)
 }
 
 static void
-publish_position (void)
+publish_position (Geo *geo)
 {
   const Geolocation *where;
   WebKitGeolocationPosition *position;
 
-  if (geo.manager == NULL || !geo.started)
+  if (!geo->started)
     return;
 
-  if (geo.views == NULL)
+  if (geo->views == NULL)
     {
-      webkit_geolocation_manager_failed (geo.manager, "No position: this tab emulates no geolocation");
+      webkit_geolocation_manager_failed (geo->manager, "No position: this tab emulates no geolocation");
       return;
     }
 
-  where = view_geolocation (geo.views->data);
+  where = view_geolocation (geo->views->data);
   position = webkit_geolocation_position_new (where->latitude, where->longitude, where->accuracy);
   /* 0: now. */
   webkit_geolocation_position_set_timestamp (position, 0);
-  webkit_geolocation_manager_update_position (geo.manager, position);
+  webkit_geolocation_manager_update_position (geo->manager, position);
   webkit_geolocation_position_free (position);
 }
 
 static gboolean
 publish_again_cb (gpointer user_data)
 {
-  publish_position ();
+  publish_position (user_data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -86,34 +90,65 @@ publish_again_cb (gpointer user_data)
  * position is never looked up. */
 static gboolean
 geolocation_start_cb (WebKitGeolocationManager *manager,
-                      gpointer                  user_data)
+                      Geo                      *geo)
 {
-  geo.started = TRUE;
-  publish_position ();
-  if (geo.interval_id == 0)
-    geo.interval_id = g_timeout_add (POSITION_INTERVAL_MS, publish_again_cb, NULL);
+  geo->started = TRUE;
+  publish_position (geo);
+  if (geo->interval_id == 0)
+    geo->interval_id = g_timeout_add (POSITION_INTERVAL_MS, publish_again_cb, geo);
   return TRUE;
 }
 
 static void
 geolocation_stop_cb (WebKitGeolocationManager *manager,
-                     gpointer                  user_data)
+                     Geo                      *geo)
 {
-  geo.started = FALSE;
-  g_clear_handle_id (&geo.interval_id, g_source_remove);
+  geo->started = FALSE;
+  g_clear_handle_id (&geo->interval_id, g_source_remove);
 }
 
 static void
 emulating_view_gone (gpointer  user_data,
                      GObject  *where_the_object_was)
 {
-  geo.views = g_list_remove (geo.views, where_the_object_was);
+  Geo *geo = user_data;
+
+  geo->views = g_list_remove (geo->views, where_the_object_was);
+}
+
+static void
+geo_free (Geo *geo)
+{
+  for (GList *l = geo->views; l != NULL; l = l->next)
+    g_object_weak_unref (l->data, emulating_view_gone, geo);
+  g_list_free (geo->views);
+  g_clear_handle_id (&geo->interval_id, g_source_remove);
+  g_free (geo);
+}
+
+static Geo *
+geo_of (WebKitWebView *view)
+{
+  WebKitGeolocationManager *manager =
+    webkit_web_context_get_geolocation_manager (webkit_web_view_get_context (view));
+  Geo *geo = g_object_get_data (G_OBJECT (manager), GEO_KEY);
+
+  if (geo == NULL)
+    {
+      geo = g_new0 (Geo, 1);
+      geo->manager = manager;
+      g_object_set_data_full (G_OBJECT (manager), GEO_KEY, geo, (GDestroyNotify) geo_free);
+      g_signal_connect (manager, "start", G_CALLBACK (geolocation_start_cb), geo);
+      g_signal_connect (manager, "stop", G_CALLBACK (geolocation_stop_cb), geo);
+    }
+  return geo;
 }
 
 static void
 set_geolocation (WebKitWebView     *view,
                  const Geolocation *where)
 {
+  Geo *geo = geo_of (view);
   gboolean emulating = view_geolocation (view) != NULL;
 
   if (where != NULL)
@@ -122,20 +157,20 @@ set_geolocation (WebKitWebView     *view,
                               g_memdup2 (where, sizeof *where), g_free);
       if (!emulating)
         {
-          geo.views = g_list_prepend (geo.views, view);
-          g_object_weak_ref (G_OBJECT (view), emulating_view_gone, NULL);
+          geo->views = g_list_prepend (geo->views, view);
+          g_object_weak_ref (G_OBJECT (view), emulating_view_gone, geo);
         }
     }
   else if (emulating)
     {
       g_object_set_data (G_OBJECT (view), EMULATED_GEOLOCATION_KEY, NULL);
-      geo.views = g_list_remove (geo.views, view);
-      g_object_weak_unref (G_OBJECT (view), emulating_view_gone, NULL);
+      geo->views = g_list_remove (geo->views, view);
+      g_object_weak_unref (G_OBJECT (view), emulating_view_gone, geo);
     }
   else
     return;
 
-  publish_position ();
+  publish_position (geo);
 }
 
 static gboolean
@@ -173,13 +208,8 @@ tw_tab_emulation_attach (WebKitWebView *view)
 {
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
 
-  if (geo.manager == NULL)
-    {
-      geo.manager = webkit_web_context_get_geolocation_manager (webkit_web_view_get_context (view));
-      g_signal_connect (geo.manager, "start", G_CALLBACK (geolocation_start_cb), NULL);
-      g_signal_connect (geo.manager, "stop", G_CALLBACK (geolocation_stop_cb), NULL);
-    }
-  g_return_if_fail (geo.manager == webkit_web_context_get_geolocation_manager (webkit_web_view_get_context (view)));
+  /* Watch its context's manager from the start. */
+  geo_of (view);
 
   g_signal_connect (view, "permission-request", G_CALLBACK (view_permission_request_cb), NULL);
   g_signal_connect (view, "load-changed", G_CALLBACK (view_load_changed_cb), NULL);
@@ -387,8 +417,9 @@ read_geolocation (WebKitWebView  *view,
        !read_number (object, "accuracy", 0, 1e7, &where->accuracy, error)))
     return FALSE;
 
-  /* One position for every tab that emulates one; see geo above. */
-  for (GList *l = geo.views; l != NULL; l = l->next)
+  /* One position for every tab of the context that emulates one; see Geo
+   * above. */
+  for (GList *l = geo_of (view)->views; l != NULL; l = l->next)
     {
       const Geolocation *other = view_geolocation (l->data);
 

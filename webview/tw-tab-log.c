@@ -4,6 +4,7 @@
 #include "tw-tab-log-private.h"
 
 #include "extension/tw-web-process-extension.h"
+#include "tw-web-context.h"
 
 #include <string.h>
 
@@ -314,9 +315,12 @@ tw_tab_log_attach (TwTabLog      *self,
 
   /* WebKit keeps the console of private (ephemeral) sessions to itself: it
    * reports neither console.log() calls nor uncaught exceptions from them.
-   * Say so once, rather than let an empty console look like a quiet page. */
+   * The extension reports them in the web processes of private tabs'
+   * context; elsewhere, say so once, rather than let an empty console look
+   * like a quiet page. */
   session = webkit_web_view_get_network_session (view);
-  if (session != NULL && webkit_network_session_is_ephemeral (session))
+  if (session != NULL && webkit_network_session_is_ephemeral (session) &&
+      !tw_web_context_is_private (webkit_web_view_get_context (view)))
     tw_tab_log_add_note (self, "This tab uses a private session: WebKit reports no console "
                          "messages or JavaScript exceptions from it, only the engine's "
                          "load errors and network requests");

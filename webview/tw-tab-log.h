@@ -21,9 +21,11 @@ TwTabLog   *tw_tab_log_new              (guint          capacity);
 
 /* Starts collecting what @view does: console messages from the web-process
  * extension, resource loads and committed navigations. The log holds no
- * reference on @view; it stops listening when @view goes away. Console
- * messages need a persistent network session: WebKit does not report them
- * from ephemeral ones (the log then starts with a note saying so). */
+ * reference on @view; it stops listening when @view goes away. WebKit does
+ * not report console messages from ephemeral network sessions; the
+ * extension does, in the web context of private tabs
+ * (tw_web_context_get_private()). A view of such a session in another
+ * context starts its log with a note saying it shows none. */
 void        tw_tab_log_attach           (TwTabLog      *self,
                                          WebKitWebView *view);
 

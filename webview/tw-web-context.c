@@ -28,12 +28,18 @@ static void
 initialize_web_process_extensions_cb (WebKitWebContext *context,
                                       gpointer          user_data)
 {
+  gboolean private_sessions = GPOINTER_TO_INT (user_data);
+
   webkit_web_context_set_web_process_extensions_directory (context,
                                                            tw_web_context_get_extension_dir ());
+  /* Whether the processes serve private sessions, whose console WebKit
+   * does not report: see tw-web-process-extension.c. */
+  webkit_web_context_set_web_process_extensions_initialization_user_data (context,
+                                                                          g_variant_new ("(b)", private_sessions));
 }
 
 static WebKitWebContext *
-create_context (void)
+create_context (gboolean private_sessions)
 {
   WebKitWebContext *context = webkit_web_context_new ();
   const char *directory = tw_web_context_get_extension_dir ();
@@ -49,7 +55,8 @@ create_context (void)
                "browser_logs will show no console messages", directory);
 
   g_signal_connect (context, "initialize-web-process-extensions",
-                    G_CALLBACK (initialize_web_process_extensions_cb), NULL);
+                    G_CALLBACK (initialize_web_process_extensions_cb),
+                    GINT_TO_POINTER (private_sessions));
 
   return context;
 }
@@ -60,7 +67,26 @@ tw_web_context_get_shared (void)
   static WebKitWebContext *context;
 
   if (g_once_init_enter (&context))
-    g_once_init_leave (&context, create_context ());
+    g_once_init_leave (&context, create_context (FALSE));
 
   return context;
+}
+
+static WebKitWebContext *private_context;
+
+WebKitWebContext *
+tw_web_context_get_private (void)
+{
+  if (g_once_init_enter (&private_context))
+    g_once_init_leave (&private_context, create_context (TRUE));
+
+  return private_context;
+}
+
+gboolean
+tw_web_context_is_private (WebKitWebContext *context)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_CONTEXT (context), FALSE);
+
+  return context == g_atomic_pointer_get (&private_context);
 }

@@ -14,6 +14,14 @@ G_BEGIN_DECLS
  * here, so sharing the context does not share them. */
 WebKitWebContext *tw_web_context_get_shared         (void);
 
+/* The context of private tabs, whose network sessions are ephemeral.
+ * WebKit reports no console messages from such pages, so the extension in
+ * this context's web processes reports them itself, from the page-world
+ * hook. Its processes serve private sessions only. */
+WebKitWebContext *tw_web_context_get_private        (void);
+/* Whether @context is that one, without creating it. */
+gboolean          tw_web_context_is_private         (WebKitWebContext *context);
+
 /* Where the extension is loaded from: the build tree when the running
  * program was built there (tests, build-aux/run), the installed
  * PKGLIBDIR/web-process-extensions otherwise. $TABWRIGHT_WEB_EXTENSION_DIR

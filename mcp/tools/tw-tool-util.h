@@ -54,6 +54,7 @@ G_BEGIN_DECLS
   "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
   "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
   "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
+  "\"private\": {\"type\": \"boolean\", \"description\": \"browser_new_tab: true when the tab is private.\"}, " \
   TW_TOOL_DIALOGS_PROPERTY \
   "}, " \
   "\"required\": [\"browserId\", \"url\", \"title\"]" \

@@ -91,6 +91,8 @@ format_cookies (JsonObject *result)
       for (guint i = 0; i < n; i++)
         append_cookie (text, json_array_get_object_element (cookies, i));
     }
+  if (tw_json_get_string (result, "browserId", NULL) != NULL)
+    tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", NULL));
 
   return g_string_free (text, FALSE);
 }
@@ -103,8 +105,9 @@ cookies_handler (TwToolCall *call)
     "sameSite", NULL
   };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
 
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_COOKIES, NULL, params, format_cookies);
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_COOKIES, browser_id, params, format_cookies);
 }
 
 /* browser_storage */
@@ -194,13 +197,19 @@ format_storage_state (JsonObject *result)
   guint n_origins = origins != NULL ? json_array_get_length (origins) : 0;
   gint64 n_cookies = tw_json_get_int (result, "cookies", 0);
   g_autofree char *cookies = g_strdup_printf ("%" G_GINT64_FORMAT, n_cookies);
+  const char *browser_id = tw_json_get_string (result, "browserId", NULL);
 
   g_string_append_printf (text, load ? "Loaded %" G_GINT64_FORMAT " cookies and the "
-                          "localStorage of %u origin%s into the workspace's "
-                          "browser session."
+                          "localStorage of %u origin%s into "
                                      : "Saved %" G_GINT64_FORMAT " cookies and the "
-                          "localStorage of %u origin%s.",
+                          "localStorage of %u origin%s of ",
                           n_cookies, n_origins, n_origins == 1 ? "" : "s");
+  if (browser_id != NULL)
+    g_string_append_printf (text, "the session of tab %s.", browser_id);
+  else
+    g_string_append (text, "the workspace's browser session.");
+  if (browser_id != NULL)
+    tw_tool_append_field (text, "browserId", browser_id);
   tw_tool_append_field (text, "path", tw_json_get_string (result, "path", "?"));
   tw_tool_append_field (text, "cookies", cookies);
   for (guint i = 0; i < n_origins; i++)
@@ -214,10 +223,17 @@ storage_state_handler (TwToolCall *call)
 {
   static const char * const names[] = { "action", "path", NULL };
   g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
 
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE_STATE, NULL, params,
+  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE_STATE, browser_id, params,
                             format_storage_state);
 }
+
+/* browser_cookies and browser_storage_state: whose session. */
+#define SESSION_TAB_PROPERTY \
+  "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A tab whose session to use, e.g. a private tab's. Default: the workspace's session.\"}"
+#define SESSION_TAB_OUTPUT_PROPERTY \
+  "\"browserId\": {\"type\": \"string\", \"description\": \"The tab whose session it was; absent for the workspace's.\"}"
 
 #define COOKIE_OUTPUT_PROPERTIES \
   "\"name\": {\"type\": \"string\"}, " \
@@ -235,7 +251,8 @@ static const TwToolDef storage_tools[] = {
     .title = "Read and set cookies",
     .description =
       "List, get, set, delete or clear the cookies of the workspace's browser session, which "
-      "all its tabs share. Use it to check a login cookie, sign in by setting a session "
+      "all its tabs share, or with browserId those of that tab's session (a private tab has "
+      "its own). Use it to check a login cookie, sign in by setting a session "
       "cookie, or log out by clearing a site's cookies. list and clear take an optional "
       "domain filter (subdomains included); get and delete need a name. set takes the name, "
       "value, a url or domain, and optionally path, expires (seconds since 1970; none means "
@@ -245,6 +262,7 @@ static const TwToolDef storage_tools[] = {
       "\"type\": \"object\", "
       "\"properties\": {"
       "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
+      SESSION_TAB_PROPERTY ", "
       "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
       "\"value\": {\"type\": \"string\", \"description\": \"set: the cookie's value.\"}, "
       "\"domain\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's domain, e.g. example.com; a filter for list, get, delete and clear.\"}, "
@@ -264,7 +282,8 @@ static const TwToolDef storage_tools[] = {
       "\"action\": {\"type\": \"string\"}, "
       "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
       "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
-      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}"
+      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}, "
+      SESSION_TAB_OUTPUT_PROPERTY
       "}, "
       "\"required\": [\"action\"]"
       "}",
@@ -325,13 +344,15 @@ static const TwToolDef storage_tools[] = {
       "JSON file in the workspace, or load such a file back (its cookies replace those of "
       "the same name, domain and path; its localStorage is written per origin). Log in "
       "once, save, and load the file to start later work logged in. The file has "
-      "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}.",
+      "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}. With "
+      "browserId it saves or loads that tab's session instead (a private tab has its own).",
     .input_schema =
       "{"
       "\"type\": \"object\", "
       "\"properties\": {"
       "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
-      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}"
+      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}, "
+      SESSION_TAB_PROPERTY
       "}, "
       "\"required\": [\"action\", \"path\"], "
       "\"additionalProperties\": false"
@@ -343,7 +364,8 @@ static const TwToolDef storage_tools[] = {
       "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
       "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
       "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
-      "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}"
+      "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}, "
+      SESSION_TAB_OUTPUT_PROPERTY
       "}, "
       "\"required\": [\"action\", \"path\", \"cookies\", \"origins\"]"
       "}",

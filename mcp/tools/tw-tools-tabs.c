@@ -46,6 +46,8 @@ format_tab_list (JsonObject *result)
 
       if (tw_json_get_boolean (tab, "loading", FALSE))
         g_string_append (text, ", loading");
+      if (tw_json_get_boolean (tab, "private", FALSE))
+        g_string_append (text, ", private");
       if (owner != NULL)
         g_string_append_printf (text, ", agent: %s", owner);
       /* Emulation (issue 18). */
@@ -74,7 +76,10 @@ list_tabs_handler (TwToolCall *call)
 static char *
 format_new_tab (JsonObject *result)
 {
-  GString *text = g_string_new ("Opened a new tab.");
+  GString *text = g_string_new (tw_json_get_boolean (result, "private", FALSE)
+                                ? "Opened a new private tab: it shares no cookies or storage "
+                                "with the workspace's tabs and keeps nothing once closed."
+                                : "Opened a new tab.");
 
   tw_tool_append_page (text, result);
 
@@ -99,6 +104,8 @@ new_tab_handler (TwToolCall *call)
 
       json_object_set_string_member (params, "url", url);
     }
+  if (tw_json_get_boolean (arguments, "private", FALSE))
+    json_object_set_boolean_member (params, "private", TRUE);
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_NEW_TAB, NULL, params, format_new_tab);
 }
@@ -125,7 +132,7 @@ static const TwToolDef tab_tools[] = {
     .title = "List browser tabs",
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
-      "it is loading, and the agent driving it. Use it to find a browserId or to see what is "
+      "it is loading or private, and the agent driving it. Use it to find a browserId or to see what is "
       "already open.",
     .input_schema =
       "{"
@@ -147,9 +154,10 @@ static const TwToolDef tab_tools[] = {
       "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
       "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
       "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
+      "\"private\": {\"type\": \"boolean\", \"description\": \"True for a private tab (browser_new_tab with private: true) and the tabs its pages opened.\"}, "
       "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
       "}, "
-      "\"required\": [\"browserId\", \"url\", \"title\", \"loading\"]"
+      "\"required\": [\"browserId\", \"url\", \"title\", \"loading\", \"private\"]"
       "}"
       "}"
       "}, "
@@ -167,12 +175,16 @@ static const TwToolDef tab_tools[] = {
     .description =
       "Open a new browser tab in the background, optionally at an http or https URL (else "
       "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
-      "status; pass the browserId to browser_snapshot and the other browser_* tools.",
+      "status; pass the browserId to browser_snapshot and the other browser_* tools. With "
+      "private: true the tab gets a network session of its own: no cookies or storage of the "
+      "workspace, none left behind when it closes, and tabs its pages open share it; console "
+      "and network logs work as in any tab.",
     .input_schema =
       "{"
       "\"type\": \"object\", "
       "\"properties\": {"
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}"
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
+      "\"private\": {\"type\": \"boolean\", \"description\": \"Open a private tab: a fresh session, logged out of everything, that keeps nothing. Default false.\"}"
       "}, "
       "\"additionalProperties\": false"
       "}",

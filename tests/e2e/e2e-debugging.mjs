@@ -260,6 +260,28 @@ test('browser_console waits for an uncaught exception with its stack', options, 
   await callOk(client, 'browser_close_tab', { browserId: id });
 });
 
+test('a private tab lists the same console messages as a normal one', options, async () => {
+  // WebKit reports no console messages from private sessions; the
+  // extension does, and they must read as WebKit's own.
+  const seen = async (isPrivate) => {
+    const { data } = await callOk(client, 'browser_new_tab',
+      { url: fixtures.url('debugging/console-kinds.html'), private: isPrivate });
+    const id = data.browserId;
+    await callOk(client, 'browser_console', { browserId: id, wait: true, text: 'all told', timeoutMs: 10000 });
+    const all = await callOk(client, 'browser_console', { browserId: id });
+    await callOk(client, 'browser_close_tab', { browserId: id });
+    // Where a console call was made, not where a rejection was: WebKit
+    // gives no place for those, the private tab's hook does.
+    return all.data.messages.map((m) => `${m.level} ${m.source} ` +
+      (m.source === 'console-api' ? `${m.url}:${m.line} ` : '') + m.text);
+  };
+  const normal = await seen(false);
+  const secret = await seen(true);
+  assert.ok(normal.some((m) => m.includes('nobody caught')), normal.join('\n'));
+  assert.ok(!normal.some((m) => m.includes('hidden failure')), normal.join('\n'));
+  assert.deepEqual(secret, normal);
+});
+
 test('browser_network lists requests and shows one in detail with its bodies', options, async () => {
   const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${apiOrigin}/network.html` });
   const id = tab.browserId;

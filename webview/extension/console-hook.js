@@ -10,10 +10,15 @@
 // reach the native function (it lives only in this closure). Nothing is
 // left on the page's globals but the wrapped console methods.
 //
+// WebKit reports no console messages from pages of private (ephemeral)
+// sessions. There, selfReport is true and the hook's report is the message:
+// it also gives the text WebKit would have given, and an uncaught exception
+// goes out once the page could no longer cancel it.
+//
 // The page may change any prototype once it runs, so everything used here
 // is taken now, while the world is pristine, and page getters are never
 // called: accessors show as "[Getter]".
-(function (report) {
+(function (report, selfReport) {
   'use strict';
 
   const G = globalThis;
@@ -61,6 +66,8 @@
   const errCol = G.ErrorEvent ? getter(G.ErrorEvent.prototype, 'colno') : null;
   const rejReason = G.PromiseRejectionEvent ? getter(G.PromiseRejectionEvent.prototype, 'reason') : null;
   const listen = G.EventTarget ? uncurry(G.EventTarget.prototype.addEventListener) : null;
+  const defaultPrevented = G.Event ? getter(G.Event.prototype, 'defaultPrevented') : null;
+  const later = G.setTimeout;
 
   const MAX_DEPTH = 4;
   const MAX_KEYS = 50;
@@ -234,11 +241,91 @@
   // A page getter or Proxy trap may log while its value is being read; that
   // nested message goes out without details rather than recurse.
   let busy = false;
-  const tell = (kind, level, args, stack, line) => {
+  const tell = (kind, level, args, stack, line, text, url) => {
     try {
-      report(kind, level, args, stack, line);
+      report(kind, level, args, stack, line, text || '', url || '');
     } catch (e) {
       // The extension is gone; the page keeps working.
+    }
+  };
+
+  // The text WebKit gives a message: its first argument as a string. Only
+  // for private pages, and without running page code: objects show their
+  // class, errors their name and message.
+  const textOf = (value, depth) => {
+    switch (typeof value) {
+    case 'string':
+      return value;
+    case 'undefined':
+      return 'undefined';
+    case 'symbol':
+      return symbolToString(value);
+    case 'bigint':
+      return bigintToString(value);
+    case 'number':
+    case 'boolean':
+      return StringFn(value);
+    default:
+      break;
+    }
+    if (value === null)
+      return 'null';
+    const tag = tagOf(value);
+    if (tag === '[object Error]') {
+      const name = dataValue(value, 'name');
+      const proto = getProto(value);
+      const protoName = proto ? dataValue(proto, 'name') : { found: false };
+      const message = dataValue(value, 'message');
+      const shown = StringFn(typeof name.value === 'string' ? name.value
+        : typeof protoName.value === 'string' ? protoName.value : 'Error');
+      const said = typeof message.value === 'string' ? message.value : '';
+      return said ? shown + ': ' + said : shown;
+    }
+    if (isArray(value) && depth < 2) {
+      const length = dataValue(value, 'length').value >>> 0;
+      const parts = [];
+      for (let i = 0; i < length && i < MAX_KEYS; i++) {
+        const item = dataValue(value, i);
+        push(parts, item.accessor || item.value === undefined || item.value === null
+          ? '' : textOf(item.value, depth + 1));
+      }
+      return strSlice(join(parts, ','), 0, MAX_TOTAL);
+    }
+    return tag;
+  };
+
+  // WebKit reports a console call only when it has a first argument to
+  // show (after an assertion's condition): console.trace() alone reports
+  // nothing. null: nothing to report.
+  const messageText = (name, args) => {
+    const first = name === 'assert' ? 1 : 0;
+    return args.length > first ? textOf(args[first], 0) : null;
+  };
+
+  // Private pages: the uncaught exception or rejection told last, until the
+  // page can no longer cancel it (its event is over) or something else is
+  // told, whichever comes first, so the order of messages holds.
+  let pending = null;
+  const flush = () => {
+    const p = pending;
+    pending = null;
+    if (p === null)
+      return;
+    try {
+      if (defaultPrevented && defaultPrevented(p.event))
+        return;
+    } catch (e) {
+      return;
+    }
+    tell('exception', 'error', p.args, p.stack, p.line, p.text, p.url);
+  };
+  const hold = (event, args, stack, line, text, url) => {
+    flush();
+    pending = { __proto__: null, event, args, stack, line, text, url };
+    try {
+      apply(later, G, [flush, 0]);
+    } catch (e) {
+      flush();
     }
   };
 
@@ -252,11 +339,19 @@
       [name] (...args) {
         if (busy)
           return apply(original, this, args);
+        // A passing assertion logs nothing.
+        if (name === 'assert' && args[0])
+          return apply(original, this, args);
         busy = true;
         let told = false;
         try {
-          tell('console', name, serializeAll(args, name === 'assert' ? 1 : 0), stackNow(), 0);
-          told = true;
+          const text = selfReport ? messageText(name, args) : '';
+          if (selfReport)
+            flush();
+          if (text !== null) {
+            tell('console', name, serializeAll(args, name === 'assert' ? 1 : 0), stackNow(), 0, text);
+            told = true;
+          }
         } finally {
           busy = false;
         }
@@ -535,8 +630,11 @@
         }
         const top = '@' + errFile(event) + ':' + errLine(event) + ':' + errCol(event);
         stack = stack ? stack : top;
-        tell('exception', 'error', serializeAll([error === undefined ? message : error], 0),
-             stack, errLine(event) | 0);
+        const args = serializeAll([error === undefined ? message : error], 0);
+        if (selfReport)
+          hold(event, args, stack, errLine(event) | 0, StringFn(message), StringFn(errFile(event)));
+        else
+          tell('exception', 'error', args, stack, errLine(event) | 0);
       } catch (e) {
         // Leave the message without details.
       } finally {
@@ -548,7 +646,11 @@
   if (rejReason) {
     listen(G, 'unhandledrejection', (event) => {
       try {
-        if (!event.isTrusted || busy)
+        // WebKit dispatches its own unhandledrejection events untrusted.
+        // Where the hook's report is the message (private pages), they
+        // must count: a page could then make up such a message, as it
+        // could with console.error().
+        if ((!selfReport && !event.isTrusted) || busy)
           return;
       } catch (e) {
         return;
@@ -562,7 +664,11 @@
           if (typeof s === 'string')
             stack = s;
         }
-        tell('exception', 'error', serializeAll([reason], 0), stack, 0);
+        const args = serializeAll([reason], 0);
+        if (selfReport)
+          hold(event, args, stack, 0, 'Unhandled Promise Rejection: ' + textOf(reason, 0), '');
+        else
+          tell('exception', 'error', args, stack, 0);
       } catch (e) {
         // Leave the message without details.
       } finally {

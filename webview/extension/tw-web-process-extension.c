@@ -4,7 +4,11 @@
  * this module forwards them to the UI process, where the tab keeps its log.
  * WebKit gives only the text of a message; a hook in the page's world
  * (console-hook.js) reports every argument as JSON and the stack, just
- * before WebKit reports the message itself, and the two are sent as one. */
+ * before WebKit reports the message itself, and the two are sent as one.
+ *
+ * WebKit reports nothing from pages of private (ephemeral) sessions. The
+ * processes of their context (tw_web_context_get_private()) are told so at
+ * start, and there the hook's report is sent as the message. */
 
 #include "config.h"
 
@@ -19,6 +23,10 @@
 #define MAX_TEXT_BYTES 16384
 
 #define HOOK_RESOURCE "/io/github/tabwright/Tabwright/extension/console-hook.js"
+#define HOOK_SOURCE_URL "tabwright-console-hook.js"
+
+/* This process serves private sessions: see above. */
+static gboolean report_from_hook;
 
 /* What the page-world hook said about the message WebKit reports next. One
  * per page, shared by the native functions of all its frames. */
@@ -97,18 +105,94 @@ clip_utf8 (const char *text)
   return clip_utf8_to (text, MAX_TEXT_BYTES);
 }
 
-/* The native function the hook calls: ("console", method, args, stack, 0)
- * before a console method runs and ("end", …) after it, ("exception",
- * "error", args, stack, line) for an uncaught exception. */
+static void
+send_console_message (WebKitWebPage *page,
+                      const char    *level,
+                      const char    *source,
+                      const char    *text,
+                      const char    *url,
+                      guint          line,
+                      const char    *args,
+                      const char    *stack)
+{
+  GVariant *params = g_variant_new ("(sssstss)", level, source, text, url, (guint64) line,
+                                    args != NULL ? args : "", stack != NULL ? stack : "");
+
+  /* Nothing to do with a reply: fire and forget. */
+  webkit_web_page_send_message_to_view (page,
+                                        webkit_user_message_new (TW_WEB_EXTENSION_CONSOLE_MESSAGE,
+                                                                 params),
+                                        NULL, NULL, NULL);
+}
+
+/* The level WebKit gives each console method's message. */
+static const char *
+method_level (const char *method)
+{
+  static const struct
+  {
+    const char *method;
+    const char *level;
+  } levels[] = {
+    { "info", "info" }, { "warn", "warning" }, { "error", "error" }, { "assert", "error" },
+    { "debug", "debug" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    if (g_strcmp0 (method, levels[i].method) == 0)
+      return levels[i].level;
+  return "log";
+}
+
+/* A private page's hook told a message: it is the message. The text and
+ * URL come from the page, so they are checked and clipped like the rest. */
+static void
+report_from_page (PageConsole *pc,
+                  const char  *source,
+                  const char  *level,
+                  const char  *text,
+                  const char  *url,
+                  int          line,
+                  const char  *args,
+                  const char  *stack)
+{
+  g_autoptr(WebKitWebPage) page = g_weak_ref_get (&pc->page);
+  g_autofree char *clipped_text = clip_utf8 (text);
+  g_autofree char *clipped_url = clip_utf8_to (url, 4096);
+  g_autofree char *clipped_args = clip_utf8 (args);
+  g_autofree char *clipped_stack = clip_utf8 (stack);
+
+  if (page == NULL)
+    return;
+
+  send_console_message (page, level, source, clipped_text, clipped_url,
+                        (guint) MAX (line, 0), clipped_args, clipped_stack);
+}
+
+/* The native function the hook calls: ("console", method, args, stack, 0,
+ * text, "") before a console method runs and ("end", …) after it,
+ * ("exception", "error", args, stack, line, text, url) for an uncaught
+ * exception. text and url are only given on private pages. */
 static void
 hook_report_cb (const char  *kind,
                 const char  *level,
                 const char  *args,
                 const char  *stack,
                 int          line,
+                const char  *text,
+                const char  *source_url,
                 PageConsole *pc)
 {
-  if (g_strcmp0 (kind, "console") == 0)
+  if (report_from_hook && g_strcmp0 (kind, "console") == 0)
+    {
+      report_from_page (pc, "console-api", method_level (level), text, HOOK_SOURCE_URL, 0,
+                        args, stack);
+    }
+  else if (report_from_hook && g_strcmp0 (kind, "exception") == 0)
+    {
+      report_from_page (pc, "javascript", "error", text, source_url, line, args, stack);
+    }
+  else if (g_strcmp0 (kind, "console") == 0)
     {
       pc->console_active = TRUE;
       g_free (pc->console_args);
@@ -177,14 +261,15 @@ window_object_cleared_cb (WebKitScriptWorld *world,
     }
 
   context = webkit_frame_get_js_context_for_script_world (frame, world);
-  install = jsc_context_evaluate_with_source_uri (context, source, -1,
-                                                  "tabwright-console-hook.js", 1);
+  install = jsc_context_evaluate_with_source_uri (context, source, -1, HOOK_SOURCE_URL, 1);
   native = jsc_value_new_function (context, NULL, G_CALLBACK (hook_report_cb),
                                    g_rc_box_acquire (pc), page_console_unref,
-                                   G_TYPE_NONE, 5, G_TYPE_STRING, G_TYPE_STRING,
-                                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT);
+                                   G_TYPE_NONE, 7, G_TYPE_STRING, G_TYPE_STRING,
+                                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT,
+                                   G_TYPE_STRING, G_TYPE_STRING);
   if (install != NULL && jsc_value_is_function (install))
-    result = jsc_value_function_call (install, JSC_TYPE_VALUE, native, G_TYPE_NONE);
+    result = jsc_value_function_call (install, JSC_TYPE_VALUE, native,
+                                      G_TYPE_BOOLEAN, report_from_hook, G_TYPE_NONE);
 
   exception = jsc_context_get_exception (context);
   if (exception != NULL)
@@ -244,8 +329,12 @@ console_message_sent_cb (WebKitWebPage        *page,
   g_autofree char *args = NULL;
   g_autofree char *stack = NULL;
   PageConsole *pc = page_console_get (page);
-  WebKitUserMessage *user_message;
-  GVariant *params;
+
+  /* The hook reports these itself here; should WebKit ever report them
+   * too, they would show twice. */
+  if (report_from_hook && (source == WEBKIT_CONSOLE_MESSAGE_SOURCE_CONSOLE_API ||
+                           source == WEBKIT_CONSOLE_MESSAGE_SOURCE_JAVASCRIPT))
+    return;
 
   /* Details go only with the kind of message they were told for, so a
    * page that cancels its error event cannot dress up another message. */
@@ -262,18 +351,9 @@ console_message_sent_cb (WebKitWebPage        *page,
       stack = g_steal_pointer (&pc->exception_stack);
     }
 
-  params = g_variant_new ("(sssstss)",
-                          level_to_string (webkit_console_message_get_level (message)),
-                          source_to_string (source),
-                          text,
-                          source_id != NULL ? source_id : "",
-                          (guint64) line,
-                          args != NULL ? args : "",
-                          stack != NULL ? stack : "");
-  user_message = webkit_user_message_new (TW_WEB_EXTENSION_CONSOLE_MESSAGE, params);
-
-  /* Nothing to do with a reply: fire and forget. */
-  webkit_web_page_send_message_to_view (page, user_message, NULL, NULL, NULL);
+  send_console_message (page, level_to_string (webkit_console_message_get_level (message)),
+                        source_to_string (source), text, source_id != NULL ? source_id : "",
+                        line, args, stack);
 }
 
 static void
@@ -286,11 +366,16 @@ page_created_cb (WebKitWebProcessExtension *extension,
 }
 
 G_MODULE_EXPORT void
-webkit_web_process_extension_initialize (WebKitWebProcessExtension *extension);
+webkit_web_process_extension_initialize_with_user_data (WebKitWebProcessExtension *extension,
+                                                        GVariant                  *user_data);
 
 G_MODULE_EXPORT void
-webkit_web_process_extension_initialize (WebKitWebProcessExtension *extension)
+webkit_web_process_extension_initialize_with_user_data (WebKitWebProcessExtension *extension,
+                                                        GVariant                  *user_data)
 {
+  if (user_data != NULL && g_variant_is_of_type (user_data, G_VARIANT_TYPE ("(b)")))
+    g_variant_get (user_data, "(b)", &report_from_hook);
+
   g_signal_connect (extension, "page-created", G_CALLBACK (page_created_cb), NULL);
   g_signal_connect (webkit_script_world_get_default (), "window-object-cleared",
                     G_CALLBACK (window_object_cleared_cb), NULL);

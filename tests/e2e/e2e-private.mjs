@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Private tabs (issue 31) through the official MCP SDK client against a real
+// Tabwright: what the server is sent and what the tools show. A private tab
+// shares no cookies or storage with the workspace's tabs, the tabs its pages
+// open share its session, and once closed nothing of it is left.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import { after, before, test } from 'node:test';
+
+import { callError, callOk, connectClient, refIn, resultText, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let server;
+let origin;
+let client;
+// The Cookie header of every request, by path.
+const cookiesSeen = new Map();
+
+function page(title, body = '') {
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><h1>${title}</h1>${body}</body></html>`;
+}
+
+function startServer() {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
+    const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' };
+    // /login?who=x signs in as x.
+    if (url.pathname === '/login')
+      headers['Set-Cookie'] = `who=${url.searchParams.get('who')}; Path=/; HttpOnly`;
+    res.writeHead(200, headers);
+    if (url.pathname === '/opener')
+      res.end(page('Opener', '<a href="/popup" target="_blank">Open a window</a>'));
+    else
+      res.end(page(url.pathname.slice(1) || 'Home'));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve();
+    });
+  });
+}
+
+async function newTab(p, extra = {}) {
+  const { data, text } = await callOk(client, 'browser_new_tab', { url: `${origin}${p}`, ...extra });
+  return { id: data.browserId, data, text };
+}
+
+async function listTabs() {
+  const { data, text } = await callOk(client, 'browser_list_tabs', {});
+  return { tabs: data.tabs, text };
+}
+
+async function cookieNames(args = {}) {
+  const { data } = await callOk(client, 'browser_cookies', { action: 'list', ...args });
+  return data.cookies.map((c) => `${c.name}=${c.value}`).sort();
+}
+
+async function until(check, what) {
+  for (let i = 0; i < 100 && !check(); i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(check(), what);
+}
+
+async function evaluate(browserId, fn) {
+  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
+  return data.result;
+}
+
+before(async () => {
+  if (options.skip)
+    return;
+  await startServer();
+  app = await startTabwright({ args: ['--tools', 'core,storage'] });
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+let normal;
+let priv;
+
+test('a private tab is sent none of the workspace cookies, and keeps its own', options, async () => {
+  normal = (await newTab('/login?who=person')).id;
+  assert.equal(cookiesSeen.get('/login'), '');
+
+  const opened = await newTab('/private-first', { private: true });
+  priv = opened.id;
+  assert.equal(opened.data.private, true, 'browser_new_tab says the tab is private');
+  assert.match(opened.text, /^Opened a new private tab/);
+  assert.equal(textField(opened.text, 'browserId'), priv);
+  assert.equal(cookiesSeen.get('/private-first'), '', 'the private tab sends no workspace cookie');
+
+  await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/login?who=agent` });
+  await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/private-again` });
+  assert.equal(cookiesSeen.get('/private-again'), 'who=agent', 'the private tab sends its own cookie');
+
+  await callOk(client, 'browser_navigate', { browserId: normal, url: `${origin}/normal-again` });
+  assert.equal(cookiesSeen.get('/normal-again'), 'who=person', 'the workspace keeps its cookie');
+
+  // A tab opened without private: true is on the workspace's session.
+  await newTab('/normal-second');
+  assert.equal(cookiesSeen.get('/normal-second'), 'who=person');
+});
+
+test('browser_cookies with a browserId acts on that tab\'s session only', options, async () => {
+  assert.deepEqual(await cookieNames(), ['who=person']);
+  assert.deepEqual(await cookieNames({ browserId: normal }), ['who=person']);
+
+  const mine = await callOk(client, 'browser_cookies', { action: 'list', browserId: priv });
+  assert.deepEqual(mine.data.cookies.map((c) => `${c.name}=${c.value}`), ['who=agent']);
+  assert.equal(mine.data.browserId, priv);
+  assert.equal(textField(mine.text, 'browserId'), priv);
+
+  // Set in the private session: the private tab sends it, the workspace does not have it.
+  await callOk(client, 'browser_cookies', {
+    action: 'set', name: 'flag', value: 'on', url: `${origin}/`, browserId: priv,
+  });
+  await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/with-flag` });
+  assert.match(cookiesSeen.get('/with-flag'), /(^|; )flag=on($|;)/);
+  await callOk(client, 'browser_navigate', { browserId: normal, url: `${origin}/without-flag` });
+  assert.equal(cookiesSeen.get('/without-flag'), 'who=person');
+  assert.deepEqual(await cookieNames(), ['who=person']);
+});
+
+test('localStorage of a private tab is its own', options, async () => {
+  await evaluate(normal, '() => { localStorage.setItem("theme", "dark"); return true; }');
+  assert.equal(await evaluate(priv, '() => localStorage.getItem("theme")'), null);
+  await evaluate(priv, '() => { localStorage.setItem("theme", "light"); return true; }');
+  assert.equal(await evaluate(normal, '() => localStorage.getItem("theme")'), 'dark');
+
+  const saved = await callOk(client, 'browser_storage_state', { action: 'save', path: 'private.json', browserId: priv });
+  assert.equal(saved.data.browserId, priv);
+  assert.match(saved.text, new RegExp(`of the session of tab ${priv}\\.`));
+  const state = JSON.parse(fs.readFileSync(saved.data.path, 'utf8'));
+  assert.deepEqual(state.cookies.map((c) => `${c.name}=${c.value}`).sort(), ['flag=on', 'who=agent']);
+  assert.deepEqual(state.origins, [{ origin, localStorage: [{ name: 'theme', value: 'light' }] }]);
+});
+
+test('browser_list_tabs says which tabs are private', options, async () => {
+  const { tabs, text } = await listTabs();
+  const byId = new Map(tabs.map((t) => [t.browserId, t]));
+  assert.equal(byId.get(priv).private, true);
+  assert.equal(byId.get(normal).private, false);
+  const line = text.split('\n').find((l) => l.includes(`browserId: ${priv},`));
+  assert.match(line, /, private/);
+  const normalLine = text.split('\n').find((l) => l.includes(`browserId: ${normal},`));
+  assert.doesNotMatch(normalLine, /private/);
+});
+
+test('browser_logs of a private tab lists its console messages and requests', options, async () => {
+  await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/logged` });
+  await evaluate(priv, '() => { console.warn("said in private", 7); return true; }');
+  const { data } = await callOk(client, 'browser_logs', { browserId: priv });
+  assert.ok(data.entries.some((e) => e.type === 'network' && e.url === `${origin}/logged`),
+    `the request is listed: ${JSON.stringify(data.entries)}`);
+  const said = data.entries.filter((e) => e.type === 'console' && e.text === 'said in private');
+  assert.equal(said.length, 1, `the console message is listed once: ${JSON.stringify(data.entries)}`);
+  assert.equal(said[0].level, 'warning');
+  assert.equal(said[0].source, 'console-api');
+  assert.ok(!data.entries.some((e) => e.type === 'note' && /private session/.test(e.text)),
+    'no note says the console is missing');
+});
+
+test('a tab a private page opens is private too, on the same session', options, async () => {
+  await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/opener` });
+  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: priv } }));
+  const { data: clicked } = await callOk(client, 'browser_click', { browserId: priv, ref: refIn(snapshot, 'Open a window') });
+  assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
+  const popup = clicked.newTabs[0];
+
+  await until(() => cookiesSeen.has('/popup'), 'the popup loaded its page');
+  const { tabs } = await listTabs();
+  assert.equal(tabs.find((t) => t.browserId === popup).private, true, 'browser_list_tabs says private');
+  assert.match(cookiesSeen.get('/popup') ?? '', /(^|; )who=agent($|;)/, 'the popup sent the private cookie');
+  assert.doesNotMatch(cookiesSeen.get('/popup') ?? '', /person/);
+  assert.deepEqual(await cookieNames({ browserId: popup }), ['flag=on', 'who=agent']);
+
+  await callOk(client, 'browser_close_tab', { browserId: popup });
+});
+
+test('bad input gets a clear error and changes nothing', options, async () => {
+  const open = (await listTabs()).tabs.map((t) => t.browserId);
+
+  const unknown = await callError(client, 'browser_cookies', {
+    action: 'set', name: 'stray', value: '1', url: `${origin}/`, browserId: 'b999999',
+  }, 'browser_not_found');
+  assert.match(unknown.error.message, /b999999/);
+  await callError(client, 'browser_storage_state', { action: 'save', path: 'x.json', browserId: 'b999999' },
+    'browser_not_found');
+  await callError(client, 'browser_new_tab', { url: `${origin}/never`, private: 'yes' }, 'browser_invalid_argument');
+  await callError(client, 'browser_new_tab', { url: `${origin}/never`, private: 1 }, 'browser_invalid_argument');
+
+  assert.deepEqual((await listTabs()).tabs.map((t) => t.browserId), open, 'no tab was opened');
+  assert.equal(cookiesSeen.has('/never'), false, 'nothing was loaded');
+  assert.deepEqual(await cookieNames(), ['who=person'], 'no cookie was set in the workspace');
+  assert.deepEqual(await cookieNames({ browserId: priv }), ['flag=on', 'who=agent'], 'nor in the private tab');
+});
+
+test('a closed private tab leaves nothing: the next one starts empty', options, async () => {
+  await callOk(client, 'browser_close_tab', { browserId: priv });
+  await callError(client, 'browser_cookies', { action: 'list', browserId: priv }, 'browser_not_found');
+
+  const next = await newTab('/private-next', { private: true });
+  assert.equal(cookiesSeen.get('/private-next'), '', 'the new private tab sends no cookie');
+  assert.deepEqual(await cookieNames({ browserId: next.id }), []);
+  assert.equal(await evaluate(next.id, '() => localStorage.getItem("theme")'), null);
+  assert.deepEqual(await cookieNames(), ['who=person'], 'the workspace still has its own');
+});
