@@ -17,14 +17,40 @@ G_BEGIN_DECLS
   "\"description\": \"Tab id, e.g. \\\"b3\\\".\"" \
   "}"
 
-/* An input schema whose only argument is browserId. */
-#define TW_TOOL_BROWSER_ID_ONLY_SCHEMA \
+/* An input schema: an object with @properties (schema members, as JSON
+ * text), of which those named in @required (quoted names, comma-separated)
+ * must be given, and nothing else. */
+#define TW_TOOL_INPUT_SCHEMA(properties, required) \
   "{" \
   "\"type\": \"object\", " \
-  "\"properties\": {" TW_TOOL_BROWSER_ID_PROPERTY "}, " \
-  "\"required\": [\"browserId\"], " \
+  "\"properties\": {" properties "}, " \
+  "\"required\": [" required "], " \
   "\"additionalProperties\": false" \
   "}"
+
+/* An input schema whose arguments may all be left out. */
+#define TW_TOOL_OPTIONAL_INPUT_SCHEMA(properties) \
+  "{" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" properties "}, " \
+  "\"additionalProperties\": false" \
+  "}"
+
+/* The input schema of a tool that takes no arguments. */
+#define TW_TOOL_NO_ARGUMENTS_SCHEMA TW_TOOL_OPTIONAL_INPUT_SCHEMA ("")
+
+/* An output schema: an object with @properties, of which those named in
+ * @required are always there. */
+#define TW_TOOL_OUTPUT_SCHEMA(properties, required) \
+  "{" \
+  "\"type\": \"object\", " \
+  "\"properties\": {" properties "}, " \
+  "\"required\": [" required "]" \
+  "}"
+
+/* An input schema whose only argument is browserId. */
+#define TW_TOOL_BROWSER_ID_ONLY_SCHEMA \
+  TW_TOOL_INPUT_SCHEMA (TW_TOOL_BROWSER_ID_PROPERTY, "\"browserId\"")
 
 /* The dialogs a page opened during a command (DESIGN.md §3). */
 #define TW_TOOL_DIALOGS_PROPERTY \
@@ -47,18 +73,14 @@ G_BEGIN_DECLS
 /* The output schema of commands that leave a tab showing a page: new tab,
  * navigate, back, forward, reload. */
 #define TW_TOOL_PAGE_OUTPUT_SCHEMA \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" \
-  "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
-  "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
-  "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
-  "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
-  "\"private\": {\"type\": \"boolean\", \"description\": \"browser_new_tab: true when the tab is private.\"}, " \
-  TW_TOOL_DIALOGS_PROPERTY \
-  "}, " \
-  "\"required\": [\"browserId\", \"url\", \"title\"]" \
-  "}"
+  TW_TOOL_OUTPUT_SCHEMA ( \
+    "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
+    "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
+    "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
+    "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
+    "\"private\": {\"type\": \"boolean\", \"description\": \"browser_new_tab: true when the tab is private.\"}, " \
+    TW_TOOL_DIALOGS_PROPERTY, \
+    "\"browserId\", \"url\", \"title\"")
 
 /* The browserId argument of a call whose schema requires one. */
 const char *tw_tool_get_browser_id      (TwToolCall  *call);

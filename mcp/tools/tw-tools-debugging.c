@@ -485,10 +485,7 @@ static const TwToolDef debugging_tools[] = {
       "allPages. With id: one message in detail, every argument as JSON and the stack with "
       "file, line and column. With wait: the next matching message (at once if one came "
       "since the last read), or browser_timeout. With clear: empty the console.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
       "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
@@ -498,25 +495,17 @@ static const TwToolDef debugging_tools[] = {
       "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
       "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
       "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
-      "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
       "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
       "\"cleared\": {\"type\": \"integer\"}, "
       "\"waitedMs\": {\"type\": \"integer\"}, "
       "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"mode\", \"matched\", \"messages\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"mode\", \"matched\", \"messages\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -533,10 +522,7 @@ static const TwToolDef debugging_tools[] = {
       "cookies masked unless showSecrets), request body, timing phases and the response "
       "body (text and JSON shown, binary as size and type, long bodies continue with "
       "cursor); savePath writes the body to a file in the workspace.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
       "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
@@ -549,15 +535,9 @@ static const TwToolDef debugging_tools[] = {
       "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
       "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
       "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
-      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
       "\"matched\": {\"type\": \"integer\"}, "
@@ -571,10 +551,8 @@ static const TwToolDef debugging_tools[] = {
       "\"savedPath\": {\"type\": \"string\"}, "
       "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
       "}}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"mode\", \"matched\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"mode\", \"matched\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -589,35 +567,24 @@ static const TwToolDef debugging_tools[] = {
       "browser session, outside the page so no CORS rule applies, and return the status, "
       "headers and a size-limited body. Use it to call an API the page uses as the logged-in "
       "user, without writing fetch() into browser_evaluate. http and https only.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
       "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
       "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
       "\"body\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"Request body; set Content-Type in headers.\"}, "
       "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
-      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}",
+      "\"browserId\", \"url\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
       "\"status\": {\"type\": \"integer\"}, "
       "\"statusText\": {\"type\": \"string\"}, "
       "\"cookiesSent\": {\"type\": \"integer\"}, "
       "\"headers\": " HEADERS_SCHEMA ", "
-      "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"status\", \"headers\", \"body\"]"
-      "}",
+      "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}",
+      "\"browserId\", \"url\", \"status\", \"headers\", \"body\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

@@ -92,24 +92,15 @@ static const TwToolDef emulation_tools[] = {
       "browser (navigator.userAgent and the User-Agent header, from the next page load on), "
       "somewhere else (a geolocation its pages may read) or offline (requests fail, "
       "navigator.onLine false). reset: true undoes all; browser_list_tabs shows it.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"device\": {\"type\": \"string\", \"enum\": [\"phone\", \"tablet\", \"desktop\"], \"description\": \"desktop undoes a device.\"}, "
       "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
       "\"geolocation\": " GEOLOCATION_SCHEMA ", "
       "\"offline\": {\"type\": \"boolean\", \"description\": \"true: no network; false: back online.\"}, "
-      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"device\": {\"type\": \"string\"}, \"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}}}, "
       "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
@@ -118,10 +109,8 @@ static const TwToolDef emulation_tools[] = {
       "\"viewport\": {\"type\": \"object\", \"description\": \"After a device: the page's innerWidth and innerHeight.\"}, "
       "\"pageMaxTouchPoints\": {\"type\": \"integer\"}, "
       "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
-      "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"emulation\", \"userAgent\"]"
-      "}",
+      "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}",
+      "\"browserId\", \"emulation\", \"userAgent\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -295,23 +295,14 @@ static const TwToolDef find_tools[] = {
       "a /regular expression/ with an optional i) and/or by text they show, and get their "
       "@eN refs with their snapshot lines, without reading the whole snapshot. Use it on "
       "long pages to locate the element to click or fill.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"role\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"ARIA role as browser_snapshot prints it, e.g. button.\"}, "
       "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the accessible name, any case, or /regex/ or /regex/i.\"}, "
       "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Text the element shows, any case.\"}, "
-      "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"url\": {\"type\": \"string\"}, "
       "\"total\": {\"type\": \"integer\", \"description\": \"How many elements match.\"}, "
@@ -320,10 +311,8 @@ static const TwToolDef find_tools[] = {
       "\"role\": {\"type\": \"string\"}, "
       "\"name\": {\"type\": \"string\"}, "
       "\"line\": {\"type\": \"string\", \"description\": \"The element's browser_snapshot line.\"}"
-      "}}}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"total\", \"matches\"]"
-      "}",
+      "}}}",
+      "\"browserId\", \"url\", \"total\", \"matches\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -119,10 +119,7 @@ static const TwToolDef forms_tools[] = {
       "radios, each by ref, each typed, selected or clicked as browser_fill, browser_select and "
       "browser_click do. Reports every field: what it shows now, or its own error (the others "
       "are still filled).",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"fields\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 40, \"items\": {"
       "\"type\": \"object\", "
@@ -132,15 +129,9 @@ static const TwToolDef forms_tools[] = {
       "}, "
       "\"required\": [\"ref\", \"value\"], "
       "\"additionalProperties\": false"
-      "}, \"description\": \"The fields in the order to fill them.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"fields\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "}, \"description\": \"The fields in the order to fill them.\"}",
+      "\"browserId\", \"fields\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"url\": {\"type\": \"string\"}, "
       "\"title\": {\"type\": \"string\"}, "
@@ -163,10 +154,8 @@ static const TwToolDef forms_tools[] = {
       "}, "
       "\"required\": [\"ref\", \"filled\"]"
       "}}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"fields\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"url\", \"fields\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

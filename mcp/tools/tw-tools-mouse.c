@@ -144,10 +144,7 @@ static const TwToolDef mouse_tools[] = {
       "Move, click, double click, drag or turn the wheel at x,y of the viewport (CSS pixels), "
       "or of a scaled screenshot (pass its scale): for canvas apps, maps and charts without "
       "refs. Says which element (role, name, ref) was at the point.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"action\": {\"type\": \"string\", \"enum\": [\"move\", \"click\", \"double_click\", \"drag\", \"wheel\"]}, "
       COORD ("x", "From the left.") ", "
@@ -158,15 +155,9 @@ static const TwToolDef mouse_tools[] = {
       "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"wheel: pixels down.\"}, "
       "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"]}, "
       "\"scale\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100, \"description\": \"The scale browser_screenshot reported, when x,y are of that image.\"}, "
-      "\"screenshotWidth\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100000, \"description\": \"Or the width of the viewport screenshot x,y are of.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"action\", \"x\", \"y\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"screenshotWidth\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100000, \"description\": \"Or the width of the viewport screenshot x,y are of.\"}",
+      "\"browserId\", \"action\", \"x\", \"y\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"url\": {\"type\": \"string\"}, "
       "\"title\": {\"type\": \"string\"}, "
@@ -181,10 +172,8 @@ static const TwToolDef mouse_tools[] = {
       "\"movedX\": {\"type\": \"integer\"}, "
       "\"movedY\": {\"type\": \"integer\"}, "
       "\"prevented\": {\"type\": \"boolean\"}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"x\", \"y\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"url\", \"x\", \"y\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

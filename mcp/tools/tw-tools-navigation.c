@@ -97,16 +97,10 @@ static const TwToolDef navigation_tools[] = {
       "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
       "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
       "status; then take a browser_snapshot to read it.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\"], "
-      "\"additionalProperties\": false"
-      "}",
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}",
+      "\"browserId\", \"url\""),
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,

@@ -343,21 +343,15 @@ static const TwToolDef page_tools[] = {
       "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see layout, "
       "colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
       "quality and maxWidth: smaller images; savePath: a workspace file instead.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
       "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file in the workspace, e.g. shots/a.png.\"}, "
       "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e5.\"}, "
       "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
       "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
-      "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
+      "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}",
+      "\"browserId\""),
     /* The image is the result: no outputSchema, so no structuredContent
      * that would hide it from Codex. */
     .output_schema = NULL,
@@ -375,20 +369,11 @@ static const TwToolDef page_tools[] = {
       "exceptions, CSP violations and each request with method, URL, status, type, duration "
       "and failure, oldest first. To debug a blank page, a failing API call, a missing "
       "image.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
       "\"entries\": {"
       "\"type\": \"array\", "
@@ -417,10 +402,8 @@ static const TwToolDef page_tools[] = {
       "}, "
       "\"total\": {\"type\": \"integer\", \"description\": \"How many entries the tab keeps now.\"}, "
       "\"dropped\": {\"type\": \"integer\", \"description\": \"How many older entries were dropped to make room.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"entries\", \"total\", \"dropped\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"entries\", \"total\", \"dropped\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -435,10 +418,7 @@ static const TwToolDef page_tools[] = {
       "(selector or ref) to reach a state, a loadState, or a function to return true; one "
       "condition. For effects that come later: results loading, a spinner leaving, a redirect. "
       "Fails with browser_timeout after timeoutMs, saying what the page shows.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text, any case.\"}, "
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the URL, e.g. /dashboard.\"}, "
@@ -448,25 +428,17 @@ static const TwToolDef page_tools[] = {
       "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
       "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
       "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
-      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}"
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}",
+      "\"browserId\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
       "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
       "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
       "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
       "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
       "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -480,30 +452,19 @@ static const TwToolDef page_tools[] = {
       "Resize a tab's viewport to width x height CSS pixels (200 to 4000), e.g. 375 x 667 for a "
       "phone or 768 x 1024 for a tablet, to test a responsive layout. The page sees exactly "
       "this innerWidth and innerHeight.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"width\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport width in CSS pixels.\"}, "
-      "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"width\", \"height\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}",
+      "\"browserId\", \"width\", \"height\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
       "\"width\": {\"type\": \"integer\", \"description\": \"The viewport width now set.\"}, "
       "\"height\": {\"type\": \"integer\", \"description\": \"The viewport height now set.\"}, "
       "\"innerWidth\": {\"type\": \"integer\", \"description\": \"window.innerWidth as the page measures it.\"}, "
       "\"innerHeight\": {\"type\": \"integer\", \"description\": \"window.innerHeight as the page measures it.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -295,17 +295,11 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Get the visible text of the page or of one element (ref), one block per line, as a "
       "person sees it. Long text is cut at maxChars with a cursor to read on.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       REF_PROPERTY ", "
-      CHARS_PROPERTIES
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
+      CHARS_PROPERTIES,
+      "\"browserId\""),
     .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
@@ -320,19 +314,13 @@ static const TwToolDef reading_tools[] = {
       "Get the HTML source of the live page (the DOM as it is now) or of one element: outer "
       "HTML, or inner with inner=true; stripScripts empties <script> and <style>. Cut at "
       "maxChars with a cursor to read on.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       REF_PROPERTY ", "
       "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
       "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
-      CHARS_PROPERTIES
-      "}, "
-      "\"required\": [\"browserId\"], "
-      "\"additionalProperties\": false"
-      "}",
+      CHARS_PROPERTIES,
+      "\"browserId\""),
     .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
@@ -350,21 +338,14 @@ static const TwToolDef reading_tools[] = {
       "fetches the page over HTTP without a tab, with the workspace's cookies, preferring the "
       "site's Markdown, or its llms.txt with llms. outline gives headings only; filter keeps "
       "the sections and lines that match.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
       "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
       REF_PROPERTY ", "
       "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
       "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
-      CHARS_PROPERTIES
-      "}, "
-
-      "\"additionalProperties\": false"
-      "}",
+      CHARS_PROPERTIES),
     .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
@@ -378,16 +359,10 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Replace the tab's document with the given HTML, at the same URL, e.g. to try out "
       "markup or reproduce a bug. Scripts in it run.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"html\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"html\"], "
-      "\"additionalProperties\": false"
-      "}",
+      "\"html\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}",
+      "\"browserId\", \"html\""),
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = TRUE,
@@ -402,21 +377,12 @@ static const TwToolDef reading_tools[] = {
       "Get the computed CSS style of an element (the properties given, or those that differ "
       "from defaults), its box (position, size, margins), and whether it is visible and if "
       "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
-      "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"ref\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}",
+      "\"browserId\", \"ref\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"ref\": {\"type\": \"string\"}, "
       "\"tag\": {\"type\": \"string\"}, "
@@ -424,10 +390,8 @@ static const TwToolDef reading_tools[] = {
       "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
       "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
       "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"ref\", \"visible\", \"box\", \"style\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"ref\", \"visible\", \"box\", \"style\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

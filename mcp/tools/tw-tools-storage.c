@@ -257,10 +257,7 @@ static const TwToolDef storage_tools[] = {
       "domain filter (subdomains included); get and delete need a name. set takes the name, "
       "value, a url or domain, and optionally path, expires (seconds since 1970; none means "
       "a session cookie), httpOnly, secure and sameSite.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
       SESSION_TAB_PROPERTY ", "
       "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
@@ -271,22 +268,14 @@ static const TwToolDef storage_tools[] = {
       "\"expires\": {\"type\": \"number\", \"description\": \"set: expiry in seconds since 1970.\"}, "
       "\"httpOnly\": {\"type\": \"boolean\", \"description\": \"set: hide it from page scripts.\"}, "
       "\"secure\": {\"type\": \"boolean\", \"description\": \"set: send it over https only.\"}, "
-      "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"
-      "}, "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"action\": {\"type\": \"string\"}, "
       "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
       "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
       "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}, "
-      SESSION_TAB_OUTPUT_PROPERTY
-      "}, "
-      "\"required\": [\"action\"]"
-      "}",
+      SESSION_TAB_OUTPUT_PROPERTY,
+      "\"action\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = FALSE,
@@ -301,23 +290,14 @@ static const TwToolDef storage_tools[] = {
       "sessionStorage (area session) of the site a tab shows. Use it to read what a web app "
       "saved, to set a feature flag or token before reloading, or to reset an app's state. "
       "get, set and delete need a key; set a value.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       TW_TOOL_BROWSER_ID_PROPERTY ", "
       "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
       "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
       "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
-      "\"value\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"set: the item's value.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"action\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      "\"value\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"set: the item's value.\"}",
+      "\"browserId\", \"action\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\"}, "
       "\"origin\": {\"type\": \"string\", \"description\": \"The site whose storage this is.\"}, "
       "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"]}, "
@@ -326,10 +306,8 @@ static const TwToolDef storage_tools[] = {
       "\"key\": {\"type\": \"string\"}, "
       "\"value\": {\"type\": [\"string\", \"null\"], \"description\": \"get and set: the value stored now; null when there is none.\"}, "
       "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many items went.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY
-      "}, "
-      "\"required\": [\"browserId\", \"origin\", \"area\", \"action\"]"
-      "}",
+      TW_TOOL_DIALOGS_PROPERTY,
+      "\"browserId\", \"origin\", \"area\", \"action\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = FALSE,
@@ -346,29 +324,18 @@ static const TwToolDef storage_tools[] = {
       "once, save, and load the file to start later work logged in. The file has "
       "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}. With "
       "browserId it saves or loads that tab's session instead (a private tab has its own).",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_INPUT_SCHEMA (
       "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
       "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}, "
-      SESSION_TAB_PROPERTY
-      "}, "
-      "\"required\": [\"action\", \"path\"], "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+      SESSION_TAB_PROPERTY,
+      "\"action\", \"path\""),
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
       "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
       "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
       "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}, "
-      SESSION_TAB_OUTPUT_PROPERTY
-      "}, "
-      "\"required\": [\"action\", \"path\", \"cookies\", \"origins\"]"
-      "}",
+      SESSION_TAB_OUTPUT_PROPERTY,
+      "\"action\", \"path\", \"cookies\", \"origins\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

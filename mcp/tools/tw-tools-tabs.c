@@ -134,16 +134,8 @@ static const TwToolDef tab_tools[] = {
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
       "it is loading or private, and the agent driving it. Use it to find a browserId or to see what is "
       "already open.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {}, "
-      "\"additionalProperties\": false"
-      "}",
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"tabs\": {"
       "\"type\": \"array\", "
       "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
@@ -159,10 +151,8 @@ static const TwToolDef tab_tools[] = {
       "}, "
       "\"required\": [\"browserId\", \"url\", \"title\", \"loading\", \"private\"]"
       "}"
-      "}"
-      "}, "
-      "\"required\": [\"tabs\"]"
       "}",
+      "\"tabs\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -179,15 +169,9 @@ static const TwToolDef tab_tools[] = {
       "private: true the tab gets a network session of its own: no cookies or storage of the "
       "workspace, none left behind when it closes, and tabs its pages open share it; console "
       "and network logs work as in any tab.",
-    .input_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"Open a private tab: a fresh session, logged out of everything, that keeps nothing. Default false.\"}"
-      "}, "
-      "\"additionalProperties\": false"
-      "}",
+      "\"private\": {\"type\": \"boolean\", \"description\": \"Open a private tab: a fresh session, logged out of everything, that keeps nothing. Default false.\"}"),
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
@@ -201,15 +185,10 @@ static const TwToolDef tab_tools[] = {
     .description =
       "Close a browser tab you no longer need; its browserId stops working.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema =
-      "{"
-      "\"type\": \"object\", "
-      "\"properties\": {"
+    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
-      "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"closed\"]"
-      "}",
+      "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}",
+      "\"browserId\", \"closed\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,
