@@ -37,6 +37,21 @@ tw_tool_copy_arguments (TwToolCall         *call,
   return params;
 }
 
+void
+tw_tool_run_tab_command (TwToolCall         *call,
+                         TwTabCommand        command,
+                         const char * const *names,
+                         TwToolFormatFunc    format)
+{
+  g_autoptr(JsonObject) params = NULL;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (names != NULL);
+
+  params = tw_tool_copy_arguments (call, names);
+  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
+}
+
 gboolean
 tw_tool_check_http_url (const char  *url,
                         GError     **error)
@@ -60,6 +75,36 @@ tw_tool_check_http_url (const char  *url,
                "\"%s\" is not one",
                url != NULL ? url : "");
   return FALSE;
+}
+
+void
+tw_tool_append_cut (GString    *text,
+                    const char *value,
+                    glong       max)
+{
+  glong len;
+  g_autofree char *cut = NULL;
+
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (value != NULL);
+
+  len = g_utf8_strlen (value, -1);
+  cut = g_utf8_substring (value, 0, MIN (len, max));
+  g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
+}
+
+void
+tw_tool_append_size (GString *text,
+                     gint64   size)
+{
+  g_return_if_fail (text != NULL);
+
+  if (size < 10 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " B", size);
+  else if (size < 10 * 1024 * 1024)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " kB", size / 1024);
+  else
+    g_string_append_printf (text, "%" G_GINT64_FORMAT " MB", size / (1024 * 1024));
 }
 
 void

@@ -91,6 +91,13 @@ const char *tw_tool_get_browser_id      (TwToolCall  *call);
 JsonObject *tw_tool_copy_arguments      (TwToolCall         *call,
                                          const char * const *names);
 
+/* Runs @command on the call's tab (its browserId argument) with the
+ * arguments named in @names, and answers with @format: what most tools do. */
+void        tw_tool_run_tab_command     (TwToolCall         *call,
+                                         TwTabCommand        command,
+                                         const char * const *names,
+                                         TwToolFormatFunc    format);
+
 /* TRUE for an absolute http or https URL with a host; anything else fails
  * with browser_denied and a message saying only http and https are
  * allowed. */
@@ -104,6 +111,16 @@ gboolean    tw_tool_check_http_url      (const char  *url,
 void        tw_tool_append_field        (GString     *text,
                                          const char  *label,
                                          const char  *value);
+
+/* Appends @value in double quotes, cut to @max characters with an ellipsis
+ * when it is longer. */
+void        tw_tool_append_cut          (GString     *text,
+                                         const char  *value,
+                                         glong        max);
+
+/* Appends a size in bytes the way people read it: "335 B", "12 kB", "3 MB". */
+void        tw_tool_append_size         (GString     *text,
+                                         gint64       size);
 
 /* Appends `title: "<title>"`, or `title: (none)` for a page without one. */
 void        tw_tool_append_title        (GString     *text,

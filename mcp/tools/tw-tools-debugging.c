@@ -151,7 +151,6 @@ console_handler (TwToolCall *call)
     "id", "level", "source", "text", "allPages", "maxEntries", "wait", "timeoutMs", "clear", NULL
   };
   JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = NULL;
   guint modes = json_object_has_member (arguments, "id") +
                 tw_json_get_boolean (arguments, "wait", FALSE) +
                 tw_json_get_boolean (arguments, "clear", FALSE);
@@ -167,24 +166,10 @@ console_handler (TwToolCall *call)
       return;
     }
 
-  params = tw_tool_copy_arguments (call, names);
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_CONSOLE, tw_tool_get_browser_id (call),
-                            params, format_console);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CONSOLE, names, format_console);
 }
 
 /* browser_network */
-
-static void
-append_size (GString *text,
-             gint64   size)
-{
-  if (size < 10 * 1024)
-    g_string_append_printf (text, "%" G_GINT64_FORMAT " B", size);
-  else if (size < 10 * 1024 * 1024)
-    g_string_append_printf (text, "%" G_GINT64_FORMAT " kB", size / 1024);
-  else
-    g_string_append_printf (text, "%" G_GINT64_FORMAT " MB", size / (1024 * 1024));
-}
 
 /* "#12 POST http://…/api/items 201 fetch 12 ms 335 B application/json" */
 static void
@@ -212,7 +197,7 @@ append_request_line (GString    *text,
   if (size >= 0)
     {
       g_string_append_c (text, ' ');
-      append_size (text, size);
+      tw_tool_append_size (text, size);
     }
   if (mime_type != NULL)
     g_string_append_printf (text, " %s", mime_type);
@@ -302,7 +287,7 @@ format_network (JsonObject *result)
           const char *kind = tw_json_get_string (b, "kind", "binary");
 
           g_string_append_printf (text, "\nresponseBody: %s, ", kind);
-          append_size (text, tw_json_get_int (b, "size", 0));
+          tw_tool_append_size (text, tw_json_get_int (b, "size", 0));
           if (tw_json_get_string (b, "mimeType", NULL) != NULL)
             g_string_append_printf (text, ", %s", tw_json_get_string (b, "mimeType", ""));
           if (g_strcmp0 (kind, "binary") == 0)
@@ -366,10 +351,7 @@ network_handler (TwToolCall *call)
     "id", "type", "status", "method", "url", "failed", "pages", "maxEntries", "showSecrets",
     "maxBodyChars", "cursor", "savePath", NULL
   };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_NETWORK, tw_tool_get_browser_id (call),
-                            params, format_network);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_NETWORK, names, format_network);
 }
 
 #define NETWORK_REQUEST_PROPERTIES \
@@ -418,7 +400,7 @@ format_fetch (JsonObject *result)
       const char *kind = tw_json_get_string (body, "kind", "binary");
 
       g_string_append_printf (text, "\nbody: %s, ", kind);
-      append_size (text, tw_json_get_int (body, "size", 0));
+      tw_tool_append_size (text, tw_json_get_int (body, "size", 0));
       if (tw_json_get_boolean (body, "truncated", FALSE))
         g_string_append (text, ", cut (raise maxBodyChars for more)");
       if (g_strcmp0 (kind, "binary") == 0)
@@ -440,7 +422,6 @@ fetch_handler (TwToolCall *call)
     "url", "method", "headers", "body", "maxBodyChars", "showSecrets", NULL
   };
   JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = NULL;
   g_autoptr(GError) error = NULL;
 
   if (!tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), &error))
@@ -449,9 +430,7 @@ fetch_handler (TwToolCall *call)
       return;
     }
 
-  params = tw_tool_copy_arguments (call, names);
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_FETCH, tw_tool_get_browser_id (call),
-                            params, format_fetch);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FETCH, names, format_fetch);
 }
 
 #define CONSOLE_MESSAGE_SCHEMA \

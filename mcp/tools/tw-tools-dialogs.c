@@ -29,10 +29,7 @@ static void
 handle_dialog_handler (TwToolCall *call)
 {
   static const char * const names[] = { "accept", "promptText", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_HANDLE_DIALOG, tw_tool_get_browser_id (call),
-                            params, format_handle_dialog);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_HANDLE_DIALOG, names, format_handle_dialog);
 }
 
 static const TwToolDef dialogs_tools[] = {

@@ -70,10 +70,7 @@ static void
 emulation_handler (TwToolCall *call)
 {
   static const char * const names[] = { "device", "userAgent", "geolocation", "offline", "reset", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_EMULATE, tw_tool_get_browser_id (call), params,
-                            format_emulate);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_EMULATE, names, format_emulate);
 }
 
 #define GEOLOCATION_SCHEMA \

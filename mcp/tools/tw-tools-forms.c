@@ -8,17 +8,6 @@
  * each reported on its own, through the same actions as browser_fill,
  * browser_select and browser_click. */
 
-static void
-append_cut (GString    *text,
-            const char *value,
-            glong       max)
-{
-  glong len = g_utf8_strlen (value, -1);
-  g_autofree char *cut = g_utf8_substring (value, 0, MIN (len, max));
-
-  g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
-}
-
 /* `- checkbox "Subscribe" @e5: checked`, or the field's error. */
 static void
 append_field_line (GString    *text,
@@ -37,7 +26,7 @@ append_field_line (GString    *text,
       if (name[0] != '\0')
         {
           g_string_append_c (text, ' ');
-          append_cut (text, name, 60);
+          tw_tool_append_cut (text, name, 60);
         }
       g_string_append_c (text, ' ');
     }
@@ -56,10 +45,10 @@ append_field_line (GString    *text,
   else if (g_str_equal (kind, "select"))
     {
       g_string_append (text, "selected ");
-      append_cut (text, tw_json_get_string (field, "value", ""), 80);
+      tw_tool_append_cut (text, tw_json_get_string (field, "value", ""), 80);
     }
   else
-    append_cut (text, tw_json_get_string (field, "value", ""), 200);
+    tw_tool_append_cut (text, tw_json_get_string (field, "value", ""), 200);
 
   if (!tw_json_get_boolean (field, "changed", TRUE))
     g_string_append (text, " (already so)");
@@ -104,10 +93,7 @@ static void
 forms_handler (TwToolCall *call)
 {
   static const char * const names[] = { "fields", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_FILL_FORM, tw_tool_get_browser_id (call), params,
-                            format_fill_form);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FILL_FORM, names, format_fill_form);
 }
 
 static const TwToolDef forms_tools[] = {

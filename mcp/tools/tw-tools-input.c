@@ -116,17 +116,6 @@ append_result_element (GString    *text,
     append_element (text, element);
 }
 
-static void
-append_quoted (GString    *text,
-               const char *value,
-               glong       max)
-{
-  glong len = g_utf8_strlen (value, -1);
-  g_autofree char *cut = g_utf8_substring (value, 0, MIN (len, max));
-
-  g_string_append_printf (text, "\"%s%s\"", cut, len > max ? "…" : "");
-}
-
 /* The lines every action ends with: what else happened, then the labelled
  * fields of the tab (browserId, url, title), the tabs it opened, the dialogs
  * it answered. */
@@ -226,7 +215,7 @@ format_fill (JsonObject *result)
   if (selected != NULL)
     {
       g_string_append (text, "Selected ");
-      append_quoted (text, tw_json_get_string (selected, "label", ""), 80);
+      tw_tool_append_cut (text, tw_json_get_string (selected, "label", ""), 80);
       g_string_append (text, " in ");
     }
   else
@@ -239,7 +228,7 @@ format_fill (JsonObject *result)
   if (selected == NULL && value != NULL)
     {
       g_string_append (text, ": it now holds ");
-      append_quoted (text, value, 200);
+      tw_tool_append_cut (text, value, 200);
     }
   g_string_append (text, ".");
 
@@ -259,7 +248,7 @@ format_type (JsonObject *result)
   const char *typed = tw_json_get_string (result, "typed", "");
   const char *value = tw_json_get_string (result, "value", NULL);
 
-  append_quoted (text, typed, 200);
+  tw_tool_append_cut (text, typed, 200);
 
   if (element != NULL)
     {
@@ -281,7 +270,7 @@ format_type (JsonObject *result)
   if (value != NULL && tw_json_get_boolean (result, "editable", FALSE))
     {
       g_string_append (text, " The field now holds ");
-      append_quoted (text, value, 200);
+      tw_tool_append_cut (text, value, 200);
       g_string_append (text, ".");
     }
 
@@ -335,11 +324,11 @@ format_select (JsonObject *result)
   const char *value = selected != NULL ? tw_json_get_string (selected, "value", "") : "";
 
   g_string_append (text, tw_json_get_boolean (result, "changed", TRUE) ? "Selected " : "Already selected: ");
-  append_quoted (text, label, 80);
+  tw_tool_append_cut (text, label, 80);
   if (!g_str_equal (value, label) && value[0] != '\0')
     {
       g_string_append (text, " (value ");
-      append_quoted (text, value, 80);
+      tw_tool_append_cut (text, value, 80);
       g_string_append (text, ")");
     }
   if (element != NULL)
@@ -526,10 +515,7 @@ input_handler (TwToolCall *call)
 
       if (g_str_equal (c->tool, tool))
         {
-          g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, c->params);
-
-          tw_tool_call_run_command (call, c->command, tw_tool_get_browser_id (call), params,
-                                    c->format);
+          tw_tool_run_tab_command (call, c->command, c->params, c->format);
           return;
         }
     }

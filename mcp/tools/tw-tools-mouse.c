@@ -122,10 +122,7 @@ mouse_handler (TwToolCall *call)
   static const char * const names[] = {
     "action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button", "scale", "screenshotWidth", NULL
   };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_MOUSE, tw_tool_get_browser_id (call), params,
-                            format_mouse);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_MOUSE, names, format_mouse);
 }
 
 #define MOUSE_ELEMENT_SCHEMA \

@@ -66,9 +66,9 @@ run_history_command (TwToolCall       *call,
                      TwTabCommand      command,
                      TwToolFormatFunc  format)
 {
-  g_autoptr(JsonObject) params = json_object_new ();
+  static const char * const no_names[] = { NULL };
 
-  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
+  tw_tool_run_tab_command (call, command, no_names, format);
 }
 
 static void

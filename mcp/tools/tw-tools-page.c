@@ -93,18 +93,6 @@ screenshot_handler (TwToolCall *call)
 
 /* browser_logs */
 
-static void
-append_size (GString *line,
-             gint64   size)
-{
-  if (size < 10 * 1024)
-    g_string_append_printf (line, " %" G_GINT64_FORMAT " B", size);
-  else if (size < 10 * 1024 * 1024)
-    g_string_append_printf (line, " %" G_GINT64_FORMAT " kB", size / 1024);
-  else
-    g_string_append_printf (line, " %" G_GINT64_FORMAT " MB", size / (1024 * 1024));
-}
-
 /* One compact line per entry: the clock time, then what happened, e.g.
  *   14:03:07.214 console.error Uncaught TypeError: x is undefined (http://…/app.js:12)
  *   14:03:07.250 GET http://…/logo.png 404 image 12 ms 335 B
@@ -160,7 +148,10 @@ format_log_entry (JsonObject *entry)
       if (duration >= 0)
         g_string_append_printf (line, " %" G_GINT64_FORMAT " ms", duration);
       if (size >= 0)
-        append_size (line, size);
+        {
+          g_string_append_c (line, ' ');
+          tw_tool_append_size (line, size);
+        }
     }
   else if (g_strcmp0 (type, "navigation") == 0)
     {
@@ -224,10 +215,7 @@ static void
 logs_handler (TwToolCall *call)
 {
   static const char * const names[] = { "maxEntries", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_LOGS, tw_tool_get_browser_id (call),
-                            params, format_logs);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_LOGS, names, format_logs);
 }
 
 /* browser_wait */
@@ -273,7 +261,6 @@ wait_handler (TwToolCall *call)
   static const char * const conditions[] = { "text", "url", "textGone", "selector", "ref",
                                              "loadState", "function", NULL };
   JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = NULL;
   guint n_given = 0;
 
   for (guint i = 0; conditions[i] != NULL; i++)
@@ -293,9 +280,7 @@ wait_handler (TwToolCall *call)
       return;
     }
 
-  params = tw_tool_copy_arguments (call, names);
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_WAIT, tw_tool_get_browser_id (call),
-                            params, format_wait);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_WAIT, names, format_wait);
 }
 
 /* browser_resize */
@@ -329,10 +314,7 @@ static void
 resize_handler (TwToolCall *call)
 {
   static const char * const names[] = { "width", "height", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_RESIZE, tw_tool_get_browser_id (call),
-                            params, format_resize);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_RESIZE, names, format_resize);
 }
 
 static const TwToolDef page_tools[] = {

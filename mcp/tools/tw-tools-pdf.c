@@ -25,10 +25,7 @@ static void
 pdf_handler (TwToolCall *call)
 {
   static const char * const names[] = { "path", "paperSize", "landscape", "background", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_PDF, tw_tool_get_browser_id (call), params,
-                            format_pdf);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_PDF, names, format_pdf);
 }
 
 static const TwToolDef pdf_tools[] = {

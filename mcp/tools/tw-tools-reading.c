@@ -79,10 +79,7 @@ static void
 get_text_handler (TwToolCall *call)
 {
   static const char * const names[] = { "ref", "maxChars", "cursor", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_TEXT, tw_tool_get_browser_id (call),
-                            params, format_text);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_TEXT, names, format_text);
 }
 
 static void
@@ -90,10 +87,7 @@ get_html_handler (TwToolCall *call)
 {
   static const char * const names[] = { "ref", "inner", "stripScripts", "maxChars", "cursor",
                                         NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_HTML, tw_tool_get_browser_id (call),
-                            params, format_html);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_HTML, names, format_html);
 }
 
 /* A page fetched without a tab says where its text came from:
@@ -172,9 +166,7 @@ read_handler (TwToolCall *call)
           tw_tool_call_return_error (call, error);
           return;
         }
-      params = tw_tool_copy_arguments (call, names);
-      tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call),
-                                params, format_markdown);
+      tw_tool_run_tab_command (call, TW_TAB_COMMAND_READ, names, format_markdown);
       return;
     }
 
@@ -212,10 +204,7 @@ static void
 set_content_handler (TwToolCall *call)
 {
   static const char * const names[] = { "html", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_SET_CONTENT, tw_tool_get_browser_id (call),
-                            params, format_set_content);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SET_CONTENT, names, format_set_content);
 }
 
 /* browser_get_styles */
@@ -276,10 +265,7 @@ static void
 get_styles_handler (TwToolCall *call)
 {
   static const char * const names[] = { "ref", "properties", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_GET_STYLES, tw_tool_get_browser_id (call),
-                            params, format_styles);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_STYLES, names, format_styles);
 }
 
 #define REF_PROPERTY \

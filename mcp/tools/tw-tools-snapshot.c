@@ -24,10 +24,7 @@ snapshot_handler (TwToolCall *call)
   static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", "diff", NULL };
   /* The schema has checked the options; the page runtime checks them again
    * for callers that are not this tool. */
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, options);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_SNAPSHOT, tw_tool_get_browser_id (call),
-                            params, format_snapshot);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SNAPSHOT, options, format_snapshot);
 }
 
 static const TwToolDef snapshot_tools[] = {

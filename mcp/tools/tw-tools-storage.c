@@ -180,10 +180,7 @@ static void
 storage_handler (TwToolCall *call)
 {
   static const char * const names[] = { "area", "action", "key", "value", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE, tw_tool_get_browser_id (call),
-                            params, format_storage);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_STORAGE, names, format_storage);
 }
 
 /* browser_storage_state */

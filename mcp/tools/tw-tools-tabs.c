@@ -120,10 +120,9 @@ format_close_tab (JsonObject *result)
 static void
 close_tab_handler (TwToolCall *call)
 {
-  g_autoptr(JsonObject) params = json_object_new ();
+  static const char * const no_names[] = { NULL };
 
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_CLOSE_TAB, tw_tool_get_browser_id (call),
-                            params, format_close_tab);
+  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CLOSE_TAB, no_names, format_close_tab);
 }
 
 static const TwToolDef tab_tools[] = {
