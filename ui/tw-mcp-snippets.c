@@ -23,27 +23,28 @@ shell_word (const char *word)
   return g_strdup (word);
 }
 
-char *
-tw_mcp_snippet_claude_config (const char *url,
-                              const char *token)
+/* The JSON text {"<section>": {"tabwright": {"type": <type>, "url": <url>,
+ * "headers": {"Authorization": "Bearer <token>"}}}} that both Claude Code
+ * and OpenCode read; @enabled adds "enabled": true, which OpenCode wants. */
+static char *
+server_config (const char *section,
+               const char *type,
+               const char *url,
+               const char *token,
+               gboolean    enabled)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *authorization = NULL;
-
-  g_return_val_if_fail (url != NULL, NULL);
-  g_return_val_if_fail (token != NULL, NULL);
-
-  authorization = g_strconcat ("Bearer ", token, NULL);
+  g_autofree char *authorization = g_strconcat ("Bearer ", token, NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "mcpServers");
+  json_builder_set_member_name (builder, section);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "tabwright");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, "http");
+  json_builder_add_string_value (builder, type);
   json_builder_set_member_name (builder, "url");
   json_builder_add_string_value (builder, url);
   json_builder_set_member_name (builder, "headers");
@@ -51,6 +52,11 @@ tw_mcp_snippet_claude_config (const char *url,
   json_builder_set_member_name (builder, "Authorization");
   json_builder_add_string_value (builder, authorization);
   json_builder_end_object (builder);
+  if (enabled)
+    {
+      json_builder_set_member_name (builder, "enabled");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
   json_builder_end_object (builder);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
@@ -59,6 +65,16 @@ tw_mcp_snippet_claude_config (const char *url,
   json_generator_set_root (generator, root);
 
   return json_generator_to_data (generator, NULL);
+}
+
+char *
+tw_mcp_snippet_claude_config (const char *url,
+                              const char *token)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (token != NULL, NULL);
+
+  return server_config ("mcpServers", "http", url, token, FALSE);
 }
 
 char *
@@ -104,41 +120,13 @@ char *
 tw_mcp_snippet_opencode (const char *url,
                          const char *token)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *authorization = NULL;
   g_autofree char *config = NULL;
   g_autofree char *quoted = NULL;
 
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (token != NULL, NULL);
 
-  authorization = g_strconcat ("Bearer ", token, NULL);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "mcp");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "tabwright");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, "remote");
-  json_builder_set_member_name (builder, "url");
-  json_builder_add_string_value (builder, url);
-  json_builder_set_member_name (builder, "headers");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "Authorization");
-  json_builder_add_string_value (builder, authorization);
-  json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "enabled");
-  json_builder_add_boolean_value (builder, TRUE);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  config = json_generator_to_data (generator, NULL);
+  config = server_config ("mcp", "remote", url, token, TRUE);
   quoted = g_shell_quote (config);
 
   /* OpenCode merges OPENCODE_CONFIG_CONTENT over its own configuration for

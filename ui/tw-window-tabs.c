@@ -74,6 +74,12 @@ update_page (TwWindow     *self,
   AdwTabPage *page = g_hash_table_lookup (self->pages, tab);
   const char *owner = tw_browser_tab_get_owner (tab);
   const char *uri = tw_browser_tab_get_uri (tab);
+  const char *icon_name = NULL;
+  const char *indicator = "";
+  const char *status = NULL;
+  gboolean activatable = FALSE;
+  g_autofree char *driver = NULL;
+  g_autoptr(GIcon) icon = NULL;
   g_autofree char *tooltip = NULL;
 
   if (page == NULL)
@@ -85,47 +91,39 @@ update_page (TwWindow     *self,
   adw_tab_page_set_loading (page, tw_browser_tab_get_loading (tab) || tw_browser_tab_get_busy (tab));
   adw_tab_page_set_needs_attention (page, tw_browser_tab_get_handoff_message (tab) != NULL);
 
+  /* The badge on the tab says what is special about it, if anything; the
+   * tab's tooltip repeats it under the title and URL. */
   if (tw_browser_tab_get_unresponsive (tab))
     {
-      g_autoptr(GIcon) icon = g_themed_icon_new ("dialog-warning-symbolic");
-      const char *stuck = _("This page is not responding — reload to end it");
-
-      adw_tab_page_set_indicator_icon (page, icon);
-      adw_tab_page_set_indicator_tooltip (page, stuck);
-      adw_tab_page_set_indicator_activatable (page, FALSE);
-      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
-                                         tab_display_title (tab), uri, stuck);
+      icon_name = "dialog-warning-symbolic";
+      indicator = status = _("This page is not responding — reload to end it");
     }
   else if (tw_browser_tab_get_paused (tab))
     {
-      g_autoptr(GIcon) icon = g_themed_icon_new ("media-playback-pause-symbolic");
-      const char *paused = _("Agents are paused in this tab — click to resume");
-
-      adw_tab_page_set_indicator_icon (page, icon);
-      adw_tab_page_set_indicator_tooltip (page, paused);
-      adw_tab_page_set_indicator_activatable (page, TRUE);
-      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
-                                         tab_display_title (tab), uri, _("Agents are paused"));
+      icon_name = "media-playback-pause-symbolic";
+      indicator = _("Agents are paused in this tab — click to resume");
+      status = _("Agents are paused");
+      activatable = TRUE;
     }
   else if (owner != NULL)
     {
-      g_autoptr(GIcon) icon = g_themed_icon_new (AGENT_ICON);
-      g_autofree char *driver = g_strdup_printf (_("Driven by %s"), owner);
-
       /* Clicking the badge pauses the agent (see tab_view_indicator_activated_cb). */
-      adw_tab_page_set_indicator_icon (page, icon);
-      adw_tab_page_set_indicator_tooltip (page, driver);
-      adw_tab_page_set_indicator_activatable (page, TRUE);
-      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
-                                         tab_display_title (tab), uri, driver);
+      icon_name = AGENT_ICON;
+      indicator = status = driver = g_strdup_printf (_("Driven by %s"), owner);
+      activatable = TRUE;
     }
+
+  if (icon_name != NULL)
+    icon = g_themed_icon_new (icon_name);
+  adw_tab_page_set_indicator_icon (page, icon);
+  adw_tab_page_set_indicator_tooltip (page, indicator);
+  adw_tab_page_set_indicator_activatable (page, activatable);
+
+  if (status != NULL)
+    tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
+                                       tab_display_title (tab), uri, status);
   else
-    {
-      adw_tab_page_set_indicator_icon (page, NULL);
-      adw_tab_page_set_indicator_tooltip (page, "");
-      adw_tab_page_set_indicator_activatable (page, FALSE);
-      tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", tab_display_title (tab), uri);
-    }
+    tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", tab_display_title (tab), uri);
 
   adw_tab_page_set_tooltip (page, tooltip);
 
