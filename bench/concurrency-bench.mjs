@@ -13,11 +13,11 @@
 //
 //   bench/run --concurrency [--configs 4x25,8x50] [--work-ms 5] [--json FILE]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
+import { ensureDisplay } from './display.mjs';
 import { connectClient } from '../tests/e2e/lib/mcp.mjs';
 import { startTabwright } from '../tests/e2e/lib/tabwright.mjs';
 
@@ -78,28 +78,6 @@ function listenOverflows() {
   }
 }
 
-async function ensureDisplay() {
-  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
-    return {};
-  log('no display: starting Xvfb');
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-  });
-  cleanups.push(() => xvfb.kill('SIGTERM'));
-  const display = await new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error('Xvfb did not start')), 15000);
-    xvfb.on('error', (error) => reject(new Error(`cannot start Xvfb: ${error.message}`)));
-    xvfb.stdio[3].on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\n')) {
-        clearTimeout(timer);
-        resolve(`:${text.trim()}`);
-      }
-    });
-  });
-  return { DISPLAY: display };
-}
 
 async function newTab(client) {
   const result = await client.callTool({ name: 'browser_new_tab', arguments: {} });
@@ -253,7 +231,7 @@ function print(r) {
 }
 
 async function main() {
-  const env = await ensureDisplay();
+  const env = await ensureDisplay(log, cleanups);
   const app = await startTabwright({ env });
   cleanups.push(() => app.stop());
   const results = [];

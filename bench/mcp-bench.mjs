@@ -11,7 +11,6 @@
 //   bench/run [--calls 200] [--tabs 20] [--clicks 50] [--snapshots 5]
 //             [--rows 20,500,3000] [--only tabwright|playwright] [--json FILE]
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+import { ensureDisplay } from './display.mjs';
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
 import { connectClient, resultText } from '../tests/e2e/lib/mcp.mjs';
 import { tableRowElements } from '../tests/e2e/lib/pages.mjs';
@@ -76,34 +76,11 @@ async function time(fn) {
 
 // --- a display for Tabwright ---
 
-// Starts Xvfb on a free display number when there is no display.
-async function ensureDisplay() {
-  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
-    return {};
-  log('no display: starting Xvfb');
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-  });
-  cleanups.push(() => xvfb.kill('SIGTERM'));
-  const display = await new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error('Xvfb did not start')), 15000);
-    xvfb.on('error', (error) => reject(new Error(`cannot start Xvfb: ${error.message}`)));
-    xvfb.stdio[3].on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\n')) {
-        clearTimeout(timer);
-        resolve(`:${text.trim()}`);
-      }
-    });
-  });
-  return { DISPLAY: display };
-}
 
 // --- the two servers ---
 
 async function startTabwrightClient() {
-  const env = await ensureDisplay();
+  const env = await ensureDisplay(log, cleanups);
   const app = await startTabwright({ env });
   cleanups.push(() => app.stop());
   const client = await connectClient(app, 'tabwright-bench');
