@@ -11,7 +11,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { assertTextMentions, callError, callOk, connectClient, resultText, textField } from './lib/mcp.mjs';
+import { listenOnLoopback, sendStaticFile } from './lib/fixture-server.mjs';
+import { assertTextMentions, callError, callOk, connectClient, evaluateIn, openTab, refIn, resultText, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
@@ -29,7 +30,7 @@ let server;
 let origin;
 let client;
 
-function startPageServer() {
+async function startPageServer() {
   server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
     if (p === '/api/slow') {
@@ -47,25 +48,9 @@ function startPageServer() {
       res.end();
       return;
     }
-    fs.readFile(file, (error, data) => {
-      if (error) {
-        res.writeHead(404, { 'Content-Type': 'text/html' });
-        res.end('<title>Not Found</title>');
-        return;
-      }
-      res.writeHead(200, {
-        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'Cache-Control': 'no-store',
-      });
-      res.end(data);
-    });
+    sendStaticFile(res, file, TYPES);
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      origin = `http://127.0.0.1:${server.address().port}`;
-      resolve();
-    });
-  });
+  origin = await listenOnLoopback(server);
 }
 
 const url = (p) => `${origin}/${p}`;
@@ -78,26 +63,9 @@ async function snapshot(browserId) {
   return resultText(result);
 }
 
-function refIn(text, needle) {
-  for (const line of text.split('\n')) {
-    if (!line.includes(needle))
-      continue;
-    const m = / (@e\d+)/.exec(line);
-    if (m)
-      return m[1];
-  }
-  assert.fail(`no ref for ${needle} in:\n${text}`);
-}
+const openPage = (page) => openTab(client, url(page));
 
-async function openPage(page) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: url(page) });
-  return data.browserId;
-}
-
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 before(async () => {
   if (options.skip)

@@ -8,28 +8,25 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, callText, connectClient } from './lib/mcp.mjs';
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { callOk, callText } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
+let session;
 let fixtures;
 let client;
 
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright();
-  client = await connectClient(app, 'tabwright-e2e-diff');
+  session = await startSession({ clientName: 'tabwright-e2e-diff' });
+  ({ fixtures, client } = session);
 });
 
 after(async () => {
-  await client?.close();
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 async function openPage() {

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, callText, connectClient, refIn, textField } from './lib/mcp.mjs';
+import { listenOnLoopback } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, connectClient, evaluateIn, openTab, refIn, textField } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -80,7 +81,7 @@ const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</
     });
 </script></body></html>`;
 
-function startServer() {
+async function startServer() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     agentsSeen.set(url.pathname, req.headers['user-agent'] ?? '');
@@ -101,23 +102,12 @@ function startServer() {
     }
     res.end(page(url.pathname.slice(1) || 'Home'));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      origin = `http://127.0.0.1:${server.address().port}`;
-      resolve();
-    });
-  });
+  origin = await listenOnLoopback(server);
 }
 
-async function openTab(p) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: `${origin}${p}` });
-  return data.browserId;
-}
+const openPage = (p) => openTab(client, `${origin}${p}`);
 
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 async function snapshot(browserId) {
   return (await callText(client, 'browser_snapshot', { browserId })).text;
@@ -138,7 +128,7 @@ after(async () => {
 });
 
 test('browser_fill_form fills text, textarea, dropdown, combobox, checkboxes and radios', options, async () => {
-  const id = await openTab('/form');
+  const id = await openPage('/form');
   const snap = await snapshot(id);
   const refs = {
     name: refIn(snap, 'textbox "Full name"'),
@@ -211,7 +201,7 @@ test('browser_fill_form fills text, textarea, dropdown, combobox, checkboxes and
 });
 
 test('a bad field reports its own error and the others are still filled', options, async () => {
-  const id = await openTab('/form');
+  const id = await openPage('/form');
   const snap = await snapshot(id);
   const name = refIn(snap, 'textbox "Full name"');
   const country = refIn(snap, 'combobox "Country"');
@@ -252,7 +242,7 @@ test('a bad field reports its own error and the others are still filled', option
 });
 
 test('browser_fill_form fails as a whole only when no field was filled', options, async () => {
-  const id = await openTab('/form');
+  const id = await openPage('/form');
   const snap = await snapshot(id);
   const news = refIn(snap, 'checkbox "Newsletter"');
   const { error } = await callError(client, 'browser_fill_form',
@@ -266,7 +256,7 @@ test('browser_fill_form fails as a whole only when no field was filled', options
 });
 
 test('a field that navigates skips the rest and says so', options, async () => {
-  const id = await openTab('/search');
+  const id = await openPage('/search');
   const snap = await snapshot(id);
   const q = refIn(snap, 'textbox "Query"');
   const p = refIn(snap, 'textbox "Page"');
@@ -288,7 +278,7 @@ function eventsOf(events, type) {
 }
 
 test('browser_mouse clicks land where they were asked, also through a scaled screenshot', options, async () => {
-  const id = await openTab('/canvas');
+  const id = await openPage('/canvas');
   const click = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 120, y: 75 });
   assert.equal(click.data.x, 120);
   assert.equal(click.data.y, 75);
@@ -315,7 +305,7 @@ test('browser_mouse clicks land where they were asked, also through a scaled scr
 });
 
 test('browser_mouse names the element at the point with a snapshot ref', options, async () => {
-  const id = await openTab('/canvas');
+  const id = await openPage('/canvas');
   const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', x: 550, y: 40 });
   assert.equal(data.element.role, 'button');
   assert.equal(data.element.name, 'Save');
@@ -329,7 +319,7 @@ test('browser_mouse names the element at the point with a snapshot ref', options
 });
 
 test('browser_mouse wheel scrolls the scroller under the point', options, async () => {
-  const id = await openTab('/canvas');
+  const id = await openPage('/canvas');
   const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'wheel', x: 600, y: 200, deltaY: 120 });
   assert.equal(data.movedY, 120, text);
   assert.equal(data.element.role, 'listitem');
@@ -338,7 +328,7 @@ test('browser_mouse wheel scrolls the scroller under the point', options, async 
 });
 
 test('browser_mouse drag on a canvas draws from A to B', options, async () => {
-  const id = await openTab('/canvas');
+  const id = await openPage('/canvas');
   const { data, text } = await callOk(client, 'browser_mouse', { browserId: id, action: 'drag', x: 40, y: 40, toX: 240, toY: 140 });
   assert.deepEqual(data.to, { x: 240, y: 140 }, text);
   assert.match(text, /^Dragged from \(40, 40\) of the viewport, on canvas "Sketch" @e\d+, to \(240, 140\)/);
@@ -358,8 +348,8 @@ test('browser_mouse drag on a canvas draws from A to B', options, async () => {
 
 test('browser_emulate sets the user agent the page and the server see, per tab, until reset', options, async () => {
   const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Tabwright-Test/1.0 Mobile';
-  const id = await openTab('/ua-before');
-  const other = await openTab('/ua-other');
+  const id = await openPage('/ua-before');
+  const other = await openPage('/ua-other');
   const own = agentsSeen.get('/ua-before');
   assert.ok(own.length > 0 && !own.includes('Tabwright-Test'));
 
@@ -400,8 +390,8 @@ const READ_POSITION = `() => new Promise((resolve) => navigator.geolocation.getC
   (e) => resolve({ error: e.code }), { timeout: 5000 }))`;
 
 test('browser_emulate gives one tab a geolocation its pages may read, and no other tab', options, async () => {
-  const id = await openTab('/geo');
-  const other = await openTab('/geo-other');
+  const id = await openPage('/geo');
+  const other = await openPage('/geo-other');
   const paris = { latitude: 48.8566, longitude: 2.3522, accuracy: 25 };
 
   assert.deepEqual(await evaluate(id, READ_POSITION), { error: 1 }, 'without emulation the page is denied');
@@ -459,8 +449,8 @@ test('browser_emulate gives one tab a geolocation its pages may read, and no oth
 });
 
 test('browser_emulate offline fails the tab\'s requests and tells its pages, until it is online again', options, async () => {
-  const id = await openTab('/net-before');
-  const other = await openTab('/net-other');
+  const id = await openPage('/net-before');
+  const other = await openPage('/net-other');
   const seen = () => [...agentsSeen.keys()];
   await evaluate(id, `() => { window.netEvents = [];
     for (const type of ['online', 'offline']) window.addEventListener(type, () => window.netEvents.push(type)); }`);
@@ -514,7 +504,7 @@ test('browser_emulate offline fails the tab\'s requests and tells its pages, unt
 });
 
 test('browser_emulate device: phone gives a phone\'s viewport, browser and touch support, desktop gives them back', options, async () => {
-  const id = await openTab('/device-before');
+  const id = await openPage('/device-before');
   await callOk(client, 'browser_resize', { browserId: id, width: 1000, height: 700 });
   const desk = await evaluate(id, '() => [innerWidth, innerHeight, navigator.maxTouchPoints, "ontouchstart" in window]');
   assert.deepEqual(desk, [1000, 700, 0, false]);

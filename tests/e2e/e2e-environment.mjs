@@ -12,7 +12,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { listenOnLoopback } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, connectClient, evaluateIn, openTab, textField } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -31,7 +32,7 @@ function page(title, body = '') {
     `<body><h1>${title}</h1>${body}</body></html>`;
 }
 
-function startServer() {
+async function startServer() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
@@ -94,23 +95,12 @@ function startServer() {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(page(url.pathname.slice(1) || 'Home'));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      origin = `http://127.0.0.1:${server.address().port}`;
-      resolve();
-    });
-  });
+  origin = await listenOnLoopback(server);
 }
 
-async function openTab(p) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: `${origin}${p}` });
-  return data.browserId;
-}
+const openPage = (p) => openTab(client, `${origin}${p}`);
 
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 before(async () => {
   if (options.skip)
@@ -136,12 +126,12 @@ test('a cookie set with browser_cookies is sent to the server', options, async (
   assert.equal(set.data.cookie.expires, -1, 'without expires a session cookie');
   assert.match(set.text, /token="abc 123"; domain=127\.0\.0\.1; path=\/; session; SameSite=Lax/);
 
-  await openTab('/first');
+  await openPage('/first');
   assert.match(cookiesSeen.get('/first'), /(^|; )token=abc 123($|;)/);
 });
 
 test('browser_cookies lists, gets and deletes what the server set', options, async () => {
-  await openTab('/login');
+  await openPage('/login');
   const list = await callOk(client, 'browser_cookies', { action: 'list', domain: '127.0.0.1' });
   const session = list.data.cookies.find((c) => c.name === 'session');
   assert.ok(session, `the server's cookie is listed: ${list.text}`);
@@ -159,7 +149,7 @@ test('browser_cookies lists, gets and deletes what the server set', options, asy
   const removed = await callOk(client, 'browser_cookies', { action: 'delete', name: 'session' });
   assert.equal(removed.data.removed, 1);
   assert.equal(textField(removed.text, 'removed'), '1');
-  await openTab('/after-delete');
+  await openPage('/after-delete');
   assert.doesNotMatch(cookiesSeen.get('/after-delete'), /session=/);
   assert.match(cookiesSeen.get('/after-delete'), /token=/, 'the other cookie stays');
 });
@@ -177,7 +167,7 @@ test('browser_cookies refuses bad cookies and changes nothing', options, async (
 });
 
 test('browser_storage writes localStorage and sessionStorage the page reads', options, async () => {
-  const id = await openTab('/blank');
+  const id = await openPage('/blank');
   const set = await callOk(client, 'browser_storage', { browserId: id, action: 'set', key: 'theme', value: 'dark' });
   assert.equal(set.data.origin, origin);
   assert.equal(set.data.value, 'dark');
@@ -215,7 +205,7 @@ test('browser_storage says when a page has no storage', options, async () => {
 });
 
 test('browser_storage_state saves a login and loads it back', options, async () => {
-  const id = await openTab('/login');
+  const id = await openPage('/login');
   await callOk(client, 'browser_storage', { browserId: id, action: 'set', key: 'theme', value: 'solarized' });
 
   const saved = await callOk(client, 'browser_storage_state', { action: 'save', path: 'state.json' });
@@ -237,7 +227,7 @@ test('browser_storage_state saves a login and loads it back', options, async () 
   const loaded = await callOk(client, 'browser_storage_state', { action: 'load', path: 'state.json' });
   assert.equal(loaded.data.cookies, state.cookies.length);
   assert.deepEqual(loaded.data.origins, [origin]);
-  const next = await openTab('/storage');
+  const next = await openPage('/storage');
   assert.match(cookiesSeen.get('/storage'), /session=server-made/);
   assert.equal(await evaluate(next, '() => document.getElementById("out").textContent'),
     'theme=solarized draft=null');
@@ -257,7 +247,7 @@ test('browser_storage_state refuses paths outside the workspace and bad files', 
 });
 
 test('browser_handle_dialog answers the next dialog; later ones get the default', options, async () => {
-  const id = await openTab('/dialogs');
+  const id = await openPage('/dialogs');
   const set = await callOk(client, 'browser_handle_dialog', { browserId: id, accept: true, promptText: 'Ada' });
   assert.equal(set.data.accept, true);
   assert.equal(textField(set.text, 'browserId'), id);
@@ -287,7 +277,7 @@ test('browser_handle_dialog answers the next dialog; later ones get the default'
 });
 
 test('a download goes into the workspace downloads/ folder with the right bytes', options, async () => {
-  const id = await openTab('/files');
+  const id = await openPage('/files');
   // Navigating to an attachment: the tab stays on its page, the file is saved.
   const nav = await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/export.csv` });
   assert.equal(nav.data.url, `${origin}/files`, 'the tab stays on its page');
@@ -339,7 +329,7 @@ function imageSize(buffer) {
 }
 
 test('browser_screenshot of one element, as JPEG, scaled, and saved', options, async () => {
-  const id = await openTab('/shot');
+  const id = await openPage('/shot');
   const { text: tree } = await callText(client, 'browser_snapshot', { browserId: id });
   const box = /img "Red box" (@e\d+)/.exec(tree)[1];
   const far = /button "Far away" (@e\d+)/.exec(tree)[1];
@@ -378,7 +368,7 @@ test('browser_screenshot of one element, as JPEG, scaled, and saved', options, a
 });
 
 test('browser_pdf prints the page to a PDF in the workspace', options, async () => {
-  const id = await openTab('/invoice');
+  const id = await openPage('/invoice');
   fs.mkdirSync(path.join(app.dirs.workspace, 'out'), { recursive: true });
   const printed = await callOk(client, 'browser_pdf', { browserId: id, path: 'out/invoice.pdf', landscape: true, paperSize: 'Letter' });
   const file = fs.realpathSync(path.join(app.dirs.workspace, 'out', 'invoice.pdf'));
@@ -398,7 +388,7 @@ test('browser_pdf prints the page to a PDF in the workspace', options, async () 
 });
 
 test('browser_find returns refs and snapshot lines of matching elements', options, async () => {
-  const id = await openTab('/find');
+  const id = await openPage('/find');
   const buttons = await callOk(client, 'browser_find', { browserId: id, role: 'button', name: 'save' });
   assert.equal(buttons.data.total, 2);
   assert.deepEqual(buttons.data.matches.map((m) => m.name), ['Save draft', 'Save and send']);

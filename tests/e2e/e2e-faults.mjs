@@ -55,6 +55,25 @@ async function startServer(routes) {
   };
 }
 
+// Runs @body against a fresh Tabwright whose first tab shows @path of
+// @server; stops the client, the app and the server afterwards, whatever
+// happened.
+async function withPage(server, path, body) {
+  let app;
+  let client;
+
+  try {
+    app = await startTabwright();
+    client = await connectClient(app, 'e2e-faults');
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url(path) });
+    await body({ app, client, browserId: tab.browserId });
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await server.close();
+  }
+}
+
 function html(body) {
   return (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -78,14 +97,7 @@ test('browser_evaluate returns the right values whatever built-ins the page repl
   const names = Object.keys(BREAKS);
   names.forEach((name, i) => { routes[`/break/${i}`] = html(page(`Broken ${i}`, BREAKS[name])); });
   const server = await startServer(routes);
-  let app;
-  let client;
-
-  try {
-    app = await startTabwright();
-    client = await connectClient(app, 'e2e-faults');
-    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/all') });
-    const browserId = tab.browserId;
+  await withPage(server, '/all', async ({ client, browserId }) => {
 
     const check = async (where) => {
       const { data } = await callOk(client, 'browser_evaluate', { browserId, function: VALUE_FUNCTION });
@@ -122,11 +134,7 @@ test('browser_evaluate returns the right values whatever built-ins the page repl
       await attempt(names[i]);
     }
     assert.deepEqual(wrong, [], 'browser_evaluate is wrong on these pages');
-  } finally {
-    await client?.close().catch(() => {});
-    await app?.stop();
-    await server.close();
-  }
+  });
 });
 
 // The live web processes among the app's descendants.
@@ -175,14 +183,7 @@ test('a web process killed during browser_evaluate is reported as browser_crashe
     '/page': html(page('Crash me')),
     '/started': (req, res) => { res.writeHead(204); res.end(); started(); },
   });
-  let app;
-  let client;
-
-  try {
-    app = await startTabwright();
-    client = await connectClient(app, 'e2e-faults');
-    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/page') });
-    const browserId = tab.browserId;
+  await withPage(server, '/page', async ({ app, client, browserId }) => {
     assert.equal((await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' })).data.result, 'Crash me');
 
     // The function tells the server it runs, then waits forever.
@@ -205,11 +206,7 @@ test('a web process killed during browser_evaluate is reported as browser_crashe
     await callError(client, 'browser_evaluate', { browserId, function: '() => 1' }, 'browser_crashed');
     await callOk(client, 'browser_reload', { browserId });
     assert.equal((await callOk(client, 'browser_evaluate', { browserId, function: '() => document.title' })).data.result, 'Crash me');
-  } finally {
-    await client?.close().catch(() => {});
-    await app?.stop();
-    await server.close();
-  }
+  });
 });
 
 test('a server redirect to another scheme reads nothing, and the tab comes back', options, async () => {
@@ -219,14 +216,7 @@ test('a server redirect to another scheme reads nothing, and the tab comes back'
     '/to-data': redirect('data:text/html,<title>Data</title>'),
     '/to-file': redirect('file:///etc/passwd'),
   });
-  let app;
-  let client;
-
-  try {
-    app = await startTabwright();
-    client = await connectClient(app, 'e2e-faults');
-    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/page') });
-    const browserId = tab.browserId;
+  await withPage(server, '/page', async ({ client, browserId }) => {
 
     // WebKit refuses a redirect to data: with an error.
     await callError(client, 'browser_navigate', { browserId, url: server.url('/to-data') }, 'browser_denied');
@@ -244,11 +234,7 @@ test('a server redirect to another scheme reads nothing, and the tab comes back'
     await callOk(client, 'browser_navigate', { browserId, url: server.url('/page') });
     const { data } = await callOk(client, 'browser_evaluate', { browserId, function: '() => [location.href, document.title]' });
     assert.deepEqual(data.result, [server.url('/page'), 'Home']);
-  } finally {
-    await client?.close().catch(() => {});
-    await app?.stop();
-    await server.close();
-  }
+  });
 });
 
 test('a page stuck in an endless loop: calls say so, reload and navigate get the tab back', options, async (t) => {
@@ -271,14 +257,7 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
     '/stuck': html(page('Stuck page')),
     '/go': (req, res) => { if (released) answer(res); else held.push(res); },
   });
-  let app;
-  let client;
-
-  try {
-    app = await startTabwright();
-    client = await connectClient(app, 'e2e-faults');
-    const { data: tab } = await callOk(client, 'browser_new_tab', { url: server.url('/stuck') });
-    const browserId = tab.browserId;
+  await withPage(server, '/stuck', async ({ client, browserId }) => {
 
     for (const [what, loop, recover] of [
       ['an endless loop', 'while (true) {}', 'browser_reload'],
@@ -327,9 +306,5 @@ test('a page stuck in an endless loop: calls say so, reload and navigate get the
       if (recover === 'browser_navigate')
         await callOk(client, 'browser_navigate', { browserId, url: server.url('/stuck') });
     }
-  } finally {
-    await client?.close().catch(() => {});
-    await app?.stop();
-    await server.close();
-  }
+  });
 });

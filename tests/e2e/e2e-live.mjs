@@ -10,27 +10,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, connectClient, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
-let app;
+let session;
 let fixtures;
 let client;
 let background;
 
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright();
-  client = await connectClient(app);
+  session = await startSession();
+  ({ fixtures, client } = session);
 
   // The first tab is the one on screen; the agent's next tab opens behind it.
   await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=Front') });
@@ -38,9 +34,7 @@ before(async () => {
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 test('a background tab is a visible page and gets animation frames', options, async () => {

@@ -12,7 +12,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { assertTextMentions, callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { listenOnLoopback, sendStaticFile } from './lib/fixture-server.mjs';
+import { assertTextMentions, callError, callOk, callText, connectClient, openTab, textField } from './lib/mcp.mjs';
 import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
@@ -31,31 +32,15 @@ let client;
 
 // Serves tests/fixtures/page/; client-side routes of delayed.html serve the
 // same page.
-function startPageServer() {
+async function startPageServer() {
   server = http.createServer((req, res) => {
     let p = new URL(req.url, 'http://127.0.0.1').pathname;
     if (p.startsWith('/orders/'))
       p = '/delayed.html';
     const file = path.join(PAGES, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-    fs.readFile(file, (error, data) => {
-      if (error) {
-        res.writeHead(404, { 'Content-Type': 'text/html' });
-        res.end('<title>Not Found</title>');
-        return;
-      }
-      res.writeHead(200, {
-        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'Cache-Control': 'no-store',
-      });
-      res.end(data);
-    });
+    sendStaticFile(res, file, TYPES);
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      origin = `http://127.0.0.1:${server.address().port}`;
-      resolve();
-    });
-  });
+  origin = await listenOnLoopback(server);
 }
 
 const url = (p) => `${origin}/${p}`;
@@ -127,10 +112,7 @@ function assertColour(image, x, y, rgb) {
     assert.ok(Math.abs(found[i] - rgb[i]) <= 3, `pixel (${x}, ${y}) is ${found}, expected ${rgb}`);
 }
 
-async function openTab(page) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: url(page) });
-  return data.browserId;
-}
+const openPage = (page) => openTab(client, url(page));
 
 before(async () => {
   if (options.skip)
@@ -167,7 +149,7 @@ test('tools/list describes the reading and control tools', options, async () => 
 });
 
 test('browser_screenshot returns a PNG of the viewport with known pixels', options, async () => {
-  const id = await openTab('colors.html');
+  const id = await openPage('colors.html');
   // No structuredContent: Codex would pass the model its JSON and drop the image.
   const { result, text } = await callText(client, 'browser_screenshot', { browserId: id });
   const image = result.content.find((block) => block.type === 'image');
@@ -186,7 +168,7 @@ test('browser_screenshot returns a PNG of the viewport with known pixels', optio
 });
 
 test('browser_screenshot with fullPage captures the whole document', options, async () => {
-  const id = await openTab('tall.html');
+  const id = await openPage('tall.html');
   const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, fullPage: true });
   assert.equal(textField(text, 'height'), '3000');
   const png = decodePng(Buffer.from(result.content.find((block) => block.type === 'image').data, 'base64'));
@@ -194,7 +176,7 @@ test('browser_screenshot with fullPage captures the whole document', options, as
 });
 
 test('browser_screenshot saves inside the workspace and refuses paths outside it', options, async () => {
-  const id = await openTab('colors.html');
+  const id = await openPage('colors.html');
   const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
   const saved = fs.realpathSync(path.join(app.dirs.workspace, 'home.png'));
   assert.equal(textField(text, 'path'), saved);
@@ -207,7 +189,7 @@ test('browser_screenshot saves inside the workspace and refuses paths outside it
 });
 
 test('browser_logs reports console messages, exceptions and failed requests', options, async () => {
-  const id = await openTab('console.html');
+  const id = await openPage('console.html');
   let logs;
   await waitUntil('browser_logs to list the exception thrown from a timer', async () => {
     logs = await callOk(client, 'browser_logs', { browserId: id });
@@ -239,7 +221,7 @@ test('browser_logs reports console messages, exceptions and failed requests', op
 test('browser_wait waits for delayed text and a pushState URL, and times out', options, async () => {
   // The text comes 2 s after the page loaded; opening the tab takes part of
   // that, the wait the rest.
-  const id = await openTab('delayed.html?delay=2000');
+  const id = await openPage('delayed.html?delay=2000');
   const { data, text } = await callOk(client, 'browser_wait', { browserId: id, text: 'Order confirmed' });
   assert.equal(data.matched, 'text');
   assert.ok(data.elapsedMs >= 500 && data.elapsedMs < 5000, `waited ${data.elapsedMs} ms`);
@@ -257,7 +239,7 @@ test('browser_wait waits for delayed text and a pushState URL, and times out', o
 });
 
 test('browser_resize gives the page a phone-sized viewport', options, async () => {
-  const id = await openTab('colors.html');
+  const id = await openPage('colors.html');
   const { data, text } = await callOk(client, 'browser_resize', { browserId: id, width: 375, height: 667 });
   assert.equal(data.innerWidth, 375);
   assert.equal(data.innerHeight, 667);

@@ -14,13 +14,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { callOk, refIn, resultText } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
+let session;
 let fixtures;
 let client;
 
@@ -45,16 +45,13 @@ async function openPage(page) {
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright();
-  client = await connectClient(app, 'tabwright-e2e-pointer');
+  session = await startSession({ clientName: 'tabwright-e2e-pointer' });
+  ({ fixtures, client } = session);
   await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=On%20screen') });
 });
 
 after(async () => {
-  await client?.close();
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 test('a menu shown only by CSS :hover opens on browser_hover and its items are clickable', options, async () => {

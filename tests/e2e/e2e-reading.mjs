@@ -15,28 +15,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
+let session;
 let fixtures;
 let client;
 
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright({ args: ['--tools', 'core,reading'] });
-  client = await connectClient(app);
+  session = await startSession({ tabwright: { args: ['--tools', 'core,reading'] } });
+  ({ fixtures, client } = session);
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 // A tab on the client-rendered article, once its script has built the

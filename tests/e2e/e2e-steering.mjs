@@ -12,12 +12,12 @@ import { after, before, test } from 'node:test';
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callAndAbandon, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { callAndAbandon, callError, callOk, resultText } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
-let app;
+let session;
 let fixtures;
 let client;
 let browserId;
@@ -25,16 +25,13 @@ let browserId;
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright();
-  client = await connectClient(app);
+  session = await startSession();
+  ({ fixtures, client } = session);
   ({ data: { browserId } } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') }));
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 test('browser_handoff is listed with its message and time limits', options, async () => {

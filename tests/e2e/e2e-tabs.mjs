@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { assertTextMentions, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { assertTextMentions, callError, callOk, resultText } from './lib/mcp.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
-let app;
+let session;
 let fixtures;
 let client;
 let tools;
@@ -22,15 +22,12 @@ let tabId;
 before(async () => {
   if (options.skip)
     return;
-  fixtures = await startFixtureServer();
-  app = await startTabwright();
-  client = await connectClient(app);
+  session = await startSession();
+  ({ fixtures, client } = session);
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await fixtures?.close();
+  await session?.close();
 });
 
 const TAB_TOOLS = [

@@ -93,6 +93,31 @@ function handle(req, res) {
   return sendFile(res, file);
 }
 
+// Starts @server listening on a free loopback port; resolves with its
+// origin, e.g. http://127.0.0.1:40123.
+export function listenOnLoopback(server) {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`));
+  });
+}
+
+// Answers with the contents of @file, typed by its extension from @types,
+// never cached; a file that cannot be read is a plain "Not Found" page.
+export function sendStaticFile(res, file, types) {
+  fs.readFile(file, (error, data) => {
+    if (error) {
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end('<title>Not Found</title>');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': types[path.extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-store',
+    });
+    res.end(data);
+  });
+}
+
 // Starts the server on a free loopback port; resolves with
 // { origin, url(path), close() }.
 export async function startFixtureServer() {

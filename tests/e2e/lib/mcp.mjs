@@ -89,6 +89,18 @@ export async function callText(client, name, args = {}) {
   return { result, text };
 }
 
+// Opens a tab at @url; resolves with its browserId.
+export async function openTab(client, url) {
+  const { data } = await callOk(client, 'browser_new_tab', { url });
+  return data.browserId;
+}
+
+// Runs @fn in the page of tab @browserId; resolves with its result.
+export async function evaluateIn(client, browserId, fn) {
+  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
+  return data.result;
+}
+
 // The value of a labelled line "label: value" of a result text: the way
 // text-only clients (Gemini CLI, OpenCode) learn browserId, url, path.
 export function textField(text, label) {
