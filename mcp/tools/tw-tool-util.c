@@ -108,6 +108,45 @@ tw_tool_append_size (GString *text,
 }
 
 void
+tw_tool_append_request (GString    *text,
+                        JsonObject *request,
+                        const char *unknown_failure)
+{
+  const char *state;
+  gint64 status;
+  gint64 duration;
+  gint64 size;
+
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (request != NULL);
+
+  state = tw_json_get_string (request, "state", "pending");
+  status = tw_json_get_int (request, "status", 0);
+  duration = tw_json_get_int (request, "durationMs", -1);
+  size = tw_json_get_int (request, "size", -1);
+
+  g_string_append_printf (text, " %s %s",
+                          tw_json_get_string (request, "method", "GET"),
+                          tw_json_get_string (request, "url", ""));
+  if (status > 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT, status);
+  if (g_strcmp0 (state, "failed") == 0)
+    g_string_append_printf (text, " FAILED: %s",
+                            tw_json_get_string (request, "failure", unknown_failure));
+  else if (g_strcmp0 (state, "pending") == 0)
+    g_string_append (text, " pending");
+
+  g_string_append_printf (text, " %s", tw_json_get_string (request, "resourceType", "other"));
+  if (duration >= 0)
+    g_string_append_printf (text, " %" G_GINT64_FORMAT " ms", duration);
+  if (size >= 0)
+    {
+      g_string_append_c (text, ' ');
+      tw_tool_append_size (text, size);
+    }
+}
+
+void
 tw_tool_append_dialogs (GString    *text,
                         JsonObject *result)
 {

@@ -122,6 +122,13 @@ void        tw_tool_append_cut          (GString     *text,
 void        tw_tool_append_size         (GString     *text,
                                          gint64       size);
 
+/* Appends what became of a network request, after a space: " POST
+ * http://…/api 201 fetch 12 ms 335 B", with FAILED: and the reason (else
+ * @unknown_failure) or "pending" after the status when it did not finish. */
+void        tw_tool_append_request      (GString     *text,
+                                         JsonObject  *request,
+                                         const char  *unknown_failure);
+
 /* Appends `title: "<title>"`, or `title: (none)` for a page without one. */
 void        tw_tool_append_title        (GString     *text,
                                          JsonObject  *result);

@@ -176,29 +176,10 @@ static void
 append_request_line (GString    *text,
                      JsonObject *request)
 {
-  const char *state = tw_json_get_string (request, "state", "pending");
-  gint64 status = tw_json_get_int (request, "status", 0);
-  gint64 duration = tw_json_get_int (request, "durationMs", -1);
-  gint64 size = tw_json_get_int (request, "size", -1);
   const char *mime_type = tw_json_get_string (request, "mimeType", NULL);
 
-  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT " %s %s", tw_json_get_int (request, "id", 0),
-                          tw_json_get_string (request, "method", "GET"),
-                          tw_json_get_string (request, "url", ""));
-  if (status > 0)
-    g_string_append_printf (text, " %" G_GINT64_FORMAT, status);
-  if (g_strcmp0 (state, "failed") == 0)
-    g_string_append_printf (text, " FAILED: %s", tw_json_get_string (request, "failure", "unknown"));
-  else if (g_strcmp0 (state, "pending") == 0)
-    g_string_append (text, " pending");
-  g_string_append_printf (text, " %s", tw_json_get_string (request, "resourceType", "other"));
-  if (duration >= 0)
-    g_string_append_printf (text, " %" G_GINT64_FORMAT " ms", duration);
-  if (size >= 0)
-    {
-      g_string_append_c (text, ' ');
-      tw_tool_append_size (text, size);
-    }
+  g_string_append_printf (text, "\n#%" G_GINT64_FORMAT, tw_json_get_int (request, "id", 0));
+  tw_tool_append_request (text, request, "unknown");
   if (mime_type != NULL)
     g_string_append_printf (text, " %s", mime_type);
 }

@@ -14,8 +14,7 @@ static char *
 format_emulate (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonNode *node = json_object_get_member (result, "emulation");
-  JsonObject *emulation = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  JsonObject *emulation = tw_json_get_object (result, "emulation");
   g_autofree char *described = tw_tool_describe_emulation (emulation);
 
   if (tw_json_get_boolean (result, "reset", FALSE))
@@ -27,8 +26,7 @@ format_emulate (JsonObject *result)
       g_string_append_printf (text, "The tab now emulates %s.", described != NULL ? described : "nothing");
       if (emulation != NULL && json_object_has_member (emulation, "device"))
         {
-          JsonNode *viewport_node = json_object_get_member (result, "viewport");
-          JsonObject *viewport = viewport_node != NULL && JSON_NODE_HOLDS_OBJECT (viewport_node) ? json_node_get_object (viewport_node) : NULL;
+          JsonObject *viewport = tw_json_get_object (result, "viewport");
 
           if (viewport != NULL)
             g_string_append_printf (text, " Its viewport is %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT

@@ -56,18 +56,6 @@
 
 /* Reading results */
 
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
 static gint64
 get_int (JsonObject *object,
          const char *member,
@@ -110,7 +98,7 @@ static void
 append_result_element (GString    *text,
                        JsonObject *result)
 {
-  JsonObject *element = get_object (result, "element");
+  JsonObject *element = tw_json_get_object (result, "element");
 
   if (element != NULL)
     append_element (text, element);
@@ -209,7 +197,7 @@ static char *
 format_fill (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *selected = get_object (result, "selected");
+  JsonObject *selected = tw_json_get_object (result, "selected");
   const char *value = tw_json_get_string (result, "value", NULL);
 
   if (selected != NULL)
@@ -244,7 +232,7 @@ static char *
 format_type (JsonObject *result)
 {
   GString *text = g_string_new ("Typed ");
-  JsonObject *element = get_object (result, "element");
+  JsonObject *element = tw_json_get_object (result, "element");
   const char *typed = tw_json_get_string (result, "typed", "");
   const char *value = tw_json_get_string (result, "value", NULL);
 
@@ -283,7 +271,7 @@ static char *
 format_keypress (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *element = get_object (result, "element");
+  JsonObject *element = tw_json_get_object (result, "element");
 
   g_string_append_printf (text, "Pressed %s", tw_json_get_string (result, "key", "the key"));
   if (element != NULL)
@@ -318,8 +306,8 @@ static char *
 format_select (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *element = get_object (result, "element");
-  JsonObject *selected = get_object (result, "selected");
+  JsonObject *element = tw_json_get_object (result, "element");
+  JsonObject *selected = tw_json_get_object (result, "selected");
   const char *label = selected != NULL ? tw_json_get_string (selected, "label", "") : "";
   const char *value = selected != NULL ? tw_json_get_string (selected, "value", "") : "";
 
@@ -347,8 +335,8 @@ static char *
 format_drag (JsonObject *result)
 {
   GString *text = g_string_new ("Dragged ");
-  JsonObject *source = get_object (result, "source");
-  JsonObject *target = get_object (result, "target");
+  JsonObject *source = tw_json_get_object (result, "source");
+  JsonObject *target = tw_json_get_object (result, "target");
   gboolean html = g_strcmp0 (tw_json_get_string (result, "mode", ""), "html5") == 0;
 
   if (source != NULL)
@@ -392,7 +380,7 @@ static char *
 format_upload (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonObject *element = get_object (result, "element");
+  JsonObject *element = tw_json_get_object (result, "element");
   JsonNode *node = json_object_get_member (result, "files");
 
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))

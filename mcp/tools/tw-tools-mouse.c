@@ -26,38 +26,14 @@ append_element (GString    *text,
   g_string_append_printf (text, " %s", tw_json_get_string (element, "ref", ""));
 }
 
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static double
-get_number (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return 0;
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    return (double) json_node_get_int (node);
-  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    return json_node_get_double (node);
-  return 0;
-}
-
 static char *
 format_mouse (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   const char *action = tw_json_get_string (result, "action", "move");
-  JsonObject *element = get_object (result, "element");
-  JsonObject *to = get_object (result, "to");
-  JsonObject *released = get_object (result, "releasedOn");
+  JsonObject *element = tw_json_get_object (result, "element");
+  JsonObject *to = tw_json_get_object (result, "to");
+  JsonObject *released = tw_json_get_object (result, "releasedOn");
   const char *ref = element != NULL ? tw_json_get_string (element, "ref", NULL) : NULL;
 
   if (g_str_equal (action, "click"))
@@ -74,7 +50,7 @@ format_mouse (JsonObject *result)
     text->str[0] = g_ascii_toupper (text->str[0]);
 
   g_string_append_printf (text, " %s (%g, %g) of the viewport", g_str_equal (action, "drag") ? "from" : "at",
-                          get_number (result, "x"), get_number (result, "y"));
+                          tw_json_get_number (result, "x", 0), tw_json_get_number (result, "y", 0));
   if (element != NULL)
     {
       g_string_append (text, ", on ");
@@ -82,7 +58,8 @@ format_mouse (JsonObject *result)
     }
   if (to != NULL)
     {
-      g_string_append_printf (text, ", to (%g, %g)", get_number (to, "x"), get_number (to, "y"));
+      g_string_append_printf (text, ", to (%g, %g)",
+                              tw_json_get_number (to, "x", 0), tw_json_get_number (to, "y", 0));
       if (released != NULL)
         {
           g_string_append (text, ", released on ");

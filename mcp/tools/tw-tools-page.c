@@ -127,31 +127,7 @@ format_log_entry (JsonObject *entry)
     }
   else if (g_strcmp0 (type, "network") == 0)
     {
-      const char *state = tw_json_get_string (entry, "state", "pending");
-      gint64 status = tw_json_get_int (entry, "status", -1);
-      gint64 duration = tw_json_get_int (entry, "durationMs", -1);
-      gint64 size = tw_json_get_int (entry, "size", -1);
-
-      g_string_append_printf (line, " %s %s",
-                              tw_json_get_string (entry, "method", "GET"),
-                              url != NULL ? url : "");
-
-      if (status > 0)
-        g_string_append_printf (line, " %" G_GINT64_FORMAT, status);
-      if (g_strcmp0 (state, "failed") == 0)
-        g_string_append_printf (line, " FAILED: %s",
-                                tw_json_get_string (entry, "failure", "unknown reason"));
-      else if (g_strcmp0 (state, "pending") == 0)
-        g_string_append (line, " pending");
-
-      g_string_append_printf (line, " %s", tw_json_get_string (entry, "resourceType", "other"));
-      if (duration >= 0)
-        g_string_append_printf (line, " %" G_GINT64_FORMAT " ms", duration);
-      if (size >= 0)
-        {
-          g_string_append_c (line, ' ');
-          tw_tool_append_size (line, size);
-        }
+      tw_tool_append_request (line, entry, "unknown reason");
     }
   else if (g_strcmp0 (type, "navigation") == 0)
     {
@@ -170,9 +146,7 @@ format_logs (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   const char *browser_id = tw_json_get_string (result, "browserId", "?");
-  JsonNode *node = json_object_get_member (result, "entries");
-  JsonArray *entries = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node)
-                                                                      : NULL;
+  JsonArray *entries = tw_json_get_array (result, "entries");
   guint n_entries = entries != NULL ? json_array_get_length (entries) : 0;
   gint64 total = tw_json_get_int (result, "total", -1);
   gint64 dropped = tw_json_get_int (result, "dropped", -1);

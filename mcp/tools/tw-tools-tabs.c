@@ -9,8 +9,7 @@
 static char *
 format_tab_list (JsonObject *result)
 {
-  JsonNode *node = json_object_get_member (result, "tabs");
-  JsonArray *tabs = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  JsonArray *tabs = tw_json_get_array (result, "tabs");
   GString *text = g_string_new (NULL);
 
   if (tabs == NULL || json_array_get_length (tabs) == 0)
