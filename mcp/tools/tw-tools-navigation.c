@@ -61,32 +61,39 @@ navigate_handler (TwToolCall *call)
                             params, format_navigate);
 }
 
+/* The history commands take nothing but the tab, and differ only in the
+ * command and the words of the result. */
+typedef struct
+{
+  const char       *tool;
+  TwTabCommand      command;
+  TwToolFormatFunc  format;
+} HistoryCommand;
+
+static const HistoryCommand history_commands[] = {
+  { "browser_back", TW_TAB_COMMAND_BACK, format_back },
+  { "browser_forward", TW_TAB_COMMAND_FORWARD, format_forward },
+  { "browser_reload", TW_TAB_COMMAND_RELOAD, format_reload },
+};
+
 static void
-run_history_command (TwToolCall       *call,
-                     TwTabCommand      command,
-                     TwToolFormatFunc  format)
+history_handler (TwToolCall *call)
 {
   static const char * const no_names[] = { NULL };
+  const char *tool = tw_tool_call_get_def (call)->name;
 
-  tw_tool_run_tab_command (call, command, no_names, format);
-}
+  for (guint i = 0; i < G_N_ELEMENTS (history_commands); i++)
+    {
+      const HistoryCommand *c = &history_commands[i];
 
-static void
-back_handler (TwToolCall *call)
-{
-  run_history_command (call, TW_TAB_COMMAND_BACK, format_back);
-}
+      if (g_str_equal (c->tool, tool))
+        {
+          tw_tool_run_tab_command (call, c->command, no_names, c->format);
+          return;
+        }
+    }
 
-static void
-forward_handler (TwToolCall *call)
-{
-  run_history_command (call, TW_TAB_COMMAND_FORWARD, format_forward);
-}
-
-static void
-reload_handler (TwToolCall *call)
-{
-  run_history_command (call, TW_TAB_COMMAND_RELOAD, format_reload);
+  g_assert_not_reached ();
 }
 
 static const TwToolDef navigation_tools[] = {
@@ -120,7 +127,7 @@ static const TwToolDef navigation_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = back_handler,
+    .handler = history_handler,
   },
   {
     .name = "browser_forward",
@@ -134,7 +141,7 @@ static const TwToolDef navigation_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = forward_handler,
+    .handler = history_handler,
   },
   {
     .name = "browser_reload",
@@ -148,7 +155,7 @@ static const TwToolDef navigation_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = reload_handler,
+    .handler = history_handler,
   },
 };
 
