@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, connectClient, resultText, textField } from './lib/mcp.mjs';
+import { callError, callOk, connectClient, openTab, resultText, textField } from './lib/mcp.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { makeAppDirs, requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
@@ -121,10 +121,7 @@ after(async () => {
   await new Promise((resolve) => (api ? api.close(resolve) : resolve()));
 });
 
-async function openTab(p) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url(p) });
-  return data.browserId;
-}
+const openPage = (p) => openTab(client, fixtures.url(p));
 
 async function refOf(browserId, name) {
   const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
@@ -135,7 +132,7 @@ async function refOf(browserId, name) {
 }
 
 test('browser_console lists messages, filters them and shows one in detail', options, async () => {
-  const id = await openTab('debugging/console.html');
+  const id = await openPage('debugging/console.html');
   const script = fixtures.url('debugging/console.js');
 
   const all = await callOk(client, 'browser_console', { browserId: id });
@@ -209,7 +206,7 @@ test('browser_console lists messages, filters them and shows one in detail', opt
 });
 
 test('browser_console waits for an uncaught exception with its stack', options, async () => {
-  const id = await openTab('debugging/console.html');
+  const id = await openPage('debugging/console.html');
   // Reading the console marks what came so far as seen.
   await callOk(client, 'browser_console', { browserId: id });
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, callText } from './lib/mcp.mjs';
+import { callOk, callText, refIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -37,12 +37,6 @@ async function openPage() {
 async function snapshot(browserId, extra = {}) {
   const { text } = await callText(client, 'browser_snapshot', { browserId, ...extra });
   return text;
-}
-
-function refIn(text, needle) {
-  const line = text.split('\n').find((l) => l.includes(needle) && / @e\d+/.test(l));
-  assert.ok(line, `a line with ${needle} in:\n${text}`);
-  return / (@e\d+)/.exec(line)[1];
 }
 
 // The marked lines of a diff, each as "mark body" without the indent.

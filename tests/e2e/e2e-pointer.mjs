@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -30,11 +30,7 @@ async function snapshot(browserId) {
   return resultText(result);
 }
 
-
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 // A fixture in a background tab: the first tab opened stays on screen.
 async function openPage(page) {
