@@ -12,12 +12,12 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { requirementOptions, run, startTabwright, makeAppDirs } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const WAIT_MS = 60000;
@@ -71,16 +71,8 @@ function descendants(root) {
   return found;
 }
 
-async function waitFor(what, check, app) {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await check();
-    if (value)
-      return value;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}; Tabwright said:\n${app.log()}`);
-    await sleep(50);
-  }
+function waitFor(what, check, app) {
+  return waitUntil(what, check, { timeoutMs: WAIT_MS, detail: () => `Tabwright said:\n${app.log()}` });
 }
 
 function readPid(file) {

@@ -4,27 +4,22 @@
 // finding the process the app started for it and the token it holds, and
 // whether the server still takes that token.
 
-import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ACCEPT, PROTOCOL_VERSION, request } from './raw-http.mjs';
+import { waitUntil } from './wait.mjs';
 
 // How long a CLI may take for one step of its script.
 export const AGENT_WAIT_MS = 240000;
 
 // Resolves with the first truthy value of @check(), polled; fails after
 // @timeoutMs (AGENT_WAIT_MS unless given) with what @app printed.
-export async function waitFor(what, check, app, timeoutMs = AGENT_WAIT_MS) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value)
-      return value;
-    if (Date.now() > deadline)
-      assert.fail(`timed out waiting for ${what}${app ? `; Tabwright said:\n${app.log()}` : ''}`);
-    await sleep(100);
-  }
+export function waitFor(what, check, app, timeoutMs = AGENT_WAIT_MS) {
+  return waitUntil(what, check, {
+    timeoutMs,
+    intervalMs: 100,
+    detail: app ? () => `Tabwright said:\n${app.log()}` : undefined,
+  });
 }
 
 // The HTTP status of an initialize request with @token.
