@@ -234,14 +234,16 @@ function residentBytes(pid) {
 }
 
 // Ten failed calls with a 1 MB browserId once kept about 50 MB each, in the
-// activity log and the feed row that showed it.
+// activity log and the feed row that showed it. Such an argument is now
+// refused at the edge, as every string argument has a bound.
 test('failed calls with huge arguments do not make the app grow', options, async (t) => {
   const hugeId = 'b'.repeat(1024 * 1024);
   const fail = async () => {
     const response = await session.send('tools/call', { name: 'browser_reload', arguments: { browserId: hugeId } });
     assert.equal(response.status, 200);
     assert.equal(response.json.result.isError, true);
-    assert.equal(response.json.result.structuredContent.error.code, 'browser_not_found');
+    assert.equal(response.json.result.structuredContent.error.code, 'browser_invalid_argument');
+    assert.match(response.json.result.content[0].text, /"browserId" must be at most 10000 characters long/);
   };
   // The first calls warm up the allocator and the feed.
   await fail();
