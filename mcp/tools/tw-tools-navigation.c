@@ -119,8 +119,8 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_back",
     .title = "Go back",
     .description =
-      "Go back to the previous page in the tab's history (browser_denied when there is none). "
-      "Returns after the load with URL, title and HTTP status.",
+      "Go back in the tab's history (browser_denied when there is none). Returns after the "
+      "load with URL, title and HTTP status.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
@@ -133,8 +133,8 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_forward",
     .title = "Go forward",
     .description =
-      "Go forward in the tab's history after going back (browser_denied when nothing is ahead). "
-      "Returns after the load with URL, title and HTTP status.",
+      "Go forward in the tab's history (browser_denied when nothing is ahead). Returns after "
+      "the load with URL, title and HTTP status.",
     .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,

@@ -383,7 +383,7 @@ static const TwToolDef page_tools[] = {
       "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
       "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
       "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
-      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
+      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
       "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}",
       "\"browserId\""),
     .output_schema = TW_TOOL_OUTPUT_SCHEMA (

@@ -130,8 +130,7 @@ static const TwToolDef tab_tools[] = {
     .title = "List browser tabs",
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
-      "it is loading or private, and the agent driving it. Use it to find a browserId or to see what is "
-      "already open.",
+      "it is loading or private, and the agent driving it.",
     .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
     .output_schema = TW_TOOL_OUTPUT_SCHEMA (
       "\"tabs\": {"
@@ -163,13 +162,10 @@ static const TwToolDef tab_tools[] = {
     .description =
       "Open a new browser tab in the background, optionally at an http or https URL (else "
       "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
-      "status; pass the browserId to browser_snapshot and the other browser_* tools. With "
-      "private: true the tab gets a network session of its own: no cookies or storage of the "
-      "workspace, none left behind when it closes, and tabs its pages open share it; console "
-      "and network logs work as in any tab.",
+      "status; pass the browserId to the other browser_* tools.",
     .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"Open a private tab: a fresh session, logged out of everything, that keeps nothing. Default false.\"}"),
+      "\"private\": {\"type\": \"boolean\", \"description\": \"Own session: no workspace cookies or storage, nothing kept.\"}"),
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
