@@ -113,9 +113,9 @@ start_navigate (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_load_uri (self->view, url);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -131,9 +131,9 @@ start_back (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_go_back (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -149,9 +149,9 @@ start_forward (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_go_forward (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -159,9 +159,9 @@ start_reload (TwBrowserTab *self,
               GTask        *task,
               TabCommand   *cmd)
 {
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_reload (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 /* Commands the tab answers itself. */

@@ -19,13 +19,13 @@ static void
 tab_command_free (TabCommand *cmd)
 {
   g_assert (cmd->timeout_source == 0);
-  g_assert (cmd->settle_source == 0);
   g_assert (cmd->cancel_watch == NULL);
 
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
   g_clear_pointer (&cmd->reply, json_object_unref);
   g_clear_pointer (&cmd->action, tw_tab_action_unref);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_free (cmd->agent_name);
   g_free (cmd);
 }
@@ -71,21 +71,6 @@ _tw_browser_tab_crashed_error (TwBrowserTab *self)
 }
 
 /* The command queue */
-
-TabCommand *
-_tw_browser_tab_active_waiting_command (TwBrowserTab *self)
-{
-  TabCommand *cmd;
-
-  if (self->active == NULL)
-    return NULL;
-
-  cmd = g_task_get_task_data (self->active);
-  if (cmd->finished || !cmd->waiting)
-    return NULL;
-
-  return cmd;
-}
 
 static gboolean
 start_next_command_cb (gpointer user_data)
@@ -137,9 +122,8 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
 
   error = _tw_browser_tab_explain_if_stuck (self, error);
   cmd->finished = TRUE;
-  cmd->waiting = FALSE;
   g_clear_handle_id (&cmd->timeout_source, g_source_remove);
-  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_clear_pointer (&cmd->cancel_watch, tw_cancellable_unwatch);
 
   if (self->active == task)
@@ -230,8 +214,7 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
   TabCommand *cmd = g_task_get_task_data (task);
   const char *url;
 
-  cmd->waiting = FALSE;
-  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
 
   /* The restored page is there: now the command itself runs. */
   if (cmd->waking)
@@ -268,7 +251,7 @@ command_timeout_cb (gpointer user_data)
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
   guint limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
-  const char *still_loading = cmd->waiting ? "; it may still be loading" : "";
+  const char *still_loading = cmd->watch != NULL ? "; it may still be loading" : "";
 
   cmd->timeout_source = 0;
 
@@ -332,9 +315,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
       g_autofree char *uri = g_steal_pointer (&self->deferred_uri);
 
       cmd->waking = TRUE;
-      _tw_browser_tab_begin_wait (self, cmd);
+      _tw_browser_tab_watch_load (self, task);
       webkit_web_view_load_uri (self->view, uri);
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      _tw_browser_tab_wait_load (self, task);
       return;
     }
 
@@ -343,8 +326,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (self->wake_loading && cmd->command != TW_TAB_COMMAND_NAVIGATE)
     {
       cmd->waking = TRUE;
-      _tw_browser_tab_begin_wait (self, cmd);
-      cmd->started = TRUE;
+      _tw_browser_tab_watch_load (self, task);
+      tw_load_watch_assume_loading (cmd->watch);
+      _tw_browser_tab_wait_load (self, task);
       return;
     }
 
