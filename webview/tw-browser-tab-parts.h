@@ -101,6 +101,7 @@ typedef struct
   TwTabAction  *action;           /* what the overlay is told, for actions */
   GSource      *cancel_watch;
   TwLoadWatch  *watch;            /* the load it waits for, if any */
+  gint64        deadline_us;      /* its one time limit, from its start */
   guint         timeout_source;
   guint         waking : 1;       /* loading a restored tab's page first */
   guint         finished : 1;

@@ -203,16 +203,50 @@ _tw_browser_tab_page_title_cb (GObject      *object,
   _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
 }
 
-/* The title reaches the UI process on its own schedule, sometimes only
- * after the load has finished; asking the page keeps results from reporting
- * the previous page's title, or none. The isolated world sees the real
+static void
+page_settled_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *title = NULL;
+
+  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (cmd->finished)
+    return;
+
+  if (answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
+    title = tw_json_get_string (json_node_get_object (answer), "title", NULL);
+  else
+    g_debug ("Tab %s: the page did not settle after its load: %s", self->id,
+             error != NULL ? error->message : "no answer");
+
+  if (title != NULL)
+    _tw_browser_tab_set_title (self, title);
+
+  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+}
+
+/* The page a navigation ended on is the result once it has settled, as
+ * after an action (tw-tab-actions-settle.c): its DOM quiet for a moment
+ * after an animation frame, so that what an app renders after its load
+ * event is there for the next snapshot. The same call answers with the
+ * title: it reaches the UI process on its own schedule, sometimes only
+ * after the load has finished, and the isolated world sees the real
  * document.title whatever the page's scripts did to the getter. */
 void
 _tw_browser_tab_finish_with_page (TwBrowserTab *self,
                                   GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
   const char *url;
+  gint64 remaining_ms;
+  gint64 settle_ms;
 
   g_clear_pointer (&cmd->watch, tw_load_watch_free);
 
@@ -238,10 +272,17 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
       return;
     }
 
-  webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
-                                       TW_PAGE_RUNTIME_WORLD, NULL,
-                                       g_task_get_cancellable (task),
-                                       _tw_browser_tab_page_title_cb, g_object_ref (task));
+  /* Within the command's one time limit, leaving a second to answer. */
+  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
+  settle_ms = CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS);
+
+  args = json_object_new ();
+  json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, settle_ms));
+  json_object_set_int_member (args, "maxMs", settle_ms);
+  json_object_set_boolean_member (args, "afterLoad", TRUE);
+  tw_page_runtime_call_with_timeout_async (self->runtime, "actions.settle", args, settle_ms + 1000,
+                                           g_task_get_cancellable (task), page_settled_cb,
+                                           g_object_ref (task));
 }
 
 static gboolean
@@ -284,6 +325,7 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
                                GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
+  guint limit_ms;
 
   cmd->first_dialog = self->n_reported_dialogs;
 
@@ -305,8 +347,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (_tw_browser_tab_check_page_answers (self, task))
     return;
 
-  cmd->timeout_source = g_timeout_add (_tw_browser_tab_command_time_limit (self, cmd->command),
-                                       command_timeout_cb, task);
+  limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
+  cmd->deadline_us = g_get_monotonic_time () + (gint64) limit_ms * 1000;
+  cmd->timeout_source = g_timeout_add (limit_ms, command_timeout_cb, task);
 
   /* A restored tab that nobody used yet loads its page before the command
    * sees it, unless the command loads a page itself. */

@@ -6,9 +6,6 @@
 /* After the action: a navigation it started, the page going quiet and
  * the requests it made, and the diff of what changed. */
 
-/* How long the DOM must stay unchanged for the page to count as settled. */
-#define SETTLE_QUIET_MS 50
-
 /* Watching the page. */
 
 gboolean
@@ -321,7 +318,7 @@ _tw_tab_actions_run_settle (GTask *task)
   g_clear_object (&run->step_cancellable);
   run->step_cancellable = g_cancellable_new ();
 
-  json_object_set_int_member (args, "quietMs", MIN (SETTLE_QUIET_MS, remaining_ms));
+  json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, remaining_ms));
   json_object_set_int_member (args, "maxMs", remaining_ms);
   tw_page_runtime_call_with_timeout_async (run->runtime, "actions.settle", args,
                                            remaining_ms + 1000, run->step_cancellable,

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 #define TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS 5000
 #define TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS 30000
 #define TW_TAB_ACTIONS_DEFAULT_SETTLE_MS     1500
+/* How long the DOM must stay unchanged for a page to count as settled,
+ * after an action or a navigation. */
+#define TW_TAB_SETTLE_QUIET_MS               50
 #define TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS     30000
 /* browser_evaluate results longer than this (as JSON text) are cut. */
 #define TW_TAB_ACTIONS_MAX_RESULT_BYTES      (64 * 1024)
