@@ -14,7 +14,7 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 
 import {
-  call, ms, percentile, printComparison, startPlaywrightClient, startTabwrightClient, time,
+  call, ms, percentile, printComparison, runBench, startPlaywrightClient, startTabwrightClient, time,
 } from './servers.mjs';
 import { resultText } from '../tests/e2e/lib/mcp.mjs';
 
@@ -198,19 +198,4 @@ async function main() {
   console.log('returns a snapshot of the page with it.');
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench: ${error.stack ?? error}`);
-  exitCode = 1;
-} finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch {
-      // Best effort.
-    }
-  }
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import {
-  call, ms, percentile, printComparison, startPlaywrightClient as startPwClient,
+  call, ms, percentile, printComparison, runBench, startPlaywrightClient as startPwClient,
   startTabwrightClient as startTwClient, time,
 } from './servers.mjs';
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
@@ -428,19 +428,4 @@ function printTable(results) {
   console.log('Raw HTTP: one keep-alive connection, JSON-RPC without the SDK (Playwright MCP runs over stdio here).');
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench: ${error.stack ?? error}`);
-  exitCode = 1;
-} finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch {
-      // Best effort: everything is torn down below anyway.
-    }
-  }
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

@@ -107,3 +107,24 @@ export function printComparison(title, rows) {
   for (const r of rows)
     console.log(line(r));
 }
+
+// Runs @main, then everything pushed onto @cleanups, newest first, and
+// exits: 1 if @main threw.
+export async function runBench(main, cleanups) {
+  let exitCode = 0;
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench: ${error.stack ?? error}`);
+    exitCode = 1;
+  } finally {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Best effort: everything is torn down with the process anyway.
+      }
+    }
+  }
+  process.exit(exitCode);
+}

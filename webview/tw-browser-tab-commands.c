@@ -430,7 +430,7 @@ start_fill_form (TwBrowserTab *self,
 {
   TwTabActionsOptions options = {
     .workspace_dir = self->workspace_dir,
-    .navigation_timeout_ms = self->command_timeout_ms,
+    .deadline_us = cmd->deadline_us,
   };
 
   tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,

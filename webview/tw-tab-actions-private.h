@@ -36,7 +36,7 @@ typedef struct
   JsonObject     *params;
   char           *workspace_dir;
   guint           actionable_timeout_ms;
-  guint           navigation_timeout_ms;
+  gint64          limit_us;      /* the command's one time limit, or 0 */
   guint           settle_timeout_ms;
   guint           script_timeout_ms;
 

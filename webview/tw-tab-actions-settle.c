@@ -6,6 +6,9 @@
 /* After the action: a navigation it started, the page going quiet and
  * the requests it made, and the diff of what changed. */
 
+/* What an action keeps back from the command's time limit to answer in. */
+#define ANSWER_MARGIN_MS 1000
+
 /* Watching the page. */
 
 gboolean
@@ -208,6 +211,7 @@ void
 _tw_tab_actions_run_navigation_wait (GTask *task)
 {
   ActionRun *run = g_task_get_task_data (task);
+  gint64 deadline_us;
 
   if (run->phase == PHASE_DONE || run->phase == PHASE_NAVIGATION)
     return;
@@ -225,13 +229,19 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
       return;
     }
 
-  /* The load has the action's navigation time limit from when it started. */
+  /* The load may go on until the command's one time limit, less the time
+   * to settle on the new page and answer; without one, for the default
+   * time from its start. */
+  if (run->limit_us > 0)
+    deadline_us = run->limit_us - ((gint64) run->settle_timeout_ms + ANSWER_MARGIN_MS) * 1000;
+  else
+    deadline_us = tw_load_watch_get_first_start (run->watch) +
+                  (gint64) TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS * 1000;
+
   run->phase = PHASE_NAVIGATION;
   g_clear_object (&run->load_hold);
   run->load_hold = g_object_ref (task);
-  tw_load_watch_wait (run->watch, 0,
-                      tw_load_watch_get_first_start (run->watch) + (gint64) run->navigation_timeout_ms * 1000,
-                      navigation_ended_cb, task);
+  tw_load_watch_wait (run->watch, 0, deadline_us, navigation_ended_cb, task);
 }
 
 static gboolean

@@ -480,7 +480,6 @@ tw_tab_actions_run_async (WebKitWebView             *view,
   run->pending_resources = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   run->start_uri = g_strdup (webkit_web_view_get_uri (view));
   run->actionable_timeout_ms = TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS;
-  run->navigation_timeout_ms = TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS;
   run->settle_timeout_ms = TW_TAB_ACTIONS_DEFAULT_SETTLE_MS;
   run->script_timeout_ms = TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS;
 
@@ -489,8 +488,7 @@ tw_tab_actions_run_async (WebKitWebView             *view,
       run->workspace_dir = g_strdup (options->workspace_dir);
       if (options->actionable_timeout_ms > 0)
         run->actionable_timeout_ms = options->actionable_timeout_ms;
-      if (options->navigation_timeout_ms > 0)
-        run->navigation_timeout_ms = options->navigation_timeout_ms;
+      run->limit_us = options->deadline_us;
       if (options->settle_timeout_ms > 0)
         run->settle_timeout_ms = options->settle_timeout_ms;
       if (options->script_timeout_ms > 0)

@@ -39,8 +39,12 @@ typedef struct
   const char *workspace_dir;
   /* How long an element may take to become actionable. */
   guint       actionable_timeout_ms;
-  /* How long a navigation the action started may take to load. */
-  guint       navigation_timeout_ms;
+  /* When the command must have answered (monotonic time; 0 for no such
+   * limit): its one time limit. A load the action started may go on until
+   * shortly before it, and the action then answers that the page is still
+   * loading. Without it, a load may take TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS
+   * from its start. */
+  gint64      deadline_us;
   /* How long to wait at most for the page to go quiet after acting. */
   guint       settle_timeout_ms;
   /* How long a browser_evaluate function may run. */
