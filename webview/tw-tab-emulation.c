@@ -601,6 +601,9 @@ media_evaluated_cb (GObject      *object,
   Apply *apply = g_task_get_task_data (task);
 
   apply->page_media = evaluated_object (object, result);
+  /* Empty: the page shown could not be asked. */
+  if (apply->page_media == NULL)
+    apply->page_media = json_object_new ();
   finish_apply (task);
 }
 

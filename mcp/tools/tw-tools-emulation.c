@@ -44,7 +44,7 @@ append_page_media (GString    *text,
   const char *forced = tw_json_get_string (emulation, "forcedColors", NULL);
   const char *media = tw_json_get_string (emulation, "media", NULL);
 
-  if (page == NULL)
+  if (page == NULL || !json_object_has_member (page, "prefersDark"))
     {
       g_string_append (text, " The page shown could not be asked what it answers now; its next load follows.");
       return;
@@ -89,7 +89,7 @@ format_emulate (JsonObject *result)
 
   if (tw_json_get_boolean (result, "reset", FALSE))
     g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
-                     "the browser's own user agent, its pages are denied the position, it is online, and a "
+                     "the browser's own user agent, its pages are denied the position, it is online, a "
                      "device's viewport and touch support are gone, and its pages answer media queries as "
                      "the display does.");
   else
@@ -128,8 +128,7 @@ format_emulate (JsonObject *result)
                              "pages already watching it too.");
         }
     }
-  if (json_object_has_member (result, "pageMedia") ||
-      (!tw_json_get_boolean (result, "reset", FALSE) && media != NULL))
+  if (json_object_has_member (result, "pageMedia") && !tw_json_get_boolean (result, "reset", FALSE))
     append_page_media (text, result);
   if (json_object_has_member (result, "pageOnLine"))
     g_string_append_printf (text, " The page shown now says navigator.onLine is %s.",
@@ -188,7 +187,7 @@ static const TwToolDef emulation_tools[] = {
       "\"pageMaxTouchPoints\": {\"type\": \"integer\"}, "
       "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
       "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}, "
-      "\"pageMedia\": {\"type\": \"object\", \"description\": \"What the page shown answers now: prefersDark, reducedMotion, forcedColors, print (booleans), unreadableSheets (URLs of style sheets whose @media rules keep the display's answers).\"}",
+      "\"pageMedia\": {\"type\": \"object\", \"description\": \"What the page shown answers now: prefersDark, reducedMotion, forcedColors, print (booleans), unreadableSheets (URLs of style sheets whose @media rules keep the display's answers); empty when the page could not be asked.\"}",
       "\"browserId\", \"emulation\", \"userAgent\""),
     .read_only = FALSE,
     .destructive = FALSE,
