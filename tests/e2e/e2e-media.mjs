@@ -60,7 +60,14 @@ function themePage(title) {
 <p class="answer" id="print">Print layout</p><p class="answer" id="screen">Screen layout</p>
 <p class="answer" id="print-sheet">Print sheet</p>
 <p class="answer" id="inserted">Inserted dark rule</p>
+<owl-card></owl-card>
 <script>
+  customElements.define('owl-card', class extends HTMLElement {
+    connectedCallback() {
+      this.attachShadow({ mode: 'open' }).innerHTML =
+        '<style>p { display: none } @media (prefers-color-scheme: dark) { p { display: block } }</style><p>Shadow dark</p>';
+    }
+  });
   const sheet = document.head.appendChild(document.createElement('style')).sheet;
   sheet.insertRule('@media (prefers-color-scheme: dark) { #inserted { display: block } }');
 </script>
@@ -93,6 +100,7 @@ async function pageSees(browserId) {
   return evaluateIn(client, browserId, `() => ({
     shown: [...document.querySelectorAll('.answer')].filter((p) => getComputedStyle(p).display !== 'none').map((p) => p.id),
     background: getComputedStyle(document.body).backgroundColor,
+    shadowDark: getComputedStyle(document.querySelector('owl-card').shadowRoot.querySelector('p')).display === 'block',
     dark: matchMedia('(prefers-color-scheme: dark)').matches,
     reduce: matchMedia('(prefers-reduced-motion: reduce)').matches,
     forced: matchMedia('(forced-colors: active)').matches,
@@ -149,6 +157,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   assert.deepEqual(seen.shown, ['dark', 'motion-still', 'forced', 'print', 'print-sheet', 'inserted'],
     'the page shows what its @media rules say for dark, reduced motion, forced colours and print');
   assert.equal(seen.background, 'rgb(17, 17, 17)');
+  assert.equal(seen.shadowDark, true, 'a shadow root\'s style sheet answers too');
   assert.deepEqual([seen.dark, seen.reduce, seen.forced, seen.print, seen.screen], [true, true, true, true, false]);
   assert.equal(seen.media, '(prefers-color-scheme: dark)', 'the query reads back as the page wrote it');
   assert.equal(seen.mediaText, '(prefers-color-scheme: dark)', 'the rule reads back as the page wrote it');
@@ -167,6 +176,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/theme?title=Next` });
   const next = await pageSees(id);
   assert.equal(next.firstAnswer, true, 'the new page\'s first script already sees dark');
+  assert.equal(next.shadowDark, true);
   assert.deepEqual(next.shown, ['dark', 'motion-still', 'forced', 'print', 'print-sheet', 'inserted']);
   assert.deepEqual(next.changes, []);
 
@@ -181,6 +191,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   assert.match(reset.text, /answer media queries as the display does/);
   const after = await pageSees(id);
   assert.deepEqual(after.shown, ['light', 'motion-moving', 'screen']);
+  assert.equal(after.shadowDark, false);
   assert.deepEqual([after.dark, after.reduce, after.forced, after.print, after.screen], [false, false, false, false, true]);
   assert.equal(after.mediaText, '(prefers-color-scheme: dark)');
   assert.equal((await tabEmulation(id)).emulation, undefined);

@@ -10,8 +10,9 @@
 //   still follow the viewport;
 // - the media lists of the page's style sheets (@media and @import rules,
 //   <style media> and <link media>, rules added later by insertRule, and
-//   constructed sheets adopted by the document) are rewritten the same
-//   way, and read back as the page wrote them (mediaText, conditionText).
+//   constructed sheets adopted by the document), also those in the shadow
+//   roots the page attaches, are rewritten the same way, and read back as
+//   the page wrote them (mediaText, conditionText).
 // Style sheets of another origin without CORS cannot be read by any page
 // script, so their rules keep the display's answers; they are reported.
 //
@@ -77,6 +78,7 @@
       lists: new Set(),         // WeakRef<MediaList> that were rewritten
       queries: new Set(),       // WeakRef<MediaQueryList> the page was given
       shadows: new WeakMap(),   // MediaQueryList -> { text, list, relay }: its rewritten query
+      roots: new Set(),         // WeakRef<ShadowRoot> the page attached
       pruneAt: 256,             // how many queries before the dead ones are dropped
       active: false,            // whether any feature is emulated
       observing: false,
@@ -134,7 +136,29 @@
         rewriteSheet(sheet);
       for (const sheet of doc.adoptedStyleSheets || [])
         rewriteSheet(sheet);
+      for (const ref of self.roots) {
+        const root = ref.deref();
+        if (!root) {
+          self.roots.delete(ref);
+          continue;
+        }
+        for (const sheet of root.styleSheets)
+          rewriteSheet(sheet);
+        for (const sheet of root.adoptedStyleSheets || [])
+          rewriteSheet(sheet);
+      }
     }
+
+    // Shadow roots, open or closed, as the page attaches them: their style
+    // sheets are not the document's.
+    const attachShadow = win.Element.prototype.attachShadow;
+    win.Element.prototype.attachShadow = function (...args) {
+      const root = attachShadow.apply(this, args);
+      self.roots.add(new WeakRef(root));
+      if (self.observing)
+        watch(root);
+      return root;
+    };
 
     // The page reads its media lists as it wrote them.
     Object.defineProperty(win.MediaList.prototype, 'mediaText', {
@@ -256,18 +280,27 @@
     const isStyle = (node) => node && (node.nodeName.toUpperCase() === 'STYLE' || node.nodeName.toUpperCase() === 'LINK');
     const touchesStyle = (record) => isStyle(record.target) || isStyle(record.target.parentNode) ||
       [...record.addedNodes].some((node) => isStyle(node) || (node.querySelector && node.querySelector('style, link')));
-    function observe() {
-      const rescan = () => {
-        if (self.active)
-          scan();
-      };
-      const observer = new win.MutationObserver((records) => {
-        if (records.some(touchesStyle))
-          rescan();
-      });
-      observer.observe(win.document, { childList: true, subtree: true, characterData: true,
+    const rescan = () => {
+      if (self.active)
+        scan();
+    };
+    const observer = new win.MutationObserver((records) => {
+      if (records.some(touchesStyle))
+        rescan();
+    });
+    function watch(node) {
+      observer.observe(node, { childList: true, subtree: true, characterData: true,
         attributes: true, attributeFilter: ['media', 'rel', 'href'] });
-      win.document.addEventListener('load', rescan, true);
+      // A style sheet's load event stays inside its shadow root.
+      node.addEventListener('load', rescan, true);
+    }
+    function observe() {
+      watch(win.document);
+      for (const ref of self.roots) {
+        const root = ref.deref();
+        if (root)
+          watch(root);
+      }
       win.document.addEventListener('DOMContentLoaded', rescan);
       win.addEventListener('load', rescan);
       self.observing = true;
