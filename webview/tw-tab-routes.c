@@ -9,6 +9,7 @@
 
 #include <libsoup/soup.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ROUTES_KEY       "tw-routes"
 #define ROUTES_RESOURCE  "/io/github/tabwright/Tabwright/page-world/routes.js"
@@ -39,7 +40,30 @@ typedef struct
   guint             next_id;
   WebKitUserScript *script;
   gboolean          handler;
+  char             *filter_id;   /* the content filter of its abort routes, while it has one */
+  guint             filters;     /* how many it compiled: each has an id of its own */
 } Routes;
+
+/* One store for the filters of every tab, in the cache. */
+static WebKitUserContentFilterStore *filter_store;
+
+static void
+filter_removed_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!webkit_user_content_filter_store_remove_finish (WEBKIT_USER_CONTENT_FILTER_STORE (object), result, &error))
+    g_debug ("A tab's old route filter stays in the cache: %s", error->message);
+}
+
+/* A filter no tab uses any more leaves the cache. */
+static void
+forget_filter (const char *id)
+{
+  webkit_user_content_filter_store_remove (filter_store, id, NULL, filter_removed_cb, NULL);
+}
 
 static void
 route_free (Route *route)
@@ -60,6 +84,9 @@ routes_free (Routes *routes)
 {
   g_ptr_array_unref (routes->routes);
   g_clear_pointer (&routes->script, webkit_user_script_unref);
+  if (routes->filter_id != NULL)
+    forget_filter (routes->filter_id);
+  g_free (routes->filter_id);
   g_free (routes);
 }
 
@@ -106,6 +133,32 @@ glob_to_pattern (const char *glob)
       if (*p == '*')
         g_string_append (pattern, ".*");
       else if (strchr ("\\^$.|?+()[]{}/", *p) != NULL)
+        g_string_append_printf (pattern, "\\%c", *p);
+      else
+        g_string_append_c (pattern, *p);
+    }
+  g_string_append_c (pattern, '$');
+  return g_string_free (pattern, FALSE);
+}
+
+/* The glob as a content filter's url-filter, whose regular expressions
+ * know fewer forms: "*" is ".*", every other character itself. NULL when
+ * the glob is not ASCII, which url-filter cannot match. */
+static char *
+glob_to_filter (const char *glob)
+{
+  GString *pattern = g_string_new ("^");
+
+  for (const char *p = glob; *p != '\0'; p++)
+    {
+      if ((guchar) *p >= 0x80)
+        {
+          g_string_free (pattern, TRUE);
+          return NULL;
+        }
+      if (*p == '*')
+        g_string_append (pattern, ".*");
+      else if (strchr ("\\^$.|?+()[]{}", *p) != NULL)
         g_string_append_printf (pattern, "\\%c", *p);
       else
         g_string_append_c (pattern, *p);
@@ -265,10 +318,121 @@ page_told_cb (GObject      *object,
   finish (user_data);
 }
 
+static void publish_script (GTask *task);
+
+/* Every kind of load but fetch() and XMLHttpRequest ("raw"). */
+static const char * const blocked_types[] = {
+  "document", "image", "style-sheet", "script", "font", "media", "svg-document", "popup",
+};
+
+/* The new filter replaces the tab's old one. */
+static void
+filter_saved_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GTask *task = user_data;
+  WebKitWebView *view = g_task_get_source_object (task);
+  WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
+  Routes *routes = routes_of (view);
+  g_autoptr(WebKitUserContentFilter) filter = NULL;
+  g_autoptr(GError) error = NULL;
+
+  filter = webkit_user_content_filter_store_save_finish (filter_store, result, &error);
+  if (filter == NULL)
+    {
+      g_warning ("Cannot compile the content filter of a tab's abort routes: %s", error->message);
+      publish_script (task);
+      return;
+    }
+  if (routes->filter_id != NULL)
+    {
+      webkit_user_content_manager_remove_filter_by_id (manager, routes->filter_id);
+      forget_filter (routes->filter_id);
+      g_clear_pointer (&routes->filter_id, g_free);
+    }
+  webkit_user_content_manager_add_filter (manager, filter);
+  routes->filter_id = g_strdup (webkit_user_content_filter_get_identifier (filter));
+  publish_script (task);
+}
+
+/* Abort routes fail every load of the tab that matches, documents, frames,
+ * images, scripts, style sheets, fonts and media too, through a content
+ * filter of the tab's own content manager. fetch() and XMLHttpRequest are
+ * left to the page world, which counts what it failed. */
+static void
+publish (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
+  Routes *routes = routes_of (view);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *rules = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *id = NULL;
+  guint n_rules = 0;
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < routes->routes->len; i++)
+    {
+      Route *route = routes->routes->pdata[i];
+      g_autofree char *filter = g_str_equal (route->action, "abort") ? glob_to_filter (route->url) : NULL;
+
+      if (filter == NULL)
+        continue;
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "trigger");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "url-filter");
+      json_builder_add_string_value (builder, filter);
+      json_builder_set_member_name (builder, "url-filter-is-case-sensitive");
+      json_builder_add_boolean_value (builder, TRUE);
+      json_builder_set_member_name (builder, "resource-type");
+      json_builder_begin_array (builder);
+      for (gsize j = 0; j < G_N_ELEMENTS (blocked_types); j++)
+        json_builder_add_string_value (builder, blocked_types[j]);
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      json_builder_set_member_name (builder, "action");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "block");
+      json_builder_end_object (builder);
+      json_builder_end_object (builder);
+      n_rules++;
+    }
+  json_builder_end_array (builder);
+
+  if (n_rules == 0)
+    {
+      if (routes->filter_id != NULL)
+        {
+          webkit_user_content_manager_remove_filter_by_id (manager, routes->filter_id);
+          forget_filter (routes->filter_id);
+          g_clear_pointer (&routes->filter_id, g_free);
+        }
+      publish_script (task);
+      return;
+    }
+
+  if (filter_store == NULL)
+    {
+      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright", "content-filters", NULL);
+
+      filter_store = webkit_user_content_filter_store_new (path);
+    }
+  root = json_builder_get_root (builder);
+  rules = json_to_string (root, FALSE);
+  bytes = g_bytes_new (rules, strlen (rules));
+  id = g_strdup_printf ("tabwright-routes-%d-%p-%u", (int) getpid (), view, ++routes->filters);
+  webkit_user_content_filter_store_save (filter_store, id, bytes, NULL, filter_saved_cb, task);
+}
+
 /* The routes changed: every next document of the tab starts with them, and
  * the page shown gets them now. */
 static void
-publish (GTask *task)
+publish_script (GTask *task)
 {
   WebKitWebView *view = g_task_get_source_object (task);
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);

@@ -14,7 +14,9 @@ G_BEGIN_DECLS
  * the page's own world answers: a user script (webview/page-world/routes.js)
  * routes the page's fetch() and XMLHttpRequest, and says which requests it
  * answered through a script message handler. Other loads (documents,
- * images, scripts, style sheets) are not routed; the result says so.
+ * images, scripts, style sheets) are only failed, by abort routes, through
+ * a content filter of the tab (WebKit does not say which loads it blocked,
+ * so those are not counted); the result says so.
  *
  * @params: {url?: glob over the full URL ("*" matches anything), method?,
  * status?, headers?, body?, bodyPath?, abort?, setHeaders?, remove?}. With

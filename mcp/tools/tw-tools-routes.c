@@ -16,10 +16,30 @@ format_route (JsonObject *result)
   guint n = routes != NULL ? json_array_get_length (routes) : 0;
 
   if (added != NULL)
-    g_string_append_printf (text, "Added route %s. The page's fetch() and XMLHttpRequest requests that match "
-                            "it are answered by the route from now on, in the page shown and the next ones; "
-                            "documents, images, scripts and style sheets still load from the network. "
-                            "A response to another origin is checked and filtered as CORS would.", added);
+    {
+      const char *action = "fulfill";
+
+      for (guint i = 0; i < n; i++)
+        {
+          JsonObject *route = json_array_get_object_element (routes, i);
+
+          if (g_strcmp0 (tw_json_get_string (route, "id", NULL), added) == 0)
+            action = tw_json_get_string (route, "action", "fulfill");
+        }
+      g_string_append_printf (text, "Added route %s, from now on in the page shown and the next ones: ", added);
+      if (g_str_equal (action, "abort"))
+        g_string_append (text, "every load of the tab that matches fails as a network error: fetch() and "
+                         "XMLHttpRequest (counted below), and documents, frames, images, scripts, style sheets, "
+                         "fonts and media (not counted).");
+      else if (g_str_equal (action, "continue"))
+        g_string_append (text, "the page's fetch() and XMLHttpRequest requests that match go out with the "
+                         "changed headers; its other loads go out unchanged.");
+      else
+        g_string_append (text, "the page's fetch() and XMLHttpRequest requests that match get this answer as "
+                         "if the server sent it, and the server never sees them; an answer to another origin "
+                         "is checked and filtered as CORS would. Documents, images, scripts and style sheets "
+                         "still load from the network.");
+    }
   else if (removed != NULL)
     g_string_append_printf (text, "Removed %u route%s.", json_array_get_length (removed),
                             json_array_get_length (removed) == 1 ? "" : "s");

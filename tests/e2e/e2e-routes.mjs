@@ -72,7 +72,18 @@ function startServers() {
       res.end(url.pathname === '/api/xhr' ? '{"says":"real"}' : '[{"name":"Real owl"}]');
       return;
     }
+    if (url.pathname === '/owl.png') {
+      // A 1 × 1 PNG.
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'no-store' });
+      res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    if (url.pathname === '/gallery') {
+      res.end('<!DOCTYPE html><title>Gallery</title><img id="owl" alt="Owl" src="/owl.png" ' +
+        'onload="window.image = \'loaded\'" onerror="window.image = \'failed\'">');
+      return;
+    }
     res.end(APP);
   });
   return Promise.all([listenOnLoopback(otherServer), listenOnLoopback(server)]);
@@ -111,7 +122,7 @@ test('a routed API answer is rendered by the page, and the server never gets the
   const added = await route({ browserId: id, url: '*/api/items', status: 201, headers: { 'X-Mock': 'yes' },
     body: '[{"name":"Mocked owl"},{"name":"Second owl"}]' });
   assert.equal(added.data.added, 'r1');
-  assert.match(added.text, /Added route r1\./);
+  assert.match(added.text, /Added route r1, .* get this answer as if the server sent it, and the server never sees them/);
   assert.equal(textField(added.text, 'browserId'), id);
   await route({ browserId: id, url: '*/api/xhr', bodyPath: 'xhr.json' });
 
@@ -158,6 +169,23 @@ test('a route fails requests, or sends them with changed headers', options, asyn
   const listed = await route({ browserId: id });
   assert.deepEqual(listed.data.routes.map((r) => [r.action, r.hits]), [['abort', 1], ['continue', 1]]);
   await route({ browserId: id, remove: 'all' });
+});
+
+test('an abort route fails the page\'s images and documents too, before they reach the server', options, async () => {
+  const id = await openTab(client, `${origin}/gallery`);
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  const before = requestsTo('/owl.png');
+
+  const added = await route({ browserId: id, url: '*/owl.png', abort: true });
+  assert.match(added.text, /every load of the tab that matches fails as a network error/);
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'failed', 'the image failed to load');
+  assert.equal(requestsTo('/owl.png'), before, 'the server never got the image request');
+
+  await route({ browserId: id, remove: 'all' });
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  assert.equal(requestsTo('/owl.png'), before + 1);
 });
 
 test('a routed answer to another origin is checked and filtered as CORS would', options, async () => {

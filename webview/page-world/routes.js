@@ -5,8 +5,9 @@
 // sent (fulfill: the route's status, headers and body, as if the server had
 // sent them; abort: a network error), or sent with changed request headers
 // (continue). WebKitGTK 2.50 has no API to answer a request of a page from
-// the UI process, so only these two ways of asking are routed: documents,
-// frames, images, scripts and style sheets still go to the network.
+// the UI process, so only these two ways of asking are answered here; an
+// abort route fails the page's other loads through a content filter
+// (webview/tw-tab-routes.c).
 //
 // It is a function expression, called with the tab's routes ([{id,
 // pattern (a RegExp source over the full URL), method, action, status,
