@@ -18,6 +18,7 @@
 #define MAX_PATTERN      2000
 #define MAX_BODY_BYTES   (10 * 1024 * 1024)
 #define MAX_LAST_URLS    5
+#define MAX_RECENT       50
 
 typedef struct
 {
@@ -42,6 +43,8 @@ typedef struct
   gboolean          handler;
   char             *filter_id;   /* the content filter of its abort routes, while it has one */
   guint             filters;     /* how many it compiled: each has an id of its own */
+  guint64           answered;    /* requests its routes answered */
+  GQueue            recent;      /* JsonObject *: the last MAX_RECENT of them, with "n" */
 } Routes;
 
 /* One store for the filters of every tab, in the cache. */
@@ -83,6 +86,7 @@ static void
 routes_free (Routes *routes)
 {
   g_ptr_array_unref (routes->routes);
+  g_queue_clear_full (&routes->recent, (GDestroyNotify) json_object_unref);
   g_clear_pointer (&routes->script, webkit_user_script_unref);
   if (routes->filter_id != NULL)
     forget_filter (routes->filter_id);
@@ -250,12 +254,25 @@ route_message_cb (WebKitUserContentManager *manager,
 
       if (!g_str_equal (route->id, id))
         continue;
+      JsonObject *answer = json_object_new ();
+      g_autofree char *method = g_strndup (tw_json_get_string (object, "method", "?"), 16);
+      g_autofree char *url = g_strndup (tw_json_get_string (object, "url", "?"), 2000);
+
       route->hits++;
-      g_queue_push_tail (&route->last_urls,
-                         g_strdup_printf ("%.16s %.2000s", tw_json_get_string (object, "method", "?"),
-                                          tw_json_get_string (object, "url", "?")));
+      g_queue_push_tail (&route->last_urls, g_strdup_printf ("%s %s", method, url));
       if (route->last_urls.length > MAX_LAST_URLS)
         g_free (g_queue_pop_head (&route->last_urls));
+
+      json_object_set_int_member (answer, "n", ++routes->answered);
+      json_object_set_string_member (answer, "route", route->id);
+      json_object_set_string_member (answer, "action", route->action);
+      json_object_set_string_member (answer, "method", method);
+      json_object_set_string_member (answer, "url", url);
+      if (g_str_equal (route->action, "fulfill"))
+        json_object_set_int_member (answer, "status", route->status);
+      g_queue_push_tail (&routes->recent, answer);
+      if (routes->recent.length > MAX_RECENT)
+        json_object_unref (g_queue_pop_head (&routes->recent));
       return;
     }
 }
@@ -744,4 +761,49 @@ tw_tab_routes_apply_finish (WebKitWebView  *view,
   g_return_val_if_fail (g_task_is_valid (result, view), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+guint64
+tw_tab_routes_get_answered (WebKitWebView *view)
+{
+  Routes *routes;
+
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), 0);
+
+  routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
+  return routes != NULL ? routes->answered : 0;
+}
+
+JsonArray *
+tw_tab_routes_describe_answered (WebKitWebView *view,
+                                 guint64        since)
+{
+  Routes *routes;
+  JsonArray *array = NULL;
+
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
+
+  routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
+  if (routes == NULL || routes->answered <= since)
+    return NULL;
+
+  for (GList *l = routes->recent.head; l != NULL; l = l->next)
+    {
+      JsonObject *answer = l->data;
+      JsonObject *copy;
+
+      if ((guint64) json_object_get_int_member (answer, "n") <= since)
+        continue;
+      if (array == NULL)
+        array = json_array_new ();
+      copy = json_object_new ();
+      json_object_set_string_member (copy, "route", tw_json_get_string (answer, "route", "?"));
+      json_object_set_string_member (copy, "action", tw_json_get_string (answer, "action", "?"));
+      json_object_set_string_member (copy, "method", tw_json_get_string (answer, "method", "?"));
+      json_object_set_string_member (copy, "url", tw_json_get_string (answer, "url", "?"));
+      if (json_object_has_member (answer, "status"))
+        json_object_set_int_member (copy, "status", json_object_get_int_member (answer, "status"));
+      json_array_add_object_element (array, copy);
+    }
+  return array;
 }

@@ -35,4 +35,12 @@ JsonObject *tw_tab_routes_apply_finish (WebKitWebView        *view,
                                         GAsyncResult         *result,
                                         GError              **error);
 
+/* How many requests @view's routes answered so far, and the ones after
+ * the first @since of them ([{route, action, method, url, status?}], the
+ * last 50 at most), or NULL when there are none: each tab command reports
+ * those answered while it ran. */
+guint64     tw_tab_routes_get_answered      (WebKitWebView        *view);
+JsonArray  *tw_tab_routes_describe_answered (WebKitWebView        *view,
+                                             guint64               since);
+
 G_END_DECLS

@@ -126,7 +126,14 @@ test('a routed API answer is rendered by the page, and the server never gets the
   assert.equal(textField(added.text, 'browserId'), id);
   await route({ browserId: id, url: '*/api/xhr', bodyPath: 'xhr.json' });
 
-  await callOk(client, 'browser_reload', { browserId: id });
+  // The call whose page made the requests says which the routes answered.
+  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual(reload.data.routed, [
+    { route: 'r1', action: 'fulfill', method: 'GET', url: `${origin}/api/items`, status: 201 },
+    { route: 'r2', action: 'fulfill', method: 'GET', url: `${origin}/api/xhr`, status: 200 },
+  ]);
+  assert.ok(reload.text.includes(`Routed by browser_route: GET ${origin}/api/items -> HTTP 201 (route r1); ` +
+    `GET ${origin}/api/xhr -> HTTP 200 (route r2)`), reload.text);
   const results = await appResults(id);
   assert.deepEqual(results.items, ['Mocked owl', 'Second owl'], 'the page rendered the mocked JSON');
   assert.deepEqual(results.fetch, { status: 201, statusText: 'Created', url: `${origin}/api/items`, type: 'basic',
@@ -160,7 +167,8 @@ test('a route fails requests, or sends them with changed headers', options, asyn
   await route({ browserId: id, url: '*/api/xhr', setHeaders: { 'X-Agent': 'tabwright' } });
   const itemsBefore = requestsTo('/api/items');
 
-  await callOk(client, 'browser_reload', { browserId: id });
+  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  assert.ok(reload.text.includes(`GET ${origin}/api/items -> failed (route r1); GET ${origin}/api/xhr -> sent with changed headers (route r2)`), reload.text);
   const results = await appResults(id);
   assert.deepEqual(results.fetch, { error: 'TypeError: Load failed' }, 'the page saw a network error');
   assert.equal(requestsTo('/api/items'), itemsBefore, 'the failed request never left');
