@@ -16,6 +16,7 @@
 #include "tw-tab-storage.h"
 #include "tw-tab-form.h"
 #include "tw-tab-emulation.h"
+#include "tw-tab-routes.h"
 
 /* Carrying out a command: navigations here, everything else by the module
  * that does it (the page runtime, the page tools, the actions, the logs). */
@@ -464,6 +465,25 @@ finish_emulate (GObject       *source,
   return tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
 }
 
+/* Request routing (issue 31). */
+
+static void
+start_route (TwBrowserTab *self,
+             GTask        *task,
+             TabCommand   *cmd)
+{
+  tw_tab_routes_apply_async (self->view, self->workspace_dir, cmd->params, g_task_get_cancellable (task),
+                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_route (GObject       *source,
+              GAsyncResult  *result,
+              GError       **error)
+{
+  return tw_tab_routes_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
  * tw-tab-actions.c carries them out. */
 
@@ -530,6 +550,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL },
   [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
+  [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
 };
 
 /* The row of @command; NULL for the commands of the workspace (list, new

@@ -94,6 +94,8 @@ typedef struct
   TwTabCommand  command;
   JsonObject   *params;
   guint64       first_dialog;
+  /* How many requests the tab's routes had answered when it started. */
+  guint64       first_routed;
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
   JsonObject   *reply;            /* a result waiting for the page's title */
   char         *agent_name;       /* who issued it, for what the tab shows */

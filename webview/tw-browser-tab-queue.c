@@ -8,6 +8,7 @@
 #include "tw-json.h"
 #include "tw-tab-action-private.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-routes.h"
 
 /* The command queue: commands of one tab run one after the other, in the
  * order they came; each has a time limit, can be cancelled and finishes
@@ -149,6 +150,15 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
     {
       _tw_browser_tab_add_dialogs (self, result, cmd->first_dialog);
       self->n_reported_dialogs = self->n_dialogs;
+
+      /* The requests browser_route answered while the command ran. */
+      if (cmd->command != TW_TAB_COMMAND_ROUTE && !json_object_has_member (result, "routed"))
+        {
+          JsonArray *routed = tw_tab_routes_describe_answered (self->view, cmd->first_routed);
+
+          if (routed != NULL)
+            json_object_set_array_member (result, "routed", routed);
+        }
 
       if (cmd->new_tabs != NULL && cmd->new_tabs->len > 0 && tw_tab_actions_handles (cmd->command))
         {
@@ -328,6 +338,7 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   guint limit_ms;
 
   cmd->first_dialog = self->n_reported_dialogs;
+  cmd->first_routed = tw_tab_routes_get_answered (self->view);
 
   /* Closing needs no page: neither a live one (a crashed or stuck tab
    * closes too) nor a restored one loaded first. */

@@ -327,7 +327,7 @@ static const TwToolDef reading_tools[] = {
     .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
-      "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
+      "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the llms.txt (txt) or llms-full.txt (full) nearest the page: its folder, two above it, then the site root.\"}, "
       REF_PROPERTY ", "
       "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
       "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
