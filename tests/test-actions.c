@@ -1361,7 +1361,6 @@ test_background (void)
   g_autofree char *query = NULL;
   g_autofree char *search = NULL;
   JsonObject *result;
-  gint64 start;
 
   /* Nothing shows the page: it is hidden, its animation frames never run
    * and its timers are throttled, yet actions work and settle. */
@@ -1371,11 +1370,10 @@ test_background (void)
   later = find_ref (page, "button \"Later text\"");
   query = find_ref (page, "textbox \"Query\"");
 
-  start = g_get_monotonic_time ();
+  /* How long such a click takes is a figure of bench/run. */
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
   json_object_unref (result);
   assert_eval (page, "document.getElementById('message').textContent", "Done later");
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 1500 * 1000);
 
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
   json_object_unref (result);

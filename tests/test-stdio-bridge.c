@@ -18,6 +18,7 @@
 #include "tw-mcp-server.h"
 #include "tw-mcp-server-private.h"
 #include "tw-stdio-bridge.h"
+#include "tw-stdio-bridge-private.h"
 #include "tw-tool-registry.h"
 #include "tw-tool-registry-private.h"
 #include "tw-workspace-id.h"
@@ -832,6 +833,15 @@ service_log_cond (Fixture      *f,
   return tw_test_log_contains (f->tabs->log, data);
 }
 
+/* Whether the bridge is done with the request whose id key is @data: it
+ * got the app's answer, or gave up on it. */
+static gboolean
+bridge_done_cond (Fixture      *f,
+                  gconstpointer data)
+{
+  return !g_hash_table_contains (f->bridge->requests, data);
+}
+
 /* Whether the bridge wrote two messages with the id *@data. */
 static gboolean
 two_messages_cond (Fixture      *f,
@@ -940,9 +950,11 @@ test_cancel (Fixture       *f,
              "\"params\":{\"requestId\":20,\"reason\":\"changed my mind\"}}");
   wait_for (f, service_log_cond, "cancelled http://a.test/hang", "the app to cancel the call");
 
-  /* A cancelled request gets no answer, and the bridge goes on. */
+  /* A cancelled request gets no answer: the bridge drops the app's answer
+   * to it, and anything it wrote before then comes before the answer to
+   * the next request. And the bridge goes on. */
+  wait_for (f, bridge_done_cond, "i:20", "the bridge to be done with the cancelled request 20");
   get_result (call_tool (f, 21, "browser_list_tabs", "{}"));
-  tw_test_sleep_ms (200);
   g_assert_null (find_message (f, 20));
 
   /* Cancelling what is unknown or finished is harmless. */

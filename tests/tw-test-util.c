@@ -213,24 +213,6 @@ tw_test_await_sole_ref (gpointer    object,
   tw_test_wait_until (holds_sole_ref, object, timeout_ms, what);
 }
 
-static gboolean
-set_flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Lets the main loop run for @ms, for what a test must see not happen. */
-void
-tw_test_sleep_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static GAsyncResult *async_result;
 
 /* The callback for an async call whose result tw_test_await_result()

@@ -52,7 +52,6 @@ void          tw_test_wait_for_flag    (gboolean        *flag,
 void          tw_test_await_sole_ref   (gpointer         object,
                                         guint            timeout_ms,
                                         const char      *what);
-void          tw_test_sleep_ms         (guint            ms);
 void          tw_test_store_result_cb  (GObject         *object,
                                         GAsyncResult    *result,
                                         gpointer         user_data);
