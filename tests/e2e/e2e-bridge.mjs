@@ -19,15 +19,8 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callAndAbandon, callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { makeAppDirs, requirementOptions, run, skipOrFail, startTabwright } from './lib/tabwright.mjs';
+import { bridgeBinary, makeAppDirs, requirementOptions, run, skipOrFail, startTabwright } from './lib/tabwright.mjs';
 import { expectEvent } from './lib/wait.mjs';
-
-function bridgeBinary() {
-  if (process.env.TABWRIGHT_MCP_BIN)
-    return process.env.TABWRIGHT_MCP_BIN;
-  // Next to the app in the build tree: <build>/app/tabwright, <build>/mcp/tabwright-mcp.
-  return path.resolve(path.dirname(process.env.TABWRIGHT_BIN ?? '.'), '..', 'mcp', 'tabwright-mcp');
-}
 
 function bridgeOptions() {
   const options = requirementOptions();

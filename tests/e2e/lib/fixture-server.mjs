@@ -6,6 +6,7 @@
 //   /page?title=T        a page titled T
 //   /status/<code>       a page answered with that HTTP status
 //   /table?rows=N        an app-like table of N rows (see pages.mjs)
+//   /huge?elements=N     a page of about N elements (see pages.mjs)
 //   /slow?ms=N           a page that takes N ms to answer
 //   /negotiate           Markdown for Accept: text/markdown, else HTML
 //   /whoami              a page that shows the Cookie header it got
@@ -15,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { srcdir } from './tabwright.mjs';
-import { simplePage, tablePage } from './pages.mjs';
+import { hugePage, simplePage, tablePage } from './pages.mjs';
 
 const FIXTURES = path.join(srcdir, 'tests', 'e2e', 'fixtures');
 const VENDOR = {
@@ -61,6 +62,11 @@ function handle(req, res) {
   if (p === '/table') {
     const rows = Math.min(Math.max(Number(url.searchParams.get('rows') ?? 20) | 0, 0), 20000);
     return send(res, 200, tablePage(rows));
+  }
+
+  if (p === '/huge') {
+    const elements = Math.min(Math.max(Number(url.searchParams.get('elements') ?? 200000) | 0, 0), 1000000);
+    return send(res, 200, hugePage(elements));
   }
 
   if (p === '/slow') {
