@@ -114,3 +114,28 @@ tw_json_get_string_arg (JsonObject  *object,
 
   return json_node_get_string (node);
 }
+
+gboolean
+tw_json_get_boolean_arg (JsonObject  *object,
+                         const char  *member,
+                         gboolean    *value,
+                         GError     **error)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, FALSE);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  if (get_value (object, member, G_TYPE_BOOLEAN) == NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" must be true or false", member);
+      return FALSE;
+    }
+
+  *value = json_node_get_boolean (node);
+  return TRUE;
+}

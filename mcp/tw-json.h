@@ -41,4 +41,12 @@ const char *tw_json_get_string_arg (JsonObject  *object,
                                     const char  *member,
                                     GError     **error);
 
+/* An optional boolean argument: sets *@value when it is there; leaves it
+ * when it is absent or null; FALSE with @error set (browser_invalid_argument,
+ * naming @member) when it is there but not true or false. */
+gboolean    tw_json_get_boolean_arg (JsonObject  *object,
+                                     const char  *member,
+                                     gboolean    *value,
+                                     GError     **error);
+
 G_END_DECLS

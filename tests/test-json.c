@@ -72,6 +72,31 @@ test_string_arg (void)
   g_assert_cmpstr (error->message, ==, "\"i\" must be a string");
 }
 
+static void
+test_boolean_arg (void)
+{
+  g_autoptr(JsonObject) object = parse_object ("{\"t\": true, \"f\": false, \"n\": null, \"s\": \"yes\"}");
+  g_autoptr(GError) error = NULL;
+  gboolean value = FALSE;
+
+  g_assert_true (tw_json_get_boolean_arg (object, "t", &value, &error));
+  g_assert_true (value);
+  g_assert_true (tw_json_get_boolean_arg (object, "f", &value, &error));
+  g_assert_false (value);
+
+  /* Absent or null: the value stays what it was. */
+  value = TRUE;
+  g_assert_true (tw_json_get_boolean_arg (object, "n", &value, &error));
+  g_assert_true (tw_json_get_boolean_arg (object, "missing", &value, &error));
+  g_assert_true (value);
+  g_assert_no_error (error);
+
+  g_assert_false (tw_json_get_boolean_arg (object, "s", &value, &error));
+  g_assert_true (value);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "\"s\" must be true or false");
+}
+
 /* One map from the names the page runtime uses to codes. */
 static void
 test_error_names (void)
@@ -92,6 +117,7 @@ main (int   argc,
 
   g_test_add_func ("/mcp/json/getters", test_getters);
   g_test_add_func ("/mcp/json/string-arg", test_string_arg);
+  g_test_add_func ("/mcp/json/boolean-arg", test_boolean_arg);
   g_test_add_func ("/mcp/json/error-names", test_error_names);
 
   return g_test_run ();
