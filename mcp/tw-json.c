@@ -5,6 +5,15 @@
 
 #include "tw-error.h"
 
+GType
+tw_json_value_type (JsonNode *node)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return G_TYPE_INVALID;
+
+  return json_node_get_value_type (node);
+}
+
 static JsonNode *
 get_value (JsonObject *object,
            const char *member,
@@ -15,10 +24,8 @@ get_value (JsonObject *object,
   g_return_val_if_fail (member != NULL, NULL);
 
   node = object != NULL ? json_object_get_member (object, member) : NULL;
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != type)
-    return NULL;
 
-  return node;
+  return tw_json_value_type (node) == type ? node : NULL;
 }
 
 const char *

@@ -10,6 +10,11 @@ G_BEGIN_DECLS
  * the member when it has the type asked for, and @fallback (or NULL)
  * otherwise. A NULL @object reads as an empty one. */
 
+/* The type of the value @node holds (G_TYPE_STRING, G_TYPE_INT64,
+ * G_TYPE_DOUBLE or G_TYPE_BOOLEAN); G_TYPE_INVALID for NULL, null, an
+ * object or an array. */
+GType       tw_json_value_type  (JsonNode   *node);
+
 const char *tw_json_get_string  (JsonObject *object,
                                  const char *member,
                                  const char *fallback);

@@ -5,6 +5,7 @@
 #include "tw-page-tools-private.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 
 /* What the page tools share: reading their parameters. Each tool has a file
  * of its own: tw-page-tools-screenshot.c, tw-page-tools-logs.c,
@@ -25,7 +26,7 @@ _tw_page_tools_get_int_param (JsonObject  *params,
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return FALSE;
 
-  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  type = tw_json_value_type (node);
 
   if (type == G_TYPE_INT64)
     {
