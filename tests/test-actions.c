@@ -44,11 +44,9 @@ unpause_cb (gpointer user_data)
 }
 
 static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   /* A slow API: answers after 300 ms, so the page renders late. */
   if (g_str_equal (path, "/api/slow"))
@@ -115,10 +113,7 @@ page_new_full (gboolean shown)
 {
   Page *page = g_new0 (Page, 1);
 
-  page->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
-                             "web-context", tw_web_context_get_shared (),
-                             "network-session", session,
-                             NULL);
+  page->view = tw_test_web_view_new (session);
   page->runtime = tw_page_runtime_new (page->view);
   page->dialogs = g_ptr_array_new_with_free_func (g_free);
   page->popups = g_ptr_array_new_with_free_func (g_free);
@@ -1482,7 +1477,7 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
   session = webkit_network_session_new_ephemeral ();
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
   g_assert_no_error (error);

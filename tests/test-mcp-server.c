@@ -102,21 +102,6 @@ page_result (const char *browser_id,
   return result;
 }
 
-/* How long a command on @url takes: "?ms=N" in the URL, or "/hang" for
- * ever (until cancelled). */
-static int
-delay_for (const char *url)
-{
-  const char *ms;
-
-  if (url == NULL)
-    return 0;
-  if (strstr (url, "/hang") != NULL)
-    return -1;
-  ms = strstr (url, "ms=");
-  return ms != NULL ? atoi (ms + 3) : 0;
-}
-
 static void
 tabs_run (GTask          *task,
           TwTabCommand    command,
@@ -132,7 +117,7 @@ tabs_run (GTask          *task,
   g_autofree char *label = NULL;
   JsonObject *result = NULL;
   GError *error = NULL;
-  int delay = delay_for (url);
+  int delay = tw_test_url_delay_ms (url);
 
   label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
                            tw_tab_command_to_string (command),
@@ -738,19 +723,10 @@ static void
 test_initialize (Fixture       *f,
                  gconstpointer  data)
 {
-  static const struct {
-    const char *requested;
-    const char *answered;
-  } versions[] = {
-    { "2025-11-25", "2025-11-25" },
-    { "2025-06-18", "2025-06-18" },
-    { "2025-03-26", "2025-03-26" },
-    { "2024-11-05", "2025-11-25" },
-    { "1999-01-01", "2025-11-25" },
-  };
+  const TwTestProtocolVersion *versions = tw_test_protocol_versions;
   g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+  for (guint i = 0; i < tw_test_n_protocol_versions; i++)
     {
       g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                                                "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
@@ -792,7 +768,7 @@ test_initialize (Fixture       *f,
       g_hash_table_add (ids, g_strdup (session_id));
     }
 
-  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, G_N_ELEMENTS (versions));
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, tw_test_n_protocol_versions);
 }
 
 static void

@@ -87,11 +87,9 @@ make_huge_page (guint elements)
 static gboolean busy_page_spins;
 
 static void
-serve_cb (SoupServer        *server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   g_autofree char *file = NULL;
   char *contents = NULL;
@@ -151,7 +149,7 @@ start_server (SoupServer **server)
 {
   char *base;
 
-  *server = tw_test_server_new (serve_cb, NULL, &base);
+  *server = tw_test_server_new (serve_cb, &base);
 
   /* "http://127.0.0.1:port/" without the last slash. */
   base[strlen (base) - 1] = '\0';

@@ -3,10 +3,14 @@
 
 #include "tw-test-util.h"
 
-#include <glib/gstdio.h>
-
+#include "tw-mcp-server-private.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
 
 /* Skipping */
 
@@ -43,16 +47,17 @@ content_type_for (const char *path)
 
 /* A server on a free loopback port that hands every request to @callback;
  * *@base_url gets its address with a trailing slash. */
-SoupServer *
-tw_test_server_new (SoupServerCallback   callback,
-                    gpointer             user_data,
-                    char               **base_url)
+static SoupServer *
+server_listen (SoupServerCallback   callback,
+               gpointer             user_data,
+               GDestroyNotify       destroy,
+               char               **base_url)
 {
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
   g_autoptr(GError) error = NULL;
   g_autoslist(GUri) uris = NULL;
 
-  soup_server_add_handler (server, NULL, callback, user_data, NULL);
+  soup_server_add_handler (server, NULL, callback, user_data, destroy);
   soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
 
@@ -61,6 +66,31 @@ tw_test_server_new (SoupServerCallback   callback,
   *base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
 
   return g_steal_pointer (&server);
+}
+
+static void
+serve_func_cb (SoupServer        *server,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  TwTestServeFunc *serve = user_data;
+
+  (*serve)(msg, path, query);
+}
+
+/* A server on a free loopback port that answers every request with
+ * @serve; *@base_url gets its address with a trailing slash. */
+SoupServer *
+tw_test_server_new (TwTestServeFunc   serve,
+                    char            **base_url)
+{
+  TwTestServeFunc *boxed = g_new (TwTestServeFunc, 1);
+
+  *boxed = serve;
+
+  return server_listen (serve_func_cb, boxed, g_free, base_url);
 }
 
 void
@@ -85,7 +115,7 @@ SoupServer *
 tw_test_server_new_page (const char  *html,
                          char       **base_url)
 {
-  return tw_test_server_new (serve_page_cb, (gpointer) html, base_url);
+  return server_listen (serve_page_cb, (gpointer) html, NULL, base_url);
 }
 
 void
@@ -240,6 +270,17 @@ tw_test_await_result (guint       timeout_ms,
 
   return g_steal_pointer (&async_result);
 }
+
+/* The protocol */
+
+const TwTestProtocolVersion tw_test_protocol_versions[] = {
+  { "2025-11-25", "2025-11-25" },
+  { "2025-06-18", "2025-06-18" },
+  { "2025-03-26", "2025-03-26" },
+  { "2024-11-05", TW_MCP_PROTOCOL_VERSION_LATEST },
+  { "1999-01-01", TW_MCP_PROTOCOL_VERSION_LATEST },
+};
+const guint tw_test_n_protocol_versions = G_N_ELEMENTS (tw_test_protocol_versions);
 
 /* JSON and text */
 
@@ -679,6 +720,19 @@ tw_test_return_later (GTask            *task,
 
   /* The sources share one reference, dropped when the task returns. */
   g_object_ref (task);
+}
+
+int
+tw_test_url_delay_ms (const char *url)
+{
+  const char *ms;
+
+  if (url == NULL)
+    return 0;
+  if (strstr (url, "/hang") != NULL)
+    return -1;
+  ms = strstr (url, "ms=");
+  return ms != NULL ? atoi (ms + 3) : 0;
 }
 
 /* Tools of the tests only */

@@ -22,8 +22,12 @@ void        tw_test_skip_or_fail       (const char         *reason);
 
 /* Fixture server */
 
-SoupServer *tw_test_server_new         (SoupServerCallback  callback,
-                                        gpointer            user_data,
+/* Answers @msg, a request for @path with @query (or NULL). */
+typedef void (*TwTestServeFunc) (SoupServerMessage *msg,
+                                 const char        *path,
+                                 GHashTable        *query);
+
+SoupServer *tw_test_server_new         (TwTestServeFunc     serve,
                                         char              **base_url);
 /* A server that answers every path with the one page @html (static). */
 SoupServer *tw_test_server_new_page    (const char         *html,
@@ -126,6 +130,9 @@ void           tw_fake_service_set_tool_groups (TwFakeService      *self,
 typedef void (*TwTestReturnFunc) (GTask    *task,
                                   gpointer  data);
 
+/* How long a command on a page at @url takes: N ms for "ms=N" in @url,
+ * for ever (-1: until cancelled) for "/hang", else 0. */
+int         tw_test_url_delay_ms       (const char       *url);
 void        tw_test_return_later       (GTask            *task,
                                         GPtrArray        *log,
                                         const char       *label,
@@ -136,6 +143,17 @@ void        tw_test_return_later       (GTask            *task,
                                         TwTestReturnFunc  returning,
                                         gpointer          data,
                                         GDestroyNotify    data_free);
+
+/* The protocol versions a client may ask for in initialize, and the one
+ * the server answers: the one asked for when it knows it, else its latest. */
+typedef struct
+{
+  const char *requested;
+  const char *answered;
+} TwTestProtocolVersion;
+
+extern const TwTestProtocolVersion tw_test_protocol_versions[];
+extern const guint                 tw_test_n_protocol_versions;
 
 /* Tools of the tests only */
 
