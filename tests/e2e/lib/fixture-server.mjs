@@ -107,27 +107,34 @@ export function listenOnLoopback(server) {
   });
 }
 
-// Answers with the contents of @file, typed by its extension from @types,
-// never cached; a file that cannot be read is a plain "Not Found" page.
-export function sendStaticFile(res, file, types) {
-  fs.readFile(file, (error, data) => {
-    if (error) {
-      res.writeHead(404, { 'Content-Type': 'text/html' });
-      res.end('<title>Not Found</title>');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': types[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
-    });
-    res.end(data);
-  });
-}
-
 // Starts the server on a free loopback port; resolves with
 // { origin, url(path), close() }.
 export async function startFixtureServer() {
-  const server = http.createServer(handle);
+  return serve(handle);
+}
+
+// A server of the files in @folder (a folder of the C tests' fixtures, say),
+// each typed by its extension. @route(pathname, res) may answer a request
+// itself (and return true), or return the path of the file to send instead;
+// otherwise the file is the one at that path in @folder, never outside it.
+// Resolves like startFixtureServer().
+export async function startFolderServer(folder, route = () => undefined) {
+  return serve((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+    const routed = route(p, res);
+    if (routed === true)
+      return;
+    const file = routed ?? path.resolve(folder, p.replace(/^\/+/, ''));
+    if (!routed && !file.startsWith(folder + path.sep)) {
+      send(res, 404, simplePage('Not Found'));
+      return;
+    }
+    sendFile(res, file);
+  });
+}
+
+async function serve(handler) {
+  const server = http.createServer(handler);
   server.keepAliveTimeout = 1000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
