@@ -273,44 +273,6 @@ typedef struct
 } Fixture;
 
 static void
-call_started_cb (TwMcpServer *server,
-                 guint64      serial,
-                 const char  *agent_id,
-                 const char  *agent_name,
-                 const char  *tool,
-                 JsonObject  *arguments,
-                 Fixture     *f)
-{
-  g_autofree char *args = NULL;
-
-  if (arguments != NULL)
-    {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-
-      json_node_set_object (node, arguments);
-      args = json_to_string (node, FALSE);
-    }
-
-  g_ptr_array_add (f->signals, g_strdup_printf ("started %" G_GUINT64_FORMAT " %s %s %s %s",
-                                                serial, agent_id, agent_name, tool,
-                                                args ? args : "null"));
-}
-
-static void
-call_finished_cb (TwMcpServer *server,
-                  guint64      serial,
-                  gboolean     is_error,
-                  const char  *error_code,
-                  double       duration_ms,
-                  Fixture     *f)
-{
-  g_assert_cmpfloat (duration_ms, >=, 0);
-  g_ptr_array_add (f->signals, g_strdup_printf ("finished %" G_GUINT64_FORMAT " %s %s",
-                                                serial, is_error ? "error" : "ok",
-                                                error_code ? error_code : "-"));
-}
-
-static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
@@ -330,8 +292,7 @@ fixture_setup (Fixture       *f,
   tw_mcp_server_add_client (f->server, TOKEN_A, "agent-a", "Agent A", TW_BROWSER_SERVICE (f->service));
   tw_mcp_server_add_client (f->server, TOKEN_B, "agent-b", "Agent B", TW_BROWSER_SERVICE (f->other_service));
 
-  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
-  g_signal_connect (f->server, "call-finished", G_CALLBACK (call_finished_cb), f);
+  tw_test_record_calls (f->server, f->signals);
 
   f->url = tw_mcp_server_dup_url (f->server);
   g_assert_true (g_str_has_prefix (f->url, "http://127.0.0.1:"));

@@ -65,7 +65,7 @@ typedef struct
   TwBrowser    *browser;
   TwWindow     *window;
   TwBrowserTab *tab;
-  char         *browser_id;
+  const char   *browser_id;  /* the tab's */
   char         *snapshot;
 } Fixture;
 
@@ -118,7 +118,7 @@ fixture_set_up (Fixture       *fixture,
   tw_window_set_follow_agents (fixture->window, TRUE);
 
   fixture->tab = tw_test_open_tab (fixture->browser, &agent, url);
-  fixture->browser_id = g_strdup (tw_browser_tab_get_id (fixture->tab));
+  fixture->browser_id = tw_browser_tab_get_id (fixture->tab);
 
   /* Let the view get its size on screen, and the page its viewport of that
    * size. */
@@ -134,10 +134,9 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
+  g_clear_pointer (&fixture->snapshot, g_free);
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   tw_test_close_browser (&fixture->browser);
-  g_clear_pointer (&fixture->browser_id, g_free);
-  g_clear_pointer (&fixture->snapshot, g_free);
 }
 
 /* Runs @script in the page's own world, as a person's devtools would, and

@@ -126,7 +126,7 @@ typedef struct
   TwFakeService    *service;
   Tabs             *tabs;
   TwMcpServer      *server;
-  GPtrArray        *started;     /* agent ids of call-started */
+  GPtrArray        *started;     /* the calls the app started and finished */
 
   TwStdioBridge    *bridge;
   GOutputStream    *to_bridge;
@@ -418,18 +418,6 @@ initialize (Fixture *f)
 /* The app. */
 
 static void
-call_started_cb (TwMcpServer *server,
-                 guint64      serial,
-                 const char  *agent_id,
-                 const char  *agent_name,
-                 const char  *tool,
-                 JsonObject  *arguments,
-                 Fixture     *f)
-{
-  g_ptr_array_add (f->started, g_strdup (agent_id));
-}
-
-static void
 write_runtime_file (Fixture    *f,
                     const char *url,
                     const char *token,
@@ -489,7 +477,7 @@ start_app (Fixture    *f,
   f->server = tw_mcp_server_new ();
   tw_mcp_server_add_client (f->server, token, "external", "External client",
                             TW_BROWSER_SERVICE (f->service));
-  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
+  tw_test_record_calls (f->server, f->started);
   tw_mcp_server_start (f->server, 0, &error);
   g_assert_no_error (error);
 
@@ -501,6 +489,7 @@ start_app (Fixture    *f,
 static void
 stop_app (Fixture *f)
 {
+  g_signal_handlers_disconnect_by_data (f->server, f->started);
   tw_mcp_server_stop (f->server);
   g_clear_object (&f->server);
   remove_runtime_file (f);
@@ -804,8 +793,8 @@ test_relay (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (tabs), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (tabs, 0), "owner"),
                    ==, "External client");
-  g_assert_cmpuint (f->started->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (f->started, 1), ==, "external");
+  g_assert_true (tw_test_log_contains (f->started,
+                                       "started 2 external External client browser_list_tabs {}"));
 
   /* Tool errors come back as the app sent them. */
   result = get_result (call_tool (f, 5, "browser_close_tab", "{\"browserId\":\"b99\"}"));

@@ -735,6 +735,44 @@ tw_test_url_delay_ms (const char *url)
   return ms != NULL ? atoi (ms + 3) : 0;
 }
 
+static void
+call_started_cb (TwMcpServer *server,
+                 guint64      serial,
+                 const char  *agent_id,
+                 const char  *agent_name,
+                 const char  *tool,
+                 JsonObject  *arguments,
+                 GPtrArray   *log)
+{
+  g_autofree char *args = arguments != NULL ? tw_test_object_to_string (arguments) : NULL;
+
+  g_ptr_array_add (log, g_strdup_printf ("started %" G_GUINT64_FORMAT " %s %s %s %s",
+                                         serial, agent_id, agent_name, tool,
+                                         args != NULL ? args : "null"));
+}
+
+static void
+call_finished_cb (TwMcpServer *server,
+                  guint64      serial,
+                  gboolean     is_error,
+                  const char  *error_code,
+                  double       duration_ms,
+                  GPtrArray   *log)
+{
+  g_assert_cmpfloat (duration_ms, >=, 0);
+  g_ptr_array_add (log, g_strdup_printf ("finished %" G_GUINT64_FORMAT " %s %s",
+                                         serial, is_error ? "error" : "ok",
+                                         error_code != NULL ? error_code : "-"));
+}
+
+void
+tw_test_record_calls (TwMcpServer *server,
+                      GPtrArray   *log)
+{
+  g_signal_connect (server, "call-started", G_CALLBACK (call_started_cb), log);
+  g_signal_connect (server, "call-finished", G_CALLBACK (call_finished_cb), log);
+}
+
 /* Tools of the tests only */
 
 static gboolean

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tw-browser-service.h"
+#include "tw-mcp-server.h"
 #include "tw-tool.h"
 #include "tw-tool-call-private.h"
 
@@ -154,6 +155,12 @@ typedef struct
 
 extern const TwTestProtocolVersion tw_test_protocol_versions[];
 extern const guint                 tw_test_n_protocol_versions;
+
+/* Records in @log each call @server starts, as "started <serial> <agent id>
+ * <agent name> <tool> <arguments as JSON>", and each it finishes, as
+ * "finished <serial> ok|error <error code or ->". */
+void        tw_test_record_calls       (TwMcpServer      *server,
+                                        GPtrArray        *log);
 
 /* Tools of the tests only */
 
