@@ -3,18 +3,24 @@
 // Compares Tabwright with Playwright MCP, both driven by the official MCP SDK
 // client on this machine: round trips of a cheap call (also over raw
 // keep-alive HTTP, which shows the server without the SDK's own cost),
-// opening a tab on a local page, clicks that change a button's text and
-// snapshots of generated app-like pages. It prints figures and checks that
+// opening a tab on a local page, clicks that change a button's text (at
+// once, or from a 30 ms timer), waits for text, snapshots of generated
+// app-like pages and of a page of 200,000 elements, and how soon the stdio
+// server exits once its input closes. It prints figures and checks that
 // every click reached the page and every control is in the snapshots; it
 // asserts no times.
 //
 //   bench/run [--calls 200] [--tabs 20] [--clicks 50] [--snapshots 5]
-//             [--rows 20,500,3000] [--only tabwright|playwright] [--json FILE]
+//             [--rows 20,500,3000] [--huge 200000] [--waits 20]
+//             [--only tabwright|playwright] [--json FILE]
 
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import {
   call, ms, percentile, printComparison, runBench, startPlaywrightClient as startPwClient,
@@ -23,6 +29,7 @@ import {
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
 import { resultText } from '../tests/e2e/lib/mcp.mjs';
 import { tableRowElements } from '../tests/e2e/lib/pages.mjs';
+import { bridgeBinary } from '../tests/e2e/lib/tabwright.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -31,6 +38,8 @@ const { values: opts } = parseArgs({
     clicks: { type: 'string', default: '50' },
     snapshots: { type: 'string', default: '5' },
     rows: { type: 'string', default: '20,500,3000' },
+    huge: { type: 'string', default: '200000' },
+    waits: { type: 'string', default: '20' },
     only: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     json: { type: 'string' },
@@ -39,7 +48,7 @@ const { values: opts } = parseArgs({
 });
 
 if (opts.help) {
-  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 14).join('\n').replaceAll('// ', ''));
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 17).join('\n').replaceAll('// ', ''));
   process.exit(0);
 }
 
@@ -49,6 +58,14 @@ const CLICKS = Number(opts.clicks);
 const CLICK_WARMUP = 5;
 const SNAPSHOTS = Number(opts.snapshots);
 const ROWS = opts.rows.split(',').filter(Boolean).map(Number);
+const HUGE = Number(opts.huge);
+const WAITS = Number(opts.waits);
+// How long after a wait starts the text it waits for shows, and how many
+// such waits are timed.
+const LATE_TEXT_MS = 500;
+const LATE_WAITS = 5;
+// The limit of the wait on a page whose script never yields.
+const BUSY_WAIT_MS = 1000;
 const RUN_TW = opts.only !== 'playwright';
 const RUN_PW = opts.only !== 'tabwright';
 
@@ -111,12 +128,20 @@ async function rawClient(app) {
   };
 }
 
-// The button keeps its accessible name (aria-label) while its text counts
-// the clicks, so one ref serves every click on both servers.
+// The buttons keep their accessible names (aria-label) while their text
+// counts the clicks, so one ref serves every click on both servers. "Later"
+// counts from a 30 ms timer: the click returns once that has run.
 const CLICK_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Click bench</title></head>
 <body><main><h1>Click bench</h1>
 <button id="count" aria-label="Count" onclick="this.textContent = 'Clicked ' + (++window.clicks) + ' times'">Clicked 0 times</button>
-</main><script>window.clicks = 0;</script></body></html>`;
+<button id="later" aria-label="Later" onclick="setTimeout(() => { this.textContent = 'Later ' + (++window.later); }, 30)">Later 0</button>
+<p id="note"></p>
+</main><script>window.clicks = 0; window.later = 0;</script></body></html>`;
+
+// Shows @text in the click page's note @ms after it is called.
+const showLater = (text, ms) => `() => { setTimeout(() => { document.getElementById('note').textContent = ${JSON.stringify(text)}; }, ${ms}); return 1; }`;
+// Keeps the page's only thread busy for 8 s, from just after it returns.
+const SPIN = '() => { setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end); }, 0); return 1; }';
 
 async function startClickPageServer() {
   const server = http.createServer((req, res) => {
@@ -143,6 +168,60 @@ async function clickRuns(label, click, count) {
     throw new Error(`${label}: the page counted ${clicks} clicks, not ${CLICK_WARMUP + CLICKS}`);
   log(`${label}: ${CLICKS} clicks done`);
   return samples;
+}
+
+// Waits for text on the click page: text it shows already (WAITS times),
+// and text it shows LATE_TEXT_MS after the wait starts, timed as how much
+// later than that the wait returns.
+async function waitRuns(label, waitFor, evaluate) {
+  const already = [];
+  for (let i = 0; i < WAITS; i++)
+    already.push((await time(() => waitFor('Click bench'))).ms);
+  const late = [];
+  for (let i = 0; i < LATE_WAITS; i++) {
+    const text = `Shown late ${i}`;
+    const { ms } = await time(async () => {
+      await evaluate(showLater(text, LATE_TEXT_MS));
+      await waitFor(text);
+    });
+    late.push(ms - LATE_TEXT_MS);
+  }
+  log(`${label}: waits done`);
+  return { already, late };
+}
+
+// The first snapshot of a page of HUGE elements, with each server's own
+// default reply (Tabwright's is cut at its default size, with a cursor).
+async function hugeRun(label, open, snapshot, close) {
+  let handle;
+  try {
+    handle = await open();
+    const { ms, value } = await time(() => snapshot(handle));
+    log(`${label}: snapshot of ${HUGE} elements done`);
+    return { ms, chars: value.length };
+  } catch (error) {
+    return failed(label, `${HUGE} elements`, error);
+  } finally {
+    await close(handle).catch(() => {});
+  }
+}
+
+// How long a stdio server takes to exit once its input closes: the SDK's
+// close() resolves when the process has exited (or signals it after 2 s).
+async function stdioExit(client) {
+  return (await time(() => client.close())).ms;
+}
+
+async function startBridgeClient(app) {
+  const transport = new StdioClientTransport({
+    command: bridgeBinary(),
+    args: ['--workspace', app.dirs.workspace],
+    env: { XDG_RUNTIME_DIR: app.dirs.runtime },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'tabwright-bench-bridge', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
 }
 
 async function cheapCalls(label, fn) {
@@ -259,7 +338,7 @@ async function snapshotRuns(label, rows, open, snapshot, close, changes) {
   try {
     handle = await open(rows);
   } catch (error) {
-    return failed(label, rows, error);
+    return failed(label, `${rows} rows`, error);
   }
   try {
     // The first snapshot walks the page; later ones of the unchanged page
@@ -284,7 +363,7 @@ async function snapshotRuns(label, rows, open, snapshot, close, changes) {
     }
     return result;
   } catch (error) {
-    return failed(label, rows, error);
+    return failed(label, `${rows} rows`, error);
   } finally {
     await close(handle).catch(() => {});
   }
@@ -292,13 +371,13 @@ async function snapshotRuns(label, rows, open, snapshot, close, changes) {
 
 // A server that cannot snapshot a page (Playwright MCP gives up on a tool
 // call after 30 s) gets its error in the table instead of figures.
-function failed(label, rows, error) {
+function failed(label, what, error) {
   const text = String(error.message ?? error);
   const timeout = /Timeout (\d+) ?ms exceeded/.exec(text);
   const message = timeout
     ? `timed out after ${Number(timeout[1]) / 1000} s`
     : (text.split('\n').find((l) => /\w+Error:/.test(l)) ?? text.split('\n')[0]).slice(0, 60);
-  log(`${label}: ${rows} rows failed: ${message}`);
+  log(`${label}: ${what} failed: ${message}`);
   return { error: message };
 }
 
@@ -309,7 +388,7 @@ async function main() {
   cleanups.push(() => fixtures.close());
   const pageUrl = fixtures.url('/one.html');
   const clickUrl = await startClickPageServer();
-  const results = { calls: CALLS, tabs: TABS, clicks: CLICKS, snapshots: SNAPSHOTS, tabwright: {}, playwright: {} };
+  const results = { calls: CALLS, tabs: TABS, clicks: CLICKS, snapshots: SNAPSHOTS, waits: WAITS, huge: HUGE, tabwright: {}, playwright: {} };
 
   if (RUN_TW) {
     log('starting Tabwright');
@@ -322,15 +401,45 @@ async function main() {
     r.open = await tabOpens('tabwright',
       async () => (await call(tw.client, 'browser_new_tab', { url: pageUrl })).structuredContent.browserId,
       (browserId) => call(tw.client, 'browser_close_tab', { browserId }));
-    if (CLICKS > 0) {
+    {
       const browserId = (await call(tw.client, 'browser_new_tab', { url: clickUrl })).structuredContent.browserId;
-      const snapshot = resultText(await call(tw.client, 'browser_snapshot', { browserId }));
-      const ref = / (@e\d+)/.exec(snapshot.split('\n').find((line) => line.includes('button "Count"')))[1];
-      r.click = await clickRuns('tabwright',
-        () => call(tw.client, 'browser_click', { browserId, ref }),
-        async () => (await call(tw.client, 'browser_evaluate', { browserId, function: '() => window.clicks' }))
-          .structuredContent.result);
+      const evaluate = async (fn) => (await call(tw.client, 'browser_evaluate', { browserId, function: fn })).structuredContent.result;
+      if (CLICKS > 0) {
+        const snapshot = resultText(await call(tw.client, 'browser_snapshot', { browserId }));
+        const refOf = (name) => / (@e\d+)/.exec(snapshot.split('\n').find((line) => line.includes(`button "${name}"`)))[1];
+        r.click = await clickRuns('tabwright',
+          () => call(tw.client, 'browser_click', { browserId, ref: refOf('Count') }), () => evaluate('() => window.clicks'));
+        r.laterClick = await clickRuns('tabwright, timer',
+          () => call(tw.client, 'browser_click', { browserId, ref: refOf('Later') }), () => evaluate('() => window.later'));
+      }
+      r.wait = await waitRuns('tabwright', (text) => call(tw.client, 'browser_wait', { browserId, text }), evaluate);
       await call(tw.client, 'browser_close_tab', { browserId });
+    }
+    {
+      // A wait on a page whose script never yields ends at its own limit,
+      // with a timeout that says the page did not answer.
+      const browserId = (await call(tw.client, 'browser_new_tab', { url: pageUrl })).structuredContent.browserId;
+      await call(tw.client, 'browser_evaluate', { browserId, function: SPIN });
+      const { ms, value } = await time(() => tw.client.callTool({
+        name: 'browser_wait', arguments: { browserId, text: 'never there', timeoutMs: BUSY_WAIT_MS },
+      }));
+      if (!value.isError)
+        throw new Error(`the wait on a busy page did not fail: ${resultText(value)}`);
+      r.busyWait = ms;
+      log('tabwright: wait on a busy page done');
+      await call(tw.client, 'browser_close_tab', { browserId });
+    }
+    if (HUGE > 0) {
+      r.huge = await hugeRun('tabwright',
+        async () => (await call(tw.client, 'browser_new_tab', { url: fixtures.url(`/huge?elements=${HUGE}`) })).structuredContent.browserId,
+        async (browserId) => resultText(await call(tw.client, 'browser_snapshot', { browserId })),
+        (browserId) => call(tw.client, 'browser_close_tab', { browserId }));
+    }
+    {
+      const bridge = await startBridgeClient(tw.app);
+      await call(bridge, 'browser_list_tabs');
+      r.stdioExit = await stdioExit(bridge);
+      log('tabwright: stdio bridge exit done');
     }
     if (tw.tools.has('browser_snapshot')) {
       r.snapshot = {};
@@ -357,15 +466,29 @@ async function main() {
         await call(pw.client, 'browser_navigate', { url: pageUrl });
       },
       () => call(pw.client, 'browser_tabs', { action: 'close' }));
-    if (CLICKS > 0) {
+    {
       await call(pw.client, 'browser_tabs', { action: 'new' });
       await call(pw.client, 'browser_navigate', { url: clickUrl });
-      const snapshot = resultText(await call(pw.client, 'browser_snapshot'));
-      const ref = /\[ref=(e\d+)\]/.exec(snapshot.split('\n').find((line) => line.includes('button "Count"')))[1];
-      r.click = await clickRuns('playwright',
-        () => call(pw.client, 'browser_click', { element: 'Count button', target: ref }),
-        async () => Number(/\d+/.exec(resultText(await call(pw.client, 'browser_evaluate', { function: '() => window.clicks' })))[0]));
+      const evaluate = async (fn) => Number(/\d+/.exec(resultText(await call(pw.client, 'browser_evaluate', { function: fn })))[0]);
+      if (CLICKS > 0) {
+        const snapshot = resultText(await call(pw.client, 'browser_snapshot'));
+        const refOf = (name) => /\[ref=(e\d+)\]/.exec(snapshot.split('\n').find((line) => line.includes(`button "${name}"`)))[1];
+        r.click = await clickRuns('playwright',
+          () => call(pw.client, 'browser_click', { element: 'Count button', target: refOf('Count') }), () => evaluate('() => window.clicks'));
+        r.laterClick = await clickRuns('playwright, timer',
+          () => call(pw.client, 'browser_click', { element: 'Later button', target: refOf('Later') }), () => evaluate('() => window.later'));
+      }
+      r.wait = await waitRuns('playwright', (text) => call(pw.client, 'browser_wait_for', { text }), evaluate);
       await call(pw.client, 'browser_tabs', { action: 'close' });
+    }
+    if (HUGE > 0) {
+      r.huge = await hugeRun('playwright',
+        async () => {
+          await call(pw.client, 'browser_tabs', { action: 'new' });
+          await call(pw.client, 'browser_navigate', { url: fixtures.url(`/huge?elements=${HUGE}`) });
+        },
+        () => playwrightSnapshot(pw),
+        () => call(pw.client, 'browser_tabs', { action: 'close' }));
     }
     r.snapshot = {};
     for (const rows of ROWS) {
@@ -383,6 +506,8 @@ async function main() {
         () => call(pw.client, 'browser_tabs', { action: 'close' }),
         (handle, text) => playwrightChanges(pw, text));
     }
+    r.stdioExit = await stdioExit(pw.client);
+    log('playwright: stdio server exit done');
   }
 
   printTable(results);
@@ -404,6 +529,18 @@ function printTable(results) {
   rows.push([`open tab on a page, p90`, ms(stat(tw.open, 0.9)), ms(stat(pw.open, 0.9))]);
   rows.push([`click, median (N=${CLICKS})`, ms(stat(tw.click, 0.5)), ms(stat(pw.click, 0.5))]);
   rows.push([`click, p90`, ms(stat(tw.click, 0.9)), ms(stat(pw.click, 0.9))]);
+  rows.push([`click, effect from a 30 ms timer, median`, ms(stat(tw.laterClick, 0.5)), ms(stat(pw.laterClick, 0.5))]);
+  rows.push([`wait for text already shown, median (N=${WAITS})`, ms(stat(tw.wait?.already, 0.5)), ms(stat(pw.wait?.already, 0.5))]);
+  rows.push([`wait for text shown ${LATE_TEXT_MS} ms later, past that, median (N=${LATE_WAITS})`,
+    ms(stat(tw.wait?.late, 0.5)), ms(stat(pw.wait?.late, 0.5))]);
+  rows.push([`wait (limit ${BUSY_WAIT_MS} ms) on a page that never yields, answered after`, ms(tw.busyWait), '—']);
+  if (HUGE > 0) {
+    const huge = (x) => (x?.error ? x.error : ms(x?.ms));
+    const chars = (x) => (x?.chars !== undefined ? x.chars.toLocaleString('en') : '—');
+    rows.push([`first snapshot of ${HUGE.toLocaleString('en')} elements, default reply`, huge(tw.huge), huge(pw.huge)]);
+    rows.push([`first snapshot of ${HUGE.toLocaleString('en')} elements, characters`, chars(tw.huge), chars(pw.huge)]);
+  }
+  rows.push([`stdio server exits after its input closes`, ms(tw.stdioExit), ms(pw.stdioExit)]);
   for (const n of ROWS) {
     const a = tw.snapshot?.[n];
     const b = pw.snapshot?.[n];
@@ -426,6 +563,8 @@ function printTable(results) {
   console.log('\nOpen tab: Tabwright browser_new_tab {url}; Playwright browser_tabs {action:"new"} + browser_navigate.');
   console.log('Click: a button whose text changes, clicked by ref; each call returns once the page has settled.');
   console.log('Raw HTTP: one keep-alive connection, JSON-RPC without the SDK (Playwright MCP runs over stdio here).');
+  console.log('Wait: Tabwright browser_wait {text}; Playwright browser_wait_for {text}.');
+  console.log('Stdio exit: tabwright-mcp connected to the app, and Playwright MCP, after the SDK closes their input.');
 }
 
 await runBench(main, cleanups);

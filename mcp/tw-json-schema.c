@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "tw-error.h"
+#include "tw-json.h"
 
 typedef enum
 {
@@ -53,19 +54,14 @@ type_mask_from_name (const char *name)
 static gboolean
 node_is_string (JsonNode *node)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
+  return tw_json_value_type (node) == G_TYPE_STRING;
 }
 
 static gboolean
 node_is_number (JsonNode *node)
 {
-  GType type;
+  GType type = tw_json_value_type (node);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  type = json_node_get_value_type (node);
   return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
 }
 
@@ -646,8 +642,7 @@ check_schema (JsonNode    *node,
               if (!check_schema (value, inner, error))
                 return FALSE;
             }
-          else if (!JSON_NODE_HOLDS_VALUE (value) ||
-                   json_node_get_value_type (value) != G_TYPE_BOOLEAN)
+          else if (tw_json_value_type (value) != G_TYPE_BOOLEAN)
             return bad_schema (error, where, keyword, "must be a boolean or a schema");
         }
       else if (g_str_equal (keyword, "items"))

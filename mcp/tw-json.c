@@ -5,6 +5,15 @@
 
 #include "tw-error.h"
 
+GType
+tw_json_value_type (JsonNode *node)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return G_TYPE_INVALID;
+
+  return json_node_get_value_type (node);
+}
+
 static JsonNode *
 get_value (JsonObject *object,
            const char *member,
@@ -15,10 +24,8 @@ get_value (JsonObject *object,
   g_return_val_if_fail (member != NULL, NULL);
 
   node = object != NULL ? json_object_get_member (object, member) : NULL;
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != type)
-    return NULL;
 
-  return node;
+  return tw_json_value_type (node) == type ? node : NULL;
 }
 
 const char *
@@ -113,4 +120,29 @@ tw_json_get_string_arg (JsonObject  *object,
     }
 
   return json_node_get_string (node);
+}
+
+gboolean
+tw_json_get_boolean_arg (JsonObject  *object,
+                         const char  *member,
+                         gboolean    *value,
+                         GError     **error)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (member != NULL, FALSE);
+
+  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+
+  if (get_value (object, member, G_TYPE_BOOLEAN) == NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                   "\"%s\" must be true or false", member);
+      return FALSE;
+    }
+
+  *value = json_node_get_boolean (node);
+  return TRUE;
 }

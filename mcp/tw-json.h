@@ -10,6 +10,11 @@ G_BEGIN_DECLS
  * the member when it has the type asked for, and @fallback (or NULL)
  * otherwise. A NULL @object reads as an empty one. */
 
+/* The type of the value @node holds (G_TYPE_STRING, G_TYPE_INT64,
+ * G_TYPE_DOUBLE or G_TYPE_BOOLEAN); G_TYPE_INVALID for NULL, null, an
+ * object or an array. */
+GType       tw_json_value_type  (JsonNode   *node);
+
 const char *tw_json_get_string  (JsonObject *object,
                                  const char *member,
                                  const char *fallback);
@@ -40,5 +45,13 @@ JsonArray  *tw_json_get_array   (JsonObject *object,
 const char *tw_json_get_string_arg (JsonObject  *object,
                                     const char  *member,
                                     GError     **error);
+
+/* An optional boolean argument: sets *@value when it is there; leaves it
+ * when it is absent or null; FALSE with @error set (browser_invalid_argument,
+ * naming @member) when it is there but not true or false. */
+gboolean    tw_json_get_boolean_arg (JsonObject  *object,
+                                     const char  *member,
+                                     gboolean    *value,
+                                     GError     **error);
 
 G_END_DECLS

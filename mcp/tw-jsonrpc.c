@@ -3,6 +3,8 @@
 
 #include "tw-jsonrpc.h"
 
+#include "tw-json.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -523,14 +525,10 @@ tw_jsonrpc_message_free (TwJsonrpcMessage *message)
 gboolean
 tw_jsonrpc_id_is_valid (JsonNode *id)
 {
-  GType type;
-
-  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id))
-    return FALSE;
-
   /* JSON-RPC allows fractional ids but discourages them; MCP only allows
    * strings and integers, and json-glib keeps integers as gint64. */
-  type = json_node_get_value_type (id);
+  GType type = tw_json_value_type (id);
+
   return type == G_TYPE_STRING || type == G_TYPE_INT64;
 }
 
@@ -591,13 +589,11 @@ parse_response (JsonObject        *object,
       code = json_object_get_member (error_object, "code");
       text = json_object_get_member (error_object, "message");
 
-      if (code == NULL || !JSON_NODE_HOLDS_VALUE (code) ||
-          json_node_get_value_type (code) != G_TYPE_INT64)
+      if (tw_json_value_type (code) != G_TYPE_INT64)
         return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
                      "Invalid Request: \"error.code\" must be an integer");
 
-      if (text == NULL || !JSON_NODE_HOLDS_VALUE (text) ||
-          json_node_get_value_type (text) != G_TYPE_STRING)
+      if (tw_json_value_type (text) != G_TYPE_STRING)
         return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
                      "Invalid Request: \"error.message\" must be a string");
 
@@ -624,8 +620,7 @@ parse_object (JsonObject        *object,
   JsonNode *id;
   JsonNode *params;
 
-  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
-      json_node_get_value_type (version) != G_TYPE_STRING ||
+  if (tw_json_value_type (version) != G_TYPE_STRING ||
       g_strcmp0 (json_node_get_string (version), "2.0") != 0)
     return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
                  "Invalid Request: \"jsonrpc\" must be \"2.0\"");
@@ -633,7 +628,7 @@ parse_object (JsonObject        *object,
   if (method == NULL)
     return parse_response (object, message, error);
 
-  if (!JSON_NODE_HOLDS_VALUE (method) || json_node_get_value_type (method) != G_TYPE_STRING)
+  if (tw_json_value_type (method) != G_TYPE_STRING)
     return fail (error, TW_JSONRPC_ERROR_INVALID_REQUEST,
                  "Invalid Request: \"method\" must be a string");
 

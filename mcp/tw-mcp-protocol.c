@@ -3,6 +3,7 @@
 
 #include "tw-mcp-protocol.h"
 
+#include "tw-json.h"
 #include "tw-jsonrpc.h"
 #include "tw-mcp-server-private.h"
 
@@ -67,8 +68,7 @@ tw_mcp_protocol_initialize (JsonObject  *params,
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (requested == NULL || !JSON_NODE_HOLDS_VALUE (requested) ||
-      json_node_get_value_type (requested) != G_TYPE_STRING)
+  if (tw_json_value_type (requested) != G_TYPE_STRING)
     {
       g_set_error_literal (error, TW_JSONRPC_ERROR, TW_JSONRPC_ERROR_INVALID_PARAMS,
                            "Invalid params: \"protocolVersion\" must be a string");

@@ -4,6 +4,7 @@
 #include "tw-stdio-bridge-private.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-tool-registry.h"
 
 /* Requests from the client that the app answers. */
@@ -56,8 +57,7 @@ tw_stdio_bridge_request_reply_no_host (Request    *request,
   if (message->params != NULL)
     name = json_object_get_member (message->params, "name");
 
-  if (name == NULL || !JSON_NODE_HOLDS_VALUE (name) ||
-      json_node_get_value_type (name) != G_TYPE_STRING)
+  if (tw_json_value_type (name) != G_TYPE_STRING)
     {
       tw_stdio_bridge_send_error (request->self, message->id, TW_JSONRPC_ERROR_INVALID_PARAMS,
                                   "Invalid params: \"name\" must be a string");

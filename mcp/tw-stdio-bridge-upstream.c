@@ -3,6 +3,7 @@
 
 #include "tw-stdio-bridge-private.h"
 
+#include "tw-json.h"
 #include "tw-mcp-server-private.h"
 #include "tw-workspace-id.h"
 
@@ -93,8 +94,7 @@ initialize_message_cb (Exchange         *exchange,
     return;
 
   version = json_object_get_member (json_node_get_object (message->result), "protocolVersion");
-  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
-      json_node_get_value_type (version) != G_TYPE_STRING)
+  if (tw_json_value_type (version) != G_TYPE_STRING)
     return;
 
   g_free (self->protocol_version);

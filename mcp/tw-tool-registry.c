@@ -5,6 +5,7 @@
 #include "tw-tool-registry-private.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-json-schema.h"
 #include "tw-tools.h"
 
@@ -468,8 +469,7 @@ member_is_string (JsonObject *object,
 {
   JsonNode *node = json_object_get_member (object, name);
 
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING &&
+  return tw_json_value_type (node) == G_TYPE_STRING &&
          g_strcmp0 (json_node_get_string (node), value) == 0;
 }
 
@@ -479,8 +479,7 @@ member_is_false (JsonObject *object,
 {
   JsonNode *node = json_object_get_member (object, name);
 
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+  return tw_json_value_type (node) == G_TYPE_BOOLEAN &&
          !json_node_get_boolean (node);
 }
 

@@ -47,11 +47,9 @@ unpause_cb (gpointer user_data)
 static GPtrArray *held;
 
 static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   if (g_str_equal (path, "/hang"))
     {
@@ -125,10 +123,7 @@ page_new_full (gboolean shown)
 {
   Page *page = g_new0 (Page, 1);
 
-  page->view = g_object_new (WEBKIT_TYPE_WEB_VIEW,
-                             "web-context", tw_web_context_get_shared (),
-                             "network-session", session,
-                             NULL);
+  page->view = tw_test_web_view_new (session);
   page->runtime = tw_page_runtime_new (page->view);
   page->dialogs = g_ptr_array_new_with_free_func (g_free);
   page->popups = g_ptr_array_new_with_free_func (g_free);
@@ -1412,7 +1407,6 @@ test_background (void)
   g_autofree char *query = NULL;
   g_autofree char *search = NULL;
   JsonObject *result;
-  gint64 start;
 
   /* Nothing shows the page: it is hidden, its animation frames never run
    * and its timers are throttled, yet actions work and settle. */
@@ -1422,11 +1416,10 @@ test_background (void)
   later = find_ref (page, "button \"Later text\"");
   query = find_ref (page, "textbox \"Query\"");
 
-  start = g_get_monotonic_time ();
+  /* How long such a click takes is a figure of bench/run. */
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
   json_object_unref (result);
   assert_eval (page, "document.getElementById('message').textContent", "Done later");
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 1500 * 1000);
 
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
   json_object_unref (result);
@@ -1536,7 +1529,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   held = g_ptr_array_new_with_free_func (g_object_unref);
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
   session = webkit_network_session_new_ephemeral ();
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
   g_assert_no_error (error);

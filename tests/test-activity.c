@@ -10,7 +10,7 @@
 #include "tw-browser.h"
 #include "tw-handoff-banner.h"
 #include "tw-window.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* Watching and steering from the person's side: the activity feed of a
  * scripted agent session, pausing a tab and handing one to the person
@@ -90,18 +90,15 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%sform\"}", base_url);
-  g_autoptr(JsonObject) opened = NULL;
+  g_autofree char *url = g_strconcat (base_url, "form", NULL);
 
   fixture->browser = tw_browser_new (NULL, NULL);
   fixture->window = tw_window_new (NULL, fixture->browser, "steering", "/tmp");
   gtk_window_present (GTK_WINDOW (fixture->window));
 
-  opened = call_ok (fixture->browser, &ada, "browser_new_tab", args);
-  fixture->browser_id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened),
-                                                                 "browserId"));
-  fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
-  fixture->id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
+  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->browser_id = g_strdup (tw_browser_tab_get_id (fixture->tab));
+  fixture->id_args = tw_test_tab_id_args (fixture->tab);
 }
 
 static void
@@ -109,8 +106,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_browser_close_all (fixture->browser);
-  g_clear_object (&fixture->browser);
+  tw_test_close_browser (&fixture->browser);
   g_clear_pointer (&fixture->browser_id, g_free);
   g_clear_pointer (&fixture->id_args, g_free);
 }

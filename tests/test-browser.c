@@ -55,11 +55,9 @@ unpause_cb (gpointer user_data)
 }
 
 static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   if (g_str_equal (path, "/redirect"))
     {
@@ -1358,7 +1356,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
 
   g_test_add_func ("/webview/address/normalize", test_address);
   g_test_add_func ("/webview/browser/new-tab", test_new_tab);

@@ -72,6 +72,47 @@ test_string_arg (void)
   g_assert_cmpstr (error->message, ==, "\"i\" must be a string");
 }
 
+static void
+test_value_type (void)
+{
+  g_autoptr(JsonObject) object = parse_object ("{\"s\": \"x\", \"i\": 1, \"d\": 1.5, \"b\": true, "
+                                               "\"n\": null, \"o\": {}, \"a\": []}");
+
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "s")) == G_TYPE_STRING);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "i")) == G_TYPE_INT64);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "d")) == G_TYPE_DOUBLE);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "b")) == G_TYPE_BOOLEAN);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "n")) == G_TYPE_INVALID);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "o")) == G_TYPE_INVALID);
+  g_assert_true (tw_json_value_type (json_object_get_member (object, "a")) == G_TYPE_INVALID);
+  g_assert_true (tw_json_value_type (NULL) == G_TYPE_INVALID);
+}
+
+static void
+test_boolean_arg (void)
+{
+  g_autoptr(JsonObject) object = parse_object ("{\"t\": true, \"f\": false, \"n\": null, \"s\": \"yes\"}");
+  g_autoptr(GError) error = NULL;
+  gboolean value = FALSE;
+
+  g_assert_true (tw_json_get_boolean_arg (object, "t", &value, &error));
+  g_assert_true (value);
+  g_assert_true (tw_json_get_boolean_arg (object, "f", &value, &error));
+  g_assert_false (value);
+
+  /* Absent or null: the value stays what it was. */
+  value = TRUE;
+  g_assert_true (tw_json_get_boolean_arg (object, "n", &value, &error));
+  g_assert_true (tw_json_get_boolean_arg (object, "missing", &value, &error));
+  g_assert_true (value);
+  g_assert_no_error (error);
+
+  g_assert_false (tw_json_get_boolean_arg (object, "s", &value, &error));
+  g_assert_true (value);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "\"s\" must be true or false");
+}
+
 /* One map from the names the page runtime uses to codes. */
 static void
 test_error_names (void)
@@ -92,6 +133,8 @@ main (int   argc,
 
   g_test_add_func ("/mcp/json/getters", test_getters);
   g_test_add_func ("/mcp/json/string-arg", test_string_arg);
+  g_test_add_func ("/mcp/json/boolean-arg", test_boolean_arg);
+  g_test_add_func ("/mcp/json/value-type", test_value_type);
   g_test_add_func ("/mcp/json/error-names", test_error_names);
 
   return g_test_run ();

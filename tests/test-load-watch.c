@@ -20,11 +20,9 @@ static char *base_url;
 static GPtrArray *held;  /* SoupServerMessage: requests that never get an answer */
 
 static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   if (g_str_equal (path, "/hang"))
     {
@@ -299,7 +297,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   held = g_ptr_array_new_with_free_func (g_object_unref);
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
 
   g_test_add_func ("/load-watch/loaded", test_loaded);
   g_test_add_func ("/load-watch/failed", test_failed);

@@ -102,21 +102,6 @@ page_result (const char *browser_id,
   return result;
 }
 
-/* How long a command on @url takes: "?ms=N" in the URL, or "/hang" for
- * ever (until cancelled). */
-static int
-delay_for (const char *url)
-{
-  const char *ms;
-
-  if (url == NULL)
-    return 0;
-  if (strstr (url, "/hang") != NULL)
-    return -1;
-  ms = strstr (url, "ms=");
-  return ms != NULL ? atoi (ms + 3) : 0;
-}
-
 static void
 tabs_run (GTask          *task,
           TwTabCommand    command,
@@ -132,7 +117,7 @@ tabs_run (GTask          *task,
   g_autofree char *label = NULL;
   JsonObject *result = NULL;
   GError *error = NULL;
-  int delay = delay_for (url);
+  int delay = tw_test_url_delay_ms (url);
 
   label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
                            tw_tab_command_to_string (command),
@@ -288,44 +273,6 @@ typedef struct
 } Fixture;
 
 static void
-call_started_cb (TwMcpServer *server,
-                 guint64      serial,
-                 const char  *agent_id,
-                 const char  *agent_name,
-                 const char  *tool,
-                 JsonObject  *arguments,
-                 Fixture     *f)
-{
-  g_autofree char *args = NULL;
-
-  if (arguments != NULL)
-    {
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-
-      json_node_set_object (node, arguments);
-      args = json_to_string (node, FALSE);
-    }
-
-  g_ptr_array_add (f->signals, g_strdup_printf ("started %" G_GUINT64_FORMAT " %s %s %s %s",
-                                                serial, agent_id, agent_name, tool,
-                                                args ? args : "null"));
-}
-
-static void
-call_finished_cb (TwMcpServer *server,
-                  guint64      serial,
-                  gboolean     is_error,
-                  const char  *error_code,
-                  double       duration_ms,
-                  Fixture     *f)
-{
-  g_assert_cmpfloat (duration_ms, >=, 0);
-  g_ptr_array_add (f->signals, g_strdup_printf ("finished %" G_GUINT64_FORMAT " %s %s",
-                                                serial, is_error ? "error" : "ok",
-                                                error_code ? error_code : "-"));
-}
-
-static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
@@ -345,8 +292,7 @@ fixture_setup (Fixture       *f,
   tw_mcp_server_add_client (f->server, TOKEN_A, "agent-a", "Agent A", TW_BROWSER_SERVICE (f->service));
   tw_mcp_server_add_client (f->server, TOKEN_B, "agent-b", "Agent B", TW_BROWSER_SERVICE (f->other_service));
 
-  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
-  g_signal_connect (f->server, "call-finished", G_CALLBACK (call_finished_cb), f);
+  tw_test_record_calls (f->server, f->signals);
 
   f->url = tw_mcp_server_dup_url (f->server);
   g_assert_true (g_str_has_prefix (f->url, "http://127.0.0.1:"));
@@ -738,19 +684,10 @@ static void
 test_initialize (Fixture       *f,
                  gconstpointer  data)
 {
-  static const struct {
-    const char *requested;
-    const char *answered;
-  } versions[] = {
-    { "2025-11-25", "2025-11-25" },
-    { "2025-06-18", "2025-06-18" },
-    { "2025-03-26", "2025-03-26" },
-    { "2024-11-05", "2025-11-25" },
-    { "1999-01-01", "2025-11-25" },
-  };
+  const TwTestProtocolVersion *versions = tw_test_protocol_versions;
   g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+  for (guint i = 0; i < tw_test_n_protocol_versions; i++)
     {
       g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                                                "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
@@ -792,7 +729,7 @@ test_initialize (Fixture       *f,
       g_hash_table_add (ids, g_strdup (session_id));
     }
 
-  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, G_N_ELEMENTS (versions));
+  g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, tw_test_n_protocol_versions);
 }
 
 static void

@@ -42,11 +42,9 @@ static const char frame_html[] =
   "</body></html>";
 
 static void
-serve_cb (SoupServer        *soup_server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   tw_test_serve_html (msg, g_str_equal (path, "/frame") ? frame_html : page_html);
 }
@@ -67,7 +65,7 @@ typedef struct
   TwBrowser    *browser;
   TwWindow     *window;
   TwBrowserTab *tab;
-  char         *browser_id;
+  const char   *browser_id;  /* the tab's */
   char         *snapshot;
 } Fixture;
 
@@ -107,8 +105,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%spage\"}", base_url);
-  g_autoptr(JsonObject) opened = NULL;
+  g_autofree char *url = g_strconcat (base_url, "page", NULL);
   g_autoptr(JsonObject) snapshot = NULL;
   g_autofree char *snapshot_args = NULL;
 
@@ -120,18 +117,15 @@ fixture_set_up (Fixture       *fixture,
   /* Following the agent brings its new tab to the front, where it is drawn. */
   tw_window_set_follow_agents (fixture->window, TRUE);
 
-  opened = call_ok (fixture->browser, "browser_new_tab", args);
-  fixture->browser_id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened),
-                                                                 "browserId"));
-  fixture->tab = tw_browser_lookup_tab (fixture->browser, fixture->browser_id);
-  g_assert_nonnull (fixture->tab);
+  fixture->tab = tw_test_open_tab (fixture->browser, &agent, url);
+  fixture->browser_id = tw_browser_tab_get_id (fixture->tab);
 
   /* Let the view get its size on screen, and the page its viewport of that
    * size. */
   tw_test_wait_until (page_fills_view, fixture, WAIT_MS,
                       "the page to be laid out in the view's size on screen");
 
-  snapshot_args = g_strdup_printf ("{\"browserId\": \"%s\"}", fixture->browser_id);
+  snapshot_args = tw_test_tab_id_args (fixture->tab);
   snapshot = call_ok (fixture->browser, "browser_snapshot", snapshot_args);
   fixture->snapshot = g_strdup (tw_test_result_text (snapshot));
 }
@@ -140,11 +134,9 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_browser_close_all (fixture->browser);
-  g_clear_object (&fixture->browser);
-  g_clear_pointer (&fixture->browser_id, g_free);
   g_clear_pointer (&fixture->snapshot, g_free);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  tw_test_close_browser (&fixture->browser);
 }
 
 /* Runs @script in the page's own world, as a person's devtools would, and
@@ -342,7 +334,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
 
   g_test_add ("/ui/overlay/highlight/scrolled", Fixture, NULL,
               fixture_set_up, test_scrolled, fixture_tear_down);

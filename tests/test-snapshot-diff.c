@@ -21,11 +21,9 @@ static SoupServer *server;
 static char *base;
 
 static void
-serve_cb (SoupServer        *soup,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   /* /snapshot/… are the pages of the snapshot tests, with both of their
    * servers' names pointing here: {{B}} by another host name, so its
@@ -631,7 +629,7 @@ main (int   argc,
   gtk_init ();
   g_test_init (&argc, &argv, NULL);
 
-  server = tw_test_server_new (serve_cb, NULL, &base);
+  server = tw_test_server_new (serve_cb, &base);
   /* "http://127.0.0.1:port/" without the last slash. */
   base[strlen (base) - 1] = '\0';
 

@@ -53,11 +53,9 @@ case_free (Case *c)
 }
 
 static void
-serve_cb (SoupServer        *srv,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   guint64 index = 0;
   const char *n = query ? g_hash_table_lookup (query, "case") : NULL;
@@ -231,7 +229,7 @@ main (int   argc,
     load_cases (g_ptr_array_index (files, i));
   g_assert_cmpuint (cases->len, >, 0);
 
-  server = tw_test_server_new (serve_cb, NULL, &base_url);
+  server = tw_test_server_new (serve_cb, &base_url);
   session = webkit_network_session_new_ephemeral ();
   view = g_object_new (WEBKIT_TYPE_WEB_VIEW, "network-session", session, NULL);
   window = gtk_window_new ();

@@ -87,11 +87,9 @@ make_huge_page (guint elements)
 static gboolean busy_page_spins;
 
 static void
-serve_cb (SoupServer        *server,
-          SoupServerMessage *msg,
+serve_cb (SoupServerMessage *msg,
           const char        *path,
-          GHashTable        *query,
-          gpointer           user_data)
+          GHashTable        *query)
 {
   g_autofree char *file = NULL;
   char *contents = NULL;
@@ -151,7 +149,7 @@ start_server (SoupServer **server)
 {
   char *base;
 
-  *server = tw_test_server_new (serve_cb, NULL, &base);
+  *server = tw_test_server_new (serve_cb, &base);
 
   /* "http://127.0.0.1:port/" without the last slash. */
   base[strlen (base) - 1] = '\0';
@@ -757,9 +755,8 @@ test_table_speed (void)
   g_print ("# 3,000-row table: full snapshot median %.0f ms of main-thread CPU time "
            "(min %.0f, max %.0f), %.0f ms wall clock (min %.0f, max %.0f)\n",
            cpu[4], cpu[0], cpu[8], times[4], times[0], times[8]);
-  /* Speed targets live in bench/ (a timed assertion would flake on a busy
-   * machine); here the call only has to finish within its time limit. */
-  g_assert_cmpfloat (times[4], <, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS);
+  /* Speed figures live in bench/ (a timed assertion would flake on a busy
+   * machine); here each call only has to succeed, within its own limit. */
 
   /* Every row's widgets are there, with their roles and names, across the
    * pages the cursor leads through. */

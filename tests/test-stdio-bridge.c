@@ -13,11 +13,13 @@
 
 #include "tw-browser-service.h"
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-jsonrpc.h"
 #include "tw-mcp-protocol.h"
 #include "tw-mcp-server.h"
 #include "tw-mcp-server-private.h"
 #include "tw-stdio-bridge.h"
+#include "tw-stdio-bridge-private.h"
 #include "tw-tool-registry.h"
 #include "tw-tool-registry-private.h"
 #include "tw-workspace-id.h"
@@ -72,9 +74,7 @@ tabs_run (GTask          *task,
 {
   Tabs *self = run_data;
   const char *url = json_object_get_string_member_with_default (params, "url", "about:blank");
-  const char *ms = strstr (url, "ms=");
   JsonObject *result;
-  int delay_ms;
 
   if (command == TW_TAB_COMMAND_LIST_TABS)
     {
@@ -110,8 +110,7 @@ tabs_run (GTask          *task,
     json_array_add_object_element (self->tabs, tab);
   }
 
-  delay_ms = strstr (url, "/hang") != NULL ? -1 : ms != NULL ? atoi (ms + 3) : 0;
-  tw_test_return_later (task, self->log, url, result, NULL, delay_ms,
+  tw_test_return_later (task, self->log, url, result, NULL, tw_test_url_delay_ms (url),
                         g_task_get_cancellable (task), NULL, NULL, NULL);
 }
 
@@ -127,7 +126,7 @@ typedef struct
   TwFakeService    *service;
   Tabs             *tabs;
   TwMcpServer      *server;
-  GPtrArray        *started;     /* agent ids of call-started */
+  GPtrArray        *started;     /* the calls the app started and finished */
 
   TwStdioBridge    *bridge;
   GOutputStream    *to_bridge;
@@ -227,17 +226,23 @@ wait_for (Fixture       *f,
   tw_test_wait_until (wait_is_over, &wait, WAIT_LIMIT_MS, what);
 }
 
+/* Whether @message has the integer id @id. */
+static gboolean
+has_id (JsonNode *message,
+        gint64    id)
+{
+  JsonNode *node = json_object_get_member (json_node_get_object (message), "id");
+
+  return tw_json_value_type (node) == G_TYPE_INT64 && json_node_get_int (node) == id;
+}
+
 static JsonNode *
 find_message (Fixture *f,
               gint64   id)
 {
   for (guint i = 0; i < f->messages->len; i++)
     {
-      JsonObject *object = json_node_get_object (g_ptr_array_index (f->messages, i));
-      JsonNode *node = json_object_get_member (object, "id");
-
-      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-          json_node_get_value_type (node) == G_TYPE_INT64 && json_node_get_int (node) == id)
+      if (has_id (g_ptr_array_index (f->messages, i), id))
         return g_ptr_array_index (f->messages, i);
     }
 
@@ -413,18 +418,6 @@ initialize (Fixture *f)
 /* The app. */
 
 static void
-call_started_cb (TwMcpServer *server,
-                 guint64      serial,
-                 const char  *agent_id,
-                 const char  *agent_name,
-                 const char  *tool,
-                 JsonObject  *arguments,
-                 Fixture     *f)
-{
-  g_ptr_array_add (f->started, g_strdup (agent_id));
-}
-
-static void
 write_runtime_file (Fixture    *f,
                     const char *url,
                     const char *token,
@@ -484,7 +477,7 @@ start_app (Fixture    *f,
   f->server = tw_mcp_server_new ();
   tw_mcp_server_add_client (f->server, token, "external", "External client",
                             TW_BROWSER_SERVICE (f->service));
-  g_signal_connect (f->server, "call-started", G_CALLBACK (call_started_cb), f);
+  tw_test_record_calls (f->server, f->started);
   tw_mcp_server_start (f->server, 0, &error);
   g_assert_no_error (error);
 
@@ -496,6 +489,7 @@ start_app (Fixture    *f,
 static void
 stop_app (Fixture *f)
 {
+  g_signal_handlers_disconnect_by_data (f->server, f->started);
   tw_mcp_server_stop (f->server);
   g_clear_object (&f->server);
   remove_runtime_file (f);
@@ -604,23 +598,15 @@ static void
 test_handshake (Fixture       *f,
                 gconstpointer  data)
 {
-  static const struct {
-    const char *requested;
-    const char *answered;
-  } versions[] = {
-    { "2025-11-25", "2025-11-25" },
-    { "2025-06-18", "2025-06-18" },
-    { "2025-03-26", "2025-03-26" },
-    { "1999-01-01", TW_MCP_PROTOCOL_VERSION_LATEST },
-  };
+  const TwTestProtocolVersion *versions = tw_test_protocol_versions;
   g_autoptr(JsonNode) tools = tw_tool_registry_list_tools ();
   JsonObject *answer;
-  JsonObject *result;
+  JsonObject *result = NULL;
   JsonObject *info;
   guint n_messages;
 
   /* Without any app, the handshake is the one the app's server gives. */
-  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
+  for (guint i = 0; i < tw_test_n_protocol_versions; i++)
     {
       g_autofree char *params = NULL;
       g_autoptr(JsonParser) parser = json_parser_new ();
@@ -807,8 +793,8 @@ test_relay (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (tabs), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (tabs, 0), "owner"),
                    ==, "External client");
-  g_assert_cmpuint (f->started->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (f->started, 1), ==, "external");
+  g_assert_true (tw_test_log_contains (f->started,
+                                       "started 2 external External client browser_list_tabs {}"));
 
   /* Tool errors come back as the app sent them. */
   result = get_result (call_tool (f, 5, "browser_close_tab", "{\"browserId\":\"b99\"}"));
@@ -832,6 +818,15 @@ service_log_cond (Fixture      *f,
   return tw_test_log_contains (f->tabs->log, data);
 }
 
+/* Whether the bridge is done with the request whose id key is @data: it
+ * got the app's answer, or gave up on it. */
+static gboolean
+bridge_done_cond (Fixture      *f,
+                  gconstpointer data)
+{
+  return !g_hash_table_contains (f->bridge->requests, data);
+}
+
 /* Whether the bridge wrote two messages with the id *@data. */
 static gboolean
 two_messages_cond (Fixture      *f,
@@ -841,12 +836,7 @@ two_messages_cond (Fixture      *f,
 
   for (guint i = 0; i < f->messages->len; i++)
     {
-      JsonObject *object = json_node_get_object (g_ptr_array_index (f->messages, i));
-      JsonNode *node = json_object_get_member (object, "id");
-
-      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-          json_node_get_value_type (node) == G_TYPE_INT64 &&
-          json_node_get_int (node) == *(const gint64 *) data)
+      if (has_id (g_ptr_array_index (f->messages, i), *(const gint64 *) data))
         n++;
     }
 
@@ -926,23 +916,46 @@ test_progress (Fixture       *f,
   g_assert_cmpint (first, <, message_index (f, 5));
 }
 
+/* Starts the app and a call (id @id) that never ends by itself on it, and
+ * waits until the app has the call. */
 static void
-test_cancel (Fixture       *f,
-             gconstpointer  data)
+start_hanging_call (Fixture *f,
+                    gint64   id)
 {
   start_app (f, TOKEN);
   initialize (f);
 
-  send_new_tab (f, 20, "http://a.test/hang");
+  send_new_tab (f, id, "http://a.test/hang");
   wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
+}
+
+/* Waits for @what, the answer to request @id, which must be
+ * browser_no_host; returns its message. */
+static const char *
+await_no_host (Fixture    *f,
+               gint64      id,
+               const char *what)
+{
+  wait_for (f, has_message_cond, &id, what);
+
+  return assert_no_host (json_node_get_object (find_message (f, id)));
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  start_hanging_call (f, 20);
 
   send_line (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
              "\"params\":{\"requestId\":20,\"reason\":\"changed my mind\"}}");
   wait_for (f, service_log_cond, "cancelled http://a.test/hang", "the app to cancel the call");
 
-  /* A cancelled request gets no answer, and the bridge goes on. */
+  /* A cancelled request gets no answer: the bridge drops the app's answer
+   * to it, and anything it wrote before then comes before the answer to
+   * the next request. And the bridge goes on. */
+  wait_for (f, bridge_done_cond, "i:20", "the bridge to be done with the cancelled request 20");
   get_result (call_tool (f, 21, "browser_list_tabs", "{}"));
-  tw_test_sleep_ms (200);
   g_assert_null (find_message (f, 20));
 
   /* Cancelling what is unknown or finished is harmless. */
@@ -1017,20 +1030,13 @@ static void
 test_app_quits_during_call (Fixture       *f,
                             gconstpointer  data)
 {
-  gint64 id = 30;
   const char *message;
 
-  start_app (f, TOKEN);
-  initialize (f);
-
-  send_new_tab (f, 30, "http://a.test/hang");
-  wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
-
+  start_hanging_call (f, 30);
   stop_app (f);
 
   /* The call ends with an error the agent can act on, not silence. */
-  wait_for (f, has_message_cond, &id, "the call to end with the app");
-  message = assert_no_host (json_node_get_object (find_message (f, 30)));
+  message = await_no_host (f, 30, "the call to end with the app");
   g_assert_nonnull (strstr (message, "quit"));
 
   assert_no_host (call_tool (f, 31, "browser_list_tabs", "{}"));
@@ -1040,20 +1046,14 @@ static void
 test_workspace_closes_during_call (Fixture       *f,
                                    gconstpointer  data)
 {
-  gint64 id = 50;
   const char *message;
 
-  start_app (f, TOKEN);
-  initialize (f);
-
-  send_new_tab (f, 50, "http://a.test/hang");
-  wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
+  start_hanging_call (f, 50);
 
   /* The app keeps running but stops serving the workspace: it cancels the
    * call itself, which the agent learns as browser_no_host. */
   tw_mcp_server_remove_client (f->server, TOKEN);
-  wait_for (f, has_message_cond, &id, "the call to end with the workspace");
-  message = assert_no_host (json_node_get_object (find_message (f, 50)));
+  message = await_no_host (f, 50, "the call to end with the workspace");
   g_assert_nonnull (strstr (message, "stopped the call"));
   g_assert_true (tw_test_log_contains (f->tabs->log, "cancelled http://a.test/hang"));
 }

@@ -6,7 +6,7 @@
 
 #include "tw-browser.h"
 #include "tw-tab-page.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 
 /* A tab's page on its own, in a window of its own: the bars over the web
  * view, the status page and pointing at an element again follow the tab
@@ -37,16 +37,11 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%spage\"}", base_url);
-  g_autoptr(JsonObject) opened = NULL;
-  const char *browser_id;
+  g_autofree char *url = g_strconcat (base_url, "page", NULL);
 
   fixture->browser = tw_browser_new (NULL, NULL);
-  opened = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_new_tab",
-                                 args);
-  browser_id = json_object_get_string_member (tw_test_result_structured (opened), "browserId");
-  fixture->tab = tw_browser_lookup_tab (fixture->browser, browser_id);
-  fixture->id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", browser_id);
+  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->id_args = tw_test_tab_id_args (fixture->tab);
 
   fixture->page = TW_TAB_PAGE (tw_tab_page_new (fixture->tab));
   fixture->window = GTK_WINDOW (gtk_window_new ());
@@ -60,8 +55,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   gtk_window_destroy (fixture->window);
-  tw_browser_close_all (fixture->browser);
-  g_clear_object (&fixture->browser);
+  tw_test_close_browser (&fixture->browser);
   g_clear_pointer (&fixture->id_args, g_free);
 }
 
@@ -213,22 +207,19 @@ test_status_page (Fixture       *fixture,
   g_assert_cmpstr (tw_browser_tab_get_uri (fixture->tab), ==, good);
 }
 
-typedef struct
+/* Points at @ref again, and returns whether the page found it. */
+static gboolean
+flash_ref (TwTabPage   *page,
+           const char  *ref,
+           const char  *caption,
+           GError     **error)
 {
-  gboolean  done;
-  gboolean  found;
-  GError   *error;
-} Flash;
+  g_autoptr(GAsyncResult) result = NULL;
 
-static void
-flashed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Flash *flash = user_data;
+  tw_tab_page_flash_ref_async (page, ref, caption, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (WAIT_MS, "the flash");
 
-  flash->found = tw_tab_page_flash_ref_finish (TW_TAB_PAGE (object), result, &flash->error);
-  flash->done = TRUE;
+  return tw_tab_page_flash_ref_finish (page, result, error);
 }
 
 static void
@@ -238,8 +229,7 @@ test_flash_ref (Fixture       *fixture,
   TwActionOverlay *overlay = tw_tab_page_get_action_overlay (fixture->page);
   g_autoptr(JsonObject) snapshot = NULL;
   g_autofree char *save = NULL;
-  Flash flash = { 0 };
-  Flash gone = { 0 };
+  g_autoptr(GError) error = NULL;
   graphene_rect_t rect;
 
   snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada,
@@ -247,22 +237,16 @@ test_flash_ref (Fixture       *fixture,
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
 
   /* The page shows where the button is, as the page laid it out. */
-  tw_tab_page_flash_ref_async (fixture->page, save, "Ada: click “Save”", NULL, flashed_cb,
-                               &flash);
-  tw_test_wait_for_flag (&flash.done, WAIT_MS, "the flash");
-  g_assert_no_error (flash.error);
-  g_assert_true (flash.found);
+  g_assert_true (flash_ref (fixture->page, save, "Ada: click “Save”", &error));
+  g_assert_no_error (error);
   g_assert_true (tw_action_overlay_get_highlight (overlay, &rect));
   g_assert_cmpfloat_with_epsilon (rect.size.width, 120, 1);
   g_assert_cmpfloat (rect.origin.x, >=, 40);
   g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Ada: click “Save”");
 
   /* A ref the page does not have is said to be gone. */
-  tw_tab_page_flash_ref_async (fixture->page, "e9999", NULL, NULL, flashed_cb, &gone);
-  tw_test_wait_for_flag (&gone.done, WAIT_MS, "the lookup");
-  g_assert_false (gone.found);
-  g_assert_nonnull (gone.error);
-  g_clear_error (&gone.error);
+  g_assert_false (flash_ref (fixture->page, "e9999", NULL, &error));
+  g_assert_nonnull (error);
 }
 
 int

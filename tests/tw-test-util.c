@@ -3,10 +3,14 @@
 
 #include "tw-test-util.h"
 
-#include <glib/gstdio.h>
-
+#include "tw-mcp-server-private.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
 
 /* Skipping */
 
@@ -43,16 +47,17 @@ content_type_for (const char *path)
 
 /* A server on a free loopback port that hands every request to @callback;
  * *@base_url gets its address with a trailing slash. */
-SoupServer *
-tw_test_server_new (SoupServerCallback   callback,
-                    gpointer             user_data,
-                    char               **base_url)
+static SoupServer *
+server_listen (SoupServerCallback   callback,
+               gpointer             user_data,
+               GDestroyNotify       destroy,
+               char               **base_url)
 {
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
   g_autoptr(GError) error = NULL;
   g_autoslist(GUri) uris = NULL;
 
-  soup_server_add_handler (server, NULL, callback, user_data, NULL);
+  soup_server_add_handler (server, NULL, callback, user_data, destroy);
   soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
 
@@ -61,6 +66,31 @@ tw_test_server_new (SoupServerCallback   callback,
   *base_url = g_strdup_printf ("http://127.0.0.1:%d/", g_uri_get_port (uris->data));
 
   return g_steal_pointer (&server);
+}
+
+static void
+serve_func_cb (SoupServer        *server,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  TwTestServeFunc *serve = user_data;
+
+  (*serve)(msg, path, query);
+}
+
+/* A server on a free loopback port that answers every request with
+ * @serve; *@base_url gets its address with a trailing slash. */
+SoupServer *
+tw_test_server_new (TwTestServeFunc   serve,
+                    char            **base_url)
+{
+  TwTestServeFunc *boxed = g_new (TwTestServeFunc, 1);
+
+  *boxed = serve;
+
+  return server_listen (serve_func_cb, boxed, g_free, base_url);
 }
 
 void
@@ -85,7 +115,7 @@ SoupServer *
 tw_test_server_new_page (const char  *html,
                          char       **base_url)
 {
-  return tw_test_server_new (serve_page_cb, (gpointer) html, base_url);
+  return server_listen (serve_page_cb, (gpointer) html, NULL, base_url);
 }
 
 void
@@ -213,24 +243,6 @@ tw_test_await_sole_ref (gpointer    object,
   tw_test_wait_until (holds_sole_ref, object, timeout_ms, what);
 }
 
-static gboolean
-set_flag_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Lets the main loop run for @ms, for what a test must see not happen. */
-void
-tw_test_sleep_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static GAsyncResult *async_result;
 
 /* The callback for an async call whose result tw_test_await_result()
@@ -258,6 +270,17 @@ tw_test_await_result (guint       timeout_ms,
 
   return g_steal_pointer (&async_result);
 }
+
+/* The protocol */
+
+const TwTestProtocolVersion tw_test_protocol_versions[] = {
+  { "2025-11-25", "2025-11-25" },
+  { "2025-06-18", "2025-06-18" },
+  { "2025-03-26", "2025-03-26" },
+  { "2024-11-05", TW_MCP_PROTOCOL_VERSION_LATEST },
+  { "1999-01-01", TW_MCP_PROTOCOL_VERSION_LATEST },
+};
+const guint tw_test_n_protocol_versions = G_N_ELEMENTS (tw_test_protocol_versions);
 
 /* JSON and text */
 
@@ -697,6 +720,57 @@ tw_test_return_later (GTask            *task,
 
   /* The sources share one reference, dropped when the task returns. */
   g_object_ref (task);
+}
+
+int
+tw_test_url_delay_ms (const char *url)
+{
+  const char *ms;
+
+  if (url == NULL)
+    return 0;
+  if (strstr (url, "/hang") != NULL)
+    return -1;
+  ms = strstr (url, "ms=");
+  return ms != NULL ? atoi (ms + 3) : 0;
+}
+
+static void
+call_started_cb (TwMcpServer *server,
+                 guint64      serial,
+                 const char  *agent_id,
+                 const char  *agent_name,
+                 const char  *tool,
+                 JsonObject  *arguments,
+                 GPtrArray   *log)
+{
+  g_autofree char *args = arguments != NULL ? tw_test_object_to_string (arguments) : NULL;
+
+  g_ptr_array_add (log, g_strdup_printf ("started %" G_GUINT64_FORMAT " %s %s %s %s",
+                                         serial, agent_id, agent_name, tool,
+                                         args != NULL ? args : "null"));
+}
+
+static void
+call_finished_cb (TwMcpServer *server,
+                  guint64      serial,
+                  gboolean     is_error,
+                  const char  *error_code,
+                  double       duration_ms,
+                  GPtrArray   *log)
+{
+  g_assert_cmpfloat (duration_ms, >=, 0);
+  g_ptr_array_add (log, g_strdup_printf ("finished %" G_GUINT64_FORMAT " %s %s",
+                                         serial, is_error ? "error" : "ok",
+                                         error_code != NULL ? error_code : "-"));
+}
+
+void
+tw_test_record_calls (TwMcpServer *server,
+                      GPtrArray   *log)
+{
+  g_signal_connect (server, "call-started", G_CALLBACK (call_started_cb), log);
+  g_signal_connect (server, "call-finished", G_CALLBACK (call_finished_cb), log);
 }
 
 /* Tools of the tests only */

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tw-browser-service.h"
+#include "tw-mcp-server.h"
 #include "tw-tool.h"
 #include "tw-tool-call-private.h"
 
@@ -22,8 +23,12 @@ void        tw_test_skip_or_fail       (const char         *reason);
 
 /* Fixture server */
 
-SoupServer *tw_test_server_new         (SoupServerCallback  callback,
-                                        gpointer            user_data,
+/* Answers @msg, a request for @path with @query (or NULL). */
+typedef void (*TwTestServeFunc) (SoupServerMessage *msg,
+                                 const char        *path,
+                                 GHashTable        *query);
+
+SoupServer *tw_test_server_new         (TwTestServeFunc     serve,
                                         char              **base_url);
 /* A server that answers every path with the one page @html (static). */
 SoupServer *tw_test_server_new_page    (const char         *html,
@@ -52,7 +57,6 @@ void          tw_test_wait_for_flag    (gboolean        *flag,
 void          tw_test_await_sole_ref   (gpointer         object,
                                         guint            timeout_ms,
                                         const char      *what);
-void          tw_test_sleep_ms         (guint            ms);
 void          tw_test_store_result_cb  (GObject         *object,
                                         GAsyncResult    *result,
                                         gpointer         user_data);
@@ -127,6 +131,9 @@ void           tw_fake_service_set_tool_groups (TwFakeService      *self,
 typedef void (*TwTestReturnFunc) (GTask    *task,
                                   gpointer  data);
 
+/* How long a command on a page at @url takes: N ms for "ms=N" in @url,
+ * for ever (-1: until cancelled) for "/hang", else 0. */
+int         tw_test_url_delay_ms       (const char       *url);
 void        tw_test_return_later       (GTask            *task,
                                         GPtrArray        *log,
                                         const char       *label,
@@ -137,6 +144,23 @@ void        tw_test_return_later       (GTask            *task,
                                         TwTestReturnFunc  returning,
                                         gpointer          data,
                                         GDestroyNotify    data_free);
+
+/* The protocol versions a client may ask for in initialize, and the one
+ * the server answers: the one asked for when it knows it, else its latest. */
+typedef struct
+{
+  const char *requested;
+  const char *answered;
+} TwTestProtocolVersion;
+
+extern const TwTestProtocolVersion tw_test_protocol_versions[];
+extern const guint                 tw_test_n_protocol_versions;
+
+/* Records in @log each call @server starts, as "started <serial> <agent id>
+ * <agent name> <tool> <arguments as JSON>", and each it finishes, as
+ * "finished <serial> ok|error <error code or ->". */
+void        tw_test_record_calls       (TwMcpServer      *server,
+                                        GPtrArray        *log);
 
 /* Tools of the tests only */
 

@@ -4,6 +4,7 @@
 #include "tw-test-webview.h"
 
 #include "tw-load-watch.h"
+#include "tw-web-context.h"
 
 typedef struct
 {
@@ -70,6 +71,15 @@ tw_test_view_evaluate (WebKitWebView *view,
   g_assert_no_error (error);
 
   return value;
+}
+
+WebKitWebView *
+tw_test_web_view_new (WebKitNetworkSession *session)
+{
+  return g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                       "web-context", tw_web_context_get_shared (),
+                       "network-session", session,
+                       NULL);
 }
 
 /* Test tabs */
@@ -235,4 +245,34 @@ tw_test_view_keep_error_pages_away (WebKitWebView *view)
 {
   tw_load_watch_attach (view);
   g_signal_connect (view, "load-failed", G_CALLBACK (keep_error_page_away_cb), NULL);
+}
+
+TwBrowserTab *
+tw_test_open_tab (TwBrowser      *browser,
+                  const TwCaller *caller,
+                  const char     *url)
+{
+  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autoptr(JsonObject) opened = NULL;
+  TwBrowserTab *tab;
+
+  opened = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), caller, "browser_new_tab", args);
+  tab = tw_browser_lookup_tab (browser, json_object_get_string_member (tw_test_result_structured (opened),
+                                                                       "browserId"));
+  g_assert_nonnull (tab);
+
+  return tab;
+}
+
+char *
+tw_test_tab_id_args (TwBrowserTab *tab)
+{
+  return g_strdup_printf ("{\"browserId\": \"%s\"}", tw_browser_tab_get_id (tab));
+}
+
+void
+tw_test_close_browser (TwBrowser **browser)
+{
+  tw_browser_close_all (*browser);
+  g_clear_object (browser);
 }

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
 
+#include "tw-browser.h"
 #include "tw-page-runtime.h"
 #include "tw-test-util.h"
 
@@ -23,6 +24,9 @@ JSCValue *tw_test_view_evaluate  (WebKitWebView *view,
  * that returns TRUE), connected after the view's load watches, which still
  * hear of the failure. */
 void      tw_test_view_keep_error_pages_away (WebKitWebView *view);
+/* A web view of the app's shared web context (with its web-process
+ * extension) on @session, as a tab's. */
+WebKitWebView *tw_test_web_view_new (WebKitNetworkSession *session);
 
 /* A web view in a window of its own, on one ephemeral network session the
  * tabs of a test program share, with the page runtime when asked for. */
@@ -67,5 +71,17 @@ JsonObject *tw_test_tab_resolve       (TwTestTab   *tab,
                                        GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestTab, tw_test_tab_free)
+
+/* A browser's tabs, as agents see them */
+
+/* Opens @url in a new tab of @caller's with browser_new_tab, as an agent
+ * does, and returns the tab (the browser keeps it). */
+TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
+                                     const TwCaller  *caller,
+                                     const char      *url);
+/* {"browserId": "<the tab's id>"}, the arguments of most tab tools. */
+char         *tw_test_tab_id_args   (TwBrowserTab    *tab);
+/* Closes every tab of *@browser, then drops it. */
+void          tw_test_close_browser (TwBrowser      **browser);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
 #include "tw-find-in-tabs.h"
+#include "tw-json.h"
 #include "tw-read-url.h"
 #include "tw-tab-downloads.h"
 #include "tw-tab-storage.h"
@@ -140,14 +141,52 @@ list_tabs (TwBrowser *self)
   return reply;
 }
 
-/* The page's environment: storage commands, on the workspace's session
- * or on that of the tab the call names (a private tab has its own). */
-static void
-storage_reply (GTask      *task,
-               JsonObject *reply,
-               GError     *error)
+/* Commands the browser runs outside any tab's queue (reading a URL, finding
+ * across tabs, the storage of a session) finish alike: with their own
+ * finish function, and a reply about the session of a tab names the tab. */
+
+typedef JsonObject *(*ReplyFinishFunc) (GAsyncResult  *result,
+                                        GError       **error);
+
+typedef struct
 {
-  const char *browser_id = g_task_get_task_data (task);
+  ReplyFinishFunc  finish;
+  char            *browser_id;
+} ReplyData;
+
+static void
+reply_data_free (gpointer data)
+{
+  ReplyData *reply_data = data;
+
+  g_free (reply_data->browser_id);
+  g_free (reply_data);
+}
+
+/* Returns @task, which reply_done_cb() finishes with @finish. */
+static GTask *
+expect_reply (GTask           *task,
+              ReplyFinishFunc  finish,
+              const char      *browser_id)
+{
+  ReplyData *data = g_new0 (ReplyData, 1);
+
+  data->finish = finish;
+  data->browser_id = g_strdup (browser_id);
+  g_task_set_task_data (task, data, reply_data_free);
+
+  return task;
+}
+
+static void
+reply_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ReplyData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+  JsonObject *reply = data->finish (result, &error);
 
   if (reply == NULL)
     {
@@ -155,33 +194,9 @@ storage_reply (GTask      *task,
       return;
     }
 
-  if (browser_id != NULL)
-    json_object_set_string_member (reply, "browserId", browser_id);
+  if (data->browser_id != NULL)
+    json_object_set_string_member (reply, "browserId", data->browser_id);
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
-}
-
-static void
-cookies_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  JsonObject *reply = tw_tab_storage_cookies_finish (result, &error);
-
-  storage_reply (task, reply, error);
-}
-
-static void
-storage_state_done_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  JsonObject *reply = tw_tab_storage_state_finish (result, &error);
-
-  storage_reply (task, reply, error);
 }
 
 /* The views of the tabs on @session: their pages' localStorage is that
@@ -203,36 +218,6 @@ tab_views (TwBrowser            *self,
     }
 
   return views;
-}
-
-static void
-read_url_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  JsonObject *reply = tw_read_url_finish (result, &error);
-
-  if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
-}
-
-static void
-find_in_tabs_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  JsonObject *reply = tw_find_in_tabs_finish (result, &error);
-
-  if (reply == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
 static void
@@ -273,41 +258,17 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(JsonObject) load_params = json_object_new ();
         g_autoptr(TwBrowserTab) new_tab = NULL;
         g_autoptr(GError) error = NULL;
-        JsonNode *url_node = json_object_get_member (params, "url");
-        JsonNode *private_node = json_object_get_member (params, "private");
-        const char *url = "about:blank";
+        const char *url = tw_json_get_string_arg (params, "url", &error);
         gboolean private_tab = FALSE;
 
-        if (private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node))
-          {
-            if (!JSON_NODE_HOLDS_VALUE (private_node) ||
-                json_node_get_value_type (private_node) != G_TYPE_BOOLEAN)
-              {
-                g_task_return_new_error (task, TW_BROWSER_ERROR,
-                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                         "private must be true or false");
-                return;
-              }
+        if (url == NULL)
+          url = "about:blank";
 
-            private_tab = json_node_get_boolean (private_node);
-          }
-
-        if (url_node != NULL && !JSON_NODE_HOLDS_NULL (url_node))
-          {
-            if (!JSON_NODE_HOLDS_VALUE (url_node) ||
-                json_node_get_value_type (url_node) != G_TYPE_STRING)
-              {
-                g_task_return_new_error (task, TW_BROWSER_ERROR,
-                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                         "url must be a string");
-                return;
-              }
-
-            url = json_node_get_string (url_node);
-          }
-
-        /* Refuse before a tab appears, so bad URLs leave nothing behind. */
-        if (!tw_address_check_url (url, &error))
+        /* Refuse before a tab appears, so bad arguments and URLs leave
+         * nothing behind. */
+        if (error != NULL ||
+            !tw_json_get_boolean_arg (params, "private", &private_tab, &error) ||
+            !tw_address_check_url (url, &error))
           {
             g_task_return_error (task, g_steal_pointer (&error));
             return;
@@ -325,8 +286,8 @@ tw_browser_run_async (TwBrowserService    *service,
 
     /* Reading (issue 17): a page fetched without a tab. */
     case TW_TAB_COMMAND_READ_URL:
-      tw_read_url_async (self->session, params, cancellable, read_url_cb,
-                         g_steal_pointer (&task));
+      tw_read_url_async (self->session, params, cancellable, reply_done_cb,
+                         expect_reply (g_steal_pointer (&task), tw_read_url_finish, NULL));
       break;
 
     case TW_TAB_COMMAND_DOWNLOADS:
@@ -339,6 +300,7 @@ tw_browser_run_async (TwBrowserService    *service,
       {
         WebKitNetworkSession *session = self->session;
         g_autoptr(GPtrArray) views = NULL;
+        const char *session_tab = NULL;
 
         /* A browserId names the tab whose session to use; without one it
          * is the workspace's, which all its other tabs share. */
@@ -353,19 +315,23 @@ tw_browser_run_async (TwBrowserService    *service,
               }
 
             session = webkit_web_view_get_network_session (tw_browser_tab_get_view (owner));
-            g_task_set_task_data (task, g_strdup (browser_id), g_free);
+            session_tab = browser_id;
           }
 
         if (command == TW_TAB_COMMAND_COOKIES)
           {
-            tw_tab_storage_cookies_async (session, params, cancellable, cookies_done_cb,
-                                          g_steal_pointer (&task));
+            tw_tab_storage_cookies_async (session, params, cancellable, reply_done_cb,
+                                          expect_reply (g_steal_pointer (&task),
+                                                        tw_tab_storage_cookies_finish,
+                                                        session_tab));
             break;
           }
 
         views = tab_views (self, session);
         tw_tab_storage_state_async (session, views, self->workspace_dir, params,
-                                    cancellable, storage_state_done_cb, g_steal_pointer (&task));
+                                    cancellable, reply_done_cb,
+                                    expect_reply (g_steal_pointer (&task),
+                                                  tw_tab_storage_state_finish, session_tab));
       }
       break;
 
@@ -381,7 +347,8 @@ tw_browser_run_async (TwBrowserService    *service,
           }
 
         tw_find_in_tabs_async (self->text_index, G_LIST_MODEL (self->tabs), params, cancellable,
-                               find_in_tabs_cb, g_steal_pointer (&task));
+                               reply_done_cb,
+                               expect_reply (g_steal_pointer (&task), tw_find_in_tabs_finish, NULL));
       }
       break;
 

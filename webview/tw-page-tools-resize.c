@@ -14,26 +14,19 @@
 
 typedef struct
 {
-  TwPageRuntime *runtime;
+  TwPagePoll     poll;
   int            width;
   int            height;
   gint64         started;
-  guint          poll_id;
-  gboolean       check_in_flight;
-  GCancellable  *check_cancellable;
   gint64         inner_width;
   gint64         inner_height;
   gboolean       measured;
-  gboolean       done;
 } ResizeData;
 
 static void
 resize_data_free (ResizeData *data)
 {
-  g_assert (data->poll_id == 0);
-
-  g_clear_object (&data->runtime);
-  g_clear_object (&data->check_cancellable);
+  _tw_page_poll_clear (&data->poll);
   g_free (data);
 }
 
@@ -42,9 +35,7 @@ resize_stop (GTask *task)
 {
   ResizeData *data = g_task_get_task_data (task);
 
-  data->done = TRUE;
-  g_clear_handle_id (&data->poll_id, g_source_remove);
-  g_cancellable_cancel (data->check_cancellable);
+  _tw_page_poll_stop (&data->poll);
 }
 
 static void
@@ -86,11 +77,8 @@ resize_check_cb (GObject      *object,
   JsonObject *answer;
 
   node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-
-  if (data->done)
+  if (!_tw_page_poll_look_done (&data->poll))
     return;
-
-  data->check_in_flight = FALSE;
 
   if (node == NULL)
     {
@@ -120,16 +108,15 @@ resize_poll_cb (gpointer user_data)
   ResizeData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error))
+  if (_tw_page_poll_cancelled (&data->poll, task, &error))
     {
-      data->poll_id = 0;
       resize_fail (task, g_steal_pointer (&error));
       return G_SOURCE_REMOVE;
     }
 
   if ((g_get_monotonic_time () - data->started) / 1000 >= RESIZE_CONFIRM_TIMEOUT_MS)
     {
-      data->poll_id = 0;
+      data->poll.poll_id = 0;
 
       /* The page answered with another size (a zoomed page, say): report
        * what it sees rather than pretend. A page that never answered is a
@@ -145,12 +132,12 @@ resize_poll_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  if (!data->check_in_flight)
+  if (!data->poll.check_in_flight)
     {
-      data->check_in_flight = TRUE;
-      tw_page_runtime_call_with_timeout_async (data->runtime, "pageState.viewportSize", NULL,
+      data->poll.check_in_flight = TRUE;
+      tw_page_runtime_call_with_timeout_async (data->poll.runtime, "pageState.viewportSize", NULL,
                                                RESIZE_CONFIRM_TIMEOUT_MS,
-                                               data->check_cancellable,
+                                               data->poll.check_cancellable,
                                                resize_check_cb,
                                                g_object_ref (task));
     }
@@ -206,20 +193,17 @@ tw_page_tools_resize_async (TwViewFrame         *frame,
     }
 
   data = g_new0 (ResizeData, 1);
-  data->runtime = g_object_ref (runtime);
+  _tw_page_poll_init (&data->poll, runtime);
   data->width = width;
   data->height = height;
   data->started = g_get_monotonic_time ();
-  data->check_cancellable = g_cancellable_new ();
   g_task_set_task_data (task, data, (GDestroyNotify) resize_data_free);
 
   /* The new size reaches the web process asynchronously: poll until the
    * page itself reports it. The source holds the task's only other
    * reference until it stops. */
-  data->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, RESIZE_POLL_INTERVAL_MS,
-                                      resize_poll_cb, g_object_ref (task), g_object_unref);
-  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->poll_id),
-                            "[tabwright] browser_resize confirm");
+  _tw_page_poll_start (&data->poll, task, RESIZE_POLL_INTERVAL_MS, resize_poll_cb,
+                       "[tabwright] browser_resize confirm");
 }
 
 JsonObject *

@@ -453,7 +453,7 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
   data->view = g_object_ref (view);
   g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
 
-  if (!_tw_page_tools_get_boolean_param (params, "fullPage", &data->full_page, &error))
+  if (!tw_json_get_boolean_arg (params, "fullPage", &data->full_page, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -40,7 +40,7 @@ view_uri (WebKitWebView *view)
 
 typedef struct
 {
-  TwPageRuntime *runtime;
+  TwPagePoll     poll;
   char          *text;
   char          *url;
   /* The other conditions (wait.js): "textGone", "selector", "ref" or
@@ -51,13 +51,9 @@ typedef struct
   guint          timeout_ms;
   gint64         started;
 
-  guint          poll_id;
   guint          deadline_id;
   gulong         uri_handler;
 
-  /* The look in flight, if any: cancelled when the wait ends. */
-  GCancellable  *check_cancellable;
-  gboolean       check_in_flight;
   guint          n_checks;
   char          *excerpt;
   char          *check_problem;
@@ -72,17 +68,14 @@ typedef struct
    * within WAIT_REPORT_GRACE_MS, says what the page shows, and then the
    * wait ends. */
   gboolean       expired;
-  gboolean       done;
 } WaitData;
 
 static void
 wait_data_free (WaitData *data)
 {
-  g_assert (data->poll_id == 0);
   g_assert (data->deadline_id == 0);
 
-  g_clear_object (&data->runtime);
-  g_clear_object (&data->check_cancellable);
+  _tw_page_poll_clear (&data->poll);
   g_clear_object (&data->log);
   g_free (data->text);
   g_free (data->url);
@@ -100,11 +93,9 @@ wait_stop (GTask *task)
   WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
 
-  data->done = TRUE;
-  g_clear_handle_id (&data->poll_id, g_source_remove);
+  _tw_page_poll_stop (&data->poll);
   g_clear_handle_id (&data->deadline_id, g_source_remove);
   g_clear_signal_handler (&data->uri_handler, view);
-  g_cancellable_cancel (data->check_cancellable);
 }
 
 static void
@@ -116,7 +107,7 @@ wait_succeed (GTask      *task,
   g_autoptr(GTask) hold = NULL;
   JsonObject *reply;
 
-  if (data->done)
+  if (data->poll.done)
     return;
 
   /* Removing the sources may drop every other reference. */
@@ -140,7 +131,7 @@ wait_fail (GTask  *task,
   WaitData *data = g_task_get_task_data (task);
   g_autoptr(GTask) hold = NULL;
 
-  if (data->done)
+  if (data->poll.done)
     {
       g_error_free (error);
       return;
@@ -234,11 +225,9 @@ wait_check_cb (GObject      *object,
   JsonObject *answer;
 
   node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-
-  if (data->done)
+  if (!_tw_page_poll_look_done (&data->poll))
     return;
 
-  data->check_in_flight = FALSE;
   data->n_checks++;
 
   if (node == NULL)
@@ -316,10 +305,9 @@ wait_function_cb (GObject      *object,
 
   value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
                                                                  result, &error);
-  if (data->done)
+  if (!_tw_page_poll_look_done (&data->poll))
     return;
 
-  data->check_in_flight = FALSE;
   data->n_checks++;
 
   if (value == NULL)
@@ -375,10 +363,10 @@ wait_check_function (GTask *task)
   g_variant_dict_init (&dict, NULL);
   g_variant_dict_insert (&dict, "nonce", "s", "");
   g_variant_dict_insert (&dict, "maxBytes", "d", 4096.0);
-  data->check_in_flight = TRUE;
+  data->poll.check_in_flight = TRUE;
   webkit_web_view_call_async_javascript_function (view, body, -1, g_variant_dict_end (&dict),
                                                   NULL, "tabwright-wait.js",
-                                                  data->check_cancellable, wait_function_cb,
+                                                  data->poll.check_cancellable, wait_function_cb,
                                                   g_object_ref (task));
 }
 
@@ -388,7 +376,7 @@ wait_check_text (GTask *task)
   WaitData *data = g_task_get_task_data (task);
   g_autoptr(JsonObject) args = NULL;
 
-  if (data->check_in_flight)
+  if (data->poll.check_in_flight)
     return;
 
   if (g_strcmp0 (data->kind, "function") == 0)
@@ -407,13 +395,13 @@ wait_check_text (GTask *task)
       json_object_set_string_member (args, "text", data->text);
     }
 
-  data->check_in_flight = TRUE;
-  tw_page_runtime_call_with_timeout_async (data->runtime,
+  data->poll.check_in_flight = TRUE;
+  tw_page_runtime_call_with_timeout_async (data->poll.runtime,
                                            data->condition != NULL ? "wait.check"
                                                                    : "pageState.findText",
                                            args,
                                            WAIT_CHECK_TIMEOUT_MS,
-                                           data->check_cancellable,
+                                           data->poll.check_cancellable,
                                            wait_check_cb,
                                            g_object_ref (task));
 }
@@ -425,9 +413,8 @@ wait_poll_cb (gpointer user_data)
   WaitData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &error))
+  if (_tw_page_poll_cancelled (&data->poll, task, &error))
     {
-      data->poll_id = 0;
       wait_fail (task, g_steal_pointer (&error));
       return G_SOURCE_REMOVE;
     }
@@ -436,7 +423,7 @@ wait_poll_cb (gpointer user_data)
     {
       if (wait_url_matches (task))
         {
-          data->poll_id = 0;
+          data->poll.poll_id = 0;
           wait_succeed (task, "url");
           return G_SOURCE_REMOVE;
         }
@@ -514,10 +501,10 @@ wait_deadline_cb (gpointer user_data)
   /* On a busy machine the look may still be on its way: what the page
    * shows comes with its answer, if it comes within WAIT_REPORT_GRACE_MS,
    * and no other look starts meanwhile. */
-  if (data->url == NULL && data->check_in_flight && !data->expired)
+  if (data->url == NULL && data->poll.check_in_flight && !data->expired)
     {
       data->expired = TRUE;
-      g_clear_handle_id (&data->poll_id, g_source_remove);
+      g_clear_handle_id (&data->poll.poll_id, g_source_remove);
       data->deadline_id = g_timeout_add_full (G_PRIORITY_DEFAULT, WAIT_REPORT_GRACE_MS,
                                               wait_deadline_cb, g_object_ref (task),
                                               g_object_unref);
@@ -679,7 +666,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
     }
 
   data = g_new0 (WaitData, 1);
-  data->runtime = g_object_ref (runtime);
+  _tw_page_poll_init (&data->poll, runtime);
   data->text = g_strdup (text);
   data->url = g_strdup (url);
   data->kind = g_steal_pointer (&data_kind);
@@ -696,7 +683,6 @@ tw_page_tools_wait_async (WebKitWebView       *view,
       data->network_idle = TRUE;
       json_object_set_string_member (data->condition, "loadState", "load");
     }
-  data->check_cancellable = g_cancellable_new ();
   g_task_set_task_data (task, data, (GDestroyNotify) wait_data_free);
 
   if (url != NULL)
@@ -718,10 +704,8 @@ tw_page_tools_wait_async (WebKitWebView       *view,
     }
 
   /* Each source keeps the task alive until wait_stop() removes it. */
-  data->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, WAIT_POLL_INTERVAL_MS,
-                                      wait_poll_cb, g_object_ref (task), g_object_unref);
-  g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->poll_id),
-                            "[tabwright] browser_wait poll");
+  _tw_page_poll_start (&data->poll, task, WAIT_POLL_INTERVAL_MS, wait_poll_cb,
+                       "[tabwright] browser_wait poll");
   data->deadline_id = g_timeout_add_full (G_PRIORITY_DEFAULT, timeout_ms,
                                           wait_deadline_cb, g_object_ref (task), g_object_unref);
   g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->deadline_id),

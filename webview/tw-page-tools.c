@@ -5,6 +5,7 @@
 #include "tw-page-tools-private.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 
 /* What the page tools share: reading their parameters. Each tool has a file
  * of its own: tw-page-tools-screenshot.c, tw-page-tools-logs.c,
@@ -25,7 +26,7 @@ _tw_page_tools_get_int_param (JsonObject  *params,
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return FALSE;
 
-  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  type = tw_json_value_type (node);
 
   if (type == G_TYPE_INT64)
     {
@@ -49,24 +50,61 @@ _tw_page_tools_get_int_param (JsonObject  *params,
   return FALSE;
 }
 
-gboolean
-_tw_page_tools_get_boolean_param (JsonObject  *params,
-                                  const char  *name,
-                                  gboolean    *value,
-                                  GError     **error)
+void
+_tw_page_poll_init (TwPagePoll    *poll,
+                    TwPageRuntime *runtime)
 {
-  JsonNode *node = params != NULL ? json_object_get_member (params, name) : NULL;
+  poll->runtime = g_object_ref (runtime);
+  poll->check_cancellable = g_cancellable_new ();
+}
 
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
+void
+_tw_page_poll_clear (TwPagePoll *poll)
+{
+  g_assert (poll->poll_id == 0);
 
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    {
-      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                   "\"%s\" must be true or false", name);
-      return FALSE;
-    }
+  g_clear_object (&poll->runtime);
+  g_clear_object (&poll->check_cancellable);
+}
 
-  *value = json_node_get_boolean (node);
+void
+_tw_page_poll_start (TwPagePoll  *poll,
+                     GTask       *task,
+                     guint        interval_ms,
+                     GSourceFunc  poll_cb,
+                     const char  *name)
+{
+  poll->poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, interval_ms, poll_cb,
+                                      g_object_ref (task), g_object_unref);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, poll->poll_id), name);
+}
+
+void
+_tw_page_poll_stop (TwPagePoll *poll)
+{
+  poll->done = TRUE;
+  g_clear_handle_id (&poll->poll_id, g_source_remove);
+  g_cancellable_cancel (poll->check_cancellable);
+}
+
+gboolean
+_tw_page_poll_cancelled (TwPagePoll  *poll,
+                         GTask       *task,
+                         GError     **error)
+{
+  if (!g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), error))
+    return FALSE;
+
+  poll->poll_id = 0;
+  return TRUE;
+}
+
+gboolean
+_tw_page_poll_look_done (TwPagePoll *poll)
+{
+  if (poll->done)
+    return FALSE;
+
+  poll->check_in_flight = FALSE;
   return TRUE;
 }

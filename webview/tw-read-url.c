@@ -249,22 +249,16 @@ convert_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   ReadUrl *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) value = NULL;
-  JsonObject *answer;
+  g_autoptr(JsonObject) answer = NULL;
   JsonObject *reply;
-  JsonNode *next;
 
-  value = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (value == NULL || !JSON_NODE_HOLDS_OBJECT (value))
+  answer = tw_tab_reading_answer_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (answer == NULL)
     {
-      if (error == NULL)
-        error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                     "the reader returned no text");
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  answer = json_node_get_object (value);
   reply = json_object_new ();
   json_object_set_string_member (reply, "url", data->final_url);
   json_object_set_int_member (reply, "status", data->status);
@@ -292,13 +286,7 @@ convert_cb (GObject      *object,
   json_object_set_boolean_member (reply, "truncated",
                                   json_object_get_boolean_member_with_default (answer, "truncated",
                                                                                FALSE));
-  next = json_object_get_member (answer, "nextOffset");
-  if (next != NULL && JSON_NODE_HOLDS_VALUE (next))
-    {
-      g_autofree char *cursor = g_strdup_printf ("c%" G_GINT64_FORMAT, json_node_get_int (next));
-
-      json_object_set_string_member (reply, "nextCursor", cursor);
-    }
+  tw_tab_reading_set_next_cursor (reply, answer);
 
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
@@ -680,15 +668,12 @@ tw_read_url_async (WebKitNetworkSession *session,
 
   if (cursor != NULL)
     {
-      char *end = NULL;
-      gint64 offset = cursor[0] == 'c' && g_ascii_isdigit (cursor[1])
-                      ? g_ascii_strtoll (cursor + 1, &end, 10) : -1;
+      g_autoptr(GError) error = NULL;
+      gint64 offset = 0;
 
-      if (offset < 0 || *end != '\0' || offset > G_MAXINT32)
+      if (!tw_tab_reading_get_offset (params, &offset, &error))
         {
-          g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                   "cursor must be the nextCursor a cut answer gave, like "
-                                   "\"c40000\"");
+          g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
       json_object_set_int_member (data->params, "offset", offset);

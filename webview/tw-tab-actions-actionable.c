@@ -117,23 +117,11 @@ attempt_cb (GObject      *object,
             gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  GError *error = NULL;
+  g_autoptr(JsonNode) node = _tw_tab_actions_run_call_finish (task, object, result);
   JsonObject *answer;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-
-  if (_tw_tab_actions_run_is_done (task))
-    {
-      g_clear_error (&error);
-      return;
-    }
-
   if (node == NULL)
-    {
-      _tw_tab_actions_run_page_error (task, error);
-      return;
-    }
+    return;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {

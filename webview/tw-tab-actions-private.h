@@ -94,6 +94,11 @@ void       _tw_tab_actions_merge_into_result           (ActionRun          *run,
                                                         const char * const *skip);
 void       _tw_tab_actions_run_page_error              (GTask              *task,
                                                         GError             *error);
+/* The answer to a page runtime call of the run; NULL when the run is over,
+ * or when the call failed, which then fails the run. */
+JsonNode  *_tw_tab_actions_run_call_finish             (GTask              *task,
+                                                        GObject            *runtime,
+                                                        GAsyncResult       *result);
 void       _tw_tab_actions_run_step                    (GTask              *task,
                                                         const char         *function,
                                                         JsonObject         *args,

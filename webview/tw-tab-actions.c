@@ -267,31 +267,38 @@ _tw_tab_actions_run_page_error (GTask  *task,
 
 /* Step calls: key strokes, checks after a fill or an upload. */
 
+JsonNode *
+_tw_tab_actions_run_call_finish (GTask        *task,
+                                 GObject      *runtime,
+                                 GAsyncResult *result)
+{
+  GError *error = NULL;
+  JsonNode *node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (runtime), result, &error);
+
+  if (_tw_tab_actions_run_is_done (task))
+    {
+      g_clear_error (&error);
+      g_clear_pointer (&node, json_node_unref);
+      return NULL;
+    }
+
+  if (node == NULL)
+    _tw_tab_actions_run_page_error (task, error);
+
+  return node;
+}
+
 static void
 step_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  GError *error = NULL;
   StepFunc next = g_object_get_data (G_OBJECT (task), "tw-step");
+  g_autoptr(JsonNode) node = _tw_tab_actions_run_call_finish (task, object, result);
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-
-  if (_tw_tab_actions_run_is_done (task))
-    {
-      g_clear_error (&error);
-      return;
-    }
-
-  if (node == NULL)
-    {
-      _tw_tab_actions_run_page_error (task, error);
-      return;
-    }
-
-  next (task, JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL);
+  if (node != NULL)
+    next (task, JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL);
 }
 
 void

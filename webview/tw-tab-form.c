@@ -161,27 +161,44 @@ copy_page_member (JsonObject  *source,
     json_object_set_member (run->page, name, json_node_copy (node));
 }
 
+/* The page's answer (an object) to a look at the current field; NULL when
+ * the run was cancelled, or when the look failed or the page did not say
+ * @what, and then the field failed. */
+static JsonNode *
+field_answer (GTask        *task,
+              GObject      *runtime,
+              GAsyncResult *result,
+              const char   *what)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (runtime), result, &error);
+  if (run_cancelled (task))
+    return NULL;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      field_failed (task, error != NULL ? g_steal_pointer (&error)
+                                        : g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                       "the page did not say %s", what));
+      return NULL;
+    }
+
+  return g_steal_pointer (&node);
+}
+
 static void
 checked_again_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = field_answer (task, object, result, "what the field shows");
   FormRun *run = g_task_get_task_data (task);
   gboolean checked;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (run_cancelled (task))
+  if (node == NULL)
     return;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      field_failed (task, error != NULL ? g_steal_pointer (&error)
-                                        : g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                                               "the page did not say what the field shows"));
-      return;
-    }
 
   checked = json_object_get_boolean_member_with_default (json_node_get_object (node), "checked", FALSE);
   json_object_set_boolean_member (run->entry, "checked", checked);
@@ -300,27 +317,19 @@ probed_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) params = NULL;
   FormRun *run = g_task_get_task_data (task);
   JsonObject *field = field_at (run, run->index);
   JsonNode *value = json_object_get_member (field, "value");
+  g_autoptr(JsonNode) node = field_answer (task, object, result, "what the field is");
   JsonObject *probe;
   JsonObject *element;
   const char *kind;
   TwTabCommand command;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (run_cancelled (task))
+  /* A failed field moved the run on: @field is no longer its field. */
+  if (node == NULL)
     return;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      field_failed (task, error != NULL ? g_steal_pointer (&error)
-                                        : g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                                               "the page did not say what the field is"));
-      return;
-    }
 
   probe = json_node_get_object (node);
   element = get_object (probe, "element");

@@ -4,6 +4,7 @@
 #include "tw-tab-reading.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 
 gboolean
 tw_tab_reading_handles (TwTabCommand command)
@@ -14,21 +15,66 @@ tw_tab_reading_handles (TwTabCommand command)
 }
 
 /* A cursor is "c" and the offset to go on from, as the last answer gave
- * it: -1 for anything else. */
-static gint64
-parse_cursor (const char *cursor)
+ * it. */
+gboolean
+tw_tab_reading_get_offset (JsonObject  *params,
+                           gint64      *offset,
+                           GError     **error)
 {
+  JsonNode *node = params != NULL ? json_object_get_member (params, "cursor") : NULL;
+  const char *cursor;
   char *end = NULL;
-  gint64 offset;
+  gint64 value;
 
-  if (cursor == NULL || cursor[0] != 'c' || !g_ascii_isdigit (cursor[1]))
-    return -1;
+  if (node == NULL)
+    return TRUE;
 
-  offset = g_ascii_strtoll (cursor + 1, &end, 10);
-  if (*end != '\0' || offset < 0 || offset > G_MAXINT32)
-    return -1;
+  cursor = tw_json_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
+  value = cursor != NULL && cursor[0] == 'c' && g_ascii_isdigit (cursor[1])
+          ? g_ascii_strtoll (cursor + 1, &end, 10) : -1;
+  if (value < 0 || *end != '\0' || value > G_MAXINT32)
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "cursor must be the nextCursor a cut answer gave, like \"c40000\"");
+      return FALSE;
+    }
 
-  return offset;
+  *offset = value;
+  return TRUE;
+}
+
+JsonObject *
+tw_tab_reading_answer_finish (TwPageRuntime  *runtime,
+                              GAsyncResult   *result,
+                              GError        **error)
+{
+  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (runtime, result, error);
+
+  if (value == NULL)
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (value))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                           "the page's reader returned no text");
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (value));
+}
+
+void
+tw_tab_reading_set_next_cursor (JsonObject *reply,
+                                JsonObject *answer)
+{
+  JsonNode *next = json_object_get_member (answer, "nextOffset");
+
+  if (next != NULL && JSON_NODE_HOLDS_VALUE (next))
+    {
+      g_autofree char *cursor = g_strdup_printf ("c%" G_GINT64_FORMAT, json_node_get_int (next));
+
+      json_object_set_string_member (reply, "nextCursor", cursor);
+    }
 }
 
 static void
@@ -47,37 +93,20 @@ read_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) value = NULL;
-  JsonObject *answer;
+  g_autoptr(JsonObject) answer = NULL;
   JsonObject *reply;
-  JsonNode *next;
 
-  value = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (value == NULL)
+  answer = tw_tab_reading_answer_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (answer == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (value))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "the page runtime returned no text");
-      return;
-    }
-
-  answer = json_node_get_object (value);
   reply = json_object_new ();
   json_object_foreach_member (answer, copy_member, reply);
   json_object_remove_member (reply, "nextOffset");
-
-  next = json_object_get_member (answer, "nextOffset");
-  if (next != NULL && JSON_NODE_HOLDS_VALUE (next))
-    {
-      g_autofree char *cursor = g_strdup_printf ("c%" G_GINT64_FORMAT, json_node_get_int (next));
-
-      json_object_set_string_member (reply, "nextCursor", cursor);
-    }
+  tw_tab_reading_set_next_cursor (reply, answer);
 
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
@@ -94,6 +123,7 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
                                          "html", "properties", NULL };
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonObject) args = json_object_new ();
+  g_autoptr(GError) error = NULL;
   const char *function_name;
   gint64 max_chars = TW_TAB_READING_DEFAULT_CHARS;
   gint64 offset = 0;
@@ -120,19 +150,10 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
       max_chars = json_node_get_int (node);
     }
 
-  if (params != NULL && json_object_has_member (params, "cursor"))
+  if (!tw_tab_reading_get_offset (params, &offset, &error))
     {
-      JsonNode *node = json_object_get_member (params, "cursor");
-      const char *cursor = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-
-      offset = parse_cursor (cursor);
-      if (offset < 0)
-        {
-          g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                   "cursor must be the nextCursor a cut answer gave, like "
-                                   "\"c40000\"");
-          return;
-        }
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
     }
 
   for (guint i = 0; params != NULL && copied[i] != NULL; i++)

@@ -34,4 +34,18 @@ JsonObject *tw_tab_reading_run_finish (TwPageRuntime        *runtime,
                                        GAsyncResult         *result,
                                        GError              **error);
 
+/* What the reading commands and browser_read share. The offset the
+ * "cursor" of @params goes on from: TRUE, with *@offset untouched when
+ * there is no cursor; FALSE with @error set for one that no answer gave. */
+gboolean    tw_tab_reading_get_offset      (JsonObject     *params,
+                                            gint64         *offset,
+                                            GError        **error);
+/* read.js's answer to a call: an object, or NULL with @error set. */
+JsonObject *tw_tab_reading_answer_finish   (TwPageRuntime  *runtime,
+                                            GAsyncResult   *result,
+                                            GError        **error);
+/* Gives @reply the nextCursor of @answer's nextOffset, if it has one. */
+void        tw_tab_reading_set_next_cursor (JsonObject     *reply,
+                                            JsonObject     *answer);
+
 G_END_DECLS

@@ -7,82 +7,60 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { listenOnLoopback, sendStaticFile } from './lib/fixture-server.mjs';
-import { assertTextMentions, callError, callOk, connectClient, evaluateIn, openTab, refIn, resultText, textField } from './lib/mcp.mjs';
-import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { startFolderServer } from './lib/fixture-server.mjs';
+import { assertTextMentions, callError, callOk, evaluateIn, openTab, refIn, resultText, textField } from './lib/mcp.mjs';
+import { useSession } from './lib/session.mjs';
+import { requirementOptions, srcdir } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const PAGES = path.join(srcdir, 'tests', 'fixtures', 'actions');
 const MODULES = path.join(srcdir, 'node_modules');
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-};
 
-let app;
-let server;
-let origin;
-let client;
-
-async function startPageServer() {
-  server = http.createServer((req, res) => {
-    const p = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-    if (p === '/api/slow') {
-      setTimeout(() => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ items: ['Apples', 'Pears'] }));
-      }, 300);
-      return;
-    }
-    const root = p.startsWith('/node_modules/') ? MODULES : PAGES;
-    const relative = p.startsWith('/node_modules/') ? p.slice('/node_modules/'.length) : p.slice(1);
-    const file = path.resolve(root, relative);
-    if (!file.startsWith(root + path.sep)) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    sendStaticFile(res, file, TYPES);
-  });
-  origin = await listenOnLoopback(server);
+// Serves tests/fixtures/actions/, React from node_modules, and a slow API
+// that answers after 300 ms, so the page renders late.
+function route(p, res) {
+  if (p === '/api/slow') {
+    setTimeout(() => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ items: ['Apples', 'Pears'] }));
+    }, 300);
+    return true;
+  }
+  if (!p.startsWith('/node_modules/'))
+    return undefined;
+  const file = path.resolve(MODULES, p.slice('/node_modules/'.length));
+  if (file.startsWith(MODULES + path.sep))
+    return file;
+  res.writeHead(404);
+  res.end();
+  return true;
 }
 
-const url = (p) => `${origin}/${p}`;
+const session = useSession(options, {
+  fixtures: () => startFolderServer(PAGES, route),
+  clientName: 'tabwright-e2e-actions',
+});
+const url = (p) => session.fixtures.url(p);
 
 // The snapshot text of a tab, and the ref printed on the first line that
 // holds @needle.
 async function snapshot(browserId) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
+  const result = await session.client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
   assert.notEqual(result.isError, true, resultText(result));
   return resultText(result);
 }
 
-const openPage = (page) => openTab(client, url(page));
+const openPage = (page) => openTab(session.client, url(page));
 
-const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
+const evaluate = (browserId, fn) => evaluateIn(session.client, browserId, fn);
 
-before(async () => {
-  if (options.skip)
-    return;
-  await startPageServer();
-  app = await startTabwright();
-  client = await connectClient(app, 'tabwright-e2e-actions');
-});
-
-after(async () => {
-  await client?.close();
-  await app?.stop();
-  server?.close();
-});
 
 test('tools/list describes the interaction tools in searchable words', options, async () => {
-  const { tools } = await client.listTools();
+  const { tools } = await session.client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const words = {
     browser_click: 'click a button or link',
@@ -111,7 +89,7 @@ test('browser_click clicks by ref and says what it clicked', options, async () =
   const text = await snapshot(id);
   const save = refIn(text, 'button "Save"');
 
-  const { data, text: said } = await callOk(client, 'browser_click', { browserId: id, ref: save });
+  const { data, text: said } = await callOk(session.client, 'browser_click', { browserId: id, ref: save });
   assert.equal(data.browserId, id);
   assert.deepEqual(data.element, { ref: save, role: 'button', name: 'Save' });
   assert.equal(data.title, 'Click');
@@ -124,17 +102,17 @@ test('browser_click clicks by ref and says what it clicked', options, async () =
     'pointerdown:save mousedown:save pointerup:save mouseup:save click:save');
 
   // The button was renamed by the click: its ref is stale now.
-  await callError(client, 'browser_click', { browserId: id, ref: save }, 'browser_stale_ref');
-  await callError(client, 'browser_click', { browserId: id, ref: 'Save' }, 'browser_invalid_argument');
-  await callError(client, 'browser_click', { browserId: id, ref: save, button: 'side' }, 'browser_invalid_argument');
-  await callError(client, 'browser_click', { browserId: 'b999999', ref: save }, 'browser_not_found');
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callError(session.client, 'browser_click', { browserId: id, ref: save }, 'browser_stale_ref');
+  await callError(session.client, 'browser_click', { browserId: id, ref: 'Save' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_click', { browserId: id, ref: save, button: 'side' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_click', { browserId: 'b999999', ref: save }, 'browser_not_found');
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });
 
 test('a click that navigates returns after the new page has loaded', options, async () => {
   const id = await openPage('navigation.html');
   const link = refIn(await snapshot(id), 'link "Next page"');
-  const { data, text } = await callOk(client, 'browser_click', { browserId: id, ref: link });
+  const { data, text } = await callOk(session.client, 'browser_click', { browserId: id, ref: link });
   assert.equal(data.navigated, true);
   assert.equal(data.url, url('next.html'));
   assert.equal(data.title, 'Next page');
@@ -142,58 +120,58 @@ test('a click that navigates returns after the new page has loaded', options, as
   assert.equal(textField(text, 'url'), url('next.html'));
   assert.equal(textField(text, 'title'), '"Next page"');
   assert.equal(await evaluate(id, "() => document.querySelector('h1').textContent"), 'You arrived');
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });
 
 test('dialogs are answered and reported, also those opened after the action', options, async () => {
   const id = await openPage('navigation.html');
   const text = await snapshot(id);
 
-  let r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Alert"') });
+  let r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Alert"') });
   assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Saved!', accepted: true }]);
   assertTextMentions(r.text, ['Dialog: alert "Saved!" (accepted)']);
 
-  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Confirm"') });
+  r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Confirm"') });
   assert.deepEqual(r.data.dialogs, [{ type: 'confirm', message: 'Delete everything?', accepted: false }]);
   assertTextMentions(r.text, ['Dialog: confirm "Delete everything?" (dismissed)']);
   assert.equal(await evaluate(id, "() => document.querySelectorAll('button')[3].textContent"), 'Kept');
 
-  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Prompt"') });
+  r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Prompt"') });
   assert.deepEqual(r.data.dialogs, [{ type: 'prompt', message: 'Your name?', accepted: false }]);
 
-  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Later alert"') });
+  r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Later alert"') });
   assert.deepEqual(r.data.dialogs, [{ type: 'alert', message: 'Later', accepted: true }]);
 
   // Leaving with unsaved changes: the beforeunload dialog is dismissed and
   // the tab stays.
-  await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'checkbox "Unsaved changes"') });
-  r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'link "Leave"') });
+  await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'checkbox "Unsaved changes"') });
+  r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'link "Leave"') });
   assert.equal(r.data.dialogs?.[0]?.type, 'beforeunload');
   assert.equal(r.data.navigated, undefined);
   assert.equal(r.data.url, url('navigation.html'));
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });
 
 test('a popup becomes a tab whose browserId the click reports', options, async () => {
   const id = await openPage('navigation.html');
   const text = await snapshot(id);
-  const { data, text: said } = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Open popup"') });
+  const { data, text: said } = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Open popup"') });
   assert.equal(data.newTabs?.length, 1, JSON.stringify(data));
   const popup = data.newTabs[0];
   assert.equal(textField(said, 'newTab browserId'), popup);
 
-  const { data: list } = await callOk(client, 'browser_list_tabs', {});
+  const { data: list } = await callOk(session.client, 'browser_list_tabs', {});
   const entry = list.tabs.find((t) => t.browserId === popup);
   assert.ok(entry, 'the popup is listed');
   await waitUntil('the popup to finish loading',
-    async () => !(await callOk(client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === popup).loading);
+    async () => !(await callOk(session.client, 'browser_list_tabs', {})).data.tabs.find((t) => t.browserId === popup).loading);
   assert.equal(await evaluate(popup, '() => location.search'), '?popup');
 
   // A link with target=_blank too.
-  const r = await callOk(client, 'browser_click', { browserId: id, ref: refIn(text, 'link "New window"') });
+  const r = await callOk(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'link "New window"') });
   assert.equal(r.data.newTabs?.length, 1);
   for (const tab of [popup, r.data.newTabs[0], id])
-    await callOk(client, 'browser_close_tab', { browserId: tab });
+    await callOk(session.client, 'browser_close_tab', { browserId: tab });
 });
 
 test('fill, type, keypress and select drive a React app', options, async () => {
@@ -204,79 +182,79 @@ test('fill, type, keypress and select drive a React app', options, async () => {
   });
 
   const username = refIn(text, 'textbox "Username"');
-  let r = await callOk(client, 'browser_fill', { browserId: id, ref: username, value: 'Ada' });
+  let r = await callOk(session.client, 'browser_fill', { browserId: id, ref: username, value: 'Ada' });
   assert.equal(r.data.value, 'Ada');
   assert.equal(r.text.split('\n')[0], `Filled textbox "Username" ${username}: it now holds "Ada".`);
   assert.equal(textField(r.text, 'browserId'), id);
-  r = await callOk(client, 'browser_type', { browserId: id, ref: username, text: ' Lovelace' });
+  r = await callOk(session.client, 'browser_type', { browserId: id, ref: username, text: ' Lovelace' });
   assert.equal(r.data.value, 'Ada Lovelace');
   assertTextMentions(r.text, [`Typed " Lovelace" into textbox "Username" ${username}.`]);
   assert.equal(await evaluate(id, '() => appState.name'), 'Ada Lovelace');
 
-  r = await callOk(client, 'browser_keypress', { browserId: id, key: 'Tab' });
+  r = await callOk(session.client, 'browser_keypress', { browserId: id, key: 'Tab' });
   assertTextMentions(r.text, ['Pressed Tab; the focus is now on textbox "Bio".']);
 
-  r = await callOk(client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Pro' });
+  r = await callOk(session.client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Pro' });
   assert.deepEqual(r.data.selected, { value: 'pro', label: 'Pro' });
   assert.equal(await evaluate(id, '() => appState.plan'), 'pro');
 
-  const unknown = await callError(client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Gold' },
+  const unknown = await callError(session.client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Plan"'), value: 'Gold' },
     'browser_invalid_argument');
   assert.ok(unknown.text.includes('"Free" (value "free"), "Pro" (value "pro")'), unknown.text);
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });
 
 test('browser_upload sets workspace files and refuses others', options, async () => {
-  fs.writeFileSync(path.join(app.dirs.workspace, 'report.txt'), 'quarterly numbers');
+  fs.writeFileSync(path.join(session.app.dirs.workspace, 'report.txt'), 'quarterly numbers');
   const id = await openPage('upload.html');
   const text = await snapshot(id);
   const avatar = refIn(text, '"Avatar"');
 
-  const { data, text: said } = await callOk(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['report.txt'] });
+  const { data, text: said } = await callOk(session.client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['report.txt'] });
   assert.deepEqual(data.files, ['report.txt']);
   assertTextMentions(said, ['The page now has 1 file: report.txt']);
   await waitUntil('the page to see the upload', async () => (await evaluate(id, '() => uploads.length')) > 0);
   assert.deepEqual(await evaluate(id, '() => uploads[0]'),
     { input: 'avatar', trusted: true, files: [{ name: 'report.txt', size: 17, text: 'quarterly numbers' }] });
 
-  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['/etc/hostname'] }, 'browser_denied');
-  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['../outside.txt'] }, 'browser_denied');
-  await callError(client, 'browser_upload', { browserId: id, ref: avatar, filePaths: [] }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['/etc/hostname'] }, 'browser_denied');
+  await callError(session.client, 'browser_upload', { browserId: id, ref: avatar, filePaths: ['../outside.txt'] }, 'browser_denied');
+  await callError(session.client, 'browser_upload', { browserId: id, ref: avatar, filePaths: [] }, 'browser_invalid_argument');
   assert.equal(await evaluate(id, '() => uploads.length'), 1);
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });
 
 test('hover, drag, scroll and evaluate', options, async () => {
   let id = await openPage('widgets.html');
   let text = await snapshot(id);
-  let r = await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'link "Products"') });
+  let r = await callOk(session.client, 'browser_hover', { browserId: id, ref: refIn(text, 'link "Products"') });
   assert.equal(r.text.split('\n')[0], `Moved the pointer onto link "Products" ${refIn(text, 'link "Products"')}.`);
   assert.ok((await snapshot(id)).includes('link "Laptops"'), 'the hover menu opened');
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 
   id = await openPage('drag.html');
   text = await snapshot(id);
-  r = await callOk(client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Apples'), targetRef: refIn(text, 'Cheese') });
+  r = await callOk(session.client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Apples'), targetRef: refIn(text, 'Cheese') });
   assert.equal(r.data.mode, 'html5');
   assert.equal(r.data.dropped, true);
   assert.equal(await evaluate(id, "() => order('groceries')"), 'Bread,Cheese,Apples,Dates');
-  r = await callOk(client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Write'), targetRef: refIn(text, 'Ship') });
+  r = await callOk(session.client, 'browser_drag', { browserId: id, sourceRef: refIn(text, 'Write'), targetRef: refIn(text, 'Ship') });
   assert.equal(r.data.mode, 'pointer');
   assert.equal(await evaluate(id, "() => order('tasks')"), 'Test,Ship,Write');
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 
   id = await openPage('scroll.html');
-  r = await callOk(client, 'browser_scroll', { browserId: id, deltaX: 0, deltaY: 400 });
+  r = await callOk(session.client, 'browser_scroll', { browserId: id, deltaX: 0, deltaY: 400 });
   assert.equal(r.data.scrollY, 400);
   assert.equal(r.text.split('\n')[0], 'Scrolled the page by 0, 400; its scroll position is now 0, 400.');
   assert.equal(textField(r.text, 'browserId'), id);
-  await callError(client, 'browser_scroll', { browserId: id, deltaY: 400 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_scroll', { browserId: id, deltaY: 400 }, 'browser_invalid_argument');
 
-  r = await callOk(client, 'browser_evaluate', { browserId: id, function: '() => ({ y: window.scrollY, title: document.title })' });
+  r = await callOk(session.client, 'browser_evaluate', { browserId: id, function: '() => ({ y: window.scrollY, title: document.title })' });
   assert.deepEqual(r.data.result, { y: 400, title: 'Scroll' });
   assert.equal(r.data.truncated, false);
-  const thrown = await callError(client, 'browser_evaluate', { browserId: id, function: "() => { throw new Error('nope') }" },
+  const thrown = await callError(session.client, 'browser_evaluate', { browserId: id, function: "() => { throw new Error('nope') }" },
     'browser_script_error');
   assert.ok(thrown.text.includes('Error: nope'), thrown.text);
-  await callOk(client, 'browser_close_tab', { browserId: id });
+  await callOk(session.client, 'browser_close_tab', { browserId: id });
 });

@@ -6,36 +6,23 @@
 // The page is tests/e2e/fixtures/diff.html.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { callOk, callText, refIn } from './lib/mcp.mjs';
-import { startSession } from './lib/session.mjs';
+import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let session;
-let fixtures;
-let client;
-
-before(async () => {
-  if (options.skip)
-    return;
-  session = await startSession({ clientName: 'tabwright-e2e-diff' });
-  ({ fixtures, client } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+const session = useSession(options, { clientName: 'tabwright-e2e-diff' });
 
 async function openPage() {
-  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/diff.html') });
+  const { data } = await callOk(session.client, 'browser_new_tab', { url: session.fixtures.url('/diff.html') });
   return data.browserId;
 }
 
 async function snapshot(browserId, extra = {}) {
-  const { text } = await callText(client, 'browser_snapshot', { browserId, ...extra });
+  const { text } = await callText(session.client, 'browser_snapshot', { browserId, ...extra });
   return text;
 }
 
@@ -52,7 +39,7 @@ test('browser_snapshot diff=true lists what changed since the previous snapshot'
   assert.match(first, /^No earlier snapshot of this tab to compare with; the full snapshot follows \(\d+ lines\)\.\nPage: Diff app — /);
   const add = refIn(first, 'button "Add row"');
 
-  await callOk(client, 'browser_click', { browserId, ref: add });
+  await callOk(session.client, 'browser_click', { browserId, ref: add });
   const diff = await snapshot(browserId, { diff: true });
   assert.match(diff, /^Changes since the previous snapshot: 1 line added, 0 removed, 1 changed, 0 moved;/);
   // The click also moved the focus to the button.
@@ -68,12 +55,12 @@ test('browser_snapshot diff=true lists what changed since the previous snapshot'
   assert.match(none, /^No changes since the previous snapshot \(\d+ lines, all unchanged\)\./);
 
   // A new document: the diff says so and gives the whole tree.
-  await callOk(client, 'browser_navigate', { browserId, url: fixtures.url('/diff.html?again') });
+  await callOk(session.client, 'browser_navigate', { browserId, url: session.fixtures.url('/diff.html?again') });
   const fresh = await snapshot(browserId, { diff: true });
   assert.match(fresh, /^The page is a new document since the previous snapshot \(it navigated or reloaded\); the full snapshot follows/);
   assert.match(fresh, /- button "Save" @e\d+/);
   assert.ok(!fresh.includes('Row 4'), fresh);
-  await callOk(client, 'browser_close_tab', { browserId });
+  await callOk(session.client, 'browser_close_tab', { browserId });
 });
 
 test('actions with includeDiff return what their effect changed', options, async () => {
@@ -82,34 +69,34 @@ test('actions with includeDiff return what their effect changed', options, async
 
   // The app shows "Saved" once its server has answered the click: the diff
   // is taken after the action has settled, so it is there.
-  const saved = await callOk(client, 'browser_click', { browserId, ref: refIn(full, 'button "Save"'), includeDiff: true });
+  const saved = await callOk(session.client, 'browser_click', { browserId, ref: refIn(full, 'button "Save"'), includeDiff: true });
   assert.match(saved.text, /^Clicked button "Save" @e\d+\./);
   assert.ok(saved.text.includes('\nWhat changed on the page:\nChanges since the previous snapshot: '), saved.text);
   assert.deepEqual(marked(saved.data.diff).map((l) => l.replace(/@e\d+/, '@eN')), 
                    ['~ - button "Save" @eN [focused] (was: button "Save")', '~ - status @eN: Saved (was: status)']);
   assert.ok(saved.text.endsWith(saved.data.diff), 'the text carries the same diff');
 
-  const filled = await callOk(client, 'browser_fill', { browserId, ref: refIn(full, 'textbox "Name"'), value: 'Ada', includeDiff: true });
+  const filled = await callOk(session.client, 'browser_fill', { browserId, ref: refIn(full, 'textbox "Name"'), value: 'Ada', includeDiff: true });
   assert.deepEqual(marked(filled.data.diff).map((l) => l.replace(/@e\d+/, '@eN')),
                    ['~ - button "Save" @eN (was: button "Save" [focused])',
                     '~ - textbox "Name" @eN [value="Ada"] [focused] (was: textbox "Name")']);
 
-  const typed = await callOk(client, 'browser_type', { browserId, ref: refIn(full, 'textbox "Name"'), text: ' L', includeDiff: true });
+  const typed = await callOk(session.client, 'browser_type', { browserId, ref: refIn(full, 'textbox "Name"'), text: ' L', includeDiff: true });
   assert.deepEqual(marked(typed.data.diff).map((l) => l.replace(/@e\d+/, '@eN')),
                    ['~ - textbox "Name" @eN [value="Ada L"] [focused] (was: textbox "Name" [value="Ada"] [focused])']);
 
-  const pressed = await callOk(client, 'browser_keypress', { browserId, ref: refIn(full, 'textbox "Name"'), key: 'Enter', includeDiff: true });
+  const pressed = await callOk(session.client, 'browser_keypress', { browserId, ref: refIn(full, 'textbox "Name"'), key: 'Enter', includeDiff: true });
   assert.deepEqual(marked(pressed.data.diff).map((l) => l.replace(/@e\d+/, '@eN')), ['~ - status @eN: Submitted Ada L (was: status: Saved)']);
 
-  const chosen = await callOk(client, 'browser_select', { browserId, ref: refIn(full, 'combobox "Size"'), value: 'Large', includeDiff: true });
+  const chosen = await callOk(session.client, 'browser_select', { browserId, ref: refIn(full, 'combobox "Size"'), value: 'Large', includeDiff: true });
   assert.ok(marked(chosen.data.diff).some((l) => l.startsWith('~ - combobox "Size" ') && l.includes(': Large (was: ')), chosen.data.diff);
 
-  const scrolled = await callOk(client, 'browser_scroll', { browserId, deltaX: 0, deltaY: 2000, includeDiff: true });
+  const scrolled = await callOk(session.client, 'browser_scroll', { browserId, deltaX: 0, deltaY: 2000, includeDiff: true });
   assert.ok(marked(scrolled.data.diff).some((l) => /^~ - paragraph @e\d+: Scrolled down \(was: paragraph\)$/.test(l)), scrolled.data.diff);
 
   // Without includeDiff nothing changes in the result.
-  const plain = await callOk(client, 'browser_click', { browserId, ref: refIn(full, 'button "Add row"') });
+  const plain = await callOk(session.client, 'browser_click', { browserId, ref: refIn(full, 'button "Add row"') });
   assert.equal(plain.data.diff, undefined);
   assert.ok(!plain.text.includes('What changed'), plain.text);
-  await callOk(client, 'browser_close_tab', { browserId });
+  await callOk(session.client, 'browser_close_tab', { browserId });
 });

@@ -7,43 +7,25 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { listenOnLoopback, sendStaticFile } from './lib/fixture-server.mjs';
-import { assertTextMentions, callError, callOk, callText, connectClient, openTab, textField } from './lib/mcp.mjs';
-import { requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { startFolderServer } from './lib/fixture-server.mjs';
+import { assertTextMentions, callError, callOk, callText, openTab, textField } from './lib/mcp.mjs';
+import { useSession } from './lib/session.mjs';
+import { requirementOptions, srcdir } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const PAGES = path.join(srcdir, 'tests', 'fixtures', 'page');
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css',
-  '.json': 'application/json',
-};
-
-let app;
-let server;
-let origin;
-let client;
 
 // Serves tests/fixtures/page/; client-side routes of delayed.html serve the
 // same page.
-async function startPageServer() {
-  server = http.createServer((req, res) => {
-    let p = new URL(req.url, 'http://127.0.0.1').pathname;
-    if (p.startsWith('/orders/'))
-      p = '/delayed.html';
-    const file = path.join(PAGES, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
-    sendStaticFile(res, file, TYPES);
-  });
-  origin = await listenOnLoopback(server);
-}
-
-const url = (p) => `${origin}/${p}`;
+const session = useSession(options, {
+  fixtures: () => startFolderServer(PAGES, (p) => (p.startsWith('/orders/') ? path.join(PAGES, 'delayed.html') : undefined)),
+});
+const url = (p) => session.fixtures.url(p);
 
 // A minimal PNG reader for 8-bit RGB and RGBA images, enough to check
 // pixels of our own screenshots.
@@ -112,24 +94,10 @@ function assertColour(image, x, y, rgb) {
     assert.ok(Math.abs(found[i] - rgb[i]) <= 3, `pixel (${x}, ${y}) is ${found}, expected ${rgb}`);
 }
 
-const openPage = (page) => openTab(client, url(page));
-
-before(async () => {
-  if (options.skip)
-    return;
-  await startPageServer();
-  app = await startTabwright();
-  client = await connectClient(app);
-});
-
-after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-});
+const openPage = (page) => openTab(session.client, url(page));
 
 test('tools/list describes the reading and control tools', options, async () => {
-  const { tools } = await client.listTools();
+  const { tools } = await session.client.listTools();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const name of ['browser_screenshot', 'browser_logs', 'browser_wait', 'browser_resize']) {
     const tool = byName.get(name);
@@ -151,7 +119,7 @@ test('tools/list describes the reading and control tools', options, async () => 
 test('browser_screenshot returns a PNG of the viewport with known pixels', options, async () => {
   const id = await openPage('colors.html');
   // No structuredContent: Codex would pass the model its JSON and drop the image.
-  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id });
+  const { result, text } = await callText(session.client, 'browser_screenshot', { browserId: id });
   const image = result.content.find((block) => block.type === 'image');
   assert.ok(image, 'the result carries image content');
   assert.equal(image.mimeType, 'image/png');
@@ -169,7 +137,7 @@ test('browser_screenshot returns a PNG of the viewport with known pixels', optio
 
 test('browser_screenshot with fullPage captures the whole document', options, async () => {
   const id = await openPage('tall.html');
-  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, fullPage: true });
+  const { result, text } = await callText(session.client, 'browser_screenshot', { browserId: id, fullPage: true });
   assert.equal(textField(text, 'height'), '3000');
   const png = decodePng(Buffer.from(result.content.find((block) => block.type === 'image').data, 'base64'));
   assertColour(png, 50, 2950, [255, 0, 0]);
@@ -177,22 +145,22 @@ test('browser_screenshot with fullPage captures the whole document', options, as
 
 test('browser_screenshot saves inside the workspace and refuses paths outside it', options, async () => {
   const id = await openPage('colors.html');
-  const { result, text } = await callText(client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
-  const saved = fs.realpathSync(path.join(app.dirs.workspace, 'home.png'));
+  const { result, text } = await callText(session.client, 'browser_screenshot', { browserId: id, savePath: 'home.png' });
+  const saved = fs.realpathSync(path.join(session.app.dirs.workspace, 'home.png'));
   assert.equal(textField(text, 'path'), saved);
   assert.ok(!result.content.some((block) => block.type === 'image'), 'a saved screenshot is not returned');
   assertColour(decodePng(fs.readFileSync(saved)), 50, 50, [255, 0, 0]);
 
-  await callError(client, 'browser_screenshot', { browserId: id, savePath: '../outside.png' }, 'browser_denied');
-  await callError(client, 'browser_screenshot', { browserId: id, savePath: '/tmp/outside.png' }, 'browser_denied');
-  assert.ok(!fs.existsSync(path.join(app.dirs.root, 'outside.png')));
+  await callError(session.client, 'browser_screenshot', { browserId: id, savePath: '../outside.png' }, 'browser_denied');
+  await callError(session.client, 'browser_screenshot', { browserId: id, savePath: '/tmp/outside.png' }, 'browser_denied');
+  assert.ok(!fs.existsSync(path.join(session.app.dirs.root, 'outside.png')));
 });
 
 test('browser_logs reports console messages, exceptions and failed requests', options, async () => {
   const id = await openPage('console.html');
   let logs;
   await waitUntil('browser_logs to list the exception thrown from a timer', async () => {
-    logs = await callOk(client, 'browser_logs', { browserId: id });
+    logs = await callOk(session.client, 'browser_logs', { browserId: id });
     return logs.data.entries.some((e) => e.type === 'console' && e.text.includes('boom from a timer'));
   }, { detail: () => JSON.stringify(logs?.data) });
   const { data, text } = logs;
@@ -204,53 +172,55 @@ test('browser_logs reports console messages, exceptions and failed requests', op
   assert.ok(data.entries.some((e) => e.type === 'navigation' && e.url === url('console.html')));
   assertTextMentions(text, ['console.error an error line', 'navigated to', 'boom from a timer']);
 
-  await callOk(client, 'browser_navigate', { browserId: id, url: url('network.html?closed=9') });
+  await callOk(session.client, 'browser_navigate', { browserId: id, url: url('network.html?closed=9') });
   let lastLogs;
   const missing = await waitUntil('browser_logs to list the failed image request', async () => {
-    ({ data: lastLogs } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 50 }));
+    ({ data: lastLogs } = await callOk(session.client, 'browser_logs', { browserId: id, maxEntries: 50 }));
     return lastLogs.entries.find((e) => e.type === 'network' && e.url.endsWith('missing-image.png') && e.state !== 'pending');
   }, { detail: () => JSON.stringify(lastLogs) });
   assert.equal(missing.status, 404);
   assert.equal(missing.resourceType, 'image');
 
-  const { data: last } = await callOk(client, 'browser_logs', { browserId: id, maxEntries: 2 });
+  const { data: last } = await callOk(session.client, 'browser_logs', { browserId: id, maxEntries: 2 });
   assert.equal(last.entries.length, 2);
-  await callError(client, 'browser_logs', { browserId: id, maxEntries: 0 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_logs', { browserId: id, maxEntries: 0 }, 'browser_invalid_argument');
 });
 
 test('browser_wait waits for delayed text and a pushState URL, and times out', options, async () => {
   // The text comes 2 s after the page loaded; opening the tab takes part of
   // that, the wait the rest.
   const id = await openPage('delayed.html?delay=2000');
-  const { data, text } = await callOk(client, 'browser_wait', { browserId: id, text: 'Order confirmed' });
+  const { data, text } = await callOk(session.client, 'browser_wait', { browserId: id, text: 'Order confirmed' });
   assert.equal(data.matched, 'text');
-  assert.ok(data.elapsedMs >= 500 && data.elapsedMs < 5000, `waited ${data.elapsedMs} ms`);
+  // It really waited; how soon after the text came it answered is a
+  // figure of bench/run.
+  assert.ok(data.elapsedMs >= 500, `waited ${data.elapsedMs} ms`);
   assertTextMentions(text, ['Order confirmed', id]);
 
-  const { data: routed } = await callOk(client, 'browser_wait', { browserId: id, url: '/orders/done' });
+  const { data: routed } = await callOk(session.client, 'browser_wait', { browserId: id, url: '/orders/done' });
   assert.equal(routed.url, url('orders/done?id=7'));
 
-  const { error } = await callError(client, 'browser_wait', { browserId: id, text: 'Never shown', timeoutMs: 500 }, 'browser_timeout');
+  const { error } = await callError(session.client, 'browser_wait', { browserId: id, text: 'Never shown', timeoutMs: 500 }, 'browser_timeout');
   assert.ok(error.message.includes('"Delayed"'), `the timeout says what the page shows: ${error.message}`);
 
-  await callError(client, 'browser_wait', { browserId: id, text: 'a', url: 'b' }, 'browser_invalid_argument');
-  await callError(client, 'browser_wait', { browserId: id }, 'browser_invalid_argument');
-  await callError(client, 'browser_wait', { browserId: id, text: 'a', timeoutMs: 60000 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_wait', { browserId: id, text: 'a', url: 'b' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_wait', { browserId: id }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_wait', { browserId: id, text: 'a', timeoutMs: 60000 }, 'browser_invalid_argument');
 });
 
 test('browser_resize gives the page a phone-sized viewport', options, async () => {
   const id = await openPage('colors.html');
-  const { data, text } = await callOk(client, 'browser_resize', { browserId: id, width: 375, height: 667 });
+  const { data, text } = await callOk(session.client, 'browser_resize', { browserId: id, width: 375, height: 667 });
   assert.equal(data.innerWidth, 375);
   assert.equal(data.innerHeight, 667);
   assertTextMentions(text, [id, 375, 667]);
 
-  const { text: shot } = await callText(client, 'browser_screenshot', { browserId: id });
+  const { text: shot } = await callText(session.client, 'browser_screenshot', { browserId: id });
   assert.equal(textField(shot, 'width'), '375');
   assert.equal(textField(shot, 'height'), '667');
 
-  await callError(client, 'browser_resize', { browserId: id, width: 100, height: 667 }, 'browser_invalid_argument');
-  await callError(client, 'browser_resize', { browserId: id, width: 375, height: 5000 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_resize', { browserId: id, width: 100, height: 667 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_resize', { browserId: id, width: 375, height: 5000 }, 'browser_invalid_argument');
 });
 
 test('page tools on an unknown tab are not found', options, async () => {
@@ -260,7 +230,7 @@ test('page tools on an unknown tab are not found', options, async () => {
     ['browser_wait', { text: 'x' }],
     ['browser_resize', { width: 400, height: 400 }],
   ]) {
-    const { error } = await callError(client, name, { browserId: 'b999999', ...args }, 'browser_not_found');
+    const { error } = await callError(session.client, name, { browserId: 'b999999', ...args }, 'browser_not_found');
     assert.ok(error.message.includes('b999999'), `the message names the tab: ${error.message}`);
   }
 });

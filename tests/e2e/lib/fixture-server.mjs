@@ -6,6 +6,7 @@
 //   /page?title=T        a page titled T
 //   /status/<code>       a page answered with that HTTP status
 //   /table?rows=N        an app-like table of N rows (see pages.mjs)
+//   /huge?elements=N     a page of about N elements (see pages.mjs)
 //   /slow?ms=N           a page that takes N ms to answer
 //   /negotiate           Markdown for Accept: text/markdown, else HTML
 //   /whoami              a page that shows the Cookie header it got
@@ -16,7 +17,7 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { srcdir } from './tabwright.mjs';
-import { simplePage, tablePage } from './pages.mjs';
+import { hugePage, simplePage, tablePage } from './pages.mjs';
 
 const FIXTURES = path.join(srcdir, 'tests', 'e2e', 'fixtures');
 const VENDOR = {
@@ -48,9 +49,8 @@ function sendFile(res, file) {
   });
 }
 
-function handle(req, res, seen) {
+function handle(req, res) {
   const url = new URL(req.url, 'http://127.0.0.1');
-  seen.push(url.pathname);
   const p = url.pathname;
 
   if (p === '/page')
@@ -63,6 +63,11 @@ function handle(req, res, seen) {
   if (p === '/table') {
     const rows = Math.min(Math.max(Number(url.searchParams.get('rows') ?? 20) | 0, 0), 20000);
     return send(res, 200, tablePage(rows));
+  }
+
+  if (p === '/huge') {
+    const elements = Math.min(Math.max(Number(url.searchParams.get('elements') ?? 200000) | 0, 0), 1000000);
+    return send(res, 200, hugePage(elements));
   }
 
   if (p === '/slow') {
@@ -103,29 +108,40 @@ export function listenOnLoopback(server) {
   });
 }
 
-// Answers with the contents of @file, typed by its extension from @types,
-// never cached; a file that cannot be read is a plain "Not Found" page.
-export function sendStaticFile(res, file, types) {
-  fs.readFile(file, (error, data) => {
-    if (error) {
-      res.writeHead(404, { 'Content-Type': 'text/html' });
-      res.end('<title>Not Found</title>');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': types[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
-    });
-    res.end(data);
-  });
-}
-
 // Starts the server on a free loopback port; resolves with
 // { origin, url(path), requested(), close() }: requested() gives the paths
 // of the requests it got so far, in order.
 export async function startFixtureServer() {
+  return serve(handle);
+}
+
+// A server of the files in @folder (a folder of the C tests' fixtures, say),
+// each typed by its extension. @route(pathname, res) may answer a request
+// itself (and return true), or return the path of the file to send instead;
+// otherwise the file is the one at that path in @folder, never outside it.
+// Resolves like startFixtureServer().
+export async function startFolderServer(folder, route = () => undefined) {
+  return serve((req, res) => {
+    const p = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+    const routed = route(p, res);
+    if (routed === true)
+      return;
+    const file = routed ?? path.resolve(folder, p.replace(/^\/+/, ''));
+    if (!routed && !file.startsWith(folder + path.sep)) {
+      send(res, 404, simplePage('Not Found'));
+      return;
+    }
+    sendFile(res, file);
+  });
+}
+
+// Every server keeps the path of each request it got, in order.
+async function serve(handler) {
   const seen = [];
-  const server = http.createServer((req, res) => handle(req, res, seen));
+  const server = http.createServer((req, res) => {
+    seen.push(new URL(req.url, 'http://127.0.0.1').pathname);
+    handler(req, res);
+  });
   server.keepAliveTimeout = 1000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);

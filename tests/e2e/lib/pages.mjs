@@ -80,3 +80,19 @@ ${body.join('\n')}
 </html>
 `;
 }
+
+// A page of about @elements elements: sections of 50 list items, each item
+// a link with a bold number in it (three elements an item).
+export function hugePage(elements) {
+  const parts = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Huge</title></head><body><main><h1>Huge page</h1>'];
+  let made = 0;
+  while (made < elements) {
+    parts.push('<section><ul>');
+    for (let i = 0; i < 50 && made < elements; i++, made += 3)
+      parts.push(`<li><a href="#${made}">Item <b>${made}</b></a></li>`);
+    parts.push('</ul></section>');
+    made += 2;
+  }
+  parts.push('</main></body></html>');
+  return parts.join('');
+}

@@ -17,6 +17,14 @@ import { addLogSource } from './stuck.mjs';
 
 export const srcdir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
+// The stdio bridge: $TABWRIGHT_MCP_BIN, or next to the app in the build
+// tree (<build>/app/tabwright, <build>/mcp/tabwright-mcp).
+export function bridgeBinary() {
+  if (process.env.TABWRIGHT_MCP_BIN)
+    return process.env.TABWRIGHT_MCP_BIN;
+  return path.resolve(path.dirname(process.env.TABWRIGHT_BIN ?? '.'), '..', 'mcp', 'tabwright-mcp');
+}
+
 const START_TIMEOUT_MS = Number(process.env.TABWRIGHT_E2E_START_TIMEOUT_MS ?? 60000);
 const LOG_LIMIT = 64 * 1024;
 
