@@ -98,6 +98,19 @@ export default [
     files: [`${runtimeDir}/hover.js`],
     rules: { 'no-control-regex': 'off' },
   },
+  // The body of every call into the runtime: a function body, run with
+  // (fn, args, nextRef) in the isolated world.
+  {
+    files: [`${runtimeDir}/call/*.js`],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'script',
+      parserOptions: { ecmaFeatures: { globalReturn: true } },
+      globals: { ...globals.browser, __tabwright: 'readonly', fn: 'readonly', args: 'readonly',
+                 nextRef: 'readonly' },
+    },
+    rules: bugRules,
+  },
   // Scripts in a page's own world: page-world helpers, the web extension's
   // console hook, the test fixtures' page scripts.
   {

@@ -18,12 +18,6 @@
  * meson.build, which also puts them in the GResource bundle. */
 static const char * const runtime_modules[] = { TW_RUNTIME_MODULES };
 
-/* The body every call runs in the isolated world. It answers null when the
- * runtime is missing from the document (it was loaded before the runtime
- * was installed), so the caller can install it and try again. */
-static const char call_body[] =
-  "if (typeof __tabwright !== 'object') return null;\n"
-  "return __tabwright.call(fn, args, nextRef);";
 
 struct _TwPageRuntime
 {
@@ -75,6 +69,28 @@ tw_page_runtime_get_source (void)
     }
 
   return source;
+}
+
+/* The body every call runs in the isolated world (webview/runtime/call/). */
+static const char *
+tw_page_runtime_get_call_body (void)
+{
+  static char *body;
+
+  if (g_once_init_enter (&body))
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+
+      bytes = g_resources_lookup_data ("/io/github/tabwright/Tabwright/runtime-call/call.js",
+                                       G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      if (bytes == NULL)
+        g_error ("The page runtime's call body is missing: %s", error->message);
+      g_once_init_leave (&body, g_strndup (g_bytes_get_data (bytes, NULL),
+                                           g_bytes_get_size (bytes)));
+    }
+
+  return body;
 }
 
 /* The script of the page's own world (webview/runtime/page-world/). */
@@ -478,7 +494,7 @@ call_start (GTask *task)
   g_variant_dict_insert (&dict, "nextRef", "d", (double) self->next_ref);
 
   webkit_web_view_call_async_javascript_function (self->view,
-                                                  call_body, -1,
+                                                  tw_page_runtime_get_call_body (), -1,
                                                   g_variant_dict_end (&dict),
                                                   TW_PAGE_RUNTIME_WORLD,
                                                   "tabwright-call.js",
