@@ -513,10 +513,13 @@ check_entry (ToolEntry  *entry,
       return FALSE;
     }
 
-  if (def->handler == NULL)
+  /* A tool has its own handler, or is one command read by its formatter. */
+  if ((def->handler == NULL) == (def->format == NULL))
     {
       g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                   "%s: the tool has no handler", def->name);
+                   def->handler == NULL ? "%s: the tool has no handler and no formatter"
+                                        : "%s: the tool has a handler and a formatter",
+                   def->name);
       return FALSE;
     }
 

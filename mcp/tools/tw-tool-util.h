@@ -85,19 +85,6 @@ G_BEGIN_DECLS
 /* The browserId argument of a call whose schema requires one. */
 const char *tw_tool_get_browser_id      (TwToolCall  *call);
 
-/* A new object with the members of the call's arguments named in the
- * NULL-terminated @names that are present and not null: the parameters a
- * command takes from its tool. */
-JsonObject *tw_tool_copy_arguments      (TwToolCall         *call,
-                                         const char * const *names);
-
-/* Runs @command on the call's tab (its browserId argument) with the
- * arguments named in @names, and answers with @format: what most tools do. */
-void        tw_tool_run_tab_command     (TwToolCall         *call,
-                                         TwTabCommand        command,
-                                         const char * const *names,
-                                         TwToolFormatFunc    format);
-
 /* TRUE for an absolute http or https URL with a host; anything else fails
  * with browser_denied and a message saying only http and https are
  * allowed. */

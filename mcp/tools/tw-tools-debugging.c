@@ -144,29 +144,24 @@ format_console (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-console_handler (TwToolCall *call)
+/* At most one mode besides listing. */
+static gboolean
+check_console (JsonObject  *arguments,
+               GError     **error)
 {
-  static const char * const names[] = {
-    "id", "level", "source", "text", "allPages", "maxEntries", "wait", "timeoutMs", "clear", NULL
-  };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
   guint modes = json_object_has_member (arguments, "id") +
                 tw_json_get_boolean (arguments, "wait", FALSE) +
                 tw_json_get_boolean (arguments, "clear", FALSE);
 
   if (modes > 1)
     {
-      g_autoptr(GError) error = NULL;
-
-      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                            "Give at most one of \"id\" (one message in detail), \"wait\" (the "
                            "next matching message) and \"clear\"");
-      tw_tool_call_return_error (call, error);
-      return;
+      return FALSE;
     }
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CONSOLE, names, format_console);
+  return TRUE;
 }
 
 /* browser_network */
@@ -325,16 +320,6 @@ format_network (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-network_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "id", "type", "status", "method", "url", "failed", "pages", "maxEntries", "showSecrets",
-    "maxBodyChars", "cursor", "savePath", NULL
-  };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_NETWORK, names, format_network);
-}
-
 #define NETWORK_REQUEST_PROPERTIES \
   "\"id\": {\"type\": \"integer\"}, " \
   "\"time\": {\"type\": \"string\"}, " \
@@ -396,22 +381,11 @@ format_fetch (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-fetch_handler (TwToolCall *call)
+static gboolean
+check_fetch (JsonObject  *arguments,
+             GError     **error)
 {
-  static const char * const names[] = {
-    "url", "method", "headers", "body", "maxBodyChars", "showSecrets", NULL
-  };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(GError) error = NULL;
-
-  if (!tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), &error))
-    {
-      tw_tool_call_return_error (call, error);
-      return;
-    }
-
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FETCH, names, format_fetch);
+  return tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), error);
 }
 
 #define CONSOLE_MESSAGE_SCHEMA \
@@ -470,7 +444,11 @@ static const TwToolDef debugging_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = console_handler,
+    .command = TW_TAB_COMMAND_CONSOLE,
+    .arguments = TW_TOOL_ARGUMENTS ("id", "level", "source", "text", "allPages", "maxEntries",
+                                    "wait", "timeoutMs", "clear"),
+    .format = format_console,
+    .check = check_console,
   },
   {
     .name = "browser_network",
@@ -517,7 +495,11 @@ static const TwToolDef debugging_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = network_handler,
+    .command = TW_TAB_COMMAND_NETWORK,
+    .arguments = TW_TOOL_ARGUMENTS ("id", "type", "status", "method", "url", "failed", "pages",
+                                    "maxEntries", "showSecrets", "maxBodyChars", "cursor",
+                                    "savePath"),
+    .format = format_network,
   },
   {
     .name = "browser_fetch",
@@ -549,7 +531,11 @@ static const TwToolDef debugging_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = fetch_handler,
+    .command = TW_TAB_COMMAND_FETCH,
+    .arguments = TW_TOOL_ARGUMENTS ("url", "method", "headers", "body", "maxBodyChars",
+                                    "showSecrets"),
+    .format = format_fetch,
+    .check = check_fetch,
   },
 };
 

@@ -25,13 +25,6 @@ format_handle_dialog (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-handle_dialog_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "accept", "promptText", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_HANDLE_DIALOG, names, format_handle_dialog);
-}
-
 static const TwToolDef dialogs_tools[] = {
   {
     .name = "browser_handle_dialog",
@@ -55,7 +48,9 @@ static const TwToolDef dialogs_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = handle_dialog_handler,
+    .command = TW_TAB_COMMAND_HANDLE_DIALOG,
+    .arguments = TW_TOOL_ARGUMENTS ("accept", "promptText"),
+    .format = format_handle_dialog,
   },
 };
 

@@ -26,14 +26,6 @@ format_downloads (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-downloads_handler (TwToolCall *call)
-{
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_DOWNLOADS, NULL, params, format_downloads);
-}
-
 static const TwToolDef downloads_tools[] = {
   {
     .name = "browser_downloads",
@@ -63,7 +55,8 @@ static const TwToolDef downloads_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = downloads_handler,
+    .command = TW_TAB_COMMAND_DOWNLOADS,
+    .format = format_downloads,
   },
 };
 

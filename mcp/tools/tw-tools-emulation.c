@@ -64,13 +64,6 @@ format_emulate (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-emulation_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "device", "userAgent", "geolocation", "offline", "reset", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_EMULATE, names, format_emulate);
-}
-
 #define GEOLOCATION_SCHEMA \
   "{\"type\": \"object\", \"properties\": {" \
   "\"latitude\": {\"type\": \"number\", \"minimum\": -90, \"maximum\": 90}, " \
@@ -110,7 +103,9 @@ static const TwToolDef emulation_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = emulation_handler,
+    .command = TW_TAB_COMMAND_EMULATE,
+    .arguments = TW_TOOL_ARGUMENTS ("device", "userAgent", "geolocation", "offline", "reset"),
+    .format = format_emulate,
   },
 };
 

@@ -89,13 +89,6 @@ format_fill_form (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-forms_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "fields", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FILL_FORM, names, format_fill_form);
-}
-
 static const TwToolDef forms_tools[] = {
   {
     .name = "browser_fill_form",
@@ -146,7 +139,9 @@ static const TwToolDef forms_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = forms_handler,
+    .command = TW_TAB_COMMAND_FILL_FORM,
+    .arguments = TW_TOOL_ARGUMENTS ("fields"),
+    .format = format_fill_form,
   },
 };
 

@@ -469,48 +469,6 @@ format_evaluate (JsonObject *result)
   return finish_text (text, result);
 }
 
-/* What each tool asks of its tab: the command, the arguments it passes
- * on, and how the result reads. One handler serves them all. */
-typedef struct
-{
-  const char       *tool;
-  TwTabCommand      command;
-  const char       *params[6];
-  TwToolFormatFunc  format;
-} InputCommand;
-
-static const InputCommand input_commands[] = {
-  { "browser_click", TW_TAB_COMMAND_CLICK, { "ref", "button", "doubleClick", "modifiers", "includeDiff" }, format_click },
-  { "browser_fill", TW_TAB_COMMAND_FILL, { "ref", "value", "includeDiff" }, format_fill },
-  { "browser_type", TW_TAB_COMMAND_TYPE, { "ref", "text", "includeDiff" }, format_type },
-  { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, { "ref", "key", "includeDiff" }, format_keypress },
-  { "browser_hover", TW_TAB_COMMAND_HOVER, { "ref" }, format_hover },
-  { "browser_select", TW_TAB_COMMAND_SELECT, { "ref", "value", "includeDiff" }, format_select },
-  { "browser_drag", TW_TAB_COMMAND_DRAG, { "sourceRef", "targetRef", "includeDiff" }, format_drag },
-  { "browser_upload", TW_TAB_COMMAND_UPLOAD, { "ref", "filePaths" }, format_upload },
-  { "browser_scroll", TW_TAB_COMMAND_SCROLL, { "ref", "deltaX", "deltaY", "includeDiff" }, format_scroll },
-  { "browser_evaluate", TW_TAB_COMMAND_EVALUATE, { "ref", "function" }, format_evaluate },
-};
-
-static void
-input_handler (TwToolCall *call)
-{
-  const char *tool = tw_tool_call_get_def (call)->name;
-
-  for (guint i = 0; i < G_N_ELEMENTS (input_commands); i++)
-    {
-      const InputCommand *c = &input_commands[i];
-
-      if (g_str_equal (c->tool, tool))
-        {
-          tw_tool_run_tab_command (call, c->command, c->params, c->format);
-          return;
-        }
-    }
-
-  g_assert_not_reached ();
-}
-
 static const TwToolDef input_tools[] = {
   {
     .name = "browser_click",
@@ -535,7 +493,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_CLICK,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "button", "doubleClick", "modifiers", "includeDiff"),
+    .format = format_click,
   },
   {
     .name = "browser_fill",
@@ -559,7 +519,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_FILL,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "value", "includeDiff"),
+    .format = format_fill,
   },
   {
     .name = "browser_type",
@@ -583,7 +545,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_TYPE,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "text", "includeDiff"),
+    .format = format_type,
   },
   {
     .name = "browser_keypress",
@@ -609,7 +573,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_KEYPRESS,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "key", "includeDiff"),
+    .format = format_keypress,
   },
   {
     .name = "browser_hover",
@@ -627,7 +593,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_HOVER,
+    .arguments = TW_TOOL_ARGUMENTS ("ref"),
+    .format = format_hover,
   },
   {
     .name = "browser_select",
@@ -650,7 +618,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_SELECT,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "value", "includeDiff"),
+    .format = format_select,
   },
   {
     .name = "browser_drag",
@@ -678,7 +648,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_DRAG,
+    .arguments = TW_TOOL_ARGUMENTS ("sourceRef", "targetRef", "includeDiff"),
+    .format = format_drag,
   },
   {
     .name = "browser_upload",
@@ -698,7 +670,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_UPLOAD,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "filePaths"),
+    .format = format_upload,
   },
   {
     .name = "browser_scroll",
@@ -727,7 +701,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_SCROLL,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "deltaX", "deltaY", "includeDiff"),
+    .format = format_scroll,
   },
   {
     .name = "browser_evaluate",
@@ -750,7 +726,9 @@ static const TwToolDef input_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_EVALUATE,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "function"),
+    .format = format_evaluate,
   },
 };
 

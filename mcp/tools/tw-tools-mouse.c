@@ -93,15 +93,6 @@ format_mouse (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-mouse_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button", "scale", "screenshotWidth", NULL
-  };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_MOUSE, names, format_mouse);
-}
-
 #define MOUSE_ELEMENT_SCHEMA \
   "{\"type\": \"object\", \"properties\": {" \
   "\"ref\": {\"type\": \"string\"}, \"role\": {\"type\": \"string\"}, \"name\": {\"type\": \"string\"}, \"tag\": {\"type\": \"string\"}" \
@@ -152,7 +143,10 @@ static const TwToolDef mouse_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = mouse_handler,
+    .command = TW_TAB_COMMAND_MOUSE,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button",
+                                    "scale", "screenshotWidth"),
+    .format = format_mouse,
   },
 };
 

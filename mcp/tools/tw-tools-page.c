@@ -85,7 +85,7 @@ screenshot_handler (TwToolCall *call)
   static const char * const names[] = {
     "fullPage", "savePath", "ref", "format", "quality", "maxWidth", NULL
   };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+  g_autoptr(JsonObject) params = tw_tool_call_copy_arguments (call, names);
 
   tw_tool_call_run_command_full (call, TW_TAB_COMMAND_SCREENSHOT, tw_tool_get_browser_id (call),
                                  params, screenshot_reply);
@@ -185,13 +185,6 @@ format_logs (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-logs_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "maxEntries", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_LOGS, names, format_logs);
-}
-
 /* browser_wait */
 
 static char *
@@ -226,15 +219,13 @@ format_wait (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-wait_handler (TwToolCall *call)
+/* Exactly one condition to wait for. */
+static gboolean
+check_wait (JsonObject  *arguments,
+            GError     **error)
 {
-  static const char * const names[] = { "text", "url", "timeoutMs",
-                                        "textGone", "selector", "ref", "state", "loadState",
-                                        "function", NULL };
   static const char * const conditions[] = { "text", "url", "textGone", "selector", "ref",
                                              "loadState", "function", NULL };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
   guint n_given = 0;
 
   for (guint i = 0; conditions[i] != NULL; i++)
@@ -242,19 +233,16 @@ wait_handler (TwToolCall *call)
 
   if (n_given != 1)
     {
-      g_autoptr(GError) error = NULL;
-
-      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                            n_given > 1
                            ? "Give one condition to wait for, not several"
                            : "Give one condition: \"text\" (text appears), \"textGone\", "
                            "\"url\" (the URL contains a fragment), \"selector\" or \"ref\" "
                            "(with \"state\"), or \"loadState\"");
-      tw_tool_call_return_error (call, error);
-      return;
+      return FALSE;
     }
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_WAIT, names, format_wait);
+  return TRUE;
 }
 
 /* browser_resize */
@@ -282,13 +270,6 @@ format_resize (JsonObject *result)
   tw_tool_append_dialogs (text, result);
 
   return g_string_free (text, FALSE);
-}
-
-static void
-resize_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "width", "height", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_RESIZE, names, format_resize);
 }
 
 static const TwToolDef page_tools[] = {
@@ -364,7 +345,9 @@ static const TwToolDef page_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = logs_handler,
+    .command = TW_TAB_COMMAND_LOGS,
+    .arguments = TW_TOOL_ARGUMENTS ("maxEntries"),
+    .format = format_logs,
   },
   {
     .name = "browser_wait",
@@ -399,7 +382,11 @@ static const TwToolDef page_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = wait_handler,
+    .command = TW_TAB_COMMAND_WAIT,
+    .arguments = TW_TOOL_ARGUMENTS ("text", "url", "timeoutMs", "textGone", "selector", "ref",
+                                    "state", "loadState", "function"),
+    .format = format_wait,
+    .check = check_wait,
   },
   {
     .name = "browser_resize",
@@ -425,7 +412,9 @@ static const TwToolDef page_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = resize_handler,
+    .command = TW_TAB_COMMAND_RESIZE,
+    .arguments = TW_TOOL_ARGUMENTS ("width", "height"),
+    .format = format_resize,
   },
 };
 

@@ -21,13 +21,6 @@ format_pdf (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-pdf_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "path", "paperSize", "landscape", "background", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_PDF, names, format_pdf);
-}
-
 static const TwToolDef pdf_tools[] = {
   {
     .name = "browser_pdf",
@@ -54,7 +47,9 @@ static const TwToolDef pdf_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = pdf_handler,
+    .command = TW_TAB_COMMAND_PDF,
+    .arguments = TW_TOOL_ARGUMENTS ("path", "paperSize", "landscape", "background"),
+    .format = format_pdf,
   },
 };
 

@@ -75,21 +75,6 @@ format_markdown (JsonObject *result)
   return format_reading (result, "The page as Markdown (main content; navigation left out).");
 }
 
-static void
-get_text_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "maxChars", "cursor", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_TEXT, names, format_text);
-}
-
-static void
-get_html_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "inner", "stripScripts", "maxChars", "cursor",
-                                        NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_HTML, names, format_html);
-}
-
 /* A page fetched without a tab says where its text came from:
  *   The page read over HTTP, from markdown.
  *   url: https://…   (after redirects)
@@ -166,7 +151,9 @@ read_handler (TwToolCall *call)
           tw_tool_call_return_error (call, error);
           return;
         }
-      tw_tool_run_tab_command (call, TW_TAB_COMMAND_READ, names, format_markdown);
+      params = tw_tool_call_copy_arguments (call, names);
+      tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call), params,
+                                format_markdown);
       return;
     }
 
@@ -184,7 +171,7 @@ read_handler (TwToolCall *call)
       return;
     }
 
-  params = tw_tool_copy_arguments (call, url_names);
+  params = tw_tool_call_copy_arguments (call, url_names);
   tw_tool_call_run_command (call, TW_TAB_COMMAND_READ_URL, NULL, params, format_fetched);
 }
 
@@ -198,13 +185,6 @@ format_set_content (JsonObject *result)
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
-}
-
-static void
-set_content_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "html", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SET_CONTENT, names, format_set_content);
 }
 
 /* browser_get_styles */
@@ -261,13 +241,6 @@ format_styles (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-get_styles_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "properties", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_STYLES, names, format_styles);
-}
-
 #define REF_PROPERTY \
   "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
 #define CHARS_PROPERTIES \
@@ -291,7 +264,9 @@ static const TwToolDef reading_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_text_handler,
+    .command = TW_TAB_COMMAND_GET_TEXT,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "maxChars", "cursor"),
+    .format = format_text,
   },
   {
     .name = "browser_get_html",
@@ -312,7 +287,9 @@ static const TwToolDef reading_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_html_handler,
+    .command = TW_TAB_COMMAND_GET_HTML,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "inner", "stripScripts", "maxChars", "cursor"),
+    .format = format_html,
   },
   {
     .name = "browser_read",
@@ -354,7 +331,9 @@ static const TwToolDef reading_tools[] = {
     .destructive = TRUE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = set_content_handler,
+    .command = TW_TAB_COMMAND_SET_CONTENT,
+    .arguments = TW_TOOL_ARGUMENTS ("html"),
+    .format = format_set_content,
   },
   {
     .name = "browser_get_styles",
@@ -382,7 +361,9 @@ static const TwToolDef reading_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_styles_handler,
+    .command = TW_TAB_COMMAND_GET_STYLES,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "properties"),
+    .format = format_styles,
   },
 };
 

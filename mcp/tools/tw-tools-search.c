@@ -60,15 +60,6 @@ format_find (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-find_in_tabs_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "query", "maxResults", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_FIND_IN_TABS, NULL, params, format_find);
-}
-
 static const TwToolDef search_tools[] = {
   {
     .name = "browser_find_in_tabs",
@@ -99,7 +90,9 @@ static const TwToolDef search_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = find_in_tabs_handler,
+    .command = TW_TAB_COMMAND_FIND_IN_TABS,
+    .arguments = TW_TOOL_ARGUMENTS ("query", "maxResults"),
+    .format = format_find,
   },
 };
 

@@ -18,15 +18,6 @@ format_snapshot (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-snapshot_handler (TwToolCall *call)
-{
-  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", "diff", NULL };
-  /* The schema has checked the options; the page runtime checks them again
-   * for callers that are not this tool. */
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SNAPSHOT, options, format_snapshot);
-}
-
 static const TwToolDef snapshot_tools[] = {
   {
     .name = "browser_snapshot",
@@ -50,7 +41,9 @@ static const TwToolDef snapshot_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = snapshot_handler,
+    .command = TW_TAB_COMMAND_SNAPSHOT,
+    .arguments = TW_TOOL_ARGUMENTS ("interactive", "ref", "maxChars", "cursor", "diff"),
+    .format = format_snapshot,
   },
 };
 

@@ -97,19 +97,6 @@ format_cookies (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-cookies_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "action", "name", "value", "domain", "url", "path", "expires", "httpOnly", "secure",
-    "sameSite", NULL
-  };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_COOKIES, browser_id, params, format_cookies);
-}
-
 /* browser_storage */
 
 static char *
@@ -176,13 +163,6 @@ format_storage (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-storage_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "area", "action", "key", "value", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_STORAGE, names, format_storage);
-}
-
 /* browser_storage_state */
 
 static char *
@@ -213,17 +193,6 @@ format_storage_state (JsonObject *result)
     tw_tool_append_field (text, "origin", json_array_get_string_element (origins, i));
 
   return g_string_free (text, FALSE);
-}
-
-static void
-storage_state_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "action", "path", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE_STATE, browser_id, params,
-                            format_storage_state);
 }
 
 /* browser_cookies and browser_storage_state: whose session. */
@@ -277,7 +246,10 @@ static const TwToolDef storage_tools[] = {
     .destructive = TRUE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = cookies_handler,
+    .command = TW_TAB_COMMAND_COOKIES,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "name", "value", "domain", "url", "path", "expires",
+                                    "httpOnly", "secure", "sameSite"),
+    .format = format_cookies,
   },
   {
     .name = "browser_storage",
@@ -309,7 +281,9 @@ static const TwToolDef storage_tools[] = {
     .destructive = TRUE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = storage_handler,
+    .command = TW_TAB_COMMAND_STORAGE,
+    .arguments = TW_TOOL_ARGUMENTS ("area", "action", "key", "value"),
+    .format = format_storage,
   },
   {
     .name = "browser_storage_state",
@@ -337,7 +311,9 @@ static const TwToolDef storage_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = storage_state_handler,
+    .command = TW_TAB_COMMAND_STORAGE_STATE,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "path"),
+    .format = format_storage_state,
   },
 };
 

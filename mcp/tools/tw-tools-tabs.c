@@ -64,14 +64,6 @@ format_tab_list (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-list_tabs_handler (TwToolCall *call)
-{
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_LIST_TABS, NULL, params, format_tab_list);
-}
-
 static char *
 format_new_tab (JsonObject *result)
 {
@@ -85,30 +77,6 @@ format_new_tab (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-new_tab_handler (TwToolCall *call)
-{
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  const char *url = tw_json_get_string (arguments, "url", NULL);
-  g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(GError) error = NULL;
-
-  if (url != NULL)
-    {
-      if (!tw_tool_check_http_url (url, &error))
-        {
-          tw_tool_call_return_error (call, error);
-          return;
-        }
-
-      json_object_set_string_member (params, "url", url);
-    }
-  if (tw_json_get_boolean (arguments, "private", FALSE))
-    json_object_set_boolean_member (params, "private", TRUE);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_NEW_TAB, NULL, params, format_new_tab);
-}
-
 static char *
 format_close_tab (JsonObject *result)
 {
@@ -116,12 +84,14 @@ format_close_tab (JsonObject *result)
                           tw_json_get_string (result, "browserId", "?"));
 }
 
-static void
-close_tab_handler (TwToolCall *call)
+/* A new tab opens at an http or https URL, or at about:blank. */
+static gboolean
+check_new_tab (JsonObject  *arguments,
+               GError     **error)
 {
-  static const char * const no_names[] = { NULL };
+  const char *url = tw_json_get_string (arguments, "url", NULL);
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CLOSE_TAB, no_names, format_close_tab);
+  return url == NULL || tw_tool_check_http_url (url, error);
 }
 
 static const TwToolDef tab_tools[] = {
@@ -154,7 +124,8 @@ static const TwToolDef tab_tools[] = {
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = list_tabs_handler,
+    .command = TW_TAB_COMMAND_LIST_TABS,
+    .format = format_tab_list,
   },
   {
     .name = "browser_new_tab",
@@ -171,7 +142,10 @@ static const TwToolDef tab_tools[] = {
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = new_tab_handler,
+    .command = TW_TAB_COMMAND_NEW_TAB,
+    .arguments = TW_TOOL_ARGUMENTS ("url", "private"),
+    .format = format_new_tab,
+    .check = check_new_tab,
   },
   {
     .name = "browser_close_tab",
@@ -187,7 +161,8 @@ static const TwToolDef tab_tools[] = {
     .destructive = TRUE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = close_tab_handler,
+    .command = TW_TAB_COMMAND_CLOSE_TAB,
+    .format = format_close_tab,
   },
 };
 
