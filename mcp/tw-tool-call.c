@@ -277,7 +277,7 @@ build_result (TwToolCall  *call,
 
   /* Text-only tools never send structuredContent: clients that prefer it
    * would otherwise show the model escaped JSON instead of the text. */
-  if (structured != NULL && call->def->output_schema != NULL)
+  if (structured != NULL && tw_tool_registry_get_output_schema (call->def) != NULL)
     {
       JsonNode *schema = tw_tool_registry_get_output_schema (call->def);
       g_autoptr(JsonNode) instance = json_node_new (JSON_NODE_OBJECT);

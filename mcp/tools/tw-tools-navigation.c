@@ -58,11 +58,6 @@ static const TwToolDef navigation_tools[] = {
       "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
       "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
       "status; then take a browser_snapshot to read it.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}",
-      "\"browserId\", \"url\""),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -78,8 +73,6 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go back in the tab's history (browser_denied when there is none). Returns after the "
       "load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -93,8 +86,6 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go forward in the tab's history (browser_denied when nothing is ahead). Returns after "
       "the load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -108,8 +99,6 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Reload the tab's page, e.g. to pick up a change on a dev server or to recover a crashed "
       "tab (browser_crashed). Returns after the load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -101,25 +101,6 @@ static const TwToolDef tab_tools[] = {
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
       "it is loading or private, and the agent driving it.",
-    .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"tabs\": {"
-      "\"type\": \"array\", "
-      "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
-      "\"items\": {"
-      "\"type\": \"object\", "
-      "\"properties\": {"
-      "\"browserId\": {\"type\": \"string\", \"description\": \"Identifies the tab in other browser_* calls.\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
-      "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"True for a private tab (browser_new_tab with private: true) and the tabs its pages opened.\"}, "
-      "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"title\", \"loading\", \"private\"]"
-      "}"
-      "}",
-      "\"tabs\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -134,10 +115,6 @@ static const TwToolDef tab_tools[] = {
       "Open a new browser tab in the background, optionally at an http or https URL (else "
       "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to the other browser_* tools.",
-    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"Own session: no workspace cookies or storage, nothing kept.\"}"),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -152,11 +129,6 @@ static const TwToolDef tab_tools[] = {
     .title = "Close a browser tab",
     .description =
       "Close a browser tab you no longer need; its browserId stops working.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
-      "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}",
-      "\"browserId\", \"closed\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,
