@@ -31,7 +31,11 @@ typedef gboolean (*TwToolCheckFunc) (JsonObject  *arguments,
 #define TW_TOOL_ARGUMENTS(...) ((const char * const []) { __VA_ARGS__, NULL })
 
 /* The one table row that describes a tool: everything tools/list reports and
- * the generated reference documents comes from here. Schemas are JSON text.
+ * the generated reference documents comes from here, with the tool's
+ * schemas. The browser_* tools keep those in JSON files,
+ * mcp/tools/schemas/TOOL.input.json and TOOL.output.json (none for a tool
+ * that answers with text only), and leave @input_schema and @output_schema
+ * NULL; other tables (tests) may give them here as JSON text.
  *
  * A tool that is one command leaves @handler NULL and names the command:
  * one generic handler checks the arguments with @check (when given), runs

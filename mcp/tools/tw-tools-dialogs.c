@@ -33,17 +33,6 @@ static const TwToolDef dialogs_tools[] = {
       "Answer the tab's next JavaScript dialog (alert, confirm, prompt): accept or dismiss, "
       "with a prompt's text. Call it before the action that opens the dialog. Otherwise "
       "alerts are accepted and other dialogs dismissed.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
-      "\"promptText\": {\"type\": \"string\", \"description\": \"What an accepted prompt returns.\"}",
-      "\"browserId\", \"accept\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"accept\": {\"type\": \"boolean\"}, "
-      "\"promptText\": {\"type\": \"string\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"accept\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -36,21 +36,6 @@ static const TwToolDef downloads_tools[] = {
       "downloads/ folder, never elsewhere; the result of the click or navigation that starts "
       "one already reports it. Use it to find a file a page exported, or to check on a long "
       "download.",
-    .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"downloads\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-      "\"id\": {\"type\": \"integer\"}, "
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab whose page started it.\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"fileName\": {\"type\": \"string\"}, "
-      "\"path\": {\"type\": \"string\", \"description\": \"Where it is saved.\"}, "
-      "\"size\": {\"type\": \"integer\", \"description\": \"Bytes received.\"}, "
-      "\"mimeType\": {\"type\": \"string\"}, "
-      "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"finished\", \"failed\"]}, "
-      "\"error\": {\"type\": \"string\"}"
-      "}}}, "
-      "\"folder\": {\"type\": \"string\", \"description\": \"The downloads folder.\"}",
-      "\"downloads\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -64,13 +64,6 @@ format_emulate (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-#define GEOLOCATION_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" \
-  "\"latitude\": {\"type\": \"number\", \"minimum\": -90, \"maximum\": 90}, " \
-  "\"longitude\": {\"type\": \"number\", \"minimum\": -180, \"maximum\": 180}, " \
-  "\"accuracy\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 10000000, \"description\": \"Metres; 10 unless given.\"}" \
-  "}, \"required\": [\"latitude\", \"longitude\"], \"additionalProperties\": false}"
-
 static const TwToolDef emulation_tools[] = {
   {
     .name = "browser_emulate",
@@ -80,25 +73,6 @@ static const TwToolDef emulation_tools[] = {
       "browser (navigator.userAgent and the User-Agent header, from the next page load on), "
       "somewhere else (a geolocation its pages may read) or offline (requests fail, "
       "navigator.onLine false). reset: true undoes all; browser_list_tabs shows it.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"device\": {\"type\": \"string\", \"enum\": [\"phone\", \"tablet\", \"desktop\"], \"description\": \"desktop undoes a device.\"}, "
-      "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
-      "\"geolocation\": " GEOLOCATION_SCHEMA ", "
-      "\"offline\": {\"type\": \"boolean\", \"description\": \"true: no network; false: back online.\"}, "
-      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"device\": {\"type\": \"string\"}, \"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}}}, "
-      "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
-      "\"reset\": {\"type\": \"boolean\"}, "
-      "\"offline\": {\"type\": \"boolean\", \"description\": \"Whether the tab is offline now.\"}, "
-      "\"viewport\": {\"type\": \"object\", \"description\": \"After a device: the page's innerWidth and innerHeight.\"}, "
-      "\"pageMaxTouchPoints\": {\"type\": \"integer\"}, "
-      "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
-      "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}",
-      "\"browserId\", \"emulation\", \"userAgent\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -11,7 +11,6 @@
  * only (no outputSchema): labelled lines say where the text came from, and
  * a last "cursor:" line says how to go on when the body was cut. */
 
-
 /* What every reading reply looks like:
  *   <what> of "<title>"
  *   browserId: b3
@@ -241,12 +240,6 @@ format_styles (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-#define REF_PROPERTY \
-  "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
-#define CHARS_PROPERTIES \
-  "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"description\": \"Longest reply in characters (default 40000).\"}, " \
-  "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Read on: the cursor a cut reply ended with.\"}"
-
 static const TwToolDef reading_tools[] = {
   {
     .name = "browser_get_text",
@@ -254,12 +247,6 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Get the visible text of the page or of one element (ref), one block per line, as a "
       "person sees it. Long text is cut at maxChars with a cursor to read on.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ", "
-      CHARS_PROPERTIES,
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -275,14 +262,6 @@ static const TwToolDef reading_tools[] = {
       "Get the HTML source of the live page (the DOM as it is now) or of one element: outer "
       "HTML, or inner with inner=true; stripScripts empties <script> and <style>. Cut at "
       "maxChars with a cursor to read on.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ", "
-      "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
-      "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
-      CHARS_PROPERTIES,
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -301,15 +280,6 @@ static const TwToolDef reading_tools[] = {
       "fetches the page over HTTP without a tab, with the workspace's cookies, preferring the "
       "site's Markdown, or its llms.txt with llms. outline gives headings only; filter keeps "
       "the sections and lines that match.",
-    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
-      "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the site's llms.txt (txt) or llms-full.txt (full).\"}, "
-      REF_PROPERTY ", "
-      "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
-      "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
-      CHARS_PROPERTIES),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -322,11 +292,6 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Replace the tab's document with the given HTML, at the same URL, e.g. to try out "
       "markup or reproduce a bug. Scripts in it run.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"html\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}",
-      "\"browserId\", \"html\""),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,
@@ -342,21 +307,6 @@ static const TwToolDef reading_tools[] = {
       "Get the computed CSS style of an element (the properties given, or those that differ "
       "from defaults), its box (position, size, margins), and whether it is visible and if "
       "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
-      "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}",
-      "\"browserId\", \"ref\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"ref\": {\"type\": \"string\"}, "
-      "\"tag\": {\"type\": \"string\"}, "
-      "\"visible\": {\"type\": \"boolean\"}, "
-      "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
-      "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
-      "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"ref\", \"visible\", \"box\", \"style\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -28,15 +28,6 @@ static const TwToolDef snapshot_tools[] = {
       "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
       "page changes. interactive=true lists only controls; ref reads one part; cursor continues "
       "a page cut at maxChars; diff=true gives only what changed since the last snapshot.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only controls, with the landmarks and headings around them.\"}, "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. @e12 for a form.\"}, "
-      "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply; a longer one ends with a cursor.\"}, "
-      "\"diff\": {\"type\": \"boolean\", \"description\": \"Only what changed since the last snapshot.\"}, "
-      "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Continue a cut snapshot.\"}",
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
