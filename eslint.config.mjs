@@ -101,7 +101,7 @@ export default [
   // Scripts in a page's own world: page-world helpers, the web extension's
   // console hook, the test fixtures' page scripts.
   {
-    files: [`${runtimeDir}/page-world/*.js`, 'webview/page-world/*.js', 'webview/extension/*.js',
+    files: ['webview/page-world/*.js', 'webview/extension/*.js',
             'tests/fixtures/**/*.js'],
     languageOptions: {
       ecmaVersion: 2022,

@@ -80,7 +80,7 @@ tw_page_runtime_get_call_body (void)
   return tw_script_get (RUNTIME_CALL_RESOURCE_PATH "call.js");
 }
 
-/* The script of the page's own world (webview/runtime/page-world/). */
+/* Pointer capture in the page's own world (webview/page-world/). */
 static const char *
 tw_page_runtime_get_page_world_source (void)
 {

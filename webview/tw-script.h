@@ -8,7 +8,7 @@ G_BEGIN_DECLS
 /* The JavaScript the C side runs in pages, read from GResource: the page
  * runtime's modules (webview/runtime/), the bodies and wrappers around
  * them (webview/runtime/call/) and the page-world scripts
- * (webview/page-world/, webview/runtime/page-world/). No JavaScript is
+ * (webview/page-world/), each in its list of meson.build. No JavaScript is
  * written in C. */
 
 /* The script at @path in GResource, without its leading // comment lines
