@@ -13,19 +13,16 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-import { ensureDisplay } from './display.mjs';
+import {
+  call, ms, percentile, printComparison, runBench, startPlaywrightClient as startPwClient,
+  startTabwrightClient as startTwClient, time,
+} from './servers.mjs';
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
-import { connectClient, resultText } from '../tests/e2e/lib/mcp.mjs';
+import { resultText } from '../tests/e2e/lib/mcp.mjs';
 import { tableRowElements } from '../tests/e2e/lib/pages.mjs';
-import { srcdir, startTabwright } from '../tests/e2e/lib/tabwright.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -60,86 +57,8 @@ function log(message) {
   process.stderr.write(`bench: ${message}\n`);
 }
 
-// --- statistics ---
-
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
-  return sorted[index];
-}
-
-async function time(fn) {
-  const start = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - start, value };
-}
-
-// --- a display for Tabwright ---
-
-
-// --- the two servers ---
-
-async function startTabwrightClient() {
-  const env = await ensureDisplay(log, cleanups);
-  const app = await startTabwright({ env });
-  cleanups.push(() => app.stop());
-  const client = await connectClient(app, 'tabwright-bench');
-  cleanups.push(() => client.close());
-  const { tools } = await client.listTools();
-  return { app, client, tools: new Set(tools.map((t) => t.name)) };
-}
-
-async function startPlaywrightClient() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-bench-pw-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  // The network reaches nothing but the local fixture server: Chromium must
-  // not try its background services.
-  const config = path.join(dir, 'config.json');
-  fs.writeFileSync(config, JSON.stringify({
-    browser: {
-      launchOptions: {
-        args: [
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-default-apps',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-          '--no-first-run',
-          '--metrics-recording-only',
-        ],
-      },
-    },
-  }));
-  const args = [
-    path.join(srcdir, 'node_modules', '@playwright', 'mcp', 'cli.js'),
-    '--headless', '--isolated',
-    '--executable-path', opts.chromium,
-    '--output-dir', path.join(dir, 'output'),
-    '--config', config,
-  ];
-  // Chromium's sandbox cannot start as root.
-  if (process.getuid?.() === 0)
-    args.push('--no-sandbox');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    cwd: dir,
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'tabwright-bench', version: '1.0.0' });
-  await client.connect(transport);
-  cleanups.push(() => client.close());
-  const { tools } = await client.listTools();
-  return { client, dir, tools: new Set(tools.map((t) => t.name)) };
-}
-
-async function call(client, name, args = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError)
-    throw new Error(`${name} failed: ${resultText(result)}`);
-  return result;
-}
+const startTabwrightClient = () => startTwClient(log, cleanups);
+const startPlaywrightClient = () => startPwClient(opts.chromium, cleanups);
 
 // A JSON-RPC client over one keep-alive HTTP connection, with nothing of
 // the SDK: what remains of a round trip is the server and the loopback.
@@ -471,10 +390,6 @@ async function main() {
     fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));
 }
 
-function ms(value) {
-  return value === undefined ? '—' : `${value.toFixed(1)} ms`;
-}
-
 function printTable(results) {
   const tw = results.tabwright;
   const pw = results.playwright;
@@ -507,32 +422,10 @@ function printTable(results) {
     rows.push([`diff=true ${n} rows after a click, characters`, a?.changes?.diffChars ? a.changes.diffChars.toLocaleString('en') + share : '—', '—']);
   }
 
-  const header = ['', 'Tabwright', 'Playwright MCP'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
-  console.log(`\nTabwright vs Playwright MCP on ${os.cpus().length} CPUs, Node ${process.version}, official MCP SDK client`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows)
-    console.log(line(r));
+  printComparison('Tabwright vs Playwright MCP', rows);
   console.log('\nOpen tab: Tabwright browser_new_tab {url}; Playwright browser_tabs {action:"new"} + browser_navigate.');
   console.log('Click: a button whose text changes, clicked by ref; each call returns once the page has settled.');
   console.log('Raw HTTP: one keep-alive connection, JSON-RPC without the SDK (Playwright MCP runs over stdio here).');
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  console.error(`bench: ${error.stack ?? error}`);
-  exitCode = 1;
-} finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch {
-      // Best effort: everything is torn down below anyway.
-    }
-  }
-}
-process.exit(exitCode);
+await runBench(main, cleanups);

@@ -52,6 +52,8 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_FILL_FORM] = "fill_form",
   [TW_TAB_COMMAND_EMULATE]   = "emulate",
   [TW_TAB_COMMAND_MOUSE]     = "mouse",
+  /* Request routing (issue 31). */
+  [TW_TAB_COMMAND_ROUTE]     = "route",
   /* Finding across tabs (issue 17). */
   [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
 };

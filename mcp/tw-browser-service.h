@@ -80,6 +80,9 @@ typedef enum
   TW_TAB_COMMAND_EMULATE,       /* {userAgent?,reset?} -> {browserId,emulation,userAgent,reset} */
   TW_TAB_COMMAND_MOUSE,         /* {action,x,y,toX?,toY?,deltaX?,deltaY?,button?,scale?|screenshotWidth?} -> {browserId,url,title,x,y,element,...}: an action of tw-tab-actions */
 
+  /* Request routing (issue 31, webview/tw-tab-routes.c). */
+  TW_TAB_COMMAND_ROUTE,         /* {url?,method?,status?,headers?,body?,bodyPath?,abort?,setHeaders?,remove?} -> {browserId,routes,added?,removed?} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

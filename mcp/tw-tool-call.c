@@ -429,6 +429,40 @@ default_format (JsonObject *result)
   return json_to_string (node, FALSE);
 }
 
+/* "Routed: GET http://…/api/items -> HTTP 201 (route r1)": the requests of
+ * the tab that browser_route answered while the command ran, told by every
+ * tool whose result the tab gave (see tw_tab_routes_describe_answered()). */
+static char *
+with_routed (char       *text,
+             JsonObject *result)
+{
+  JsonArray *routed = tw_json_get_array (result, "routed");
+  GString *out;
+
+  if (routed == NULL || json_array_get_length (routed) == 0)
+    return text;
+
+  out = g_string_new (text);
+  g_free (text);
+  g_string_append (out, "\nRouted by browser_route:");
+  for (guint i = 0; i < json_array_get_length (routed); i++)
+    {
+      JsonObject *answer = json_array_get_object_element (routed, i);
+      const char *action = tw_json_get_string (answer, "action", "");
+
+      g_string_append_printf (out, "%s %s %s -> ", i > 0 ? ";" : "", tw_json_get_string (answer, "method", "?"),
+                              tw_json_get_string (answer, "url", "?"));
+      if (g_str_equal (action, "fulfill"))
+        g_string_append_printf (out, "HTTP %" G_GINT64_FORMAT, tw_json_get_int (answer, "status", 0));
+      else if (g_str_equal (action, "abort"))
+        g_string_append (out, "failed");
+      else
+        g_string_append (out, "sent with changed headers");
+      g_string_append_printf (out, " (route %s)", tw_json_get_string (answer, "route", "?"));
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 command_run_return (CommandRun   *run,
                     JsonObject   *result,
@@ -464,6 +498,7 @@ command_run_return (CommandRun   *run,
       g_autofree char *text = NULL;
 
       text = run->format != NULL ? run->format (result) : default_format (result);
+      text = with_routed (text, result);
       tw_tool_call_return_text (call, text, json_object_ref (result));
     }
 }

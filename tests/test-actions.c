@@ -43,6 +43,9 @@ unpause_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Requests to /hang: never answered. */
+static GPtrArray *held;
+
 static void
 serve_cb (SoupServer        *soup_server,
           SoupServerMessage *msg,
@@ -50,6 +53,13 @@ serve_cb (SoupServer        *soup_server,
           GHashTable        *query,
           gpointer           user_data)
 {
+  if (g_str_equal (path, "/hang"))
+    {
+      soup_server_message_pause (msg);
+      g_ptr_array_add (held, g_object_ref (msg));
+      return;
+    }
+
   /* A slow API: answers after 300 ms, so the page renders late. */
   if (g_str_equal (path, "/api/slow"))
     {
@@ -225,7 +235,6 @@ find_ref (Page       *page,
 
 static TwTabActionsOptions test_options = {
   .actionable_timeout_ms = 1500,
-  .navigation_timeout_ms = 10000,
 };
 
 /* Runs one command with parameters given as printf-style JSON. */
@@ -533,6 +542,48 @@ test_click_navigation (void)
   g_assert_cmpstr (json_object_get_string_member (followed, "title"), ==, "Next page");
   g_assert_false (json_object_has_member (followed, "loading"));
   assert_eval (page, "document.querySelector('h1').textContent", "You arrived");
+}
+
+/* A click whose page never comes answers before the command's one time
+ * limit, saying the page is still loading; a click whose page fails says
+ * why. Either way the click happened, and the result is no error. */
+static void
+test_click_navigation_limits (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) failed = NULL;
+  g_autoptr(JsonObject) hanging = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *closed = NULL;
+  g_autofree char *hang = NULL;
+  TwTabActionsOptions saved = test_options;
+
+  tw_test_view_keep_error_pages_away (page->view);
+  page_load (page, "navigation.html");
+  script = g_strdup_printf ("document.body.insertAdjacentHTML('beforeend', "
+                            "'<a href=\"http://127.0.0.1:%u/\">Closed</a> <a href=\"/hang\">Hang</a>')",
+                            tw_test_closed_port ());
+  page_eval (page, script);
+  closed = find_ref (page, "link \"Closed\"");
+  hang = find_ref (page, "link \"Hang\"");
+
+  failed = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", closed);
+  g_assert_true (json_object_has_member (failed, "loadError"));
+  g_assert_false (json_object_has_member (failed, "loading"));
+
+  page_load (page, "navigation.html");
+  page_eval (page, script);
+  page_snapshot (page);
+  g_free (hang);
+  hang = find_ref (page, "link \"Hang\"");
+  /* The limit leaves the settle (1.5 s) and a second to answer in. */
+  test_options.deadline_us = g_get_monotonic_time () + 4 * G_USEC_PER_SEC;
+  hanging = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", hang);
+  test_options = saved;
+  g_assert_true (json_object_get_boolean_member (hanging, "loading"));
+  g_assert_false (json_object_has_member (hanging, "loadError"));
+
+  webkit_web_view_stop_loading (page->view);
 }
 
 /* Text entry */
@@ -1484,6 +1535,7 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
 
+  held = g_ptr_array_new_with_free_func (g_object_unref);
   server = tw_test_server_new (serve_cb, NULL, &base_url);
   session = webkit_network_session_new_ephemeral ();
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
@@ -1495,6 +1547,7 @@ main (int   argc,
   g_test_add_func ("/actions/click/not-interactable", test_click_not_interactable);
   g_test_add_func ("/actions/click/waits", test_click_waits);
   g_test_add_func ("/actions/click/navigation", test_click_navigation);
+  g_test_add_func ("/actions/click/navigation-limits", test_click_navigation_limits);
   g_test_add_func ("/actions/fill", test_fill);
   g_test_add_func ("/actions/type", test_type);
   g_test_add_func ("/actions/keypress", test_keypress);
@@ -1517,6 +1570,7 @@ main (int   argc,
   tw_test_remove_tree (workspace);
   g_clear_pointer (&workspace, g_free);
   g_clear_object (&server);
+  g_clear_pointer (&held, g_ptr_array_unref);
   g_clear_object (&session);
   return status;
 }

@@ -3,6 +3,8 @@
 
 #include "tw-test-webview.h"
 
+#include "tw-load-watch.h"
+
 typedef struct
 {
   gboolean loaded;
@@ -216,4 +218,21 @@ tw_test_tab_resolve (TwTestTab   *tab,
     g_propagate_error (error, call.error);
 
   return call.object;
+}
+
+static gboolean
+keep_error_page_away_cb (WebKitWebView   *view,
+                         WebKitLoadEvent  event,
+                         const char      *failing_uri,
+                         GError          *error,
+                         gpointer         user_data)
+{
+  return TRUE;
+}
+
+void
+tw_test_view_keep_error_pages_away (WebKitWebView *view)
+{
+  tw_load_watch_attach (view);
+  g_signal_connect (view, "load-failed", G_CALLBACK (keep_error_page_away_cb), NULL);
 }

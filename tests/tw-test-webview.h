@@ -19,6 +19,11 @@ JSCValue *tw_test_view_evaluate  (WebKitWebView *view,
                                   const char    *script,
                                   guint          timeout_ms);
 
+/* As a tab does: WebKit's error page stays away (a "load-failed" handler
+ * that returns TRUE), connected after the view's load watches, which still
+ * hear of the failure. */
+void      tw_test_view_keep_error_pages_away (WebKitWebView *view);
+
 /* A web view in a window of its own, on one ephemeral network session the
  * tabs of a test program share, with the page runtime when asked for. */
 typedef struct

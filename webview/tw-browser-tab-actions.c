@@ -193,7 +193,7 @@ run_action (TwBrowserTab *self,
   TabCommand *cmd = g_task_get_task_data (task);
   TwTabActionsOptions options = {
     .workspace_dir = self->workspace_dir,
-    .navigation_timeout_ms = self->command_timeout_ms,
+    .deadline_us = cmd->deadline_us,
     .acted = action_acted_cb,
     .acted_data = g_object_ref (task),
     .acted_destroy = g_object_unref,

@@ -16,6 +16,7 @@
 #include "tw-tab-storage.h"
 #include "tw-tab-form.h"
 #include "tw-tab-emulation.h"
+#include "tw-tab-routes.h"
 
 /* Carrying out a command: navigations here, everything else by the module
  * that does it (the page runtime, the page tools, the actions, the logs). */
@@ -141,9 +142,9 @@ start_navigate (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_load_uri (self->view, url);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -159,9 +160,9 @@ start_back (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_go_back (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -177,9 +178,9 @@ start_forward (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_go_forward (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 static void
@@ -187,9 +188,9 @@ start_reload (TwBrowserTab *self,
               GTask        *task,
               TabCommand   *cmd)
 {
-  _tw_browser_tab_begin_wait (self, cmd);
+  _tw_browser_tab_watch_load (self, task);
   webkit_web_view_reload (self->view);
-  _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+  _tw_browser_tab_wait_load (self, task);
 }
 
 /* Commands the tab answers itself. */
@@ -458,7 +459,7 @@ start_fill_form (TwBrowserTab *self,
 {
   TwTabActionsOptions options = {
     .workspace_dir = self->workspace_dir,
-    .navigation_timeout_ms = self->command_timeout_ms,
+    .deadline_us = cmd->deadline_us,
   };
 
   tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
@@ -490,6 +491,25 @@ finish_emulate (GObject       *source,
                 GError       **error)
 {
   return tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
+}
+
+/* Request routing (issue 31). */
+
+static void
+start_route (TwBrowserTab *self,
+             GTask        *task,
+             TabCommand   *cmd)
+{
+  tw_tab_routes_apply_async (self->view, self->workspace_dir, cmd->params, g_task_get_cancellable (task),
+                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+}
+
+static JsonObject *
+finish_route (GObject       *source,
+              GAsyncResult  *result,
+              GError       **error)
+{
+  return tw_tab_routes_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
 }
 
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
@@ -558,6 +578,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL },
   [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
+  [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
 };
 
 /* The row of @command; NULL for the commands of the workspace (list, new

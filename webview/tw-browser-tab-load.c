@@ -4,15 +4,11 @@
 #include "tw-browser-tab-parts.h"
 
 #include "tw-error.h"
+#include "tw-load-watch.h"
 #include "tw-tab-emulation.h"
 
 /* Following the page: loads, history and title as WebKit reports them,
  * the navigation a command waits for, and a page that crashed or is stuck. */
-
-/* After a history step or a load that never reported a start, wait this
- * long for WebKit to say more before concluding that the navigation stayed
- * inside the document (pushState, fragments) or did not happen at all. */
-#define SETTLE_DELAY_MS 50
 
 /* WebKit reports load failures in several domains; tools speak only in
  * browser error codes, so this is the one place that translates them. */
@@ -34,6 +30,9 @@ load_error_to_browser_error (TwBrowserTab *self,
     return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
                         "%s is a download, not a page; tabs do not save downloads", uri);
 
+  if (error->domain == G_TLS_ERROR)
+    return g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED, error->message);
+
   if (error->domain == WEBKIT_POLICY_ERROR)
     return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
                         "%s was blocked: %s", uri, error->message);
@@ -48,42 +47,56 @@ load_error_to_browser_error (TwBrowserTab *self,
                       "could not load %s: %s", uri, error->message);
 }
 
-/* Waiting for navigations */
+/* Waiting for navigations: the command's load watch (tw-load-watch.c)
+ * follows the load it started, and the page it ends on is the result. */
 
-static gboolean
-settle_cb (gpointer user_data)
+static void
+command_load_ended_cb (TwLoadWatch *watch,
+                       TwLoadEnd    end,
+                       gpointer     user_data)
 {
-  TwBrowserTab *self = user_data;
-  TabCommand *cmd = _tw_browser_tab_active_waiting_command (self);
+  GTask *task = user_data;
+  TwBrowserTab *self = g_task_get_source_object (task);
 
-  g_assert (cmd != NULL);
+  g_assert (self->active == task);
 
-  cmd->settle_source = 0;
+  if (end == TW_LOAD_END_FAILED)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      load_error_to_browser_error (self, tw_load_watch_get_failing_uri (watch),
+                                                                   tw_load_watch_get_error (watch)));
+      return;
+    }
 
-  /* No load started and none is pending: the navigation stayed within the
-   * document (pushState, a fragment) or was refused by the page. Either way
-   * the page is what it is now. */
-  if (!cmd->started && !webkit_web_view_is_loading (self->view))
-    _tw_browser_tab_finish_with_page (self, self->active);
-
-  return G_SOURCE_REMOVE;
+  /* Loaded, or no load came: a step inside the document (pushState, a
+   * fragment) or one the page refused. Either way the page is what it is
+   * now. The wait has no deadline of its own: the command's time limit is
+   * the queue's. */
+  g_assert (end == TW_LOAD_END_LOADED || end == TW_LOAD_END_NONE);
+  _tw_browser_tab_finish_with_page (self, task);
 }
 
 void
-_tw_browser_tab_schedule_settle (TwBrowserTab *self,
-                                 TabCommand   *cmd,
-                                 guint         delay_ms)
+_tw_browser_tab_watch_load (TwBrowserTab *self,
+                            GTask        *task)
 {
-  g_clear_handle_id (&cmd->settle_source, g_source_remove);
-  cmd->settle_source = g_timeout_add (delay_ms, settle_cb, self);
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  /* A response that becomes a download into the workspace leaves the tab on
+   * its page; the command's result reports the download. */
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
+  cmd->watch = tw_load_watch_new (self->view, self->workspace_dir != NULL ? TW_LOAD_WATCH_DOWNLOADS_STAY
+                                                                          : TW_LOAD_WATCH_NONE);
 }
 
 void
-_tw_browser_tab_begin_wait (TwBrowserTab *self,
-                            TabCommand   *cmd)
+_tw_browser_tab_wait_load (TwBrowserTab *self,
+                           GTask        *task)
 {
-  cmd->waiting = TRUE;
-  cmd->started = FALSE;
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  g_assert (cmd->watch != NULL);
+  tw_load_watch_wait (cmd->watch, NOTHING_HAPPENED_DELAY_MS, 0, command_load_ended_cb, task);
 }
 
 static void
@@ -91,8 +104,6 @@ view_load_changed_cb (TwBrowserTab    *self,
                       WebKitLoadEvent  event,
                       WebKitWebView   *view)
 {
-  TabCommand *cmd;
-
   if (event == WEBKIT_LOAD_FINISHED)
     _tw_browser_tab_set_wake_loading (self, FALSE);
 
@@ -109,28 +120,6 @@ view_load_changed_cb (TwBrowserTab    *self,
       self->crashed = FALSE;
       g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_CRASHED]);
     }
-
-  cmd = _tw_browser_tab_active_waiting_command (self);
-  if (cmd == NULL)
-    return;
-
-  switch (event)
-    {
-    case WEBKIT_LOAD_STARTED:
-      cmd->started = TRUE;
-      g_clear_handle_id (&cmd->settle_source, g_source_remove);
-      break;
-
-    case WEBKIT_LOAD_FINISHED:
-      if (cmd->started)
-        _tw_browser_tab_finish_with_page (self, self->active);
-      break;
-
-    case WEBKIT_LOAD_REDIRECTED:
-    case WEBKIT_LOAD_COMMITTED:
-    default:
-      break;
-    }
 }
 
 static gboolean
@@ -140,13 +129,11 @@ view_load_failed_cb (TwBrowserTab    *self,
                      GError          *error,
                      WebKitWebView   *view)
 {
-  TabCommand *cmd = _tw_browser_tab_active_waiting_command (self);
   gboolean cancelled = g_error_matches (error, WEBKIT_NETWORK_ERROR,
                                         WEBKIT_NETWORK_ERROR_CANCELLED);
 
   _tw_browser_tab_set_wake_loading (self, FALSE);
-  /* A response that became a download into the workspace: the tab stays on
-   * its page and the command's result reports the download. */
+  /* A response that became a download into the workspace: no failure. */
   if (self->workspace_dir != NULL &&
       g_error_matches (error, WEBKIT_POLICY_ERROR,
                        WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE))
@@ -158,40 +145,7 @@ view_load_failed_cb (TwBrowserTab    *self,
   if (!cancelled && event == WEBKIT_LOAD_STARTED)
     _tw_browser_tab_set_load_error (self, failing_uri, error->message);
 
-  /* Failures of a load that started before the command (the one it
-   * replaced) are none of its business. */
-  if (cmd == NULL || !cmd->started)
-    return TRUE;
-
-  if (cancelled)
-    {
-      /* Another navigation (a script, a redirect, the person) took over: follow
-       * it if one starts, or settle on the page as it is. */
-      cmd->started = FALSE;
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
-      return TRUE;
-    }
-
-  _tw_browser_tab_finish_command (self, self->active, NULL, load_error_to_browser_error (self, failing_uri, error));
-
   return TRUE;
-}
-
-static gboolean
-view_load_failed_with_tls_errors_cb (TwBrowserTab         *self,
-                                     const char           *failing_uri,
-                                     GTlsCertificate      *certificate,
-                                     GTlsCertificateFlags  errors,
-                                     WebKitWebView        *view)
-{
-  TabCommand *cmd = _tw_browser_tab_active_waiting_command (self);
-
-  if (cmd != NULL && cmd->started)
-    _tw_browser_tab_finish_command (self, self->active, NULL,
-                                    g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                                 "the TLS certificate of %s is not trusted", failing_uri));
-
-  return FALSE;
 }
 
 static void
@@ -218,16 +172,8 @@ view_notify_uri_cb (TwBrowserTab  *self,
                     GParamSpec    *pspec,
                     WebKitWebView *view)
 {
-  TabCommand *cmd;
-
   update_history (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_URI]);
-
-  /* History steps inside one document never report a load: the URL change
-   * is all there is. */
-  cmd = _tw_browser_tab_active_waiting_command (self);
-  if (cmd != NULL && !cmd->started)
-    _tw_browser_tab_schedule_settle (self, cmd, SETTLE_DELAY_MS);
 }
 
 static void
@@ -235,13 +181,7 @@ view_notify_is_loading_cb (TwBrowserTab  *self,
                            GParamSpec    *pspec,
                            WebKitWebView *view)
 {
-  TabCommand *cmd;
-
   g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_LOADING]);
-
-  cmd = _tw_browser_tab_active_waiting_command (self);
-  if (cmd != NULL && !cmd->started && !webkit_web_view_is_loading (view))
-    _tw_browser_tab_schedule_settle (self, cmd, SETTLE_DELAY_MS);
 }
 
 static void
@@ -410,13 +350,13 @@ view_web_process_terminated_cb (TwBrowserTab                      *self,
 void
 _tw_browser_tab_init_load (TwBrowserTab *self)
 {
+  /* Before the handler below that keeps WebKit's error pages away, which
+   * would hide failures from the watches. */
+  tw_load_watch_attach (self->view);
   g_signal_connect_object (self->view, "load-changed",
                            G_CALLBACK (view_load_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "load-failed",
                            G_CALLBACK (view_load_failed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->view, "load-failed-with-tls-errors",
-                           G_CALLBACK (view_load_failed_with_tls_errors_cb), self,
-                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "notify::uri",
                            G_CALLBACK (view_notify_uri_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "notify::title",

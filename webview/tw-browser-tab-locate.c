@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "tw-browser-tab.h"
+#include "tw-browser-tab-parts.h"
 #include "tw-error.h"
-#include "tw-page-runtime.h"
 
 /* Where an element of the current page is, for the window to point at it
  * again: the window asks the tab, never the page runtime. */
@@ -62,7 +61,7 @@ tw_browser_tab_locate_ref_async (TwBrowserTab        *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_browser_tab_locate_ref_async);
 
-  tw_page_runtime_resolve_ref_async (tw_browser_tab_get_runtime (self), ref, cancellable,
+  tw_page_runtime_resolve_ref_async (self->runtime, ref, cancellable,
                                      located_cb, task);
 }
 

@@ -7,6 +7,7 @@
 
 #include "tw-browser-tab.h"
 #include "tw-browser-tab-private.h"
+#include "tw-load-watch.h"
 #include "tw-page-runtime.h"
 #include "tw-tab-action.h"
 #include "tw-tab-log.h"
@@ -93,17 +94,18 @@ typedef struct
   TwTabCommand  command;
   JsonObject   *params;
   guint64       first_dialog;
+  /* How many requests the tab's routes had answered when it started. */
+  guint64       first_routed;
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
   JsonObject   *reply;            /* a result waiting for the page's title */
   char         *agent_name;       /* who issued it, for what the tab shows */
   guint64       call_id;
   TwTabAction  *action;           /* what the overlay is told, for actions */
   GSource      *cancel_watch;
+  TwLoadWatch  *watch;            /* the load it waits for, if any */
+  gint64        deadline_us;      /* its one time limit, from its start */
   guint         timeout_source;
-  guint         settle_source;
-  guint         waiting : 1;      /* waiting for a navigation to end */
   guint         waking : 1;       /* loading a restored tab's page first */
-  guint         started : 1;      /* WebKit reported the load's start */
   guint         finished : 1;
   guint         alive_checked : 1; /* reload/navigate: the page answered, or was ended */
 } TabCommand;
@@ -158,7 +160,6 @@ TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             const char           *owner);
 
 /* tw-browser-tab-queue.c */
-TabCommand *_tw_browser_tab_active_waiting_command (TwBrowserTab *self);
 JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
                                                const char   *title);
 GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);
@@ -192,16 +193,17 @@ void _tw_browser_tab_dispatch_command (TwBrowserTab *self,
                                        GTask        *task);
 
 /* tw-browser-tab-load.c */
-void _tw_browser_tab_begin_wait (TwBrowserTab *self,
-                                 TabCommand   *cmd);
+/* Follows the loads of the tab's view for @task from now on; call before
+ * starting the load, and _tw_browser_tab_wait_load() after. */
+void _tw_browser_tab_watch_load (TwBrowserTab *self,
+                                 GTask        *task);
+void _tw_browser_tab_wait_load (TwBrowserTab *self,
+                                GTask        *task);
 gboolean _tw_browser_tab_check_page_answers (TwBrowserTab *self,
                                              GTask        *task);
 GError *_tw_browser_tab_explain_if_stuck (TwBrowserTab *self,
                                           GError       *error);
 void _tw_browser_tab_init_load (TwBrowserTab *self);
-void _tw_browser_tab_schedule_settle (TwBrowserTab *self,
-                                      TabCommand   *cmd,
-                                      guint         delay_ms);
 
 /* tw-browser-tab-dialogs.c */
 void _tw_browser_tab_add_dialogs (TwBrowserTab *self,

@@ -3,6 +3,7 @@
 
 #include "tw-browser-service.h"
 #include "tw-browser-tab.h"
+#include "tw-page-runtime.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,9 @@ TwBrowserTab *tw_browser_tab_new_private         (const char            *owner_i
 TwBrowserTab *tw_browser_tab_new_related         (WebKitWebView         *related_view,
                                                   const char            *owner_id,
                                                   const char            *owner);
+/* The page runtime of the tab's view: for the browser's own parts, never
+ * for the window, which sees the typed records of the tab's signals. */
+TwPageRuntime *tw_browser_tab_get_runtime        (TwBrowserTab          *self);
 void          tw_browser_tab_set_command_timeout (TwBrowserTab          *self,
                                                   guint                  timeout_ms);
 /* The folder files may be saved in (browser_screenshot's savePath). */

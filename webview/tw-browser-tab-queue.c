@@ -8,6 +8,7 @@
 #include "tw-json.h"
 #include "tw-tab-action-private.h"
 #include "tw-tab-actions.h"
+#include "tw-tab-routes.h"
 
 /* The command queue: commands of one tab run one after the other, in the
  * order they came; each has a time limit, can be cancelled and finishes
@@ -19,13 +20,13 @@ static void
 tab_command_free (TabCommand *cmd)
 {
   g_assert (cmd->timeout_source == 0);
-  g_assert (cmd->settle_source == 0);
   g_assert (cmd->cancel_watch == NULL);
 
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
   g_clear_pointer (&cmd->reply, json_object_unref);
   g_clear_pointer (&cmd->action, tw_tab_action_unref);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_free (cmd->agent_name);
   g_free (cmd);
 }
@@ -71,21 +72,6 @@ _tw_browser_tab_crashed_error (TwBrowserTab *self)
 }
 
 /* The command queue */
-
-TabCommand *
-_tw_browser_tab_active_waiting_command (TwBrowserTab *self)
-{
-  TabCommand *cmd;
-
-  if (self->active == NULL)
-    return NULL;
-
-  cmd = g_task_get_task_data (self->active);
-  if (cmd->finished || !cmd->waiting)
-    return NULL;
-
-  return cmd;
-}
 
 static gboolean
 start_next_command_cb (gpointer user_data)
@@ -137,9 +123,8 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
 
   error = _tw_browser_tab_explain_if_stuck (self, error);
   cmd->finished = TRUE;
-  cmd->waiting = FALSE;
   g_clear_handle_id (&cmd->timeout_source, g_source_remove);
-  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_clear_pointer (&cmd->cancel_watch, tw_cancellable_unwatch);
 
   if (self->active == task)
@@ -165,6 +150,15 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
     {
       _tw_browser_tab_add_dialogs (self, result, cmd->first_dialog);
       self->n_reported_dialogs = self->n_dialogs;
+
+      /* The requests browser_route answered while the command ran. */
+      if (cmd->command != TW_TAB_COMMAND_ROUTE && !json_object_has_member (result, "routed"))
+        {
+          JsonArray *routed = tw_tab_routes_describe_answered (self->view, cmd->first_routed);
+
+          if (routed != NULL)
+            json_object_set_array_member (result, "routed", routed);
+        }
 
       if (cmd->new_tabs != NULL && cmd->new_tabs->len > 0 && tw_tab_actions_handles (cmd->command))
         {
@@ -219,19 +213,52 @@ _tw_browser_tab_page_title_cb (GObject      *object,
   _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
 }
 
-/* The title reaches the UI process on its own schedule, sometimes only
- * after the load has finished; asking the page keeps results from reporting
- * the previous page's title, or none. The isolated world sees the real
+static void
+page_settled_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *title = NULL;
+
+  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (cmd->finished)
+    return;
+
+  if (answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
+    title = tw_json_get_string (json_node_get_object (answer), "title", NULL);
+  else
+    g_debug ("Tab %s: the page did not settle after its load: %s", self->id,
+             error != NULL ? error->message : "no answer");
+
+  if (title != NULL)
+    _tw_browser_tab_set_title (self, title);
+
+  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+}
+
+/* The page a navigation ended on is the result once it has settled, as
+ * after an action (tw-tab-actions-settle.c): its DOM quiet for a moment
+ * after an animation frame, so that what an app renders after its load
+ * event is there for the next snapshot. The same call answers with the
+ * title: it reaches the UI process on its own schedule, sometimes only
+ * after the load has finished, and the isolated world sees the real
  * document.title whatever the page's scripts did to the getter. */
 void
 _tw_browser_tab_finish_with_page (TwBrowserTab *self,
                                   GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
   const char *url;
+  gint64 remaining_ms;
+  gint64 settle_ms;
 
-  cmd->waiting = FALSE;
-  g_clear_handle_id (&cmd->settle_source, g_source_remove);
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
 
   /* The restored page is there: now the command itself runs. */
   if (cmd->waking)
@@ -255,10 +282,17 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
       return;
     }
 
-  webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
-                                       TW_PAGE_RUNTIME_WORLD, NULL,
-                                       g_task_get_cancellable (task),
-                                       _tw_browser_tab_page_title_cb, g_object_ref (task));
+  /* Within the command's one time limit, leaving a second to answer. */
+  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
+  settle_ms = CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS);
+
+  args = json_object_new ();
+  json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, settle_ms));
+  json_object_set_int_member (args, "maxMs", settle_ms);
+  json_object_set_boolean_member (args, "afterLoad", TRUE);
+  tw_page_runtime_call_with_timeout_async (self->runtime, "actions.settle", args, settle_ms + 1000,
+                                           g_task_get_cancellable (task), page_settled_cb,
+                                           g_object_ref (task));
 }
 
 static gboolean
@@ -268,7 +302,7 @@ command_timeout_cb (gpointer user_data)
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
   guint limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
-  const char *still_loading = cmd->waiting ? "; it may still be loading" : "";
+  const char *still_loading = cmd->watch != NULL ? "; it may still be loading" : "";
 
   cmd->timeout_source = 0;
 
@@ -301,8 +335,10 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
                                GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
+  guint limit_ms;
 
   cmd->first_dialog = self->n_reported_dialogs;
+  cmd->first_routed = tw_tab_routes_get_answered (self->view);
 
   /* Closing needs no page: neither a live one (a crashed or stuck tab
    * closes too) nor a restored one loaded first. */
@@ -322,8 +358,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (_tw_browser_tab_check_page_answers (self, task))
     return;
 
-  cmd->timeout_source = g_timeout_add (_tw_browser_tab_command_time_limit (self, cmd->command),
-                                       command_timeout_cb, task);
+  limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
+  cmd->deadline_us = g_get_monotonic_time () + (gint64) limit_ms * 1000;
+  cmd->timeout_source = g_timeout_add (limit_ms, command_timeout_cb, task);
 
   /* A restored tab that nobody used yet loads its page before the command
    * sees it, unless the command loads a page itself. */
@@ -332,9 +369,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
       g_autofree char *uri = g_steal_pointer (&self->deferred_uri);
 
       cmd->waking = TRUE;
-      _tw_browser_tab_begin_wait (self, cmd);
+      _tw_browser_tab_watch_load (self, task);
       webkit_web_view_load_uri (self->view, uri);
-      _tw_browser_tab_schedule_settle (self, cmd, NOTHING_HAPPENED_DELAY_MS);
+      _tw_browser_tab_wait_load (self, task);
       return;
     }
 
@@ -343,8 +380,9 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   if (self->wake_loading && cmd->command != TW_TAB_COMMAND_NAVIGATE)
     {
       cmd->waking = TRUE;
-      _tw_browser_tab_begin_wait (self, cmd);
-      cmd->started = TRUE;
+      _tw_browser_tab_watch_load (self, task);
+      tw_load_watch_assume_loading (cmd->watch);
+      _tw_browser_tab_wait_load (self, task);
       return;
     }
 

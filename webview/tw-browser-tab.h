@@ -3,7 +3,6 @@
 
 #include <webkit/webkit.h>
 
-#include "tw-page-runtime.h"
 #include "tw-tab-action.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
@@ -32,7 +31,6 @@ const char    *tw_dialog_type_to_string         (TwDialogType   type);
 /* "b<N>": unique for the whole process, never reused. */
 const char    *tw_browser_tab_get_id            (TwBrowserTab  *self);
 WebKitWebView *tw_browser_tab_get_view          (TwBrowserTab  *self);
-TwPageRuntime *tw_browser_tab_get_runtime       (TwBrowserTab  *self);
 /* The widget that holds the view: windows show the frame, not the view. */
 TwViewFrame   *tw_browser_tab_get_frame         (TwBrowserTab  *self);
 TwTabLog      *tw_browser_tab_get_log           (TwBrowserTab  *self);

@@ -16,10 +16,13 @@
 #define READ_URL_MAX_BYTES   (8 * 1024 * 1024)
 #define READ_URL_MAX_HOPS    10
 #define READ_URL_TIMEOUT_S   30
+/* Directories above the page's own where an llms.txt is looked for, before
+ * the site's root. */
+#define LLMS_MAX_PARENTS     2
 
 typedef enum
 {
-  STAGE_LLMS,   /* the site's llms.txt or llms-full.txt */
+  STAGE_LLMS,   /* an llms.txt or llms-full.txt beside the page, then the site's */
   STAGE_PAGE,   /* the page itself, Markdown asked for first */
   STAGE_MD,     /* the .md form of the page's path */
 } Stage;
@@ -33,6 +36,9 @@ typedef struct
   GUri                 *target;    /* what the page URL is */
   GUri                 *current;   /* what is being fetched, after redirects */
   guint                 hops;
+  GPtrArray            *llms;      /* GUri *: where llms.txt may be, nearest first */
+  guint                 llms_next; /* the next of them to try */
+  GString              *llms_tried;
   SoupMessage          *message;
   GInputStream         *stream;
   GByteArray           *body;
@@ -62,6 +68,9 @@ read_url_free (ReadUrl *data)
   g_clear_pointer (&data->params, json_object_unref);
   g_clear_pointer (&data->target, g_uri_unref);
   g_clear_pointer (&data->current, g_uri_unref);
+  g_clear_pointer (&data->llms, g_ptr_array_unref);
+  if (data->llms_tried != NULL)
+    g_string_free (data->llms_tried, TRUE);
   g_clear_object (&data->message);
   g_clear_object (&data->stream);
   g_clear_pointer (&data->body, g_byte_array_unref);
@@ -194,6 +203,42 @@ markdown_variant (GUri *uri)
 
   return g_uri_build (G_URI_FLAGS_ENCODED, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
                       g_uri_get_port (uri), md, g_uri_get_query (uri), NULL);
+}
+
+/* Where the llms.txt (or llms-full.txt) @name of the page @uri may be, as
+ * the llms.txt proposal allows: beside the page (/docs/llms.txt for
+ * /docs/guide), in the directories above it, and at the site's root, the
+ * nearest first. */
+static GPtrArray *
+llms_candidates (GUri       *uri,
+                 const char *name)
+{
+  GPtrArray *candidates = g_ptr_array_new_with_free_func ((GDestroyNotify) g_uri_unref);
+  const char *path = g_uri_get_path (uri);
+  g_autofree char *dir = NULL;
+  char *slash;
+
+  if (path == NULL || *path != '/')
+    path = "/";
+  dir = g_strndup (path, strrchr (path, '/') - path);
+
+  for (guint parents = 0; *dir != '\0' && parents <= LLMS_MAX_PARENTS; parents++)
+    {
+      g_autofree char *candidate = g_strconcat (dir, "/", name, NULL);
+
+      g_ptr_array_add (candidates, g_uri_build (G_URI_FLAGS_ENCODED, g_uri_get_scheme (uri), NULL,
+                                                g_uri_get_host (uri), g_uri_get_port (uri), candidate,
+                                                NULL, NULL));
+      slash = strrchr (dir, '/');
+      *slash = '\0';
+    }
+  {
+    g_autofree char *root = g_strconcat ("/", name, NULL);
+
+    g_ptr_array_add (candidates, g_uri_build (G_URI_FLAGS_ENCODED, g_uri_get_scheme (uri), NULL,
+                                              g_uri_get_host (uri), g_uri_get_port (uri), root, NULL, NULL));
+  }
+  return candidates;
 }
 
 static void
@@ -340,9 +385,22 @@ stage_done (GTask *task)
                    url, status, content_type, body);
           return;
         }
-      data->note = g_strdup_printf ("the site has no %s (HTTP %u); read the page instead",
-                                    g_uri_get_path (data->current) + 1, status);
+      g_string_append_printf (data->llms_tried, "%s%s (HTTP %u)", data->llms_tried->len > 0 ? ", " : "",
+                              g_uri_get_path (g_ptr_array_index (data->llms, data->llms_next - 1)), status);
+      if (data->llms_next < data->llms->len)
+        {
+          g_clear_pointer (&data->current, g_uri_unref);
+          data->current = g_uri_ref (g_ptr_array_index (data->llms, data->llms_next++));
+          data->hops = 0;
+          fetch (task);
+          return;
+        }
+      data->note = g_strdup_printf ("the site has no %s at %s; read the page instead",
+                                    g_str_equal (tw_json_get_string (data->params, "llms", ""), "full")
+                                    ? "llms-full.txt" : "llms.txt",
+                                    data->llms_tried->str);
       data->stage = STAGE_PAGE;
+      data->hops = 0;
       g_clear_pointer (&data->current, g_uri_unref);
       data->current = g_uri_ref (data->target);
       fetch (task);
@@ -643,10 +701,10 @@ tw_read_url_async (WebKitNetworkSession *session,
   if (llms != NULL)
     {
       data->stage = STAGE_LLMS;
-      data->current = g_uri_build (G_URI_FLAGS_ENCODED, g_uri_get_scheme (uri), NULL,
-                                   g_uri_get_host (uri), g_uri_get_port (uri),
-                                   g_str_equal (llms, "full") ? "/llms-full.txt" : "/llms.txt",
-                                   NULL, NULL);
+      data->llms = llms_candidates (uri, g_str_equal (llms, "full") ? "llms-full.txt" : "llms.txt");
+      data->llms_tried = g_string_new (NULL);
+      data->current = g_uri_ref (g_ptr_array_index (data->llms, 0));
+      data->llms_next = 1;
     }
   else
     {

@@ -8,8 +8,9 @@ G_BEGIN_DECLS
 
 /* browser_read with a url: the page fetched over HTTP without a tab, with
  * the cookies of @session, read as Markdown. It asks for text/markdown
- * first, then tries the .md form of the path, reads the site's llms.txt or
- * llms-full.txt when @params asks (llms: "txt" or "full"), and else
+ * first, then tries the .md form of the path, reads an llms.txt or
+ * llms-full.txt when @params asks (llms: "txt" or "full": the nearest of
+ * the page's directory, up to two above it, and the site's root), and else
  * extracts the main content of the HTML with the page runtime's read.js in
  * a hidden web view of its own (the HTML is parsed, never run).
  *

@@ -95,7 +95,7 @@ evaluate_done_cb (GObject      *object,
 
   if (value == NULL)
     {
-      if ((run->loading || run->committed) && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (_tw_tab_actions_run_navigated (run) && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           json_object_set_null_member (run->result, "result");
           json_object_set_boolean_member (run->result, "truncated", FALSE);
@@ -176,7 +176,7 @@ evaluate_done_cb (GObject      *object,
                                    json_object_get_string_member_with_default (answer, "type", "undefined"));
   }
 
-  if (run->loading)
+  if (tw_load_watch_is_loading (run->watch))
     _tw_tab_actions_run_navigation_wait (task);
   else
     _tw_tab_actions_run_succeed (task);

@@ -65,7 +65,7 @@ _tw_tab_actions_run_next_key (GTask *task)
 
   /* Releasing a key after a navigation started would talk to the new
    * page, which never saw it pressed. */
-  if (run->loading || run->committed)
+  if (_tw_tab_actions_run_navigated (run))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "tw-load-watch.h"
 #include "tw-tab-actions.h"
 
 G_BEGIN_DECLS
@@ -35,7 +36,7 @@ typedef struct
   JsonObject     *params;
   char           *workspace_dir;
   guint           actionable_timeout_ms;
-  guint           navigation_timeout_ms;
+  gint64          limit_us;      /* the command's one time limit, or 0 */
   guint           settle_timeout_ms;
   guint           script_timeout_ms;
 
@@ -51,15 +52,12 @@ typedef struct
   GSource        *cancel_watch;
   guint           timer_id;
 
-  /* What the page did meanwhile. */
-  gulong          load_changed_id;
-  gulong          load_failed_id;
+  /* What the page did meanwhile: the loads the action started, and its
+   * requests. */
+  TwLoadWatch    *watch;
+  GTask          *load_hold;     /* keeps the run alive while it waits for a load */
   gulong          resource_id;
   gulong          chooser_id;
-  gboolean        loading;       /* a load the action started is under way */
-  gboolean        committed;     /* a new document replaced the old one */
-  gint64          navigation_deadline_us;
-  char           *load_error;
   GHashTable     *pending_resources;
 
   /* browser_type: the keys still to press. */
@@ -122,14 +120,10 @@ void       _tw_tab_actions_upload_checked              (GTask              *task
                                                         JsonObject         *answer);
 
 /* tw-tab-actions-settle.c: waiting for the effect. */
-void       _tw_tab_actions_on_load_changed_cb          (WebKitWebView      *view,
-                                                        WebKitLoadEvent     event,
-                                                        GTask              *task);
-gboolean   _tw_tab_actions_on_load_failed_cb           (WebKitWebView      *view,
-                                                        WebKitLoadEvent     event,
-                                                        const char         *failing_uri,
-                                                        GError             *error,
-                                                        GTask              *task);
+/* A load started or is under way: the action navigated. */
+gboolean   _tw_tab_actions_run_navigated               (ActionRun          *run);
+void       _tw_tab_actions_on_load_started             (TwLoadWatch        *watch,
+                                                        gpointer            user_data);
 void       _tw_tab_actions_on_resource_load_started_cb (WebKitWebView      *view,
                                                         WebKitWebResource  *resource,
                                                         WebKitURIRequest   *request,

@@ -6,80 +6,31 @@
 /* After the action: a navigation it started, the page going quiet and
  * the requests it made, and the diff of what changed. */
 
-/* How long the DOM must stay unchanged for the page to count as settled. */
-#define SETTLE_QUIET_MS 50
+/* What an action keeps back from the command's time limit to answer in. */
+#define ANSWER_MARGIN_MS 1000
 
 /* Watching the page. */
 
-void
-_tw_tab_actions_on_load_changed_cb (WebKitWebView   *view,
-                                    WebKitLoadEvent  event,
-                                    GTask           *task)
+gboolean
+_tw_tab_actions_run_navigated (ActionRun *run)
 {
-  /* Ending a wait drops the timer's reference, which may be the last. */
-  g_autoptr(GTask) hold = g_object_ref (task);
-  ActionRun *run = g_task_get_task_data (task);
-
-  g_debug ("Action %s: load event %d in phase %d (%s, \"%s\")", tw_tab_command_to_string (run->command),
-           event, run->phase, webkit_web_view_get_uri (view), webkit_web_view_get_title (view));
-
-  switch (event)
-    {
-    case WEBKIT_LOAD_STARTED:
-      run->loading = TRUE;
-      if (run->navigation_deadline_us == 0)
-        run->navigation_deadline_us = g_get_monotonic_time () +
-                                      (gint64) run->navigation_timeout_ms * 1000;
-      /* The document the settle wait watches is going away: stop watching
-       * it and wait for the new one instead. */
-      if (run->phase == PHASE_SETTLE || run->phase == PHASE_RESOURCES)
-        _tw_tab_actions_run_navigation_wait (task);
-      break;
-
-    case WEBKIT_LOAD_COMMITTED:
-      if (run->loading)
-        run->committed = TRUE;
-      break;
-
-    case WEBKIT_LOAD_FINISHED:
-      if (!run->loading)
-        break;
-      run->loading = FALSE;
-      /* The new page has loaded; let it settle too, as an app renders
-       * after its load event (and may redirect again). */
-      if (run->phase == PHASE_NAVIGATION)
-        {
-          g_clear_handle_id (&run->timer_id, g_source_remove);
-          _tw_tab_actions_run_settle (task);
-        }
-      break;
-
-    case WEBKIT_LOAD_REDIRECTED:
-    default:
-      break;
-    }
+  return tw_load_watch_is_loading (run->watch) || tw_load_watch_get_committed (run->watch);
 }
 
-gboolean
-_tw_tab_actions_on_load_failed_cb (WebKitWebView   *view,
-                                   WebKitLoadEvent  event,
-                                   const char      *failing_uri,
-                                   GError          *error,
-                                   GTask           *task)
+void
+_tw_tab_actions_on_load_started (TwLoadWatch *watch,
+                                 gpointer     user_data)
 {
+  GTask *task = user_data;
   ActionRun *run = g_task_get_task_data (task);
 
-  /* A navigation the page itself stopped (a download, a policy decision)
-   * is no failure worth reporting. */
-  if (run->loading &&
-      !g_error_matches (error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED) &&
-      !g_error_matches (error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE))
-    {
-      g_free (run->load_error);
-      run->load_error = g_strdup_printf ("%s: %s", failing_uri, error->message);
-    }
+  g_debug ("Action %s: a load started in phase %d (%s)", tw_tab_command_to_string (run->command),
+           run->phase, webkit_web_view_get_uri (run->view));
 
-  return FALSE;
+  /* The document the settle wait watches is going away: stop watching it
+   * and wait for the new one instead. */
+  if (run->phase == PHASE_SETTLE || run->phase == PHASE_RESOURCES)
+    _tw_tab_actions_run_navigation_wait (task);
 }
 
 static void
@@ -231,25 +182,36 @@ run_finish_settled (GTask *task)
   _tw_tab_actions_run_succeed (task);
 }
 
-static gboolean
-navigation_timeout_cb (gpointer user_data)
+static void
+navigation_ended_cb (TwLoadWatch *watch,
+                     TwLoadEnd    end,
+                     gpointer     user_data)
 {
   GTask *task = user_data;
   ActionRun *run = g_task_get_task_data (task);
+  /* The wait's reference, now this callback's. */
+  g_autoptr(GTask) hold = g_steal_pointer (&run->load_hold);
 
-  /* The action happened; failing now would invite the agent to repeat it.
-   * The result says the page is still loading instead. */
-  run->timer_id = 0;
-  _tw_tab_actions_run_succeed (task);
+  /* Still loading at the deadline: the action happened, and failing now
+   * would invite the agent to repeat it. The result says the page is still
+   * loading instead. */
+  if (end == TW_LOAD_END_TIMED_OUT)
+    {
+      _tw_tab_actions_run_succeed (task);
+      return;
+    }
 
-  return G_SOURCE_REMOVE;
+  /* The new page has loaded (or failed, which the result reports): let it
+   * settle too, as an app renders after its load event (and may redirect
+   * again). */
+  _tw_tab_actions_run_settle (task);
 }
 
 void
 _tw_tab_actions_run_navigation_wait (GTask *task)
 {
   ActionRun *run = g_task_get_task_data (task);
-  gint64 now = g_get_monotonic_time ();
+  gint64 deadline_us;
 
   if (run->phase == PHASE_DONE || run->phase == PHASE_NAVIGATION)
     return;
@@ -261,22 +223,25 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
       g_clear_object (&run->step_cancellable);
     }
 
-  if (!run->loading)
+  if (!tw_load_watch_is_loading (run->watch))
     {
       _tw_tab_actions_run_settle (task);
       return;
     }
 
-  run->phase = PHASE_NAVIGATION;
-  if (now >= run->navigation_deadline_us)
-    {
-      _tw_tab_actions_run_succeed (task);
-      return;
-    }
+  /* The load may go on until the command's one time limit, less the time
+   * to settle on the new page and answer; without one, for the default
+   * time from its start. */
+  if (run->limit_us > 0)
+    deadline_us = run->limit_us - ((gint64) run->settle_timeout_ms + ANSWER_MARGIN_MS) * 1000;
+  else
+    deadline_us = tw_load_watch_get_first_start (run->watch) +
+                  (gint64) TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS * 1000;
 
-  run->timer_id = _tw_tab_actions_run_add_timeout (task,
-                                                   (run->navigation_deadline_us - now) / 1000 + 1,
-                                                   navigation_timeout_cb);
+  run->phase = PHASE_NAVIGATION;
+  g_clear_object (&run->load_hold);
+  run->load_hold = g_object_ref (task);
+  tw_load_watch_wait (run->watch, 0, deadline_us, navigation_ended_cb, task);
 }
 
 static gboolean
@@ -309,7 +274,7 @@ settle_cb (GObject      *object,
 
   g_clear_object (&run->step_cancellable);
 
-  if (run->loading)
+  if (tw_load_watch_is_loading (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
@@ -343,7 +308,7 @@ _tw_tab_actions_run_settle (GTask *task)
   if (run->phase == PHASE_DONE)
     return;
 
-  if (run->loading)
+  if (tw_load_watch_is_loading (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
@@ -363,7 +328,7 @@ _tw_tab_actions_run_settle (GTask *task)
   g_clear_object (&run->step_cancellable);
   run->step_cancellable = g_cancellable_new ();
 
-  json_object_set_int_member (args, "quietMs", MIN (SETTLE_QUIET_MS, remaining_ms));
+  json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, remaining_ms));
   json_object_set_int_member (args, "maxMs", remaining_ms);
   tw_page_runtime_call_with_timeout_async (run->runtime, "actions.settle", args,
                                            remaining_ms + 1000, run->step_cancellable,

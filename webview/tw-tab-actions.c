@@ -54,6 +54,12 @@ action_run_detach (ActionRun *run)
 {
   g_clear_handle_id (&run->timer_id, g_source_remove);
   g_clear_pointer (&run->cancel_watch, tw_cancellable_unwatch);
+  if (run->watch != NULL)
+    {
+      tw_load_watch_set_start_func (run->watch, NULL, NULL);
+      tw_load_watch_stop_waiting (run->watch);
+    }
+  g_clear_object (&run->load_hold);
 
   if (run->step_cancellable != NULL)
     {
@@ -63,8 +69,6 @@ action_run_detach (ActionRun *run)
 
   if (run->view != NULL)
     {
-      g_clear_signal_handler (&run->load_changed_id, run->view);
-      g_clear_signal_handler (&run->load_failed_id, run->view);
       g_clear_signal_handler (&run->resource_id, run->view);
       g_clear_signal_handler (&run->chooser_id, run->view);
     }
@@ -92,7 +96,7 @@ action_run_free (ActionRun *run)
   g_clear_error (&run->chooser_error);
   g_free (run->workspace_dir);
   g_free (run->start_uri);
-  g_free (run->load_error);
+  g_clear_pointer (&run->watch, tw_load_watch_free);
   g_free (run->nonce);
   if (run->acted_destroy != NULL)
     run->acted_destroy (run->acted_data);
@@ -111,6 +115,8 @@ void
 _tw_tab_actions_run_fail (GTask  *task,
                           GError *error)
 {
+  /* Letting go of the run's waits may drop the last other reference. */
+  g_autoptr(GTask) hold = g_object_ref (task);
   ActionRun *run = g_task_get_task_data (task);
 
   if (run->phase == PHASE_DONE)
@@ -165,12 +171,18 @@ add_request_echo (ActionRun *run)
 void
 _tw_tab_actions_run_succeed (GTask *task)
 {
+  g_autoptr(GTask) hold = g_object_ref (task);
   ActionRun *run = g_task_get_task_data (task);
   const char *uri = webkit_web_view_get_uri (run->view);
   const char *title = webkit_web_view_get_title (run->view);
+  g_autofree char *load_error = NULL;
 
   if (run->phase == PHASE_DONE)
     return;
+
+  if (tw_load_watch_get_error (run->watch) != NULL)
+    load_error = g_strdup_printf ("%s: %s", tw_load_watch_get_failing_uri (run->watch),
+                                  tw_load_watch_get_error (run->watch)->message);
 
   run->phase = PHASE_DONE;
   action_run_detach (run);
@@ -182,12 +194,12 @@ _tw_tab_actions_run_succeed (GTask *task)
   json_object_set_string_member (run->result, "title", title != NULL ? title : "");
   add_request_echo (run);
 
-  if (run->committed || g_strcmp0 (uri, run->start_uri) != 0)
+  if (tw_load_watch_get_committed (run->watch) || g_strcmp0 (uri, run->start_uri) != 0)
     json_object_set_boolean_member (run->result, "navigated", TRUE);
-  if (run->loading)
+  if (tw_load_watch_is_loading (run->watch))
     json_object_set_boolean_member (run->result, "loading", TRUE);
-  if (run->load_error != NULL)
-    json_object_set_string_member (run->result, "loadError", run->load_error);
+  if (tw_load_watch_get_error (run->watch) != NULL)
+    json_object_set_string_member (run->result, "loadError", load_error);
 
   g_task_return_pointer (task, json_object_ref (run->result), (GDestroyNotify) json_object_unref);
 }
@@ -230,7 +242,7 @@ _tw_tab_actions_run_page_error (GTask  *task,
 {
   ActionRun *run = g_task_get_task_data (task);
 
-  if ((run->loading || run->committed) &&
+  if (_tw_tab_actions_run_navigated (run) &&
       !g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -468,7 +480,6 @@ tw_tab_actions_run_async (WebKitWebView             *view,
   run->pending_resources = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   run->start_uri = g_strdup (webkit_web_view_get_uri (view));
   run->actionable_timeout_ms = TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS;
-  run->navigation_timeout_ms = TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS;
   run->settle_timeout_ms = TW_TAB_ACTIONS_DEFAULT_SETTLE_MS;
   run->script_timeout_ms = TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS;
 
@@ -477,8 +488,7 @@ tw_tab_actions_run_async (WebKitWebView             *view,
       run->workspace_dir = g_strdup (options->workspace_dir);
       if (options->actionable_timeout_ms > 0)
         run->actionable_timeout_ms = options->actionable_timeout_ms;
-      if (options->navigation_timeout_ms > 0)
-        run->navigation_timeout_ms = options->navigation_timeout_ms;
+      run->limit_us = options->deadline_us;
       if (options->settle_timeout_ms > 0)
         run->settle_timeout_ms = options->settle_timeout_ms;
       if (options->script_timeout_ms > 0)
@@ -504,12 +514,11 @@ tw_tab_actions_run_async (WebKitWebView             *view,
   run->started_us = g_get_monotonic_time ();
   run->deadline_us = run->started_us + (gint64) run->actionable_timeout_ms * 1000;
 
-  /* The handlers hold no reference: the run disconnects them before the
-   * task goes. */
-  run->load_changed_id = g_signal_connect (view, "load-changed",
-                                           G_CALLBACK (_tw_tab_actions_on_load_changed_cb), task);
-  run->load_failed_id = g_signal_connect (view, "load-failed",
-                                          G_CALLBACK (_tw_tab_actions_on_load_failed_cb), task);
+  /* A response that becomes a download is no failure of the action. The
+   * watch and the handlers hold no reference: the run lets go of them before
+   * the task goes. */
+  run->watch = tw_load_watch_new (view, TW_LOAD_WATCH_DOWNLOADS_STAY);
+  tw_load_watch_set_start_func (run->watch, _tw_tab_actions_on_load_started, task);
   run->resource_id = g_signal_connect (view, "resource-load-started",
                                        G_CALLBACK (_tw_tab_actions_on_resource_load_started_cb), task);
 

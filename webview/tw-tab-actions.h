@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 #define TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS 5000
 #define TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS 30000
 #define TW_TAB_ACTIONS_DEFAULT_SETTLE_MS     1500
+/* How long the DOM must stay unchanged for a page to count as settled,
+ * after an action or a navigation. */
+#define TW_TAB_SETTLE_QUIET_MS               50
 #define TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS     30000
 /* browser_evaluate results longer than this (as JSON text) are cut. */
 #define TW_TAB_ACTIONS_MAX_RESULT_BYTES      (64 * 1024)
@@ -36,8 +39,12 @@ typedef struct
   const char *workspace_dir;
   /* How long an element may take to become actionable. */
   guint       actionable_timeout_ms;
-  /* How long a navigation the action started may take to load. */
-  guint       navigation_timeout_ms;
+  /* When the command must have answered (monotonic time; 0 for no such
+   * limit): its one time limit. A load the action started may go on until
+   * shortly before it, and the action then answers that the page is still
+   * loading. Without it, a load may take TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS
+   * from its start. */
+  gint64      deadline_us;
   /* How long to wait at most for the page to go quiet after acting. */
   guint       settle_timeout_ms;
   /* How long a browser_evaluate function may run. */

@@ -13,6 +13,7 @@
 #define GEOLOCATION_DENIED_KEY   "tw-geolocation-denied"
 #define PAGE_STATE_KEY           "tw-emulated-page-state"
 #define PAGE_SCRIPT_RESOURCE     "/io/github/tabwright/Tabwright/page-world/emulation.js"
+#define MEDIA_SCRIPT_RESOURCE    "/io/github/tabwright/Tabwright/page-world/media.js"
 /* Every request of the tab's pages to the network: documents, frames,
  * subresources, fetch, XMLHttpRequest, beacons and WebSockets. data:, blob:
  * and about: need none and still load. */
@@ -203,18 +204,6 @@ view_load_changed_cb (WebKitWebView   *view,
     g_object_set_data (G_OBJECT (view), GEOLOCATION_DENIED_KEY, NULL);
 }
 
-void
-tw_tab_emulation_attach (WebKitWebView *view)
-{
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-
-  /* Watch its context's manager from the start. */
-  geo_of (view);
-
-  g_signal_connect (view, "permission-request", G_CALLBACK (view_permission_request_cb), NULL);
-  g_signal_connect (view, "load-changed", G_CALLBACK (view_load_changed_cb), NULL);
-}
-
 /* Devices: a viewport, the user agent of that device's browser (WebKit's
  * own, Safari's, so the engine a site detects is the one it gets) and
  * touch support as scripts detect it. */
@@ -235,6 +224,25 @@ static const Device devices[] = {
     "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1" },
 };
 
+/* The media features a tab may answer for its pages (page-world/media.js),
+ * each a browser_emulate parameter with its values. WebKitGTK answers the
+ * first three for the whole display and has no print media type for a
+ * view, so the page's world answers them: see tw-tab-emulation.h. */
+typedef struct
+{
+  const char *name;
+  const char *values[3];
+} MediaFeature;
+
+static const MediaFeature media_features[] = {
+  { "colorScheme", { "light", "dark", NULL } },
+  { "reducedMotion", { "reduce", "no-preference", NULL } },
+  { "forcedColors", { "active", "none", NULL } },
+  { "media", { "print", "screen", NULL } },
+};
+
+#define N_MEDIA_FEATURES G_N_ELEMENTS (media_features)
+
 /* What a tab emulates in its pages' own world and its network: offline
  * and a device. The tab's content manager (its own, see tw-browser-tab.c)
  * carries a user script with this state (webview/page-world/emulation.js)
@@ -251,6 +259,9 @@ typedef struct
   int               saved_width;
   int               saved_height;
   WebKitUserScript *script;
+  /* Media features: values of media_features, NULL for the display's. */
+  const char       *media[N_MEDIA_FEATURES];
+  WebKitUserScript *media_script;
 } PageState;
 
 static struct
@@ -265,6 +276,7 @@ static void
 page_state_free (PageState *state)
 {
   g_clear_pointer (&state->script, webkit_user_script_unref);
+  g_clear_pointer (&state->media_script, webkit_user_script_unref);
   g_free (state);
 }
 
@@ -292,24 +304,50 @@ tw_tab_emulation_is_offline (WebKitWebView *view)
   return state != NULL && state->offline;
 }
 
+static char *
+load_script (const char *resource)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  if (bytes == NULL)
+    g_error ("The page-world script %s is missing: %s", resource, error->message);
+
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
 static const char *
 page_script_source (void)
 {
   static char *source;
 
   if (g_once_init_enter (&source))
-    {
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GError) error = NULL;
-
-      bytes = g_resources_lookup_data (PAGE_SCRIPT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-      if (bytes == NULL)
-        g_error ("The page-world script %s is missing: %s", PAGE_SCRIPT_RESOURCE, error->message);
-
-      g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
-    }
+    g_once_init_leave (&source, load_script (PAGE_SCRIPT_RESOURCE));
 
   return source;
+}
+
+static const char *
+media_script_source (void)
+{
+  static char *source;
+
+  if (g_once_init_enter (&source))
+    g_once_init_leave (&source, load_script (MEDIA_SCRIPT_RESOURCE));
+
+  return source;
+}
+
+static gboolean
+emulates_media (PageState *state)
+{
+  for (gsize i = 0; i < N_MEDIA_FEATURES; i++)
+    {
+      if (state->media[i] != NULL)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 JsonObject *
@@ -325,7 +363,8 @@ tw_tab_emulation_describe (WebKitWebView *view)
   user_agent = g_object_get_data (G_OBJECT (view), EMULATED_USER_AGENT_KEY);
   where = view_geolocation (view);
   state = g_object_get_data (G_OBJECT (view), PAGE_STATE_KEY);
-  if (user_agent == NULL && where == NULL && (state == NULL || (!state->offline && state->device == NULL)))
+  if (user_agent == NULL && where == NULL &&
+      (state == NULL || (!state->offline && state->device == NULL && !emulates_media (state))))
     return NULL;
 
   object = json_object_new ();
@@ -344,6 +383,11 @@ tw_tab_emulation_describe (WebKitWebView *view)
     }
   if (state != NULL && state->offline)
     json_object_set_boolean_member (object, "offline", TRUE);
+  for (gsize i = 0; state != NULL && i < N_MEDIA_FEATURES; i++)
+    {
+      if (state->media[i] != NULL)
+        json_object_set_string_member (object, media_features[i].name, state->media[i]);
+    }
   return object;
 }
 
@@ -451,8 +495,11 @@ typedef struct
   gboolean       device_given;
   const Device  *device;         /* NULL with device_given: "desktop" */
   gboolean       reset;
+  const char    *media[N_MEDIA_FEATURES];   /* given: values of media_features */
+  gboolean       media_given;
   JsonObject    *viewport;       /* what the page measured after the device's */
   JsonObject    *page;           /* what emulation.js said after */
+  JsonObject    *page_media;     /* what media.js said after */
 } Apply;
 
 static void
@@ -463,6 +510,7 @@ apply_free (Apply *apply)
   g_object_unref (apply->runtime);
   g_clear_pointer (&apply->viewport, json_object_unref);
   g_clear_pointer (&apply->page, json_object_unref);
+  g_clear_pointer (&apply->page_media, json_object_unref);
   g_free (apply);
 }
 
@@ -495,9 +543,108 @@ finish_apply (GTask *task)
           json_node_get_value_type (touch_points) == G_TYPE_INT64)
         json_object_set_int_member (result, "pageMaxTouchPoints", json_node_get_int (touch_points));
     }
+  if (apply->page_media != NULL)
+    json_object_set_object_member (result, "pageMedia", json_object_ref (apply->page_media));
 
   g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
   g_object_unref (task);
+}
+
+/* What a page-world script answered, or NULL. A page that is gone or
+ * loading still gets the user script; the result only says what the page
+ * said when it could be asked. */
+static JsonObject *
+evaluated_object (GObject      *object,
+                  GAsyncResult *result)
+{
+  g_autoptr(JSCValue) value = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+  if (value == NULL || !jsc_value_is_object (value))
+    return NULL;
+  json = jsc_value_to_json (value, 0);
+  node = json != NULL ? json_from_string (json, NULL) : NULL;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* Every document of the tab starts with media.js and the tab's media
+ * state: with nothing emulated it only keeps the MediaQueryLists the page
+ * makes, so that an emulation set later reaches them too. */
+static void
+set_media_script (WebKitWebView *view,
+                  PageState     *state,
+                  const char    *state_json)
+{
+  WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
+  g_autofree char *start = g_strdup_printf ("%s(%s, false);", media_script_source (), state_json);
+
+  if (state->media_script != NULL)
+    {
+      webkit_user_content_manager_remove_script (manager, state->media_script);
+      g_clear_pointer (&state->media_script, webkit_user_script_unref);
+    }
+  state->media_script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+  webkit_user_content_manager_add_script (manager, state->media_script);
+}
+
+static void
+media_evaluated_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+  Apply *apply = g_task_get_task_data (task);
+
+  apply->page_media = evaluated_object (object, result);
+  /* Empty: the page shown could not be asked. */
+  if (apply->page_media == NULL)
+    apply->page_media = json_object_new ();
+  finish_apply (task);
+}
+
+/* The media features, in the pages' own world. */
+static void
+set_media_state (GTask *task)
+{
+  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  PageState *state = page_state (view);
+  gboolean changed = FALSE;
+  g_autoptr(GString) state_json = g_string_new ("{");
+  g_autofree char *script = NULL;
+
+  for (gsize i = 0; i < N_MEDIA_FEATURES; i++)
+    {
+      const char *value = apply->reset ? NULL : apply->media[i] != NULL ? apply->media[i] : state->media[i];
+
+      changed |= value != state->media[i];
+      state->media[i] = value;
+      /* Names and values come from media_features: nothing to escape. */
+      g_string_append_printf (state_json, "%s\"%s\": ", i > 0 ? ", " : "", media_features[i].name);
+      if (value != NULL)
+        g_string_append_printf (state_json, "\"%s\"", value);
+      else
+        g_string_append (state_json, "null");
+    }
+  g_string_append_c (state_json, '}');
+
+  if (!changed && !apply->media_given)
+    {
+      finish_apply (task);
+      return;
+    }
+
+  set_media_script (view, state, state_json->str);
+
+  /* The page shown answers at once, and its queries fire change. */
+  script = g_strdup_printf ("%s(%s, true);", media_script_source (), state_json->str);
+  webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-media.js",
+                                       g_task_get_cancellable (task), media_evaluated_cb, task);
 }
 
 static void
@@ -507,20 +654,9 @@ page_evaluated_cb (GObject      *object,
 {
   GTask *task = user_data;
   Apply *apply = g_task_get_task_data (task);
-  g_autoptr(JSCValue) value = NULL;
 
-  /* A page that is gone or loading still gets the user script; the
-   * result only says what the page said when it could be asked. */
-  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
-  if (value != NULL && jsc_value_is_object (value))
-    {
-      g_autofree char *json = jsc_value_to_json (value, 0);
-      g_autoptr(JsonNode) node = json != NULL ? json_from_string (json, NULL) : NULL;
-
-      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        apply->page = json_object_ref (json_node_get_object (node));
-    }
-  finish_apply (task);
+  apply->page = evaluated_object (object, result);
+  set_media_state (task);
 }
 
 /* Offline and touch, in the network and the pages. */
@@ -541,7 +677,7 @@ set_page_state (GTask *task)
 
   if (state->offline == state->page_offline && (state->device != NULL) == state->page_touch)
     {
-      finish_apply (task);
+      set_media_state (task);
       return;
     }
 
@@ -720,6 +856,37 @@ with_offline_filter (GTask *task)
 }
 
 static gboolean
+read_media (JsonObject  *params,
+            Apply       *apply,
+            GError     **error)
+{
+  for (gsize i = 0; i < N_MEDIA_FEATURES; i++)
+    {
+      const MediaFeature *feature = &media_features[i];
+      JsonNode *node = json_object_get_member (params, feature->name);
+      const char *value = NULL;
+
+      if (node == NULL)
+        continue;
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        value = json_node_get_string (node);
+      for (gsize j = 0; value != NULL && feature->values[j] != NULL; j++)
+        {
+          if (g_str_equal (value, feature->values[j]))
+            apply->media[i] = feature->values[j];
+        }
+      if (apply->media[i] == NULL)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s must be \"%s\" or \"%s\"", feature->name, feature->values[0], feature->values[1]);
+          return FALSE;
+        }
+      apply->media_given = TRUE;
+    }
+  return TRUE;
+}
+
+static gboolean
 read_device (JsonNode      *node,
              Apply         *apply,
              GError       **error)
@@ -795,25 +962,25 @@ tw_tab_emulation_apply_async (TwViewFrame         *frame,
   if (node != NULL)
     apply->offline = json_node_get_boolean (node);
   node = json_object_get_member (params, "device");
-  if (node != NULL && !read_device (node, apply, &error))
+  if ((node != NULL && !read_device (node, apply, &error)) || !read_media (params, apply, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   if (apply->reset && (apply->user_agent != NULL || apply->geolocation != NULL || apply->offline >= 0 ||
-                       apply->device_given))
+                       apply->device_given || apply->media_given))
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                "give either reset or what to emulate, not both");
       return;
     }
   if (!apply->reset && apply->user_agent == NULL && apply->geolocation == NULL && apply->offline < 0 &&
-      !apply->device_given)
+      !apply->device_given && !apply->media_given)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                               "say what to emulate (device, userAgent, geolocation, offline), "
-                               "or reset: true to undo it");
+                               "say what to emulate (device, userAgent, geolocation, offline, colorScheme, "
+                               "reducedMotion, forcedColors, media), or reset: true to undo it");
       return;
     }
   /* Everything is checked before anything changes. */
@@ -838,4 +1005,19 @@ tw_tab_emulation_apply_finish (WebKitWebView  *view,
   g_return_val_if_fail (g_task_is_valid (result, view), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+tw_tab_emulation_attach (WebKitWebView *view)
+{
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+
+  /* Watch its context's manager from the start. */
+  geo_of (view);
+
+  set_media_script (view, page_state (view),
+                    "{\"colorScheme\": null, \"reducedMotion\": null, \"forcedColors\": null, \"media\": null}");
+
+  g_signal_connect (view, "permission-request", G_CALLBACK (view_permission_request_cb), NULL);
+  g_signal_connect (view, "load-changed", G_CALLBACK (view_load_changed_cb), NULL);
 }

@@ -27,13 +27,26 @@ G_BEGIN_DECLS
  *   other tabs are denied it, and the person's real position is never
  *   looked up. The manager has one position for all tabs, so tabs that
  *   emulate a geolocation at once emulate the same one.
- * (Colour scheme, reduced motion and the print media type have no public
- * per-view API in WebKitGTK 2.50, so they are not offered.)
+ * - media features: colorScheme (light, dark), reducedMotion (reduce,
+ *   no-preference), forcedColors (active, none) and the media type (print,
+ *   screen). WebKitGTK 2.50 answers prefers-color-scheme from the
+ *   display's GtkSettings, prefers-reduced-motion and forced-colors for the
+ *   whole web process, and has no per-view media type, with no API to tell
+ *   one view otherwise. So a user script in the page's own world
+ *   (webview/page-world/media.js) answers them: matchMedia, and the media
+ *   lists of the page's style sheets, rewritten where a page script could
+ *   rewrite them. Style sheets of another origin without CORS cannot be,
+ *   and the browser's own rendering (form controls, scrollbars, forced
+ *   colours, pagination) stays the display's: the result says so.
  *
  * browser_emulate: {device?, userAgent?, geolocation?: {latitude,
- * longitude, accuracy?}, offline?, reset?} -> {emulation: {device?,
- * userAgent?, geolocation?, offline?}, userAgent, reset, offline?,
- * viewport?, pageOnLine?, pageMaxTouchPoints?, pageDenied?}. viewport:
+ * longitude, accuracy?}, offline?, colorScheme?, reducedMotion?,
+ * forcedColors?, media?, reset?} -> {emulation: {device?, userAgent?,
+ * geolocation?, offline?, colorScheme?, reducedMotion?, forcedColors?,
+ * media?}, userAgent, reset, offline?, viewport?, pageOnLine?,
+ * pageMaxTouchPoints?, pageDenied?, pageMedia?}. pageMedia: what the page
+ * shown answers after ({prefersDark, reducedMotion, forcedColors, print,
+ * unreadableSheets}). viewport:
  * what the page measured after a device's was set (browser_resize's
  * result); pageOnLine and pageMaxTouchPoints: what the page shown said
  * after.
@@ -50,7 +63,8 @@ JsonObject *tw_tab_emulation_apply_finish (WebKitWebView        *view,
                                            GAsyncResult         *result,
                                            GError              **error);
 
-/* {userAgent?, geolocation?, offline?} while the view emulates something,
+/* {device?, userAgent?, geolocation?, offline?, colorScheme?,
+ * reducedMotion?, forcedColors?, media?} while the view emulates something,
  * else NULL. */
 JsonObject *tw_tab_emulation_describe     (WebKitWebView        *view);
 

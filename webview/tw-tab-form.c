@@ -528,7 +528,7 @@ tw_tab_form_fill_async (WebKitWebView             *view,
     {
       run->workspace_dir = g_strdup (options->workspace_dir);
       run->options.actionable_timeout_ms = options->actionable_timeout_ms;
-      run->options.navigation_timeout_ms = options->navigation_timeout_ms;
+      run->options.deadline_us = options->deadline_us;
       run->options.settle_timeout_ms = options->settle_timeout_ms;
       run->options.script_timeout_ms = options->script_timeout_ms;
     }

@@ -53,11 +53,13 @@ format_tab_list (JsonObject *result)
       if (json_object_get_member (tab, "emulation") != NULL &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (tab, "emulation")))
         {
-          g_autofree char *emulation =
-            tw_tool_describe_emulation (json_object_get_object_member (tab, "emulation"));
+          JsonObject *object = json_object_get_object_member (tab, "emulation");
+          g_autofree char *emulation = tw_tool_describe_emulation (object);
+          g_autofree char *media = tw_tools_describe_media (object);
 
-          if (emulation != NULL)
-            g_string_append_printf (text, ", emulating %s", emulation);
+          if (emulation != NULL || media != NULL)
+            g_string_append_printf (text, ", emulating %s%s%s", emulation != NULL ? emulation : "",
+                                    emulation != NULL && media != NULL ? ", " : "", media != NULL ? media : "");
         }
     }
 

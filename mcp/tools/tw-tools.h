@@ -10,4 +10,8 @@ G_BEGIN_DECLS
 #include "tw-tool-groups.h"
 #undef TW_TOOL_GROUP
 
+/* "colorScheme: dark, media: print": the media features a tab's
+ * emulation object names (browser_emulate, browser_list_tabs), or NULL. */
+char *tw_tools_describe_media (JsonObject *emulation);
+
 G_END_DECLS

@@ -175,9 +175,18 @@ test('reading tools reject bad input with structured errors', options, async () 
 
 // browser_read with a url: fetched over HTTP without a tab.
 
+// The paths the fixture server is asked for while @fn runs.
+async function pathsRequested(fn) {
+  const start = fixtures.requested().length;
+  const result = await fn();
+  return { result, paths: fixtures.requested().slice(start) };
+}
+
 test('browser_read with llms reads the site\'s llms.txt and llms-full.txt', options, async () => {
   const before = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
-  const { text } = await callText(client, 'browser_read', { url: fixtures.url('/reading/article.html'), llms: 'txt' });
+  const { result: { text }, paths } = await pathsRequested(() =>
+    callText(client, 'browser_read', { url: fixtures.url('/reading/article.html'), llms: 'txt' }));
+  assert.deepEqual(paths, ['/reading/llms.txt', '/llms.txt'], 'beside the page first, then the root');
   assert.equal(textField(text, 'source'), 'llms.txt');
   assert.equal(textField(text, 'url'), fixtures.url('/llms.txt'));
   assert.equal(textField(text, 'status'), '200');
@@ -191,6 +200,23 @@ test('browser_read with llms reads the site\'s llms.txt and llms-full.txt', opti
 
   const after = (await callOk(client, 'browser_list_tabs')).data.tabs.length;
   assert.equal(after, before, 'no tab was opened to read');
+});
+
+test('browser_read with llms reads the llms.txt beside the page before the site\'s', options, async () => {
+  const docs = await pathsRequested(() =>
+    callText(client, 'browser_read', { url: fixtures.url('/docs/guide/intro.html'), llms: 'txt' }));
+  assert.deepEqual(docs.paths, ['/docs/guide/llms.txt', '/docs/llms.txt'],
+    'the page\'s directory, then the one above, where it is: the root is never asked');
+  assert.equal(textField(docs.result.text, 'source'), 'llms.txt');
+  assert.equal(textField(docs.result.text, 'url'), fixtures.url('/docs/llms.txt'));
+  assert.ok(body(docs.result.text).startsWith('# Owl Docs\n\n> The docs section of the owl site, for agents.'), docs.result.text);
+
+  // No llms-full.txt beside it: the site's root has one.
+  const full = await pathsRequested(() =>
+    callText(client, 'browser_read', { url: fixtures.url('/docs/guide/intro.html'), llms: 'full' }));
+  assert.deepEqual(full.paths, ['/docs/guide/llms-full.txt', '/docs/llms-full.txt', '/llms-full.txt']);
+  assert.equal(textField(full.result.text, 'url'), fixtures.url('/llms-full.txt'));
+  assert.equal(textField(full.result.text, 'source'), 'llms-full.txt');
 });
 
 test('browser_read with a url prefers Markdown: asked for, then the .md form of the path', options, async () => {
@@ -223,8 +249,10 @@ test('browser_read with a url extracts the main content of HTML, never running i
 
 test('browser_read with llms on a site without llms.txt reads the page and says so', options, async () => {
   // A second site, which has no llms.txt.
+  const paths = [];
   const server = http.createServer((req, res) => {
-    if (req.url === '/') {
+    paths.push(req.url);
+    if (req.url === '/' || req.url === '/a/b/c/d/page') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end('<title>Plain</title><main><h1>Plain site</h1><p>A site without any llms.txt file.</p></main>');
     } else {
@@ -238,8 +266,15 @@ test('browser_read with llms on a site without llms.txt reads the page and says 
     const { text } = await callText(client, 'browser_read', { url: origin, llms: 'txt' });
     assert.equal(textField(text, 'source'), 'extracted HTML');
     assert.equal(textField(text, 'url'), origin);
-    assert.match(textField(text, 'note'), /no llms\.txt \(HTTP 404\)/);
+    assert.match(textField(text, 'note'), /^the site has no llms\.txt at \/llms\.txt \(HTTP 404\); read the page instead$/);
     assert.match(body(text), /^# Plain site\n\nA site without any llms\.txt file\.$/);
+
+    // A deep page: its directory and two above it, then the root.
+    paths.length = 0;
+    const deep = await callText(client, 'browser_read', { url: `${origin}a/b/c/d/page`, llms: 'txt' });
+    assert.deepEqual(paths.slice(0, 5), ['/a/b/c/d/llms.txt', '/a/b/c/llms.txt', '/a/b/llms.txt', '/llms.txt', '/a/b/c/d/page']);
+    assert.equal(textField(deep.text, 'note'), 'the site has no llms.txt at /a/b/c/d/llms.txt (HTTP 404), ' +
+      '/a/b/c/llms.txt (HTTP 404), /a/b/llms.txt (HTTP 404), /llms.txt (HTTP 404); read the page instead');
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

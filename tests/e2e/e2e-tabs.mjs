@@ -109,6 +109,18 @@ test('browser_navigate goes to a second page', options, async () => {
   assertTextMentions(text, [data.url, data.title, data.status]);
 });
 
+test('browser_navigate returns once the page has settled after its load event', options, async () => {
+  const browserId = (await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') })).data.browserId;
+  const { data } = await callOk(client, 'browser_navigate', { browserId, url: fixtures.url('/after-load.html') });
+  // The page kept changing for 150 ms after its load event: the result
+  // names the page it then settled on, and the next snapshot shows it.
+  assert.equal(data.title, 'Rendered');
+  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId } }));
+  assert.match(snapshot, /button "Rendered after load"/);
+  assert.match(snapshot, /Ready/);
+  await callOk(client, 'browser_close_tab', { browserId });
+});
+
 test('browser_navigate reports the HTTP status of an error page', options, async () => {
   const url = fixtures.url('/status/404');
   const { data, text } = await callOk(client, 'browser_navigate', { browserId: tabId, url });

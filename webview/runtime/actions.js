@@ -660,14 +660,18 @@ const Actions = {
     return { files: Array.from(input.files || []).map((f) => f.name) };
   },
 
-  // Waits until the DOM has been quiet for quietMs, or maxMs at most.
+  // Waits until the DOM has been quiet for quietMs, or maxMs at most. The
+  // quiet counts from this call, or with afterLoad from the page's load
+  // event (for a navigation that has just ended): either way a change the
+  // page makes later starts it again.
   settle (ctx, args) {
     const quiet = typeof args.quietMs === 'number' ? args.quietMs : 50;
     const max = typeof args.maxMs === 'number' ? args.maxMs : 1500;
     return new Promise((resolve) => {
       const start = Base.now();
-      let last = start;
-      let count = 0;
+      const since = args.afterLoad ? Math.min(start, Settle.loaded) : start;
+      const first = Settle.changes;
+      const last = () => Math.max(since, Settle.last);
       // An animation frame passes too: what the action's handlers asked for
       // in one (a popover placing itself, a list measuring its rows) runs
       // before this callback, which was requested after theirs. A hidden
@@ -675,21 +679,19 @@ const Actions = {
       let framed = document.visibilityState !== 'visible';
       if (!framed)
         requestAnimationFrame(() => { framed = true; });
-      const observer = new MutationObserver((records) => {
-        last = Base.now();
-        count += records.length;
-      });
-      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       const tick = () => {
         const now = Base.now();
-        if ((framed && now - last >= quiet) || now - start >= max) {
-          observer.disconnect();
-          resolve({ mutations: count, waitedMs: Math.round(now - start), quiet: framed && now - last >= quiet });
+        const isQuiet = framed && now - last() >= quiet;
+        if (isQuiet || now - start >= max) {
+          // The title as the document has it now, for the result of a
+          // navigation that settled (the UI process hears of it later).
+          resolve({ mutations: Settle.changes - first, waitedMs: Math.round(now - start), quiet: isQuiet,
+            title: document.title });
           return;
         }
-        setTimeout(tick, Math.max(4, quiet - (now - last)));
+        setTimeout(tick, Math.max(4, quiet - (now - last())));
       };
-      setTimeout(tick, quiet);
+      setTimeout(tick, framed ? Math.max(0, quiet - (start - last())) : 4);
     });
   },
 
@@ -771,4 +773,28 @@ Api.register('actions.scroll', Actions.acting(Actions.scroll, true, true));
 Api.register('actions.upload', Actions.acting(Actions.upload, true, true));
 Api.register('actions.uploadCheck', Actions.uploadCheck);
 Api.register('actions.settle', Actions.settle);
+
+// When the DOM last changed, and when the page's load event came, for the
+// settle wait. Changes are watched from the end of parsing (the parser's
+// own insertions are no change a page makes), cheaply: no records are kept.
+const Settle = {
+  last: 0,
+  loaded: Base.now(),
+  changes: 0,
+
+  start () {
+    Settle.last = Base.now();
+    new MutationObserver((records) => {
+      Settle.last = Base.now();
+      Settle.changes += records.length;
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  },
+};
+
+if (document.readyState === 'loading')
+  document.addEventListener('DOMContentLoaded', Settle.start, { once: true });
+else
+  Settle.start();
+if (document.readyState !== 'complete')
+  window.addEventListener('load', () => { Settle.loaded = Base.now(); }, { once: true });
 Api.register('actions.exposeElement', Actions.exposeElement);

@@ -9,6 +9,7 @@
 //   /slow?ms=N           a page that takes N ms to answer
 //   /negotiate           Markdown for Accept: text/markdown, else HTML
 //   /whoami              a page that shows the Cookie header it got
+// It keeps the path of every request it got, in order (requested()).
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -47,8 +48,9 @@ function sendFile(res, file) {
   });
 }
 
-function handle(req, res) {
+function handle(req, res, seen) {
   const url = new URL(req.url, 'http://127.0.0.1');
+  seen.push(url.pathname);
   const p = url.pathname;
 
   if (p === '/page')
@@ -119,9 +121,11 @@ export function sendStaticFile(res, file, types) {
 }
 
 // Starts the server on a free loopback port; resolves with
-// { origin, url(path), close() }.
+// { origin, url(path), requested(), close() }: requested() gives the paths
+// of the requests it got so far, in order.
 export async function startFixtureServer() {
-  const server = http.createServer(handle);
+  const seen = [];
+  const server = http.createServer((req, res) => handle(req, res, seen));
   server.keepAliveTimeout = 1000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -131,6 +135,7 @@ export async function startFixtureServer() {
   return {
     origin,
     url: (p) => new URL(p, origin).href,
+    requested: () => [...seen],
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Request routing (issue 31) through the official MCP SDK client against a
+// real Tabwright: browser_route answers a tab's API requests (fetch and
+// XMLHttpRequest) with a given response, fails them, or sends them with
+// changed headers. The fixture app renders what its API answers; the
+// servers record every request, so the tests check what the page showed
+// and that the real server never got an answered request.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { listenOnLoopback } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, connectClient, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+let app;
+let server;
+let otherServer;
+let origin;
+let otherOrigin;
+let client;
+// Every request the servers got: "METHOD path", and the headers by path.
+const seen = [];
+const headersSeen = new Map();
+
+// The app asks its API when it loads, with fetch and with XMLHttpRequest,
+// and shows what it got.
+const APP = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Owl app</title></head>
+<body><h1>Owl app</h1><ul id="items"></ul><p id="xhr"></p>
+<script>
+  window.got = fetch('/api/items').then(async (response) => {
+    const items = await response.json();
+    for (const item of items) {
+      const li = document.createElement('li');
+      li.textContent = item.name;
+      document.getElementById('items').append(li);
+    }
+    return { status: response.status, statusText: response.statusText, url: response.url, type: response.type,
+      mock: response.headers.get('X-Mock'), contentType: response.headers.get('Content-Type'), ok: response.ok };
+  }, (error) => ({ error: String(error) }));
+  window.xhr = new Promise((resolve) => {
+    const request = new XMLHttpRequest();
+    request.open('GET', '/api/xhr');
+    request.responseType = 'json';
+    request.onload = () => {
+      document.getElementById('xhr').textContent = 'XHR says ' + request.response.says;
+      resolve({ status: request.status, url: request.responseURL, type: request.getResponseHeader('content-type') });
+    };
+    request.onerror = () => resolve({ error: 'network error' });
+    request.send();
+  });
+</script></body></html>`;
+
+function startServers() {
+  otherServer = http.createServer((req, res) => {
+    seen.push(`${req.method} other${req.url}`);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+    res.end('{"from":"other server"}');
+  });
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    seen.push(`${req.method} ${url.pathname}`);
+    headersSeen.set(url.pathname, req.headers);
+    if (url.pathname.startsWith('/api/')) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      res.end(url.pathname === '/api/xhr' ? '{"says":"real"}' : '[{"name":"Real owl"}]');
+      return;
+    }
+    if (url.pathname === '/owl.png') {
+      // A 1 × 1 PNG.
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'no-store' });
+      res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    if (url.pathname === '/gallery') {
+      res.end('<!DOCTYPE html><title>Gallery</title><img id="owl" alt="Owl" src="/owl.png" ' +
+        'onload="window.image = \'loaded\'" onerror="window.image = \'failed\'">');
+      return;
+    }
+    res.end(APP);
+  });
+  return Promise.all([listenOnLoopback(otherServer), listenOnLoopback(server)]);
+}
+
+const route = (args) => callOk(client, 'browser_route', args);
+const requestsTo = (p) => seen.filter((line) => line === `GET ${p}`).length;
+
+before(async () => {
+  if (options.skip)
+    return;
+  [otherOrigin, origin] = await startServers();
+  app = await startTabwright({ args: ['--tools', 'core,debugging'] });
+  client = await connectClient(app);
+});
+
+after(async () => {
+  await client?.close().catch(() => {});
+  await app?.stop();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await new Promise((resolve) => (otherServer ? otherServer.close(resolve) : resolve()));
+});
+
+async function appResults(id) {
+  return evaluateIn(client, id, 'async () => ({ fetch: await window.got, xhr: await window.xhr, ' +
+    'items: [...document.querySelectorAll("li")].map((li) => li.textContent), xhrText: document.getElementById("xhr").textContent })');
+}
+
+test('a routed API answer is rendered by the page, and the server never gets the request', options, async () => {
+  const id = await openTab(client, `${origin}/app`);
+  assert.deepEqual((await appResults(id)).items, ['Real owl']);
+  const itemsBefore = requestsTo('/api/items');
+  const xhrBefore = requestsTo('/api/xhr');
+
+  fs.writeFileSync(path.join(app.dirs.workspace, 'xhr.json'), '{"says":"from a workspace file"}');
+  const added = await route({ browserId: id, url: '*/api/items', status: 201, headers: { 'X-Mock': 'yes' },
+    body: '[{"name":"Mocked owl"},{"name":"Second owl"}]' });
+  assert.equal(added.data.added, 'r1');
+  assert.match(added.text, /Added route r1, .* get this answer as if the server sent it, and the server never sees them/);
+  assert.equal(textField(added.text, 'browserId'), id);
+  await route({ browserId: id, url: '*/api/xhr', bodyPath: 'xhr.json' });
+
+  // The call whose page made the requests says which the routes answered.
+  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual(reload.data.routed, [
+    { route: 'r1', action: 'fulfill', method: 'GET', url: `${origin}/api/items`, status: 201 },
+    { route: 'r2', action: 'fulfill', method: 'GET', url: `${origin}/api/xhr`, status: 200 },
+  ]);
+  assert.ok(reload.text.includes(`Routed by browser_route: GET ${origin}/api/items -> HTTP 201 (route r1); ` +
+    `GET ${origin}/api/xhr -> HTTP 200 (route r2)`), reload.text);
+  const results = await appResults(id);
+  assert.deepEqual(results.items, ['Mocked owl', 'Second owl'], 'the page rendered the mocked JSON');
+  assert.deepEqual(results.fetch, { status: 201, statusText: 'Created', url: `${origin}/api/items`, type: 'basic',
+    mock: 'yes', contentType: 'application/json', ok: true });
+  assert.equal(results.xhrText, 'XHR says from a workspace file');
+  assert.deepEqual(results.xhr, { status: 200, url: `${origin}/api/xhr`, type: 'application/json' });
+  assert.equal(requestsTo('/api/items'), itemsBefore, 'the server never got the routed fetch');
+  assert.equal(requestsTo('/api/xhr'), xhrBefore, 'the server never got the routed XMLHttpRequest');
+
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  assert.ok(snapshot.includes('Mocked owl'), snapshot);
+
+  // The routes say what they answered.
+  const listed = await route({ browserId: id });
+  assert.deepEqual(listed.data.routes.map((r) => [r.id, r.action, r.hits]), [['r1', 'fulfill', 1], ['r2', 'fulfill', 1]]);
+  assert.deepEqual(listed.data.routes[0].lastRequests, [`GET ${origin}/api/items`]);
+  assert.ok(listed.text.includes(`- id: r1, url: */api/items, answers HTTP 201, answered 1 request, last: GET ${origin}/api/items`), listed.text);
+
+  // Removed, the requests reach the server again.
+  const removed = await route({ browserId: id, remove: 'all' });
+  assert.deepEqual(removed.data.removed, ['r1', 'r2']);
+  assert.deepEqual(removed.data.routes, []);
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual((await appResults(id)).items, ['Real owl']);
+  assert.equal(requestsTo('/api/items'), itemsBefore + 1);
+});
+
+test('a route fails requests, or sends them with changed headers', options, async () => {
+  const id = await openTab(client, `${origin}/app`);
+  await route({ browserId: id, url: '*/api/items', abort: true });
+  await route({ browserId: id, url: '*/api/xhr', setHeaders: { 'X-Agent': 'tabwright' } });
+  const itemsBefore = requestsTo('/api/items');
+
+  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  assert.ok(reload.text.includes(`GET ${origin}/api/items -> failed (route r1); GET ${origin}/api/xhr -> sent with changed headers (route r2)`), reload.text);
+  const results = await appResults(id);
+  assert.deepEqual(results.fetch, { error: 'TypeError: Load failed' }, 'the page saw a network error');
+  assert.equal(requestsTo('/api/items'), itemsBefore, 'the failed request never left');
+  assert.equal(results.xhrText, 'XHR says real');
+  assert.equal(headersSeen.get('/api/xhr')['x-agent'], 'tabwright', 'the server got the changed header');
+  const listed = await route({ browserId: id });
+  assert.deepEqual(listed.data.routes.map((r) => [r.action, r.hits]), [['abort', 1], ['continue', 1]]);
+  await route({ browserId: id, remove: 'all' });
+});
+
+test('an abort route fails the page\'s images and documents too, before they reach the server', options, async () => {
+  const id = await openTab(client, `${origin}/gallery`);
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  const before = requestsTo('/owl.png');
+
+  const added = await route({ browserId: id, url: '*/owl.png', abort: true });
+  assert.match(added.text, /every load of the tab that matches fails as a network error/);
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'failed', 'the image failed to load');
+  assert.equal(requestsTo('/owl.png'), before, 'the server never got the image request');
+
+  await route({ browserId: id, remove: 'all' });
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  assert.equal(requestsTo('/owl.png'), before + 1);
+});
+
+test('a routed answer to another origin is checked and filtered as CORS would', options, async () => {
+  const id = await openTab(client, `${origin}/app`);
+  const ask = `async () => { try { const r = await fetch(${JSON.stringify(`${otherOrigin}/data`)});
+    return { status: r.status, type: r.type, mock: r.headers.get('X-Mock'), contentType: r.headers.get('Content-Type'), body: await r.text() }; }
+    catch (e) { return { error: String(e) }; } }`;
+  const before = seen.length;
+
+  await route({ browserId: id, url: `${otherOrigin}/data`, headers: { 'X-Mock': 'hidden' }, body: '{"from":"route"}' });
+  assert.deepEqual(await evaluateIn(client, id, ask),
+    { status: 200, type: 'cors', mock: null, contentType: 'application/json', body: '{"from":"route"}' });
+
+  await route({ browserId: id, remove: 'r1' });
+  await route({ browserId: id, url: `${otherOrigin}/data`, headers: { 'Access-Control-Allow-Origin': 'http://elsewhere.test' }, body: '{}' });
+  assert.deepEqual(await evaluateIn(client, id, ask), { error: 'TypeError: Load failed' }, 'an origin the route does not allow is refused');
+  assert.equal(seen.slice(before).filter((line) => line.includes('other')).length, 0, 'the other server got nothing');
+  await route({ browserId: id, remove: 'all' });
+});
+
+test('bad routes are refused and change nothing', options, async () => {
+  const id = await openTab(client, `${origin}/app`);
+  await callError(client, 'browser_route', { browserId: id, url: '*/x', status: 99 }, 'browser_invalid_argument');
+  await callError(client, 'browser_route', { browserId: id, url: '*/x', abort: true, body: 'x' }, 'browser_invalid_argument');
+  await callError(client, 'browser_route', { browserId: id, url: '*/x', headers: { 'Bad\nName': 'x' } }, 'browser_invalid_argument');
+  await callError(client, 'browser_route', { browserId: id, remove: 'r42' }, 'browser_invalid_argument');
+  await callError(client, 'browser_route', { browserId: id, url: '*/x', bodyPath: '/etc/passwd' }, 'browser_denied');
+  await callError(client, 'browser_route', { browserId: 'b999', url: '*/x' }, 'browser_not_found');
+  assert.deepEqual((await route({ browserId: id })).data.routes, []);
+});
