@@ -101,7 +101,7 @@ export default [
   // Scripts in a page's own world: page-world helpers, the web extension's
   // console hook, the test fixtures' page scripts.
   {
-    files: [`${runtimeDir}/page-world/*.js`, 'webview/page-world/*.js', 'webview/extension/*.js',
+    files: ['webview/page-world/*.js', 'webview/extension/*.js',
             'tests/fixtures/**/*.js'],
     languageOptions: {
       ecmaVersion: 2022,
@@ -109,6 +109,27 @@ export default [
       globals: { ...globals.browser },
     },
     rules: bugRules,
+  },
+  // What the C side wraps around the runtime and the agent's function
+  // (webview/tw-script.c expands the tabwright* names), and the body of
+  // every call into the runtime: function bodies, run with their arguments
+  // (fn, args, nextRef; nonce, maxBytes).
+  {
+    files: [`${runtimeDir}/call/*.js`, 'webview/page-world/evaluate-*.js'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'script',
+      parserOptions: { ecmaFeatures: { globalReturn: true } },
+      globals: {
+        ...globals.browser, __tabwright: 'readonly', fn: 'readonly', args: 'readonly',
+        nextRef: 'readonly', nonce: 'readonly', maxBytes: 'readonly',
+        tabwrightModules: 'readonly', tabwrightAgentFunction: 'readonly',
+        tabwrightHelperName: 'readonly', tabwrightHelperSource: 'readonly',
+      },
+    },
+    // evaluate-install.js declares the helper for the page's later calls.
+    rules: { ...bugRules, 'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none',
+                                                         varsIgnorePattern: '^tabwright' }] },
   },
   // Node: the end-to-end tests, their library and the benchmarks.
   {

@@ -179,6 +179,27 @@ tw_tool_call_get_def (TwToolCall *call)
   return call->def;
 }
 
+JsonObject *
+tw_tool_call_copy_arguments (TwToolCall         *call,
+                             const char * const *names)
+{
+  JsonObject *params;
+
+  g_return_val_if_fail (call != NULL, NULL);
+  g_return_val_if_fail (names != NULL, NULL);
+
+  params = json_object_new ();
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      JsonNode *node = json_object_get_member (call->arguments, names[i]);
+
+      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+        json_object_set_member (params, names[i], json_node_copy (node));
+    }
+
+  return params;
+}
+
 void
 tw_tool_call_report_progress (TwToolCall *call,
                               double      progress,
@@ -256,7 +277,7 @@ build_result (TwToolCall  *call,
 
   /* Text-only tools never send structuredContent: clients that prefer it
    * would otherwise show the model escaped JSON instead of the text. */
-  if (structured != NULL && call->def->output_schema != NULL)
+  if (structured != NULL && tw_tool_registry_get_output_schema (call->def) != NULL)
     {
       JsonNode *schema = tw_tool_registry_get_output_schema (call->def);
       g_autoptr(JsonNode) instance = json_node_new (JSON_NODE_OBJECT);
@@ -315,6 +336,28 @@ tw_tool_call_return_error (TwToolCall   *call,
   tw_tool_call_finish (call, tw_browser_error_to_tool_result (error), error);
 }
 
+/* The handler of every tool that is one command (TwToolDef). */
+static void
+run_one_command (TwToolCall *call)
+{
+  static const char * const no_arguments[] = { NULL };
+  const TwToolDef *def = call->def;
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (def->check != NULL && !def->check (call->arguments, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  params = tw_tool_call_copy_arguments (call, def->arguments != NULL ? def->arguments
+                                                                     : no_arguments);
+  tw_tool_call_run_command (call, def->command,
+                            tw_json_get_string (call->arguments, "browserId", NULL),
+                            params, def->format);
+}
+
 void
 tw_tool_call_start (TwToolCall *call)
 {
@@ -360,7 +403,10 @@ tw_tool_call_start (TwToolCall *call)
       return;
     }
 
-  call->def->handler (call);
+  if (call->def->handler != NULL)
+    call->def->handler (call);
+  else
+    run_one_command (call);
 }
 
 /* Commands. */

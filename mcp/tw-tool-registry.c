@@ -8,6 +8,9 @@
 #include "tw-json.h"
 #include "tw-json-schema.h"
 #include "tw-tools.h"
+#include "tw-mcp-resources.h"
+
+#define TOOL_SCHEMAS_RESOURCE "/io/github/tabwright/Tabwright/mcp/tool-schemas.json"
 
 typedef struct
 {
@@ -116,17 +119,72 @@ publish_output_schema (const char *schema)
   return published;
 }
 
+/* The schemas of tools/schemas/, merged at build time (build-aux/
+ * merge-tool-schemas): {tool: {input, output?}}. Read once; lives as long
+ * as the process. */
+static JsonObject *
+get_schema_files (void)
+{
+  static JsonObject *schemas;
+
+  if (g_once_init_enter (&schemas))
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonNode *root;
+
+      bytes = g_resource_lookup_data (tw_mcp_get_resource (), TOOL_SCHEMAS_RESOURCE,
+                                      G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      if (bytes == NULL ||
+          !json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL),
+                                       g_bytes_get_size (bytes), &error) ||
+          (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        g_error ("The tools' schemas (%s) are missing or broken: %s", TOOL_SCHEMAS_RESOURCE,
+                 error != NULL ? error->message : "not a JSON object");
+
+      g_once_init_leave (&schemas, json_object_ref (json_node_get_object (root)));
+    }
+
+  return schemas;
+}
+
+/* A schema of @def as JSON text: from its table when the table gives it,
+ * else from its file in tools/schemas/ (@kind "input" or "output"); NULL
+ * when it has none. */
+static char *
+dup_schema_text (const TwToolDef *def,
+                 const char      *table_text,
+                 const char      *kind)
+{
+  JsonObject *files;
+  JsonObject *schemas;
+
+  if (table_text != NULL)
+    return g_strdup (table_text);
+
+  files = get_schema_files ();
+  schemas = json_object_has_member (files, def->name)
+            ? json_object_get_object_member (files, def->name) : NULL;
+  if (schemas == NULL || !json_object_has_member (schemas, kind))
+    return NULL;
+
+  return json_to_string (json_object_get_member (schemas, kind), FALSE);
+}
+
 static ToolEntry *
 tool_entry_new (const TwToolDef *def,
                 gboolean         for_testing)
 {
   ToolEntry *entry = g_new0 (ToolEntry, 1);
   g_autoptr(GError) error = NULL;
+  g_autofree char *input_text = dup_schema_text (def, def->input_schema, "input");
+  g_autofree char *output_text = dup_schema_text (def, def->output_schema, "output");
 
   entry->def = def;
   entry->for_testing = for_testing;
 
-  entry->input_schema = parse_schema (def->input_schema != NULL ? def->input_schema : "", &error);
+  entry->input_schema = parse_schema (input_text != NULL ? input_text : "", &error);
   if (entry->input_schema == NULL)
     {
       entry->problem = g_strdup_printf ("%s: inputSchema does not parse: %s",
@@ -138,9 +196,9 @@ tool_entry_new (const TwToolDef *def,
       return entry;
     }
 
-  if (def->output_schema != NULL)
+  if (output_text != NULL)
     {
-      entry->output_schema = parse_schema (def->output_schema, &error);
+      entry->output_schema = parse_schema (output_text, &error);
       if (entry->output_schema == NULL)
         {
           entry->problem = g_strdup_printf ("%s: outputSchema does not parse: %s",
@@ -149,7 +207,7 @@ tool_entry_new (const TwToolDef *def,
         }
       else
         {
-          entry->published_output_schema = publish_output_schema (def->output_schema);
+          entry->published_output_schema = publish_output_schema (output_text);
         }
     }
 
@@ -512,10 +570,13 @@ check_entry (ToolEntry  *entry,
       return FALSE;
     }
 
-  if (def->handler == NULL)
+  /* A tool has its own handler, or is one command read by its formatter. */
+  if ((def->handler == NULL) == (def->format == NULL))
     {
       g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                   "%s: the tool has no handler", def->name);
+                   def->handler == NULL ? "%s: the tool has no handler and no formatter"
+                                        : "%s: the tool has a handler and a formatter",
+                   def->name);
       return FALSE;
     }
 
@@ -563,11 +624,28 @@ gboolean
 tw_tool_registry_check (GError **error)
 {
   Registry *registry = get_registry ();
+  g_autoptr(GList) files = json_object_get_members (get_schema_files ());
 
   for (guint i = 0; i < registry->entries->len; i++)
     {
       if (!check_entry (g_ptr_array_index (registry->entries, i), error))
         return FALSE;
+    }
+
+  /* A schema file of a tool no table has, or one its table overrides,
+   * would be read by nobody. */
+  for (const GList *l = files; l != NULL; l = l->next)
+    {
+      ToolEntry *entry = g_hash_table_lookup (registry->by_name, l->data);
+
+      if (entry == NULL || entry->def->input_schema != NULL || entry->def->output_schema != NULL)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                       "mcp/tools/schemas/ has schemas of %s, which %s", (const char *) l->data,
+                       entry == NULL ? "no tool table has"
+                                     : "its table gives as C text too");
+          return FALSE;
+        }
     }
 
   return TRUE;

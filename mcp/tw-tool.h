@@ -20,8 +20,28 @@ typedef void (*TwToolHandler) (TwToolCall *call);
  * structured object must say the same thing. */
 typedef char *(*TwToolFormatFunc) (JsonObject *result);
 
+/* Checks a tool's arguments beyond what its input schema can say (one of
+ * several members, an http URL). @arguments were validated against the
+ * schema. */
+typedef gboolean (*TwToolCheckFunc) (JsonObject  *arguments,
+                                     GError     **error);
+
+/* The arguments a tool forwards to its command, by name: a NULL-terminated
+ * list, for TwToolDef.arguments. */
+#define TW_TOOL_ARGUMENTS(...) ((const char * const []) { __VA_ARGS__, NULL })
+
 /* The one table row that describes a tool: everything tools/list reports and
- * the generated reference documents comes from here. Schemas are JSON text. */
+ * the generated reference documents comes from here, with the tool's
+ * schemas. The browser_* tools keep those in JSON files,
+ * mcp/tools/schemas/TOOL.input.json and TOOL.output.json (none for a tool
+ * that answers with text only), and leave @input_schema and @output_schema
+ * NULL; other tables (tests) may give them here as JSON text.
+ *
+ * A tool that is one command leaves @handler NULL and names the command:
+ * one generic handler checks the arguments with @check (when given), runs
+ * @command on the tab of the browserId argument (on the workspace when the
+ * tool has none) with the arguments named in @arguments (none when NULL),
+ * and answers with @format. Tools that do more give their own @handler. */
 typedef struct
 {
   const char    *name;
@@ -34,6 +54,11 @@ typedef struct
   gboolean       idempotent;
   gboolean       open_world;
   TwToolHandler  handler;
+
+  TwTabCommand         command;
+  const char * const  *arguments;
+  TwToolFormatFunc     format;
+  TwToolCheckFunc      check;
 } TwToolDef;
 
 JsonObject       *tw_tool_call_get_arguments    (TwToolCall       *call);
@@ -41,6 +66,12 @@ TwBrowserService *tw_tool_call_get_service      (TwToolCall       *call);
 const TwCaller   *tw_tool_call_get_caller       (TwToolCall       *call);
 GCancellable     *tw_tool_call_get_cancellable  (TwToolCall       *call);
 const TwToolDef  *tw_tool_call_get_def          (TwToolCall       *call);
+
+/* A new object with the members of the call's arguments named in the
+ * NULL-terminated @names that are present and not null: the parameters a
+ * command takes from its tool. */
+JsonObject       *tw_tool_call_copy_arguments   (TwToolCall         *call,
+                                                 const char * const *names);
 
 /* Sends notifications/progress when the client asked for progress. */
 void              tw_tool_call_report_progress  (TwToolCall       *call,

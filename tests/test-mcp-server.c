@@ -889,8 +889,9 @@ test_tools_list (Fixture       *f,
       g_assert_cmpstr (json_object_get_string_member (tool, "title"), ==, def->title);
       g_assert_cmpstr (json_object_get_string_member (tool, "description"), ==, def->description);
       g_assert_cmpstr (json_object_get_string_member (input, "type"), ==, "object");
-      g_assert_cmpint (json_object_has_member (tool, "outputSchema"), ==, def->output_schema != NULL);
-      if (def->output_schema != NULL)
+      g_assert_cmpint (json_object_has_member (tool, "outputSchema"), ==,
+                       tw_tool_registry_get_output_schema (def) != NULL);
+      if (tw_tool_registry_get_output_schema (def) != NULL)
         {
           /* Error results must validate against the announced schema too. */
           JsonObject *output = json_object_get_object_member (tool, "outputSchema");

@@ -41,7 +41,7 @@ test_table_row (void)
 
   /* Text only: clients that prefer structuredContent would otherwise show
    * the model an escaped JSON string instead of the tree. */
-  g_assert_null (def->output_schema);
+  g_assert_null (tw_tool_registry_get_output_schema (def));
   g_assert_true (def->read_only);
   g_assert_false (def->destructive);
 

@@ -12,9 +12,10 @@
 /* A command the service was asked to run and has not answered yet. */
 typedef struct
 {
-  GTask *task;
-  char  *browser_id;
-  char  *label;
+  GTask      *task;
+  char       *browser_id;
+  char       *label;
+  JsonObject *params;
 } Pending;
 
 typedef struct
@@ -29,6 +30,7 @@ pending_free (Pending *pending)
   g_clear_object (&pending->task);
   g_free (pending->browser_id);
   g_free (pending->label);
+  g_clear_pointer (&pending->params, json_object_unref);
   g_free (pending);
 }
 
@@ -54,6 +56,7 @@ holding_run (GTask          *task,
   pending->task = g_object_ref (task);
   pending->browser_id = g_strdup (browser_id);
   pending->label = g_strdup (json_object_get_string_member_with_default (params, "label", "?"));
+  pending->params = json_object_ref (params);
   g_ptr_array_add (holding->pending, pending);
   g_ptr_array_add (holding->started, g_strdup (pending->label));
 }
@@ -180,6 +183,37 @@ static const TwToolDef gives_up_tool = {
   .description = "Reloads a tab and fails before it answers.",
   .input_schema = TAB_INPUT_SCHEMA,
   .handler = gives_up_handler,
+};
+
+/* A tool that is one command: no handler, only its row. It forwards
+ * "label" and not "note", and refuses the label "refused" before the
+ * command runs. */
+static gboolean
+check_label (JsonObject  *arguments,
+             GError     **error)
+{
+  if (g_str_equal (json_object_get_string_member (arguments, "label"), "refused"))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                           "The label \"refused\" is refused");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static const TwToolDef row_tool = {
+  .name = "test_row",
+  .title = "One row",
+  .description = "Reloads a tab, labelled, through the generic handler.",
+  .input_schema = "{\"type\":\"object\",\"properties\":{"
+                  "\"browserId\":{\"type\":\"string\",\"minLength\":1},"
+                  "\"label\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},"
+                  "\"required\":[\"browserId\",\"label\"],\"additionalProperties\":false}",
+  .command = TW_TAB_COMMAND_RELOAD,
+  .arguments = TW_TOOL_ARGUMENTS ("label"),
+  .format = format_label,
+  .check = check_label,
 };
 
 /* Answers with a picture whose first bytes are @arguments' "kind". */
@@ -394,6 +428,42 @@ test_cancelled_before_start (void)
   tw_test_outcome_clear (&outcome);
 }
 
+/* A tool that is one row runs its command on the tab of its browserId
+ * with the arguments the row names, no others, and reads the answer with
+ * the row's formatter; a check that fails ends the call before the
+ * service sees it. */
+static void
+test_one_row (void)
+{
+  HoldingService *holding;
+  g_autoptr(TwFakeService) service = holding_service_new (&holding);
+  g_autofree char *forwarded = NULL;
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  Pending *pending;
+  Call a, b;
+
+  call_start (&a, &row_tool, service,
+              "{\"browserId\": \"b3\", \"label\": \"R\", \"note\": \"kept here\"}");
+  wait_started (holding, 1);
+  pending = g_ptr_array_index (holding->pending, 0);
+  g_assert_cmpstr (pending->browser_id, ==, "b3");
+  json_node_set_object (node, pending->params);
+  forwarded = json_to_string (node, FALSE);
+  g_assert_cmpstr (forwarded, ==, "{\"label\":\"R\"}");
+
+  answer (holding, "R");
+  g_assert_cmpstr (tw_test_result_text (call_await (&a, "R")), ==, "ran R on b3");
+
+  call_start (&b, &row_tool, service, "{\"browserId\": \"b3\", \"label\": \"refused\"}");
+  call_await (&b, "the refused call");
+  g_assert_cmpstr (tw_test_result_error_code (json_node_get_object (b.outcome.result)), ==,
+                   "browser_invalid_argument");
+  g_assert_cmpuint (service->n_runs, ==, 1);
+
+  call_clear (&a);
+  call_clear (&b);
+}
+
 /* A call that gave up on its own (its time limit) keeps the answer it
  * gave; the tab's late answer goes nowhere, and other calls are answered. */
 static void
@@ -512,6 +582,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/mcp/tool-call/passes-through", test_passes_through);
+  g_test_add_func ("/mcp/tool-call/one-row", test_one_row);
   g_test_add_func ("/mcp/tool-call/cancel-running", test_cancel_running);
   g_test_add_func ("/mcp/tool-call/cancelled-before-start", test_cancelled_before_start);
   g_test_add_func ("/mcp/tool-call/gave-up-then-late-answer", test_gave_up_then_late_answer);

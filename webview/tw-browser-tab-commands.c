@@ -35,6 +35,35 @@ copy_member (JsonObject  *source,
     json_object_set_member (dest, name, json_node_copy (node));
 }
 
+/* The answer of the page runtime's pageState.title, for a delegated
+ * command's reply. A page that does not answer leaves the title as the
+ * action reported it. */
+static void
+delegated_title_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(JsonNode) node = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  JsonObject *reply;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, NULL);
+
+  if (cmd->finished)
+    return;
+
+  reply = g_steal_pointer (&cmd->reply);
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      _tw_browser_tab_set_title (self, json_node_get_string (node));
+      json_object_set_string_member (reply, "title", json_node_get_string (node));
+    }
+  _tw_browser_tab_finish_command (self, task, reply, NULL);
+}
+
 /* The result of a command another module carried out: it gains the tab's
  * browserId, in front. Takes @answer. */
 void
@@ -56,10 +85,9 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
     {
       g_clear_pointer (&cmd->reply, json_object_unref);
       cmd->reply = reply;
-      webkit_web_view_evaluate_javascript (self->view, "document.title", -1,
-                                           TW_PAGE_RUNTIME_WORLD, NULL,
-                                           g_task_get_cancellable (task),
-                                           _tw_browser_tab_page_title_cb, g_object_ref (task));
+      tw_page_runtime_call_async (self->runtime, "pageState.title", NULL,
+                                  g_task_get_cancellable (task),
+                                  delegated_title_cb, g_object_ref (task));
       return;
     }
 
@@ -353,7 +381,7 @@ start_network (TwBrowserTab *self,
                GTask        *task,
                TabCommand   *cmd)
 {
-  tw_tab_network_run_async (self->log, self->view, self->workspace_dir, cmd->params,
+  tw_tab_network_run_async (self->log, self->runtime, self->workspace_dir, cmd->params,
                             g_task_get_cancellable (task),
                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
 }
@@ -393,7 +421,7 @@ start_storage (TwBrowserTab *self,
                GTask        *task,
                TabCommand   *cmd)
 {
-  tw_tab_storage_web_async (self->view, cmd->params, g_task_get_cancellable (task),
+  tw_tab_storage_web_async (self->runtime, cmd->params, g_task_get_cancellable (task),
                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
 }
 

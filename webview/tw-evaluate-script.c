@@ -3,29 +3,17 @@
 
 #include "tw-evaluate-script.h"
 
+#include "tw-script.h"
+
 #include <string.h>
 
-#define HELPER_RESOURCE "/io/github/tabwright/Tabwright/page-world/evaluate.js"
+#define PAGE_WORLD_RESOURCES "/io/github/tabwright/Tabwright/page-world/"
 
+/* evaluate.js, a function expression. */
 static const char *
 get_helper_source (void)
 {
-  static char *source;
-
-  if (g_once_init_enter (&source))
-    {
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GError) error = NULL;
-
-      bytes = g_resources_lookup_data (HELPER_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-      if (bytes == NULL)
-        g_error ("The page-world helper %s is missing: %s", HELPER_RESOURCE, error->message);
-
-      g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL),
-                                             g_bytes_get_size (bytes)));
-    }
-
-  return source;
+  return tw_script_get (PAGE_WORLD_RESOURCES "evaluate.js");
 }
 
 static const char *
@@ -48,9 +36,11 @@ tw_evaluate_script_get_user_script (void)
 
   if (g_once_init_enter (&script))
     {
-      g_autofree char *source = g_strdup_printf ("const %s = %s;\n"
-                                                 "//# sourceURL=tabwright-evaluate-helper.js\n",
-                                                 get_helper_name (), get_helper_source ());
+      g_autofree char *source = tw_script_expand (tw_script_get (PAGE_WORLD_RESOURCES
+                                                                 "evaluate-install.js"),
+                                                  "tabwrightHelperName", get_helper_name (),
+                                                  "tabwrightHelperSource", get_helper_source (),
+                                                  NULL);
 
       /* Only the top frame: browser_evaluate runs in the main document. */
       g_once_init_leave (&script,
@@ -82,8 +72,9 @@ tw_evaluate_script_build_body (const char *function)
 
   /* A document the user script did not reach (one that was already loaded)
    * gets the helper built now, from the built-ins as they are. */
-  return g_strconcat ("const tabwrightFunction = (\n", trimmed, "\n);\n",
-                      "return (typeof ", name, " === 'object' ? ", name, " : ",
-                      get_helper_source (), ").run(tabwrightFunction, nonce, maxBytes);\n",
-                      NULL);
+  return tw_script_expand (tw_script_get (PAGE_WORLD_RESOURCES "evaluate-call.js"),
+                           "tabwrightAgentFunction", trimmed,
+                           "tabwrightHelperName", name,
+                           "tabwrightHelperSource", get_helper_source (),
+                           NULL);
 }

@@ -4,10 +4,12 @@
 #include "tw-page-runtime.h"
 
 #include "tw-evaluate-script.h"
+#include "tw-script.h"
 
 #include "tw-error.h"
 
-#define RUNTIME_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime/"
+#define RUNTIME_RESOURCE_PATH      "/io/github/tabwright/Tabwright/runtime/"
+#define RUNTIME_CALL_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime-call/"
 
 /* How long the snapshot may spend reading and writing out the page, well
  * within the call's time limit: a huge page gives a partial snapshot with a
@@ -18,12 +20,6 @@
  * meson.build, which also puts them in the GResource bundle. */
 static const char * const runtime_modules[] = { TW_RUNTIME_MODULES };
 
-/* The body every call runs in the isolated world. It answers null when the
- * runtime is missing from the document (it was loaded before the runtime
- * was installed), so the caller can install it and try again. */
-static const char call_body[] =
-  "if (typeof __tabwright !== 'object') return null;\n"
-  "return __tabwright.call(fn, args, nextRef);";
 
 struct _TwPageRuntime
 {
@@ -42,18 +38,16 @@ struct _TwPageRuntime
 
 G_DEFINE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, G_TYPE_OBJECT)
 
-/* Reads the modules out of GResource once per process and wraps them in one
- * function, so their declarations share a scope of their own. */
+/* The modules wrapped in one function (webview/runtime/call/install.js), so
+ * their declarations share a scope of their own. Built once per process. */
 static const char *
 tw_page_runtime_get_source (void)
 {
   static char *source;
-  static gsize initialized;
 
-  if (g_once_init_enter (&initialized))
+  if (g_once_init_enter (&source))
     {
-      g_autoptr(GString) str = g_string_new ("(function () {\n'use strict';\n"
-                                             "if (globalThis.__tabwright !== undefined) return;\n");
+      g_autoptr(GString) modules = g_string_new (NULL);
 
       for (guint i = 0; i < G_N_ELEMENTS (runtime_modules); i++)
         {
@@ -65,40 +59,32 @@ tw_page_runtime_get_source (void)
           if (bytes == NULL)
             g_error ("The page runtime module %s is missing: %s", path, error->message);
 
-          g_string_append_len (str, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-          g_string_append (str, "\n");
+          if (i > 0)
+            g_string_append (modules, "\n");
+          g_string_append_len (modules, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
         }
 
-      g_string_append (str, "})();\n//# sourceURL=tabwright-runtime.js\n");
-      source = g_string_free (g_steal_pointer (&str), FALSE);
-      g_once_init_leave (&initialized, 1);
+      g_once_init_leave (&source,
+                         tw_script_expand (tw_script_get (RUNTIME_CALL_RESOURCE_PATH "install.js"),
+                                           "tabwrightModules", modules->str,
+                                           NULL));
     }
 
   return source;
 }
 
-/* The script of the page's own world (webview/runtime/page-world/). */
+/* The body every call runs in the isolated world (webview/runtime/call/). */
+static const char *
+tw_page_runtime_get_call_body (void)
+{
+  return tw_script_get (RUNTIME_CALL_RESOURCE_PATH "call.js");
+}
+
+/* Pointer capture in the page's own world (webview/page-world/). */
 static const char *
 tw_page_runtime_get_page_world_source (void)
 {
-  static char *source;
-  static gsize initialized;
-
-  if (g_once_init_enter (&initialized))
-    {
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GError) error = NULL;
-
-      bytes = g_resources_lookup_data ("/io/github/tabwright/Tabwright/page-world/pointer-capture.js",
-                                       G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-      if (bytes == NULL)
-        g_error ("The page-world script is missing: %s", error->message);
-      source = g_strdup_printf ("%.*s\n//# sourceURL=tabwright-page-world.js\n",
-                                (int) g_bytes_get_size (bytes), (const char *) g_bytes_get_data (bytes, NULL));
-      g_once_init_leave (&initialized, 1);
-    }
-
-  return source;
+  return tw_script_get ("/io/github/tabwright/Tabwright/page-world/pointer-capture.js");
 }
 
 static void
@@ -478,7 +464,7 @@ call_start (GTask *task)
   g_variant_dict_insert (&dict, "nextRef", "d", (double) self->next_ref);
 
   webkit_web_view_call_async_javascript_function (self->view,
-                                                  call_body, -1,
+                                                  tw_page_runtime_get_call_body (), -1,
                                                   g_variant_dict_end (&dict),
                                                   TW_PAGE_RUNTIME_WORLD,
                                                   "tabwright-call.js",

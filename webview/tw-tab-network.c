@@ -111,7 +111,7 @@ list_requests (TwTabLog   *log,
 
 typedef struct
 {
-  WebKitWebView *view;          /* weak */
+  TwPageRuntime *runtime;       /* weak */
   JsonObject    *request;
   char          *save_path;     /* resolved, or NULL */
   char          *workspace_dir;
@@ -123,7 +123,7 @@ typedef struct
 static void
 detail_free (Detail *detail)
 {
-  g_clear_weak_pointer (&detail->view);
+  g_clear_weak_pointer (&detail->runtime);
   g_clear_pointer (&detail->request, json_object_unref);
   g_free (detail->save_path);
   g_free (detail->workspace_dir);
@@ -220,21 +220,11 @@ timing_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   Detail *detail = g_task_get_task_data (task);
-  g_autoptr(JSCValue) value = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) timing = NULL;
 
-  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
-                                                                 &error);
-  if (value != NULL && jsc_value_is_object (value))
-    {
-      g_autofree char *json = jsc_value_to_json (value, 0);
-      g_autoptr(JsonParser) parser = json_parser_new ();
-
-      if (json != NULL && json_parser_load_from_data (parser, json, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        json_object_set_member (detail->request, "timing",
-                                json_node_copy (json_parser_get_root (parser)));
-    }
+  timing = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, NULL);
+  if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
+    json_object_set_member (detail->request, "timing", g_steal_pointer (&timing));
 
   if (!json_object_has_member (detail->request, "timing"))
     add_unavailable (detail->request, "timing: the page has no Resource Timing entry for this URL "
@@ -243,34 +233,14 @@ timing_cb (GObject      *object,
   return_detail (task);
 }
 
-/* Resource Timing, read in the runtime's world: the phases as the page's
- * own performance timeline measured them. Cross-origin entries without
- * Timing-Allow-Origin have zeros, which come out as null. */
-static const char timing_function[] =
-  "const list = performance.getEntriesByName(url);"
-  "let t = list.length ? list[list.length - 1] : null;"
-  "if (!t) return null;"
-  "const span = (a, b) => (a > 0 && b >= a) ? Math.round((b - a) * 10) / 10 : null;"
-  "return {"
-  "  startMs: Math.round(t.startTime * 10) / 10,"
-  "  redirectMs: span(t.redirectStart, t.redirectEnd),"
-  "  dnsMs: span(t.domainLookupStart, t.domainLookupEnd),"
-  "  connectMs: span(t.connectStart, t.connectEnd),"
-  "  tlsMs: t.secureConnectionStart > 0 ? span(t.secureConnectionStart, t.connectEnd) : null,"
-  "  waitingMs: span(t.requestStart, t.responseStart),"
-  "  downloadMs: span(t.responseStart, t.responseEnd),"
-  "  totalMs: Math.round(t.duration * 10) / 10,"
-  "  transferSize: t.transferSize, encodedBodySize: t.encodedBodySize,"
-  "  decodedBodySize: t.decodedBodySize, protocol: t.nextHopProtocol || null"
-  "};";
-
+/* Resource Timing, read in the runtime's world (network.js). */
 static void
 read_timing (GTask *task)
 {
   Detail *detail = g_task_get_task_data (task);
-  GVariantDict args;
+  g_autoptr(JsonObject) args = NULL;
 
-  if (detail->view == NULL)
+  if (detail->runtime == NULL)
     {
       add_unavailable (detail->request, "timing: the tab is gone");
       return_detail (task);
@@ -278,13 +248,11 @@ read_timing (GTask *task)
       return;
     }
 
-  g_variant_dict_init (&args, NULL);
-  g_variant_dict_insert (&args, "url", "s",
-                         json_object_get_string_member_with_default (detail->request, "url", ""));
-  webkit_web_view_call_async_javascript_function (detail->view, timing_function, -1,
-                                                  g_variant_dict_end (&args), TW_PAGE_RUNTIME_WORLD,
-                                                  NULL, g_task_get_cancellable (task), timing_cb,
-                                                  task);
+  args = json_object_new ();
+  json_object_set_string_member (args, "url",
+                                 json_object_get_string_member_with_default (detail->request, "url", ""));
+  tw_page_runtime_call_async (detail->runtime, "network.timing", args,
+                              g_task_get_cancellable (task), timing_cb, task);
 }
 
 static void
@@ -397,7 +365,7 @@ body_cb (GObject      *object,
 
 void
 tw_tab_network_run_async (TwTabLog            *log,
-                          WebKitWebView       *view,
+                          TwPageRuntime       *runtime,
                           const char          *workspace_dir,
                           JsonObject          *params,
                           GCancellable        *cancellable,
@@ -414,7 +382,7 @@ tw_tab_network_run_async (TwTabLog            *log,
   gint64 id;
 
   g_return_if_fail (TW_IS_TAB_LOG (log));
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
 
   task = g_task_new (log, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_tab_network_run_async);
@@ -460,7 +428,7 @@ tw_tab_network_run_async (TwTabLog            *log,
       detail->workspace_dir = g_strdup (workspace_dir);
     }
 
-  g_set_weak_pointer (&detail->view, view);
+  g_set_weak_pointer (&detail->runtime, runtime);
   detail->cursor = MAX (json_object_get_int_member_with_default (params, "cursor", 0), 0);
   detail->max_chars = CLAMP (json_object_get_int_member_with_default (params, "maxBodyChars",
                                                                       TW_TAB_NETWORK_DEFAULT_BODY_CHARS),

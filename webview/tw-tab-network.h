@@ -4,6 +4,7 @@
 #include <webkit/webkit.h>
 #include <json-glib/json-glib.h>
 
+#include "tw-page-runtime.h"
 #include "tw-tab-log.h"
 
 G_BEGIN_DECLS
@@ -21,7 +22,7 @@ G_BEGIN_DECLS
 #define TW_TAB_NETWORK_DEFAULT_BODY_CHARS 10000
 
 void        tw_tab_network_run_async  (TwTabLog            *log,
-                                       WebKitWebView       *view,
+                                       TwPageRuntime       *runtime,
                                        const char          *workspace_dir,
                                        JsonObject          *params,
                                        GCancellable        *cancellable,

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 /* tw-tab-storage.c */
 GError     *_tw_tab_storage_invalid          (const char  *format,
                                               ...) G_GNUC_PRINTF (1, 2);
-JsonObject *_tw_tab_storage_parse_answer     (JSCValue    *value,
+JsonObject *_tw_tab_storage_parse_answer     (JsonNode    *node,
                                               GError     **error);
 
 /* tw-tab-storage-cookies.c */

@@ -23,22 +23,6 @@
 /* The largest storage state file loaded. */
 #define STATE_MAX_BYTES (16 * 1024 * 1024)
 
-static const char read_local_storage_body[] =
-  "let store;"
-  "try { store = window.localStorage; } catch (e) { return JSON.stringify({denied: String(e)}); }"
-  "const items = [];"
-  "for (let i = 0; store && i < store.length; i++) {"
-  "  const k = store.key(i); items.push({name: k, value: store.getItem(k)});"
-  "}"
-  "return JSON.stringify({origin: String(location.origin), localStorage: items});";
-
-static const char write_local_storage_body[] =
-  "const answer = {origin: String(location.origin)};"
-  "try {"
-  "  for (const item of JSON.parse(items)) window.localStorage.setItem(item.name, item.value);"
-  "} catch (e) { answer.failed = String(e && e.message || e); }"
-  "return JSON.stringify(answer);";
-
 typedef struct
 {
   WebKitNetworkSession *session;
@@ -56,6 +40,7 @@ typedef struct
   GList                *new_cookies;  /* load: SoupCookie */
 
   WebKitWebView        *hidden_view;
+  TwPageRuntime        *hidden_runtime;
   gulong                load_changed_id;
   gulong                load_failed_id;
   guint                 timeout_id;
@@ -71,6 +56,7 @@ drop_hidden_view (StateData *data)
 
   g_clear_signal_handler (&data->load_changed_id, data->hidden_view);
   g_clear_signal_handler (&data->load_failed_id, data->hidden_view);
+  g_clear_object (&data->hidden_runtime);
   /* WebKit may still use the view in the signal emission that got here. */
   g_idle_add_once ((GSourceOnceFunc) g_object_unref, g_steal_pointer (&data->hidden_view));
 }
@@ -205,17 +191,19 @@ state_origin_read_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   StateData *data = g_task_get_task_data (task);
   const char *wanted = g_ptr_array_index (data->targets, data->next_origin);
-  g_autoptr(JSCValue) value = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) answer = NULL;
+  JsonNode *node;
   JsonNode *items;
 
-  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
-                                                                 &error);
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
   if (g_task_return_error_if_cancelled (task))
-    return;
+    {
+      g_clear_pointer (&node, json_node_unref);
+      return;
+    }
 
-  if (value == NULL || (answer = _tw_tab_storage_parse_answer (value, &error)) == NULL ||
+  if (node == NULL || (answer = _tw_tab_storage_parse_answer (node, &error)) == NULL ||
       g_strcmp0 (tw_json_get_string (answer, "origin", NULL), wanted) != 0)
     {
       drop_hidden_view (data);
@@ -282,18 +270,20 @@ state_origin_written_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StateData *data = g_task_get_task_data (task);
-  g_autoptr(JSCValue) value = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) answer = NULL;
   JsonObject *origin = json_array_get_object_element (data->origins, data->next_origin);
   const char *wanted = json_object_get_string_member (origin, "origin");
+  JsonNode *node;
 
-  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
-                                                                 &error);
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
   if (g_task_return_error_if_cancelled (task))
-    return;
+    {
+      g_clear_pointer (&node, json_node_unref);
+      return;
+    }
 
-  if (value == NULL || (answer = _tw_tab_storage_parse_answer (value, &error)) == NULL)
+  if (node == NULL || (answer = _tw_tab_storage_parse_answer (node, &error)) == NULL)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "could not write the localStorage of %s: %s", wanted,
@@ -322,10 +312,7 @@ hidden_view_load_changed_cb (WebKitWebView   *view,
                              GTask           *task)
 {
   StateData *data = g_task_get_task_data (task);
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(JsonNode) items = NULL;
-  g_autofree char *items_json = NULL;
-  g_autoptr(GVariantDict) args = NULL;
+  g_autoptr(JsonObject) args = NULL;
   JsonObject *origin;
 
   if (event != WEBKIT_LOAD_FINISHED)
@@ -335,28 +322,20 @@ hidden_view_load_changed_cb (WebKitWebView   *view,
 
   if (!data->load)
     {
-      webkit_web_view_call_async_javascript_function (view, read_local_storage_body, -1, NULL,
-                                                      TW_PAGE_RUNTIME_WORLD, NULL,
-                                                      g_task_get_cancellable (task),
-                                                      state_origin_read_cb, g_object_ref (task));
+      tw_page_runtime_call_async (data->hidden_runtime, "storage.readLocal", NULL,
+                                  g_task_get_cancellable (task),
+                                  state_origin_read_cb, g_object_ref (task));
       g_object_unref (task);
       return;
     }
 
   origin = json_array_get_object_element (data->origins, data->next_origin);
-  items = json_node_new (JSON_NODE_ARRAY);
-  json_node_set_array (items, json_object_get_array_member (origin, "localStorage"));
-  generator = json_generator_new ();
-  json_generator_set_root (generator, items);
-  items_json = json_generator_to_data (generator, NULL);
-
-  args = g_variant_dict_new (NULL);
-  g_variant_dict_insert (args, "items", "s", items_json);
-  webkit_web_view_call_async_javascript_function (view, write_local_storage_body, -1,
-                                                  g_variant_dict_end (args),
-                                                  TW_PAGE_RUNTIME_WORLD, NULL,
-                                                  g_task_get_cancellable (task),
-                                                  state_origin_written_cb, g_object_ref (task));
+  args = json_object_new ();
+  json_object_set_array_member (args, "items",
+                                json_array_ref (json_object_get_array_member (origin, "localStorage")));
+  tw_page_runtime_call_async (data->hidden_runtime, "storage.writeLocal", args,
+                              g_task_get_cancellable (task),
+                              state_origin_written_cb, g_object_ref (task));
 
   /* The reference the load held passes to the script call. */
   g_object_unref (task);
@@ -426,6 +405,7 @@ state_visit_next_origin (GTask *task)
                                         "network-session", data->session,
                                         NULL);
       g_object_ref_sink (data->hidden_view);
+      data->hidden_runtime = tw_page_runtime_new (data->hidden_view);
       data->load_changed_id = g_signal_connect (data->hidden_view, "load-changed",
                                                 G_CALLBACK (hidden_view_load_changed_cb), task);
       data->load_failed_id = g_signal_connect (data->hidden_view, "load-failed",

@@ -29,55 +29,22 @@ _tw_tab_storage_invalid (const char *format,
   return error;
 }
 
-/* Runs in the runtime's isolated world: the page cannot replace the
- * Storage methods it calls. The answer is JSON text, so member order stays. */
-static const char web_storage_body[] =
-  "let store;"
-  "const origin = String(location.origin);"
-  "try { store = area === 'session' ? window.sessionStorage : window.localStorage; }"
-  "catch (e) { return JSON.stringify({denied: String(e && e.message || e), origin}); }"
-  "if (!store) return JSON.stringify({denied: 'the document has no storage', origin});"
-  "switch (action) {"
-  "case 'list': {"
-  "  const items = [];"
-  "  for (let i = 0; i < store.length; i++) {"
-  "    const k = store.key(i); let v = store.getItem(k); const cut = v.length > maxChars;"
-  "    if (cut) v = v.slice(0, maxChars);"
-  "    items.push(cut ? {key: k, value: v, truncated: true} : {key: k, value: v});"
-  "  }"
-  "  return JSON.stringify({origin, items});"
-  "}"
-  "case 'get': { const v = store.getItem(key); return JSON.stringify({origin, key, value: v}); }"
-  "case 'set':"
-  "  try { store.setItem(key, value); }"
-  "  catch (e) { return JSON.stringify({failed: String(e && e.message || e), origin}); }"
-  "  return JSON.stringify({origin, key, value: store.getItem(key)});"
-  "case 'delete': {"
-  "  const had = store.getItem(key) !== null; store.removeItem(key);"
-  "  return JSON.stringify({origin, key, removed: had ? 1 : 0});"
-  "}"
-  "case 'clear': { const n = store.length; store.clear(); return JSON.stringify({origin, removed: n}); }"
-  "}"
-  "return JSON.stringify({failed: 'unknown action', origin});";
-
+/* The object a storage function of the runtime (storage.js) answered.
+ * Takes @node. */
 JsonObject *
-_tw_tab_storage_parse_answer (JSCValue  *value,
+_tw_tab_storage_parse_answer (JsonNode  *node,
                               GError   **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autofree char *json = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) owned = node;
 
-  json = jsc_value_is_string (value) ? jsc_value_to_string (value) : NULL;
-  if (json == NULL || !json_parser_load_from_data (parser, json, -1, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (owned == NULL || !JSON_NODE_HOLDS_OBJECT (owned))
     {
       g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                           "the page gave an answer that is not JSON");
+                           "the page gave an answer that is not an object");
       return NULL;
     }
 
-  return json_object_ref (json_node_get_object (root));
+  return json_object_ref (json_node_get_object (owned));
 }
 
 /* Maps the page's {denied} and {failed} answers to errors. */
@@ -116,13 +83,12 @@ web_storage_done_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   JsonObject *params = g_task_get_task_data (task);
-  g_autoptr(JSCValue) value = NULL;
+  JsonNode *node;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) answer = NULL;
 
-  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result,
-                                                                 &error);
-  if (value == NULL)
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (node == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_task_return_error (task, g_steal_pointer (&error));
@@ -132,7 +98,7 @@ web_storage_done_cb (GObject      *object,
       return;
     }
 
-  answer = _tw_tab_storage_parse_answer (value, &error);
+  answer = _tw_tab_storage_parse_answer (node, &error);
   if (answer == NULL || !check_answer (answer, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -147,20 +113,20 @@ web_storage_done_cb (GObject      *object,
 }
 
 void
-tw_tab_storage_web_async (WebKitWebView       *view,
+tw_tab_storage_web_async (TwPageRuntime       *runtime,
                           JsonObject          *params,
                           GCancellable        *cancellable,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GVariantDict) args = g_variant_dict_new (NULL);
+  g_autoptr(JsonObject) args = json_object_new ();
   const char *action = tw_json_get_string (params, "action", NULL);
   const char *area = tw_json_get_string (params, "area", NULL);
   const char *key = tw_json_get_string (params, "key", NULL);
   const char *value = tw_json_get_string (params, "value", NULL);
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
   g_return_if_fail (params != NULL);
 
   task = g_task_new (NULL, cancellable, callback, user_data);
@@ -196,16 +162,14 @@ tw_tab_storage_web_async (WebKitWebView       *view,
       return;
     }
 
-  g_variant_dict_insert (args, "area", "s", area != NULL ? area : "local");
-  g_variant_dict_insert (args, "action", "s", action);
-  g_variant_dict_insert (args, "key", "s", key != NULL ? key : "");
-  g_variant_dict_insert (args, "value", "s", value != NULL ? value : "");
-  g_variant_dict_insert (args, "maxChars", "i", LIST_VALUE_MAX_CHARS);
+  json_object_set_string_member (args, "area", area != NULL ? area : "local");
+  json_object_set_string_member (args, "action", action);
+  json_object_set_string_member (args, "key", key != NULL ? key : "");
+  json_object_set_string_member (args, "value", value != NULL ? value : "");
+  json_object_set_int_member (args, "maxChars", LIST_VALUE_MAX_CHARS);
 
-  webkit_web_view_call_async_javascript_function (view, web_storage_body, -1,
-                                                  g_variant_dict_end (args),
-                                                  TW_PAGE_RUNTIME_WORLD, NULL, cancellable,
-                                                  web_storage_done_cb, g_steal_pointer (&task));
+  tw_page_runtime_call_async (runtime, "storage.web", args, cancellable,
+                              web_storage_done_cb, g_steal_pointer (&task));
 }
 
 JsonObject *

@@ -4,6 +4,8 @@
 #include <json-glib/json-glib.h>
 #include <webkit/webkit.h>
 
+#include "tw-page-runtime.h"
+
 G_BEGIN_DECLS
 
 /* What a page keeps about the person: the cookies of the workspace's
@@ -21,9 +23,9 @@ void        tw_tab_storage_cookies_async (WebKitNetworkSession  *session,
 JsonObject *tw_tab_storage_cookies_finish (GAsyncResult         *result,
                                            GError              **error);
 
-/* browser_storage, on the document @view shows: {area: local|session,
- * action: list|get|set|delete|clear, key?, value?}. */
-void        tw_tab_storage_web_async     (WebKitWebView         *view,
+/* browser_storage, on the document of @runtime's view: {area:
+ * local|session, action: list|get|set|delete|clear, key?, value?}. */
+void        tw_tab_storage_web_async     (TwPageRuntime         *runtime,
                                           JsonObject            *params,
                                           GCancellable          *cancellable,
                                           GAsyncReadyCallback    callback,

@@ -13,45 +13,6 @@ tw_tool_get_browser_id (TwToolCall *call)
   return tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
 }
 
-JsonObject *
-tw_tool_copy_arguments (TwToolCall         *call,
-                        const char * const *names)
-{
-  JsonObject *arguments;
-  JsonObject *params;
-
-  g_return_val_if_fail (call != NULL, NULL);
-  g_return_val_if_fail (names != NULL, NULL);
-
-  arguments = tw_tool_call_get_arguments (call);
-  params = json_object_new ();
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      JsonNode *node = json_object_get_member (arguments, names[i]);
-
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        json_object_set_member (params, names[i], json_node_copy (node));
-    }
-
-  return params;
-}
-
-void
-tw_tool_run_tab_command (TwToolCall         *call,
-                         TwTabCommand        command,
-                         const char * const *names,
-                         TwToolFormatFunc    format)
-{
-  g_autoptr(JsonObject) params = NULL;
-
-  g_return_if_fail (call != NULL);
-  g_return_if_fail (names != NULL);
-
-  params = tw_tool_copy_arguments (call, names);
-  tw_tool_call_run_command (call, command, tw_tool_get_browser_id (call), params, format);
-}
-
 gboolean
 tw_tool_check_http_url (const char  *url,
                         GError     **error)

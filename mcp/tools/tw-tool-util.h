@@ -7,96 +7,11 @@
 G_BEGIN_DECLS
 
 /* Pieces that several tool groups share, so that the same thing reads the
- * same everywhere: schema fragments (JSON text to paste into a schema
- * literal) and the wording of common results. */
-
-/* The "browserId" member of an input schema's properties. */
-#define TW_TOOL_BROWSER_ID_PROPERTY \
-  "\"browserId\": {" \
-  "\"type\": \"string\", \"minLength\": 1, " \
-  "\"description\": \"Tab id, e.g. \\\"b3\\\".\"" \
-  "}"
-
-/* An input schema: an object with @properties (schema members, as JSON
- * text), of which those named in @required (quoted names, comma-separated)
- * must be given, and nothing else. */
-#define TW_TOOL_INPUT_SCHEMA(properties, required) \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" properties "}, " \
-  "\"required\": [" required "], " \
-  "\"additionalProperties\": false" \
-  "}"
-
-/* An input schema whose arguments may all be left out. */
-#define TW_TOOL_OPTIONAL_INPUT_SCHEMA(properties) \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" properties "}, " \
-  "\"additionalProperties\": false" \
-  "}"
-
-/* The input schema of a tool that takes no arguments. */
-#define TW_TOOL_NO_ARGUMENTS_SCHEMA TW_TOOL_OPTIONAL_INPUT_SCHEMA ("")
-
-/* An output schema: an object with @properties, of which those named in
- * @required are always there. */
-#define TW_TOOL_OUTPUT_SCHEMA(properties, required) \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" properties "}, " \
-  "\"required\": [" required "]" \
-  "}"
-
-/* An input schema whose only argument is browserId. */
-#define TW_TOOL_BROWSER_ID_ONLY_SCHEMA \
-  TW_TOOL_INPUT_SCHEMA (TW_TOOL_BROWSER_ID_PROPERTY, "\"browserId\"")
-
-/* The dialogs a page opened during a command (DESIGN.md §3). */
-#define TW_TOOL_DIALOGS_PROPERTY \
-  "\"dialogs\": {" \
-  "\"type\": \"array\", " \
-  "\"description\": \"JavaScript dialogs the page opened during the command: alerts were accepted, confirm, prompt and beforeunload dialogs were dismissed unless browser_handle_dialog said otherwise.\", " \
-  "\"items\": {" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" \
-  "\"type\": {\"type\": \"string\", \"enum\": [\"alert\", \"confirm\", \"prompt\", \"beforeunload\"], \"description\": \"Kind of dialog.\"}, " \
-  "\"message\": {\"type\": \"string\", \"description\": \"The text the dialog showed.\"}, " \
-  "\"count\": {\"type\": \"integer\", \"minimum\": 2, \"description\": \"How many times in a row it opened, when more than once.\"}, " \
-  "\"accepted\": {\"type\": \"boolean\", \"description\": \"Whether it was accepted (OK) or dismissed (Cancel).\"}, " \
-  "\"promptText\": {\"type\": \"string\", \"description\": \"The text an accepted prompt answered.\"}" \
-  "}, " \
-  "\"required\": [\"type\", \"message\"]" \
-  "}" \
-  "}"
-
-/* The output schema of commands that leave a tab showing a page: new tab,
- * navigate, back, forward, reload. */
-#define TW_TOOL_PAGE_OUTPUT_SCHEMA \
-  TW_TOOL_OUTPUT_SCHEMA ( \
-    "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
-    "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows now, after redirects.\"}, " \
-    "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
-    "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
-    "\"private\": {\"type\": \"boolean\", \"description\": \"browser_new_tab: true when the tab is private.\"}, " \
-    TW_TOOL_DIALOGS_PROPERTY, \
-    "\"browserId\", \"url\", \"title\"")
+ * same everywhere: the wording of common results. Schemas and the parts
+ * they share are JSON files (mcp/tools/schemas/). */
 
 /* The browserId argument of a call whose schema requires one. */
 const char *tw_tool_get_browser_id      (TwToolCall  *call);
-
-/* A new object with the members of the call's arguments named in the
- * NULL-terminated @names that are present and not null: the parameters a
- * command takes from its tool. */
-JsonObject *tw_tool_copy_arguments      (TwToolCall         *call,
-                                         const char * const *names);
-
-/* Runs @command on the call's tab (its browserId argument) with the
- * arguments named in @names, and answers with @format: what most tools do. */
-void        tw_tool_run_tab_command     (TwToolCall         *call,
-                                         TwTabCommand        command,
-                                         const char * const *names,
-                                         TwToolFormatFunc    format);
 
 /* TRUE for an absolute http or https URL with a host; anything else fails
  * with browser_denied and a message saying only http and https are

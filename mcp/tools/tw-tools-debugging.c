@@ -11,7 +11,6 @@
 /* Tools for debugging a page in depth: its console, its network requests, and
  * HTTP requests with the workspace's cookies. */
 
-
 /* browser_console */
 
 static void
@@ -144,29 +143,24 @@ format_console (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-console_handler (TwToolCall *call)
+/* At most one mode besides listing. */
+static gboolean
+check_console (JsonObject  *arguments,
+               GError     **error)
 {
-  static const char * const names[] = {
-    "id", "level", "source", "text", "allPages", "maxEntries", "wait", "timeoutMs", "clear", NULL
-  };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
   guint modes = json_object_has_member (arguments, "id") +
                 tw_json_get_boolean (arguments, "wait", FALSE) +
                 tw_json_get_boolean (arguments, "clear", FALSE);
 
   if (modes > 1)
     {
-      g_autoptr(GError) error = NULL;
-
-      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                            "Give at most one of \"id\" (one message in detail), \"wait\" (the "
                            "next matching message) and \"clear\"");
-      tw_tool_call_return_error (call, error);
-      return;
+      return FALSE;
     }
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CONSOLE, names, format_console);
+  return TRUE;
 }
 
 /* browser_network */
@@ -325,30 +319,6 @@ format_network (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-network_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "id", "type", "status", "method", "url", "failed", "pages", "maxEntries", "showSecrets",
-    "maxBodyChars", "cursor", "savePath", NULL
-  };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_NETWORK, names, format_network);
-}
-
-#define NETWORK_REQUEST_PROPERTIES \
-  "\"id\": {\"type\": \"integer\"}, " \
-  "\"time\": {\"type\": \"string\"}, " \
-  "\"method\": {\"type\": \"string\"}, " \
-  "\"url\": {\"type\": \"string\"}, " \
-  "\"resourceType\": {\"type\": \"string\"}, " \
-  "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"]}, " \
-  "\"status\": {\"type\": [\"integer\", \"null\"]}, " \
-  "\"statusText\": {\"type\": \"string\"}, " \
-  "\"durationMs\": {\"type\": \"integer\"}, " \
-  "\"size\": {\"type\": \"integer\"}, " \
-  "\"mimeType\": {\"type\": \"string\"}, " \
-  "\"failure\": {\"type\": \"string\"}"
-
 /* browser_fetch */
 
 static char *
@@ -396,44 +366,12 @@ format_fetch (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-fetch_handler (TwToolCall *call)
+static gboolean
+check_fetch (JsonObject  *arguments,
+             GError     **error)
 {
-  static const char * const names[] = {
-    "url", "method", "headers", "body", "maxBodyChars", "showSecrets", NULL
-  };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(GError) error = NULL;
-
-  if (!tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), &error))
-    {
-      tw_tool_call_return_error (call, error);
-      return;
-    }
-
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FETCH, names, format_fetch);
+  return tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), error);
 }
-
-#define CONSOLE_MESSAGE_SCHEMA \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"properties\": {" \
-  "\"id\": {\"type\": \"integer\", \"description\": \"The message's id.\"}, " \
-  "\"time\": {\"type\": \"string\", \"description\": \"ISO 8601 with milliseconds.\"}, " \
-  "\"level\": {\"type\": \"string\"}, " \
-  "\"source\": {\"type\": \"string\"}, " \
-  "\"text\": {\"type\": \"string\", \"description\": \"The message as the engine reports it.\"}, " \
-  "\"url\": {\"type\": \"string\"}, " \
-  "\"line\": {\"type\": \"integer\"}, " \
-  "\"column\": {\"type\": \"integer\"}, " \
-  "\"args\": {\"type\": \"array\", \"description\": \"With id: every argument as JSON (the thrown value for exceptions); values JSON cannot hold are strings like \\\"[undefined]\\\".\"}, " \
-  "\"stack\": {\"type\": \"array\", \"description\": \"With id: the stack, innermost first.\", \"items\": {\"type\": \"object\", \"properties\": {\"function\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"line\": {\"type\": \"integer\"}, \"column\": {\"type\": \"integer\"}}}}" \
-  "}, " \
-  "\"required\": [\"id\", \"time\", \"level\", \"source\", \"text\"]" \
-  "}"
-
-#define HEADERS_SCHEMA \
-  "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}}}}"
 
 static const TwToolDef debugging_tools[] = {
   {
@@ -445,32 +383,15 @@ static const TwToolDef debugging_tools[] = {
       "allPages. With id: one message in detail, every argument as JSON and the stack with "
       "file, line and column. With wait: the next matching message (at once if one came "
       "since the last read), or browser_timeout. With clear: empty the console.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this message in detail.\"}, "
-      "\"level\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"error\", \"warning\", \"info\", \"log\", \"debug\"]}, \"description\": \"Only these levels.\"}, "
-      "\"source\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"console-api\", \"javascript\", \"network\", \"security\", \"other\"]}, \"description\": \"Only these sources; javascript is uncaught exceptions.\"}, "
-      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only messages containing this, ignoring case.\"}, "
-      "\"allPages\": {\"type\": \"boolean\", \"description\": \"Include pages before the last navigation.\"}, "
-      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Newest messages to return. Default 50.\"}, "
-      "\"wait\": {\"type\": \"boolean\", \"description\": \"Wait for the next matching message.\"}, "
-      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"With wait. Default 5000.\"}, "
-      "\"clear\": {\"type\": \"boolean\", \"description\": \"Remove all console messages.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"message\", \"wait\", \"clear\"]}, "
-      "\"matched\": {\"type\": \"integer\", \"description\": \"Matching messages, before maxEntries.\"}, "
-      "\"cleared\": {\"type\": \"integer\"}, "
-      "\"waitedMs\": {\"type\": \"integer\"}, "
-      "\"messages\": {\"type\": \"array\", \"description\": \"Oldest first.\", \"items\": " CONSOLE_MESSAGE_SCHEMA "}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"mode\", \"matched\", \"messages\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = console_handler,
+    .command = TW_TAB_COMMAND_CONSOLE,
+    .arguments = TW_TOOL_ARGUMENTS ("id", "level", "source", "text", "allPages", "maxEntries",
+                                    "wait", "timeoutMs", "clear"),
+    .format = format_console,
+    .check = check_console,
   },
   {
     .name = "browser_network",
@@ -482,42 +403,15 @@ static const TwToolDef debugging_tools[] = {
       "cookies masked unless showSecrets), request body, timing phases and the response "
       "body (text and JSON shown, binary as size and type, long bodies continue with "
       "cursor); savePath writes the body to a file in the workspace.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"id\": {\"type\": \"integer\", \"minimum\": 1, \"description\": \"Show this request in detail.\"}, "
-      "\"type\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"document\", \"stylesheet\", \"script\", \"image\", \"font\", \"media\", \"fetch\", \"worker\", \"manifest\", \"object\", \"other\"]}, \"description\": \"Only these resource types; fetch is fetch() and XHR.\"}, "
-      "\"status\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"1xx\", \"2xx\", \"3xx\", \"4xx\", \"5xx\", \"none\"]}, \"description\": \"Only these status classes; none is no response.\"}, "
-      "\"method\": {\"type\": \"string\", \"minLength\": 1}, "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only URLs containing this.\"}, "
-      "\"failed\": {\"type\": \"boolean\", \"description\": \"Only failed loads and HTTP errors (status 400 and up).\"}, "
-      "\"pages\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100, \"description\": \"Newest pages to cover; 0 for all kept. Default 1: since the last navigation.\"}, "
-      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}, "
-      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"With id: show Authorization, Cookie and Set-Cookie values.\"}, "
-      "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 200000, \"description\": \"With id. Default 10000.\"}, "
-      "\"cursor\": {\"type\": \"integer\", \"minimum\": 0, \"description\": \"With id: where the body continues.\"}, "
-      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"With id: write the response body to this file inside the workspace.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"mode\": {\"type\": \"string\", \"enum\": [\"list\", \"request\"]}, "
-      "\"matched\": {\"type\": \"integer\"}, "
-      "\"requests\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES "}}}, "
-      "\"request\": {\"type\": \"object\", \"properties\": {" NETWORK_REQUEST_PROPERTIES ", "
-      "\"requestHeaders\": " HEADERS_SCHEMA ", "
-      "\"responseHeaders\": " HEADERS_SCHEMA ", "
-      "\"requestBody\": {\"type\": \"string\"}, "
-      "\"timing\": {\"type\": \"object\", \"description\": \"Phases in ms from the page's Resource Timing.\"}, "
-      "\"responseBody\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"offset\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}, \"nextCursor\": {\"type\": \"integer\"}}}, "
-      "\"savedPath\": {\"type\": \"string\"}, "
-      "\"unavailable\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"What WebKit could not give.\"}"
-      "}}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"mode\", \"matched\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = network_handler,
+    .command = TW_TAB_COMMAND_NETWORK,
+    .arguments = TW_TOOL_ARGUMENTS ("id", "type", "status", "method", "url", "failed", "pages",
+                                    "maxEntries", "showSecrets", "maxBodyChars", "cursor",
+                                    "savePath"),
+    .format = format_network,
   },
   {
     .name = "browser_fetch",
@@ -527,29 +421,15 @@ static const TwToolDef debugging_tools[] = {
       "browser session, outside the page so no CORS rule applies, and return the status, "
       "headers and a size-limited body. Use it to call an API the page uses as the logged-in "
       "user, without writing fetch() into browser_evaluate. http and https only.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http(s) URL.\"}, "
-      "\"method\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Default GET.\"}, "
-      "\"headers\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"Extra request headers.\"}, "
-      "\"body\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"Request body; set Content-Type in headers.\"}, "
-      "\"maxBodyChars\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1000000, \"description\": \"Default 10000.\"}, "
-      "\"showSecrets\": {\"type\": \"boolean\", \"description\": \"Show Set-Cookie values.\"}",
-      "\"browserId\", \"url\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"After redirects.\"}, "
-      "\"status\": {\"type\": \"integer\"}, "
-      "\"statusText\": {\"type\": \"string\"}, "
-      "\"cookiesSent\": {\"type\": \"integer\"}, "
-      "\"headers\": " HEADERS_SCHEMA ", "
-      "\"body\": {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"text\", \"json\", \"binary\"]}, \"size\": {\"type\": \"integer\"}, \"mimeType\": {\"type\": \"string\"}, \"chars\": {\"type\": \"integer\"}, \"truncated\": {\"type\": \"boolean\"}, \"text\": {\"type\": \"string\"}}}",
-      "\"browserId\", \"url\", \"status\", \"headers\", \"body\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = fetch_handler,
+    .command = TW_TAB_COMMAND_FETCH,
+    .arguments = TW_TOOL_ARGUMENTS ("url", "method", "headers", "body", "maxBodyChars",
+                                    "showSecrets"),
+    .format = format_fetch,
+    .check = check_fetch,
   },
 };
 

@@ -25,13 +25,6 @@ format_handle_dialog (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-handle_dialog_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "accept", "promptText", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_HANDLE_DIALOG, names, format_handle_dialog);
-}
-
 static const TwToolDef dialogs_tools[] = {
   {
     .name = "browser_handle_dialog",
@@ -40,22 +33,13 @@ static const TwToolDef dialogs_tools[] = {
       "Answer the tab's next JavaScript dialog (alert, confirm, prompt): accept or dismiss, "
       "with a prompt's text. Call it before the action that opens the dialog. Otherwise "
       "alerts are accepted and other dialogs dismissed.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"accept\": {\"type\": \"boolean\", \"description\": \"true to press OK, false to press Cancel.\"}, "
-      "\"promptText\": {\"type\": \"string\", \"description\": \"What an accepted prompt returns.\"}",
-      "\"browserId\", \"accept\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"accept\": {\"type\": \"boolean\"}, "
-      "\"promptText\": {\"type\": \"string\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"accept\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = handle_dialog_handler,
+    .command = TW_TAB_COMMAND_HANDLE_DIALOG,
+    .arguments = TW_TOOL_ARGUMENTS ("accept", "promptText"),
+    .format = format_handle_dialog,
   },
 };
 

@@ -26,14 +26,6 @@ format_downloads (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-downloads_handler (TwToolCall *call)
-{
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_DOWNLOADS, NULL, params, format_downloads);
-}
-
 static const TwToolDef downloads_tools[] = {
   {
     .name = "browser_downloads",
@@ -44,26 +36,12 @@ static const TwToolDef downloads_tools[] = {
       "downloads/ folder, never elsewhere; the result of the click or navigation that starts "
       "one already reports it. Use it to find a file a page exported, or to check on a long "
       "download.",
-    .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"downloads\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-      "\"id\": {\"type\": \"integer\"}, "
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab whose page started it.\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"fileName\": {\"type\": \"string\"}, "
-      "\"path\": {\"type\": \"string\", \"description\": \"Where it is saved.\"}, "
-      "\"size\": {\"type\": \"integer\", \"description\": \"Bytes received.\"}, "
-      "\"mimeType\": {\"type\": \"string\"}, "
-      "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"finished\", \"failed\"]}, "
-      "\"error\": {\"type\": \"string\"}"
-      "}}}, "
-      "\"folder\": {\"type\": \"string\", \"description\": \"The downloads folder.\"}",
-      "\"downloads\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = downloads_handler,
+    .command = TW_TAB_COMMAND_DOWNLOADS,
+    .format = format_downloads,
   },
 };
 

@@ -139,21 +139,6 @@ format_emulate (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-emulation_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "device", "userAgent", "geolocation", "offline", "colorScheme",
-                                        "reducedMotion", "forcedColors", "media", "reset", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_EMULATE, names, format_emulate);
-}
-
-#define GEOLOCATION_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" \
-  "\"latitude\": {\"type\": \"number\", \"minimum\": -90, \"maximum\": 90}, " \
-  "\"longitude\": {\"type\": \"number\", \"minimum\": -180, \"maximum\": 180}, " \
-  "\"accuracy\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 10000000, \"description\": \"Metres; 10 unless given.\"}" \
-  "}, \"required\": [\"latitude\", \"longitude\"], \"additionalProperties\": false}"
-
 static const TwToolDef emulation_tools[] = {
   {
     .name = "browser_emulate",
@@ -165,35 +150,14 @@ static const TwToolDef emulation_tools[] = {
       "navigator.onLine false), or set media features: dark mode (prefers-color-scheme), "
       "reduced motion, forced colours, print media, as CSS @media and matchMedia see them. "
       "reset: true undoes all; browser_list_tabs shows it.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"device\": {\"type\": \"string\", \"enum\": [\"phone\", \"tablet\", \"desktop\"], \"description\": \"desktop undoes a device.\"}, "
-      "\"userAgent\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"The User-Agent string to send.\"}, "
-      "\"geolocation\": " GEOLOCATION_SCHEMA ", "
-      "\"offline\": {\"type\": \"boolean\", \"description\": \"true: no network; false: back online.\"}, "
-      "\"colorScheme\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\"]}, "
-      "\"reducedMotion\": {\"type\": \"string\", \"enum\": [\"reduce\", \"no-preference\"]}, "
-      "\"forcedColors\": {\"type\": \"string\", \"enum\": [\"active\", \"none\"]}, "
-      "\"media\": {\"type\": \"string\", \"enum\": [\"print\", \"screen\"], \"description\": \"The CSS media type.\"}, "
-      "\"reset\": {\"type\": \"boolean\", \"description\": \"Back to the browser's own; no position.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"emulation\": {\"type\": \"object\", \"description\": \"What the tab emulates now; empty after a reset.\", \"properties\": {\"device\": {\"type\": \"string\"}, \"userAgent\": {\"type\": \"string\"}, \"geolocation\": {\"type\": \"object\"}, \"offline\": {\"type\": \"boolean\"}, \"colorScheme\": {\"type\": \"string\"}, \"reducedMotion\": {\"type\": \"string\"}, \"forcedColors\": {\"type\": \"string\"}, \"media\": {\"type\": \"string\"}}}, "
-      "\"userAgent\": {\"type\": \"string\", \"description\": \"The user agent the next load sends.\"}, "
-      "\"reset\": {\"type\": \"boolean\"}, "
-      "\"offline\": {\"type\": \"boolean\", \"description\": \"Whether the tab is offline now.\"}, "
-      "\"viewport\": {\"type\": \"object\", \"description\": \"After a device: the page's innerWidth and innerHeight.\"}, "
-      "\"pageMaxTouchPoints\": {\"type\": \"integer\"}, "
-      "\"pageOnLine\": {\"type\": \"boolean\", \"description\": \"navigator.onLine of the page shown, asked after.\"}, "
-      "\"pageDenied\": {\"type\": \"boolean\", \"description\": \"The page shown was denied the position before; reload it to apply.\"}, "
-      "\"pageMedia\": {\"type\": \"object\", \"description\": \"What the page shown answers now: prefersDark, reducedMotion, forcedColors, print (booleans), unreadableSheets (URLs of style sheets whose @media rules keep the display's answers); empty when the page could not be asked.\"}",
-      "\"browserId\", \"emulation\", \"userAgent\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = emulation_handler,
+    .command = TW_TAB_COMMAND_EMULATE,
+    .arguments = TW_TOOL_ARGUMENTS ("device", "userAgent", "geolocation", "offline", "colorScheme",
+                                    "reducedMotion", "forcedColors", "media", "reset"),
+    .format = format_emulate,
   },
 };
 

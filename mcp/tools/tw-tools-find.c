@@ -295,24 +295,6 @@ static const TwToolDef find_tools[] = {
       "a /regular expression/ with an optional i) and/or by text they show, and get their "
       "@eN refs with their snapshot lines, without reading the whole snapshot. Use it on "
       "long pages to locate the element to click or fill.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"role\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"ARIA role as browser_snapshot prints it, e.g. button.\"}, "
-      "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the accessible name, any case, or /regex/ or /regex/i.\"}, "
-      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Text the element shows, any case.\"}, "
-      "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Default 50.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"total\": {\"type\": \"integer\", \"description\": \"How many elements match.\"}, "
-      "\"matches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-      "\"ref\": {\"type\": \"string\"}, "
-      "\"role\": {\"type\": \"string\"}, "
-      "\"name\": {\"type\": \"string\"}, "
-      "\"line\": {\"type\": \"string\", \"description\": \"The element's browser_snapshot line.\"}"
-      "}}}",
-      "\"browserId\", \"url\", \"total\", \"matches\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

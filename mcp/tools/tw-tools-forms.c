@@ -89,13 +89,6 @@ format_fill_form (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-forms_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "fields", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_FILL_FORM, names, format_fill_form);
-}
-
 static const TwToolDef forms_tools[] = {
   {
     .name = "browser_fill_form",
@@ -105,48 +98,13 @@ static const TwToolDef forms_tools[] = {
       "radios, each by ref, each typed, selected or clicked as browser_fill, browser_select and "
       "browser_click do. Reports every field: what it shows now, or its own error (the others "
       "are still filled).",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"fields\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 40, \"items\": {"
-      "\"type\": \"object\", "
-      "\"properties\": {"
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, \"description\": \"The field's ref, e.g. @e5.\"}, "
-      "\"value\": {\"type\": [\"string\", \"boolean\"], \"maxLength\": 100000, \"description\": \"Text, option value or label; true or false for checkboxes and radios.\"}"
-      "}, "
-      "\"required\": [\"ref\", \"value\"], "
-      "\"additionalProperties\": false"
-      "}, \"description\": \"The fields in the order to fill them.\"}",
-      "\"browserId\", \"fields\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"title\": {\"type\": \"string\"}, "
-      "\"navigated\": {\"type\": \"boolean\", \"description\": \"A field took the tab to another page; the fields after it were skipped.\"}, "
-      "\"filled\": {\"type\": \"integer\"}, "
-      "\"failed\": {\"type\": \"integer\"}, "
-      "\"skipped\": {\"type\": \"integer\"}, "
-      "\"fields\": {\"type\": \"array\", \"items\": {"
-      "\"type\": \"object\", "
-      "\"properties\": {"
-      "\"ref\": {\"type\": \"string\"}, "
-      "\"role\": {\"type\": \"string\"}, "
-      "\"name\": {\"type\": \"string\"}, "
-      "\"kind\": {\"type\": \"string\", \"enum\": [\"fill\", \"select\", \"check\"]}, "
-      "\"filled\": {\"type\": \"boolean\"}, "
-      "\"value\": {\"type\": \"string\", \"description\": \"What the field shows now (the option's label for dropdowns).\"}, "
-      "\"checked\": {\"type\": \"boolean\"}, "
-      "\"changed\": {\"type\": \"boolean\"}, "
-      "\"error\": {\"type\": \"object\", \"properties\": {\"code\": {\"type\": \"string\"}, \"message\": {\"type\": \"string\"}}}"
-      "}, "
-      "\"required\": [\"ref\", \"filled\"]"
-      "}}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"url\", \"fields\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = forms_handler,
+    .command = TW_TAB_COMMAND_FILL_FORM,
+    .arguments = TW_TOOL_ARGUMENTS ("fields"),
+    .format = format_fill_form,
   },
 };
 

@@ -117,19 +117,6 @@ static const TwToolDef handoff_tools[] = {
       "one-time code, solve a CAPTCHA, confirm a payment. The tab comes to the front with your "
       "message and Done / Cancel; the call waits for their answer or timeoutMs. Take a new "
       "snapshot after.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"message\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
-      "\"description\": \"What the person should do, e.g. \\\"Please log in.\\\"\"}, "
-      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 1800000, "
-      "\"description\": \"Default 300000 (5 min).\"}",
-      "\"browserId\", \"message\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-      "\"outcome\": {\"type\": \"string\", \"enum\": [\"done\", \"cancelled\"], \"description\": \"done when the person pressed Done, cancelled when they pressed Cancel.\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the person's answer.\"}, "
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title after the person's answer.\"}",
-      "\"browserId\", \"outcome\", \"url\", \"title\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

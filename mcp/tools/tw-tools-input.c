@@ -14,46 +14,6 @@
  * element can be used, acts, and returns once the page has settled or the
  * navigation it started has loaded. */
 
-/* Schema fragments */
-
-#define REF_PROPERTY(name, what) \
-  "\"" name "\": {" \
-  "\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, " \
-  "\"description\": \"" what " A ref, e.g. @e7.\"" \
-  "}"
-
-#define ELEMENT_SCHEMA(what) \
-  "{" \
-  "\"type\": \"object\", " \
-  "\"description\": \"" what "\", " \
-  "\"properties\": {" \
-  "\"ref\": {\"type\": \"string\", \"description\": \"The element's ref.\"}, " \
-  "\"role\": {\"type\": \"string\", \"description\": \"Its role, as the snapshot prints it.\"}, " \
-  "\"name\": {\"type\": \"string\", \"description\": \"Its accessible name when the agent chose it.\"}" \
-  "}, " \
-  "\"required\": [\"ref\", \"role\", \"name\"]" \
-  "}"
-
-#define INCLUDE_DIFF_PROPERTY \
-  "\"includeDiff\": {\"type\": \"boolean\", \"description\": \"Also return what it changed (a snapshot diff).\"}"
-
-/* What every action reports, then the fields of one tool. */
-#define ACTION_OUTPUT_SCHEMA(extra) \
-  TW_TOOL_OUTPUT_SCHEMA ( \
-    "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, " \
-    "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows after the action.\"}, " \
-    "\"title\": {\"type\": \"string\", \"description\": \"The page title after the action.\"}, " \
-    "\"navigated\": {\"type\": \"boolean\", \"description\": \"True when the action took the tab to another page or changed its URL; url and title then describe the new page.\"}, " \
-    "\"loading\": {\"type\": \"boolean\", \"description\": \"True when a page the action opened was still loading when the call gave up waiting.\"}, " \
-    "\"loadError\": {\"type\": \"string\", \"description\": \"Why a page the action opened failed to load.\"}, " \
-    "\"newTabs\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"browserIds of tabs the page opened during the action (popups, links to new windows).\"}, " \
-    "\"fileChooser\": {\"type\": \"boolean\", \"description\": \"True when the action opened a file chooser, which was closed again: use browser_upload to choose files.\"}, " \
-    TW_TOOL_DIALOGS_PROPERTY ", " \
-    "\"diff\": {\"type\": \"string\"}, " \
-    "\"element\": " ELEMENT_SCHEMA ("The element acted on.") \
-    extra, \
-    "\"browserId\", \"url\", \"title\"")
-
 /* Reading results */
 
 static gint64
@@ -469,48 +429,6 @@ format_evaluate (JsonObject *result)
   return finish_text (text, result);
 }
 
-/* What each tool asks of its tab: the command, the arguments it passes
- * on, and how the result reads. One handler serves them all. */
-typedef struct
-{
-  const char       *tool;
-  TwTabCommand      command;
-  const char       *params[6];
-  TwToolFormatFunc  format;
-} InputCommand;
-
-static const InputCommand input_commands[] = {
-  { "browser_click", TW_TAB_COMMAND_CLICK, { "ref", "button", "doubleClick", "modifiers", "includeDiff" }, format_click },
-  { "browser_fill", TW_TAB_COMMAND_FILL, { "ref", "value", "includeDiff" }, format_fill },
-  { "browser_type", TW_TAB_COMMAND_TYPE, { "ref", "text", "includeDiff" }, format_type },
-  { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, { "ref", "key", "includeDiff" }, format_keypress },
-  { "browser_hover", TW_TAB_COMMAND_HOVER, { "ref" }, format_hover },
-  { "browser_select", TW_TAB_COMMAND_SELECT, { "ref", "value", "includeDiff" }, format_select },
-  { "browser_drag", TW_TAB_COMMAND_DRAG, { "sourceRef", "targetRef", "includeDiff" }, format_drag },
-  { "browser_upload", TW_TAB_COMMAND_UPLOAD, { "ref", "filePaths" }, format_upload },
-  { "browser_scroll", TW_TAB_COMMAND_SCROLL, { "ref", "deltaX", "deltaY", "includeDiff" }, format_scroll },
-  { "browser_evaluate", TW_TAB_COMMAND_EVALUATE, { "ref", "function" }, format_evaluate },
-};
-
-static void
-input_handler (TwToolCall *call)
-{
-  const char *tool = tw_tool_call_get_def (call)->name;
-
-  for (guint i = 0; i < G_N_ELEMENTS (input_commands); i++)
-    {
-      const InputCommand *c = &input_commands[i];
-
-      if (g_str_equal (c->tool, tool))
-        {
-          tw_tool_run_tab_command (call, c->command, c->params, c->format);
-          return;
-        }
-    }
-
-  g_assert_not_reached ();
-}
-
 static const TwToolDef input_tools[] = {
   {
     .name = "browser_click",
@@ -520,22 +438,13 @@ static const TwToolDef input_tools[] = {
       "browser_snapshot; also right or middle click, double click, modifier keys. Waits until "
       "the element is visible, enabled and not covered (else browser_not_interactable, naming "
       "what covers it), then until the page settles. Reports navigation, new tabs and dialogs.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("ref", "The element to click.") ", "
-      "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"], \"description\": \"Mouse button; left unless given.\"}, "
-      "\"doubleClick\": {\"type\": \"boolean\", \"description\": \"Double click instead of a single click.\"}, "
-      "\"modifiers\": {\"type\": \"array\", \"maxItems\": 4, \"items\": {\"type\": \"string\", \"enum\": [\"Alt\", \"Control\", \"Meta\", \"Shift\"]}, \"description\": \"Keys held, e.g. [\\\"Shift\\\"].\"}"
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"ref\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"button\": {\"type\": \"string\", \"description\": \"The mouse button used.\"}"
-      ", \"doubleClick\": {\"type\": \"boolean\", \"description\": \"True for a double click.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_CLICK,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "button", "doubleClick", "modifiers", "includeDiff"),
+    .format = format_click,
   },
   {
     .name = "browser_fill",
@@ -545,21 +454,13 @@ static const TwToolDef input_tools[] = {
       "value, with real input events (React and Vue forms update). Also sets date, time, colour "
       "and range inputs and dropdowns; an empty value clears. Returns what the field holds "
       "afterwards.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("ref", "The field to fill.") ", "
-      "\"value\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The new text of the field; for date inputs YYYY-MM-DD, for time hh:mm.\"}"
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"ref\", \"value\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"value\": {\"type\": \"string\", \"description\": \"What the field holds after the fill.\"}"
-      ", \"changedByPage\": {\"type\": \"boolean\", \"description\": \"True when the field holds something else than the value given (a length limit, a mask, a page script).\"}"
-      ", \"selected\": {\"type\": \"object\", \"description\": \"The option picked, when the field is a dropdown.\", \"properties\": {\"value\": {\"type\": \"string\"}, \"label\": {\"type\": \"string\"}}}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_FILL,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "value", "includeDiff"),
+    .format = format_fill,
   },
   {
     .name = "browser_type",
@@ -568,22 +469,13 @@ static const TwToolDef input_tools[] = {
       "Type text key by key into the element given by ref (caret at its end), or into the "
       "focused one, for pages that react to every key (search as you type, autocomplete, "
       "shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"text\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The text to type, up to 1000 characters (browser_fill sets longer text at once); \\\\n presses Enter.\"}, "
-      REF_PROPERTY ("ref", "The field to type into; else the focused one.")
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"text\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"typed\": {\"type\": \"string\", \"description\": \"The text typed.\"}"
-      ", \"focused\": {\"type\": \"string\", \"description\": \"The element that has the focus afterwards.\"}"
-      ", \"editable\": {\"type\": \"boolean\", \"description\": \"Whether the focused element takes text.\"}"
-      ", \"value\": {\"type\": \"string\", \"description\": \"What the focused field holds afterwards.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_TYPE,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "text", "includeDiff"),
+    .format = format_type,
   },
   {
     .name = "browser_keypress",
@@ -593,23 +485,13 @@ static const TwToolDef input_tools[] = {
       "Delete, Home, End, PageUp, PageDown, F1 to F12, a character, or a combination such as "
       "Control+A. With a ref the element is focused first; else the key goes to the focused "
       "element.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"The key, e.g. \\\"Enter\\\", \\\"Escape\\\", \\\"ArrowDown\\\", \\\"a\\\", or a combination joined with + such as \\\"Control+A\\\" or \\\"Shift+Tab\\\".\"}, "
-      REF_PROPERTY ("ref", "Element to focus first.")
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"key\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"key\": {\"type\": \"string\", \"description\": \"The key pressed.\"}"
-      ", \"focused\": {\"type\": \"string\", \"description\": \"The element that has the focus afterwards.\"}"
-      ", \"editable\": {\"type\": \"boolean\", \"description\": \"Whether the focused element takes text.\"}"
-      ", \"value\": {\"type\": \"string\", \"description\": \"What the focused field holds afterwards.\"}"
-      ", \"prevented\": {\"type\": \"boolean\", \"description\": \"True when the page cancelled the key's default action.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_KEYPRESS,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "key", "includeDiff"),
+    .format = format_keypress,
   },
   {
     .name = "browser_hover",
@@ -618,16 +500,13 @@ static const TwToolDef input_tools[] = {
       "Move the mouse pointer onto an element to hover it: open a hover menu, show a tooltip or "
       "reveal buttons that appear on hover. Take a browser_snapshot afterwards to see what "
       "appeared.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("ref", "The element to hover."),
-      "\"browserId\", \"ref\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_HOVER,
+    .arguments = TW_TOOL_ARGUMENTS ("ref"),
+    .format = format_hover,
   },
   {
     .name = "browser_select",
@@ -637,20 +516,13 @@ static const TwToolDef input_tools[] = {
       "or visible label, with input and change events. An unknown option fails with "
       "browser_invalid_argument listing the options. For a custom combobox, click it open and "
       "click the option.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("ref", "The dropdown.") ", "
-      "\"value\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"The option's value attribute or its label as shown.\"}"
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"ref\", \"value\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"selected\": {\"type\": \"object\", \"description\": \"The option now selected.\", \"properties\": {\"value\": {\"type\": \"string\"}, \"label\": {\"type\": \"string\"}}}"
-      ", \"changed\": {\"type\": \"boolean\", \"description\": \"False when that option was already selected.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_SELECT,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "value", "includeDiff"),
+    .format = format_select,
   },
   {
     .name = "browser_drag",
@@ -659,26 +531,13 @@ static const TwToolDef input_tools[] = {
       "Drag and drop one element onto another: reorder a list, move a card to another column, "
       "drop an item on a target. Uses HTML drag and drop for draggable elements, else a pointer "
       "drag. Says whether the page accepted the drop.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("sourceRef", "The element to drag.") ", "
-      REF_PROPERTY ("targetRef", "The element to drop it on.")
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"sourceRef\", \"targetRef\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"source\": " ELEMENT_SCHEMA ("The element dragged.")
-      ", \"target\": " ELEMENT_SCHEMA ("The element it was dropped on.")
-      ", \"mode\": {\"type\": \"string\", \"enum\": [\"html5\", \"pointer\"], \"description\": \"html5 for HTML drag and drop, pointer for a pointer drag.\"}"
-      ", \"dropped\": {\"type\": \"boolean\", \"description\": \"Whether the drop landed on the target and the page took it: accepted the HTML drop, or changed during a pointer drag released on the target.\"}"
-      ", \"onTarget\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the release landed on the target.\"}"
-      ", \"pageChanged\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the page changed (its elements or the source's place) during the drag.\"}"
-      ", \"captured\": {\"type\": \"boolean\", \"description\": \"Pointer drags: whether the page captured the pointer (setPointerCapture).\"}"
-      ", \"releasedOn\": {\"type\": \"string\", \"description\": \"Pointer drags: the element under the pointer at the release.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_DRAG,
+    .arguments = TW_TOOL_ARGUMENTS ("sourceRef", "targetRef", "includeDiff"),
+    .format = format_drag,
   },
   {
     .name = "browser_upload",
@@ -687,18 +546,13 @@ static const TwToolDef input_tools[] = {
       "Upload a file: set files from the workspace on a file input, or on the button or label "
       "that opens the file chooser, with a real change event. Paths are absolute or relative to "
       "the workspace folder and must stay inside it (else browser_denied, and no file is set).",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ("ref", "The file input or the control that opens the chooser.") ", "
-      "\"filePaths\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 4096}, \"description\": \"The files to choose, inside the workspace.\"}",
-      "\"browserId\", \"ref\", \"filePaths\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"files\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The names of the files the input holds afterwards.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_UPLOAD,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "filePaths"),
+    .format = format_upload,
   },
   {
     .name = "browser_scroll",
@@ -708,26 +562,13 @@ static const TwToolDef input_tools[] = {
       "of an endless list or reach content below. Positive deltaY scrolls down, deltaX right. "
       "Reports the new position and whether the end was reached. Actions scroll their element "
       "into view themselves.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll right (negative: left); 0 for none.\"}, "
-      "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"Pixels to scroll down (negative: up), e.g. 600 for about a screen.\"}, "
-      REF_PROPERTY ("ref", "The element to scroll; else the page.")
-      ", " INCLUDE_DIFF_PROPERTY,
-      "\"browserId\", \"deltaX\", \"deltaY\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"scrolled\": {\"type\": \"string\", \"description\": \"\\\"page\\\", or the element that scrolled.\"}"
-      ", \"scrollX\": {\"type\": \"integer\", \"description\": \"Its horizontal scroll position afterwards.\"}"
-      ", \"scrollY\": {\"type\": \"integer\", \"description\": \"Its vertical scroll position afterwards.\"}"
-      ", \"movedX\": {\"type\": \"integer\", \"description\": \"How far it moved right.\"}"
-      ", \"movedY\": {\"type\": \"integer\", \"description\": \"How far it moved down.\"}"
-      ", \"atBottom\": {\"type\": \"boolean\", \"description\": \"Whether it is scrolled to the bottom.\"}"
-      ", \"prevented\": {\"type\": \"boolean\", \"description\": \"True when the page cancelled the wheel event.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_SCROLL,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "deltaX", "deltaY", "includeDiff"),
+    .format = format_scroll,
   },
   {
     .name = "browser_evaluate",
@@ -737,20 +578,13 @@ static const TwToolDef input_tools[] = {
       "function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
       "the page's context; may return a promise. Results over 64 KB are cut; an exception fails "
       "with browser_script_error.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 100000, \"description\": \"A JavaScript function, e.g. \\\"() => window.location.href\\\" or \\\"(el) => el.textContent\\\".\"}, "
-      REF_PROPERTY ("ref", "Element passed as the first argument."),
-      "\"browserId\", \"function\""),
-    .output_schema = ACTION_OUTPUT_SCHEMA (
-      ", \"result\": {\"description\": \"The function's return value as JSON (DOM nodes as short descriptions); the JSON text cut to 64 KB when truncated.\"}"
-      ", \"resultType\": {\"type\": \"string\", \"description\": \"The JavaScript type of the value: string, number, boolean, object, array, null, undefined.\"}"
-      ", \"truncated\": {\"type\": \"boolean\", \"description\": \"True when the result was cut.\"}"),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = input_handler,
+    .command = TW_TAB_COMMAND_EVALUATE,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "function"),
+    .format = format_evaluate,
   },
 };
 

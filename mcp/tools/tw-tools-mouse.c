@@ -93,23 +93,6 @@ format_mouse (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-mouse_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button", "scale", "screenshotWidth", NULL
-  };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_MOUSE, names, format_mouse);
-}
-
-#define MOUSE_ELEMENT_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" \
-  "\"ref\": {\"type\": \"string\"}, \"role\": {\"type\": \"string\"}, \"name\": {\"type\": \"string\"}, \"tag\": {\"type\": \"string\"}" \
-  "}}"
-
-#define COORD(name, what) \
-  "\"" name "\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 100000, \"description\": \"" what "\"}"
-
 static const TwToolDef mouse_tools[] = {
   {
     .name = "browser_mouse",
@@ -118,41 +101,14 @@ static const TwToolDef mouse_tools[] = {
       "Move, click, double click, drag or turn the wheel at x,y of the viewport (CSS pixels), "
       "or of a scaled screenshot (pass its scale): for canvas apps, maps and charts without "
       "refs. Says which element (role, name, ref) was at the point.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"action\": {\"type\": \"string\", \"enum\": [\"move\", \"click\", \"double_click\", \"drag\", \"wheel\"]}, "
-      COORD ("x", "From the left.") ", "
-      COORD ("y", "From the top.") ", "
-      COORD ("toX", "drag: where to release.") ", "
-      COORD ("toY", "drag: where to release.") ", "
-      "\"deltaX\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000}, "
-      "\"deltaY\": {\"type\": \"number\", \"minimum\": -100000, \"maximum\": 100000, \"description\": \"wheel: pixels down.\"}, "
-      "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"middle\"]}, "
-      "\"scale\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100, \"description\": \"The scale browser_screenshot reported, when x,y are of that image.\"}, "
-      "\"screenshotWidth\": {\"type\": \"number\", \"minimum\": 0.01, \"maximum\": 100000, \"description\": \"Or the width of the viewport screenshot x,y are of.\"}",
-      "\"browserId\", \"action\", \"x\", \"y\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"title\": {\"type\": \"string\"}, "
-      "\"action\": {\"type\": \"string\"}, "
-      "\"x\": {\"type\": \"number\", \"description\": \"The point in CSS pixels of the viewport.\"}, "
-      "\"y\": {\"type\": \"number\"}, "
-      "\"element\": " MOUSE_ELEMENT_SCHEMA ", "
-      "\"to\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"number\"}, \"y\": {\"type\": \"number\"}}}, "
-      "\"releasedOn\": " MOUSE_ELEMENT_SCHEMA ", "
-      "\"navigated\": {\"type\": \"boolean\"}, "
-      "\"scrolled\": {\"type\": \"string\"}, "
-      "\"movedX\": {\"type\": \"integer\"}, "
-      "\"movedY\": {\"type\": \"integer\"}, "
-      "\"prevented\": {\"type\": \"boolean\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"url\", \"x\", \"y\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = mouse_handler,
+    .command = TW_TAB_COMMAND_MOUSE,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "x", "y", "toX", "toY", "deltaX", "deltaY", "button",
+                                    "scale", "screenshotWidth"),
+    .format = format_mouse,
   },
 };
 

@@ -41,59 +41,13 @@ format_reload (JsonObject *result)
   return format_page ("Reloaded the page.", result);
 }
 
-static void
-navigate_handler (TwToolCall *call)
+/* Checked here, before the tab sees it: file:, javascript:, data: and the
+ * like never reach the web view. */
+static gboolean
+check_navigate (JsonObject  *arguments,
+                GError     **error)
 {
-  const char *url = tw_json_get_string (tw_tool_call_get_arguments (call), "url", NULL);
-  g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(GError) error = NULL;
-
-  /* Checked here, before the tab sees it: file:, javascript:, data: and the
-   * like never reach the web view. */
-  if (!tw_tool_check_http_url (url, &error))
-    {
-      tw_tool_call_return_error (call, error);
-      return;
-    }
-
-  json_object_set_string_member (params, "url", url);
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_NAVIGATE, tw_tool_get_browser_id (call),
-                            params, format_navigate);
-}
-
-/* The history commands take nothing but the tab, and differ only in the
- * command and the words of the result. */
-typedef struct
-{
-  const char       *tool;
-  TwTabCommand      command;
-  TwToolFormatFunc  format;
-} HistoryCommand;
-
-static const HistoryCommand history_commands[] = {
-  { "browser_back", TW_TAB_COMMAND_BACK, format_back },
-  { "browser_forward", TW_TAB_COMMAND_FORWARD, format_forward },
-  { "browser_reload", TW_TAB_COMMAND_RELOAD, format_reload },
-};
-
-static void
-history_handler (TwToolCall *call)
-{
-  static const char * const no_names[] = { NULL };
-  const char *tool = tw_tool_call_get_def (call)->name;
-
-  for (guint i = 0; i < G_N_ELEMENTS (history_commands); i++)
-    {
-      const HistoryCommand *c = &history_commands[i];
-
-      if (g_str_equal (c->tool, tool))
-        {
-          tw_tool_run_tab_command (call, c->command, no_names, c->format);
-          return;
-        }
-    }
-
-  g_assert_not_reached ();
+  return tw_tool_check_http_url (tw_json_get_string (arguments, "url", NULL), error);
 }
 
 static const TwToolDef navigation_tools[] = {
@@ -104,16 +58,14 @@ static const TwToolDef navigation_tools[] = {
       "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
       "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
       "status; then take a browser_snapshot to read it.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/login.\"}",
-      "\"browserId\", \"url\""),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = navigate_handler,
+    .command = TW_TAB_COMMAND_NAVIGATE,
+    .arguments = TW_TOOL_ARGUMENTS ("url"),
+    .format = format_navigate,
+    .check = check_navigate,
   },
   {
     .name = "browser_back",
@@ -121,13 +73,12 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go back in the tab's history (browser_denied when there is none). Returns after the "
       "load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = history_handler,
+    .command = TW_TAB_COMMAND_BACK,
+    .format = format_back,
   },
   {
     .name = "browser_forward",
@@ -135,13 +86,12 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go forward in the tab's history (browser_denied when nothing is ahead). Returns after "
       "the load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = history_handler,
+    .command = TW_TAB_COMMAND_FORWARD,
+    .format = format_forward,
   },
   {
     .name = "browser_reload",
@@ -149,13 +99,12 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Reload the tab's page, e.g. to pick up a change on a dev server or to recover a crashed "
       "tab (browser_crashed). Returns after the load with URL, title and HTTP status.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = TRUE,
-    .handler = history_handler,
+    .command = TW_TAB_COMMAND_RELOAD,
+    .format = format_reload,
   },
 };
 

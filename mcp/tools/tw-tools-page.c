@@ -11,7 +11,6 @@
 /* Tools that read a tab or set it up without acting on the page:
  * screenshot, logs, wait and resize. */
 
-
 /* browser_screenshot */
 
 /* A result whose point is an image carries no structuredContent: Codex
@@ -85,7 +84,7 @@ screenshot_handler (TwToolCall *call)
   static const char * const names[] = {
     "fullPage", "savePath", "ref", "format", "quality", "maxWidth", NULL
   };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
+  g_autoptr(JsonObject) params = tw_tool_call_copy_arguments (call, names);
 
   tw_tool_call_run_command_full (call, TW_TAB_COMMAND_SCREENSHOT, tw_tool_get_browser_id (call),
                                  params, screenshot_reply);
@@ -185,13 +184,6 @@ format_logs (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-logs_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "maxEntries", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_LOGS, names, format_logs);
-}
-
 /* browser_wait */
 
 static char *
@@ -226,15 +218,13 @@ format_wait (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-wait_handler (TwToolCall *call)
+/* Exactly one condition to wait for. */
+static gboolean
+check_wait (JsonObject  *arguments,
+            GError     **error)
 {
-  static const char * const names[] = { "text", "url", "timeoutMs",
-                                        "textGone", "selector", "ref", "state", "loadState",
-                                        "function", NULL };
   static const char * const conditions[] = { "text", "url", "textGone", "selector", "ref",
                                              "loadState", "function", NULL };
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
   guint n_given = 0;
 
   for (guint i = 0; conditions[i] != NULL; i++)
@@ -242,19 +232,16 @@ wait_handler (TwToolCall *call)
 
   if (n_given != 1)
     {
-      g_autoptr(GError) error = NULL;
-
-      g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                            n_given > 1
                            ? "Give one condition to wait for, not several"
                            : "Give one condition: \"text\" (text appears), \"textGone\", "
                            "\"url\" (the URL contains a fragment), \"selector\" or \"ref\" "
                            "(with \"state\"), or \"loadState\"");
-      tw_tool_call_return_error (call, error);
-      return;
+      return FALSE;
     }
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_WAIT, names, format_wait);
+  return TRUE;
 }
 
 /* browser_resize */
@@ -284,14 +271,9 @@ format_resize (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-resize_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "width", "height", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_RESIZE, names, format_resize);
-}
-
 static const TwToolDef page_tools[] = {
+  /* The image is the result: no output schema, so no structuredContent
+   * that would hide it from Codex. */
   {
     .name = "browser_screenshot",
     .title = "Take a screenshot",
@@ -299,18 +281,6 @@ static const TwToolDef page_tools[] = {
       "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see layout, "
       "colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
       "quality and maxWidth: smaller images; savePath: a workspace file instead.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"fullPage\": {\"type\": \"boolean\", \"description\": \"The whole page, not just the viewport. Default false.\"}, "
-      "\"savePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file in the workspace, e.g. shots/a.png.\"}, "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e5.\"}, "
-      "\"format\": {\"type\": \"string\", \"enum\": [\"png\", \"jpeg\"], \"description\": \"Image format. Default png.\"}, "
-      "\"quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"description\": \"JPEG quality. Default 80.\"}, "
-      "\"maxWidth\": {\"type\": \"integer\", \"minimum\": 16, \"maximum\": 8000, \"description\": \"Scale down to this width.\"}",
-      "\"browserId\""),
-    /* The image is the result: no outputSchema, so no structuredContent
-     * that would hide it from Codex. */
-    .output_schema = NULL,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -325,46 +295,13 @@ static const TwToolDef page_tools[] = {
       "exceptions, CSP violations and each request with method, URL, status, type, duration "
       "and failure, oldest first. To debug a blank page, a failing API call, a missing "
       "image.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"maxEntries\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"description\": \"Return at most this many of the newest entries. Default 100.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-      "\"entries\": {"
-      "\"type\": \"array\", "
-      "\"description\": \"Log entries, oldest first.\", "
-      "\"items\": {"
-      "\"type\": \"object\", "
-      "\"properties\": {"
-      "\"type\": {\"type\": \"string\", \"enum\": [\"console\", \"network\", \"navigation\", \"note\"], \"description\": \"What the entry records.\"}, "
-      "\"time\": {\"type\": \"string\", \"description\": \"When it happened, ISO 8601 with milliseconds.\"}, "
-      "\"level\": {\"type\": \"string\", \"description\": \"Console entries: error, warning, info, log or debug.\"}, "
-      "\"source\": {\"type\": \"string\", \"description\": \"Console entries: console-api, javascript (uncaught exceptions), network, security or other.\"}, "
-      "\"text\": {\"type\": \"string\", \"description\": \"Console entries and notes: the message.\"}, "
-      "\"line\": {\"type\": \"integer\", \"description\": \"Console entries: the line in url that logged it.\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"The script of a console message, the requested URL, or the new page of a navigation.\"}, "
-      "\"method\": {\"type\": \"string\", \"description\": \"Network entries: the HTTP method.\"}, "
-      "\"resourceType\": {\"type\": \"string\", \"description\": \"Network entries: document, stylesheet, script, image, font, media, fetch (fetch and XMLHttpRequest), worker, manifest, object or other.\"}, "
-      "\"state\": {\"type\": \"string\", \"enum\": [\"pending\", \"finished\", \"failed\"], \"description\": \"Network entries: whether the request is still running, finished or failed.\"}, "
-      "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"Network entries: the HTTP status, null before a response or when none came.\"}, "
-      "\"durationMs\": {\"type\": \"integer\", \"description\": \"Network entries: milliseconds from the request to the end of the response.\"}, "
-      "\"size\": {\"type\": \"integer\", \"description\": \"Network entries: the response size in bytes when the server declared it.\"}, "
-      "\"mimeType\": {\"type\": \"string\", \"description\": \"Network entries: the MIME type of the response.\"}, "
-      "\"failure\": {\"type\": \"string\", \"description\": \"Network entries: why the request failed.\"}"
-      "}, "
-      "\"required\": [\"type\", \"time\"]"
-      "}"
-      "}, "
-      "\"total\": {\"type\": \"integer\", \"description\": \"How many entries the tab keeps now.\"}, "
-      "\"dropped\": {\"type\": \"integer\", \"description\": \"How many older entries were dropped to make room.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"entries\", \"total\", \"dropped\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = logs_handler,
+    .command = TW_TAB_COMMAND_LOGS,
+    .arguments = TW_TOOL_ARGUMENTS ("maxEntries"),
+    .format = format_logs,
   },
   {
     .name = "browser_wait",
@@ -374,32 +311,15 @@ static const TwToolDef page_tools[] = {
       "(selector or ref) to reach a state, a loadState, or a function to return true; one "
       "condition. For effects that come later: results loading, a spinner leaving, a redirect. "
       "Fails with browser_timeout after timeoutMs, saying what the page shows.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"text\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text, any case.\"}, "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Part of the URL, e.g. /dashboard.\"}, "
-      "\"textGone\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Visible text to disappear.\"}, "
-      "\"selector\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"CSS selector.\"}, "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A ref, e.g. @e7.\"}, "
-      "\"state\": {\"type\": \"string\", \"enum\": [\"attached\", \"detached\", \"visible\", \"hidden\"], \"description\": \"With selector or ref. Default visible.\"}, "
-      "\"loadState\": {\"type\": \"string\", \"enum\": [\"domcontentloaded\", \"load\", \"networkidle\"], \"description\": \"networkidle: no request in flight for 500 ms.\"}, "
-      "\"function\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Predicate run in the page, e.g. () => window.ready.\"}, "
-      "\"timeoutMs\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 30000, \"description\": \"Default 5000.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL of the tab when the wait ended.\"}, "
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title when the wait ended.\"}, "
-      "\"matched\": {\"type\": \"string\", \"enum\": [\"text\", \"url\", \"textGone\", \"selector\", \"ref\", \"loadState\", \"function\"], \"description\": \"Which condition held.\"}, "
-      "\"value\": {\"type\": \"string\", \"description\": \"The text or URL fragment that was waited for.\"}, "
-      "\"elapsedMs\": {\"type\": \"integer\", \"description\": \"How long the wait took.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"url\", \"title\", \"matched\", \"value\", \"elapsedMs\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = wait_handler,
+    .command = TW_TAB_COMMAND_WAIT,
+    .arguments = TW_TOOL_ARGUMENTS ("text", "url", "timeoutMs", "textGone", "selector", "ref",
+                                    "state", "loadState", "function"),
+    .format = format_wait,
+    .check = check_wait,
   },
   {
     .name = "browser_resize",
@@ -408,24 +328,13 @@ static const TwToolDef page_tools[] = {
       "Resize a tab's viewport to width x height CSS pixels (200 to 4000), e.g. 375 x 667 for a "
       "phone or 768 x 1024 for a tablet, to test a responsive layout. The page sees exactly "
       "this innerWidth and innerHeight.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"width\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport width in CSS pixels.\"}, "
-      "\"height\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 4000, \"description\": \"Viewport height in CSS pixels.\"}",
-      "\"browserId\", \"width\", \"height\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab.\"}, "
-      "\"width\": {\"type\": \"integer\", \"description\": \"The viewport width now set.\"}, "
-      "\"height\": {\"type\": \"integer\", \"description\": \"The viewport height now set.\"}, "
-      "\"innerWidth\": {\"type\": \"integer\", \"description\": \"window.innerWidth as the page measures it.\"}, "
-      "\"innerHeight\": {\"type\": \"integer\", \"description\": \"window.innerHeight as the page measures it.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"width\", \"height\", \"innerWidth\", \"innerHeight\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = resize_handler,
+    .command = TW_TAB_COMMAND_RESIZE,
+    .arguments = TW_TOOL_ARGUMENTS ("width", "height"),
+    .format = format_resize,
   },
 };
 

@@ -21,13 +21,6 @@ format_pdf (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-pdf_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "path", "paperSize", "landscape", "background", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_PDF, names, format_pdf);
-}
-
 static const TwToolDef pdf_tools[] = {
   {
     .name = "browser_pdf",
@@ -37,24 +30,13 @@ static const TwToolDef pdf_tools[] = {
       "(print stylesheets apply): to save an invoice, a report or an article, or to check a "
       "page's print layout. Choose paperSize, landscape and whether to print background "
       "colours and images.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The PDF file to write, inside the workspace, e.g. out/page.pdf. Its folder must exist.\"}, "
-      "\"paperSize\": {\"type\": \"string\", \"enum\": [\"A4\", \"A3\", \"A5\", \"Letter\", \"Legal\"], \"description\": \"Default A4.\"}, "
-      "\"landscape\": {\"type\": \"boolean\", \"description\": \"Default false (portrait).\"}, "
-      "\"background\": {\"type\": \"boolean\", \"description\": \"Print background colours and images. Default true.\"}",
-      "\"browserId\", \"path\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"path\": {\"type\": \"string\", \"description\": \"The PDF written, resolved.\"}, "
-      "\"size\": {\"type\": \"integer\", \"description\": \"Its size in bytes.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"path\", \"size\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = pdf_handler,
+    .command = TW_TAB_COMMAND_PDF,
+    .arguments = TW_TOOL_ARGUMENTS ("path", "paperSize", "landscape", "background"),
+    .format = format_pdf,
   },
 };
 

@@ -11,7 +11,6 @@
  * only (no outputSchema): labelled lines say where the text came from, and
  * a last "cursor:" line says how to go on when the body was cut. */
 
-
 /* What every reading reply looks like:
  *   <what> of "<title>"
  *   browserId: b3
@@ -73,21 +72,6 @@ static char *
 format_markdown (JsonObject *result)
 {
   return format_reading (result, "The page as Markdown (main content; navigation left out).");
-}
-
-static void
-get_text_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "maxChars", "cursor", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_TEXT, names, format_text);
-}
-
-static void
-get_html_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "inner", "stripScripts", "maxChars", "cursor",
-                                        NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_HTML, names, format_html);
 }
 
 /* A page fetched without a tab says where its text came from:
@@ -166,7 +150,9 @@ read_handler (TwToolCall *call)
           tw_tool_call_return_error (call, error);
           return;
         }
-      tw_tool_run_tab_command (call, TW_TAB_COMMAND_READ, names, format_markdown);
+      params = tw_tool_call_copy_arguments (call, names);
+      tw_tool_call_run_command (call, TW_TAB_COMMAND_READ, tw_tool_get_browser_id (call), params,
+                                format_markdown);
       return;
     }
 
@@ -184,7 +170,7 @@ read_handler (TwToolCall *call)
       return;
     }
 
-  params = tw_tool_copy_arguments (call, url_names);
+  params = tw_tool_call_copy_arguments (call, url_names);
   tw_tool_call_run_command (call, TW_TAB_COMMAND_READ_URL, NULL, params, format_fetched);
 }
 
@@ -198,13 +184,6 @@ format_set_content (JsonObject *result)
   tw_tool_append_page (text, result);
 
   return g_string_free (text, FALSE);
-}
-
-static void
-set_content_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "html", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SET_CONTENT, names, format_set_content);
 }
 
 /* browser_get_styles */
@@ -261,19 +240,6 @@ format_styles (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-get_styles_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "ref", "properties", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_GET_STYLES, names, format_styles);
-}
-
-#define REF_PROPERTY \
-  "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. \\\"@e12\\\" from a snapshot.\"}"
-#define CHARS_PROPERTIES \
-  "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"description\": \"Longest reply in characters (default 40000).\"}, " \
-  "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Read on: the cursor a cut reply ended with.\"}"
-
 static const TwToolDef reading_tools[] = {
   {
     .name = "browser_get_text",
@@ -281,17 +247,13 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Get the visible text of the page or of one element (ref), one block per line, as a "
       "person sees it. Long text is cut at maxChars with a cursor to read on.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ", "
-      CHARS_PROPERTIES,
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_text_handler,
+    .command = TW_TAB_COMMAND_GET_TEXT,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "maxChars", "cursor"),
+    .format = format_text,
   },
   {
     .name = "browser_get_html",
@@ -300,19 +262,13 @@ static const TwToolDef reading_tools[] = {
       "Get the HTML source of the live page (the DOM as it is now) or of one element: outer "
       "HTML, or inner with inner=true; stripScripts empties <script> and <style>. Cut at "
       "maxChars with a cursor to read on.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      REF_PROPERTY ", "
-      "\"inner\": {\"type\": \"boolean\", \"description\": \"The element's content without its own tag. Default false.\"}, "
-      "\"stripScripts\": {\"type\": \"boolean\", \"description\": \"Leave out the bodies of <script> and <style>. Default false.\"}, "
-      CHARS_PROPERTIES,
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_html_handler,
+    .command = TW_TAB_COMMAND_GET_HTML,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "inner", "stripScripts", "maxChars", "cursor"),
+    .format = format_html,
   },
   {
     .name = "browser_read",
@@ -324,15 +280,6 @@ static const TwToolDef reading_tools[] = {
       "fetches the page over HTTP without a tab, with the workspace's cookies, preferring the "
       "site's Markdown, or its llms.txt with llms. outline gives headings only; filter keeps "
       "the sections and lines that match.",
-    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The tab to read, e.g. \\\"b3\\\". Give this or url.\"}, "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"An http(s) page to fetch without a tab instead.\"}, "
-      "\"llms\": {\"type\": \"string\", \"enum\": [\"txt\", \"full\"], \"description\": \"With url: read the llms.txt (txt) or llms-full.txt (full) nearest the page: its folder, two above it, then the site root.\"}, "
-      REF_PROPERTY ", "
-      "\"filter\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only the sections whose heading contains this text, and the lines and links that do.\"}, "
-      "\"outline\": {\"type\": \"boolean\", \"description\": \"Only the headings, as an indented list.\"}, "
-      CHARS_PROPERTIES),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -345,16 +292,13 @@ static const TwToolDef reading_tools[] = {
     .description =
       "Replace the tab's document with the given HTML, at the same URL, e.g. to try out "
       "markup or reproduce a bug. Scripts in it run.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"html\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"The new document, e.g. \\\"<h1>Hi</h1>\\\".\"}",
-      "\"browserId\", \"html\""),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = set_content_handler,
+    .command = TW_TAB_COMMAND_SET_CONTENT,
+    .arguments = TW_TOOL_ARGUMENTS ("html"),
+    .format = format_set_content,
   },
   {
     .name = "browser_get_styles",
@@ -363,26 +307,13 @@ static const TwToolDef reading_tools[] = {
       "Get the computed CSS style of an element (the properties given, or those that differ "
       "from defaults), its box (position, size, margins), and whether it is visible and if "
       "not why: display, visibility, opacity, size, clipped, off-screen or covered.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The element, e.g. \\\"@e12\\\" from a snapshot.\"}, "
-      "\"properties\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}, \"maxItems\": 100, \"description\": \"CSS properties to read, e.g. [\\\"color\\\", \\\"z-index\\\"].\"}",
-      "\"browserId\", \"ref\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"ref\": {\"type\": \"string\"}, "
-      "\"tag\": {\"type\": \"string\"}, "
-      "\"visible\": {\"type\": \"boolean\"}, "
-      "\"hiddenBecause\": {\"type\": [\"string\", \"null\"], \"description\": \"Why it is not visible.\"}, "
-      "\"box\": {\"type\": \"object\", \"description\": \"x, y, width, height in viewport CSS pixels; margin, padding, border as [top, right, bottom, left].\"}, "
-      "\"style\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"ref\", \"visible\", \"box\", \"style\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = get_styles_handler,
+    .command = TW_TAB_COMMAND_GET_STYLES,
+    .arguments = TW_TOOL_ARGUMENTS ("ref", "properties"),
+    .format = format_styles,
   },
 };
 

@@ -71,18 +71,6 @@ format_route (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-route_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "url", "method", "status", "headers", "body", "bodyPath", "abort",
-                                        "setHeaders", "remove", NULL };
-
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_ROUTE, names, format_route);
-}
-
-#define HEADERS_SCHEMA(what) \
-  "{\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}, \"description\": \"" what "\"}"
-
 static const TwToolDef route_tools[] = {
   {
     .name = "browser_route",
@@ -93,33 +81,14 @@ static const TwToolDef route_tools[] = {
       "file) as if the server sent them, fail (abort), or go out with changed request headers "
       "(setHeaders). The server never sees an answered request. With only browserId: list the "
       "routes and what they answered; remove: a route id or \"all\".",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, \"description\": \"URL pattern; * matches anything, e.g. */api/items*.\"}, "
-      "\"method\": {\"type\": \"string\", \"description\": \"Only this method, e.g. POST.\"}, "
-      "\"status\": {\"type\": \"integer\", \"minimum\": 200, \"maximum\": 599}, "
-      "\"headers\": " HEADERS_SCHEMA ("Response headers.") ", "
-      "\"body\": {\"type\": \"string\"}, "
-      "\"bodyPath\": {\"type\": \"string\", \"description\": \"Workspace file to answer with.\"}, "
-      "\"abort\": {\"type\": \"boolean\"}, "
-      "\"setHeaders\": " HEADERS_SCHEMA ("Request headers to set; the request still goes out.") ", "
-      "\"remove\": {\"type\": \"string\", \"description\": \"A route id, or all.\"}",
-      "\"browserId\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"routes\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-      "\"id\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, \"method\": {\"type\": \"string\"}, "
-      "\"action\": {\"type\": \"string\", \"enum\": [\"fulfill\", \"abort\", \"continue\"]}, "
-      "\"status\": {\"type\": \"integer\"}, \"hits\": {\"type\": \"integer\", \"description\": \"Requests it answered.\"}, "
-      "\"lastRequests\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}}}, "
-      "\"added\": {\"type\": \"string\"}, "
-      "\"removed\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}",
-      "\"browserId\", \"routes\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = route_handler,
+    .command = TW_TAB_COMMAND_ROUTE,
+    .arguments = TW_TOOL_ARGUMENTS ("url", "method", "status", "headers", "body", "bodyPath",
+                                    "abort", "setHeaders", "remove"),
+    .format = format_route,
   },
 };
 

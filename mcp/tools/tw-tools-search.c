@@ -60,15 +60,6 @@ format_find (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-find_in_tabs_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "query", "maxResults", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_FIND_IN_TABS, NULL, params, format_find);
-}
-
 static const TwToolDef search_tools[] = {
   {
     .name = "browser_find_in_tabs",
@@ -76,30 +67,13 @@ static const TwToolDef search_tools[] = {
     .description =
       "Search the text of all open tabs for words and get the best-matching tabs, ranked, "
       "with the passage that matched. Use it to find which tab shows something.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, \"description\": \"Words to look for.\"}, "
-      "\"maxResults\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 20, \"description\": \"Default 5.\"}",
-      "\"query\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"query\": {\"type\": \"string\"}, "
-      "\"tabs\": {\"type\": \"integer\", \"description\": \"Open tabs searched.\"}, "
-      "\"read\": {\"type\": \"integer\", \"description\": \"Tabs whose text was read now.\"}, "
-      "\"unchanged\": {\"type\": \"integer\", \"description\": \"Tabs unchanged since last read.\"}, "
-      "\"matches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"url\": {\"type\": \"string\"}, "
-      "\"title\": {\"type\": \"string\"}, "
-      "\"score\": {\"type\": \"number\", \"description\": \"Higher is better.\"}, "
-      "\"snippet\": {\"type\": \"string\", \"description\": \"Matched words in **.\"}, "
-      "\"indexed\": {\"type\": \"string\", \"enum\": [\"page\", \"title\", \"earlier\"], \"description\": \"page: its text now; title: title and URL only; earlier: text of an earlier read.\"}, "
-      "\"note\": {\"type\": \"string\"}"
-      "}, \"required\": [\"browserId\", \"url\", \"title\", \"score\", \"snippet\", \"indexed\"]}}",
-      "\"query\", \"tabs\", \"matches\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = find_in_tabs_handler,
+    .command = TW_TAB_COMMAND_FIND_IN_TABS,
+    .arguments = TW_TOOL_ARGUMENTS ("query", "maxResults"),
+    .format = format_find,
   },
 };
 

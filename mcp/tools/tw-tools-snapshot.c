@@ -18,15 +18,6 @@ format_snapshot (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-snapshot_handler (TwToolCall *call)
-{
-  static const char * const options[] = { "interactive", "ref", "maxChars", "cursor", "diff", NULL };
-  /* The schema has checked the options; the page runtime checks them again
-   * for callers that are not this tool. */
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_SNAPSHOT, options, format_snapshot);
-}
-
 static const TwToolDef snapshot_tools[] = {
   {
     .name = "browser_snapshot",
@@ -37,20 +28,13 @@ static const TwToolDef snapshot_tools[] = {
       "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
       "page changes. interactive=true lists only controls; ref reads one part; cursor continues "
       "a page cut at maxChars; diff=true gives only what changed since the last snapshot.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"interactive\": {\"type\": \"boolean\", \"description\": \"Only controls, with the landmarks and headings around them.\"}, "
-      "\"ref\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this element, e.g. @e12 for a form.\"}, "
-      "\"maxChars\": {\"type\": \"integer\", \"minimum\": 1000, \"maximum\": 1000000, \"default\": 40000, \"description\": \"Longest reply; a longer one ends with a cursor.\"}, "
-      "\"diff\": {\"type\": \"boolean\", \"description\": \"Only what changed since the last snapshot.\"}, "
-      "\"cursor\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Continue a cut snapshot.\"}",
-      "\"browserId\""),
-    .output_schema = NULL,
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = snapshot_handler,
+    .command = TW_TAB_COMMAND_SNAPSHOT,
+    .arguments = TW_TOOL_ARGUMENTS ("interactive", "ref", "maxChars", "cursor", "diff"),
+    .format = format_snapshot,
   },
 };
 

@@ -8,7 +8,6 @@
  * localStorage and sessionStorage, and all of it saved to a file and loaded
  * again, so that a login survives into later work. */
 
-
 /* A string quoted the way JSON does, so values with spaces or quotes read
  * unambiguously. */
 static void
@@ -97,19 +96,6 @@ format_cookies (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-cookies_handler (TwToolCall *call)
-{
-  static const char * const names[] = {
-    "action", "name", "value", "domain", "url", "path", "expires", "httpOnly", "secure",
-    "sameSite", NULL
-  };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_COOKIES, browser_id, params, format_cookies);
-}
-
 /* browser_storage */
 
 static char *
@@ -176,13 +162,6 @@ format_storage (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-storage_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "area", "action", "key", "value", NULL };
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_STORAGE, names, format_storage);
-}
-
 /* browser_storage_state */
 
 static char *
@@ -215,33 +194,6 @@ format_storage_state (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-storage_state_handler (TwToolCall *call)
-{
-  static const char * const names[] = { "action", "path", NULL };
-  g_autoptr(JsonObject) params = tw_tool_copy_arguments (call, names);
-  const char *browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_STORAGE_STATE, browser_id, params,
-                            format_storage_state);
-}
-
-/* browser_cookies and browser_storage_state: whose session. */
-#define SESSION_TAB_PROPERTY \
-  "\"browserId\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A tab whose session to use, e.g. a private tab's. Default: the workspace's session.\"}"
-#define SESSION_TAB_OUTPUT_PROPERTY \
-  "\"browserId\": {\"type\": \"string\", \"description\": \"The tab whose session it was; absent for the workspace's.\"}"
-
-#define COOKIE_OUTPUT_PROPERTIES \
-  "\"name\": {\"type\": \"string\"}, " \
-  "\"value\": {\"type\": \"string\"}, " \
-  "\"domain\": {\"type\": \"string\"}, " \
-  "\"path\": {\"type\": \"string\"}, " \
-  "\"expires\": {\"type\": \"integer\", \"description\": \"Seconds since 1970; -1 for a session cookie.\"}, " \
-  "\"httpOnly\": {\"type\": \"boolean\"}, " \
-  "\"secure\": {\"type\": \"boolean\"}, " \
-  "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"]}"
-
 static const TwToolDef storage_tools[] = {
   {
     .name = "browser_cookies",
@@ -254,30 +206,14 @@ static const TwToolDef storage_tools[] = {
       "domain filter (subdomains included); get and delete need a name. set takes the name, "
       "value, a url or domain, and optionally path, expires (seconds since 1970; none means "
       "a session cookie), httpOnly, secure and sameSite.",
-    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do. Default list.\"}, "
-      SESSION_TAB_PROPERTY ", "
-      "\"name\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's name.\"}, "
-      "\"value\": {\"type\": \"string\", \"description\": \"set: the cookie's value.\"}, "
-      "\"domain\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's domain, e.g. example.com; a filter for list, get, delete and clear.\"}, "
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"set: the page the cookie is for; gives its domain, and Secure for https.\"}, "
-      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The cookie's path. Default /.\"}, "
-      "\"expires\": {\"type\": \"number\", \"description\": \"set: expiry in seconds since 1970.\"}, "
-      "\"httpOnly\": {\"type\": \"boolean\", \"description\": \"set: hide it from page scripts.\"}, "
-      "\"secure\": {\"type\": \"boolean\", \"description\": \"set: send it over https only.\"}, "
-      "\"sameSite\": {\"type\": \"string\", \"enum\": [\"Strict\", \"Lax\", \"None\"], \"description\": \"set: default Lax.\"}"),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"action\": {\"type\": \"string\"}, "
-      "\"cookies\": {\"type\": \"array\", \"description\": \"list and get: the matching cookies.\", \"items\": {\"type\": \"object\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}}, "
-      "\"cookie\": {\"type\": \"object\", \"description\": \"set: the cookie as the session keeps it.\", \"properties\": {" COOKIE_OUTPUT_PROPERTIES "}}, "
-      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many cookies went.\"}, "
-      SESSION_TAB_OUTPUT_PROPERTY,
-      "\"action\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = cookies_handler,
+    .command = TW_TAB_COMMAND_COOKIES,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "name", "value", "domain", "url", "path", "expires",
+                                    "httpOnly", "secure", "sameSite"),
+    .format = format_cookies,
   },
   {
     .name = "browser_storage",
@@ -287,29 +223,13 @@ static const TwToolDef storage_tools[] = {
       "sessionStorage (area session) of the site a tab shows. Use it to read what a web app "
       "saved, to set a feature flag or token before reloading, or to reset an app's state. "
       "get, set and delete need a key; set a value.",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      TW_TOOL_BROWSER_ID_PROPERTY ", "
-      "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"], \"description\": \"localStorage or sessionStorage. Default local.\"}, "
-      "\"action\": {\"type\": \"string\", \"enum\": [\"list\", \"get\", \"set\", \"delete\", \"clear\"], \"description\": \"What to do.\"}, "
-      "\"key\": {\"type\": \"string\", \"description\": \"The item's key.\"}, "
-      "\"value\": {\"type\": \"string\", \"maxLength\": 2000000, \"description\": \"set: the item's value.\"}",
-      "\"browserId\", \"action\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\"}, "
-      "\"origin\": {\"type\": \"string\", \"description\": \"The site whose storage this is.\"}, "
-      "\"area\": {\"type\": \"string\", \"enum\": [\"local\", \"session\"]}, "
-      "\"action\": {\"type\": \"string\"}, "
-      "\"items\": {\"type\": \"array\", \"description\": \"list: every item; values over 500 characters are cut (truncated: true).\", \"items\": {\"type\": \"object\", \"properties\": {\"key\": {\"type\": \"string\"}, \"value\": {\"type\": \"string\"}, \"truncated\": {\"type\": \"boolean\"}}}}, "
-      "\"key\": {\"type\": \"string\"}, "
-      "\"value\": {\"type\": [\"string\", \"null\"], \"description\": \"get and set: the value stored now; null when there is none.\"}, "
-      "\"removed\": {\"type\": \"integer\", \"description\": \"delete and clear: how many items went.\"}, "
-      TW_TOOL_DIALOGS_PROPERTY,
-      "\"browserId\", \"origin\", \"area\", \"action\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = storage_handler,
+    .command = TW_TAB_COMMAND_STORAGE,
+    .arguments = TW_TOOL_ARGUMENTS ("area", "action", "key", "value"),
+    .format = format_storage,
   },
   {
     .name = "browser_storage_state",
@@ -321,23 +241,13 @@ static const TwToolDef storage_tools[] = {
       "once, save, and load the file to start later work logged in. The file has "
       "Playwright's storage state format: {cookies, origins: [{origin, localStorage}]}. With "
       "browserId it saves or loads that tab's session instead (a private tab has its own).",
-    .input_schema = TW_TOOL_INPUT_SCHEMA (
-      "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"], \"description\": \"Save to the file or load from it.\"}, "
-      "\"path\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A file inside the workspace, absolute or relative to it, e.g. auth/state.json. Its folder must exist.\"}, "
-      SESSION_TAB_PROPERTY,
-      "\"action\", \"path\""),
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"action\": {\"type\": \"string\", \"enum\": [\"save\", \"load\"]}, "
-      "\"path\": {\"type\": \"string\", \"description\": \"The file, resolved.\"}, "
-      "\"cookies\": {\"type\": \"integer\", \"description\": \"How many cookies were saved or loaded.\"}, "
-      "\"origins\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"description\": \"The origins whose localStorage was saved or loaded.\"}, "
-      SESSION_TAB_OUTPUT_PROPERTY,
-      "\"action\", \"path\", \"cookies\", \"origins\""),
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = FALSE,
-    .handler = storage_state_handler,
+    .command = TW_TAB_COMMAND_STORAGE_STATE,
+    .arguments = TW_TOOL_ARGUMENTS ("action", "path"),
+    .format = format_storage_state,
   },
 };
 

@@ -66,14 +66,6 @@ format_tab_list (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-list_tabs_handler (TwToolCall *call)
-{
-  g_autoptr(JsonObject) params = json_object_new ();
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_LIST_TABS, NULL, params, format_tab_list);
-}
-
 static char *
 format_new_tab (JsonObject *result)
 {
@@ -87,30 +79,6 @@ format_new_tab (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
-static void
-new_tab_handler (TwToolCall *call)
-{
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  const char *url = tw_json_get_string (arguments, "url", NULL);
-  g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(GError) error = NULL;
-
-  if (url != NULL)
-    {
-      if (!tw_tool_check_http_url (url, &error))
-        {
-          tw_tool_call_return_error (call, error);
-          return;
-        }
-
-      json_object_set_string_member (params, "url", url);
-    }
-  if (tw_json_get_boolean (arguments, "private", FALSE))
-    json_object_set_boolean_member (params, "private", TRUE);
-
-  tw_tool_call_run_command (call, TW_TAB_COMMAND_NEW_TAB, NULL, params, format_new_tab);
-}
-
 static char *
 format_close_tab (JsonObject *result)
 {
@@ -118,12 +86,14 @@ format_close_tab (JsonObject *result)
                           tw_json_get_string (result, "browserId", "?"));
 }
 
-static void
-close_tab_handler (TwToolCall *call)
+/* A new tab opens at an http or https URL, or at about:blank. */
+static gboolean
+check_new_tab (JsonObject  *arguments,
+               GError     **error)
 {
-  static const char * const no_names[] = { NULL };
+  const char *url = tw_json_get_string (arguments, "url", NULL);
 
-  tw_tool_run_tab_command (call, TW_TAB_COMMAND_CLOSE_TAB, no_names, format_close_tab);
+  return url == NULL || tw_tool_check_http_url (url, error);
 }
 
 static const TwToolDef tab_tools[] = {
@@ -133,30 +103,12 @@ static const TwToolDef tab_tools[] = {
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
       "it is loading or private, and the agent driving it.",
-    .input_schema = TW_TOOL_NO_ARGUMENTS_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"tabs\": {"
-      "\"type\": \"array\", "
-      "\"description\": \"The open tabs, in the order the tab strip shows them.\", "
-      "\"items\": {"
-      "\"type\": \"object\", "
-      "\"properties\": {"
-      "\"browserId\": {\"type\": \"string\", \"description\": \"Identifies the tab in other browser_* calls.\"}, "
-      "\"url\": {\"type\": \"string\", \"description\": \"The URL the tab shows.\"}, "
-      "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
-      "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"True for a private tab (browser_new_tab with private: true) and the tabs its pages opened.\"}, "
-      "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
-      "}, "
-      "\"required\": [\"browserId\", \"url\", \"title\", \"loading\", \"private\"]"
-      "}"
-      "}",
-      "\"tabs\""),
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = list_tabs_handler,
+    .command = TW_TAB_COMMAND_LIST_TABS,
+    .format = format_tab_list,
   },
   {
     .name = "browser_new_tab",
@@ -165,31 +117,26 @@ static const TwToolDef tab_tools[] = {
       "Open a new browser tab in the background, optionally at an http or https URL (else "
       "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to the other browser_* tools.",
-    .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"Own session: no workspace cookies or storage, nothing kept.\"}"),
-    .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
     .open_world = TRUE,
-    .handler = new_tab_handler,
+    .command = TW_TAB_COMMAND_NEW_TAB,
+    .arguments = TW_TOOL_ARGUMENTS ("url", "private"),
+    .format = format_new_tab,
+    .check = check_new_tab,
   },
   {
     .name = "browser_close_tab",
     .title = "Close a browser tab",
     .description =
       "Close a browser tab you no longer need; its browserId stops working.",
-    .input_schema = TW_TOOL_BROWSER_ID_ONLY_SCHEMA,
-    .output_schema = TW_TOOL_OUTPUT_SCHEMA (
-      "\"browserId\": {\"type\": \"string\", \"description\": \"The tab that was closed.\"}, "
-      "\"closed\": {\"type\": \"boolean\", \"description\": \"Always true: a tab that cannot be closed is an error.\"}",
-      "\"browserId\", \"closed\""),
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,
     .open_world = FALSE,
-    .handler = close_tab_handler,
+    .command = TW_TAB_COMMAND_CLOSE_TAB,
+    .format = format_close_tab,
   },
 };
 

@@ -97,6 +97,13 @@ const PageState = {
 
   // browser_screenshot of one element: scrolled into view when it is not
   // wholly in it, then its box in viewport pixels, cut to the viewport.
+  // The document's title as the document has it: it reaches the UI process
+  // on its own schedule, and the isolated world sees the real one whatever
+  // the page's scripts did to the getter.
+  title (ctx, args) {
+    return document.title;
+  },
+
   elementBox (ctx, args) {
     const el = Refs.resolve(ctx, args.ref);
     let rect = Dom.viewportRect(el);
@@ -129,3 +136,4 @@ window.addEventListener('resize', () => {
 Api.register('pageState.findText', PageState.findText);
 Api.register('pageState.viewportSize', PageState.viewportSize);
 Api.register('pageState.elementBox', PageState.elementBox);
+Api.register('pageState.title', PageState.title);

@@ -100,3 +100,4 @@
     });
   }
 })();
+//# sourceURL=tabwright-page-world.js

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The body of every call TwPageRuntime (webview/tw-page-runtime.c) makes in
+// the isolated world, run with fn (the name of a function the runtime
+// registered), args (its arguments as JSON text) and nextRef. It answers
+// null when the runtime is missing from the document (the document was
+// loaded before the runtime was installed), so the caller can install it
+// and try again.
+
+if (typeof __tabwright !== 'object')
+  return null;
+return __tabwright.call(fn, args, nextRef);

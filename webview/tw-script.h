@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The JavaScript the C side runs in pages, read from GResource: the page
+ * runtime's modules (webview/runtime/), the bodies and wrappers around
+ * them (webview/runtime/call/) and the page-world scripts
+ * (webview/page-world/), each in its list of meson.build. No JavaScript is
+ * written in C. */
+
+/* The script at @path in GResource, without its leading // comment lines
+ * (the licence and what it is for), so the line numbers of a body start
+ * at its code. Read once per process; aborts when it is missing, which is
+ * a broken build. */
+const char *tw_script_get    (const char *path);
+
+/* @script (from tw_script_get()) with every identifier named in the
+ * NULL-terminated pairs of names and values after it replaced by its value,
+ * as a wrapper takes what it wraps: the agent's function, a helper's
+ * name. Only the script is searched, never the values put in. Every name
+ * must occur; no name may be the start of another. */
+char       *tw_script_expand (const char *script,
+                              ...) G_GNUC_NULL_TERMINATED;
+
+G_END_DECLS
