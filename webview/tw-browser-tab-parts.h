@@ -171,9 +171,6 @@ void _tw_browser_tab_finish_command (TwBrowserTab *self,
                                      GError       *error);
 void _tw_browser_tab_finish_with_page (TwBrowserTab *self,
                                        GTask        *task);
-void _tw_browser_tab_page_title_cb (GObject      *object,
-                                    GAsyncResult *result,
-                                    gpointer      user_data);
 void _tw_browser_tab_start_command (TwBrowserTab *self,
                                     GTask        *task);
 

@@ -178,41 +178,6 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
   update_busy (self);
 }
 
-void
-_tw_browser_tab_page_title_cb (GObject      *object,
-                               GAsyncResult *result,
-                               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JSCValue) value = NULL;
-  g_autofree char *title = NULL;
-  TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
-
-  value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
-
-  if (cmd->finished)
-    return;
-
-  if (value != NULL && jsc_value_is_string (value))
-    {
-      title = jsc_value_to_string (value);
-      _tw_browser_tab_set_title (self, title);
-    }
-
-  if (cmd->reply != NULL)
-    {
-      JsonObject *reply = g_steal_pointer (&cmd->reply);
-
-      if (title != NULL)
-        json_object_set_string_member (reply, "title", title);
-      _tw_browser_tab_finish_command (self, task, reply, NULL);
-      return;
-    }
-
-  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
-}
-
 static void
 page_settled_cb (GObject      *object,
                  GAsyncResult *result,
