@@ -14,6 +14,7 @@
 // tools only by name, behind its ToolSearch tool: the model searches for the
 // ones it needs before it calls them, as a real model must (lib/clis.mjs
 // fails with a clear message when a new release stops or starts deferring).
+// Copilot CLI and Qwen Code run in e2e-clis-more.
 //
 // A last test runs the Codex, OpenCode and Gemini CLI commands that
 // `tabwright --print-mcp-config` prints, as printed, against the same model

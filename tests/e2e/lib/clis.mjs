@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // What the tests of real agent CLIs against the scripted model share
-// (e2e-clis): each CLI launched from the app with its shipped
+// (e2e-clis, e2e-clis-more): each CLI launched from the app with its shipped
 // preset, and each CLI started by a person with the snippet
 // `tabwright --print-mcp-config` prints, both checked by what the model got
 // back from the CLI, which is exactly what a real model would see.

@@ -2,8 +2,9 @@
 //
 // A scripted model for real agent CLIs: an HTTP server on 127.0.0.1 that
 // speaks enough of each vendor's API for its CLI (OpenAI Responses for
-// Codex, OpenAI Chat Completions for OpenCode, Anthropic Messages for
-// Claude Code, the Gemini API for Gemini CLI), always streaming.
+// Codex, OpenAI Chat Completions for OpenCode, Copilot CLI and Qwen Code,
+// Anthropic Messages for Claude Code, the Gemini API for Gemini CLI), always
+// streaming.
 //
 // The "model" follows one script: open a tab on the page, read it with
 // browser_snapshot, click the button "Save" by the ref it found there, take
@@ -61,19 +62,21 @@ function context(pageUrl, results) {
 }
 
 // The tool name under which the CLI offers a Tabwright tool, e.g.
-// mcp__tabwright__browser_snapshot (Claude Code),
+// mcp__tabwright__browser_snapshot (Claude Code, Qwen Code),
 // tabwright_browser_snapshot (OpenCode), mcp_tabwright_browser_snapshot
-// (Gemini CLI), mcp__tabwright.browser_snapshot (Codex).
+// (Gemini CLI), tabwright-browser_snapshot (Copilot CLI),
+// mcp__tabwright.browser_snapshot (Codex).
 function offered(names, tool) {
-  return names.find((name) => name === tool || name.endsWith(`_${tool}`) || name.endsWith(`.${tool}`));
+  return names.find((name) => name === tool || name.endsWith(`_${tool}`) || name.endsWith(`.${tool}`) ||
+    name.endsWith(`-${tool}`));
 }
 
 // Some CLIs defer MCP tools: the model is offered only their names, in a
-// message, and a search tool that loads them (Claude Code's ToolSearch).
-// Claude Code offers a found tool like any other from the next request on;
-// a CLI may instead want it called through a tool of its own (CALL_TOOLS).
-const SEARCH_TOOLS = ['ToolSearch'];
-const CALL_TOOLS = [];
+// message, and a search tool that loads them (Claude Code's ToolSearch, Qwen
+// Code's tool_search). Qwen Code then wants a found tool called through its
+// tool_call; Claude Code offers it like any other from the next request on.
+const SEARCH_TOOLS = ['ToolSearch', 'tool_search'];
+const CALL_TOOLS = ['tool_call'];
 
 export function isSearch(name) {
   return SEARCH_TOOLS.includes(name);
