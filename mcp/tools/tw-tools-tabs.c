@@ -162,8 +162,8 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_new_tab",
     .title = "Open a new browser tab",
     .description =
-      "Open a new browser tab in the background, optionally at an http or https URL (else "
-      "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
+      "Open a new browser tab in the background, optionally on a web page (an http or https "
+      "URL; else about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to the other browser_* tools.",
     .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
       "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "

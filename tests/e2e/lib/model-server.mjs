@@ -148,9 +148,23 @@ function findDeferred(state, request, step, remaining) {
   return { name: caller, args: { name: wanted }, call: true };
 }
 
+// The other script: search the CLI's deferred tools with each of
+// state.queries in turn, in plain words, as a model that does not know the
+// tools' names would, then answer.
+function nextSearch(state, { names, searches }) {
+  const search = names.find(isSearch);
+  if (!search)
+    return fail(state, `the CLI offers no tool search; it offers ${names.join(', ')}`);
+  if (searches.length >= state.queries.length)
+    return { text: `Done: ${searches.length} searches.` };
+  return { name: search, args: { query: state.queries[searches.length], max_results: 5 } };
+}
+
 // Decides the next turn from the tool results so far: a tool call
 // { name, args }, or a final { text }.
 function nextTurn(state, request) {
+  if (state.queries)
+    return nextSearch(state, request);
   const { names, steps } = request;
   const step = STEPS[steps.length];
   if (!step)
@@ -401,11 +415,12 @@ function readBody(req) {
 // state.offered the tool names of the last request with the browser tools,
 // state.deferred the tool names it listed for search only.
 // release() lets the first scripted turn go; until then the model holds it,
-// and state.waiting says that the CLI has asked.
-export async function startModelServer({ pageUrl }) {
+// and state.waiting says that the CLI has asked. With @queries, the model
+// only searches the CLI's deferred tools with each of them (nextSearch).
+export async function startModelServer({ pageUrl, queries = null }) {
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
-  const state = { pageUrl, requests: [], results: [], searches: [], failures: [], offered: [], deferred: [], turns: 0, finished: false, gate, waiting: false };
+  const state = { pageUrl, queries, requests: [], results: [], searches: [], failures: [], offered: [], deferred: [], turns: 0, finished: false, gate, waiting: false };
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
