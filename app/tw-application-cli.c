@@ -24,6 +24,8 @@ _tw_application_print_mcp_config (const char *workspace_arg)
   g_autofree char *codex = NULL;
   g_autofree char *opencode = NULL;
   g_autofree char *gemini = NULL;
+  g_autofree char *copilot = NULL;
+  g_autofree char *qwen = NULL;
 
   path = tw_workspace_id_canonicalize_path (workspace_arg ? workspace_arg : ".", NULL, &error);
   if (path == NULL)
@@ -46,6 +48,8 @@ _tw_application_print_mcp_config (const char *workspace_arg)
   codex = tw_mcp_snippet_codex (url, token);
   opencode = tw_mcp_snippet_opencode (url, token);
   gemini = tw_mcp_snippet_gemini (url, token);
+  copilot = tw_mcp_snippet_copilot (url, token);
+  qwen = tw_mcp_snippet_qwen (url, token);
 
   g_print (_("# Tabwright is serving %s\n"), path);
   g_print ("URL:   %s\n", url);
@@ -55,6 +59,8 @@ _tw_application_print_mcp_config (const char *workspace_arg)
   g_print (_("# OpenCode\n%s\n\n"), opencode);
   /* Translators: the first line of the snippet installs a Gemini CLI extension, once. */
   g_print (_("# Gemini CLI\n%s\n\n"), gemini);
+  g_print (_("# Copilot CLI\n%s\n\n"), copilot);
+  g_print (_("# Qwen Code\n%s\n\n"), qwen);
   g_print (_("# Any MCP client over stdio\n%s\n"), stdio);
 
   return 0;

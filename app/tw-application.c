@@ -19,8 +19,8 @@ static const GOptionEntry option_entries[] = {
   { "mcp-port", 0, 0, G_OPTION_ARG_INT, NULL,
     N_("Serve MCP on this port of 127.0.0.1 (default: any free port)"), N_("PORT") },
   { "launch-agent", 'a', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
-    N_("Start an agent once the window is up: claude, codex, gemini, opencode, "
-       "or custom:COMMAND (may be given more than once)"), N_("PRESET[:COMMAND]") },
+    N_("Start an agent once the window is up: claude, codex, gemini, opencode, copilot, "
+       "qwen, or custom:COMMAND (may be given more than once)"), N_("PRESET[:COMMAND]") },
   { "tools", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Offer agents these tool groups in the workspace from now on: core, reading, "
        "debugging… (comma-separated; see Preferences)"), N_("GROUP,…") },

@@ -111,11 +111,15 @@ static void
 test_presets_builtin (void)
 {
   g_autoptr(GListModel) presets = load_builtin ();
-  static const char * const ids[] = { "claude", "codex", "gemini", "opencode", "custom" };
+  static const char * const ids[] = {
+    "claude", "codex", "gemini", "opencode", "copilot", "qwen", "custom"
+  };
   TwAgentPreset *claude;
   TwAgentPreset *codex;
   TwAgentPreset *gemini;
   TwAgentPreset *opencode;
+  TwAgentPreset *copilot;
+  TwAgentPreset *qwen;
   TwAgentPreset *custom;
   g_autoptr(GError) error = NULL;
 
@@ -133,6 +137,8 @@ test_presets_builtin (void)
   codex = tw_agent_presets_lookup (presets, "codex");
   gemini = tw_agent_presets_lookup (presets, "gemini");
   opencode = tw_agent_presets_lookup (presets, "opencode");
+  copilot = tw_agent_presets_lookup (presets, "copilot");
+  qwen = tw_agent_presets_lookup (presets, "qwen");
   custom = tw_agent_presets_lookup (presets, "custom");
   g_assert_null (tw_agent_presets_lookup (presets, "nope"));
 
@@ -144,6 +150,10 @@ test_presets_builtin (void)
                    "npm install -g @google/gemini-cli");
   g_assert_cmpstr (tw_agent_preset_get_install_command (opencode), ==,
                    "npm install -g opencode-ai");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (copilot), ==,
+                   "npm install -g @github/copilot");
+  g_assert_cmpstr (tw_agent_preset_get_install_command (qwen), ==,
+                   "npm install -g @qwen-code/qwen-code");
   g_assert_true (tw_agent_preset_get_needs_command (custom));
   g_assert_false (tw_agent_preset_get_needs_command (claude));
 
@@ -528,7 +538,8 @@ test_parse_launch (void)
 
   g_assert_false (tw_agent_manager_parse_launch (presets, "cluade", &id, &command, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_assert_nonnull (strstr (error->message, "claude, codex, gemini, opencode, custom"));
+  g_assert_nonnull (strstr (error->message,
+                            "claude, codex, gemini, opencode, copilot, qwen, custom"));
   g_assert_null (id);
 }
 

@@ -169,6 +169,8 @@ test_snippets (void)
   g_autofree char *codex = tw_mcp_snippet_codex ("http://127.0.0.1:4321/mcp", "tok-EN_1");
   g_autofree char *stdio = tw_mcp_snippet_stdio ("/home/ada/app");
   g_autofree char *stdio_spaces = tw_mcp_snippet_stdio ("/home/ada/My App");
+  g_autofree char *copilot = tw_mcp_snippet_copilot ("http://127.0.0.1:4321/mcp", "tok-EN_1");
+  g_autofree char *qwen = tw_mcp_snippet_qwen ("http://127.0.0.1:4321/mcp", "tok-EN_1");
 
   g_assert_cmpstr (config, ==,
                    "{\"mcpServers\":{\"tabwright\":{\"type\":\"http\","
@@ -186,6 +188,16 @@ test_snippets (void)
                    "claude mcp add tabwright -- tabwright-mcp --workspace /home/ada/app");
   g_assert_cmpstr (stdio_spaces, ==,
                    "claude mcp add tabwright -- tabwright-mcp --workspace '/home/ada/My App'");
+  /* Copilot CLI's servers carry a tool filter; Qwen Code's Streamable HTTP
+   * is httpUrl, as in Gemini CLI. */
+  g_assert_cmpstr (copilot, ==,
+                   "copilot --additional-mcp-config '{\"mcpServers\":{\"tabwright\":{"
+                   "\"type\":\"http\",\"url\":\"http://127.0.0.1:4321/mcp\","
+                   "\"headers\":{\"Authorization\":\"Bearer tok-EN_1\"},\"tools\":[\"*\"]}}}'");
+  g_assert_cmpstr (qwen, ==,
+                   "qwen --mcp-config '{\"mcpServers\":{\"tabwright\":{"
+                   "\"httpUrl\":\"http://127.0.0.1:4321/mcp\","
+                   "\"headers\":{\"Authorization\":\"Bearer tok-EN_1\"}}}}'");
 }
 
 /* The window */
@@ -295,6 +307,9 @@ test_connect_dialog (void)
   g_autofree char *stdio = tw_mcp_snippet_stdio ("/home/ada/project");
   g_autofree char *gemini = tw_mcp_snippet_gemini ("http://127.0.0.1:4321/mcp",
                                                    "secret-token-123456");
+  g_autofree char *copilot = tw_mcp_snippet_copilot ("http://127.0.0.1:4321/mcp",
+                                                     "secret-token-123456");
+  g_autofree char *qwen = tw_mcp_snippet_qwen ("http://127.0.0.1:4321/mcp", "secret-token-123456");
   GtkWindow *dialog;
 
   dialog = tw_connect_dialog_new (NULL, "http://127.0.0.1:4321/mcp", "secret-token-123456",
@@ -314,6 +329,9 @@ test_connect_dialog (void)
   g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), gemini));
   g_assert_nonnull (strstr (gemini, ".gemini/extensions/tabwright/gemini-extension.json"));
   g_assert_nonnull (strstr (gemini, "Bearer ${TABWRIGHT_MCP_TOKEN}"));
+  /* And the rows of Copilot CLI and Qwen Code. */
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), copilot));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (dialog), qwen));
 
   gtk_window_destroy (dialog);
 }

@@ -29,7 +29,7 @@ struct _TwConnectDialog
   GtkWidget            *agents_box;
   GtkLabel             *stdio_label;
   /* One snippet label per row of agent_snippets, in its order. */
-  GtkLabel             *agent_labels[4];
+  GtkLabel             *agent_labels[6];
 
   /* Whether Gemini CLI's extension is installed, and the button that
    * installs it once the person agrees. */
@@ -63,6 +63,11 @@ static const struct {
        "the URL and token from the environment); then set them and start Gemini CLI. Agents "
        "Tabwright launches use the same extension with their own token"),
     N_("Gemini CLI commands"), tw_mcp_snippet_gemini },
+  { N_("Copilot CLI"),
+    N_("Start GitHub Copilot CLI with the server added for this session only"),
+    N_("Copilot CLI command"), tw_mcp_snippet_copilot },
+  { N_("Qwen Code"), N_("Start Qwen Code with this MCP configuration"),
+    N_("Qwen Code command"), tw_mcp_snippet_qwen },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (agent_snippets) == G_N_ELEMENTS (((TwConnectDialog *) NULL)->agent_labels));

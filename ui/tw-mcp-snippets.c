@@ -23,15 +23,28 @@ shell_word (const char *word)
   return g_strdup (word);
 }
 
+/* How one CLI spells the tabwright server in its JSON configuration. */
+typedef struct
+{
+  const char *section;     /* "mcpServers", or OpenCode's "mcp" */
+  const char *type;        /* the "type" member, or NULL for none */
+  const char *url_member;  /* "url", or "httpUrl" (Qwen Code's Streamable HTTP) */
+  gboolean    enabled;     /* "enabled": true, which OpenCode wants */
+  gboolean    all_tools;   /* "tools": ["*"], which Copilot CLI's servers carry */
+} ServerShape;
+
+static const ServerShape claude_shape = { "mcpServers", "http", "url", FALSE, FALSE };
+static const ServerShape opencode_shape = { "mcp", "remote", "url", TRUE, FALSE };
+static const ServerShape copilot_shape = { "mcpServers", "http", "url", FALSE, TRUE };
+static const ServerShape qwen_shape = { "mcpServers", NULL, "httpUrl", FALSE, FALSE };
+
 /* The JSON text {"<section>": {"tabwright": {"type": <type>, "url": <url>,
- * "headers": {"Authorization": "Bearer <token>"}}}} that both Claude Code
- * and OpenCode read; @enabled adds "enabled": true, which OpenCode wants. */
+ * "headers": {"Authorization": "Bearer <token>"}}}}, in the shape that
+ * @shape says. */
 static char *
-server_config (const char *section,
-               const char *type,
-               const char *url,
-               const char *token,
-               gboolean    enabled)
+server_config (const ServerShape *shape,
+               const char        *url,
+               const char        *token)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -39,23 +52,33 @@ server_config (const char *section,
   g_autofree char *authorization = g_strconcat ("Bearer ", token, NULL);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, section);
+  json_builder_set_member_name (builder, shape->section);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "tabwright");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "type");
-  json_builder_add_string_value (builder, type);
-  json_builder_set_member_name (builder, "url");
+  if (shape->type != NULL)
+    {
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, shape->type);
+    }
+  json_builder_set_member_name (builder, shape->url_member);
   json_builder_add_string_value (builder, url);
   json_builder_set_member_name (builder, "headers");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "Authorization");
   json_builder_add_string_value (builder, authorization);
   json_builder_end_object (builder);
-  if (enabled)
+  if (shape->enabled)
     {
       json_builder_set_member_name (builder, "enabled");
       json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (shape->all_tools)
+    {
+      json_builder_set_member_name (builder, "tools");
+      json_builder_begin_array (builder);
+      json_builder_add_string_value (builder, "*");
+      json_builder_end_array (builder);
     }
   json_builder_end_object (builder);
   json_builder_end_object (builder);
@@ -67,6 +90,20 @@ server_config (const char *section,
   return json_generator_to_data (generator, NULL);
 }
 
+/* PROGRAM FLAG '<the server configuration in @shape>' */
+static char *
+command_with_config (const char        *program,
+                     const char        *flag,
+                     const ServerShape *shape,
+                     const char        *url,
+                     const char        *token)
+{
+  g_autofree char *config = server_config (shape, url, token);
+  g_autofree char *quoted = g_shell_quote (config);
+
+  return g_strconcat (program, " ", flag, " ", quoted, NULL);
+}
+
 char *
 tw_mcp_snippet_claude_config (const char *url,
                               const char *token)
@@ -74,23 +111,17 @@ tw_mcp_snippet_claude_config (const char *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (token != NULL, NULL);
 
-  return server_config ("mcpServers", "http", url, token, FALSE);
+  return server_config (&claude_shape, url, token);
 }
 
 char *
 tw_mcp_snippet_claude_command (const char *url,
                                const char *token)
 {
-  g_autofree char *config = NULL;
-  g_autofree char *quoted = NULL;
-
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (token != NULL, NULL);
 
-  config = tw_mcp_snippet_claude_config (url, token);
-  quoted = g_shell_quote (config);
-
-  return g_strconcat ("claude --mcp-config ", quoted, NULL);
+  return command_with_config ("claude", "--mcp-config", &claude_shape, url, token);
 }
 
 char *
@@ -126,12 +157,35 @@ tw_mcp_snippet_opencode (const char *url,
   g_return_val_if_fail (url != NULL, NULL);
   g_return_val_if_fail (token != NULL, NULL);
 
-  config = server_config ("mcp", "remote", url, token, TRUE);
+  config = server_config (&opencode_shape, url, token);
   quoted = g_shell_quote (config);
 
   /* OpenCode merges OPENCODE_CONFIG_CONTENT over its own configuration for
    * this one process: no file of the person's changes. */
   return g_strconcat ("OPENCODE_CONFIG_CONTENT=", quoted, " opencode", NULL);
+}
+
+char *
+tw_mcp_snippet_copilot (const char *url,
+                        const char *token)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (token != NULL, NULL);
+
+  /* Copilot CLI adds these servers to its own for this session only. */
+  return command_with_config ("copilot", "--additional-mcp-config", &copilot_shape, url, token);
+}
+
+char *
+tw_mcp_snippet_qwen (const char *url,
+                     const char *token)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (token != NULL, NULL);
+
+  /* Qwen Code reads --mcp-config as a file when one has that name, else as
+   * the JSON itself. */
+  return command_with_config ("qwen", "--mcp-config", &qwen_shape, url, token);
 }
 
 /* Gemini CLI reads MCP servers only from settings files and extensions, and

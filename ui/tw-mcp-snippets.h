@@ -24,6 +24,14 @@ char *tw_mcp_snippet_codex          (const char *url,
  *   "headers":{"Authorization":"Bearer …"},"enabled":true}}}' opencode */
 char *tw_mcp_snippet_opencode       (const char *url,
                                      const char *token);
+/* copilot --additional-mcp-config '{"mcpServers":{"tabwright":{"type":"http",
+ *   "url":…,"headers":{"Authorization":"Bearer …"},"tools":["*"]}}}' */
+char *tw_mcp_snippet_copilot        (const char *url,
+                                     const char *token);
+/* qwen --mcp-config '{"mcpServers":{"tabwright":{"httpUrl":…,
+ *   "headers":{"Authorization":"Bearer …"}}}}' */
+char *tw_mcp_snippet_qwen           (const char *url,
+                                     const char *token);
 /* Gemini CLI: the user extension that reaches Tabwright, in
  * ~/.gemini/extensions/tabwright/: its gemini-extension.json, which refers
  * to $TABWRIGHT_MCP_URL and $TABWRIGHT_MCP_TOKEN; the shell command that

@@ -31,7 +31,7 @@ static const TwToolDef dialogs_tools[] = {
     .title = "Answer the next dialog",
     .description =
       "Answer the tab's next JavaScript dialog (alert, confirm, prompt): accept or dismiss, "
-      "with a prompt's text. Call it before the action that opens the dialog. Otherwise "
+      "with the text for prompt(). Call it before the action that opens the dialog. Otherwise "
       "alerts are accepted and other dialogs dismissed.",
     .read_only = FALSE,
     .destructive = FALSE,

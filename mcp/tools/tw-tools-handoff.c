@@ -113,10 +113,10 @@ static const TwToolDef handoff_tools[] = {
     .name = "browser_handoff",
     .title = "Hand a tab to the person",
     .description =
-      "Ask the person watching to do something in a tab you should not: log in, enter a "
-      "one-time code, solve a CAPTCHA, confirm a payment. The tab comes to the front with your "
-      "message and Done / Cancel; the call waits for their answer or timeoutMs. Take a new "
-      "snapshot after.",
+      "Ask the person watching (the user) to do what you should not in the browser tab: log "
+      "in, enter the one-time code, solve the CAPTCHA, confirm payments. The tab comes to the front "
+      "with your message and Done / Cancel; the call waits for their answer or timeoutMs. "
+      "Snapshot again after.",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

@@ -450,8 +450,8 @@ static const TwToolDef input_tools[] = {
     .name = "browser_fill",
     .title = "Fill a form field",
     .description =
-      "Fill a form field: replace the text of an input, textarea or editable element with a "
-      "value, with real input events (React and Vue forms update). Also sets date, time, colour "
+      "Fill a form field: enter a value (an email, a password…) in an input box, textarea or "
+      "editable element, replacing its text, with real input events (React and Vue forms update). Also sets date, time, colour "
       "and range inputs and dropdowns; an empty value clears. Returns what the field holds "
       "afterwards.",
     .read_only = FALSE,
@@ -467,8 +467,7 @@ static const TwToolDef input_tools[] = {
     .title = "Type text",
     .description =
       "Type text key by key into the element given by ref (caret at its end), or into the "
-      "focused one, for pages that react to every key (search as you type, autocomplete, "
-      "shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
+      "focused one, for pages that react to every key (a search box, autocomplete, shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -481,7 +480,7 @@ static const TwToolDef input_tools[] = {
     .name = "browser_keypress",
     .title = "Press a key",
     .description =
-      "Press a key or a shortcut: Enter, Escape, Tab, Shift+Tab, Space, arrows, Backspace, "
+      "Press a key or a keyboard shortcut in the page: Enter, Escape, Tab, Shift+Tab, Space, arrows, Backspace, "
       "Delete, Home, End, PageUp, PageDown, F1 to F12, a character, or a combination such as "
       "Control+A. With a ref the element is focused first; else the key goes to the focused "
       "element.",
@@ -512,7 +511,7 @@ static const TwToolDef input_tools[] = {
     .name = "browser_select",
     .title = "Choose an option in a dropdown",
     .description =
-      "Choose an option in a dropdown (a <select>, or a listbox the page builds) by its value "
+      "Choose or pick an option from a dropdown (a <select>, or a listbox the page builds) by its value "
       "or visible label, with input and change events. An unknown option fails with "
       "browser_invalid_argument listing the options. For a custom combobox, click it open and "
       "click the option.",
@@ -558,8 +557,8 @@ static const TwToolDef input_tools[] = {
     .name = "browser_scroll",
     .title = "Scroll the page",
     .description =
-      "Scroll the page, or the element given by ref, by pixels with a wheel event: to load more "
-      "of an endless list or reach content below. Positive deltaY scrolls down, deltaX right. "
+      "Scroll the web page, or the element given by ref, by pixels with a wheel event: to load more "
+      "of an endless list or reach content below, down to the bottom. Positive deltaY scrolls down, deltaX right. "
       "Reports the new position and whether the end was reached. Actions scroll their element "
       "into view themselves.",
     .read_only = FALSE,
@@ -574,8 +573,8 @@ static const TwToolDef input_tools[] = {
     .name = "browser_evaluate",
     .title = "Run JavaScript in the page",
     .description =
-      "Run JavaScript in the page and get the result as JSON, for what no other tool does: a "
-      "function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
+      "Run (execute) JavaScript in the page, as a script would, and get the result as JSON, for "
+      "what no other tool does: a function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
       "the page's context; may return a promise. Results over 64 KB are cut; an exception fails "
       "with browser_script_error.",
     .read_only = FALSE,

@@ -97,7 +97,7 @@ static const TwToolDef navigation_tools[] = {
     .name = "browser_reload",
     .title = "Reload the page",
     .description =
-      "Reload the tab's page, e.g. to pick up a change on a dev server or to recover a crashed "
+      "Reload (refresh) the page of a browser tab, e.g. to pick up a change on a dev server or to recover a crashed "
       "tab (browser_crashed). Returns after the load with URL, title and HTTP status.",
     .read_only = FALSE,
     .destructive = FALSE,

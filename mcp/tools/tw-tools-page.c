@@ -278,8 +278,8 @@ static const TwToolDef page_tools[] = {
     .name = "browser_screenshot",
     .title = "Take a screenshot",
     .description =
-      "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see layout, "
-      "colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
+      "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see how the "
+      "page looks: layout, colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
       "quality and maxWidth: smaller images; savePath: a workspace file instead.",
     .read_only = FALSE,
     .destructive = FALSE,
@@ -291,10 +291,10 @@ static const TwToolDef page_tools[] = {
     .name = "browser_logs",
     .title = "Read console errors and network requests",
     .description =
-      "Read console errors and network requests of a tab: console messages, uncaught "
-      "exceptions, CSP violations and each request with method, URL, status, type, duration "
-      "and failure, oldest first. To debug a blank page, a failing API call, a missing "
-      "image.",
+      "See console errors and the network requests the page made: console messages, uncaught "
+      "JavaScript errors, CSP violations and each request with method, URL, status, type, "
+      "duration and failure, oldest first. To check a page for errors: a blank page, a "
+      "failing API call, a missing image.",
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -307,7 +307,7 @@ static const TwToolDef page_tools[] = {
     .name = "browser_wait",
     .title = "Wait for text or a URL",
     .description =
-      "Wait for text to appear (textGone: disappear), the URL to contain a part, an element "
+      "Wait for text to appear on the page (textGone: disappear), the URL to contain a part, an element "
       "(selector or ref) to reach a state, a loadState, or a function to return true; one "
       "condition. For effects that come later: results loading, a spinner leaving, a redirect. "
       "Fails with browser_timeout after timeoutMs, saying what the page shows.",

@@ -23,7 +23,8 @@ static const TwToolDef snapshot_tools[] = {
     .name = "browser_snapshot",
     .title = "Read the page",
     .description =
-      "Read the page: the tab as an accessibility tree, one element per line, e.g. `- button "
+      "Read the page to find its buttons, links and fields: the tab as an accessibility tree, "
+      "one element per line, e.g. `- button "
       "\"Save\" @e7 [disabled]`. Each element has a ref (@e7) that the action tools take to "
       "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
       "page changes. interactive=true lists only controls; ref reads one part; cursor continues "

@@ -114,8 +114,8 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_new_tab",
     .title = "Open a new browser tab",
     .description =
-      "Open a new browser tab in the background, optionally at an http or https URL (else "
-      "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
+      "Open a new browser tab in the background, optionally on a web page (an http or https "
+      "URL; else about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to the other browser_* tools.",
     .read_only = FALSE,
     .destructive = FALSE,

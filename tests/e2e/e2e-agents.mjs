@@ -117,7 +117,7 @@ test('each preset hands its agent the endpoint through that agent\'s own flags, 
   const dirs = makeAppDirs('tabwright-e2e-presets-');
   const bin = path.join(dirs.root, 'bin');
   const reports = path.join(dirs.root, 'reports');
-  const agents = ['claude', 'codex', 'gemini', 'opencode'];
+  const agents = ['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen'];
   let app;
 
   fs.mkdirSync(bin);
@@ -175,8 +175,19 @@ test('each preset hands its agent the endpoint through that agent\'s own flags, 
     assert.equal(report.opencode.found.type, 'remote');
     assert.equal(report.opencode.found.enabled, true);
 
+    // Copilot CLI and Qwen Code: a private config file through their own
+    // flags, in each CLI's shape.
+    assert.equal(report.copilot.args[0], '--additional-mcp-config');
+    assert.equal(report.copilot.found.type, 'http');
+    assert.deepEqual(report.copilot.found.tools, ['*']);
+    assert.ok(report.copilot.found.configFile.startsWith(agentsDir), report.copilot.found.configFile);
+    assert.equal(report.qwen.args[0], '--mcp-config');
+    assert.ok(report.qwen.found.configFile.startsWith(agentsDir), report.qwen.found.configFile);
+    for (const agent of ['copilot', 'qwen'])
+      assert.equal(report[agent].found.mode, 0o600, `${agent}'s config file is the user's alone`);
+
     // The files made for them go when they exit.
-    for (const file of [report.claude.found.configFile])
+    for (const file of [report.claude.found.configFile, report.copilot.found.configFile, report.qwen.found.configFile])
       await waitFor(`${file} to be removed`, () => !fs.existsSync(file), app);
   } finally {
     await app?.stop();
@@ -189,7 +200,7 @@ test('--launch-agent with an unknown preset fails before any window opens', opti
     const result = await run('dbus-run-session', ['--', process.env.TABWRIGHT_BIN,
       '--workspace', dirs.workspace, '--launch-agent', 'cluade'], { env: appEnv(dirs, null), timeoutMs: 60000 });
     assert.equal(result.code, 1, `exit status: ${result.stderr}`);
-    assert.match(result.stderr, /--launch-agent: There is no agent preset “cluade” \(known: claude, codex, gemini, opencode, custom\)/);
+    assert.match(result.stderr, /--launch-agent: There is no agent preset “cluade” \(known: claude, codex, gemini, opencode, copilot, qwen, custom\)/);
 
     const missing = await run('dbus-run-session', ['--', process.env.TABWRIGHT_BIN,
       '--workspace', dirs.workspace, '--launch-agent', 'custom'], { env: appEnv(dirs, null), timeoutMs: 60000 });

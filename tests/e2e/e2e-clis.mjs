@@ -10,7 +10,11 @@
 // model, which is exactly what a model would see: the snapshot as text, the
 // screenshot as an image, the error as an error. And that the CLI reached
 // Tabwright with a token of its own, that its tab is attributed to it, and
-// that its token is refused once it has exited.
+// that its token is refused once it has exited. Claude Code offers MCP
+// tools only by name, behind its ToolSearch tool: the model searches for the
+// ones it needs before it calls them, as a real model must (lib/clis.mjs
+// fails with a clear message when a new release stops or starts deferring).
+// Copilot CLI and Qwen Code run in e2e-clis-more.
 //
 // A last test runs the Codex, OpenCode and Gemini CLI commands that
 // `tabwright --print-mcp-config` prints, as printed, against the same model
@@ -26,43 +30,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { AGENT_WAIT_MS, agentProcess, initializeStatus, waitFor } from './lib/agents.mjs';
-import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callOk, connectClient } from './lib/mcp.mjs';
-import { BAD_REF, startModelServer } from './lib/model-server.mjs';
-import { makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
+import { PROMPT, runLaunchedFromApp, runPrintedSnippets } from './lib/clis.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
-const BIN = path.join(srcdir, 'node_modules', '.bin');
-const PROMPT = 'Open the draft page, click Save and check the result.';
-
-// What the model got back from the CLI, step by step of its script.
-function assertModelSaw(cli, state) {
-  assert.deepEqual(state.failures, [], 'the model found what it needed in every result');
-  const [opened, snapshot, clicked, shot, bad] = state.results;
-  assert.equal(state.results.length, 5, JSON.stringify(state.results));
-
-  // The browserId and the page reached the model, labelled or as JSON.
-  assert.match(opened.text, cli.structured ? /"browserId":\s*"b\d+"/ : /^browserId: b\d+$/m, opened.text);
-  // The snapshot is the tree as text, not escaped inside JSON.
-  assert.match(snapshot.text, /^Page: Draft — /m, snapshot.text);
-  assert.match(snapshot.text, /^- button "Save" @e\d+$/m, snapshot.text);
-  assert.match(clicked.text, /Saved draft/, `the click result tells the new title: ${clicked.text}`);
-  // The screenshot arrives as an image, with its description.
-  assert.equal(shot.images.length, 1, `${cli.name} passes the screenshot image on: ${JSON.stringify(shot)}`);
-  assert.equal(shot.images[0].mimeType, 'image/png');
-  assert.ok(shot.images[0].bytes > 1000, 'the image has pixels');
-  assert.match(shot.text, /^width: \d+$/m, shot.text);
-  // The bad ref is a failure the model can read as one.
-  assert.ok(bad.text.includes('browser_stale_ref'), bad.text);
-  assert.ok(bad.text.includes(BAD_REF), bad.text);
-  if (cli.assertError)
-    cli.assertError(bad);
-  else if (cli.structuredErrors)
-    assert.match(bad.text, /"error":\s*\{\s*"code":\s*"browser_stale_ref"/, bad.text);
-  else
-    assert.match(bad.text, /^Error: browser_stale_ref — .*\nTake a new browser_snapshot/m, bad.text);
-}
 
 const CLIS = {
   codex: {
@@ -173,107 +144,17 @@ const CLIS = {
     // and drops it on errors.
     structured: true,
     structuredErrors: false,
+    // Since 2.1.3xx it offers MCP tools only by name, to be loaded with its
+    // ToolSearch tool; the scripted model searches for them first.
+    defers: true,
     snippet: false,
   },
 };
 
 for (const [preset, cli] of Object.entries(CLIS)) {
-  test(`${cli.name} launched from the app sees a snapshot, a screenshot and an error as what they are`, options, async () => {
-    const fixtures = await startFixtureServer();
-    const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
-    const dirs = makeAppDirs(`tabwright-e2e-${preset}-`);
-    const home = path.join(dirs.root, 'home');
-    fs.mkdirSync(home, { mode: 0o700 });
-    let app;
-    let client;
-
-    try {
-      const extra = cli.setup(home, model, dirs);
-      app = await startTabwright({
-        dirs,
-        env: { HOME: home, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra },
-        args: ['--launch-agent', `${preset}:${cli.command}`],
-      });
-
-      // The CLI asks the model for its first step: it is running now.
-      await waitFor(`${cli.name} to ask the model`, () => model.state.waiting, app);
-      const token = agentProcess(app.url)?.token ?? null;
-      assert.ok(token, `${cli.name} runs with TABWRIGHT_MCP_TOKEN`);
-      assert.notEqual(token, app.token, 'the CLI has a token of its own, not the workspace token');
-      assert.equal(await initializeStatus(app.url, token), 200, 'its token works while it runs');
-      model.release();
-
-      await waitFor(`${cli.name} to finish the script`, () => model.state.finished, app);
-      assertModelSaw(cli, model.state);
-
-      // The page saw one click; the tab is the CLI's.
-      client = await connectClient(app, 'e2e-observer');
-      const { data } = await callOk(client, 'browser_list_tabs');
-      const tab = data.tabs.find((t) => t.title === 'Saved draft');
-      assert.ok(tab, `the tab shows the saved draft: ${JSON.stringify(data.tabs)}`);
-      assert.match(tab.owner ?? '', new RegExp(`^${cli.name} #\\d+$`), `the tab is attributed to ${cli.name}`);
-      const { data: saves } = await callOk(client, 'browser_evaluate', { browserId: tab.browserId, function: '() => window.saves' });
-      assert.equal(saves.result, 1, 'the page recorded exactly one click on Save');
-
-      // The CLI exits after its answer; its token dies with it.
-      await waitFor(`${cli.name}'s token to be refused`, async () => (await initializeStatus(app.url, token)) === 401, app);
-    } finally {
-      model.release();
-      await client?.close().catch(() => {});
-      await app?.stop();
-      await model.close();
-      await fixtures.close();
-    }
-  });
+  test(`${cli.name} launched from the app sees a snapshot, a screenshot and an error as what they are`, options,
+    () => runLaunchedFromApp(preset, cli));
 }
 
-// The sections of --print-mcp-config: "# Name" then the snippet.
-function printedSnippets(stdout) {
-  const snippets = {};
-  for (const section of stdout.split('\n\n')) {
-    const [title, ...lines] = section.split('\n');
-    if (title.startsWith('# '))
-      snippets[title.slice(2)] = lines.join('\n');
-  }
-  return snippets;
-}
-
-test('the Codex, OpenCode and Gemini CLI commands that --print-mcp-config prints work as printed', options, async () => {
-  const fixtures = await startFixtureServer();
-  const dirs = makeAppDirs('tabwright-e2e-snippets-');
-  const home = path.join(dirs.root, 'home');
-  fs.mkdirSync(home, { mode: 0o700 });
-  let app;
-  const models = [];
-
-  try {
-    app = await startTabwright({ dirs });
-    const printed = await run(process.env.TABWRIGHT_BIN, ['--print-mcp-config', '--workspace', dirs.workspace],
-      { env: app.env, timeoutMs: 30000 });
-    assert.equal(printed.code, 0, printed.stderr);
-    const snippets = printedSnippets(printed.stdout);
-
-    for (const cli of Object.values(CLIS).filter((c) => c.snippet !== false)) {
-      const snippet = snippets[cli.name];
-      assert.ok(snippet, `--print-mcp-config prints a ${cli.name} snippet:\n${printed.stdout}`);
-      const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
-      models.push(model);
-      model.release();
-      const extra = cli.setup(home, model, dirs, cli.snippetSetup);
-      // The snippet as printed, with the CLI's non-interactive command and
-      // the prompt after it, run by a shell in the workspace.
-      const words = cli.command.split(' ').slice(1).join(' ');
-      const env = { ...app.env, HOME: home, PWD: dirs.workspace, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra };
-      delete env.TABWRIGHT_MCP_TOKEN;
-      const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: AGENT_WAIT_MS });
-      assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
-      assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
-      assertModelSaw(cli, model.state);
-    }
-  } finally {
-    await app?.stop();
-    for (const model of models)
-      await model.close();
-    await fixtures.close();
-  }
-});
+test('the Codex, OpenCode and Gemini CLI commands that --print-mcp-config prints work as printed', options,
+  () => runPrintedSnippets(Object.values(CLIS)));

@@ -2,8 +2,9 @@
 //
 // `tabwright --print-mcp-config` tells a person how to connect an agent:
 // with the app running, the URL and token of its runtime file and the
-// Claude Code, Codex, OpenCode and Gemini CLI snippets (e2e-clis runs them); without it, exit status 1 and the stdio
-// bridge form, which works once the app is started.
+// Claude Code, Codex, OpenCode, Gemini CLI, Copilot CLI and Qwen Code
+// snippets (e2e-clis and e2e-clis-more run them); without it, exit status 1
+// and the stdio bridge form, which works once the app is started.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -68,6 +69,17 @@ test('--print-mcp-config prints the running app\'s URL, token and agent snippets
     { httpUrl: '${TABWRIGHT_MCP_URL}', headers: { Authorization: 'Bearer ${TABWRIGHT_MCP_TOKEN}' } });
   assert.equal(exported, `export TABWRIGHT_MCP_URL=${app.url} TABWRIGHT_MCP_TOKEN=${app.token}`);
   assert.equal(start, 'gemini');
+
+  // Copilot CLI's and Qwen Code's commands add the server for that session
+  // only, each in its own CLI's shape.
+  const copilot = stdout.match(/^copilot --additional-mcp-config '(\{.*\})'$/m);
+  assert.ok(copilot, `a Copilot CLI command:\n${stdout}`);
+  assert.deepEqual(JSON.parse(copilot[1]).mcpServers.tabwright,
+    { type: 'http', url: app.url, headers: { Authorization: `Bearer ${app.token}` }, tools: ['*'] });
+  const qwen = stdout.match(/^qwen --mcp-config '(\{.*\})'$/m);
+  assert.ok(qwen, `a Qwen Code command:\n${stdout}`);
+  assert.deepEqual(JSON.parse(qwen[1]).mcpServers.tabwright,
+    { httpUrl: app.url, headers: { Authorization: `Bearer ${app.token}` } });
 
   // Every JSON object printed for Claude Code must parse and point at the app.
   const configs = [...stdout.matchAll(/--mcp-config '(\{.*\})'/g)].map((m) => JSON.parse(m[1]));

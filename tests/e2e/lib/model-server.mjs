@@ -2,8 +2,9 @@
 //
 // A scripted model for real agent CLIs: an HTTP server on 127.0.0.1 that
 // speaks enough of each vendor's API for its CLI (OpenAI Responses for
-// Codex, OpenAI Chat Completions for OpenCode, Anthropic Messages for
-// Claude Code, the Gemini API for Gemini CLI), always streaming.
+// Codex, OpenAI Chat Completions for OpenCode, Copilot CLI and Qwen Code,
+// Anthropic Messages for Claude Code, the Gemini API for Gemini CLI), always
+// streaming.
 //
 // The "model" follows one script: open a tab on the page, read it with
 // browser_snapshot, click the button "Save" by the ref it found there, take
@@ -11,7 +12,8 @@
 // passes on (the browserId, the ref) is read from the tool results the CLI
 // sent back, exactly as a model would have to. Each tool result it gets is
 // recorded, normalised to { tool, text, images }, so the test can check
-// what the model saw.
+// what the model saw. Where the CLI defers its MCP tools behind a search
+// tool, the model searches first, as a real one must (findDeferred).
 
 import http from 'node:http';
 
@@ -60,30 +62,135 @@ function context(pageUrl, results) {
 }
 
 // The tool name under which the CLI offers a Tabwright tool, e.g.
-// mcp__tabwright__browser_snapshot (Claude Code), tabwright_browser_snapshot
-// (OpenCode), mcp_tabwright_browser_snapshot (Gemini CLI).
+// mcp__tabwright__browser_snapshot (Claude Code, Qwen Code),
+// tabwright_browser_snapshot (OpenCode), mcp_tabwright_browser_snapshot
+// (Gemini CLI), tabwright-browser_snapshot (Copilot CLI),
+// mcp__tabwright.browser_snapshot (Codex).
 function offered(names, tool) {
-  return names.find((name) => name === tool || name.endsWith(`_${tool}`) || name.endsWith(`.${tool}`));
+  return names.find((name) => name === tool || name.endsWith(`_${tool}`) || name.endsWith(`.${tool}`) ||
+    name.endsWith(`-${tool}`));
+}
+
+// Some CLIs defer MCP tools: the model is offered only their names, in a
+// message, and a search tool that loads them (Claude Code's ToolSearch, Qwen
+// Code's tool_search). Qwen Code then wants a found tool called through its
+// tool_call; Claude Code offers it like any other from the next request on.
+const SEARCH_TOOLS = ['ToolSearch', 'tool_search'];
+const CALL_TOOLS = ['tool_call'];
+
+export function isSearch(name) {
+  return SEARCH_TOOLS.includes(name);
+}
+
+// Every string in a request body, one a line.
+function strings(value, out = []) {
+  if (typeof value === 'string')
+    out.push(value);
+  else if (value && typeof value === 'object')
+    for (const inner of Object.values(value))
+      strings(inner, out);
+  return out;
+}
+
+// The deferred tool names a request lists, e.g. mcp__tabwright__browser_click.
+function deferredNames(body) {
+  return [...new Set(strings(body).join('\n').match(/\b\w+__browser_[a-z_]+\b/g) ?? [])];
+}
+
+// The tool calls the model made, in order, each with what the CLI sent back
+// for it: searches apart, and calls through tool_call under the name of the
+// tool they called.
+function splitResults(results) {
+  const searches = [];
+  const steps = [];
+  for (const result of results) {
+    if (isSearch(result.name))
+      searches.push({ ...result, query: result.args?.query });
+    else if (CALL_TOOLS.includes(result.name))
+      steps.push({ ...result, name: result.args?.name, via: result.name });
+    else
+      steps.push(result);
+  }
+  return { searches, steps };
+}
+
+function fail(state, message) {
+  state.failures.push(message);
+  return { text: `FAILED: ${message}` };
+}
+
+// What a model does when the tool it needs is deferred: it asks the search
+// tool for it by the name the CLI listed ("select:NAME,…"), loading at once
+// every tool the rest of its plan needs, as the search tool's description
+// tells it to. A search that does not bring the tool back is a failure that
+// says what the search returned.
+function findDeferred(state, request, step, remaining) {
+  const { names, deferred, searches } = request;
+  const search = names.find(isSearch);
+  const wanted = offered(deferred, step.tool);
+  if (!search || !wanted) {
+    return fail(state, `the CLI offers no ${step.tool}; it offers ${names.join(', ')}` +
+      (deferred.length > 0 ? `, and lists as deferred ${deferred.join(', ')}` : ''));
+  }
+  const asked = searches.filter((s) => String(s.query ?? '').includes(wanted));
+  const found = asked.find((s) => s.text.includes(wanted));
+  if (!found) {
+    if (asked.length > 0)
+      return fail(state, `${search} "${asked[0].query}" did not bring back ${wanted}; it returned: ${asked[0].text}`);
+    const plan = [...new Set(remaining.map((s) => offered(deferred, s.tool)).filter(Boolean))];
+    return { name: search, args: { query: `select:${plan.join(',')}` } };
+  }
+  const caller = names.find((n) => CALL_TOOLS.includes(n));
+  if (!caller) {
+    return fail(state, `${search} brought back ${wanted}, but the CLI still offers no ${step.tool} ` +
+      `and no tool to call it through; it offers ${names.join(', ')}; the search returned: ${found.text}`);
+  }
+  return { name: caller, args: { name: wanted }, call: true };
+}
+
+// The other script: search the CLI's deferred tools with each of
+// state.queries in turn, in plain words, as a model that does not know the
+// tools' names would, then answer.
+function nextSearch(state, { names, searches }) {
+  const search = names.find(isSearch);
+  if (!search)
+    return fail(state, `the CLI offers no tool search; it offers ${names.join(', ')}`);
+  if (searches.length >= state.queries.length)
+    return { text: `Done: ${searches.length} searches.` };
+  return { name: search, args: { query: state.queries[searches.length], max_results: 5 } };
 }
 
 // Decides the next turn from the tool results so far: a tool call
 // { name, args }, or a final { text }.
-function nextTurn(state, names, results) {
-  const step = STEPS[results.length];
+function nextTurn(state, request) {
+  if (state.queries)
+    return nextSearch(state, request);
+  const { names, steps } = request;
+  const step = STEPS[steps.length];
   if (!step)
     return { text: 'Done: I clicked Save, saw the screenshot and the error for a bad ref.' };
-  const name = offered(names, step.tool);
-  if (!name) {
-    state.failures.push(`the CLI offers no ${step.tool}; it offers ${names.join(', ')}`);
-    return { text: `FAILED: no ${step.tool} tool` };
+  let turn = offered(names, step.tool) ? { name: offered(names, step.tool) } : null;
+  if (!turn) {
+    turn = findDeferred(state, request, step, STEPS.slice(steps.length));
+    if (turn.text !== undefined || !turn.call)
+      return turn;
   }
   try {
-    return { name, args: step.args(context(state.pageUrl, results)), tool: step.tool };
+    const args = step.args(context(state.pageUrl, steps));
+    return turn.call ? { name: turn.name, args: { ...turn.args, arguments: args } } : { name: turn.name, args };
   } catch (error) {
     if (!(error instanceof ScriptError))
       throw error;
-    state.failures.push(error.message);
-    return { text: `FAILED: ${error.message}` };
+    return fail(state, error.message);
+  }
+}
+
+// The arguments of an OpenAI function call: a JSON string.
+function parseArgs(text) {
+  try {
+    return JSON.parse(text ?? '{}');
+  } catch {
+    return {};
   }
 }
 
@@ -131,9 +238,9 @@ function responsesRequest(body) {
   const calls = new Map();
   for (const item of body.input ?? []) {
     if (item.type === 'function_call')
-      calls.set(item.call_id, item.name);
+      calls.set(item.call_id, { name: item.namespace ? `${item.namespace}.${item.name}` : item.name, args: parseArgs(item.arguments) });
     else if (item.type === 'function_call_output')
-      results.push({ name: calls.get(item.call_id), ...openaiParts(item.output) });
+      results.push({ ...calls.get(item.call_id), ...openaiParts(item.output) });
   }
   return { names, results };
 }
@@ -174,9 +281,9 @@ function chatRequest(body) {
   for (const message of body.messages ?? []) {
     if (message.role === 'assistant')
       for (const call of message.tool_calls ?? [])
-        calls.set(call.id, call.function?.name);
+        calls.set(call.id, { name: call.function?.name, args: parseArgs(call.function?.arguments) });
     if (message.role === 'tool')
-      results.push({ name: calls.get(message.tool_call_id), ...openaiParts(message.content) });
+      results.push({ ...calls.get(message.tool_call_id), ...openaiParts(message.content) });
     // Some clients send a tool's images in a user message after it.
     if (message.role === 'user' && Array.isArray(message.content) && results.length > 0) {
       const extra = openaiParts(message.content);
@@ -209,12 +316,14 @@ function anthropicRequest(body) {
       continue;
     for (const block of message.content) {
       if (block.type === 'tool_use')
-        calls.set(block.id, block.name);
+        calls.set(block.id, { name: block.name, args: block.input ?? {} });
       if (block.type !== 'tool_result')
         continue;
-      const result = { name: calls.get(block.tool_use_id), text: '', images: [], isError: block.is_error === true };
+      const result = { ...calls.get(block.tool_use_id), text: '', images: [], isError: block.is_error === true };
       const parts = typeof block.content === 'string' ? [{ type: 'text', text: block.content }] : block.content ?? [];
-      result.text = parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+      // A tool search may answer with references to the tools it found.
+      result.text = parts.map((p) => (p.type === 'text' ? p.text : p.type === 'tool_reference' ? `tool_reference: ${p.tool_name}` : null))
+        .filter((t) => t !== null).join('\n');
       for (const p of parts)
         if (p.type === 'image' && p.source?.type === 'base64')
           result.images.push(imageOf(p.source.media_type, p.source.data));
@@ -246,13 +355,16 @@ function anthropicReply(res, turn, n, model) {
 function geminiRequest(body) {
   const names = (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((f) => f.name);
   const results = [];
+  const calls = [];
   for (const content of body.contents ?? []) {
     for (const part of content.parts ?? []) {
-      if (part.functionResponse) {
+      if (part.functionCall) {
+        calls.push({ name: part.functionCall.name, args: part.functionCall.args ?? {} });
+      } else if (part.functionResponse) {
         const response = part.functionResponse.response ?? {};
         const text = typeof response.output === 'string' ? response.output
           : typeof response.content === 'string' ? response.content : JSON.stringify(response);
-        results.push({ name: part.functionResponse.name, text, images: [] });
+        results.push({ name: part.functionResponse.name, args: calls[results.length]?.args ?? {}, text, images: [] });
         for (const inner of part.functionResponse.parts ?? [])
           if (inner.inlineData)
             results[results.length - 1].images.push(imageOf(inner.inlineData.mimeType, inner.inlineData.data));
@@ -297,15 +409,18 @@ function readBody(req) {
 
 // Starts the model. @pageUrl is the page the script opens. Resolves with
 // { url, state, close() }; state.results holds, per model request, the tool
-// results the CLI sent (the last request holds them all), state.failures
-// what went against the script, state.requests every path asked for,
-// state.offered the tool names of the last request with the browser tools.
+// results the CLI sent (the last request holds them all), state.searches
+// the tool searches the model made ({ query, text }), state.failures what
+// went against the script, state.requests every path asked for,
+// state.offered the tool names of the last request with the browser tools,
+// state.deferred the tool names it listed for search only.
 // release() lets the first scripted turn go; until then the model holds it,
-// and state.waiting says that the CLI has asked.
-export async function startModelServer({ pageUrl }) {
+// and state.waiting says that the CLI has asked. With @queries, the model
+// only searches the CLI's deferred tools with each of them (nextSearch).
+export async function startModelServer({ pageUrl, queries = null }) {
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
-  const state = { pageUrl, requests: [], results: [], failures: [], offered: [], turns: 0, finished: false, gate, waiting: false };
+  const state = { pageUrl, queries, requests: [], results: [], searches: [], failures: [], offered: [], deferred: [], turns: 0, finished: false, gate, waiting: false };
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
@@ -337,21 +452,25 @@ export async function startModelServer({ pageUrl }) {
     }
 
     const { names, results } = protocol.parse(body);
-    // Side requests (titles, summaries) come without the browser tools:
-    // answer them with text, outside the script.
-    if (!names.some((n) => n.endsWith('browser_snapshot'))) {
+    const deferred = deferredNames(body);
+    // Side requests (titles, summaries) come without the browser tools,
+    // offered or deferred: answer them with text, outside the script.
+    if (!offered(names, 'browser_snapshot') && !(names.some(isSearch) && offered(deferred, 'browser_snapshot'))) {
       protocol.reply(res, { text: 'Tabwright check' }, ++state.turns);
       return;
     }
     state.offered = names;
+    state.deferred = deferred;
     // The test may hold the first scripted turn until it has looked at the
     // running CLI.
     if (results.length === 0) {
       state.waiting = true;
       await state.gate;
     }
-    state.results = results.map((r, i) => ({ ...r, tool: STEPS[i]?.tool }));
-    const turn = nextTurn(state, names, state.results);
+    const { searches, steps } = splitResults(results);
+    state.searches = searches;
+    state.results = steps.map((r, i) => ({ ...r, tool: STEPS[i]?.tool }));
+    const turn = nextTurn(state, { names, deferred, searches, steps: state.results });
     if (turn.text !== undefined)
       state.finished = true;
     protocol.reply(res, turn, ++state.turns);

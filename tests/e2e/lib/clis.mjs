@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// What the tests of real agent CLIs against the scripted model share
+// (e2e-clis, e2e-clis-more): each CLI launched from the app with its shipped
+// preset, and each CLI started by a person with the snippet
+// `tabwright --print-mcp-config` prints, both checked by what the model got
+// back from the CLI, which is exactly what a real model would see.
+//
+// A CLI is described by an object:
+//   name             the preset's name, also the --print-mcp-config section
+//   command          the CLI's non-interactive command, prompt included
+//   setup(home, model, dirs, options)
+//                    writes the person's own configuration of the CLI (the
+//                    scripted model as its model) and returns the variables
+//                    to add to the environment
+//   structured       the model sees the JSON of structuredContent
+//   structuredErrors the model sees structuredContent of an error too
+//   assertError(bad) checks the failed call's text, when the CLI wraps it
+//   images           false when the CLI passes the model no screenshot image
+//   defers           the CLI offers MCP tools only through its tool search
+//   snippet          false when the snippet test leaves the CLI out
+//   snippetSetup     the options setup() gets in the snippet test
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { AGENT_WAIT_MS, agentProcess, initializeStatus, waitFor } from './agents.mjs';
+import { startFixtureServer } from './fixture-server.mjs';
+import { callOk, connectClient } from './mcp.mjs';
+import { BAD_REF, startModelServer } from './model-server.mjs';
+import { makeAppDirs, run, srcdir, startTabwright } from './tabwright.mjs';
+
+export const BIN = path.join(srcdir, 'node_modules', '.bin');
+export const PROMPT = 'Open the draft page, click Save and check the result.';
+
+// What the model got back from the CLI, step by step of its script.
+export function assertModelSaw(cli, state) {
+  assert.deepEqual(state.failures, [], 'the model found what it needed in every result');
+  const [opened, snapshot, clicked, shot, bad] = state.results;
+  assert.equal(state.results.length, 5, JSON.stringify(state.results));
+
+  // A CLI that defers MCP tools made the model search for them first; one
+  // that offers them made it search for nothing.
+  if (cli.defers) {
+    assert.ok(state.searches.length > 0,
+      `${cli.name} used to offer Tabwright's tools only through its tool search, and now offers them directly: ${state.offered.join(', ')}`);
+  } else {
+    assert.deepEqual(state.searches, [], `${cli.name} offered Tabwright's tools directly until now; it made the model search for them`);
+  }
+
+  // The browserId and the page reached the model, labelled or as JSON.
+  assert.match(opened.text, cli.structured ? /"browserId":\s*"b\d+"/ : /^browserId: b\d+$/m, opened.text);
+  // The snapshot is the tree as text, not escaped inside JSON.
+  assert.match(snapshot.text, /^Page: Draft — /m, snapshot.text);
+  assert.match(snapshot.text, /^- button "Save" @e\d+$/m, snapshot.text);
+  assert.match(clicked.text, /Saved draft/, `the click result tells the new title: ${clicked.text}`);
+  // The screenshot arrives as an image, with its description.
+  if (cli.images === false) {
+    assert.equal(shot.images.length, 0,
+      `${cli.name} used to pass the model no screenshot image, and now does: expect it (images: true): ${JSON.stringify(shot.images)}`);
+  } else {
+    assert.equal(shot.images.length, 1, `${cli.name} passes the screenshot image on: ${JSON.stringify(shot)}`);
+    assert.equal(shot.images[0].mimeType, 'image/png');
+    assert.ok(shot.images[0].bytes > 1000, 'the image has pixels');
+  }
+  assert.match(shot.text, /^width: \d+$/m, shot.text);
+  // The bad ref is a failure the model can read as one.
+  assert.ok(bad.text.includes('browser_stale_ref'), bad.text);
+  assert.ok(bad.text.includes(BAD_REF), bad.text);
+  if (cli.assertError)
+    cli.assertError(bad);
+  else if (cli.structuredErrors)
+    assert.match(bad.text, /"error":\s*\{\s*"code":\s*"browser_stale_ref"/, bad.text);
+  else
+    assert.match(bad.text, /^Error: browser_stale_ref — .*\nTake a new browser_snapshot/m, bad.text);
+}
+
+// Launches @cli from the app with preset @preset and checks what its model
+// saw, that it held a token of its own, that its tab is attributed to it,
+// and that its token is refused once it has exited.
+export async function runLaunchedFromApp(preset, cli) {
+  const fixtures = await startFixtureServer();
+  const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
+  const dirs = makeAppDirs(`tabwright-e2e-${preset}-`);
+  const home = path.join(dirs.root, 'home');
+  fs.mkdirSync(home, { mode: 0o700 });
+  let app;
+  let client;
+
+  try {
+    const extra = cli.setup(home, model, dirs);
+    app = await startTabwright({
+      dirs,
+      env: { HOME: home, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra },
+      args: ['--launch-agent', `${preset}:${cli.command}`],
+    });
+
+    // The CLI asks the model for its first step: it is running now.
+    await waitFor(`${cli.name} to ask the model`, () => model.state.waiting, app);
+    const token = agentProcess(app.url)?.token ?? null;
+    assert.ok(token, `${cli.name} runs with TABWRIGHT_MCP_TOKEN`);
+    assert.notEqual(token, app.token, 'the CLI has a token of its own, not the workspace token');
+    assert.equal(await initializeStatus(app.url, token), 200, 'its token works while it runs');
+    model.release();
+
+    await waitFor(`${cli.name} to finish the script`, () => model.state.finished, app);
+    assertModelSaw(cli, model.state);
+
+    // The page saw one click; the tab is the CLI's.
+    client = await connectClient(app, 'e2e-observer');
+    const { data } = await callOk(client, 'browser_list_tabs');
+    const tab = data.tabs.find((t) => t.title === 'Saved draft');
+    assert.ok(tab, `the tab shows the saved draft: ${JSON.stringify(data.tabs)}`);
+    assert.match(tab.owner ?? '', new RegExp(`^${cli.name} #\\d+$`), `the tab is attributed to ${cli.name}`);
+    const { data: saves } = await callOk(client, 'browser_evaluate', { browserId: tab.browserId, function: '() => window.saves' });
+    assert.equal(saves.result, 1, 'the page recorded exactly one click on Save');
+
+    // The CLI exits after its answer; its token dies with it.
+    await waitFor(`${cli.name}'s token to be refused`, async () => (await initializeStatus(app.url, token)) === 401, app);
+  } finally {
+    model.release();
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await model.close();
+    await fixtures.close();
+  }
+}
+
+// The sections of --print-mcp-config: "# Name" then the snippet.
+function printedSnippets(stdout) {
+  const snippets = {};
+  for (const section of stdout.split('\n\n')) {
+    const [title, ...lines] = section.split('\n');
+    if (title.startsWith('# '))
+      snippets[title.slice(2)] = lines.join('\n');
+  }
+  return snippets;
+}
+
+// Runs the snippet --print-mcp-config prints for each of @clis, as printed,
+// followed by the CLI's non-interactive arguments, in a shell in the
+// workspace, and checks what each one's model saw.
+export async function runPrintedSnippets(clis) {
+  const fixtures = await startFixtureServer();
+  const dirs = makeAppDirs('tabwright-e2e-snippets-');
+  const home = path.join(dirs.root, 'home');
+  fs.mkdirSync(home, { mode: 0o700 });
+  let app;
+  const models = [];
+
+  try {
+    app = await startTabwright({ dirs });
+    const printed = await run(process.env.TABWRIGHT_BIN, ['--print-mcp-config', '--workspace', dirs.workspace],
+      { env: app.env, timeoutMs: 30000 });
+    assert.equal(printed.code, 0, printed.stderr);
+    const snippets = printedSnippets(printed.stdout);
+
+    for (const cli of clis.filter((c) => c.snippet !== false)) {
+      const snippet = snippets[cli.name];
+      assert.ok(snippet, `--print-mcp-config prints a ${cli.name} snippet:\n${printed.stdout}`);
+      const model = await startModelServer({ pageUrl: fixtures.url('/save.html') });
+      models.push(model);
+      model.release();
+      const extra = cli.setup(home, model, dirs, cli.snippetSetup);
+      // The snippet as printed, with the CLI's non-interactive command and
+      // the prompt after it, run by a shell in the workspace.
+      const words = cli.command.split(' ').slice(1).join(' ');
+      const env = { ...app.env, HOME: home, PWD: dirs.workspace, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, ...extra };
+      delete env.TABWRIGHT_MCP_TOKEN;
+      const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: AGENT_WAIT_MS });
+      assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
+      assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
+      assertModelSaw(cli, model.state);
+    }
+  } finally {
+    await app?.stop();
+    for (const model of models)
+      await model.close();
+    await fixtures.close();
+  }
+}
