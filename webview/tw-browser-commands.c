@@ -103,6 +103,8 @@ new_tab_cb (GObject      *object,
     {
       if (tw_browser_tab_get_private (tab))
         json_object_set_boolean_member (reply, "private", TRUE);
+      if (tw_browser_tab_get_context_name (tab) != NULL)
+        json_object_set_string_member (reply, "context", tw_browser_tab_get_context_name (tab));
       g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       return;
     }
@@ -119,6 +121,27 @@ new_tab_cb (GObject      *object,
     }
 
   g_task_return_error (task, error);
+}
+
+#define CONTEXT_NAME_MAX_CHARS 64
+
+static gboolean
+check_context_name (const char *name)
+{
+  glong n_chars;
+
+  if (!g_utf8_validate (name, -1, NULL))
+    return FALSE;
+
+  n_chars = g_utf8_strlen (name, -1);
+  if (n_chars < 1 || n_chars > CONTEXT_NAME_MAX_CHARS)
+    return FALSE;
+
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      return FALSE;
+
+  return TRUE;
 }
 
 static JsonObject *
@@ -275,8 +298,11 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(GError) error = NULL;
         JsonNode *url_node = json_object_get_member (params, "url");
         JsonNode *private_node = json_object_get_member (params, "private");
+        JsonNode *context_node = json_object_get_member (params, "context");
         const char *url = "about:blank";
+        const char *context_name = NULL;
         gboolean private_tab = FALSE;
+        gboolean private_given = FALSE;
 
         if (private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node))
           {
@@ -290,6 +316,35 @@ tw_browser_run_async (TwBrowserService    *service,
               }
 
             private_tab = json_node_get_boolean (private_node);
+            private_given = TRUE;
+          }
+
+        /* A named private context: the private tabs of one name share a
+         * session. A name alone asks for a private tab. */
+        if (context_node != NULL && !JSON_NODE_HOLDS_NULL (context_node))
+          {
+            if (!JSON_NODE_HOLDS_VALUE (context_node) ||
+                json_node_get_value_type (context_node) != G_TYPE_STRING ||
+                !check_context_name (json_node_get_string (context_node)))
+              {
+                g_task_return_new_error (task, TW_BROWSER_ERROR,
+                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                         "context must be a name of 1 to %d characters, "
+                                         "without control characters, e.g. \"checkout\"",
+                                         CONTEXT_NAME_MAX_CHARS);
+                return;
+              }
+            if (private_given && !private_tab)
+              {
+                g_task_return_new_error (task, TW_BROWSER_ERROR,
+                                         TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                         "context names a private context: leave out "
+                                         "private: false, or leave out context");
+                return;
+              }
+
+            context_name = json_node_get_string (context_node);
+            private_tab = TRUE;
           }
 
         if (url_node != NULL && !JSON_NODE_HOLDS_NULL (url_node))
@@ -313,7 +368,7 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        new_tab = private_tab ? tw_browser_create_private_tab (self, caller)
+        new_tab = private_tab ? tw_browser_create_private_tab (self, caller, context_name)
                               : tw_browser_create_tab (self, caller);
         tw_browser_add_tab (self, new_tab);
 

@@ -79,6 +79,7 @@ G_BEGIN_DECLS
     "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, " \
     "\"status\": {\"type\": [\"integer\", \"null\"], \"description\": \"HTTP status of the page's main document; null when there was no HTTP response (about:blank, a page restored from the history cache).\"}, " \
     "\"private\": {\"type\": \"boolean\", \"description\": \"browser_new_tab: true when the tab is private.\"}, " \
+    "\"context\": {\"type\": \"string\", \"description\": \"browser_new_tab: the private context the tab shares a session with.\"}, " \
     TW_TOOL_DIALOGS_PROPERTY, \
     "\"browserId\", \"url\", \"title\"")
 

@@ -47,6 +47,8 @@ format_tab_list (JsonObject *result)
         g_string_append (text, ", loading");
       if (tw_json_get_boolean (tab, "private", FALSE))
         g_string_append (text, ", private");
+      if (tw_json_get_string (tab, "context", NULL) != NULL)
+        g_string_append_printf (text, " (context: %s)", tw_json_get_string (tab, "context", NULL));
       if (owner != NULL)
         g_string_append_printf (text, ", agent: %s", owner);
       /* Emulation (issue 18). */
@@ -77,10 +79,18 @@ list_tabs_handler (TwToolCall *call)
 static char *
 format_new_tab (JsonObject *result)
 {
-  GString *text = g_string_new (tw_json_get_boolean (result, "private", FALSE)
-                                ? "Opened a new private tab: it shares no cookies or storage "
-                                "with the workspace's tabs and keeps nothing once closed."
-                                : "Opened a new tab.");
+  const char *context = tw_json_get_string (result, "context", NULL);
+  GString *text = g_string_new (NULL);
+
+  if (context != NULL)
+    g_string_append_printf (text, "Opened a new private tab in context: %s. It shares cookies and "
+                            "storage with the other private tabs of that context only; the "
+                            "context is forgotten once its last tab closes.", context);
+  else if (tw_json_get_boolean (result, "private", FALSE))
+    g_string_append (text, "Opened a new private tab: it shares no cookies or storage "
+                     "with the workspace's tabs and keeps nothing once closed.");
+  else
+    g_string_append (text, "Opened a new tab.");
 
   tw_tool_append_page (text, result);
 
@@ -105,8 +115,12 @@ new_tab_handler (TwToolCall *call)
 
       json_object_set_string_member (params, "url", url);
     }
-  if (tw_json_get_boolean (arguments, "private", FALSE))
-    json_object_set_boolean_member (params, "private", TRUE);
+  if (json_object_has_member (arguments, "private"))
+    json_object_set_member (params, "private",
+                            json_node_copy (json_object_get_member (arguments, "private")));
+  if (json_object_has_member (arguments, "context"))
+    json_object_set_member (params, "context",
+                            json_node_copy (json_object_get_member (arguments, "context")));
 
   tw_tool_call_run_command (call, TW_TAB_COMMAND_NEW_TAB, NULL, params, format_new_tab);
 }
@@ -146,6 +160,7 @@ static const TwToolDef tab_tools[] = {
       "\"title\": {\"type\": \"string\", \"description\": \"The page title; empty when the page has none.\"}, "
       "\"loading\": {\"type\": \"boolean\", \"description\": \"True while a page is still loading.\"}, "
       "\"private\": {\"type\": \"boolean\", \"description\": \"True for a private tab (browser_new_tab with private: true) and the tabs its pages opened.\"}, "
+      "\"context\": {\"type\": \"string\", \"description\": \"The private context the tab shares a session with (browser_new_tab's context); absent for other tabs.\"}, "
       "\"owner\": {\"type\": [\"string\", \"null\"], \"description\": \"Name of the agent driving the tab; null for a tab no agent has used.\"}"
       "}, "
       "\"required\": [\"browserId\", \"url\", \"title\", \"loading\", \"private\"]"
@@ -162,12 +177,13 @@ static const TwToolDef tab_tools[] = {
     .name = "browser_new_tab",
     .title = "Open a new browser tab",
     .description =
-      "Open a new browser tab in the background, optionally at an http or https URL (else "
-      "about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
-      "status; pass the browserId to the other browser_* tools.",
+      "Open a new browser tab in the background, at an http(s) URL or blank. Returns after the "
+      "first load with its browserId (pass it to the other browser_* tools), final URL, title "
+      "and HTTP status.",
     .input_schema = TW_TOOL_OPTIONAL_INPUT_SCHEMA (
-      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The http or https URL to open, e.g. http://127.0.0.1:8000/. Leave it out for a blank tab.\"}, "
-      "\"private\": {\"type\": \"boolean\", \"description\": \"Own session: no workspace cookies or storage, nothing kept.\"}"),
+      "\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"The URL to open, e.g. http://127.0.0.1:8000/\"}, "
+      "\"private\": {\"type\": \"boolean\", \"description\": \"Own session: no workspace cookies or storage, nothing kept.\"}, "
+      "\"context\": {\"type\": \"string\", \"description\": \"Private tabs of one context share a session.\"}"),
     .output_schema = TW_TOOL_PAGE_OUTPUT_SCHEMA,
     .read_only = FALSE,
     .destructive = FALSE,
