@@ -84,6 +84,10 @@ const FAST_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Fast 
 <img src="/small.png" alt="Owl" width="80" height="60">
 <p>Our best owls.</p></body></html>`;
 
+// Five images without a size, each from its own URL.
+const MANY_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Gallery</title></head>
+<body><h1>Gallery</h1>${[1, 2, 3, 4, 5].map((n) => `<img src="/small.png?${n}" alt="Owl ${n}">`).join('')}</body></html>`;
+
 function startServer() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
@@ -94,6 +98,8 @@ function startServer() {
     };
     if (url.pathname === '/slow')
       setTimeout(() => send('text/html; charset=utf-8', SLOW_PAGE), SERVER_DELAY_MS);
+    else if (url.pathname === '/many')
+      send('text/html; charset=utf-8', MANY_PAGE);
     else if (url.pathname === '/fast')
       send('text/html; charset=utf-8', FAST_PAGE);
     else if (url.pathname === '/blocking.js' || url.pathname === '/deferred.js')
@@ -218,6 +224,16 @@ test('a page without those faults has no findings', options, async () => {
   assert.deepEqual(data.findings, []);
   assert.match(text, /\nFindings: none\./);
   assert.ok(data.navigation.serverResponseMs < SERVER_DELAY_MS);
+});
+
+test('many findings of one kind are counted, not listed', options, async () => {
+  const gallery = await openTab(client, `${origin}/many`);
+  const { data, text } = await callOk(client, 'browser_performance', { browserId: gallery });
+  const shift = byKind(data, 'layout-shift-cause');
+  assert.deepEqual(shift.map((f) => f.url), [`${origin}/small.png?1`, `${origin}/small.png?2`, `${origin}/small.png?3`, null]);
+  assert.equal(shift[3].message, 'And 2 more of the kind layout-shift-cause.');
+  assert.equal(data.cumulativeLayoutShift.likelyCauses, 5);
+  assert.match(text, /\n- And 2 more of the kind layout-shift-cause\./);
 });
 
 test('bad input gets a clear error', options, async () => {

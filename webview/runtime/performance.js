@@ -20,6 +20,8 @@ const PagePerf = {
   // loaded but not painted yet.
   PAINT_WAIT_MS: 2000,
   MAX_FINDINGS: 10,
+  // Past this many findings of one kind, one more line counts the rest.
+  MAX_PER_KIND: 3,
   DEFAULT_SLOWEST: 5,
 
   ms (value) {
@@ -312,7 +314,13 @@ const PagePerf = {
 
   findings (nav, resourcesByUrl) {
     const found = [];
-    const add = (kind, message, extra) => found.push({ kind, message, ...extra });
+    const perKind = new Map();
+    const add = (kind, message, extra) => {
+      const n = (perKind.get(kind) ?? 0) + 1;
+      perKind.set(kind, n);
+      if (n <= PagePerf.MAX_PER_KIND)
+        found.push({ kind, message, ...extra });
+    };
 
     if (nav && nav.serverResponseMs !== null && nav.serverResponseMs >= PagePerf.SLOW_SERVER_MS)
       add('slow-server-response',
@@ -374,6 +382,10 @@ const PagePerf = {
           { url: entry.name, ms: PagePerf.ms(entry.duration) });
     }
 
+    for (const [kind, n] of perKind) {
+      if (n > PagePerf.MAX_PER_KIND)
+        found.push({ kind, message: 'And ' + (n - PagePerf.MAX_PER_KIND) + ' more of the kind ' + kind + '.', url: null });
+    }
     return found.slice(0, PagePerf.MAX_FINDINGS);
   },
 
@@ -408,7 +420,7 @@ const PagePerf = {
       cumulativeLayoutShift: {
         measured: false,
         reason: notMeasured('layout-shift'),
-        likelyCauses: findings.filter((f) => f.kind === 'layout-shift-cause').length,
+        likelyCauses: PagePerf.unsizedImages().length,
       },
       interactionToNextPaint: { measured: false, reason: notMeasured('event') },
       longTasks: { measured: false, reason: notMeasured('longtask') },
