@@ -275,6 +275,20 @@ test('browser_list_tabs names each private tab\'s context', options, async () =>
   assert.match(line, /, private \(context: checkout\)/);
 });
 
+test('a tab a page of a context opens belongs to that context', options, async () => {
+  await callOk(client, 'browser_navigate', { browserId: checkoutB, url: `${origin}/opener` });
+  cookiesSeen.delete('/popup');
+  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: checkoutB } }));
+  const { data: clicked } = await callOk(client, 'browser_click', { browserId: checkoutB, ref: refIn(snapshot, 'Open a window') });
+  assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
+  const popup = clicked.newTabs[0];
+  await until(() => cookiesSeen.has('/popup'), 'the popup loaded its page');
+  assert.equal(sends('/popup'), 'cart=apples', 'the popup shares the context\'s cookie');
+  const { tabs } = await listTabs();
+  assert.equal(tabs.find((t) => t.browserId === popup).context, 'checkout');
+  await callOk(client, 'browser_close_tab', { browserId: popup });
+});
+
 test('a context lives while one of its tabs is open, and is forgotten after the last', options, async () => {
   await callOk(client, 'browser_close_tab', { browserId: checkoutA });
   const again = await newTab('/checkout-again', { private: true, context: 'checkout' });
