@@ -54,6 +54,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_MOUSE]     = "mouse",
   /* Request routing (issue 31). */
   [TW_TAB_COMMAND_ROUTE]     = "route",
+  [TW_TAB_COMMAND_PERFORMANCE] = "performance",
   /* Finding across tabs (issue 17). */
   [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
 };

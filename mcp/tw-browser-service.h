@@ -83,6 +83,9 @@ typedef enum
   /* Request routing (issue 31, webview/tw-tab-routes.c). */
   TW_TAB_COMMAND_ROUTE,         /* {url?,method?,status?,headers?,body?,bodyPath?,abort?,setHeaders?,remove?} -> {browserId,routes,added?,removed?} */
 
+  /* Performance (issue 31, webview/runtime/performance.js). */
+  TW_TAB_COMMAND_PERFORMANCE,   /* {maxResources?} -> {browserId,url,navigation,paint,largestContentfulPaint,...,resources,findings} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -28,6 +28,9 @@ struct _TwToolCall
   gpointer                done_data;
   GDestroyNotify          done_destroy;
 
+  /* Commands issued and not answered yet: a reply may go on with another. */
+  guint                   running;
+
   guint                   started : 1;
   guint                   finished : 1;
 };
@@ -470,6 +473,9 @@ command_run_return (CommandRun   *run,
 {
   TwToolCall *call = run->call;
 
+  g_assert (call->running > 0);
+  call->running--;
+
   /* A handler may have finished the call already, for example on its own
    * timeout; the late result then has nobody to go to. */
   if (call->finished)
@@ -483,7 +489,7 @@ command_run_return (CommandRun   *run,
     {
       run->reply (call, result);
 
-      if (!call->finished)
+      if (!call->finished && call->running == 0)
         {
           g_autoptr(GError) internal = NULL;
 
@@ -576,6 +582,7 @@ run_command (TwToolCall       *call,
   run->format = format;
   run->reply = reply;
 
+  call->running++;
   command_run_start (run);
 }
 

@@ -92,8 +92,9 @@ void              tw_tool_call_run_command      (TwToolCall       *call,
 
 /* Finishes a call from a command's result, for tools whose reply is more
  * than text and structured content, such as an image. It must finish @call
- * with one of the tw_tool_call_return_*() functions; errors of the command
- * never reach it (they become the tool's error result). */
+ * with one of the tw_tool_call_return_*() functions, or go on with another
+ * command of the call (browser_performance reloads, then measures); errors
+ * of the command never reach it (they become the tool's error result). */
 typedef void (*TwToolReplyFunc) (TwToolCall *call,
                                  JsonObject *result);
 

@@ -47,7 +47,7 @@ static const struct {
 } group_summaries[] = {
   { "core", N_("Tabs, navigation, snapshot, screenshot, clicking and typing, dialogs, evaluate, hand-off") },
   { "reading", N_("Page text, HTML and Markdown, reading a URL, styles, finding elements, setting content") },
-  { "debugging", N_("Console and network in depth, HTTP from the tab’s session") },
+  { "debugging", N_("Console and network in depth, HTTP from the tab’s session, mocked requests, load performance") },
   { "storage", N_("Cookies, local and session storage, logins saved to a file") },
   { "output", N_("Printing to PDF, the list of downloads") },
   { "emulation", N_("Pretending to be another browser (user agent) per tab") },

@@ -104,6 +104,8 @@ new_tab_cb (GObject      *object,
     {
       if (tw_browser_tab_get_private (tab))
         json_object_set_boolean_member (reply, "private", TRUE);
+      if (tw_browser_tab_get_context_name (tab) != NULL)
+        json_object_set_string_member (reply, "context", tw_browser_tab_get_context_name (tab));
       g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
       return;
     }
@@ -120,6 +122,27 @@ new_tab_cb (GObject      *object,
     }
 
   g_task_return_error (task, error);
+}
+
+#define CONTEXT_NAME_MAX_CHARS 64
+
+static gboolean
+check_context_name (const char *name)
+{
+  glong n_chars;
+
+  if (!g_utf8_validate (name, -1, NULL))
+    return FALSE;
+
+  n_chars = g_utf8_strlen (name, -1);
+  if (n_chars < 1 || n_chars > CONTEXT_NAME_MAX_CHARS)
+    return FALSE;
+
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      return FALSE;
+
+  return TRUE;
 }
 
 static JsonObject *
@@ -259,22 +282,45 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(TwBrowserTab) new_tab = NULL;
         g_autoptr(GError) error = NULL;
         const char *url = tw_json_get_string_arg (params, "url", &error);
+        const char *context_name = NULL;
+        JsonNode *private_node = json_object_get_member (params, "private");
+        gboolean private_given = private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node);
         gboolean private_tab = FALSE;
 
         if (url == NULL)
           url = "about:blank";
 
+        if (error == NULL)
+          tw_json_get_boolean_arg (params, "private", &private_tab, &error);
+        if (error == NULL)
+          context_name = tw_json_get_string_arg (params, "context", &error);
+
+        /* A named private context: the private tabs of one name share a
+         * session. A name alone asks for a private tab. */
+        if (error == NULL && context_name != NULL)
+          {
+            if (!check_context_name (context_name))
+              error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                   "context must be a name of 1 to %d characters, "
+                                   "without control characters, e.g. \"checkout\"",
+                                   CONTEXT_NAME_MAX_CHARS);
+            else if (private_given && !private_tab)
+              error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                           "context names a private context: leave out "
+                                           "private: false, or leave out context");
+            else
+              private_tab = TRUE;
+          }
+
         /* Refuse before a tab appears, so bad arguments and URLs leave
          * nothing behind. */
-        if (error != NULL ||
-            !tw_json_get_boolean_arg (params, "private", &private_tab, &error) ||
-            !tw_address_check_url (url, &error))
+        if (error != NULL || !tw_address_check_url (url, &error))
           {
             g_task_return_error (task, g_steal_pointer (&error));
             return;
           }
 
-        new_tab = private_tab ? tw_browser_create_private_tab (self, caller)
+        new_tab = private_tab ? tw_browser_create_private_tab (self, caller, context_name)
                               : tw_browser_create_tab (self, caller);
         tw_browser_add_tab (self, new_tab);
 

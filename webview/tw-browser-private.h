@@ -34,9 +34,12 @@ struct _TwBrowser
 void          tw_browser_add_tab               (TwBrowser                 *self,
                                                 TwBrowserTab              *tab);
 /* A private tab: on a session of its own, so it starts its own web
- * process rather than take the spare one. */
+ * process rather than take the spare one. With @context_name, on the
+ * session of the open private tabs of that name, or a new one when there
+ * are none. */
 TwBrowserTab *tw_browser_create_private_tab    (TwBrowser                 *self,
-                                                const TwCaller            *caller);
+                                                const TwCaller            *caller,
+                                                const char                *context_name);
 
 /* tw-browser-spare-view.c */
 void          tw_browser_start_spare_view      (TwBrowser                 *self);

@@ -189,7 +189,11 @@ start_reload (TwBrowserTab *self,
               TabCommand   *cmd)
 {
   _tw_browser_tab_watch_load (self, task);
-  webkit_web_view_reload (self->view);
+  /* browser_performance measures a fresh load: nothing from the cache. */
+  if (cmd->params != NULL && tw_json_get_boolean (cmd->params, "bypassCache", FALSE))
+    webkit_web_view_reload_bypass_cache (self->view);
+  else
+    webkit_web_view_reload (self->view);
   _tw_browser_tab_wait_load (self, task);
 }
 
@@ -512,6 +516,38 @@ finish_route (GObject       *source,
   return tw_tab_routes_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
 }
 
+/* Performance (issue 31): the runtime's performance.js measures the page. */
+
+static void
+start_performance (TwBrowserTab *self,
+                   GTask        *task,
+                   TabCommand   *cmd)
+{
+  tw_page_runtime_call_async (self->runtime, "performance.report", cmd->params,
+                              g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
+                              g_object_ref (task));
+}
+
+static JsonObject *
+finish_performance (GObject       *source,
+                    GAsyncResult  *result,
+                    GError       **error)
+{
+  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (source), result, error);
+
+  if (value == NULL)
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (value))
+    {
+      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                           "the page runtime returned no measurements");
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (value));
+}
+
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
  * tw-tab-actions.c carries them out. */
 
@@ -579,6 +615,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
+  [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL },
 };
 
 /* The row of @command; NULL for the commands of the workspace (list, new

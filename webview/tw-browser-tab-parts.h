@@ -78,6 +78,9 @@ struct _TwBrowserTab
   /* On an ephemeral network session of its own, or of the private tab that
    * opened it: shares nothing with the workspace's tabs, keeps nothing. */
   guint           private_session : 1;
+  /* The name of the private context whose session the tab shares with the
+   * other private tabs of that name; NULL for a session of its own. */
+  char           *context_name;
 };
 
 typedef struct

@@ -18,6 +18,13 @@ TwBrowserTab *tw_browser_tab_new                 (WebKitNetworkSession  *session
  * tab. The tabs its pages open share that session. */
 TwBrowserTab *tw_browser_tab_new_private         (const char            *owner_id,
                                                   const char            *owner);
+/* A private tab of the context named @context_name, on @session, the
+ * ephemeral session of that context's other tabs, or on a new one when
+ * @session is NULL. */
+TwBrowserTab *tw_browser_tab_new_in_context      (WebKitNetworkSession  *session,
+                                                  const char            *context_name,
+                                                  const char            *owner_id,
+                                                  const char            *owner);
 /* The same, in the web process of @related_view and its network session:
  * a tab needs no process of its own started when one is already running. */
 TwBrowserTab *tw_browser_tab_new_related         (WebKitWebView         *related_view,

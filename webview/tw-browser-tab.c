@@ -97,6 +97,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->owner_id, g_free);
   g_clear_pointer (&self->owner, g_free);
+  g_clear_pointer (&self->context_name, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->workspace_dir, g_free);
   g_clear_pointer (&self->load_error, g_free);
@@ -428,9 +429,36 @@ TwBrowserTab *
 tw_browser_tab_new_private (const char *owner_id,
                             const char *owner)
 {
-  g_autoptr(WebKitNetworkSession) session = webkit_network_session_new_ephemeral ();
+  return tw_browser_tab_new_in_context (NULL, NULL, owner_id, owner);
+}
 
-  return _tw_browser_tab_new_internal (session, NULL, TRUE, owner_id, owner);
+TwBrowserTab *
+tw_browser_tab_new_in_context (WebKitNetworkSession *session,
+                               const char           *context_name,
+                               const char           *owner_id,
+                               const char           *owner)
+{
+  g_autoptr(WebKitNetworkSession) own = NULL;
+  TwBrowserTab *self;
+
+  g_return_val_if_fail (session == NULL || WEBKIT_IS_NETWORK_SESSION (session), NULL);
+  g_return_val_if_fail (session == NULL || webkit_network_session_is_ephemeral (session), NULL);
+
+  if (session == NULL)
+    session = own = webkit_network_session_new_ephemeral ();
+
+  self = _tw_browser_tab_new_internal (session, NULL, TRUE, owner_id, owner);
+  self->context_name = g_strdup (context_name);
+
+  return self;
+}
+
+const char *
+tw_browser_tab_get_context_name (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->context_name;
 }
 
 gboolean
@@ -845,6 +873,8 @@ tw_browser_tab_describe (TwBrowserTab *self)
   json_object_set_string_member (object, "title", tw_browser_tab_get_title (self));
   json_object_set_boolean_member (object, "loading", tw_browser_tab_get_loading (self));
   json_object_set_boolean_member (object, "private", self->private_session);
+  if (self->context_name != NULL)
+    json_object_set_string_member (object, "context", self->context_name);
   if (self->owner != NULL)
     json_object_set_string_member (object, "owner", self->owner);
   else

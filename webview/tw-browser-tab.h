@@ -54,6 +54,10 @@ const char    *tw_browser_tab_get_load_error_uri (TwBrowserTab *self);
  * cookies or storage with the workspace's tabs and keeping nothing once
  * closed (browser_new_tab with private: true). */
 gboolean       tw_browser_tab_get_private       (TwBrowserTab  *self);
+/* The name of the private context the tab belongs to (browser_new_tab with
+ * private: true and a context): its private tabs share one ephemeral
+ * session. NULL for other tabs. */
+const char    *tw_browser_tab_get_context_name  (TwBrowserTab  *self);
 
 /* The display name of the agent driving the tab, or NULL when it is the
  * person's tab. */

@@ -94,18 +94,44 @@ download_started_cb (WebKitNetworkSession *session,
   tw_tab_downloads_add (self->downloads, download, browser_id);
 }
 
+/* The session of the open private tabs of context @name, if any. Once the
+ * last of them closes the name is forgotten: the next tab of that name
+ * starts on a new, empty session. */
+static WebKitNetworkSession *
+find_context_session (TwBrowser  *self,
+                      const char *name)
+{
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (!tw_browser_tab_is_closed (tab) &&
+          g_strcmp0 (tw_browser_tab_get_context_name (tab), name) == 0)
+        return webkit_web_view_get_network_session (tw_browser_tab_get_view (tab));
+    }
+
+  return NULL;
+}
+
 TwBrowserTab *
 tw_browser_create_private_tab (TwBrowser      *self,
-                               const TwCaller *caller)
+                               const TwCaller *caller,
+                               const char     *context_name)
 {
-  TwBrowserTab *tab = tw_browser_tab_new_private (caller ? caller->agent_id : NULL,
-                                                  caller ? caller->agent_name : NULL);
+  WebKitNetworkSession *shared = context_name != NULL ? find_context_session (self, context_name)
+                                                      : NULL;
+  TwBrowserTab *tab = tw_browser_tab_new_in_context (shared, context_name,
+                                                     caller ? caller->agent_id : NULL,
+                                                     caller ? caller->agent_name : NULL);
   WebKitWebView *view = tw_browser_tab_get_view (tab);
 
-  /* Its downloads go into the workspace too. The session goes away with
-   * its last view, and the handler with it. */
-  g_signal_connect_object (webkit_web_view_get_network_session (view), "download-started",
-                           G_CALLBACK (download_started_cb), self, 0);
+  /* Its downloads go into the workspace too, once per session. The session
+   * goes away with its last view, and the handler with it. */
+  if (shared == NULL)
+    g_signal_connect_object (webkit_web_view_get_network_session (view), "download-started",
+                             G_CALLBACK (download_started_cb), self, 0);
 
   return tab;
 }

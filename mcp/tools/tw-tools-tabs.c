@@ -47,6 +47,8 @@ format_tab_list (JsonObject *result)
         g_string_append (text, ", loading");
       if (tw_json_get_boolean (tab, "private", FALSE))
         g_string_append (text, ", private");
+      if (tw_json_get_string (tab, "context", NULL) != NULL)
+        g_string_append_printf (text, " (context: %s)", tw_json_get_string (tab, "context", NULL));
       if (owner != NULL)
         g_string_append_printf (text, ", agent: %s", owner);
       /* Emulation (issue 18). */
@@ -69,10 +71,18 @@ format_tab_list (JsonObject *result)
 static char *
 format_new_tab (JsonObject *result)
 {
-  GString *text = g_string_new (tw_json_get_boolean (result, "private", FALSE)
-                                ? "Opened a new private tab: it shares no cookies or storage "
-                                "with the workspace's tabs and keeps nothing once closed."
-                                : "Opened a new tab.");
+  const char *context = tw_json_get_string (result, "context", NULL);
+  GString *text = g_string_new (NULL);
+
+  if (context != NULL)
+    g_string_append_printf (text, "Opened a new private tab in context: %s. It shares cookies and "
+                            "storage with the other private tabs of that context only; the "
+                            "context is forgotten once its last tab closes.", context);
+  else if (tw_json_get_boolean (result, "private", FALSE))
+    g_string_append (text, "Opened a new private tab: it shares no cookies or storage "
+                     "with the workspace's tabs and keeps nothing once closed.");
+  else
+    g_string_append (text, "Opened a new tab.");
 
   tw_tool_append_page (text, result);
 
@@ -122,7 +132,7 @@ static const TwToolDef tab_tools[] = {
     .idempotent = FALSE,
     .open_world = TRUE,
     .command = TW_TAB_COMMAND_NEW_TAB,
-    .arguments = TW_TOOL_ARGUMENTS ("url", "private"),
+    .arguments = TW_TOOL_ARGUMENTS ("url", "private", "context"),
     .format = format_new_tab,
     .check = check_new_tab,
   },

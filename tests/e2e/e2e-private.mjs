@@ -3,7 +3,9 @@
 // Private tabs (issue 31) through the official MCP SDK client against a real
 // Tabwright: what the server is sent and what the tools show. A private tab
 // shares no cookies or storage with the workspace's tabs, the tabs its pages
-// open share its session, and once closed nothing of it is left.
+// open share its session, and once closed nothing of it is left. Private tabs
+// of one context name share one session, which is forgotten once the last of
+// them closes.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -38,6 +40,10 @@ function startServer() {
     res.writeHead(200, headers);
     if (url.pathname === '/opener')
       res.end(page('Opener', '<a href="/popup" target="_blank">Open a window</a>'));
+    // /remember?cart=x: the page itself sets a cookie, and stores x.
+    else if (url.pathname === '/remember')
+      res.end(page('Remember', `<script>document.cookie = "cart=${url.searchParams.get('cart')}; path=/";
+        localStorage.setItem("cart", "${url.searchParams.get('cart')}");</script>`));
     else
       res.end(page(url.pathname.slice(1) || 'Home'));
   });
@@ -218,4 +224,96 @@ test('a closed private tab leaves nothing: the next one starts empty', options, 
   assert.deepEqual(await cookieNames({ browserId: next.id }), []);
   assert.equal(await evaluate(next.id, '() => localStorage.getItem("theme")'), null);
   assert.deepEqual(await cookieNames(), ['who=person'], 'the workspace still has its own');
+});
+
+// Named private contexts.
+
+const sends = (p) => cookiesSeen.get(p) ?? '(never requested)';
+
+let checkoutA;
+let checkoutB;
+
+test('private tabs of one context share the cookies and storage a page sets', options, async () => {
+  const a = await newTab('/remember?cart=apples', { private: true, context: 'checkout' });
+  checkoutA = a.id;
+  assert.equal(a.data.private, true);
+  assert.equal(a.data.context, 'checkout');
+  assert.match(a.text, /^Opened a new private tab in context: checkout\./);
+  assert.equal(sends('/remember'), '', 'the first tab of the context starts with no cookie');
+
+  const b = await newTab('/checkout-second', { private: true, context: 'checkout' });
+  checkoutB = b.id;
+  assert.equal(sends('/checkout-second'), 'cart=apples', 'the second tab sends the cookie the first one\'s page set');
+  assert.equal(await evaluate(checkoutB, '() => localStorage.getItem("cart")'), 'apples');
+
+  // A name alone asks for a private tab too.
+  const other = await newTab('/other-context', { context: 'support' });
+  assert.equal(other.data.private, true);
+  assert.equal(sends('/other-context'), '', 'a tab of another context is sent nothing of it');
+  assert.equal(await evaluate(other.id, '() => localStorage.getItem("cart")'), null);
+
+  const unnamed = await newTab('/unnamed-private', { private: true });
+  assert.equal(sends('/unnamed-private'), '', 'nor is a private tab of no context');
+
+  await callOk(client, 'browser_navigate', { browserId: normal, url: `${origin}/workspace-after-context` });
+  assert.equal(sends('/workspace-after-context'), 'who=person', 'nor is the workspace');
+  assert.equal(await evaluate(normal, '() => localStorage.getItem("cart")'), null);
+  assert.deepEqual(await cookieNames({ browserId: checkoutB }), ['cart=apples']);
+
+  await callOk(client, 'browser_close_tab', { browserId: other.id });
+  await callOk(client, 'browser_close_tab', { browserId: unnamed.id });
+});
+
+test('browser_list_tabs names each private tab\'s context', options, async () => {
+  const { tabs, text } = await listTabs();
+  const byId = new Map(tabs.map((t) => [t.browserId, t]));
+  assert.equal(byId.get(checkoutA).context, 'checkout');
+  assert.equal(byId.get(checkoutB).context, 'checkout');
+  assert.equal(byId.get(checkoutB).private, true);
+  assert.equal(byId.get(normal).context, undefined);
+  const line = text.split('\n').find((l) => l.includes(`browserId: ${checkoutA},`));
+  assert.match(line, /, private \(context: checkout\)/);
+});
+
+test('a tab a page of a context opens belongs to that context', options, async () => {
+  await callOk(client, 'browser_navigate', { browserId: checkoutB, url: `${origin}/opener` });
+  cookiesSeen.delete('/popup');
+  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: checkoutB } }));
+  const { data: clicked } = await callOk(client, 'browser_click', { browserId: checkoutB, ref: refIn(snapshot, 'Open a window') });
+  assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
+  const popup = clicked.newTabs[0];
+  await until(() => cookiesSeen.has('/popup'), 'the popup loaded its page');
+  assert.equal(sends('/popup'), 'cart=apples', 'the popup shares the context\'s cookie');
+  const { tabs } = await listTabs();
+  assert.equal(tabs.find((t) => t.browserId === popup).context, 'checkout');
+  await callOk(client, 'browser_close_tab', { browserId: popup });
+});
+
+test('a context lives while one of its tabs is open, and is forgotten after the last', options, async () => {
+  await callOk(client, 'browser_close_tab', { browserId: checkoutA });
+  const again = await newTab('/checkout-again', { private: true, context: 'checkout' });
+  assert.equal(sends('/checkout-again'), 'cart=apples', 'one tab of the context was still open');
+
+  await callOk(client, 'browser_close_tab', { browserId: checkoutB });
+  await callOk(client, 'browser_close_tab', { browserId: again.id });
+  const fresh = await newTab('/checkout-fresh', { private: true, context: 'checkout' });
+  assert.equal(sends('/checkout-fresh'), '', 'the reopened context starts empty');
+  assert.deepEqual(await cookieNames({ browserId: fresh.id }), []);
+  assert.equal(await evaluate(fresh.id, '() => localStorage.getItem("cart")'), null);
+  await callOk(client, 'browser_close_tab', { browserId: fresh.id });
+});
+
+test('a bad context name gets a clear error and opens nothing', options, async () => {
+  const open = (await listTabs()).tabs.map((t) => t.browserId);
+  const empty = await callError(client, 'browser_new_tab', { url: `${origin}/never`, context: '' },
+    'browser_invalid_argument');
+  assert.match(empty.error.message, /context/);
+  await callError(client, 'browser_new_tab', { url: `${origin}/never`, context: 'x'.repeat(65) },
+    'browser_invalid_argument');
+  await callError(client, 'browser_new_tab', { url: `${origin}/never`, context: 7 }, 'browser_invalid_argument');
+  const notPrivate = await callError(client, 'browser_new_tab',
+    { url: `${origin}/never`, private: false, context: 'checkout' }, 'browser_invalid_argument');
+  assert.match(notPrivate.error.message, /private: false/);
+  assert.deepEqual((await listTabs()).tabs.map((t) => t.browserId), open, 'no tab was opened');
+  assert.equal(cookiesSeen.has('/never'), false, 'nothing was loaded');
 });
