@@ -205,7 +205,8 @@ function printRows(name, rows) {
       .map(([k, n]) => [k, n - (rows[0].fds?.byKind?.[k] ?? 0)])
       .filter(([, n]) => n !== 0)
       .map(([k, n]) => `${k} ${n > 0 ? '+' : ''}${n}`);
-    console.log(`  ${r.moment}: app ${(r.app.pss - rows[0].app.pss >= 0 ? '+' : '')}${mib(r.app.pss - rows[0].app.pss)} over the start, ` +
+    const appDelta = (r.app?.pss ?? 0) - (rows[0].app?.pss ?? 0);
+    console.log(`  ${r.moment}: ${name === 'Tabwright' ? 'app' : 'browser'} ${appDelta >= 0 ? '+' : ''}${mib(appDelta)} over the start, ` +
       `${fdDelta >= 0 ? '+' : ''}${fdDelta} fds${kindsDelta.length ? ` (${kindsDelta.join(', ')})` : ''}, ` +
       `web processes ${r.web?.processes ?? 0} (${rows[0].web?.processes ?? 0} at the start)`);
   }

@@ -20,9 +20,12 @@ export function readStat(pid) {
   }
 }
 
+// Chromium's children rewrite their command line as one string with
+// spaces, so both forms are split.
 function cmdline(pid) {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return args.length === 1 ? args[0].split(' ') : args;
   } catch {
     return [];
   }
