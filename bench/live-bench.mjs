@@ -16,7 +16,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
-import { TICKS, family, pss, readStat, tabwrightKind as kind } from './processes.mjs';
+import { TICKS, family, pss, readStat, tabwrightKind as kind } from '../tests/e2e/lib/processes.mjs';
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
 import { connectClient, resultText } from '../tests/e2e/lib/mcp.mjs';
 import { startTabwright } from '../tests/e2e/lib/tabwright.mjs';

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // What tabs cost and whether closing them gives it all back, measured from
-// outside (bench/processes.mjs): the PSS of the app and of every process it
+// outside (tests/e2e/lib/processes.mjs): the PSS of the app and of every process it
 // started, by kind, and the app's open file descriptors, with no tab, with
 // 1, 10 and 20 tabs open on a local page of buttons, each read once with
 // browser_snapshot, and after closing them all; then after opening,
@@ -20,7 +20,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-import { chromiumKind, loadAverage, measureFamily, tabwrightKind } from './processes.mjs';
+import { chromiumKind, loadAverage, measureFamily, tabwrightKind } from '../tests/e2e/lib/processes.mjs';
 import { call, runBench, startPlaywrightClient, startTabwrightClient } from './servers.mjs';
 import { simplePage } from '../tests/e2e/lib/pages.mjs';
 

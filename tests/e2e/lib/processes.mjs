@@ -158,3 +158,62 @@ export function loadAverage() {
     return '?';
   }
 }
+
+function fdTargets(pid) {
+  const out = new Map();
+  let names;
+  try {
+    names = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    try {
+      out.set(name, fs.readlinkSync(`/proc/${pid}/fd/${name}`));
+    } catch {
+      // Closed while being read.
+    }
+  }
+  return out;
+}
+
+// The open descriptors of the app at @root, without those it holds for
+// WebKit's sandbox D-Bus proxies (a bwrap running xdg-dbus-proxy, started
+// beside each web process): the pipe whose closing tells a proxy to quit
+// and the pidfd that watches its bwrap. WebKitGTK 2.50 keeps each proxy
+// after its web process is gone; they are counted apart, in @proxies.
+export function appFds(root) {
+  const proxies = new Set();
+  const proxyPipes = new Set();
+  for (const pid of family(root)) {
+    if (pid === root)
+      continue;
+    const args = cmdline(pid);
+    if (!args.some((a) => a.endsWith('/xdg-dbus-proxy')))
+      continue;
+    proxies.add(pid);
+    for (const target of fdTargets(pid).values()) {
+      if (target.startsWith('pipe:'))
+        proxyPipes.add(target);
+    }
+  }
+  let total = 0;
+  let forProxies = 0;
+  for (const [name, target] of fdTargets(root)) {
+    total++;
+    if (target.startsWith('pipe:') && proxyPipes.has(target)) {
+      forProxies++;
+    } else if (target === 'anon_inode:[pidfd]') {
+      let info = '';
+      try {
+        info = fs.readFileSync(`/proc/${root}/fdinfo/${name}`, 'utf8');
+      } catch {
+        // Closed while being read.
+      }
+      const pid = Number(/^Pid:\s+(\d+)/m.exec(info)?.[1]);
+      if (proxies.has(pid))
+        forProxies++;
+    }
+  }
+  return { total, forProxies, own: total - forProxies, proxies: proxies.size };
+}
