@@ -20,7 +20,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-import { chromiumKind, loadAverage, measureFamily, tabwrightKind } from '../tests/e2e/lib/processes.mjs';
+import { appFds, chromiumKind, loadAverage, measureFamily, tabwrightKind } from '../tests/e2e/lib/processes.mjs';
 import { call, runBench, startPlaywrightClient, startTabwrightClient } from './servers.mjs';
 import { simplePage } from '../tests/e2e/lib/pages.mjs';
 
@@ -122,6 +122,8 @@ function measure(driver, moment, tabs) {
   m.moment = moment;
   m.tabs = tabs;
   m.load = loadAverage();
+  if (driver.kindOf === tabwrightKind)
+    m.appFds = appFds(driver.root);
   log(`${driver.name}, ${moment}: ${m.total.pss.toFixed(0)} MiB in ${m.total.processes} processes, app ${(m.app?.pss ?? 0).toFixed(0)} MiB, ${m.fds?.total ?? '?'} fds`);
   return m;
 }
@@ -209,6 +211,10 @@ function printRows(name, rows) {
     console.log(`  ${r.moment}: ${name === 'Tabwright' ? 'app' : 'browser'} ${appDelta >= 0 ? '+' : ''}${mib(appDelta)} over the start, ` +
       `${fdDelta >= 0 ? '+' : ''}${fdDelta} fds${kindsDelta.length ? ` (${kindsDelta.join(', ')})` : ''}, ` +
       `web processes ${r.web?.processes ?? 0} (${rows[0].web?.processes ?? 0} at the start)`);
+    if (r.appFds && rows[0].appFds) {
+      console.log(`    of the app's descriptors, ${r.appFds.forProxies} are for ${r.appFds.proxies} processes of WebKit's sandbox D-Bus proxies ` +
+        `(${rows[0].appFds.forProxies} for ${rows[0].appFds.proxies} at the start); the others: ${r.appFds.own - rows[0].appFds.own >= 0 ? '+' : ''}${r.appFds.own - rows[0].appFds.own}`);
+    }
   }
 }
 
