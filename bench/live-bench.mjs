@@ -16,6 +16,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
+import { TICKS, family, pss, readStat, tabwrightKind as kind } from '../tests/e2e/lib/processes.mjs';
 import { startFixtureServer } from '../tests/e2e/lib/fixture-server.mjs';
 import { connectClient, resultText } from '../tests/e2e/lib/mcp.mjs';
 import { startTabwright } from '../tests/e2e/lib/tabwright.mjs';
@@ -32,7 +33,6 @@ const { values: opts } = parseArgs({
 const CALLS = Number(opts.calls);
 const TABS = Number(opts.tabs);
 const IDLE_MS = Number(opts['idle-seconds']) * 1000;
-const TICKS = 100; // USER_HZ on Linux
 
 function log(message) {
   process.stderr.write(`live-bench: ${message}\n`);
@@ -52,60 +52,6 @@ async function call(client, name, args) {
 
 async function evaluate(client, browserId, fn) {
   return (await call(client, 'browser_evaluate', { browserId, function: fn })).result;
-}
-
-// --- processes ---
-
-function readStat(pid) {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(rest[1]), cpu: Number(rest[11]) + Number(rest[12]), comm: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')) };
-  } catch {
-    return null;
-  }
-}
-
-// The app and every process below it (web, network processes).
-function family(root) {
-  const children = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name))
-      continue;
-    const s = readStat(name);
-    if (!s)
-      continue;
-    if (!children.has(s.ppid))
-      children.set(s.ppid, []);
-    children.get(s.ppid).push(Number(name));
-  }
-  const out = [];
-  const walk = (pid) => {
-    out.push(pid);
-    for (const c of children.get(pid) ?? [])
-      walk(c);
-  };
-  walk(root);
-  return out;
-}
-
-function pss(pid) {
-  try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function kind(pid, rootPid, comm) {
-  if (pid === rootPid)
-    return 'app';
-  if (comm.startsWith('WebKitWebProces'))
-    return 'web';
-  if (comm.startsWith('WebKitNetworkPr'))
-    return 'network';
-  return 'other';
 }
 
 // CPU (% of one core) and PSS (MiB) over an idle period, per kind of process.

@@ -86,7 +86,7 @@ export async function startPlaywrightClient(chromium, cleanups) {
   await client.connect(transport);
   cleanups.push(() => client.close());
   const { tools } = await client.listTools();
-  return { client, dir, tools: new Set(tools.map((t) => t.name)) };
+  return { client, dir, pid: transport.pid, tools: new Set(tools.map((t) => t.name)) };
 }
 
 export async function call(client, name, args = {}) {

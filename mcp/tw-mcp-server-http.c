@@ -317,6 +317,7 @@ _tw_mcp_server_request_started_cb (SoupServer        *soup,
                                    SoupServerMessage *msg,
                                    TwMcpServer       *self)
 {
+  _tw_mcp_server_connection_busy (self, msg);
   set_no_delay (msg);
   deadline_set (msg, self->header_timeout_ms);
 

@@ -19,18 +19,23 @@ G_BEGIN_DECLS
 #define TW_MCP_SESSION_IDLE_TIMEOUT_MS (30 * 60 * 1000)
 #define TW_MCP_MAX_SESSIONS_PER_CLIENT 64
 
-/* A connection has this long to send a request's headers from the moment
- * the server is ready to read them (just accepted, or the previous reply
- * written), and this long more for its body; then it is closed. They bound
- * what slow or idle clients hold. The listen backlog is large enough for
- * many agents connecting at once (the kernel caps it at somaxconn). */
+/* A new connection has this long to send its first request's headers, and
+ * a request whose first line has come this long for the rest of them; then
+ * this long more for its body; then it is closed. A connection kept open
+ * between requests is closed when it has sent no next request line for the
+ * idle time. They bound what slow or idle clients hold; a request being
+ * answered (a long call, a GET stream) has no limit here. The listen
+ * backlog is large enough for many agents connecting at once (the kernel
+ * caps it at somaxconn). */
 #define TW_MCP_HEADER_TIMEOUT_MS (15 * 1000)
 #define TW_MCP_BODY_TIMEOUT_MS (60 * 1000)
+#define TW_MCP_IDLE_TIMEOUT_MS (30 * 1000)
 #define TW_MCP_LISTEN_BACKLOG 1024
 
 void  tw_mcp_server_set_connection_limits (TwMcpServer *self,
                                            guint        header_timeout_ms,
-                                           guint        body_timeout_ms);
+                                           guint        body_timeout_ms,
+                                           guint        idle_timeout_ms);
 
 void  tw_mcp_server_set_session_limits (TwMcpServer *self,
                                         guint        idle_timeout_ms,
@@ -42,7 +47,8 @@ guint tw_mcp_server_get_n_sessions     (TwMcpServer *self);
  * their headers and sends replies; tw-mcp-server-methods.c dispatches the
  * JSON-RPC methods of a POST; tw-mcp-server-calls.c runs tools/call and its
  * progress stream; tw-mcp-server-sessions.c keeps the sessions and their GET
- * streams. */
+ * streams; tw-mcp-server-idle.c closes connections that sit idle between
+ * requests, or that their client closed. */
 
 #define MCP_PATH "/mcp"
 
@@ -90,6 +96,9 @@ struct _TwMcpServer
   guint       sweep_source;
   guint       header_timeout_ms;
   guint       body_timeout_ms;
+  guint       idle_timeout_ms;
+  /* Connections kept open between requests: GSocket* -> McpIdle*. */
+  GHashTable *idle_connections;
   gint64      idle_timeout_us;
   guint       max_sessions_per_client;
 };
@@ -126,6 +135,14 @@ void        _tw_mcp_server_handler_cb               (SoupServer        *soup,
                                                      const char        *path,
                                                      GHashTable        *query,
                                                      gpointer           user_data);
+
+/* tw-mcp-server-idle.c */
+void        _tw_mcp_server_request_done_cb          (SoupServer        *soup,
+                                                     SoupServerMessage *msg,
+                                                     TwMcpServer       *self);
+void        _tw_mcp_server_connection_busy          (TwMcpServer       *self,
+                                                     SoupServerMessage *msg);
+GHashTable *_tw_mcp_server_idle_table_new           (void);
 
 /* tw-mcp-server-methods.c */
 void        _tw_mcp_server_handle_post              (TwMcpServer       *self,

@@ -146,6 +146,7 @@ tw_mcp_server_finalize (GObject *object)
 
   g_clear_pointer (&self->sessions, g_hash_table_unref);
   g_clear_pointer (&self->clients, g_ptr_array_unref);
+  g_clear_pointer (&self->idle_connections, g_hash_table_unref);
 
   G_OBJECT_CLASS (tw_mcp_server_parent_class)->finalize (object);
 }
@@ -210,6 +211,8 @@ tw_mcp_server_init (TwMcpServer *self)
   self->max_sessions_per_client = TW_MCP_MAX_SESSIONS_PER_CLIENT;
   self->header_timeout_ms = TW_MCP_HEADER_TIMEOUT_MS;
   self->body_timeout_ms = TW_MCP_BODY_TIMEOUT_MS;
+  self->idle_timeout_ms = TW_MCP_IDLE_TIMEOUT_MS;
+  self->idle_connections = _tw_mcp_server_idle_table_new ();
 }
 
 TwMcpServer *
@@ -235,6 +238,10 @@ tw_mcp_server_start (TwMcpServer  *self,
   soup = soup_server_new ("server-header", "Tabwright/" PACKAGE_VERSION, NULL);
   soup_server_add_handler (soup, NULL, _tw_mcp_server_handler_cb, self, NULL);
   g_signal_connect_object (soup, "request-started", G_CALLBACK (_tw_mcp_server_request_started_cb),
+                           self, 0);
+  g_signal_connect_object (soup, "request-finished", G_CALLBACK (_tw_mcp_server_request_done_cb),
+                           self, 0);
+  g_signal_connect_object (soup, "request-aborted", G_CALLBACK (_tw_mcp_server_request_done_cb),
                            self, 0);
 
   /* Loopback only: the server is for agents on this machine. The socket is
@@ -277,6 +284,7 @@ tw_mcp_server_stop (TwMcpServer *self)
 
   g_clear_handle_id (&self->sweep_source, g_source_remove);
   abandon_all (self);
+  g_hash_table_remove_all (self->idle_connections);
 
   if (self->soup != NULL)
     {
@@ -384,13 +392,15 @@ tw_mcp_server_set_session_limits (TwMcpServer *self,
 void
 tw_mcp_server_set_connection_limits (TwMcpServer *self,
                                      guint        header_timeout_ms,
-                                     guint        body_timeout_ms)
+                                     guint        body_timeout_ms,
+                                     guint        idle_timeout_ms)
 {
   g_return_if_fail (TW_IS_MCP_SERVER (self));
-  g_return_if_fail (header_timeout_ms > 0 && body_timeout_ms > 0);
+  g_return_if_fail (header_timeout_ms > 0 && body_timeout_ms > 0 && idle_timeout_ms > 0);
 
   self->header_timeout_ms = header_timeout_ms;
   self->body_timeout_ms = body_timeout_ms;
+  self->idle_timeout_ms = idle_timeout_ms;
 }
 
 guint

@@ -2752,7 +2752,7 @@ test_slow_clients (Fixture       *f,
   SlowClient slow_body = { port, body, strlen (body_headers), 20, 0, FALSE, FALSE };
   SlowClient idle = { port, NULL, 0, 20, 0, FALSE, FALSE };
 
-  tw_mcp_server_set_connection_limits (f->server, 1000, 1000);
+  tw_mcp_server_set_connection_limits (f->server, 1000, 1000, 1000);
 
   slow_client_start (&slow_headers);
   slow_client_start (&slow_body);
@@ -2869,6 +2869,216 @@ test_keep_alive (Fixture       *f,
       g_assert_true (g_str_has_suffix (k.replies[i], "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
       g_free (k.replies[i]);
     }
+}
+
+/* Clients that keep their connection after a reply: one sits idle, one
+ * sends the start of its next request a byte at a time without ending the
+ * line, some hang up. */
+typedef enum
+{
+  KEPT_IDLE,
+  KEPT_TRICKLE,
+  KEPT_HANG_UP,
+} KeptMode;
+
+typedef struct
+{
+  guint16   port;
+  char     *request;
+  KeptMode  mode;
+  char     *reply;
+  gboolean  closed;    /* the server closed the connection */
+  gboolean  done;
+} KeptClient;
+
+static void
+kept_client_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  static const char next[] = "POST /mcp HTTP/1.1";
+  KeptClient *k = task_data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  GSocket *socket;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", k->port, NULL, &error);
+  g_assert_no_error (error);
+  socket = g_socket_connection_get_socket (connection);
+
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                                            k->request, strlen (k->request), NULL, NULL, NULL));
+  k->reply = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+
+  if (k->mode == KEPT_HANG_UP)
+    {
+      g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+      return;
+    }
+
+  /* Until the server closes the connection; the pace is the client's
+   * behaviour, not a wait for a condition. */
+  for (gsize i = 0;; i++)
+    {
+      if (g_socket_condition_timed_wait (socket, G_IO_IN, 20 * 1000, NULL, NULL))
+        {
+          char byte;
+
+          if (g_socket_receive (socket, &byte, 1, NULL, NULL) <= 0)
+            break;
+          g_error ("The server answered a request that never finished");
+        }
+
+      if (k->mode == KEPT_TRICKLE && i < strlen (next) &&
+          g_socket_send (socket, next + i, 1, NULL, NULL) < 0)
+        break;
+    }
+
+  k->closed = TRUE;
+}
+
+static void
+kept_client_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  ((KeptClient *) user_data)->done = TRUE;
+}
+
+static void
+kept_client_start (KeptClient *k)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, kept_client_done_cb, k);
+
+  g_task_set_task_data (task, k, NULL);
+  g_task_run_in_thread (task, kept_client_thread);
+}
+
+/* Connections to @port that this process holds although their client
+ * closed them (TCP state CLOSE-WAIT). */
+static guint
+count_close_wait (guint16 port)
+{
+  g_autoptr(GHashTable) own = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autofree char *table = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *local = g_strdup_printf (":%04X", port);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (path, NULL);
+
+      if (target != NULL && g_str_has_prefix (target, "socket:["))
+        g_hash_table_add (own, g_strndup (target + 8, strlen (target) - 9));
+    }
+
+  g_assert_true (g_file_get_contents ("/proc/self/net/tcp", &table, NULL, NULL));
+  lines = g_strsplit (table, "\n", -1);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+      GPtrArray *cols = g_ptr_array_new ();
+
+      for (guint j = 0; fields[j] != NULL; j++)
+        if (fields[j][0] != '\0')
+          g_ptr_array_add (cols, fields[j]);
+
+      /* sl local_address rem_address st ... inode (the tenth column) */
+      if (cols->len > 9 &&
+          g_str_has_suffix (g_ptr_array_index (cols, 1), local) &&
+          g_str_equal (g_ptr_array_index (cols, 3), "08") &&
+          g_hash_table_contains (own, g_ptr_array_index (cols, 9)))
+        n++;
+      g_ptr_array_free (cols, TRUE);
+    }
+
+  return n;
+}
+
+typedef struct
+{
+  guint16 port;
+} CloseWaitQuery;
+
+static gboolean
+no_close_wait (gpointer data)
+{
+  return count_close_wait (((CloseWaitQuery *) data)->port) == 0;
+}
+
+static void
+test_idle_connections (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *session_id = initialize (f, TOKEN_A);
+  guint16 port = tw_mcp_server_get_port (f->server);
+  const char *body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                              "Authorization: Bearer " TOKEN_A "\r\n"
+                                              "Mcp-Session-Id: %s\r\n"
+                                              "Content-Type: application/json\r\n"
+                                              "Content-Length: %zu\r\n\r\n%s",
+                                              port, session_id, strlen (body), body);
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autoptr(Exchange) long_call = NULL;
+  KeptClient idle = { port, request, KEPT_IDLE, NULL, FALSE, FALSE };
+  KeptClient trickle = { port, request, KEPT_TRICKLE, NULL, FALSE, FALSE };
+  KeptClient hang_ups[5];
+  CloseWaitQuery query = { port };
+
+  tw_mcp_server_set_connection_limits (f->server, WAIT_LIMIT_MS, WAIT_LIMIT_MS, 300);
+
+  /* A call that takes several times the idle limit is not cut off. */
+  long_call = start_tool_call_in_order (f, session_id, 2, "browser_navigate",
+                                        "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/page?ms=1500\"}");
+
+  kept_client_start (&idle);
+  kept_client_start (&trickle);
+  for (guint i = 0; i < G_N_ELEMENTS (hang_ups); i++)
+    {
+      hang_ups[i] = (KeptClient) { port, request, KEPT_HANG_UP, NULL, FALSE, FALSE };
+      kept_client_start (&hang_ups[i]);
+    }
+
+  tw_test_wait_for_flag (&idle.done, WAIT_LIMIT_MS, "the server to close the idle connection");
+  tw_test_wait_for_flag (&trickle.done, WAIT_LIMIT_MS, "the server to close the trickling connection");
+  for (guint i = 0; i < G_N_ELEMENTS (hang_ups); i++)
+    tw_test_wait_for_flag (&hang_ups[i].done, WAIT_LIMIT_MS, "a client to hang up");
+
+  /* Each got its first reply; the server then closed the two that stayed. */
+  for (guint i = 0; i < G_N_ELEMENTS (hang_ups) + 2; i++)
+    {
+      KeptClient *k = i < 2 ? (i == 0 ? &idle : &trickle) : &hang_ups[i - 2];
+
+      if (k->reply == NULL || !g_str_has_prefix (k->reply, "HTTP/1.1 200 "))
+        g_error ("Client %u got %s", i, k->reply ? k->reply : "(no reply)");
+      g_free (k->reply);
+    }
+  g_assert_true (idle.closed && trickle.closed);
+
+  /* Connections whose clients hung up are closed, not kept. */
+  tw_test_wait_until (no_close_wait, &query, WAIT_LIMIT_MS,
+                      "the server to close the connections its clients closed");
+
+  exchange_wait (long_call);
+  g_assert_no_error (long_call->error);
+  g_assert_cmpuint (status (long_call), ==, 200);
+  {
+    g_autoptr(JsonNode) failed = jnode (long_call->json, "$.result.isError");
+    g_autoptr(JsonNode) content = jnode (long_call->json, "$.result.content");
+
+    g_assert_nonnull (content);
+    g_assert_true (failed == NULL || !json_node_get_boolean (failed));
+  }
+
+  assert_still_serving (f, session_id);
 }
 
 /* The kernel's queue of connections not yet accepted is as long as the
@@ -2997,6 +3207,7 @@ main (int   argc,
   ADD ("slow-clients", test_slow_clients);
   ADD ("listen-backlog", test_listen_backlog);
   ADD ("keep-alive", test_keep_alive);
+  ADD ("idle-connections", test_idle_connections);
 
 #undef ADD
 

@@ -9,8 +9,9 @@ export const ACCEPT = 'application/json, text/event-stream';
 export const PROTOCOL_VERSION = '2025-11-25';
 
 // Sends one request; resolves with { status, headers, text, json }. The JSON
-// of an SSE reply is taken from its first `data:` event.
-export function request(url, { method = 'POST', headers = {}, body, timeoutMs = 30000 } = {}) {
+// of an SSE reply is taken from its first `data:` event. @agent is the
+// http.Agent to send it through (Node's global one by default).
+export function request(url, { method = 'POST', headers = {}, body, timeoutMs = 30000, agent } = {}) {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request({
@@ -19,6 +20,7 @@ export function request(url, { method = 'POST', headers = {}, body, timeoutMs = 
       path: target.pathname + target.search,
       method,
       headers,
+      ...(agent ? { agent } : {}),
       setHost: !Object.keys(headers).some((h) => h.toLowerCase() === 'host'),
     }, (res) => {
       const chunks = [];
@@ -60,11 +62,13 @@ function parseBody(headers, text) {
   }
 }
 
-// A session on the endpoint, initialized the way an MCP client does it.
+// A session on the endpoint, initialized the way an MCP client does it;
+// through @agent when given.
 export class RawSession {
-  constructor(url, token) {
+  constructor(url, token, agent = undefined) {
     this.url = url;
     this.token = token;
+    this.agent = agent;
     this.sessionId = null;
     this.nextId = 1;
   }
@@ -83,6 +87,7 @@ export class RawSession {
 
   async initialize() {
     const response = await request(this.url, {
+      agent: this.agent,
       headers: this.headers(),
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -99,6 +104,7 @@ export class RawSession {
       throw new Error(`initialize failed: ${response.status} ${response.text}`);
     this.sessionId = response.headers['mcp-session-id'] ?? null;
     const initialized = await request(this.url, {
+      agent: this.agent,
       headers: this.headers(),
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     });
@@ -110,6 +116,6 @@ export class RawSession {
   // Sends a JSON-RPC request (or any body when @raw is given).
   send(method, params, { headers = {}, raw } = {}) {
     const body = raw ?? JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, ...(params ? { params } : {}) });
-    return request(this.url, { headers: this.headers(headers), body });
+    return request(this.url, { agent: this.agent, headers: this.headers(headers), body });
   }
 }
