@@ -68,11 +68,11 @@ test('tools/list describes the interaction tools in searchable words', options, 
     browser_type: 'type text',
     browser_keypress: 'press a key',
     browser_hover: 'hover',
-    browser_select: 'choose an option in a dropdown',
+    browser_select: 'an option from a dropdown',
     browser_drag: 'drag and drop',
     browser_upload: 'upload a file',
-    browser_scroll: 'scroll the page',
-    browser_evaluate: 'run javascript',
+    browser_scroll: 'scroll the web page',
+    browser_evaluate: 'javascript in the page',
   };
   for (const [name, phrase] of Object.entries(words)) {
     const tool = byName.get(name);

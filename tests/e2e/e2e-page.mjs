@@ -111,7 +111,7 @@ test('tools/list describes the reading and control tools', options, async () => 
       assert.equal(tool.outputSchema?.type, 'object', `${name} has an outputSchema`);
   }
   assert.match(byName.get('browser_screenshot').description, /screenshot/i);
-  assert.match(byName.get('browser_logs').description, /console errors and network requests/i);
+  assert.match(byName.get('browser_logs').description, /console errors and (the )?network requests/i);
   assert.match(byName.get('browser_wait').description, /wait for text to appear/i);
   assert.equal(byName.get('browser_logs').annotations.readOnlyHint, true);
 });
