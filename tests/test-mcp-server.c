@@ -1202,14 +1202,25 @@ raw_exchange_thread (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* Runs @func with @data in a thread of its own, as a client apart from the
+ * main loop the server runs in; sets *@done when it returns. */
 static void
-raw_exchange_done_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+client_thread_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
 {
-  RawExchange *raw = user_data;
+  *(gboolean *) user_data = TRUE;
+}
 
-  raw->done = TRUE;
+static void
+start_client_thread (GTaskThreadFunc  func,
+                     gpointer         data,
+                     gboolean        *done)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, client_thread_done_cb, done);
+
+  g_task_set_task_data (task, data, NULL);
+  g_task_run_in_thread (task, func);
 }
 
 static char *
@@ -1217,10 +1228,8 @@ raw_exchange (Fixture    *f,
               const char *request)
 {
   RawExchange raw = { tw_mcp_server_get_port (f->server), (char *) request, NULL, FALSE };
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, raw_exchange_done_cb, &raw);
 
-  g_task_set_task_data (task, &raw, NULL);
-  g_task_run_in_thread (task, raw_exchange_thread);
+  start_client_thread (raw_exchange_thread, &raw, &raw.done);
   tw_test_wait_for_flag (&raw.done, WAIT_LIMIT_MS, "a raw HTTP reply");
 
   return raw.reply;
@@ -2706,23 +2715,6 @@ slow_client_thread (GTask        *task,
   slow->closed = TRUE;
 }
 
-static void
-slow_client_done_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  ((SlowClient *) user_data)->done = TRUE;
-}
-
-static void
-slow_client_start (SlowClient *slow)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, slow_client_done_cb, slow);
-
-  g_task_set_task_data (task, slow, NULL);
-  g_task_run_in_thread (task, slow_client_thread);
-}
-
 static gboolean
 slow_client_sent_some (gpointer data)
 {
@@ -2754,9 +2746,9 @@ test_slow_clients (Fixture       *f,
 
   tw_mcp_server_set_connection_limits (f->server, 1000, 1000, 1000);
 
-  slow_client_start (&slow_headers);
-  slow_client_start (&slow_body);
-  slow_client_start (&idle);
+  start_client_thread (slow_client_thread, &slow_headers, &slow_headers.done);
+  start_client_thread (slow_client_thread, &slow_body, &slow_body.done);
+  start_client_thread (slow_client_thread, &idle, &idle.done);
   tw_test_wait_until (slow_client_sent_some, &slow_headers, WAIT_LIMIT_MS, "the slow client to start");
 
   /* Other calls are answered meanwhile. */
@@ -2835,14 +2827,6 @@ keep_alive_thread (GTask        *task,
 }
 
 static void
-keep_alive_done_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  ((KeepAlive *) user_data)->done = TRUE;
-}
-
-static void
 test_keep_alive (Fixture       *f,
                  gconstpointer  data)
 {
@@ -2856,10 +2840,8 @@ test_keep_alive (Fixture       *f,
                                               tw_mcp_server_get_port (f->server), session_id,
                                               strlen (body), body);
   KeepAlive k = { tw_mcp_server_get_port (f->server), request, { NULL, NULL }, FALSE };
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, keep_alive_done_cb, &k);
 
-  g_task_set_task_data (task, &k, NULL);
-  g_task_run_in_thread (task, keep_alive_thread);
+  start_client_thread (keep_alive_thread, &k, &k.done);
   tw_test_wait_for_flag (&k.done, WAIT_LIMIT_MS, "two replies on one connection");
 
   for (guint i = 0; i < 2; i++)
@@ -2937,23 +2919,6 @@ kept_client_thread (GTask        *task,
     }
 
   k->closed = TRUE;
-}
-
-static void
-kept_client_done_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  ((KeptClient *) user_data)->done = TRUE;
-}
-
-static void
-kept_client_start (KeptClient *k)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, kept_client_done_cb, k);
-
-  g_task_set_task_data (task, k, NULL);
-  g_task_run_in_thread (task, kept_client_thread);
 }
 
 /* Connections to @port that this process holds although their client
@@ -3039,12 +3004,12 @@ test_idle_connections (Fixture       *f,
   long_call = start_tool_call_in_order (f, session_id, 2, "browser_navigate",
                                         "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/page?ms=1500\"}");
 
-  kept_client_start (&idle);
-  kept_client_start (&trickle);
+  start_client_thread (kept_client_thread, &idle, &idle.done);
+  start_client_thread (kept_client_thread, &trickle, &trickle.done);
   for (guint i = 0; i < G_N_ELEMENTS (hang_ups); i++)
     {
       hang_ups[i] = (KeptClient) { port, request, KEPT_HANG_UP, NULL, FALSE, FALSE };
-      kept_client_start (&hang_ups[i]);
+      start_client_thread (kept_client_thread, &hang_ups[i], &hang_ups[i].done);
     }
 
   tw_test_wait_for_flag (&idle.done, WAIT_LIMIT_MS, "the server to close the idle connection");
