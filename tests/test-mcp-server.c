@@ -717,8 +717,11 @@ test_initialize (Fixture       *f,
       g_assert_true (jbool (x->json, "$.result.capabilities.tools.listChanged"));
 
       instructions = jstr (x->json, "$.result.instructions");
-      g_assert_nonnull (strstr (instructions, "browser_new_tab"));
+      /* What Tabwright is, where to start, and that tools act by the snapshot's refs. */
+      g_assert_nonnull (strstr (instructions, "Tabwright is a web browser"));
+      g_assert_nonnull (strstr (instructions, "Start with browser_new_tab"));
       g_assert_nonnull (strstr (instructions, "browser_snapshot"));
+      g_assert_nonnull (strstr (instructions, "@e5"));
 
       session_id = response_header (x, "Mcp-Session-Id");
       g_assert_nonnull (session_id);
