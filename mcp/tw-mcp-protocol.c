@@ -14,13 +14,19 @@ static const char * const supported_versions[] = {
   "2025-03-26",
 };
 
+/* What a model that has never heard of Tabwright reads first, where its client shows it:
+ * what this server is, the snapshot-then-ref way its tools work, and where to start. Only
+ * tools of the default core group are named. */
 static const char server_instructions[] =
-  "Tabwright gives you real browser tabs that a person is watching. "
-  "Open a tab with browser_new_tab (or find one with browser_list_tabs), read the page with "
-  "browser_snapshot, then act on elements by the @eN refs of the latest snapshot "
-  "(browser_click, browser_fill, browser_type, browser_keypress). "
-  "Take a new snapshot after the page changes: a browser_stale_ref error means your refs "
-  "are out of date.";
+  "Tabwright is a web browser (real WebKit tabs) that you drive while a person watches.\n"
+  "Start with browser_new_tab to open a URL, or browser_list_tabs to find a tab already open; "
+  "pass its browserId to every other tool.\n"
+  "Read the page with browser_snapshot: an accessibility tree in which each element has a ref "
+  "such as @e5. Act by those refs with browser_click, browser_fill, browser_type, "
+  "browser_select and browser_keypress.\n"
+  "Take a new snapshot after the page changes; browser_stale_ref means your refs are out of "
+  "date. Use browser_screenshot only to see the layout, and browser_handoff when the person "
+  "must log in or solve a CAPTCHA.";
 
 gboolean
 tw_mcp_protocol_version_is_supported (const char *version)

@@ -474,6 +474,15 @@ tw_tool_def_to_json (const TwToolDef *def)
   json_builder_add_boolean_value (builder, def->open_world);
   json_builder_end_object (builder);
 
+  if (def->search_hint != NULL)
+    {
+      json_builder_set_member_name (builder, "_meta");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "anthropic/searchHint");
+      json_builder_add_string_value (builder, def->search_hint);
+      json_builder_end_object (builder);
+    }
+
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -47,6 +47,11 @@ typedef struct
   const char    *name;
   const char    *title;
   const char    *description;
+  /* Words an agent searches with, beyond those of the name and description,
+   * reported as _meta "anthropic/searchHint": Claude Code's ToolSearch
+   * scores a word of it twice a word of the description, and never shows it
+   * to the model, so it costs no context. NULL for none. */
+  const char    *search_hint;
   const char    *input_schema;
   const char    *output_schema;   /* NULL for tools that answer with text only */
   gboolean       read_only;

@@ -717,8 +717,11 @@ test_initialize (Fixture       *f,
       g_assert_true (jbool (x->json, "$.result.capabilities.tools.listChanged"));
 
       instructions = jstr (x->json, "$.result.instructions");
-      g_assert_nonnull (strstr (instructions, "browser_new_tab"));
+      /* What Tabwright is, where to start, and that tools act by the snapshot's refs. */
+      g_assert_nonnull (strstr (instructions, "Tabwright is a web browser"));
+      g_assert_nonnull (strstr (instructions, "Start with browser_new_tab"));
       g_assert_nonnull (strstr (instructions, "browser_snapshot"));
+      g_assert_nonnull (strstr (instructions, "@e5"));
 
       session_id = response_header (x, "Mcp-Session-Id");
       g_assert_nonnull (session_id);
@@ -906,6 +909,18 @@ test_tools_list (Fixture       *f,
       g_assert_cmpint (json_object_get_boolean_member (annotations, "destructiveHint"), ==, def->destructive);
       g_assert_cmpint (json_object_get_boolean_member (annotations, "idempotentHint"), ==, def->idempotent);
       g_assert_cmpint (json_object_get_boolean_member (annotations, "openWorldHint"), ==, def->open_world);
+      /* The search hint, for Claude Code's ToolSearch, is the only _meta member. */
+      if (def->search_hint != NULL)
+        {
+          JsonObject *meta = json_object_get_object_member (tool, "_meta");
+
+          g_assert_cmpuint (json_object_get_size (meta), ==, 1);
+          g_assert_cmpstr (json_object_get_string_member (meta, "anthropic/searchHint"), ==, def->search_hint);
+        }
+      else
+        {
+          g_assert_false (json_object_has_member (tool, "_meta"));
+        }
     }
 }
 

@@ -33,6 +33,7 @@ static const TwToolDef dialogs_tools[] = {
       "Answer the tab's next JavaScript dialog (alert, confirm, prompt): accept or dismiss, "
       "with the text for prompt(). Call it before the action that opens the dialog. Otherwise "
       "alerts are accepted and other dialogs dismissed.",
+    .search_hint = "accept, dismiss alert, confirm, prompt dialog",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -117,6 +117,7 @@ static const TwToolDef handoff_tools[] = {
       "in, enter the one-time code, solve the CAPTCHA, confirm payments. The tab comes to the front "
       "with your message and Done / Cancel; the call waits for their answer or timeoutMs. "
       "Snapshot again after.",
+    .search_hint = "ask person, user, log in, sign in, solve CAPTCHA",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

@@ -438,6 +438,7 @@ static const TwToolDef input_tools[] = {
       "browser_snapshot; also right or middle click, double click, modifier keys. Waits until "
       "the element is visible, enabled and not covered (else browser_not_interactable, naming "
       "what covers it), then until the page settles. Reports navigation, new tabs and dialogs.",
+    .search_hint = "click button, link, element",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -454,6 +455,7 @@ static const TwToolDef input_tools[] = {
       "editable element, replacing its text, with real input events (React and Vue forms update). Also sets date, time, colour "
       "and range inputs and dropdowns; an empty value clears. Returns what the field holds "
       "afterwards.",
+    .search_hint = "fill in, enter value, form field, input box, email, password",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -468,6 +470,7 @@ static const TwToolDef input_tools[] = {
     .description =
       "Type text key by key into the element given by ref (caret at its end), or into the "
       "focused one, for pages that react to every key (a search box, autocomplete, shortcuts). A line break presses Enter. To set a whole value, browser_fill is faster.",
+    .search_hint = "type text, search box",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -484,6 +487,7 @@ static const TwToolDef input_tools[] = {
       "Delete, Home, End, PageUp, PageDown, F1 to F12, a character, or a combination such as "
       "Control+A. With a ref the element is focused first; else the key goes to the focused "
       "element.",
+    .search_hint = "press key, Enter, Escape, keyboard shortcut",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -499,6 +503,7 @@ static const TwToolDef input_tools[] = {
       "Move the mouse pointer onto an element to hover it: open a hover menu, show a tooltip or "
       "reveal buttons that appear on hover. Take a browser_snapshot afterwards to see what "
       "appeared.",
+    .search_hint = "hover mouse over element",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -515,6 +520,7 @@ static const TwToolDef input_tools[] = {
       "or visible label, with input and change events. An unknown option fails with "
       "browser_invalid_argument listing the options. For a custom combobox, click it open and "
       "click the option.",
+    .search_hint = "pick, choose option, dropdown, select menu",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -530,6 +536,7 @@ static const TwToolDef input_tools[] = {
       "Drag and drop one element onto another: reorder a list, move a card to another column, "
       "drop an item on a target. Uses HTML drag and drop for draggable elements, else a pointer "
       "drag. Says whether the page accepted the drop.",
+    .search_hint = "drag and drop",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -545,6 +552,7 @@ static const TwToolDef input_tools[] = {
       "Upload a file: set files from the workspace on a file input, or on the button or label "
       "that opens the file chooser, with a real change event. Paths are absolute or relative to "
       "the workspace folder and must stay inside it (else browser_denied, and no file is set).",
+    .search_hint = "upload file",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -561,6 +569,7 @@ static const TwToolDef input_tools[] = {
       "of an endless list or reach content below, down to the bottom. Positive deltaY scrolls down, deltaX right. "
       "Reports the new position and whether the end was reached. Actions scroll their element "
       "into view themselves.",
+    .search_hint = "scroll up, down, top, bottom, web page",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -577,6 +586,7 @@ static const TwToolDef input_tools[] = {
       "what no other tool does: a function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
       "the page's context; may return a promise. Results over 64 KB are cut; an exception fails "
       "with browser_script_error.",
+    .search_hint = "run, execute JavaScript, script",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

@@ -58,6 +58,7 @@ static const TwToolDef navigation_tools[] = {
       "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
       "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
       "status; then take a browser_snapshot to read it.",
+    .search_hint = "go to address, visit link, load local dev server, localhost",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -73,6 +74,7 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go back in the tab's history (browser_denied when there is none). Returns after the "
       "load with URL, title and HTTP status.",
+    .search_hint = "go back, previous page",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -86,6 +88,7 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Go forward in the tab's history (browser_denied when nothing is ahead). Returns after "
       "the load with URL, title and HTTP status.",
+    .search_hint = "go forward, history",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -99,6 +102,7 @@ static const TwToolDef navigation_tools[] = {
     .description =
       "Reload (refresh) the page of a browser tab, e.g. to pick up a change on a dev server or to recover a crashed "
       "tab (browser_crashed). Returns after the load with URL, title and HTTP status.",
+    .search_hint = "reload, refresh",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -281,6 +281,7 @@ static const TwToolDef page_tools[] = {
       "Take a screenshot of a tab (PNG of the viewport; fullPage for all of it) to see how the "
       "page looks: layout, colours and images; browser_snapshot reads text and refs. ref: one element; jpeg, "
       "quality and maxWidth: smaller images; savePath: a workspace file instead.",
+    .search_hint = "take screenshot, capture image, how page looks",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -295,6 +296,7 @@ static const TwToolDef page_tools[] = {
       "JavaScript errors, CSP violations and each request with method, URL, status, type, "
       "duration and failure, oldest first. To check a page for errors: a blank page, a "
       "failing API call, a missing image.",
+    .search_hint = "read console messages, JavaScript errors, network requests",
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -311,6 +313,7 @@ static const TwToolDef page_tools[] = {
       "(selector or ref) to reach a state, a loadState, or a function to return true; one "
       "condition. For effects that come later: results loading, a spinner leaving, a redirect. "
       "Fails with browser_timeout after timeoutMs, saying what the page shows.",
+    .search_hint = "wait until text appears, page loads",
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -328,6 +331,7 @@ static const TwToolDef page_tools[] = {
       "Resize a tab's viewport to width x height CSS pixels (200 to 4000), e.g. 375 x 667 for a "
       "phone or 768 x 1024 for a tablet, to test a responsive layout. The page sees exactly "
       "this innerWidth and innerHeight.",
+    .search_hint = "resize viewport, window, phone, tablet, mobile size",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = TRUE,

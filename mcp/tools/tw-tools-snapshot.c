@@ -29,6 +29,8 @@ static const TwToolDef snapshot_tools[] = {
       "click, fill or select; refs stay stable across snapshots. Take a new snapshot after the "
       "page changes. interactive=true lists only controls; ref reads one part; cursor continues "
       "a page cut at maxChars; diff=true gives only what changed since the last snapshot.",
+    .search_hint =
+      "read web page, see what is on it, text, buttons, links, form fields, accessibility tree",
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,

@@ -113,6 +113,7 @@ static const TwToolDef tab_tools[] = {
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
       "it is loading or private, and the agent driving it.",
+    .search_hint = "list which tabs are open",
     .read_only = TRUE,
     .destructive = FALSE,
     .idempotent = TRUE,
@@ -127,6 +128,7 @@ static const TwToolDef tab_tools[] = {
       "Open a new browser tab in the background, optionally on a web page (an http or https "
       "URL; else about:blank). Returns after the first load with the browserId, final URL, title and HTTP "
       "status; pass the browserId to the other browser_* tools.",
+    .search_hint = "open website, web page, URL, new tab",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,
@@ -141,6 +143,7 @@ static const TwToolDef tab_tools[] = {
     .title = "Close a browser tab",
     .description =
       "Close a browser tab you no longer need; its browserId stops working.",
+    .search_hint = "close tab",
     .read_only = FALSE,
     .destructive = TRUE,
     .idempotent = TRUE,

@@ -3,7 +3,8 @@
 // GitHub Copilot CLI and Qwen Code, as e2e-clis runs the other agent CLIs:
 // each launched from the app with its shipped preset, then started with the
 // command `tabwright --print-mcp-config` prints, each against the scripted
-// model on 127.0.0.1 (lib/model-server.mjs, lib/clis.mjs).
+// model on 127.0.0.1 (lib/model-server.mjs, lib/clis.mjs), which checks
+// what the model saw, the server's instructions included or not.
 //
 // Both take a model of the person's choosing: Copilot CLI through its BYOK
 // variables (COPILOT_PROVIDER_BASE_URL, offline, so that it needs no GitHub
@@ -51,6 +52,8 @@ const CLIS = {
     // 1.0.102 passes a model of its own provider no image of a tool result:
     // the screenshot reaches it as its text only.
     images: false,
+    // 1.0.102 does not show the model the server's instructions.
+    instructions: false,
   },
   qwen: {
     name: 'Qwen Code',
@@ -77,6 +80,9 @@ const CLIS = {
     // "MCP tool … reported tool error … with response: <the result as JSON>".
     structured: false,
     structuredErrors: false,
+    // Qwen Code shows the server's instructions in a reminder of the first
+    // message, as guidance supplied by the MCP server, under "### tabwright".
+    instructions: true,
     assertError(bad) {
       assert.match(bad.text, /^MCP tool 'browser_click' reported tool error/, bad.text);
       assert.ok(bad.text.includes('"text":"Error: browser_stale_ref — '), bad.text);

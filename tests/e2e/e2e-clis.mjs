@@ -10,7 +10,10 @@
 // model, which is exactly what a model would see: the snapshot as text, the
 // screenshot as an image, the error as an error. And that the CLI reached
 // Tabwright with a token of its own, that its tab is attributed to it, and
-// that its token is refused once it has exited. Claude Code offers MCP
+// that its token is refused once it has exited. And whether the CLI showed
+// the model the instructions of the server's initialize result, as each
+// CLI's `instructions` says (lib/clis.mjs): a release that starts or stops
+// showing them fails, saying which to change. Claude Code offers MCP
 // tools only by name, behind its ToolSearch tool: the model searches for the
 // ones it needs before it calls them, as a real model must (lib/clis.mjs
 // fails with a clear message when a new release stops or starts deferring).
@@ -60,6 +63,9 @@ const CLIS = {
     // one, errors included.
     structured: true,
     structuredErrors: true,
+    // Codex shows the server's instructions as the description of the
+    // mcp__tabwright namespace its tools are offered in.
+    instructions: true,
   },
   opencode: {
     name: 'OpenCode',
@@ -84,6 +90,9 @@ const CLIS = {
     },
     structured: false,
     structuredErrors: false,
+    // OpenCode shows the server's instructions at the end of its system
+    // prompt, in <mcp_instructions>.
+    instructions: true,
   },
   gemini: {
     name: 'Gemini CLI',
@@ -119,6 +128,9 @@ const CLIS = {
     // the error's text arrives inside that JSON string.
     structured: false,
     structuredErrors: false,
+    // Gemini CLI shows the server's instructions in the session context of
+    // the first message, as provided by the tool server 'tabwright'.
+    instructions: true,
     assertError(bad) {
       const error = JSON.parse(bad.text).error;
       assert.match(error, /^MCP tool 'browser_click' reported tool error/, error);
@@ -144,6 +156,9 @@ const CLIS = {
     // and drops it on errors.
     structured: true,
     structuredErrors: false,
+    // Claude Code shows the server's instructions in a reminder of the
+    // first message, under "## tabwright", next to the deferred tools' names.
+    instructions: true,
     // Since 2.1.3xx it offers MCP tools only by name, to be loaded with its
     // ToolSearch tool; the scripted model searches for them first.
     defers: true,

@@ -65,6 +65,17 @@ test('--tools on a second launch changes the offered groups, and clients are tol
     const before = await names(client);
     for (const tool of CORE_TOOLS)
       assert.ok(before.includes(tool), `the default set offers ${tool}`);
+    // The server's instructions send a model only to tools the default set
+    // offers (browser_stale_ref is the error they explain).
+    const named = new Set(client.getInstructions()?.match(/\bbrowser_[a-z_]+\b/g) ?? []);
+    named.delete('browser_stale_ref');
+    assert.ok(named.has('browser_snapshot'), `the instructions name browser_snapshot: ${client.getInstructions()}`);
+    for (const tool of named)
+      assert.ok(before.includes(tool), `the instructions name ${tool}, which the default set does not offer`);
+    // Every tool of the default set carries the words agents search for, as
+    // the search hint Claude Code's ToolSearch reads.
+    const unhinted = (await client.listTools()).tools.filter((tool) => typeof tool._meta?.['anthropic/searchHint'] !== 'string');
+    assert.deepEqual(unhinted.map((tool) => tool.name), [], 'every tool of the default set has a search hint');
     const { data: opened } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/page?title=Groups') });
 
     // A name Tabwright does not know is refused, and the refusal names the

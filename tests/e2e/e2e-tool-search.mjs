@@ -2,7 +2,9 @@
 //
 // Found by search: Claude Code and Qwen Code offer MCP tools only by name and
 // make the model load them with their tool search, which ranks Tabwright's
-// tools beside the CLI's own (web fetch, web search, scheduling…). A model
+// tools beside the CLI's own (web fetch, web search, scheduling…), by the
+// words of each tool's name, description and, in Claude Code, search hint
+// (tools/list's _meta "anthropic/searchHint", which the model never sees). A model
 // that has never heard of Tabwright searches in plain words. This test runs
 // each request of fixtures/tool-search-requests.json through each real CLI
 // (pinned in package.json), connected to the real Tabwright with the

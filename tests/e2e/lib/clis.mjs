@@ -18,6 +18,8 @@
 //   assertError(bad) checks the failed call's text, when the CLI wraps it
 //   images           false when the CLI passes the model no screenshot image
 //   defers           the CLI offers MCP tools only through its tool search
+//   instructions     true when the CLI shows the model the instructions of
+//                    the server's initialize result, false when it does not
 //   snippet          false when the snippet test leaves the CLI out
 //   snippetSetup     the options setup() gets in the snippet test
 
@@ -34,9 +36,34 @@ import { makeAppDirs, run, srcdir, startTabwright } from './tabwright.mjs';
 export const BIN = path.join(srcdir, 'node_modules', '.bin');
 export const PROMPT = 'Open the draft page, click Save and check the result.';
 
-// What the model got back from the CLI, step by step of its script.
-export function assertModelSaw(cli, state) {
+// Where the model's requests hold the server's @instructions, as sent, or
+// with their lines run together or wrapped; null when they do not.
+function instructionsIn(prompts, instructions) {
+  const flat = (text) => text.replace(/\s+/g, ' ');
+  const wanted = flat(instructions);
+  return prompts.map(flat).find((prompt) => prompt.includes(wanted)) ?? null;
+}
+
+// Whether the CLI showed the model the server's instructions, as
+// cli.instructions says it does or does not.
+export function assertInstructions(cli, state, instructions) {
+  assert.ok(instructions.includes('browser_snapshot'), `the server sends instructions: ${instructions}`);
+  assert.ok(state.prompts.length > 0, `${cli.name} asked the model with Tabwright's tools`);
+  const seen = instructionsIn(state.prompts, instructions) !== null;
+  if (cli.instructions) {
+    assert.ok(seen, `${cli.name} used to show the model the server's instructions and now does not: ` +
+      `set instructions: false for it and move it in the README's table. Its first request: ${state.prompts[0].slice(0, 4000)}`);
+  } else {
+    assert.ok(!seen, `${cli.name} now shows the model the server's instructions: ` +
+      'set instructions: true for it and move it in the README\'s table');
+  }
+}
+
+// What the model got back from the CLI, step by step of its script, and
+// whether it saw the server's @instructions.
+export function assertModelSaw(cli, state, instructions) {
   assert.deepEqual(state.failures, [], 'the model found what it needed in every result');
+  assertInstructions(cli, state, instructions);
   const [opened, snapshot, clicked, shot, bad] = state.results;
   assert.equal(state.results.length, 5, JSON.stringify(state.results));
 
@@ -105,10 +132,10 @@ export async function runLaunchedFromApp(preset, cli) {
     model.release();
 
     await waitFor(`${cli.name} to finish the script`, () => model.state.finished, app);
-    assertModelSaw(cli, model.state);
+    client = await connectClient(app, 'e2e-observer');
+    assertModelSaw(cli, model.state, client.getInstructions() ?? '');
 
     // The page saw one click; the tab is the CLI's.
-    client = await connectClient(app, 'e2e-observer');
     const { data } = await callOk(client, 'browser_list_tabs');
     const tab = data.tabs.find((t) => t.title === 'Saved draft');
     assert.ok(tab, `the tab shows the saved draft: ${JSON.stringify(data.tabs)}`);
@@ -147,10 +174,13 @@ export async function runPrintedSnippets(clis) {
   const home = path.join(dirs.root, 'home');
   fs.mkdirSync(home, { mode: 0o700 });
   let app;
+  let client;
   const models = [];
 
   try {
     app = await startTabwright({ dirs });
+    client = await connectClient(app, 'e2e-instructions');
+    const instructions = client.getInstructions() ?? '';
     const printed = await run(process.env.TABWRIGHT_BIN, ['--print-mcp-config', '--workspace', dirs.workspace],
       { env: app.env, timeoutMs: 30000 });
     assert.equal(printed.code, 0, printed.stderr);
@@ -171,9 +201,10 @@ export async function runPrintedSnippets(clis) {
       const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: AGENT_WAIT_MS });
       assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
       assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
-      assertModelSaw(cli, model.state);
+      assertModelSaw(cli, model.state, instructions);
     }
   } finally {
+    await client?.close().catch(() => {});
     await app?.stop();
     for (const model of models)
       await model.close();

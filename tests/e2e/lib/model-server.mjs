@@ -413,14 +413,17 @@ function readBody(req) {
 // the tool searches the model made ({ query, text }), state.failures what
 // went against the script, state.requests every path asked for,
 // state.offered the tool names of the last request with the browser tools,
-// state.deferred the tool names it listed for search only.
+// state.deferred the tool names it listed for search only, state.prompts
+// every string of each request with the browser tools (system prompt,
+// messages, tool definitions), one a line, to look for what the CLI passed
+// on to the model.
 // release() lets the first scripted turn go; until then the model holds it,
 // and state.waiting says that the CLI has asked. With @queries, the model
 // only searches the CLI's deferred tools with each of them (nextSearch).
 export async function startModelServer({ pageUrl, queries = null }) {
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
-  const state = { pageUrl, queries, requests: [], results: [], searches: [], failures: [], offered: [], deferred: [], turns: 0, finished: false, gate, waiting: false };
+  const state = { pageUrl, queries, requests: [], results: [], searches: [], failures: [], offered: [], deferred: [], prompts: [], turns: 0, finished: false, gate, waiting: false };
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
@@ -461,6 +464,7 @@ export async function startModelServer({ pageUrl, queries = null }) {
     }
     state.offered = names;
     state.deferred = deferred;
+    state.prompts.push(strings(body).join('\n'));
     // The test may hold the first scripted turn until it has looked at the
     // running CLI.
     if (results.length === 0) {
