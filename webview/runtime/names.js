@@ -77,7 +77,11 @@ const Names = {
       source: '',
       attrs,
     };
-    const text = Names.flat(Names.alternative(ctx, el, state));
+    let text = Names.flat(Names.alternative(ctx, el, state));
+    // A name read from text loses the spaces of any kind at its ends; one
+    // its author wrote keeps a no-break space (accname's tests of both).
+    if (state.source === 'content')
+      text = text.trim();
     return { text, source: text === '' ? '' : state.source };
   },
 
@@ -180,6 +184,12 @@ const Names = {
       }
     }
 
+    // A node that an aria-labelledby reference of this computation already
+    // brought in is not read a second time as content (each node once);
+    // its own aria-labelledby, above, may still add what was not read.
+    if (el !== st.root && st.visited.has(el))
+      return '';
+
     const role = Roles.role(ctx, el);
 
     // 2C: a control embedded in the label of another one stands for its
@@ -216,6 +226,7 @@ const Names = {
 
     // 2F: name from content, for roles that allow it and for everything
     // below an element whose name is being computed.
+    let space = '';
     if (st.recursion || Roles.NAME_FROM_CONTENT.has(role) || Names.contentNamedHost(el)) {
       if (!Names.isEmbeddedControlRole(role) || !st.recursion || el === st.root) {
         const text = Names.fromContent(ctx, el, st);
@@ -224,6 +235,10 @@ const Names = {
             st.source = 'content';
           return text;
         }
+        // White space alone, nested however deep, still parts the words
+        // around it.
+        if (text !== '' && el !== st.root)
+          space = ' ';
       }
     }
 
@@ -262,7 +277,7 @@ const Names = {
         return aph;
       }
     }
-    return '';
+    return space;
   },
 
   // Host elements that are named by their content although they have no
