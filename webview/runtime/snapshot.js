@@ -45,6 +45,9 @@ const Snapshot = {
     'row', 'cell', 'gridcell', 'columnheader', 'rowheader',
   ]),
 
+  // Content containers that head a column or a row.
+  HEADERS: new Set(['columnheader', 'rowheader']),
+
   // Wrappers that disappear when all they hold is a single element.
   COLLAPSIBLE: new Set(['cell', 'gridcell', 'listitem', 'paragraph']),
 
@@ -409,7 +412,9 @@ const Snapshot = {
       if (style.contentVisibility === 'hidden')
         return Snapshot.walkContentHidden(ctx, el, out, shown, attrs);
     }
-    if (tag === 'br') {
+    // A line break is a space, unless its author named it (HTML-AAM names
+    // br like the other text-level elements).
+    if (tag === 'br' && !Snapshot.authorNamed(el, attrs)) {
       out.push(' ');
       return;
     }
@@ -447,8 +452,8 @@ const Snapshot = {
       // named (an abbr or b with a title, a ruby with aria-label) shows
       // with its name; other generic ones may not be named (WAI-ARIA 1.2,
       // "Name From: prohibited").
-      if (!clickable && html && (role === '' || Names.TEXT_LEVEL.has(tag)) &&
-          Snapshot.authorNamed(el, attrs)) {
+      if (!clickable && html && Snapshot.authorNamed(el, attrs) &&
+          (role === '' || Names.authorNameKept(el, role))) {
         const n = Names.compute(ctx, el, attrs);
         if (n.text !== '')
           authorName = n;
@@ -517,7 +522,7 @@ const Snapshot = {
     if (!attrs.includes('aria-label') || attrs.includes('aria-labelledby') ||
         Names.prohibited(el, role))
       return null;
-    const text = Base.flat(el.getAttribute('aria-label'));
+    const text = Names.flat(el.getAttribute('aria-label'));
     return text === '' ? null : { text, source: 'label' };
   },
 
@@ -841,12 +846,13 @@ const Snapshot = {
     let recorded = node.name;
     if (Snapshot.CONTENT_CONTAINERS.has(node.role) && name === null) {
       // Named by content: print the content, or the name when the content
-      // is nothing but text.
-      if (textOnly && kids.length > 0) {
+      // is nothing but text. A header is always named by its content (what
+      // a sortable column is called), followed by the controls inside it.
+      if (kids.length > 0 && (textOnly || Snapshot.HEADERS.has(node.role))) {
         const n = Names.compute(ctx, node.el);
         name = n.text;
         recorded = n.text;
-        kids = [];
+        kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
       }
     } else if (node.source === 'content') {
       kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
