@@ -10,6 +10,7 @@
 #include "tw-load-watch.h"
 #include "tw-page-runtime.h"
 #include "tw-tab-action.h"
+#include "tw-tab-focus.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
 
@@ -26,6 +27,8 @@ struct _TwBrowserTab
   TwPageRuntime  *runtime;
   TwViewFrame    *frame;
   TwTabLog       *log;
+  /* The page's focus while an agent drives the tab (tw-tab-focus.h). */
+  TwTabFocus     *focus;
   char           *workspace_dir;
   char           *owner_id;
   char           *owner;
@@ -156,6 +159,9 @@ void _tw_browser_tab_set_unresponsive (TwBrowserTab *self,
                                        gboolean      unresponsive);
 void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
                                        gboolean      wake_loading);
+/* Emulates page focus while an agent drives the tab: it has an owner, is
+ * not paused and waits for no handoff. Call when any of these changes. */
+void _tw_browser_tab_update_focus (TwBrowserTab *self);
 TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             WebKitWebView        *related_view,
                                             gboolean              private_session,
