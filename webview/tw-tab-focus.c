@@ -115,8 +115,9 @@ update_input_method (TwTabFocus *self,
 
 /* Tells the view that the focus entered it. @again: it may believe it is
  * focused already while its window counts as inactive; WebKit then has to
- * hear the focus leave first, which its page sees as a blur followed by a
- * focus. */
+ * hear the focus leave first. It sends the state to the web process at the
+ * next turn of the main loop, so the page sees neither the leave nor the
+ * window becoming inactive just before. */
 static void
 tell_entered (TwTabFocus *self,
               gboolean    again)

@@ -19,9 +19,9 @@ G_BEGIN_DECLS
  * How: the view's own focus controller is told that the focus entered (the
  * path WebKit takes for a view that really gets it), the view's handler
  * for the real focus leaving is held back while emulated, and the view
- * keeps no input method context unless it really has the focus. Only the
- * window becoming inactive reaches the page: it loses the focus (blur) and
- * gets it back (focus) at once. */
+ * keeps no input method context unless it really has the focus, and the
+ * window becoming inactive is answered by telling the view again, before
+ * WebKit sends the change to the page, which so sees no blur. */
 
 #define TW_TYPE_TAB_FOCUS (tw_tab_focus_get_type ())
 G_DECLARE_FINAL_TYPE (TwTabFocus, tw_tab_focus, TW, TAB_FOCUS, GObject)
