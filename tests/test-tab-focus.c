@@ -171,6 +171,33 @@ test_driven_tab (Fixture       *fixture,
   assert_person_keeps_keyboard (fixture);
 }
 
+static void
+test_emulation_off (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *driven = NULL;
+  g_autofree char *off = NULL;
+  g_autofree char *on = NULL;
+
+  tw_browser_tab_set_owner (fixture->tab, "agent-ada", "Ada");
+  driven = wait_page_focus (fixture, TRUE);
+  g_assert_nonnull (strstr (driven, "\"hasFocus\":true"));
+
+  /* The person turned it off (Preferences): the real focus, as in their
+   * own tabs. */
+  tw_browser_tab_set_emulate_focus (fixture->tab, FALSE);
+  off = wait_page_focus (fixture, FALSE);
+  g_assert_cmpstr (off, ==,
+                   "{\"hasFocus\":false,\"focus\":false,\"within\":\"rgb(0, 95, 204)\",\"seen\":\"focus blur\"}");
+  g_assert_nonnull (webkit_web_view_get_input_method_context (tw_browser_tab_get_view (fixture->tab)));
+
+  tw_browser_tab_set_emulate_focus (fixture->tab, TRUE);
+  on = wait_page_focus (fixture, TRUE);
+  g_assert_cmpstr (on, ==,
+                   "{\"hasFocus\":true,\"focus\":true,\"within\":\"rgb(0, 95, 204)\",\"seen\":\"focus blur focus\"}");
+  assert_person_keeps_keyboard (fixture);
+}
+
 static gboolean
 window_active (gpointer data)
 {
@@ -216,6 +243,8 @@ main (int    argc,
 
   g_test_add ("/webview/tab-focus/person-tab", Fixture, NULL, fixture_set_up, test_person_tab, fixture_tear_down);
   g_test_add ("/webview/tab-focus/driven-tab", Fixture, NULL, fixture_set_up, test_driven_tab, fixture_tear_down);
+  g_test_add ("/webview/tab-focus/emulation-off", Fixture, NULL, fixture_set_up, test_emulation_off,
+              fixture_tear_down);
   g_test_add ("/webview/tab-focus/window-inactive", Fixture, NULL, fixture_set_up, test_window_inactive,
               fixture_tear_down);
 

@@ -65,7 +65,7 @@ _tw_browser_tab_update_focus (TwBrowserTab *self)
   /* The person's own tabs, and an agent's tab while the person has it
    * (paused, or doing what a handoff asks), see the real focus. */
   gboolean driven = self->owner_id != NULL && !self->paused && self->handoff_task == NULL &&
-                    !self->closed;
+                    !self->closed && !self->no_focus_emulation;
 
   if (self->focus != NULL)
     tw_tab_focus_set_emulated (self->focus, driven);
@@ -812,6 +812,24 @@ tw_browser_tab_close (TwBrowserTab *self)
                                             self);
       webkit_web_view_terminate_web_process (self->view);
     }
+}
+
+gboolean
+tw_browser_tab_get_emulate_focus (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return !self->no_focus_emulation;
+}
+
+void
+tw_browser_tab_set_emulate_focus (TwBrowserTab *self,
+                                  gboolean      emulate_focus)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  self->no_focus_emulation = !emulate_focus;
+  _tw_browser_tab_update_focus (self);
 }
 
 gboolean
