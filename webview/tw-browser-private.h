@@ -26,6 +26,8 @@ struct _TwBrowser
   char                 *workspace_dir;
   guint                 command_timeout_ms;
   gboolean              enabled;
+  /* Tabs agents drive are focused pages (tw_browser_set_emulate_focus()). */
+  gboolean              emulate_focus;
   /* The offered tool groups; NULL offers all of them. */
   char                **tool_groups;
   /* browser_find_in_tabs: the tabs' text, made on first use. */

@@ -12,6 +12,7 @@ enum {
   PROP_0,
   PROP_ENABLED,
   PROP_TOOL_GROUPS,
+  PROP_EMULATE_FOCUS,
   N_PROPS
 };
 
@@ -109,6 +110,7 @@ tw_browser_add_tab (TwBrowser    *self,
 {
   tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
   tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
+  tw_browser_tab_set_emulate_focus (tab, self->emulate_focus);
 
   g_signal_connect_object (tab, "close-requested",
                            G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
@@ -244,6 +246,10 @@ tw_browser_get_property (GObject    *object,
       g_value_set_boxed (value, self->tool_groups);
       break;
 
+    case PROP_EMULATE_FOCUS:
+      g_value_set_boolean (value, self->emulate_focus);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -265,6 +271,10 @@ tw_browser_set_property (GObject      *object,
 
     case PROP_TOOL_GROUPS:
       tw_browser_set_tool_groups (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_EMULATE_FOCUS:
+      tw_browser_set_emulate_focus (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -290,6 +300,10 @@ tw_browser_class_init (TwBrowserClass *klass)
     g_param_spec_boxed ("tool-groups", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_EMULATE_FOCUS] =
+    g_param_spec_boolean ("emulate-focus", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -301,6 +315,7 @@ tw_browser_init (TwBrowser *self)
   self->downloads = tw_tab_downloads_new ();
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
+  self->emulate_focus = TRUE;
 }
 
 TwBrowser *
@@ -511,6 +526,35 @@ tw_browser_set_command_timeout (TwBrowser *self,
 
       tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
     }
+}
+
+gboolean
+tw_browser_get_emulate_focus (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return self->emulate_focus;
+}
+
+void
+tw_browser_set_emulate_focus (TwBrowser *self,
+                              gboolean   emulate_focus)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  emulate_focus = !!emulate_focus;
+  if (self->emulate_focus == emulate_focus)
+    return;
+
+  self->emulate_focus = emulate_focus;
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tabs)); i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      tw_browser_tab_set_emulate_focus (tab, emulate_focus);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMULATE_FOCUS]);
 }
 
 gboolean

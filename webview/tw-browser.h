@@ -60,6 +60,13 @@ gboolean              tw_browser_get_enabled         (TwBrowser     *self);
 void                  tw_browser_set_enabled         (TwBrowser     *self,
                                                       gboolean       enabled);
 
+/* Whether the pages of tabs agents drive have the focus, as on a person's
+ * screen (TRUE by default; tw_browser_tab_set_emulate_focus()). The
+ * "emulate-focus" property notifies changes. */
+gboolean              tw_browser_get_emulate_focus   (TwBrowser     *self);
+void                  tw_browser_set_emulate_focus   (TwBrowser     *self,
+                                                      gboolean       emulate_focus);
+
 /* The tool groups (mcp/tools/tw-tool-groups.h) offered to agents in this
  * workspace; NULL, the default, offers all. Changing them notifies
  * "tool-groups" and emits the service's "tools-changed". */
