@@ -3,11 +3,13 @@
 // The keyboard, as the page sees it: keydown, keypress where browsers fire
 // it, keyup, with the key, code and legacy keyCode of a US layout, and the
 // default action a real key press would have when the page does not cancel
-// it. Text itself is not faked here: the C side inserts it with WebKit's
-// own editing commands (InsertText, DeleteBackward, InsertNewline…), which
-// fire trusted beforeinput and input events and update framework-controlled
-// fields the way typing does. A key press is therefore two calls, down and
-// up, with the editing commands the down call asks for run in between.
+// it. Text itself is not faked here: a character goes in through the
+// textInput event whose default action is WebKit's own typing, and other
+// edits through WebKit's editing commands (DeleteBackward, InsertNewline…)
+// that the C side runs; both fire trusted beforeinput and input events and
+// update framework-controlled fields the way typing does. A key press is
+// therefore two calls, down and up, with the editing commands the down call
+// asks for run in between.
 
 const Keyboard = {
   // Named keys: key value, code, keyCode.
@@ -191,6 +193,22 @@ const Keyboard = {
       charCode: 0,
     }, extra || {});
     return target.dispatchEvent(new view.KeyboardEvent(type, init));
+  },
+
+  // The element that takes the focus for typing into @el: for an element
+  // inside a contenteditable region, the outermost editable ancestor.
+  editingHost (el) {
+    if (Actionability.isTextField(el) || el.isContentEditable !== true)
+      return el;
+    let host = el;
+    while (host.parentElement && host.parentElement.isContentEditable)
+      host = host.parentElement;
+    return host;
+  },
+
+  caretIn (el) {
+    const sel = el.ownerDocument.getSelection();
+    return !!sel && sel.rangeCount > 0 && el.contains(sel.anchorNode);
   },
 
   // What is in progress between a down call and its up call.
@@ -431,7 +449,7 @@ const Keyboard = {
       return;
 
     if (editable) {
-      commands.push({ name: 'InsertText', arg: k.text });
+      Keyboard.textInput(target, k.text, commands);
       return;
     }
     if (k.key === ' ') {
@@ -446,6 +464,41 @@ const Keyboard = {
     }
     if (select)
       Keyboard.typeAhead(target, k.text);
+  },
+
+  // The text of a key press, the way the browser's own keypress handling
+  // inserts it: a textInput event at the focused element, whose default
+  // action is WebKit's typing command with its trusted beforeinput and
+  // input. Editors that take typed text from textInput, or that tell their
+  // own text entry from other DOM changes by it, see what a keyboard gives
+  // them; a cancelled textInput inserts nothing. Should WebKit not act on
+  // the event, the editing command inserts the text instead.
+  textInput (target, text, commands) {
+    const doc = target.ownerDocument;
+    const view = doc.defaultView;
+    const textField = Actionability.isTextField(target);
+    const before = textField ? target.value : null;
+    const watch = new view.MutationObserver(() => {});
+    watch.observe(Keyboard.editingHost(target), { subtree: true, childList: true, characterData: true });
+    let seen = false;
+    const saw = () => {
+      seen = true;
+    };
+    view.addEventListener('beforeinput', saw, true);
+    view.addEventListener('input', saw, true);
+    let inserted;
+    try {
+      const e = doc.createEvent('TextEvent');
+      e.initTextEvent('textInput', true, true, view, text);
+      inserted = target.dispatchEvent(e);
+    } finally {
+      view.removeEventListener('beforeinput', saw, true);
+      view.removeEventListener('input', saw, true);
+    }
+    const changed = watch.takeRecords().length > 0 || (textField && target.value !== before);
+    watch.disconnect();
+    if (inserted && !seen && !changed)
+      commands.push({ name: 'InsertText', arg: text });
   },
 
   arrow (ctx, k, target, commands, editable, select) {
