@@ -86,3 +86,13 @@ test('digits a field refuses on keydown are not typed, and the other keys are', 
     [...plain('R'), ...digit('2'), ...plain('D'), ...digit('2'), ...plain(' '),
      ...plain('u'), ...plain('n'), ...plain('i'), ...plain('t')]);
 });
+
+test('a paragraph inside an editor is typed into: the editor takes the focus, the caret goes into the paragraph', options, async () => {
+  const tab = await openTab(session.client, session.fixtures.url('/editor.html'));
+  const monday = refIn(await snapshot(tab), ': Monday');
+
+  const { data } = await type(tab, monday, ' evening');
+  assert.deepEqual(await evaluate(tab, '() => [document.activeElement.id, ...Array.from(document.querySelectorAll("#journal p"), (p) => p.textContent.replace(/\\u00a0/g, " "))]'),
+    ['journal', 'Monday evening', 'Tuesday']);
+  assert.equal(data.value, 'Monday evening\nTuesday');
+});

@@ -232,21 +232,24 @@ const Keyboard = {
     });
     if (!r.ready)
       return r;
-    if (Dom.deepActiveElement(document) !== el) {
-      el.focus({ preventScroll: true });
-      if (Dom.deepActiveElement(document) !== el && el.ownerDocument.activeElement !== el)
+    // A paragraph or heading inside a rich-text editor is typed into the
+    // way a person does it: the editor (its editing host) takes the focus
+    // and the caret goes into the block that was clicked.
+    const host = Keyboard.editingHost(el);
+    if (Dom.deepActiveElement(document) !== host || (host !== el && !Keyboard.caretIn(el))) {
+      if (Dom.deepActiveElement(document) !== host)
+        host.focus({ preventScroll: true });
+      if (Dom.deepActiveElement(document) !== host && host.ownerDocument.activeElement !== host)
         return Actionability.notReady('unfocusable', label + ' cannot take the keyboard focus; press the key ' +
                                       'without a ref to send it to the page', { permanent: true });
-      Pointer.placeCaret(el, el, r.point.x, r.point.y);
-      if (el.isContentEditable && !Actionability.isTextField(el)) {
+      Pointer.placeCaret(host, el, r.point.x, r.point.y);
+      if (el.isContentEditable && !Actionability.isTextField(el) && !Keyboard.caretIn(el)) {
         const sel = el.ownerDocument.getSelection();
-        if (sel && !el.contains(sel.anchorNode)) {
-          const range = el.ownerDocument.createRange();
-          range.selectNodeContents(el);
-          range.collapse(false);
-          sel.removeAllRanges();
-          sel.addRange(range);
-        }
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        range.collapse(false);
+        sel.removeAllRanges();
+        sel.addRange(range);
       }
     }
     return { ready: true, element: Actions.elementInfo(ctx, el0, args.ref) };
