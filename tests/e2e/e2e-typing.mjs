@@ -63,8 +63,15 @@ for (const [id, name, rule] of editors) {
       [...key('#'), ...key('#'), ...space, ...key('P'), ...key('l'), ...key('a'), ...key('n')]);
 
     // A new line, then a list item; the spaces inside the item stay.
+    await evaluate(tab, '() => clearLog()');
     await type(tab, editor, '\n- Buy milk');
     assert.deepEqual(await blocks(tab, id), ['h2:"Plan"', 'li:"Buy milk"']);
+    const enter = {
+      beforeinput: ['keydown("Enter")', 'keypress("Enter")', 'textInput("\\n")', 'beforeinput(null,insertParagraph,prevented)', 'keyup("Enter")'],
+      keydown: ['keydown("Enter",prevented)', 'keyup("Enter")'],
+      textInput: ['keydown("Enter",prevented)', 'keyup("Enter")'],
+    }[rule];
+    assert.deepEqual((await evaluate(tab, `() => log('${id}')`)).slice(0, enter.length), enter);
     const r = await evaluate(tab, `() => [document.querySelector('#${id} ul').parentNode.id, document.activeElement.id]`);
     assert.deepEqual(r, [id, id]);
   });

@@ -395,11 +395,13 @@ const Keyboard = {
     case 'Enter':
       // WebKit itself answers the keypress of Enter on buttons, summaries
       // and form fields (implicit submission), even from script; links and
-      // text areas are left to us.
+      // text areas are left to us. The commands are the ones WebKit binds
+      // to Enter and Shift+Enter: they go through a textInput event of
+      // "\n", then insert a paragraph (a line break in a text area).
       if (Dom.isHtml(target) && target.localName === 'textarea' && editable)
         commands.push({ name: 'InsertNewline' });
       else if (editable && !textField)
-        commands.push({ name: mods.shift ? 'InsertLineBreak' : 'InsertParagraph' });
+        commands.push({ name: mods.shift ? 'InsertLineBreak' : 'InsertNewline' });
       else if (Keyboard.isLink(target))
         target.click();
       return;
