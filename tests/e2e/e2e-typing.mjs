@@ -103,3 +103,13 @@ test('a paragraph inside an editor is typed into: the editor takes the focus, th
     ['journal', 'Monday evening', 'Tuesday']);
   assert.equal(data.value, 'Monday evening\nTuesday');
 });
+
+test('a key that moves the focus on keydown types its character where the focus went', options, async () => {
+  const tab = await openTab(session.client, session.fixtures.url('/editor.html'));
+
+  const { data } = await callOk(session.client, 'browser_type', { browserId: tab, text: 'cats' });
+  assert.equal(await evaluate(tab, '() => document.getElementById("search").value'), 'cats');
+  assert.equal(data.value, 'cats');
+  assert.deepEqual((await evaluate(tab, '() => window.recorded.map((e) => e.type + ":" + (e.target.id || e.target.localName))')).slice(0, 6),
+    ['keydown:body', 'keypress:search', 'textInput:search', 'beforeinput:search', 'input:search', 'keyup:search']);
+});

@@ -271,13 +271,13 @@ const Keyboard = {
       return { ready: true, element, commands: [] };
 
     const k = Keyboard.parse(args.key);
-    const target = Keyboard.target();
     const held = { ctrl: false, shift: false, alt: false, meta: false };
     for (const m of k.order) {
       held[m] = true;
       const mk = Keyboard.MODIFIER_KEYS[m];
       Keyboard.fire(Keyboard.target(), 'keydown', { key: mk[0], code: mk[1], keyCode: mk[2], charShift: false }, held, { location: 1 });
     }
+    let target = Keyboard.target();
 
     const pending = { k, target, prevented: false, activate: null };
     Keyboard.pending = pending;
@@ -291,6 +291,10 @@ const Keyboard = {
     const accel = k.mods.ctrl || k.mods.meta;
     const producesChar = k.text !== '' && !accel && !k.mods.alt;
     if (producesChar) {
+      // A keydown handler may have moved the focus, as pages that let a
+      // person "type anywhere" into their search box do: the keypress
+      // and the text go to the element that has the focus now.
+      target = Keyboard.target();
       const code = k.text === '\r' ? 13 : k.text.codePointAt(0);
       if (!Keyboard.fire(target, 'keypress', k, k.mods, { keyCode: code, which: code, charCode: code })) {
         pending.prevented = true;
