@@ -306,6 +306,46 @@ const Keyboard = {
     return { ready: true, element, commands, prevented: false };
   },
 
+  // Characters of browser_type, several in one call: each a whole key
+  // press, with a task between one and the next as between a person's
+  // key presses, so that the page's microtasks, observers and zero-delay
+  // timers run in between. Stops after a key that needs editing commands,
+  // when the page starts to unload, or after a short while, and says how
+  // many keys it pressed.
+  async typeKeys (ctx, args) {
+    const keys = args.keys;
+    const started = Base.now();
+    let prevented = false;
+    let leaving = false;
+    const leave = () => {
+      leaving = true;
+    };
+    window.addEventListener('beforeunload', leave, true);
+    try {
+      for (let i = 0; ; i++) {
+        const r = Keyboard.down(ctx, { key: keys[i], up: true });
+        prevented = prevented || !!r.prevented;
+        if (r.commands.length > 0 || i === keys.length - 1 || Base.now() - started > Keyboard.BATCH_MS)
+          return { ready: true, commands: r.commands, prevented, consumed: i + 1 };
+        await Keyboard.nextTask();
+        if (leaving)
+          return { ready: true, commands: [], prevented, consumed: i + 1 };
+      }
+    } finally {
+      window.removeEventListener('beforeunload', leave, true);
+    }
+  },
+
+  BATCH_MS: 400,
+
+  nextTask () {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  },
+
   // keyup of the pending key and of its modifiers, and the activation that
   // Space performs on release.
   release (ctx) {
@@ -721,4 +761,5 @@ const Keyboard = {
 
 // The page has the focus from the key's down call to its up call.
 Api.register('keyboard.down', Actions.acting(Keyboard.down, true, false));
+Api.register('keyboard.type', Actions.acting(Keyboard.typeKeys, true, false));
 Api.register('keyboard.up', Actions.acting(Keyboard.up, false, true));
