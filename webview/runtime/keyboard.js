@@ -7,9 +7,10 @@
 // textInput event whose default action is WebKit's own typing, and other
 // edits through WebKit's editing commands (DeleteBackward, InsertNewline…)
 // that the C side runs; both fire trusted beforeinput and input events and
-// update framework-controlled fields the way typing does. A key press is
-// therefore two calls, down and up, with the editing commands the down call
-// asks for run in between.
+// update framework-controlled fields the way typing does. A key that
+// needs editing commands is therefore two calls, down and up, with the
+// commands the down call asks for run in between; a run of characters is
+// pressed in one call (typeKeys).
 
 const Keyboard = {
   // Named keys: key value, code, keyCode.
@@ -314,6 +315,8 @@ const Keyboard = {
   // many keys it pressed.
   async typeKeys (ctx, args) {
     const keys = args.keys;
+    if (!Array.isArray(keys) || keys.length === 0)
+      return { ready: true, commands: [], prevented: false, consumed: 0 };
     const started = Base.now();
     let prevented = false;
     let leaving = false;
