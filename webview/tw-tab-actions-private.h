@@ -63,6 +63,7 @@ typedef struct
   /* browser_type: the keys still to press. */
   GPtrArray      *keys;
   guint           key_index;
+  guint           key_sent;
 
   /* browser_upload. */
   GStrv           files;
