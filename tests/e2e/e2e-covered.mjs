@@ -53,6 +53,12 @@ test('a select whose placeholder lies over its input opens and takes a choice', 
   assert.equal(await evaluate(id, "() => document.getElementById('country-input').value + ' ' + " +
     "document.getElementById('country-placeholder').textContent"), 'Japan Japan');
 
+  // An empty layer over a select (a loading mask) is no part of it.
+  const masked = await callError(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'combobox "Region"') },
+    'browser_not_interactable');
+  assert.match(masked.error.message, /combobox "Region" is covered by <div class="select__mask">/, masked.error.message);
+  assert.ok(!(await evaluate(id, '() => log')).includes('click region'));
+
   // A native dropdown under its hint: chosen as a person chooses.
   const s = await callOk(session.client, 'browser_select', { browserId: id, ref: refIn(text, 'combobox "Size"'), value: 'Large' });
   assert.match(s.text, /^Selected "Large" \(value "l"\) in combobox "Size" @e\d+ through <span class="native__hint"> drawn over it/, s.text);
@@ -82,6 +88,13 @@ test('a switch with a 0 x 0 input toggles through its label or its wrapper', opt
   assert.equal(await evaluate(id, "() => document.getElementById('bluetooth').checked + ' ' + " +
     "document.getElementById('bluetooth-switch').className"), 'true el-switch is-checked');
   assert.deepEqual(await evaluate(id, '() => log'), ['click el-switch__core', 'change bluetooth true']);
+
+  // A stand-in that does nothing: the result says the page left it as it was.
+  r = await click(id, refIn(text, 'switch "Airplane mode"'));
+  assert.match(r.text, /^Clicked switch "Airplane mode" @e\d+ through <div class="el-switch" id="airplane-switch">, which stands for it; it is still unchecked: the page did not change it\./, r.text);
+  assert.equal(r.data.checked, false);
+  assert.equal(r.data.toggled, false);
+  assert.equal(await evaluate(id, "() => document.getElementById('airplane').checked"), false);
 });
 
 test('radios hidden in three ways are chosen through their labels', options, async () => {

@@ -324,6 +324,20 @@ const Actionability = {
     return false;
   },
 
+  // Fields whose wrapper draws a placeholder, the chosen value or icons
+  // over them and takes the press there: text inputs, dropdowns and
+  // comboboxes. A button or link holds its own content, so what lies over
+  // one is never part of it.
+  FIELD_ROLES: new Set(['combobox', 'textbox', 'searchbox', 'spinbutton', 'listbox']),
+
+  isField (el) {
+    if (el.localName === 'select' || el.localName === 'textarea')
+      return true;
+    if (el.localName === 'input')
+      return Actionability.TEXT_TYPES.has(el.type) || Actionability.VALUE_TYPES.has(el.type);
+    return Actionability.FIELD_ROLES.has(el.getAttribute('role') || '');
+  },
+
   // When hit, drawn over el, is a part of el's own control (a placeholder,
   // the chosen value, an arrow icon, inside a wrapper near el that holds no
   // other control), the outermost element of that part below the wrapper;
@@ -331,7 +345,7 @@ const Actionability = {
   // control, or a container of several controls is never a part.
   ownPart (el, hit) {
     const doc = el.ownerDocument;
-    if (hit.ownerDocument !== doc)
+    if (hit.ownerDocument !== doc || !Actionability.isField(el))
       return null;
     let wrapper = null;
     for (let a = Dom.parent(el), i = 0; a && a.nodeType === 1 && i < 4; a = Dom.parent(a), i++) {

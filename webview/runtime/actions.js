@@ -75,7 +75,8 @@ const Actions = {
 
     // Named as it was when the agent chose it: the click may rename it.
     const info = Actions.elementInfo(ctx, el, args.ref);
-    const checkable = r.through && el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio');
+    const checkable = r.through && el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio') &&
+                      !args.doubleClick && (args.button || 'left') === 'left';
     const before = checkable ? el.checked : null;
     Actions.withModifiers(mods, () =>
       Pointer.click(r.point.x, r.point.y, {
