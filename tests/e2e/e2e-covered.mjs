@@ -120,6 +120,11 @@ test('a button in a lower toast is reached by hovering the stack first', options
   assert.match(r.text, /^Clicked button "Undo" @e\d+ after moving the pointer over list "Notifications", which uncovered it\./, r.text);
   assert.deepEqual(await evaluate(id, '() => log'), ['expanded', 'undo']);
 
+  // A stack that spreads out through CSS :hover alone.
+  const c = await click(id, refIn(text, 'button "Retry"'));
+  assert.match(c.text, /^Clicked button "Retry" @e\d+ after moving the pointer over list "Alerts", which uncovered it\./, c.text);
+  assert.deepEqual(await evaluate(id, '() => log'), ['expanded', 'undo', 'collapsed', 'retry']);
+
   // Covered by something that does not move: the error says what covers
   // it and what to do.
   const e = await callError(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Under the banner"') },
