@@ -125,6 +125,14 @@ test('a button in a lower toast is reached by hovering the stack first', options
   assert.match(c.text, /^Clicked button "Retry" @e\d+ after moving the pointer over list "Alerts", which uncovered it\./, c.text);
   assert.deepEqual(await evaluate(id, '() => log'), ['expanded', 'undo', 'collapsed', 'retry']);
 
+  // A stack that does not spread out: the error says so, and names the
+  // button that closes what covers the element.
+  const still = await callError(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Restart"') },
+    'browser_not_interactable');
+  assert.match(still.error.message, /button "Restart" is covered by .*, and moving the pointer over list "Updates" did not uncover it: close it first \(button "Close"\)/,
+    still.error.message);
+  assert.ok(!(await evaluate(id, '() => log')).includes('restart'));
+
   // Covered by something that does not move: the error says what covers
   // it and what to do.
   const e = await callError(session.client, 'browser_click', { browserId: id, ref: refIn(text, 'button "Under the banner"') },

@@ -479,22 +479,36 @@ const Actionability = {
 
   // The message for an element something covers: what covers it, where,
   // and what a person would do about it.
-  coveredMessage (ctx, label, hit, p, stack) {
-    const owner = Actionability.coverOwner(ctx, hit);
+  coveredMessage (ctx, el, label, hit, p, stack) {
     let m = label + ' is covered by ' + Actionability.describeCover(ctx, hit) + ' at (' +
             Math.round(p.x) + ', ' + Math.round(p.y) + ')';
-    if (stack) {
-      return m + '; moving the pointer over ' + Actionability.describe(ctx, stack) +
-             ' did not uncover it: close what covers it, or use browser_hover on what reveals it first';
-    }
-    // The button that closes it: one named so, else the first of a
-    // named region, dialog or banner.
-    const buttons = Array.from(owner.querySelectorAll('button, [role=button]')).filter((c) => Actionability.visible(c));
-    const close = buttons.find((c) => Actionability.CLOSE.test(Names.name(ctx, c))) ||
-                  (Names.name(ctx, owner) !== '' && buttons.length > 0 ? buttons[0] : null);
-    m += close ? ': close it first (' + Actionability.describe(ctx, close) + '), '
-      : ': close it first, ';
+    if (stack)
+      m += ', and moving the pointer over ' + Actionability.describe(ctx, stack) + ' did not uncover it';
+    const close = Actionability.closerOf(ctx, el, hit);
+    m += close ? ': close it first (' + Actionability.describe(ctx, close) + '), ' : ': close it first, ';
     return m + 'scroll so that it no longer lies over the element, or use browser_hover on what reveals the element';
+  },
+
+  // The button that closes what covers el at hit: one named so in the
+  // nearest part of the page around hit that does not hold el, else the
+  // first button of a named region, dialog or banner that covers it.
+  closerOf (ctx, el, hit) {
+    const owner = Actionability.coverOwner(ctx, hit);
+    const buttonish = 'button, [role=button]';
+    for (let a = hit, i = 0; a && a.nodeType === 1 && i < 8 && !Pointer.contains(a, el); a = Dom.parent(a), i++) {
+      const buttons = Array.from(a.querySelectorAll(buttonish));
+      if (a.matches(buttonish))
+        buttons.unshift(a);
+      const close = buttons.find((c) => Actionability.CLOSE.test(Names.name(ctx, c)) && Actionability.visible(c));
+      if (close)
+        return close;
+      if (a === owner && !Actionability.isControl(owner) && Names.name(ctx, owner) !== '') {
+        const first = buttons.find((c) => Actionability.visible(c));
+        if (first)
+          return first;
+      }
+    }
+    return null;
   },
 
   // Hidden from the eye but not from assistive technology: clipped away,
@@ -619,7 +633,7 @@ const Actionability = {
       return Actionability.notReady('covered', label + ' is covered by ' + Actionability.describeCover(ctx, firstMiss.hit) +
                                     '; the pointer moved over ' + Actionability.describe(ctx, stack) + ' to uncover it', { box });
     }
-    return Actionability.notReady('covered', Actionability.coveredMessage(ctx, label, firstMiss.hit, firstMiss.p, stack),
+    return Actionability.notReady('covered', Actionability.coveredMessage(ctx, el, label, firstMiss.hit, firstMiss.p, stack),
                                   { box, coveredBy: Actionability.describeCover(ctx, firstMiss.hit) });
   },
 };
