@@ -81,6 +81,10 @@ test('a switch with a 0 x 0 input toggles through its label or its wrapper', opt
   assert.ok(r.text.includes('; it is now unchecked.'), r.text);
   assert.equal(await evaluate(id, "() => document.getElementById('wifi').checked"), false);
 
+  // The keyboard reaches the hidden input itself, as a person's Tab does.
+  await callOk(session.client, 'browser_keypress', { browserId: id, ref: wifi, key: 'Space' });
+  assert.equal(await evaluate(id, "() => document.activeElement.id + ' ' + document.getElementById('wifi').checked"), 'wifi true');
+
   // No label: the library's wrapper handles the click on its track.
   await evaluate(id, '() => { log.length = 0; }');
   r = await click(id, refIn(text, 'switch "Bluetooth"'));

@@ -410,9 +410,10 @@ const Actionability = {
 
   // The checks of the stand-in of an out-of-sight checkbox or radio, or
   // null when it has none: el itself must be enabled; the stand-in must be
-  // visible, still and under the pointer.
+  // visible, still and (for a pointer) under the pointer. Keys still go to
+  // el, which takes the focus as it does for a person's Tab.
   checkStandIn (ctx, el, label, opts) {
-    if (opts.hit === false || opts.standIn === false)
+    if (opts.standIn === false)
       return null;
     const stand = Actionability.standIn(el);
     if (!stand)
