@@ -626,7 +626,7 @@ const Actionability = {
     // Covered by another item of a stack that may spread out under the
     // pointer (toasts): the pointer goes over the stack once, as a
     // person's hand does on its way, and the next look decides.
-    const stack = opts.reveal === false ? null : Actionability.stackOf(el, firstMiss.hit);
+    const stack = Actionability.stackOf(el, firstMiss.hit);
     const r = Actionability.revealed;
     if (stack && !(r && r.el.deref() === el)) {
       Actionability.revealed = { el: new WeakRef(el), stack: new WeakRef(stack) };
