@@ -4,6 +4,7 @@
 #include "tw-browser.h"
 
 #include "tw-tab-downloads.h"
+#include "tw-history.h"
 #include "tw-text-index.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,8 @@ struct _TwBrowser
   char                **tool_groups;
   /* browser_find_in_tabs: the tabs' text, made on first use. */
   TwTextIndex          *text_index;
+  /* The pages visited and bookmarked; in memory until one is set. */
+  TwHistory            *history;
 };
 
 void          tw_browser_add_tab               (TwBrowser                 *self,

@@ -55,6 +55,54 @@ tab_action_updated_cb (TwBrowser    *self,
                                 action->name != NULL ? action->name : "");
 }
 
+/* History: a page a tab committed to is a visit, by the agent whose
+ * command was running then, or else by the person. */
+static TwBrowserTab *
+tab_of_view (TwBrowser     *self,
+             WebKitWebView *view)
+{
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (tw_browser_tab_get_view (tab) == view)
+        return tab;
+    }
+
+  return NULL;
+}
+
+static void
+view_load_changed_cb (WebKitWebView   *view,
+                      WebKitLoadEvent  event,
+                      TwBrowser       *self)
+{
+  TwBrowserTab *tab;
+  const char *visitor = TW_HISTORY_PERSON;
+
+  if (event != WEBKIT_LOAD_COMMITTED || (tab = tab_of_view (self, view)) == NULL ||
+      tw_browser_tab_get_private (tab))
+    return;
+
+  if (tw_browser_tab_get_busy (tab) && tw_browser_tab_get_owner (tab) != NULL)
+    visitor = tw_browser_tab_get_owner (tab);
+
+  tw_history_add_visit (tw_browser_get_history (self), webkit_web_view_get_uri (view),
+                        webkit_web_view_get_title (view), visitor);
+}
+
+static void
+tab_title_cb (TwBrowserTab *tab,
+              GParamSpec   *pspec,
+              TwBrowser    *self)
+{
+  if (!tw_browser_tab_get_private (tab))
+    tw_history_set_title (tw_browser_get_history (self), tw_browser_tab_get_uri (tab),
+                          tw_browser_tab_get_title (tab));
+}
+
 void
 tw_browser_add_tab (TwBrowser    *self,
                     TwBrowserTab *tab)
@@ -68,6 +116,9 @@ tw_browser_add_tab (TwBrowser    *self,
                            G_CALLBACK (tab_new_tab_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "action-updated",
                            G_CALLBACK (tab_action_updated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::title", G_CALLBACK (tab_title_cb), self, 0);
+  g_signal_connect_object (tw_browser_tab_get_view (tab), "load-changed",
+                           G_CALLBACK (view_load_changed_cb), self, 0);
 
   g_list_store_append (self->tabs, tab);
 }
@@ -159,6 +210,7 @@ tw_browser_dispose (GObject *object)
   g_clear_object (&self->activity);
   g_clear_object (&self->downloads);
   g_clear_object (&self->text_index);
+  g_clear_object (&self->history);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }
@@ -289,6 +341,27 @@ tw_browser_get_network_session (TwBrowser *self)
   g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
 
   return self->session;
+}
+
+TwHistory *
+tw_browser_get_history (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  if (self->history == NULL)
+    self->history = tw_history_new (NULL);
+
+  return self->history;
+}
+
+void
+tw_browser_set_history (TwBrowser *self,
+                        TwHistory *history)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (TW_IS_HISTORY (history));
+
+  g_set_object (&self->history, history);
 }
 
 TwActivityLog *

@@ -6,6 +6,7 @@
 #include "tw-activity-log.h"
 #include "tw-browser-service.h"
 #include "tw-browser-tab.h"
+#include "tw-history.h"
 
 G_BEGIN_DECLS
 
@@ -65,6 +66,14 @@ void                  tw_browser_set_enabled         (TwBrowser     *self,
 const char * const   *tw_browser_get_tool_groups     (TwBrowser          *self);
 void                  tw_browser_set_tool_groups     (TwBrowser          *self,
                                                       const char * const *groups);
+
+/* The pages visited in the workspace's tabs, by the person and each
+ * agent, and its bookmarks (browser_history, the address bar). A browser
+ * keeps them in memory unless given a history kept on disk. Private tabs
+ * leave nothing in it. */
+TwHistory            *tw_browser_get_history         (TwBrowser     *self);
+void                  tw_browser_set_history         (TwBrowser     *self,
+                                                      TwHistory     *history);
 
 /* How long navigation commands wait before failing with browser_timeout;
  * 30 s unless changed (tests shorten it). */
