@@ -855,19 +855,27 @@ snapshot_options_parse (JsonObject  *object,
   return g_steal_pointer (&options);
 }
 
+/* "id:line", or "fN:id:line" for the snapshot of a ref in frame N. */
 static gboolean
 parse_cursor (const char *cursor,
+              guint64    *frame,
               guint      *id,
               guint      *line)
 {
   g_auto(GStrv) parts = g_strsplit (cursor, ":", -1);
-  guint64 a, b;
+  guint n = g_strv_length (parts);
+  guint64 a, b, f = 0;
 
-  if (g_strv_length (parts) != 2 ||
-      !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXUINT, &b, NULL))
+  if (n == 3 && (parts[0][0] != 'f' ||
+                 !g_ascii_string_to_unsigned (parts[0] + 1, 10, 1, G_MAXUINT32, &f, NULL)))
     return FALSE;
 
+  if ((n != 2 && n != 3) ||
+      !g_ascii_string_to_unsigned (parts[n - 2], 10, 1, G_MAXUINT, &a, NULL) ||
+      !g_ascii_string_to_unsigned (parts[n - 1], 10, 0, G_MAXUINT, &b, NULL))
+    return FALSE;
+
+  *frame = f;
   *id = a;
   *line = b;
   return TRUE;
@@ -940,9 +948,10 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
 
   if (parsed->cursor != NULL)
     {
+      guint64 frame;
       guint id, line;
 
-      if (!parse_cursor (parsed->cursor, &id, &line))
+      if (!parse_cursor (parsed->cursor, &frame, &id, &line))
         {
           g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                    "cursor \"%s\" is not one a snapshot gave", parsed->cursor);
@@ -952,6 +961,8 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
       /* The page keeps what it printed: a cursor dies with its document. */
       json_object_set_int_member (args, "snapshotId", id);
       json_object_set_int_member (args, "line", line);
+      if (frame != 0)
+        json_object_set_int_member (args, "frame", frame);
       tw_page_runtime_call_async (self, "snapshotContinue", args, cancellable,
                                   snapshot_cb, g_steal_pointer (&task));
       return;

@@ -15,6 +15,7 @@ import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 
@@ -36,8 +37,19 @@ function lineOf(text, needle) {
   return line;
 }
 
-async function openCheckout() {
-  const card = provider.url('/frames/card.html');
+// The snapshot once it has a line with @needle: the nested frame loads
+// after the page's load event may have come.
+async function waitForLine(browserId, needle) {
+  let text = '';
+  await waitUntil(`a snapshot with ${needle}`, async () => {
+    text = await snapshot(browserId);
+    return text.includes(needle);
+  }, { detail: () => text });
+  return text;
+}
+
+async function openCheckout(query = '') {
+  const card = provider.url(`/frames/card.html${query}`);
   const { data } = await callOk(client, 'browser_new_tab', {
     url: fixtures.url(`/frames/checkout.html?card=${encodeURIComponent(card)}`),
   });
@@ -133,4 +145,37 @@ test('a ref into a frame that has gone is stale, and a ref never acts in another
 
   await evaluateIn(client, id, "() => { document.getElementById('card').remove(); return true; }");
   await callError(client, 'browser_click', { browserId: id, ref: pay }, 'browser_stale_ref');
+});
+
+test('a frame of another origin inside a frame of another origin is read and acted on too', options, async () => {
+  // The bank's check comes from the shop's own origin, framed by the card
+  // form of the other: the shop's page cannot reach into it either.
+  const id = await openCheckout(`?verify=${encodeURIComponent(fixtures.url('/frames/verify.html'))}`);
+  const text = await waitForLine(id, 'button "Confirm"');
+
+  const card = lineOf(text, 'iframe "Card details"');
+  const check = lineOf(text, 'iframe "Card check"');
+  assert.ok(check.includes(`[origin="${fixtures.origin}"]`), check);
+  assert.ok(check.indexOf('-') > card.indexOf('-'), `the check is inside the card frame:\n${text}`);
+  const confirm = refIn(text, 'button "Confirm"');
+  const pay = refIn(text, 'button "Pay"');
+  assert.notEqual(/^@f(\d+)/.exec(confirm)[1], /^@f(\d+)/.exec(pay)[1], 'each frame has its number');
+
+  await callOk(client, 'browser_click', { browserId: id, ref: confirm });
+  assert.ok((await snapshot(id)).includes('Confirmed by the bank'));
+
+  // A part of the page from inside a frame.
+  const part = await snapshot(id, { ref: refIn(text, 'iframe "Card check"') });
+  assert.ok(part.includes('Confirmed by the bank'), part);
+  assert.ok(!part.includes('Card number'), part);
+
+  // A picture of an element inside the frames.
+  const shot = await client.callTool({ name: 'browser_screenshot', arguments: { browserId: id, ref: confirm } });
+  assert.notEqual(shot.isError, true, resultText(shot));
+  const image = shot.content.find((block) => block.type === 'image');
+  assert.ok(image, 'the screenshot has an image');
+  // The size in the PNG header: the button's, not the frame's or the page's.
+  const png = Buffer.from(image.data, 'base64');
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  assert.ok(width > 20 && width < 200 && height > 8 && height < 80, `a button-sized picture: ${width}x${height}`);
 });

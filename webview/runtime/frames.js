@@ -192,8 +192,9 @@ const Frames = {
   },
 
   // frames.offset: where the content of the frame at args.path (relative
-  // to this one) starts, in this frame's viewport. A frame of another
-  // origin on the way answers for the rest of the path.
+  // to this one) starts, in this frame's viewport, and the size of that
+  // viewport. A frame of another origin on the way answers for the rest of
+  // the path.
   offsetOf (ctx, args) {
     const parts = String(args.path).split('.');
     let x = 0;
@@ -212,7 +213,7 @@ const Frames = {
           : Frames.call(here, 'frames.offset', { path: parts.slice(i).join('.') });
         if (rest === null || typeof rest !== 'object')
           return null;
-        return { x: x + rest.x, y: y + rest.y };
+        return Frames.here(x + rest.x, y + rest.y);
       }
       const child = win[parseInt(parts[i], 10)];
       const el = child ? Frames.holder(doc, child) : null;
@@ -223,7 +224,11 @@ const Frames = {
       y += o.y;
       win = child;
     }
-    return { x, y };
+    return Frames.here(x, y);
+  },
+
+  here (x, y) {
+    return { x, y, innerWidth: window.innerWidth, innerHeight: window.innerHeight };
   },
 
   // frames.focusFrame: gives the focus to the frame at args.path (relative
@@ -312,6 +317,23 @@ const Frames = {
     shift(value.rect);
     shift(value.box);
     shift(value.point);
+    // The box of an element's picture (pageState.elementBox): within the
+    // top-level viewport.
+    if (typeof value.innerWidth === 'number' && typeof value.x === 'number' &&
+        typeof value.width === 'number') {
+      if (o === null)
+        o = Frames.offset();
+      const iw = typeof o.innerWidth === 'number' ? o.innerWidth : value.innerWidth;
+      const ih = typeof o.innerHeight === 'number' ? o.innerHeight : value.innerHeight;
+      const x = Math.max(0, value.x + o.x);
+      const y = Math.max(0, value.y + o.y);
+      value.width = Math.max(0, Math.min(iw, value.x + o.x + value.width) - x);
+      value.height = Math.max(0, Math.min(ih, value.y + o.y + value.height) - y);
+      value.x = x;
+      value.y = y;
+      value.innerWidth = iw;
+      value.innerHeight = ih;
+    }
     return value;
   },
 };

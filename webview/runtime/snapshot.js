@@ -259,7 +259,8 @@ const Snapshot = {
     }
     const reply = { url: page.url, title: page.title, truncated: i < lines.length };
     if (i < lines.length) {
-      const cursor = page.id + ':' + i;
+      // A frame's own snapshot (of one of its refs) is continued there.
+      const cursor = (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i;
       parts.push('… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
                  'with cursor "' + cursor + '" to continue');
       reply.nextCursor = cursor;
