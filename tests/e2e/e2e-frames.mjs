@@ -48,10 +48,10 @@ async function waitForLine(browserId, needle) {
   return text;
 }
 
-async function openCheckout(query = '') {
+async function openCheckout(query = '', page = '') {
   const card = provider.url(`/frames/card.html${query}`);
   const { data } = await callOk(client, 'browser_new_tab', {
-    url: fixtures.url(`/frames/checkout.html?card=${encodeURIComponent(card)}`),
+    url: fixtures.url(`/frames/checkout.html?card=${encodeURIComponent(card)}${page}`),
   });
   await callOk(client, 'browser_wait', { browserId: data.browserId, text: 'Card form ready' });
   return data.browserId;
@@ -125,6 +125,8 @@ test('typing, filling, selecting, hovering and clicking inside a frame of anothe
   const clicked = await callOk(client, 'browser_click', { browserId: id, ref: pay });
   assert.ok(clicked.text.includes(pay), clicked.text);
 
+  // browser_wait sees the text the frame shows.
+  await callOk(client, 'browser_wait', { browserId: id, text: 'Paid with the card ending 4242' });
   const paid = await snapshot(id);
   const status = lineOf(paid, 'Paid with the card ending 4242 from France');
   const keys = Number(/\((\d+) keys/.exec(status)[1]);
@@ -150,7 +152,8 @@ test('a ref into a frame that has gone is stale, and a ref never acts in another
 test('a frame of another origin inside a frame of another origin is read and acted on too', options, async () => {
   // The bank's check comes from the shop's own origin, framed by the card
   // form of the other: the shop's page cannot reach into it either.
-  const id = await openCheckout(`?verify=${encodeURIComponent(fixtures.url('/frames/verify.html'))}`);
+  // The card form starts below the first screen of the shop's page.
+  const id = await openCheckout(`?verify=${encodeURIComponent(fixtures.url('/frames/verify.html'))}`, '&far');
   const text = await waitForLine(id, 'button "Confirm"');
 
   const card = lineOf(text, 'iframe "Card details"');
@@ -161,8 +164,11 @@ test('a frame of another origin inside a frame of another origin is read and act
   const pay = refIn(text, 'button "Pay"');
   assert.notEqual(/^@f(\d+)/.exec(confirm)[1], /^@f(\d+)/.exec(pay)[1], 'each frame has its number');
 
+  assert.equal(await evaluateIn(client, id, '() => scrollY'), 0);
   await callOk(client, 'browser_click', { browserId: id, ref: confirm });
   assert.ok((await snapshot(id)).includes('Confirmed by the bank'));
+  // The shop's page scrolled to the frame, as a person would to click in it.
+  assert.ok(await evaluateIn(client, id, '() => scrollY') > 0, 'the page scrolled to the frame');
 
   // A part of the page from inside a frame.
   const part = await snapshot(id, { ref: refIn(text, 'iframe "Card check"') });

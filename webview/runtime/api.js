@@ -32,7 +32,7 @@ const Api = {
         throw Base.error('browser_invalid_argument', 'runtime arguments must be an object');
       const ctx = Dom.context(args);
       ctx.start = Base.now();
-      Frames.takeFocus(name, args);
+      Frames.prepare(name, args);
       const value = fn(ctx, args);
       if (value !== null && typeof value === 'object' && typeof value.then === 'function')
         return value.then((v) => Api.ok(Frames.toTop(v)), (e) => Api.fail(name, e));

@@ -182,6 +182,26 @@ const Frames = {
     return { frame: Frames.number };
   },
 
+  // The text a frame of another origin shows, for browser_wait.
+  collectText (el, parts, depth) {
+    const path = Frames.reachable() && el.contentWindow ? Frames.pathOf(el.contentWindow) : null;
+    if (path === null || path === '')
+      return;
+    try {
+      const text = Frames.call(path, 'frames.text', { depth });
+      if (typeof text === 'string')
+        parts.push(text);
+    } catch (e) {
+      // A frame that cannot tell shows nothing here.
+    }
+  },
+
+  textHere (ctx, args) {
+    const parts = [];
+    PageState.collect(document, parts, args.depth | 0);
+    return parts.join(' ');
+  },
+
   // The element of doc that holds the window win, or null.
   holder (doc, win) {
     for (const el of doc.querySelectorAll('iframe, frame')) {
@@ -231,10 +251,11 @@ const Frames = {
     return { x, y, innerWidth: window.innerWidth, innerHeight: window.innerHeight };
   },
 
-  // frames.focusFrame: gives the focus to the frame at args.path (relative
-  // to this one), as a click into it does: each frame on the way focuses
-  // the element that holds the next one.
-  focusFrame (ctx, args) {
+  // frames.show: brings the frame at args.path (relative to this one) into
+  // view, and with args.focus gives it the focus, as a click into it does:
+  // each frame on the way scrolls to and focuses the element that holds
+  // the next one.
+  show (ctx, args) {
     const parts = String(args.path).split('.');
     let win = window;
     for (let i = 0; i < parts.length; i++) {
@@ -247,36 +268,45 @@ const Frames = {
       if (!doc) {
         const here = Frames.pathOf(win);
         return here !== null &&
-               Frames.call(here, 'frames.focusFrame', { path: parts.slice(i).join('.') }) === true;
+               Frames.call(here, 'frames.show', {
+                 path: parts.slice(i).join('.'), focus: args.focus === true,
+               }) === true;
       }
       const child = win[parseInt(parts[i], 10)];
       const el = child ? Frames.holder(doc, child) : null;
       if (el === null)
         return false;
-      if (doc.activeElement !== el)
+      const r = el.getBoundingClientRect();
+      if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth)
+        el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      if (args.focus === true && doc.activeElement !== el)
         el.focus({ preventScroll: true });
       win = child;
     }
     return true;
   },
 
-  // Functions that act on a ref and move the focus as they do.
-  FOCUSING: new Set([
-    'actions.click', 'actions.fill', 'actions.select', 'actions.drag', 'actions.upload',
-    'keyboard.down',
+  // Functions that act on a ref: true for those that move the focus as
+  // they do.
+  ACTING: new Map([
+    ['actions.click', true], ['actions.fill', true], ['actions.select', true],
+    ['actions.drag', true], ['actions.upload', true], ['keyboard.down', true],
+    ['actions.hover', false], ['actions.scroll', false], ['pageState.elementBox', false],
   ]),
 
-  // Before such a function runs in this frame: the engine lets a frame of
-  // another origin move the focus within itself only once it has the
-  // focus, which a person's click into it gives it, so the frames above
-  // hand it over first.
-  takeFocus (name, args) {
-    if (Frames.number === 0 || typeof args.ref !== 'string' || !Frames.FOCUSING.has(name))
+  // Before such a function runs in this frame: the frames above bring it
+  // into view, where a person would act, and hand it the focus when the
+  // action moves it; the engine lets a frame of another origin move the
+  // focus within itself only once it has the focus, as a person's click
+  // into it gives it.
+  prepare (name, args) {
+    const focus = Frames.ACTING.get(name);
+    if (Frames.number === 0 || typeof args.ref !== 'string' || focus === undefined)
       return;
     const path = Frames.pathOf(window);
     try {
       if (path !== null && path !== '')
-        Frames.call('', 'frames.focusFrame', { path });
+        Frames.call('', 'frames.show', { path, focus });
     } catch (e) {
       // Then the action says what it could not do.
     }
@@ -342,4 +372,5 @@ Api.register('frames.forward', Frames.forward);
 Api.register('frames.snapshot', Frames.snapshotHere);
 Api.register('frames.offset', Frames.offsetOf);
 Api.register('frames.focused', Frames.focused);
-Api.register('frames.focusFrame', Frames.focusFrame);
+Api.register('frames.show', Frames.show);
+Api.register('frames.text', Frames.textHere);
