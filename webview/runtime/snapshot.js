@@ -78,6 +78,7 @@ const Snapshot = {
     ctx.deadline = ctx.start + budget * 0.75;
     ctx.cut = false;
     ctx.deep = false;
+    ctx.remote = false;
     ctx.visited = 0;
     ctx.focused = Dom.deepActiveElement(doc);
     if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
@@ -114,7 +115,7 @@ const Snapshot = {
       partial = done.partial;
       walked = done.walked;
       if (pageWide) {
-        if (partial || ctx.deep)
+        if (partial || ctx.deep || ctx.remote)
           PageModel.untracked();
         else
           PageModel.walked(mode, ctx.focused);
@@ -261,7 +262,8 @@ const Snapshot = {
     }
     const reply = { url: page.url, title: page.title, truncated: i < lines.length };
     if (i < lines.length) {
-      const cursor = page.id + ':' + i;
+      // A frame's own snapshot (of one of its refs) is continued there.
+      const cursor = (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i;
       parts.push('… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
                  'with cursor "' + cursor + '" to continue');
       reply.nextCursor = cursor;
@@ -361,7 +363,7 @@ const Snapshot = {
     const fast = ctx.fast;
     const label = ctx.labelDepth;
     Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
-    if (!ctx.cut && !ctx.deep) {
+    if (!ctx.cut && !ctx.deep && !ctx.remote) {
       keep.set(el, {
         gen: PageModel.gen, items: out.length > start ? out.slice(start) : Snapshot.NO_KIDS,
         visited: ctx.visited - visited, depth, frameDepth, fast, label, modal,
@@ -564,6 +566,13 @@ const Snapshot = {
     const doc = Dom.frameDocument(el);
     if (doc === null) {
       node.extra = ['cross-origin', 'url=' + Base.quote(Base.clip(Dom.frameUrl(el), 300))];
+      // Another origin: its own runtime prints it when the printer comes
+      // here (frames.js), so refs are numbered in the order of the page.
+      // What it prints is not followed by this page's model.
+      if (frameDepth < Snapshot.MAX_FRAME_DEPTH && Frames.reachable()) {
+        node.remote = { depth, frameDepth };
+        ctx.remote = true;
+      }
       return;
     }
     if (frameDepth >= Snapshot.MAX_FRAME_DEPTH)
@@ -875,6 +884,15 @@ const Snapshot = {
       inline = States.selectedLabel(node.el);
 
     const ref = Refs.assign(node.el, Roles.role(ctx, node.el), recorded);
+    let remote = null;
+    if (node.remote !== undefined) {
+      remote = Frames.snapshot(ctx, node.el, node.remote.depth, node.remote.frameDepth, out.deadline);
+      if (remote !== null) {
+        node = Object.assign({}, node, {
+          extra: ['cross-origin', 'origin=' + Base.quote(Base.clip(remote.origin, 300))],
+        });
+      }
+    }
     let line = Snapshot.pad(indent) + '- ' + node.role;
     if (name)
       line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));
@@ -887,6 +905,12 @@ const Snapshot = {
       line += ': ' + inline;
     Snapshot.emit(out, line);
     Snapshot.printList(ctx, kids, indent + 1, out, true);
+    // A frame of another origin, as its own runtime printed it.
+    if (remote !== null) {
+      const pad = Snapshot.pad(indent + 1);
+      for (let i = 0; i < remote.lines.length && !out.full; i++)
+        Snapshot.emit(out, pad + remote.lines[i]);
+    }
   },
 
   states (ctx, node, ref) {
