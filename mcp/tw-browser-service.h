@@ -21,7 +21,7 @@ G_DECLARE_INTERFACE (TwBrowserService, tw_browser_service, TW, BROWSER_SERVICE, 
 typedef enum
 {
   /* Workspace-level commands: the browser id is NULL. */
-  TW_TAB_COMMAND_LIST_TABS,   /* {} -> {tabs:[{browserId,url,title,loading,owner}]} */
+  TW_TAB_COMMAND_LIST_TABS,   /* {} -> {tabs:[{browserId,url,title,loading,owner,shared?,yours?}]} */
   TW_TAB_COMMAND_NEW_TAB,     /* {url?} -> {browserId,url,title,status?} after the first load */
 
   /* Tab commands: the browser id names the tab. */
@@ -85,6 +85,10 @@ typedef enum
 
   /* Performance (issue 31, webview/runtime/performance.js). */
   TW_TAB_COMMAND_PERFORMANCE,   /* {maxResources?} -> {browserId,url,navigation,paint,largestContentfulPaint,...,resources,findings} */
+
+  /* Own tabs (issue 32): the owner or the person shares the tab with every
+   * agent, or hands it to one ("person" gives it back). */
+  TW_TAB_COMMAND_SHARE_TAB,     /* {agent?} -> {browserId,owner,shared} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -12,6 +12,8 @@ enum {
   PROP_0,
   PROP_ENABLED,
   PROP_TOOL_GROUPS,
+  PROP_SHARE_TABS,
+  PROP_SHARE_PERSON_TABS,
   N_PROPS
 };
 
@@ -170,6 +172,8 @@ tw_browser_finalize (GObject *object)
 
   g_clear_pointer (&self->workspace_dir, g_free);
   g_clear_pointer (&self->tool_groups, g_strfreev);
+  g_clear_pointer (&self->person_id, g_free);
+  g_clear_pointer (&self->agents, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
 }
@@ -190,6 +194,14 @@ tw_browser_get_property (GObject    *object,
 
     case PROP_TOOL_GROUPS:
       g_value_set_boxed (value, self->tool_groups);
+      break;
+
+    case PROP_SHARE_TABS:
+      g_value_set_boolean (value, self->share_tabs);
+      break;
+
+    case PROP_SHARE_PERSON_TABS:
+      g_value_set_boolean (value, self->share_person_tabs);
       break;
 
     default:
@@ -215,6 +227,14 @@ tw_browser_set_property (GObject      *object,
       tw_browser_set_tool_groups (self, g_value_get_boxed (value));
       break;
 
+    case PROP_SHARE_TABS:
+      tw_browser_set_share_tabs (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_SHARE_PERSON_TABS:
+      tw_browser_set_share_person_tabs (self, g_value_get_boolean (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -238,7 +258,27 @@ tw_browser_class_init (TwBrowserClass *klass)
     g_param_spec_boxed ("tool-groups", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_SHARE_TABS] =
+    g_param_spec_boolean ("share-tabs", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_SHARE_PERSON_TABS] =
+    g_param_spec_boolean ("share-person-tabs", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+void
+tw_browser_notify_share_tabs (TwBrowser *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE_TABS]);
+}
+
+void
+tw_browser_notify_share_person_tabs (TwBrowser *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE_PERSON_TABS]);
 }
 
 static void
@@ -249,6 +289,8 @@ tw_browser_init (TwBrowser *self)
   self->downloads = tw_tab_downloads_new ();
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
+  self->share_person_tabs = TRUE;
+  self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
 }
 
 TwBrowser *
