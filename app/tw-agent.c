@@ -5,6 +5,7 @@
 
 #include "tw-agent.h"
 
+#include "tw-browser.h"
 #include "tw-mcp-snippets.h"
 
 #include <errno.h>
@@ -196,6 +197,8 @@ revoke_token (TwAgent *self)
     {
       tw_mcp_server_remove_client (self->server, self->token);
       g_clear_pointer (&self->token, g_free);
+      if (TW_IS_BROWSER (self->service))
+        tw_browser_remove_agent (TW_BROWSER (self->service), self->id);
     }
 
   if (self->mcp_config_path != NULL)
@@ -502,6 +505,9 @@ launch (TwAgent    *self,
 
   /* The token works from the agent's first request on. */
   tw_mcp_server_add_client (self->server, self->token, self->id, self->name, self->service);
+  /* Tabs can be handed to it while it runs. */
+  if (TW_IS_BROWSER (self->service))
+    tw_browser_add_agent (TW_BROWSER (self->service), self->id, self->name);
 
   tw_agent_terminal_spawn_async (self->terminal, self->workspace,
                                  (const char * const *) argv, (const char * const *) env,

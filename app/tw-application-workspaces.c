@@ -185,6 +185,10 @@ _tw_application_serve_workspace (TwApplication  *self,
   tw_mcp_server_add_client (self->server, tw_workspace_get_token (served->workspace),
                             EXTERNAL_AGENT_ID, EXTERNAL_AGENT_NAME,
                             TW_BROWSER_SERVICE (browser));
+  /* The workspace token is the person's own: whoever holds it (an MCP
+   * client the person set up, the stdio bridge) may use every tab. Agents
+   * the app launches get tokens of their own and keep to their tabs. */
+  tw_browser_set_person_id (browser, EXTERNAL_AGENT_ID);
 
   /* Without the runtime file only the stdio bridge is lost; the window and
    * the token still work. */

@@ -148,6 +148,10 @@ tw_settings_bind_browser (GSettings *workspace_settings,
   /* Only the setting chooses the groups; the browser never writes it. */
   g_settings_bind (workspace_settings, "tool-groups", browser, "tool-groups",
                    G_SETTINGS_BIND_GET);
+  g_settings_bind (workspace_settings, "agents-share-tabs", browser, "share-tabs",
+                   G_SETTINGS_BIND_GET);
+  g_settings_bind (workspace_settings, "agents-use-person-tabs", browser, "share-person-tabs",
+                   G_SETTINGS_BIND_GET);
 }
 
 char **

@@ -55,6 +55,7 @@ static const char *command_names[] = {
   /* Request routing (issue 31). */
   [TW_TAB_COMMAND_ROUTE]     = "route",
   [TW_TAB_COMMAND_PERFORMANCE] = "performance",
+  [TW_TAB_COMMAND_SHARE_TAB] = "share_tab",
   /* Finding across tabs (issue 17). */
   [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
   /* History and bookmarks (issue 31). */

@@ -21,7 +21,7 @@ G_DECLARE_INTERFACE (TwBrowserService, tw_browser_service, TW, BROWSER_SERVICE, 
 typedef enum
 {
   /* Workspace-level commands: the browser id is NULL. */
-  TW_TAB_COMMAND_LIST_TABS,   /* {} -> {tabs:[{browserId,url,title,loading,owner}]} */
+  TW_TAB_COMMAND_LIST_TABS,   /* {} -> {tabs:[{browserId,url,title,loading,owner,shared?,yours?}]} */
   TW_TAB_COMMAND_NEW_TAB,     /* {url?} -> {browserId,url,title,status?} after the first load */
 
   /* Tab commands: the browser id names the tab. */
@@ -88,6 +88,9 @@ typedef enum
 
   /* History and bookmarks (issue 31, webview/tw-history-search.c). */
   TW_TAB_COMMAND_HISTORY,       /* workspace: {query?,since?,until?,kind?,maxResults?} -> {query,kind,entries:[{url,title,lastVisit?,visits,visitors,bookmarked,bookmarkedAt?}]} */
+  /* Own tabs (issue 32): the owner or the person shares the tab with every
+   * agent, or hands it to one ("person" gives it back). */
+  TW_TAB_COMMAND_SHARE_TAB,     /* {agent?} -> {browserId,owner,shared} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -734,6 +734,8 @@ test_paused_queue (void)
   g_assert_error (queued.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
   g_assert_false (loading.done);
 
+  /* Shared, so that what turns the other agent away is the pause. */
+  tw_browser_tab_set_shared (tab, TRUE);
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_SNAPSHOT, id, args,
                                 &other, NULL, command_done_cb, &refused);
   wait_for (&refused.done);
@@ -752,6 +754,150 @@ test_paused_queue (void)
   json_object_unref (loading.reply);
   g_clear_error (&queued.error);
   g_clear_error (&refused.error);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
+/* Runs @command as @caller; returns the reply, or NULL with @error. */
+static JsonObject *
+run_as (TwBrowser      *browser,
+        const TwCaller *caller,
+        TwTabCommand    command,
+        const char     *browser_id,
+        const char     *params_json,
+        GError        **error)
+{
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
+  Outcome outcome = { 0 };
+
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
+                                caller, NULL, command_done_cb, &outcome);
+  wait_for (&outcome.done);
+  if (outcome.error != NULL)
+    g_propagate_error (error, outcome.error);
+
+  return outcome.reply;
+}
+
+static void
+assert_denied (TwBrowser      *browser,
+               const TwCaller *caller,
+               const char     *browser_id,
+               const char     *message_part)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = run_as (browser, caller, TW_TAB_COMMAND_RELOAD, browser_id, "{}",
+                                        &error);
+
+  g_assert_null (reply);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  if (strstr (error->message, message_part) == NULL)
+    g_error ("“%s” does not mention “%s”", error->message, message_part);
+}
+
+static void
+assert_allowed (TwBrowser      *browser,
+                const TwCaller *caller,
+                const char     *browser_id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = run_as (browser, caller, TW_TAB_COMMAND_RELOAD, browser_id, "{}",
+                                        &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
+}
+
+static void
+test_owners (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  const TwCaller other = { "other-agent", "Other Agent", 0 };
+  const TwCaller person = { "external", "External client", 0 };
+  g_autofree char *mine = new_tab (browser, "index.html");
+  TwBrowserTab *tab = tw_browser_lookup_tab (browser, mine);
+  const char *person_id = tw_browser_tab_get_id (tw_browser_open_tab (browser, NULL));
+  g_autoptr(JsonObject) list = NULL;
+  g_autoptr(JsonObject) shared = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *item;
+
+  tw_browser_set_person_id (browser, "external");
+  tw_browser_add_agent (browser, "test-agent", "Test Agent");
+  tw_browser_add_agent (browser, "other-agent", "Other Agent");
+
+  /* A tab belongs to the agent that opened it: another agent is turned
+   * away, told whose it is and what to do; the person is not. */
+  assert_denied (browser, &other, mine, "belongs to Test Agent");
+  assert_denied (browser, &other, mine, "browser_share_tab");
+  assert_allowed (browser, &test_caller, mine);
+  assert_allowed (browser, &person, mine);
+
+  /* The list says whose each tab is, and which are the caller's. */
+  list = run_as (browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  g_assert_no_error (error);
+  item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
+  g_assert_cmpstr (json_object_get_string_member (item, "owner"), ==, "Test Agent");
+  g_assert_false (json_object_has_member (item, "yours"));
+  g_assert_false (json_object_has_member (item, "shared"));
+  g_clear_pointer (&list, json_object_unref);
+  list = run_as (browser, &test_caller, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
+  g_assert_true (json_object_get_boolean_member (item, "yours"));
+
+  /* Only its owner (or the person) shares it. */
+  g_assert_null (run_as (browser, &other, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error));
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
+  g_clear_error (&error);
+  g_assert_false (tw_browser_tab_get_shared (tab));
+
+  shared = run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_get_boolean_member (shared, "shared"));
+  g_assert_true (tw_browser_tab_get_shared (tab));
+  assert_allowed (browser, &other, mine);
+  g_clear_pointer (&list, json_object_unref);
+  list = run_as (browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
+  g_assert_true (json_object_get_boolean_member (item, "shared"));
+  tw_browser_tab_set_shared (tab, FALSE);
+  assert_denied (browser, &other, mine, "belongs to Test Agent");
+
+  /* Handing it over: an unknown name changes nothing; a running agent's
+   * name makes the tab that agent's. */
+  g_assert_null (run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+                         "{\"agent\": \"Nobody #9\"}", &error));
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "\"Other Agent\""));
+  g_clear_error (&error);
+  g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), ==, "test-agent");
+  g_clear_pointer (&shared, json_object_unref);
+  shared = run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+                   "{\"agent\": \"Other Agent\"}", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (shared, "owner"), ==, "Other Agent");
+  assert_allowed (browser, &other, mine);
+  assert_denied (browser, &test_caller, mine, "belongs to Other Agent");
+
+  /* The person moves tabs too, back to themselves as well. */
+  g_assert_false (tw_browser_give_tab (browser, tab, "gone-agent"));
+  g_assert_true (tw_browser_give_tab (browser, tab, NULL));
+  g_assert_null (tw_browser_tab_get_owner (tab));
+
+  /* The person's tabs: agents use them unless the person says no. */
+  assert_allowed (browser, &other, mine);
+  assert_allowed (browser, &other, person_id);
+  tw_browser_set_share_person_tabs (browser, FALSE);
+  assert_denied (browser, &other, person_id, "the person's");
+  assert_allowed (browser, &person, person_id);
+  tw_browser_tab_set_shared (tw_browser_lookup_tab (browser, person_id), TRUE);
+  assert_allowed (browser, &other, person_id);
+
+  /* Sharing every tab, as before tabs had owners. */
+  g_assert_true (tw_browser_give_tab (browser, tab, "test-agent"));
+  assert_denied (browser, &other, mine, "belongs to Test Agent");
+  tw_browser_set_share_tabs (browser, TRUE);
+  assert_allowed (browser, &other, mine);
+
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
@@ -1432,6 +1578,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/close-in-turn", test_close_in_turn);
   g_test_add_func ("/webview/browser/cancel-queued", test_cancel_queued);
   g_test_add_func ("/webview/browser/paused-queue", test_paused_queue);
+  g_test_add_func ("/webview/browser/owners", test_owners);
   g_test_add_func ("/webview/browser/unknown-id", test_unknown_id);
   g_test_add_func ("/webview/browser/other-workspace", test_other_workspace);
   g_test_add_func ("/webview/browser/separate-sessions", test_separate_sessions);

@@ -978,9 +978,9 @@ test_tools_call_structured (Fixture       *f,
     g_assert_cmpstr (lines[0], ==, "2 open tabs:");
     g_assert_true (g_strv_contains ((const char * const *) lines,
                                     "- browserId: b1, url: http://127.0.0.1:9/dialog, "
-                                    "title: \"Page DIALOG\", agent: Agent A"));
+                                    "title: \"Page DIALOG\", owner: Agent A"));
     g_assert_true (g_strv_contains ((const char * const *) lines,
-                                    "- browserId: b2, url: about:blank, title: (none), agent: Agent A"));
+                                    "- browserId: b2, url: about:blank, title: (none), owner: Agent A"));
   }
 
   /* The service saw who called. */

@@ -26,6 +26,8 @@ struct _TwPreferencesDialog
   AdwPreferencesGroup  *tool_groups_group;
   GtkSwitch            *browser_tools_switch;
   GtkSwitch            *emulate_focus_switch;
+  GtkSwitch            *share_tabs_switch;
+  GtkSwitch            *person_tabs_switch;
   AdwPreferencesGroup  *agent_group;
   AdwComboRow          *agent_row;
   AdwPreferencesGroup  *server_group;
@@ -53,6 +55,7 @@ static const struct {
   { "output", N_("Printing to PDF, the list of downloads") },
   { "emulation", N_("Pretending to be another browser (user agent) per tab") },
   { "input", N_("Filling a whole form at once, the mouse at x,y of the page") },
+  { "agents", N_("Sharing a tab with other agents, or handing it over") },
 };
 
 static char *
@@ -289,6 +292,8 @@ tw_preferences_dialog_class_init (TwPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, tool_groups_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, browser_tools_switch);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, emulate_focus_switch);
+  gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, share_tabs_switch);
+  gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, person_tabs_switch);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_row);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, server_group);
@@ -345,6 +350,10 @@ tw_preferences_dialog_new (GtkWindow  *parent,
                        self->browser_tools_switch, "active", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (workspace_settings, "emulate-focus",
                        self->emulate_focus_switch, "active", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (workspace_settings, "agents-share-tabs",
+                       self->share_tabs_switch, "active", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (workspace_settings, "agents-use-person-tabs",
+                       self->person_tabs_switch, "active", G_SETTINGS_BIND_DEFAULT);
       if (workspace_name != NULL)
         adw_preferences_group_set_description (self->workspace_group, workspace_name);
       add_group_rows (self);

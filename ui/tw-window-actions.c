@@ -128,6 +128,27 @@ agent_tab_action (GSimpleAction *action,
     tw_browser_tab_answer_handoff (tab, TRUE);
   else if (g_str_equal (name, "handoff-cancel"))
     tw_browser_tab_answer_handoff (tab, FALSE);
+  else if (g_str_equal (name, "share-tab"))
+    tw_browser_tab_set_shared (tab, TRUE);
+  else if (g_str_equal (name, "unshare-tab"))
+    tw_browser_tab_set_shared (tab, FALSE);
+}
+
+/* Moving a tab to another agent, or to the person (an empty agent id). */
+static void
+give_tab_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  TwWindow *self = user_data;
+  const char *browser_id = NULL;
+  const char *agent_id = NULL;
+  TwBrowserTab *tab;
+
+  g_variant_get (parameter, "(&s&s)", &browser_id, &agent_id);
+  tab = tw_browser_lookup_tab (self->browser, browser_id);
+  if (tab != NULL)
+    tw_browser_give_tab (self->browser, tab, agent_id[0] != '\0' ? agent_id : NULL);
 }
 
 static void
@@ -162,6 +183,9 @@ static const GActionEntry window_actions[] = {
   { "resume-tab", agent_tab_action, "s" },
   { "handoff-done", agent_tab_action, "s" },
   { "handoff-cancel", agent_tab_action, "s" },
+  { "share-tab", agent_tab_action, "s" },
+  { "unshare-tab", agent_tab_action, "s" },
+  { "give-tab", give_tab_action, "(ss)" },
   { "show-activity", NULL, NULL, "true", show_activity_changed },
   { "follow-agents", NULL, NULL, "false", follow_agents_changed },
   { "new-tab", new_tab_action },

@@ -79,6 +79,7 @@ update_page (TwWindow     *self,
   const char *status = NULL;
   gboolean activatable = FALSE;
   g_autofree char *driver = NULL;
+  g_autofree char *shared = NULL;
   g_autoptr(GIcon) icon = NULL;
   g_autofree char *tooltip = NULL;
 
@@ -118,6 +119,11 @@ update_page (TwWindow     *self,
   adw_tab_page_set_indicator_icon (page, icon);
   adw_tab_page_set_indicator_tooltip (page, indicator);
   adw_tab_page_set_indicator_activatable (page, activatable);
+
+  if (status != NULL && tw_browser_tab_get_shared (tab))
+    status = shared = g_strdup_printf (_("%s · shared with all agents"), status);
+  else if (tw_browser_tab_get_shared (tab))
+    status = _("Shared with all agents");
 
   if (status != NULL)
     tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>\n<small>%s</small>",
@@ -381,6 +387,52 @@ tab_view_notify_selected_page_cb (TwWindow   *self,
   _tw_window_update_chrome (self);
 }
 
+/* Own tabs (issue 32): the person shares a tab with every agent, or moves
+ * it to another agent or to themselves. */
+static void
+append_sharing_items (TwWindow     *self,
+                      TwBrowserTab *tab)
+{
+  const char *id = tw_browser_tab_get_id (tab);
+  const char *owner_id = tw_browser_tab_get_owner_id (tab);
+  g_autoptr(GMenuItem) share = NULL;
+  g_autoptr(GMenu) give = g_menu_new ();
+
+  share = g_menu_item_new (tw_browser_tab_get_shared (tab) ? _("Stop _Sharing with Agents")
+                                                           : _("_Share with All Agents"), NULL);
+  g_menu_item_set_action_and_target (share,
+                                     tw_browser_tab_get_shared (tab) ? "win.unshare-tab"
+                                                                     : "win.share-tab",
+                                     "s", id);
+  g_menu_append_item (self->tab_menu_agents, share);
+
+  if (owner_id != NULL)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("Me"), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.give-tab", "(ss)", id, "");
+      g_menu_append_item (give, item);
+    }
+
+  for (guint i = 0; i < tw_browser_get_n_agents (self->browser); i++)
+    {
+      g_autoptr(GMenuItem) item = NULL;
+      const char *agent_id;
+      const char *agent_name;
+
+      tw_browser_get_agent (self->browser, i, &agent_id, &agent_name);
+      if (g_strcmp0 (agent_id, owner_id) == 0)
+        continue;
+
+      item = g_menu_item_new (agent_name, NULL);
+      g_menu_item_set_action_and_target (item, "win.give-tab", "(ss)", id, agent_id);
+      g_menu_append_item (give, item);
+    }
+
+  if (g_menu_model_get_n_items (G_MENU_MODEL (give)) > 0)
+    g_menu_append_submenu (self->tab_menu_agents, _("_Give Tab To"), G_MENU_MODEL (give));
+}
+
 static void
 tab_view_setup_menu_cb (TwWindow   *self,
                         AdwTabPage *page,
@@ -406,6 +458,8 @@ tab_view_setup_menu_cb (TwWindow   *self,
                                                                      : "win.pause-tab",
                                      "s", tw_browser_tab_get_id (tab));
   g_menu_append_item (self->tab_menu_agents, item);
+
+  append_sharing_items (self, tab);
 }
 
 static void

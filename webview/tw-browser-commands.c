@@ -147,7 +147,8 @@ check_context_name (const char *name)
 }
 
 static JsonObject *
-list_tabs (TwBrowser *self)
+list_tabs (TwBrowser      *self,
+           const TwCaller *caller)
 {
   JsonObject *reply = json_object_new ();
   JsonArray *tabs = json_array_new ();
@@ -157,7 +158,13 @@ list_tabs (TwBrowser *self)
     {
       g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
 
-      json_array_add_object_element (tabs, tw_browser_tab_describe (tab));
+      JsonObject *item = tw_browser_tab_describe (tab);
+
+      /* An agent does not know the name it goes by: its own tabs say so. */
+      if (caller != NULL && caller->agent_id != NULL &&
+          g_strcmp0 (caller->agent_id, tw_browser_tab_get_owner_id (tab)) == 0)
+        json_object_set_boolean_member (item, "yours", TRUE);
+      json_array_add_object_element (tabs, item);
     }
 
   json_object_set_array_member (reply, "tabs", tabs);
@@ -223,6 +230,26 @@ reply_done_cb (GObject      *object,
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
+/* The tabs @caller may use (issue 32): finding across tabs reads no other
+ * agent's pages. */
+static GListModel *
+usable_tabs (TwBrowser      *self,
+             const TwCaller *caller)
+{
+  GListStore *usable = g_list_store_new (TW_TYPE_BROWSER_TAB);
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (tw_browser_check_tab_access (self, tab, caller, NULL))
+        g_list_store_append (usable, tab);
+    }
+
+  return G_LIST_MODEL (usable);
+}
+
 /* The views of the tabs on @session: their pages' localStorage is that
  * session's. */
 static GPtrArray *
@@ -263,10 +290,21 @@ tw_browser_run_async (TwBrowserService    *service,
 
   if (tw_tab_command_targets_tab (command))
     {
+      GError *error = NULL;
+
       tab = tw_browser_lookup_tab (self, browser_id);
       if (tab == NULL)
         {
           g_task_return_error (task, not_found_error (browser_id));
+          return;
+        }
+
+      /* The one place agents are kept to their own tabs (issue 32).
+       * Sharing checks on its own: only the owner gives a tab away. */
+      if (command != TW_TAB_COMMAND_SHARE_TAB &&
+          !tw_browser_check_tab_access (self, tab, caller, &error))
+        {
+          g_task_return_error (task, error);
           return;
         }
     }
@@ -274,7 +312,19 @@ tw_browser_run_async (TwBrowserService    *service,
   switch (command)
     {
     case TW_TAB_COMMAND_LIST_TABS:
-      g_task_return_pointer (task, list_tabs (self), (GDestroyNotify) json_object_unref);
+      g_task_return_pointer (task, list_tabs (self, caller), (GDestroyNotify) json_object_unref);
+      break;
+
+    case TW_TAB_COMMAND_SHARE_TAB:
+      {
+        GError *error = NULL;
+        JsonObject *reply = tw_browser_share_tab (self, tab, params, caller, &error);
+
+        if (reply != NULL)
+          g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+        else
+          g_task_return_error (task, error);
+      }
       break;
 
     case TW_TAB_COMMAND_NEW_TAB:
@@ -354,10 +404,16 @@ tw_browser_run_async (TwBrowserService    *service,
         if (browser_id != NULL)
           {
             TwBrowserTab *owner = tw_browser_lookup_tab (self, browser_id);
+            GError *error = NULL;
 
             if (owner == NULL)
               {
                 g_task_return_error (task, not_found_error (browser_id));
+                return;
+              }
+            if (!tw_browser_check_tab_access (self, owner, caller, &error))
+              {
+                g_task_return_error (task, error);
                 return;
               }
 
@@ -393,7 +449,9 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        tw_find_in_tabs_async (self->text_index, G_LIST_MODEL (self->tabs), params, cancellable,
+        g_autoptr(GListModel) usable = usable_tabs (self, caller);
+
+        tw_find_in_tabs_async (self->text_index, usable, params, cancellable,
                                reply_done_cb,
                                expect_reply (g_steal_pointer (&task), tw_find_in_tabs_finish, NULL));
       }

@@ -34,7 +34,19 @@ struct _TwBrowser
   TwTextIndex          *text_index;
   /* The pages visited and bookmarked; in memory until one is set. */
   TwHistory            *history;
+
+  /* Whose tabs agents may use (issue 32, tw-browser-owners.c). */
+  char                 *person_id;
+  GPtrArray            *agents;   /* TwBrowserAgent, in the order they came */
+  gboolean              share_tabs;
+  gboolean              share_person_tabs;
 };
+
+typedef struct
+{
+  char *id;
+  char *name;
+} TwBrowserAgent;
 
 void          tw_browser_add_tab               (TwBrowser                 *self,
                                                 TwBrowserTab              *tab);
@@ -51,6 +63,23 @@ void          tw_browser_start_spare_view      (TwBrowser                 *self)
 gboolean      tw_browser_start_spare_view_cb   (gpointer                   user_data);
 TwBrowserTab *tw_browser_create_tab            (TwBrowser                 *self,
                                                 const TwCaller            *caller);
+
+/* tw-browser-owners.c */
+void          tw_browser_agent_free            (TwBrowserAgent            *agent);
+/* TRUE when @caller may run a command on @tab; else FALSE with
+ * browser_denied naming the tab's owner and what to do. */
+gboolean      tw_browser_check_tab_access      (TwBrowser                 *self,
+                                                TwBrowserTab              *tab,
+                                                const TwCaller            *caller,
+                                                GError                   **error);
+/* browser_share_tab: {agent?} -> {browserId,owner,shared}. */
+JsonObject   *tw_browser_share_tab             (TwBrowser                 *self,
+                                                TwBrowserTab              *tab,
+                                                JsonObject                *params,
+                                                const TwCaller            *caller,
+                                                GError                   **error);
+void          tw_browser_notify_share_tabs     (TwBrowser                 *self);
+void          tw_browser_notify_share_person_tabs (TwBrowser              *self);
 
 /* tw-browser-commands.c */
 void          tw_browser_init_service_iface    (TwBrowserServiceInterface *iface);

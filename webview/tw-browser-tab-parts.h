@@ -32,6 +32,8 @@ struct _TwBrowserTab
   char           *workspace_dir;
   char           *owner_id;
   char           *owner;
+  /* The person (or the owner) shared the tab with every agent. */
+  gboolean        shared;
   char           *title;
   char           *load_error;
   char           *load_error_uri;
@@ -135,6 +137,7 @@ enum {
   PROP_PAUSED,
   PROP_BUSY,
   PROP_HANDOFF_MESSAGE,
+  PROP_SHARED,
   N_PROPS
 };
 

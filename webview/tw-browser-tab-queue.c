@@ -446,11 +446,6 @@ tw_browser_tab_run_as_async (TwBrowserTab        *self,
       return;
     }
 
-  /* The tab strip shows who drives a tab: the last agent that used it. */
-  if (caller != NULL && caller->agent_id != NULL && command != TW_TAB_COMMAND_CLOSE_TAB)
-    tw_browser_tab_set_owner (self, caller->agent_id,
-                              caller->agent_name != NULL ? caller->agent_name : caller->agent_id);
-
   /* The queue owns a reference until the command finishes. */
   g_queue_push_tail (&self->pending, g_object_ref (task));
 

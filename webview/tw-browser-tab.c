@@ -193,6 +193,10 @@ tw_browser_tab_get_property (GObject    *object,
       g_value_set_string (value, self->handoff_message);
       break;
 
+    case PROP_SHARED:
+      g_value_set_boolean (value, self->shared);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -210,6 +214,10 @@ tw_browser_tab_set_property (GObject      *object,
     {
     case PROP_PAUSED:
       tw_browser_tab_set_paused (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_SHARED:
+      tw_browser_tab_set_shared (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -277,6 +285,9 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
   _tw_browser_tab_properties[PROP_HANDOFF_MESSAGE] =
     g_param_spec_string ("handoff-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _tw_browser_tab_properties[PROP_SHARED] =
+    g_param_spec_boolean ("shared", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, _tw_browser_tab_properties);
 
@@ -685,6 +696,27 @@ tw_browser_tab_set_owner (TwBrowserTab *self,
 }
 
 gboolean
+tw_browser_tab_get_shared (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->shared;
+}
+
+void
+tw_browser_tab_set_shared (TwBrowserTab *self,
+                           gboolean      shared)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  if (self->shared == !!shared)
+    return;
+
+  self->shared = !!shared;
+  g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_SHARED]);
+}
+
+gboolean
 tw_browser_tab_load_uri (TwBrowserTab  *self,
                          const char    *uri,
                          GError       **error)
@@ -915,6 +947,8 @@ tw_browser_tab_describe (TwBrowserTab *self)
     json_object_set_string_member (object, "owner", self->owner);
   else
     json_object_set_null_member (object, "owner");
+  if (self->shared)
+    json_object_set_boolean_member (object, "shared", TRUE);
   /* Forms, coordinates and emulation (issue 18). */
   emulation = tw_tab_emulation_describe (self->view);
   if (emulation != NULL)

@@ -59,13 +59,19 @@ gboolean       tw_browser_tab_get_private       (TwBrowserTab  *self);
  * session. NULL for other tabs. */
 const char    *tw_browser_tab_get_context_name  (TwBrowserTab  *self);
 
-/* The display name of the agent driving the tab, or NULL when it is the
- * person's tab. */
+/* Who the tab belongs to (issue 32): the display name and id of the agent
+ * that opened it, or that it was handed to; NULL for the person's tab.
+ * Other agents may use it only when it is shared, or when the workspace
+ * lets agents share every tab (see TwBrowser's "share-tabs"). */
 const char    *tw_browser_tab_get_owner         (TwBrowserTab  *self);
 const char    *tw_browser_tab_get_owner_id      (TwBrowserTab  *self);
 void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
                                                  const char    *owner_id,
                                                  const char    *owner);
+/* Whether every agent may use the tab ("shared", notified). */
+gboolean       tw_browser_tab_get_shared        (TwBrowserTab  *self);
+void           tw_browser_tab_set_shared        (TwBrowserTab  *self,
+                                                 gboolean       shared);
 
 /* Watching and steering (DESIGN.md §6).
  *

@@ -13,6 +13,8 @@ enum {
   PROP_ENABLED,
   PROP_TOOL_GROUPS,
   PROP_EMULATE_FOCUS,
+  PROP_SHARE_TABS,
+  PROP_SHARE_PERSON_TABS,
   N_PROPS
 };
 
@@ -224,6 +226,8 @@ tw_browser_finalize (GObject *object)
 
   g_clear_pointer (&self->workspace_dir, g_free);
   g_clear_pointer (&self->tool_groups, g_strfreev);
+  g_clear_pointer (&self->person_id, g_free);
+  g_clear_pointer (&self->agents, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
 }
@@ -248,6 +252,12 @@ tw_browser_get_property (GObject    *object,
 
     case PROP_EMULATE_FOCUS:
       g_value_set_boolean (value, self->emulate_focus);
+    case PROP_SHARE_TABS:
+      g_value_set_boolean (value, self->share_tabs);
+      break;
+
+    case PROP_SHARE_PERSON_TABS:
+      g_value_set_boolean (value, self->share_person_tabs);
       break;
 
     default:
@@ -275,6 +285,12 @@ tw_browser_set_property (GObject      *object,
 
     case PROP_EMULATE_FOCUS:
       tw_browser_set_emulate_focus (self, g_value_get_boolean (value));
+    case PROP_SHARE_TABS:
+      tw_browser_set_share_tabs (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_SHARE_PERSON_TABS:
+      tw_browser_set_share_person_tabs (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -302,9 +318,27 @@ tw_browser_class_init (TwBrowserClass *klass)
 
   properties[PROP_EMULATE_FOCUS] =
     g_param_spec_boolean ("emulate-focus", NULL, NULL, TRUE,
+  properties[PROP_SHARE_TABS] =
+    g_param_spec_boolean ("share-tabs", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_SHARE_PERSON_TABS] =
+    g_param_spec_boolean ("share-person-tabs", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+void
+tw_browser_notify_share_tabs (TwBrowser *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE_TABS]);
+}
+
+void
+tw_browser_notify_share_person_tabs (TwBrowser *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE_PERSON_TABS]);
 }
 
 static void
@@ -316,6 +350,8 @@ tw_browser_init (TwBrowser *self)
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
   self->emulate_focus = TRUE;
+  self->share_person_tabs = TRUE;
+  self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
 }
 
 TwBrowser *

@@ -81,6 +81,40 @@ void                  tw_browser_set_tool_groups     (TwBrowser          *self,
 TwHistory            *tw_browser_get_history         (TwBrowser     *self);
 void                  tw_browser_set_history         (TwBrowser     *self,
                                                       TwHistory     *history);
+/* Whose tabs agents may use (issue 32). A tab belongs to the agent that
+ * opened it, or that it was handed to; the person's tabs (opened in the
+ * window, or restored) to nobody. An agent's call on another agent's tab
+ * fails with browser_denied, unless the tab is shared or "share-tabs" is
+ * on (off by default). Agents may use the person's tabs while
+ * "share-person-tabs" is on (the default). The person acts on every tab. */
+gboolean              tw_browser_get_share_tabs      (TwBrowser     *self);
+void                  tw_browser_set_share_tabs      (TwBrowser     *self,
+                                                      gboolean       share_tabs);
+gboolean              tw_browser_get_share_person_tabs (TwBrowser   *self);
+void                  tw_browser_set_share_person_tabs (TwBrowser   *self,
+                                                        gboolean     share_person_tabs);
+/* Calls as @agent_id act for the person (the workspace token's clients):
+ * they may use every tab, and the tabs they open count as the person's. */
+void                  tw_browser_set_person_id       (TwBrowser     *self,
+                                                      const char    *agent_id);
+/* The running agents, by id and display name, for handing tabs over: the
+ * app adds each agent as its token starts to work and removes it when the
+ * agent ends. Names are unique in a workspace ("Codex #2"). */
+void                  tw_browser_add_agent           (TwBrowser     *self,
+                                                      const char    *agent_id,
+                                                      const char    *agent_name);
+void                  tw_browser_remove_agent        (TwBrowser     *self,
+                                                      const char    *agent_id);
+guint                 tw_browser_get_n_agents        (TwBrowser     *self);
+void                  tw_browser_get_agent           (TwBrowser     *self,
+                                                      guint          index,
+                                                      const char   **agent_id,
+                                                      const char   **agent_name);
+/* Moves @tab to the running agent @agent_id, or to the person when it is
+ * NULL. FALSE (and nothing changes) for an agent that is not running. */
+gboolean              tw_browser_give_tab            (TwBrowser     *self,
+                                                      TwBrowserTab  *tab,
+                                                      const char    *agent_id);
 
 /* How long navigation commands wait before failing with browser_timeout;
  * 30 s unless changed (tests shorten it). */

@@ -5,6 +5,8 @@
 
 #include "tw-error.h"
 
+#include <string.h>
+
 const char *
 tw_tool_get_browser_id (TwToolCall *call)
 {
@@ -133,9 +135,9 @@ tw_tool_append_dialogs (GString    *text,
       dialog = json_node_get_object (element);
       type = tw_json_get_string (dialog, "type", "dialog");
 
-      g_string_append_printf (text, "\nDialog: %s \"%s\" (%s)",
-                              type,
-                              tw_json_get_string (dialog, "message", ""),
+      g_string_append_printf (text, "\nDialog: %s ", type);
+      tw_tool_append_quoted (text, tw_json_get_string (dialog, "message", ""));
+      g_string_append_printf (text, " (%s)",
                               tw_json_get_boolean (dialog, "accepted",
                                                    g_strcmp0 (type, "alert") == 0)
                               ? "accepted" : "dismissed");
@@ -143,8 +145,10 @@ tw_tool_append_dialogs (GString    *text,
         g_string_append_printf (text, ", %" G_GINT64_FORMAT " times in a row",
                                 json_object_get_int_member (dialog, "count"));
       if (json_object_has_member (dialog, "promptText"))
-        g_string_append_printf (text, " answered \"%s\"",
-                                tw_json_get_string (dialog, "promptText", ""));
+        {
+          g_string_append (text, " answered ");
+          tw_tool_append_quoted (text, tw_json_get_string (dialog, "promptText", ""));
+        }
     }
 
   tw_tool_append_downloads (text, result);
@@ -204,10 +208,15 @@ tw_tool_append_title (GString    *text,
                       JsonObject *result)
 {
   const char *title = tw_json_get_string (result, "title", "");
-  g_autofree char *quoted = title[0] != '\0' ? g_strdup_printf ("\"%s\"", title)
-                                             : g_strdup ("(none)");
 
-  tw_tool_append_field (text, "title", quoted);
+  if (title[0] == '\0')
+    {
+      tw_tool_append_field (text, "title", "(none)");
+      return;
+    }
+
+  tw_tool_append_field (text, "title", "");
+  tw_tool_append_quoted (text, title);
 }
 
 static void
@@ -291,4 +300,151 @@ tw_tool_append_page (GString    *text,
     }
 
   tw_tool_append_dialogs (text, result);
+}
+
+/* Whether a "<page" or "</page" starts at @p (any case, spaces allowed
+ * around the slash). */
+static gboolean
+is_marker (const char *p)
+{
+  const char *q = p + 1;
+
+  while (*q == ' ' || *q == '\t')
+    q++;
+  if (*q == '/')
+    q++;
+  while (*q == ' ' || *q == '\t')
+    q++;
+
+  return g_ascii_strncasecmp (q, "page", 4) == 0;
+}
+
+void
+tw_tool_append_page_content (GString    *text,
+                             const char *content)
+{
+  const char *p;
+
+  g_return_if_fail (text != NULL);
+
+  g_string_append (text, TW_TOOL_PAGE_OPEN "\n");
+  for (p = content != NULL ? content : ""; *p != '\0';)
+    {
+      const char *next = strchr (p, '<');
+
+      if (next == NULL)
+        {
+          g_string_append (text, p);
+          break;
+        }
+
+      g_string_append_len (text, p, next - p);
+      if (is_marker (next))
+        g_string_append (text, "&lt;");
+      else
+        g_string_append_c (text, '<');
+      p = next + 1;
+    }
+  g_string_append (text, "\n" TW_TOOL_PAGE_CLOSE);
+}
+
+void
+tw_tool_append_quoted (GString    *text,
+                       const char *value)
+{
+  g_return_if_fail (text != NULL);
+
+  g_string_append_c (text, '"');
+  for (const char *p = value != NULL ? value : ""; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':
+          g_string_append (text, "\\\"");
+          break;
+
+        case '\\':
+          g_string_append (text, "\\\\");
+          break;
+
+        case '\n':
+          g_string_append (text, "\\n");
+          break;
+
+        case '\r':
+          g_string_append (text, "\\r");
+          break;
+
+        case '\t':
+          g_string_append (text, "\\t");
+          break;
+
+        default:
+          if ((guchar) *p < 0x20)
+            g_string_append_printf (text, "\\u%04x", (guchar) *p);
+          else
+            g_string_append_c (text, *p);
+        }
+    }
+  g_string_append_c (text, '"');
+}
+
+void
+tw_tool_append_snapshot (GString    *text,
+                         const char *snapshot)
+{
+  g_auto(GStrv) lines = NULL;
+  guint n_lines;
+  guint first = 0;
+  guint end;
+
+  g_return_if_fail (text != NULL);
+
+  lines = g_strsplit (snapshot != NULL ? snapshot : "", "\n", -1);
+  n_lines = g_strv_length (lines);
+
+  /* Tabwright's header: a diff's summary, then "Page: <title> — <url>". */
+  for (guint i = 0; i < n_lines && i < 3; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Page: "))
+        {
+          first = i + 1;
+          break;
+        }
+    }
+
+  /* Tabwright's notes at the end: where the snapshot was cut, and how to
+   * go on. Tree lines start with "- " or spaces, never with "… ". */
+  end = n_lines;
+  while (end > first && g_str_has_prefix (lines[end - 1], "… "))
+    end--;
+
+  for (guint i = 0; i < first; i++)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, lines[i]);
+    }
+
+  if (end > first)
+    {
+      g_autoptr(GString) body = g_string_new (NULL);
+
+      for (guint i = first; i < end; i++)
+        {
+          if (i > first)
+            g_string_append_c (body, '\n');
+          g_string_append (body, lines[i]);
+        }
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      tw_tool_append_page_content (text, body->str);
+    }
+
+  for (guint i = end; i < n_lines; i++)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, lines[i]);
+    }
 }

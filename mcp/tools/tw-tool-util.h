@@ -64,6 +64,35 @@ void        tw_tool_append_dialogs      (GString     *text,
 void        tw_tool_append_downloads    (GString     *text,
                                          JsonObject  *result);
 
+/* Page content (issue 32). Text that comes from the page is marked, so
+ * that a model tells the page's words from Tabwright's own lines ("Error:",
+ * "browserId:", "Dialog:"), which a page must never be able to forge.
+ *
+ * A body of page text (a snapshot's tree, page text, Markdown, HTML,
+ * console messages, request and response bodies) goes between a line
+ * TW_TOOL_PAGE_OPEN and a line TW_TOOL_PAGE_CLOSE; every "<page" or
+ * "</page" inside it (any case, spaces allowed) has its "<" written as
+ * "&lt;", so the page can neither close the fence nor open another. A short
+ * value from the page inside one of Tabwright's lines (a title, a dialog's
+ * message) is quoted instead, with its quotes, backslashes and line breaks
+ * escaped as in JSON, so it never starts a line of its own. */
+#define TW_TOOL_PAGE_OPEN  "<page>"
+#define TW_TOOL_PAGE_CLOSE "</page>"
+
+/* Appends "<page>\n", @content made safe as above, then "\n</page>". */
+void        tw_tool_append_page_content (GString     *text,
+                                         const char  *content);
+
+/* Appends @value in double quotes, escaped as above. */
+void        tw_tool_append_quoted       (GString     *text,
+                                         const char  *value);
+
+/* Appends a snapshot as the runtime prints it: its first lines, up to the
+ * "Page: " header, and its last lines that start with "… " (how to go
+ * on) are Tabwright's; the tree between them is page content. */
+void        tw_tool_append_snapshot     (GString     *text,
+                                         const char  *snapshot);
+
 /* What a tab emulates (the "emulation" of browser_emulate and
  * browser_list_tabs) in words: "device: phone, userAgent: …, geolocation: 52.52, 13.405
  * (accuracy 10 m), offline"; NULL when it emulates nothing. */

@@ -102,6 +102,7 @@ format_console (JsonObject *result)
   JsonArray *messages = tw_json_get_array (result, "messages");
   guint n = messages != NULL ? json_array_get_length (messages) : 0;
   gint64 matched = tw_json_get_int (result, "matched", n);
+  g_autoptr(GString) lines = g_string_new (NULL);
 
   if (g_strcmp0 (mode, "clear") == 0)
     g_string_append_printf (text, "Cleared %" G_GINT64_FORMAT " console messages.",
@@ -123,13 +124,20 @@ format_console (JsonObject *result)
 
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
 
+  /* The messages are the page's words: page content. */
   for (guint i = 0; i < n; i++)
     {
       JsonObject *message = json_array_get_object_element (messages, i);
 
-      append_message_line (text, message);
+      append_message_line (lines, message);
       if (g_strcmp0 (mode, "message") == 0)
-        append_message_detail (text, message);
+        append_message_detail (lines, message);
+    }
+  if (n > 0)
+    {
+      g_string_append_c (text, '\n');
+      /* Each message line starts with a line break. */
+      tw_tool_append_page_content (text, lines->str + 1);
     }
 
   if (g_strcmp0 (mode, "list") == 0 || g_strcmp0 (mode, "wait") == 0)
@@ -251,7 +259,10 @@ format_network (JsonObject *result)
       tw_tool_append_field (text, "url", tw_json_get_string (request, "url", ""));
       append_headers (text, "requestHeaders", request);
       if (tw_json_get_string (request, "requestBody", NULL) != NULL)
-        tw_tool_append_field (text, "requestBody", tw_json_get_string (request, "requestBody", ""));
+        {
+          g_string_append (text, "\nrequestBody:\n");
+          tw_tool_append_page_content (text, tw_json_get_string (request, "requestBody", ""));
+        }
       append_headers (text, "responseHeaders", request);
       if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
         append_timing (text, json_node_get_object (timing));
@@ -278,7 +289,7 @@ format_network (JsonObject *result)
                                         " of %" G_GINT64_FORMAT,
                                         offset, next >= 0 ? next : chars, chars);
               g_string_append_c (text, '\n');
-              g_string_append (text, tw_json_get_string (b, "text", ""));
+              tw_tool_append_page_content (text, tw_json_get_string (b, "text", ""));
               if (next >= 0)
                 {
                   g_autofree char *cursor = g_strdup_printf ("%" G_GINT64_FORMAT, next);
@@ -359,7 +370,7 @@ format_fetch (JsonObject *result)
       else
         {
           g_string_append_c (text, '\n');
-          g_string_append (text, tw_json_get_string (body, "text", ""));
+          tw_tool_append_page_content (text, tw_json_get_string (body, "text", ""));
         }
     }
 

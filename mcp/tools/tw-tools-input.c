@@ -130,8 +130,8 @@ finish_text (GString    *text,
   /* includeDiff: the page's changes last, as the snapshot prints them. */
   if (tw_json_get_string (result, "diff", NULL) != NULL)
     {
-      g_string_append_printf (text, "\nWhat changed on the page:\n%s",
-                              tw_json_get_string (result, "diff", ""));
+      g_string_append (text, "\nWhat changed on the page:");
+      tw_tool_append_snapshot (text, tw_json_get_string (result, "diff", ""));
       if (tw_json_get_string (result, "diffCursor", NULL) != NULL)
         tw_tool_append_field (text, "diffCursor", tw_json_get_string (result, "diffCursor", ""));
     }

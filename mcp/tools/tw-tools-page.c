@@ -149,6 +149,7 @@ format_logs (JsonObject *result)
   guint n_entries = entries != NULL ? json_array_get_length (entries) : 0;
   gint64 total = tw_json_get_int (result, "total", -1);
   gint64 dropped = tw_json_get_int (result, "dropped", -1);
+  g_autoptr(GString) lines = g_string_new (NULL);
 
   if (n_entries == 0)
     {
@@ -165,6 +166,7 @@ format_logs (JsonObject *result)
       g_string_append_c (text, '.');
       tw_tool_append_field (text, "browserId", browser_id);
 
+      /* The entries carry the page's console messages: page content. */
       for (guint i = 0; i < n_entries; i++)
         {
           JsonNode *element = json_array_get_element (entries, i);
@@ -174,9 +176,12 @@ format_logs (JsonObject *result)
             continue;
 
           line = format_log_entry (json_node_get_object (element));
-          g_string_append_c (text, '\n');
-          g_string_append (text, line);
+          if (lines->len > 0)
+            g_string_append_c (lines, '\n');
+          g_string_append (lines, line);
         }
+      g_string_append_c (text, '\n');
+      tw_tool_append_page_content (text, lines->str);
     }
 
   tw_tool_append_dialogs (text, result);

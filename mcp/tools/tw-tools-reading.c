@@ -45,7 +45,10 @@ format_reading (JsonObject *result,
   tw_tool_append_dialogs (text, result);
 
   g_string_append (text, "\n\n");
-  g_string_append (text, *body != '\0' ? body : "(no text)");
+  if (*body != '\0')
+    tw_tool_append_page_content (text, body);
+  else
+    g_string_append (text, "(no text)");
 
   if (cursor != NULL)
     {
@@ -99,7 +102,10 @@ format_fetched (JsonObject *result)
   tw_tool_append_field (text, "source", tw_json_get_string (result, "source", "?"));
   tw_tool_append_field (text, "contentType", tw_json_get_string (result, "contentType", ""));
   if (title != NULL)
-    tw_tool_append_field (text, "title", title);
+    {
+      tw_tool_append_field (text, "title", "");
+      tw_tool_append_quoted (text, title);
+    }
   if (main_content != NULL)
     tw_tool_append_field (text, "mainContent", main_content);
   if (note != NULL)
@@ -110,7 +116,10 @@ format_fetched (JsonObject *result)
   tw_tool_append_field (text, "range", range);
 
   g_string_append (text, "\n\n");
-  g_string_append (text, *body != '\0' ? body : "(no text)");
+  if (*body != '\0')
+    tw_tool_append_page_content (text, body);
+  else
+    g_string_append (text, "(no text)");
   if (cursor != NULL)
     g_string_append_printf (text, "\n\ncursor: %s (cut here: call again with the same url and "
                             "this cursor to read on)", cursor);

@@ -11,7 +11,9 @@
 static char *
 format_snapshot (JsonObject *result)
 {
-  GString *text = g_string_new (tw_json_get_string (result, "text", ""));
+  GString *text = g_string_new (NULL);
+
+  tw_tool_append_snapshot (text, tw_json_get_string (result, "text", ""));
 
   tw_tool_append_dialogs (text, result);
 

@@ -49,8 +49,11 @@ format_tab_list (JsonObject *result)
         g_string_append (text, ", private");
       if (tw_json_get_string (tab, "context", NULL) != NULL)
         g_string_append_printf (text, " (context: %s)", tw_json_get_string (tab, "context", NULL));
-      if (owner != NULL)
-        g_string_append_printf (text, ", agent: %s", owner);
+      g_string_append_printf (text, ", owner: %s", owner != NULL ? owner : "person");
+      if (tw_json_get_boolean (tab, "yours", FALSE))
+        g_string_append (text, " (you)");
+      if (tw_json_get_boolean (tab, "shared", FALSE))
+        g_string_append (text, ", shared");
       /* Emulation (issue 18). */
       if (json_object_get_member (tab, "emulation") != NULL &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (tab, "emulation")))
@@ -112,7 +115,7 @@ static const TwToolDef tab_tools[] = {
     .title = "List browser tabs",
     .description =
       "List the open browser tabs of this workspace: each tab's browserId, URL, title, whether "
-      "it is loading or private, and the agent driving it.",
+      "it is loading or private, and its owner: another agent's tab is off limits unless shared.",
     .search_hint = "list which tabs are open",
     .read_only = TRUE,
     .destructive = FALSE,

@@ -316,7 +316,7 @@ test('browser_network lists requests and shows one in detail with its bodies', o
   assert.match(header(request.requestHeaders, 'Authorization'), /^\(masked/);
   assert.ok(!item.text.includes('secret-token-123'), 'the token is not in the text');
   assert.equal(textField(item.text, 'id'), String(itemId));
-  assert.ok(item.text.includes('requestBody: {"name":"pen","qty":2}'), item.text);
+  assert.ok(item.text.includes('\nrequestBody:\n<page>\n{"name":"pen","qty":2}\n</page>\n'), item.text);
   const server = received.find((r) => r.path === '/api/items');
   assert.equal(server.body.toString(), request.requestBody, 'the body shown is the one the server got');
   const setCookie = header(request.responseHeaders, 'Set-Cookie');

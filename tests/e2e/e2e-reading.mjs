@@ -44,11 +44,14 @@ async function openArticle() {
   return data.browserId;
 }
 
-// The body of a reading reply: what follows the labelled lines.
+// The body of a reading reply: what follows the labelled lines, the page's
+// words between <page> and </page> (issue 32).
 function body(text) {
   const start = text.indexOf('\n\n');
   assert.ok(start > 0, `the reply has labelled lines, then the body: ${text}`);
-  return text.slice(start + 2).replace(/\n\ncursor: .*$/s, '');
+  const fenced = text.slice(start + 2).replace(/\n\ncursor: .*$/s, '');
+  assert.ok(fenced.startsWith('<page>\n') && fenced.endsWith('\n</page>'), `the body is marked as page text: ${text}`);
+  return fenced.slice('<page>\n'.length, -'\n</page>'.length);
 }
 
 function refFor(snapshot, needle) {
