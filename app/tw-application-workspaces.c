@@ -35,6 +35,9 @@ restore_workspace_state (TwApplication *self,
   served->workspace_settings =
     tw_settings_new_for_workspace (tw_workspace_get_id (served->workspace), NULL);
   tw_settings_bind_browser (served->workspace_settings, browser);
+  g_settings_bind (served->workspace_settings, "timeline-size-mb",
+                   tw_workspace_get_timeline (served->workspace), "max-megabytes",
+                   G_SETTINGS_BIND_GET);
 
   session_file = g_build_filename (tw_workspace_get_data_dir (served->workspace),
                                    "session.json", NULL);

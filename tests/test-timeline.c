@@ -251,6 +251,25 @@ test_calls_in_order (void)
   assert_colour (before, 0, 255, 0);
   assert_colour (after, 255, 255, 255);
 
+  /* Read back as the viewer reads it: typed steps, oldest first. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GListModel) loaded = NULL;
+    g_autoptr(TwTimelineStep) step = NULL;
+
+    tw_timeline_load_async (ws->timeline, NULL, tw_test_store_result_cb, NULL);
+    result = tw_test_await_result (60000, "the timeline to be read");
+    loaded = tw_timeline_load_finish (ws->timeline, result, NULL);
+    g_assert_cmpuint (g_list_model_get_n_items (loaded), ==, G_N_ELEMENTS (tools));
+    step = g_list_model_get_item (loaded, 2);
+    g_assert_cmpstr (tw_timeline_step_get_tool (step), ==, "browser_click");
+    g_assert_cmpstr (tw_timeline_step_get_target (step), ==, "button \"Switch\"");
+    g_assert_cmpstr (tw_timeline_step_get_agent_name (step), ==, "Ada");
+    g_assert_true (g_file_test (tw_timeline_step_get_before_path (step), G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_test (tw_timeline_step_get_after_path (step), G_FILE_TEST_IS_REGULAR));
+    g_assert_null (tw_timeline_step_get_error (step));
+  }
+
   /* The new tab has its first picture after it opened. */
   g_clear_object (&after);
   after = load_picture (ws, g_ptr_array_index (steps, 0), "after");

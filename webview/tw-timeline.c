@@ -37,6 +37,14 @@ struct _TwTimeline
   guint          pending;
 };
 
+enum {
+  PROP_0,
+  PROP_MAX_MEGABYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (TwTimeline, tw_timeline, G_TYPE_OBJECT)
 
 typedef struct
@@ -569,12 +577,59 @@ tw_timeline_finalize (GObject *object)
 }
 
 static void
+tw_timeline_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_MEGABYTES:
+      g_value_set_uint (value, (guint) (self->max_bytes / (1024 * 1024)));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_timeline_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_MEGABYTES:
+      tw_timeline_set_max_bytes (self, (guint64) g_value_get_uint (value) * 1024 * 1024);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tw_timeline_class_init (TwTimelineClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = tw_timeline_dispose;
   object_class->finalize = tw_timeline_finalize;
+  object_class->get_property = tw_timeline_get_property;
+  object_class->set_property = tw_timeline_set_property;
+
+  /* The size limit in whole megabytes, as the workspace's setting gives
+   * it. */
+  properties[PROP_MAX_MEGABYTES] =
+    g_param_spec_uint ("max-megabytes", NULL, NULL, 0, G_MAXUINT32 / 2, 0,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -629,7 +684,10 @@ tw_timeline_set_max_bytes (TwTimeline *self,
 {
   g_return_if_fail (TW_IS_TIMELINE (self));
 
+  if (self->max_bytes == max_bytes)
+    return;
   self->max_bytes = max_bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_MEGABYTES]);
 }
 
 guint
@@ -638,4 +696,99 @@ tw_timeline_get_pending (TwTimeline *self)
   g_return_val_if_fail (TW_IS_TIMELINE (self), 0);
 
   return self->pending;
+}
+
+/* Reading back */
+
+typedef struct
+{
+  char *dir;
+  char *prefix;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_free (data->dir);
+  g_free (data->prefix);
+  g_free (data);
+}
+
+static int
+compare_steps (gconstpointer a,
+               gconstpointer b)
+{
+  guint64 x = tw_timeline_step_get_seq (*(TwTimelineStep **) a);
+  guint64 y = tw_timeline_step_get_seq (*(TwTimelineStep **) b);
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  g_autoptr(GDir) folder = g_dir_open (data->dir, 0, NULL);
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (g_object_unref);
+  GListStore *store = g_list_store_new (TW_TYPE_TIMELINE_STEP);
+  const char *name;
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *contents = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      if (!g_str_has_prefix (name, data->prefix) || !g_str_has_suffix (name, ".jsonl"))
+        continue;
+      path = g_build_filename (data->dir, name, NULL);
+      if (!g_file_get_contents (path, &contents, NULL, NULL))
+        continue;
+      lines = g_strsplit (contents, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          TwTimelineStep *step = tw_timeline_step_new_from_line (lines[i], data->dir);
+
+          if (step != NULL)
+            g_ptr_array_add (steps, step);
+        }
+    }
+
+  g_ptr_array_sort (steps, compare_steps);
+  g_list_store_splice (store, 0, 0, steps->pdata, steps->len);
+  g_task_return_pointer (task, store, g_object_unref);
+}
+
+void
+tw_timeline_load_async (TwTimeline          *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_timeline_load_async);
+  data = g_new0 (LoadData, 1);
+  data->dir = g_strdup (self->dir);
+  data->prefix = g_strconcat (self->run_id, "-", NULL);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+GListModel *
+tw_timeline_load_finish (TwTimeline    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tw-browser.h"
+#include "tw-timeline-step.h"
 
 G_BEGIN_DECLS
 
@@ -35,5 +36,16 @@ guint       tw_timeline_get_pending    (TwTimeline *self);
 /* The JSON Lines file of @agent_id's session in this run of the app. */
 char       *tw_timeline_dup_session_path (TwTimeline *self,
                                           const char *agent_id);
+
+/* Reads back every call this run of the app recorded, all sessions
+ * together, oldest first: a GListModel of TwTimelineStep. Read in a worker
+ * thread. */
+void        tw_timeline_load_async     (TwTimeline          *self,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+GListModel *tw_timeline_load_finish    (TwTimeline          *self,
+                                        GAsyncResult        *result,
+                                        GError             **error);
 
 G_END_DECLS
