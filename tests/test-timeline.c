@@ -6,8 +6,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "tw-activity-feed.h"
 #include "tw-browser.h"
 #include "tw-timeline.h"
+#include "tw-timeline-view.h"
 #include "tw-web-context.h"
 #include "tw-test-webview.h"
 
@@ -345,6 +347,101 @@ test_size_limit (void)
   workspace_free (ws);
 }
 
+/* The viewer */
+
+static gboolean
+view_ready (gpointer data)
+{
+  TwTimelineView *view = data;
+
+  return g_list_model_get_n_items (tw_timeline_view_get_steps (view)) > 0 &&
+         tw_timeline_view_get_pictures_shown (view);
+}
+
+static void
+store_view_cb (TwActivityFeed  *feed,
+               TwTimelineView  *view,
+               TwTimelineView **out)
+{
+  *out = g_object_ref (view);
+}
+
+static void
+store_string_cb (TwActivityFeed  *feed,
+                 const char      *text,
+                 char           **out)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+static void
+test_view (void)
+{
+  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autofree char *other = open_tab (ws);
+  g_autofree char *button = NULL;
+  g_autofree char *shown_tab = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(TwTimelineView) view = NULL;
+  GtkWidget *feed;
+  GtkWindow *window;
+  TwTimelineStep *step;
+  GListModel *steps;
+
+  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  g_ptr_array_unref (read_session (ws, ada.agent_id));
+
+  /* The feed of a window, narrowed to the first tab, opens the timeline
+   * on that tab's calls. */
+  feed = tw_activity_feed_new (ws->browser);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_child (window, feed);
+  gtk_window_present (window);
+  tw_activity_feed_set_timeline (TW_ACTIVITY_FEED (feed), ws->timeline);
+  tw_activity_feed_set_tab_filter (TW_ACTIVITY_FEED (feed), id);
+  g_signal_connect (feed, "timeline-opened", G_CALLBACK (store_view_cb), &view);
+  g_signal_connect (feed, "show-tab", G_CALLBACK (store_string_cb), &shown_tab);
+  tw_activity_feed_open_timeline (TW_ACTIVITY_FEED (feed));
+  g_assert_nonnull (view);
+  tw_test_wait_until (view_ready, view, 60000, "the timeline view to show its steps");
+
+  /* new_tab, snapshot, click of the first tab; nothing of the other. */
+  steps = tw_timeline_view_get_steps (view);
+  g_assert_cmpuint (g_list_model_get_n_items (steps), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(TwTimelineStep) item = g_list_model_get_item (steps, i);
+
+      g_assert_cmpstr (tw_timeline_step_get_browser_id (item), ==, id);
+    }
+
+  /* It opens on the newest step, the click, with both pictures. */
+  step = tw_timeline_view_get_selected (view);
+  g_assert_cmpstr (tw_timeline_step_get_tool (step), ==, "browser_click");
+  g_assert_nonnull (tw_timeline_step_get_before_path (step));
+  g_assert_nonnull (tw_timeline_step_get_after_path (step));
+
+  /* A step back: the snapshot, which has no pictures. */
+  tw_timeline_view_select (view, 1);
+  tw_test_wait_until (view_ready, view, 60000, "the snapshot step to show");
+  g_assert_cmpstr (tw_timeline_step_get_tool (tw_timeline_view_get_selected (view)), ==,
+                   "browser_snapshot");
+
+  /* Show Tab asks the window for the step's tab. */
+  tw_timeline_view_show_tab (view);
+  g_assert_cmpstr (shown_tab, ==, id);
+  g_assert_cmpstr (id, !=, other);
+
+  gtk_window_destroy (GTK_WINDOW (view));
+  gtk_window_destroy (window);
+  workspace_free (ws);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +457,7 @@ main (int   argc,
 
   g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
   g_test_add_func ("/timeline/size-limit", test_size_limit);
+  g_test_add_func ("/timeline/view", test_view);
 
   ret = g_test_run ();
 
