@@ -5,6 +5,7 @@
 
 #include "tw-application-private.h"
 
+#include "tw-activity-feed.h"
 #include "tw-settings.h"
 
 /* How external MCP clients are named in the activity of a workspace. */
@@ -35,6 +36,9 @@ restore_workspace_state (TwApplication *self,
   served->workspace_settings =
     tw_settings_new_for_workspace (tw_workspace_get_id (served->workspace), NULL);
   tw_settings_bind_browser (served->workspace_settings, browser);
+  g_settings_bind (served->workspace_settings, "timeline-size-mb",
+                   tw_workspace_get_timeline (served->workspace), "max-megabytes",
+                   G_SETTINGS_BIND_GET);
 
   session_file = g_build_filename (tw_workspace_get_data_dir (served->workspace),
                                    "session.json", NULL);
@@ -211,6 +215,8 @@ _tw_application_serve_workspace (TwApplication  *self,
   tw_window_set_agents (served->window, tw_agent_manager_get_launcher (served->agents),
                         tw_agent_manager_get_pane (served->agents));
   tw_window_set_recent_workspaces (served->window, tw_recent_workspaces_get_menu (self->recent));
+  tw_activity_feed_set_timeline (TW_ACTIVITY_FEED (tw_window_get_activity_feed (served->window)),
+                                 tw_workspace_get_timeline (served->workspace));
   tw_recent_workspaces_add (self->recent, tw_workspace_get_path (served->workspace));
 
   g_ptr_array_add (self->served, served);

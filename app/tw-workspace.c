@@ -22,6 +22,7 @@ struct _TwWorkspace
   char      *token;
   char      *data_dir;
   TwBrowser *browser;
+  TwTimeline *timeline;
 
   guint      published : 1;
 };
@@ -87,6 +88,7 @@ tw_workspace_dispose (GObject *object)
 
   tw_workspace_unpublish (self);
 
+  g_clear_object (&self->timeline);
   if (self->browser != NULL)
     tw_browser_close_all (self->browser);
   g_clear_object (&self->browser);
@@ -213,6 +215,23 @@ tw_workspace_get_browser (TwWorkspace *self)
     }
 
   return self->browser;
+}
+
+TwTimeline *
+tw_workspace_get_timeline (TwWorkspace *self)
+{
+  g_return_val_if_fail (TW_IS_WORKSPACE (self), NULL);
+
+  /* In the workspace's data, so it goes with it; it records nothing until
+   * it is given a size. */
+  if (self->timeline == NULL)
+    {
+      g_autofree char *dir = g_build_filename (self->data_dir, "timeline", NULL);
+
+      self->timeline = tw_timeline_new (tw_workspace_get_browser (self), dir);
+    }
+
+  return self->timeline;
 }
 
 gboolean

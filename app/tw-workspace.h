@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "tw-browser.h"
+#include "tw-timeline.h"
 #include "tw-workspace-id.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,8 @@ const char  *tw_workspace_get_data_dir      (TwWorkspace  *self);
 
 /* The workspace's tabs, created on first use. */
 TwBrowser   *tw_workspace_get_browser       (TwWorkspace  *self);
+/* The timeline of every tool call in the workspace, kept in its data. */
+TwTimeline  *tw_workspace_get_timeline      (TwWorkspace  *self);
 
 /* Writes the runtime file {url, token, workspace, workspaceId, pid}
  * atomically, or removes it. Unpublishing only removes a file this process

@@ -62,6 +62,14 @@ struct _TwActivityLog
   guint       capacity;
 };
 
+enum {
+  CALL_BEGAN,
+  CALL_ENDED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void list_model_iface_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (TwActivityLog, tw_activity_log, G_TYPE_OBJECT,
@@ -466,6 +474,15 @@ tw_activity_log_class_init (TwActivityLogClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = tw_activity_log_finalize;
+
+  /* What a recorder of calls needs beyond the entry: the call's whole
+   * arguments when it begins, its whole result when it ends. */
+  signals[CALL_BEGAN] = g_signal_new ("call-began", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                      TW_TYPE_ACTIVITY_ENTRY, JSON_TYPE_OBJECT);
+  signals[CALL_ENDED] = g_signal_new ("call-ended", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                      TW_TYPE_ACTIVITY_ENTRY, JSON_TYPE_NODE);
 }
 
 static void
@@ -546,6 +563,9 @@ tw_activity_log_begin (TwActivityLog  *self,
 
   g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), self->entries->len - 1, 0, 1);
+
+  if (entry->call_id != 0 && arguments != NULL)
+    g_signal_emit (self, signals[CALL_BEGAN], 0, entry, arguments);
 
   return entry;
 }
@@ -640,6 +660,8 @@ tw_activity_log_end (TwActivityLog *self,
 
   g_object_notify_by_pspec (G_OBJECT (entry), entry_properties[ENTRY_PROP_STATE]);
   g_object_thaw_notify (G_OBJECT (entry));
+
+  g_signal_emit (self, signals[CALL_ENDED], 0, entry, result);
 }
 
 void

@@ -13,7 +13,11 @@ G_BEGIN_DECLS
  * Tool calls write to it themselves (tw_tool_call_start() and the end of the
  * call), so no tool can be left out; the tab layer adds what only it knows,
  * the role and name of the element an action went to. The model knows
- * nothing of widgets, so it is tested without a display. */
+ * nothing of widgets, so it is tested without a display.
+ *
+ * Signals of the log, for recorders: "call-began" (entry, JsonObject
+ * arguments) when a call starts, "call-ended" (entry, JsonNode result, NULL
+ * when it failed) when it ends. */
 
 #define TW_ACTIVITY_LOG_DEFAULT_CAPACITY 2000
 

@@ -4,11 +4,14 @@
 #include <gtk/gtk.h>
 #include <libsoup/soup.h>
 #include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
 
 #include "tw-browser.h"
 #include "tw-error.h"
 #include "tw-page-runtime.h"
 #include "tw-page-tools.h"
+#include "tw-screenshot-marks.h"
 #include "tw-tab-log.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
@@ -1230,6 +1233,309 @@ test_tool_screenshot (void)
   workspace_free (ws);
 }
 
+/* Marked screenshots */
+
+/* Whether the pixel at (@x, @y) has the colour of a label's box. */
+static gboolean
+is_mark_fill (Image *image,
+              int    x,
+              int    y)
+{
+  const guchar *p = image->pixels + (gsize) y * image->stride + (gsize) x * 4;
+
+  return p[2] == TW_SCREENSHOT_MARK_FILL_RED && p[1] == TW_SCREENSHOT_MARK_FILL_GREEN &&
+         p[0] == TW_SCREENSHOT_MARK_FILL_BLUE;
+}
+
+/* How many pixels of a label's colour the box at (@x, @y) of @width ×
+ * @height holds, cut to the image. */
+static int
+count_mark_fill (Image *image,
+                 int    x,
+                 int    y,
+                 int    width,
+                 int    height)
+{
+  int count = 0;
+
+  for (int j = MAX (0, y); j < MIN (image->height, y + height); j++)
+    for (int i = MAX (0, x); i < MIN (image->width, x + width); i++)
+      count += is_mark_fill (image, i, j);
+
+  return count;
+}
+
+/* The refs the text of a marked screenshot lists on its "marks:" line. */
+static GStrv
+marked_refs (JsonObject *result)
+{
+  g_auto(GStrv) lines = g_strsplit (tw_test_result_text (result), "\n", -1);
+  g_autoptr(GStrvBuilder) refs = g_strv_builder_new ();
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) words = NULL;
+
+      if (!g_str_has_prefix (lines[i], "marks: "))
+        continue;
+      words = g_strsplit (lines[i] + strlen ("marks: "), " ", -1);
+      for (guint j = 0; words[j] != NULL && g_str_has_prefix (words[j], "@e"); j++)
+        g_strv_builder_add (refs, words[j]);
+    }
+
+  return g_strv_builder_end (refs);
+}
+
+/* Which element @ref names (its id) and its top-left in CSS pixels of the
+ * top-level viewport, through the frame it sits in. */
+static char *
+element_of_ref (Workspace  *ws,
+                const char *id,
+                const char *ref,
+                double     *x,
+                double     *y)
+{
+  g_autofree char *arguments = g_strdup_printf (
+    "{\"browserId\": \"%s\", \"ref\": \"%s\", \"function\": \"(el) => { const r = "
+    "el.getBoundingClientRect(); let x = r.left; let y = r.top; for (let w = "
+    "el.ownerDocument.defaultView; w.frameElement; w = w.parent) { const f = "
+    "w.frameElement.getBoundingClientRect(); x += f.left; y += f.top; } "
+    "return el.id + ' ' + x + ' ' + y; }\"}", id, ref);
+  g_autoptr(JsonObject) result = call_ok (ws, "browser_evaluate", arguments);
+  const char *value = json_object_get_string_member (tw_test_result_structured (result), "result");
+  g_auto(GStrv) parts = g_strsplit (value, " ", 3);
+
+  g_assert_cmpuint (g_strv_length (parts), ==, 3);
+  *x = g_ascii_strtod (parts[1], NULL);
+  *y = g_ascii_strtod (parts[2], NULL);
+
+  return g_strdup (parts[0]);
+}
+
+/* Whether @text holds @line_part followed by anything but a digit (so that
+ * @e1 is not found in @e12). */
+static gboolean
+snapshot_has (const char *text,
+              const char *line_part)
+{
+  for (const char *at = strstr (text, line_part); at != NULL; at = strstr (at + 1, line_part))
+    {
+      if (!g_ascii_isdigit (at[strlen (line_part)]))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The elements of marks.html an agent can see and reach, with the line of
+ * a snapshot that names each. The covered button, the one far below the
+ * viewport and the plain text get no label. */
+static const char * const marked_elements[][2] = {
+  { "save", "button \"Save\"" },
+  { "docs", "link \"Docs\"" },
+  { "email", "textbox \"Email\"" },
+  { "heading", "heading \"Inventory\"" },
+  { "inner", "button \"Inside frame\"" },
+};
+
+typedef struct
+{
+  char   *element;
+  char   *ref;
+  double  x;
+  double  y;
+} Mark;
+
+static void
+mark_clear (Mark *mark)
+{
+  g_free (mark->element);
+  g_free (mark->ref);
+}
+
+/* Takes a marked screenshot and checks a label of its colour at the
+ * top-left of each element it names, scaled by @zoom and shifted by
+ * @scroll_y in a picture of the whole page. Returns the marks. */
+static GArray *
+check_marked_screenshot (Workspace  *ws,
+                         const char *id,
+                         gboolean    full_page,
+                         double      zoom,
+                         double      scroll_y,
+                         Image     **image_out)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"marks\": true%s}", id,
+                                                full_page ? ", \"fullPage\": true" : "");
+  g_autoptr(JsonObject) result = call_ok (ws, "browser_screenshot", arguments);
+  g_auto(GStrv) refs = marked_refs (result);
+  g_test_message ("%s", tw_test_result_text (result));
+  g_autoptr(Image) image = image_from_result (result);
+  GArray *marks = g_array_new (FALSE, TRUE, sizeof (Mark));
+
+  g_array_set_clear_func (marks, (GDestroyNotify) mark_clear);
+  g_assert_nonnull (image);
+  g_assert_false (json_object_has_member (result, "structuredContent"));
+
+  for (guint i = 0; refs[i] != NULL; i++)
+    {
+      Mark mark = { 0 };
+      int x, y;
+
+      mark.ref = g_strdup (refs[i]);
+      mark.element = element_of_ref (ws, id, refs[i], &mark.x, &mark.y);
+      g_array_append_val (marks, mark);
+
+      /* The label sits at the element's top-left: a box of its colour,
+       * taller than a line of small text and wider than the ref. */
+      x = (int) floor (mark.x * zoom);
+      y = (int) floor ((mark.y + scroll_y) * zoom);
+      if (count_mark_fill (image, x, y, (int) (40 * zoom), (int) (16 * zoom)) < 100 * zoom * zoom)
+        g_error ("no label for %s (%s) at %d, %d", refs[i], mark.element, x, y);
+    }
+
+  if (image_out != NULL)
+    *image_out = g_steal_pointer (&image);
+
+  return marks;
+}
+
+static const Mark *
+find_mark (GArray     *marks,
+           const char *element)
+{
+  for (guint i = 0; i < marks->len; i++)
+    {
+      if (g_str_equal (g_array_index (marks, Mark, i).element, element))
+        return &g_array_index (marks, Mark, i);
+    }
+
+  return NULL;
+}
+
+static void
+test_tool_screenshot_marks (void)
+{
+  Workspace *ws = workspace_new ();
+  g_autofree char *id = open_tab (ws, "marks.html");
+  g_autofree char *plain_arguments = g_strdup_printf ("{\"browserId\": \"%s\"}", id);
+  g_autofree char *click = NULL;
+  g_autofree char *scroll = NULL;
+  g_autoptr(JsonObject) plain = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) title = NULL;
+  g_autoptr(JsonObject) scrolled = NULL;
+  g_autoptr(Image) plain_image = NULL;
+  g_autoptr(Image) image = NULL;
+  g_autoptr(GArray) marks = NULL;
+  const char *snapshot_text;
+  const Mark *save;
+  WebKitWebView *view;
+
+  /* Before any snapshot: the marks hand out the refs. */
+  marks = check_marked_screenshot (ws, id, FALSE, 1.0, 0, &image);
+  g_assert_cmpuint (marks->len, ==, G_N_ELEMENTS (marked_elements));
+  for (guint i = 0; i < G_N_ELEMENTS (marked_elements); i++)
+    g_assert_nonnull (find_mark (marks, marked_elements[i][0]));
+
+  /* A screenshot without marks has no label, and is the marked one but
+   * for the labels. */
+  plain = call_ok (ws, "browser_screenshot", plain_arguments);
+  g_assert_null (strstr (tw_test_result_text (plain), "marks"));
+  plain_image = image_from_result (plain);
+  g_assert_cmpint (plain_image->width, ==, image->width);
+  g_assert_cmpint (plain_image->height, ==, image->height);
+  g_assert_cmpint (count_mark_fill (plain_image, 0, 0, plain_image->width, plain_image->height), ==, 0);
+  for (int y = 0; y < image->height; y++)
+    for (int x = 0; x < image->width; x++)
+      {
+        gboolean in_label = FALSE;
+
+        if (memcmp (image->pixels + y * image->stride + x * 4,
+                    plain_image->pixels + y * plain_image->stride + x * 4, 3) == 0)
+          continue;
+        for (guint i = 0; i < marks->len && !in_label; i++)
+          {
+            const Mark *mark = &g_array_index (marks, Mark, i);
+
+            in_label = x >= mark->x - 1 && x < mark->x + 80 && y >= mark->y - 1 &&
+                       y < mark->y + 24;
+          }
+        if (!in_label)
+          g_error ("the marked screenshot differs from the plain one at %d, %d: %02x%02x%02x%02x vs %02x%02x%02x%02x", x, y, image->pixels[y * image->stride + x * 4], image->pixels[y * image->stride + x * 4+1], image->pixels[y * image->stride + x * 4+2], image->pixels[y * image->stride + x * 4+3], plain_image->pixels[y * image->stride + x * 4], plain_image->pixels[y * image->stride + x * 4+1], plain_image->pixels[y * image->stride + x * 4+2], plain_image->pixels[y * image->stride + x * 4+3]);
+      }
+  /* The covered button's corner has no label. */
+  g_assert_cmpint (count_mark_fill (image, 420, 40, 60, 20), ==, 0);
+
+  /* The next snapshot prints the same refs for the same elements, and
+   * they act on them. */
+  snapshot = call_ok (ws, "browser_snapshot", plain_arguments);
+  snapshot_text = tw_test_result_text (snapshot);
+  for (guint i = 0; i < G_N_ELEMENTS (marked_elements); i++)
+    {
+      const Mark *mark = find_mark (marks, marked_elements[i][0]);
+      g_autofree char *line = g_strdup_printf ("%s %s", marked_elements[i][1], mark->ref);
+
+      if (!snapshot_has (snapshot_text, line))
+        g_error ("the snapshot has no \"%s\":\n%s", line, snapshot_text);
+    }
+  save = find_mark (marks, "save");
+  click = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, save->ref);
+  clicked = call_ok (ws, "browser_click", click);
+  title = call_ok (ws, "browser_evaluate", scroll = g_strdup_printf (
+                     "{\"browserId\": \"%s\", \"function\": \"() => document.title\"}", id));
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (title), "result"),
+                   ==, "saved");
+  g_clear_pointer (&scroll, g_free);
+  g_clear_pointer (&marks, g_array_unref);
+  g_clear_pointer (&image, image_free);
+
+  /* Scrolled down, the viewport's labels follow the elements; a picture of
+   * the whole page labels the button far below at its place in the
+   * page. */
+  scroll = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": \"() => { window.scrollTo(0, "
+                            "150); return window.scrollY; }\"}", id);
+  scrolled = call_ok (ws, "browser_evaluate", scroll);
+  g_assert_cmpint (json_object_get_int_member (tw_test_result_structured (scrolled), "result"), ==, 150);
+  marks = check_marked_screenshot (ws, id, FALSE, 1.0, 0, NULL);
+  g_assert_nonnull (find_mark (marks, "heading"));
+  g_assert_nonnull (find_mark (marks, "inner"));
+  g_assert_null (find_mark (marks, "save"));
+  g_assert_null (find_mark (marks, "far"));
+  g_clear_pointer (&marks, g_array_unref);
+
+  g_clear_pointer (&scrolled, json_object_unref);
+  g_clear_pointer (&scroll, g_free);
+  /* A little way down, so that the covered button is still in the
+   * viewport, where a press can be tested. */
+  scroll = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": \"() => { window.scrollTo(0, "
+                            "30); return window.scrollY; }\"}", id);
+  scrolled = call_ok (ws, "browser_evaluate", scroll);
+  g_assert_cmpint (json_object_get_int_member (tw_test_result_structured (scrolled), "result"), ==, 30);
+  marks = check_marked_screenshot (ws, id, TRUE, 1.0, 30, &image);
+  g_assert_nonnull (find_mark (marks, "far"));
+  g_assert_nonnull (find_mark (marks, "save"));
+  g_assert_null (find_mark (marks, "covered"));
+  g_assert_cmpint (image->height, ==, 2000);
+  g_clear_pointer (&marks, g_array_unref);
+  g_clear_pointer (&image, image_free);
+
+  /* Zoomed in, labels are where the zoomed elements are, and as large. */
+  view = tw_browser_tab_get_view (tw_browser_lookup_tab (ws->browser, id));
+  webkit_web_view_set_zoom_level (view, 1.5);
+  g_clear_pointer (&scrolled, json_object_unref);
+  g_clear_pointer (&scroll, g_free);
+  scroll = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": \"() => { window.scrollTo(0, "
+                            "0); return window.innerWidth; }\"}", id);
+  scrolled = call_ok (ws, "browser_evaluate", scroll);
+  g_assert_cmpint (json_object_get_int_member (tw_test_result_structured (scrolled), "result"),
+                   <, TW_VIEW_FRAME_DEFAULT_WIDTH);
+  marks = check_marked_screenshot (ws, id, FALSE, 1.5, 0, NULL);
+  g_assert_nonnull (find_mark (marks, "save"));
+
+  workspace_free (ws);
+}
+
 static void
 test_tool_screenshot_save (void)
 {
@@ -1525,6 +1831,7 @@ main (int   argc,
   g_test_add_func ("/page/crash/calls-fail-until-reload", test_crashed_page);
   g_test_add_func ("/page/tools/screenshot", test_tool_screenshot);
   g_test_add_func ("/page/tools/screenshot-save", test_tool_screenshot_save);
+  g_test_add_func ("/page/tools/screenshot-marks", test_tool_screenshot_marks);
   g_test_add_func ("/page/tools/logs", test_tool_logs);
   g_test_add_func ("/page/tools/wait", test_tool_wait);
   g_test_add_func ("/page/tools/resize", test_tool_resize);

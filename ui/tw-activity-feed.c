@@ -5,6 +5,7 @@
 
 #include "tw-activity-feed.h"
 #include "tw-feed-model.h"
+#include "tw-timeline-view.h"
 
 struct _TwActivityFeed
 {
@@ -12,6 +13,8 @@ struct _TwActivityFeed
 
   TwBrowser          *browser;
   TwActivityLog      *log;
+  TwTimeline         *timeline;
+  GtkWidget          *timeline_button;
 
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
@@ -48,6 +51,8 @@ enum {
 
 enum {
   ENTRY_ACTIVATED,
+  SHOW_TAB,
+  TIMELINE_OPENED,
   N_SIGNALS
 };
 
@@ -501,6 +506,7 @@ tw_activity_feed_dispose (GObject *object)
     gtk_filter_list_model_set_model (self->filtered, NULL);
 
   g_clear_object (&self->log);
+  g_clear_object (&self->timeline);
   g_clear_object (&self->browser);
   g_clear_object (&self->filtered);
   g_clear_object (&self->shown);
@@ -589,6 +595,22 @@ tw_activity_feed_class_init (TwActivityFeedClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, TW_TYPE_ACTIVITY_ENTRY);
 
+  /**
+   * TwActivityFeed::show-tab:
+   * @browser_id: the tab a step of the timeline went to
+   */
+  signals[SHOW_TAB] =
+    g_signal_new ("show-tab", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * TwActivityFeed::timeline-opened:
+   * @view: the #TwTimelineView the feed opened
+   */
+  signals[TIMELINE_OPENED] =
+    g_signal_new ("timeline-opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, TW_TYPE_TIMELINE_VIEW);
+
   gtk_widget_class_set_css_name (widget_class, "tw-activity-feed");
 }
 
@@ -639,6 +661,17 @@ tw_activity_feed_init (TwActivityFeed *self)
   g_object_unref (self->tab_names);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->agent_dropdown));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->tab_dropdown));
+
+  /* Shown once there is a timeline to open. */
+  self->timeline_button = gtk_button_new_from_icon_name ("document-open-recent-symbolic");
+  gtk_widget_set_tooltip_text (self->timeline_button,
+                               _("Step through the calls shown, with the tab before and after each"));
+  gtk_widget_add_css_class (self->timeline_button, "flat");
+  gtk_widget_set_valign (self->timeline_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (self->timeline_button, FALSE);
+  g_signal_connect_object (self->timeline_button, "clicked", G_CALLBACK (tw_activity_feed_open_timeline),
+                           self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (header), self->timeline_button);
   g_signal_connect_object (self->agent_dropdown, "notify::selected",
                            G_CALLBACK (agent_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->tab_dropdown, "notify::selected",
@@ -757,4 +790,45 @@ tw_activity_feed_activate (TwActivityFeed *self,
   entry = g_list_model_get_item (G_LIST_MODEL (self->shown), position);
   if (entry != NULL)
     g_signal_emit (self, signals[ENTRY_ACTIVATED], 0, entry);
+}
+
+void
+tw_activity_feed_set_timeline (TwActivityFeed *self,
+                               TwTimeline     *timeline)
+{
+  g_return_if_fail (TW_IS_ACTIVITY_FEED (self));
+  g_return_if_fail (!timeline || TW_IS_TIMELINE (timeline));
+
+  g_set_object (&self->timeline, timeline);
+  gtk_widget_set_visible (self->timeline_button, timeline != NULL);
+}
+
+static void
+timeline_show_tab_cb (TwActivityFeed *self,
+                      const char     *browser_id)
+{
+  g_signal_emit (self, signals[SHOW_TAB], 0, browser_id);
+}
+
+void
+tw_activity_feed_open_timeline (TwActivityFeed *self)
+{
+  GtkWidget *view;
+  GtkRoot *root;
+
+  g_return_if_fail (TW_IS_ACTIVITY_FEED (self));
+
+  if (self->timeline == NULL)
+    return;
+
+  /* The timeline opens on what the feed shows: one agent, one tab, or
+   * all. */
+  view = tw_timeline_view_new (self->timeline, self->agent_filter, self->tab_filter);
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (view), GTK_WINDOW (root));
+  g_signal_connect_object (view, "show-tab", G_CALLBACK (timeline_show_tab_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_emit (self, signals[TIMELINE_OPENED], 0, view);
+  gtk_window_present (GTK_WINDOW (view));
 }

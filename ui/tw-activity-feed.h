@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "tw-browser.h"
+#include "tw-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -35,5 +36,12 @@ void        tw_activity_feed_set_tab_filter   (TwActivityFeed  *self,
  * activating its row. */
 void        tw_activity_feed_activate         (TwActivityFeed  *self,
                                                guint            position);
+
+/* The workspace's timeline: with one, the feed offers to open it on the
+ * calls it shows (tw_activity_feed_open_timeline()), emits
+ * "timeline-opened" with the view, and passes on the view's "show-tab". */
+void        tw_activity_feed_set_timeline     (TwActivityFeed  *self,
+                                               TwTimeline      *timeline);
+void        tw_activity_feed_open_timeline    (TwActivityFeed  *self);
 
 G_END_DECLS

@@ -273,6 +273,26 @@ flash_done_cb (GObject      *object,
     tw_window_add_toast (self, _("That element is no longer on the page"));
 }
 
+/* A step of the timeline asks for its tab. */
+void
+_tw_window_feed_show_tab_cb (TwWindow       *self,
+                             const char     *browser_id,
+                             TwActivityFeed *feed)
+{
+  TwBrowserTab *tab = browser_id != NULL ? tw_browser_lookup_tab (self->browser, browser_id) : NULL;
+
+  if (tab == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Tab %s was closed"), browser_id);
+
+      tw_window_add_toast (self, message);
+      return;
+    }
+
+  select_tab (self, tab);
+  gtk_window_present (GTK_WINDOW (self));
+}
+
 void
 _tw_window_feed_entry_activated_cb (TwWindow        *self,
                                     TwActivityEntry *entry,

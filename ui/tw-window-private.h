@@ -107,6 +107,9 @@ void          _tw_window_activity_items_changed_cb (TwWindow   *self,
                                                     guint       removed,
                                                     guint       added,
                                                     GListModel *log);
+void          _tw_window_feed_show_tab_cb          (TwWindow        *self,
+                                                    const char      *browser_id,
+                                                    TwActivityFeed  *feed);
 void          _tw_window_feed_entry_activated_cb   (TwWindow        *self,
                                                     TwActivityEntry *entry,
                                                     TwActivityFeed  *feed);

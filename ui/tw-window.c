@@ -53,6 +53,8 @@ tw_window_constructed (GObject *object)
   adw_bin_set_child (self->activity_bin, GTK_WIDGET (self->activity_feed));
   g_signal_connect_object (self->activity_feed, "entry-activated",
                            G_CALLBACK (_tw_window_feed_entry_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->activity_feed, "show-tab",
+                           G_CALLBACK (_tw_window_feed_show_tab_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tw_browser_get_activity (self->browser), "items-changed",
                            G_CALLBACK (_tw_window_activity_items_changed_cb), self, G_CONNECT_SWAPPED);
 

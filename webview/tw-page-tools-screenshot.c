@@ -6,8 +6,10 @@
 
 #include "tw-json.h"
 #include "tw-error.h"
+#include "tw-screenshot-marks.h"
 #include "tw-workspace-path.h"
 
+#include <math.h>
 #include <string.h>
 
 /* browser_screenshot */
@@ -22,10 +24,17 @@ typedef struct
   gboolean       jpeg;
   int            quality;
   int            max_width;  /* 0: no scaling */
+  /* With marks: the page's answer to marks.collect, then the labels in
+   * the picture's pixels. */
+  gboolean       marks;
+  JsonObject    *marks_reply;
+  GArray        *mark_labels;
+  double         marks_scale;
   /* The element's box and the viewport, in CSS pixels. */
   double         box[4];
   double         inner_width;
   WebKitWebView *view;
+  TwPageRuntime *runtime;
   GdkTexture    *texture;
   int            width;
   int            height;
@@ -37,6 +46,9 @@ screenshot_data_free (ScreenshotData *data)
 {
   g_clear_object (&data->texture);
   g_clear_object (&data->view);
+  g_clear_object (&data->runtime);
+  g_clear_pointer (&data->marks_reply, json_object_unref);
+  g_clear_pointer (&data->mark_labels, g_array_unref);
   g_free (data->save_path);
   g_free (data->save_request);
   g_free (data->workspace_dir);
@@ -54,6 +66,8 @@ typedef struct
   int         max_width;
   gboolean    jpeg;
   int         quality;
+  GArray     *marks;        /* TwScreenshotMark, in texture pixels; NULL: none */
+  double      marks_scale;
   int         out_width;
   int         out_height;
   /* When the image goes to a file: where the agent asked, and where it was
@@ -67,6 +81,7 @@ static void
 encode_data_free (EncodeData *data)
 {
   g_clear_object (&data->texture);
+  g_clear_pointer (&data->marks, g_array_unref);
   g_free (data->workspace_dir);
   g_free (data->save_request);
   g_free (data->written);
@@ -160,12 +175,28 @@ encode_png_thread (GTask        *task,
                    GCancellable *cancellable)
 {
   EncodeData *data = task_data;
-  GdkTexture *texture = data->texture;
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
+  GdkTexture *texture;
+  int width;
+  int height;
   int max_height = data->max_height;
   g_autoptr(GdkTexture) cropped = NULL;
   g_autoptr(GBytes) png = NULL;
+
+  /* The labels go on first, so that cropping and scaling treat them as
+   * part of the picture. */
+  if (data->marks != NULL)
+    {
+      GdkTexture *marked = tw_screenshot_marks_draw (data->texture,
+                                                     (TwScreenshotMark *) (gpointer) data->marks->data,
+                                                     data->marks->len, data->marks_scale);
+
+      g_object_unref (data->texture);
+      data->texture = marked;
+    }
+
+  texture = data->texture;
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
 
   if (data->jpeg || data->max_width > 0 || data->crop[2] > 0)
     {
@@ -253,6 +284,17 @@ screenshot_encoded_cb (GObject      *object,
   json_object_set_string_member (reply, "mimeType", data->jpeg ? "image/jpeg" : "image/png");
   if (data->ref != NULL)
     json_object_set_string_member (reply, "ref", data->ref);
+  if (data->mark_labels != NULL)
+    {
+      JsonArray *refs = json_array_new ();
+
+      for (guint i = 0; i < data->mark_labels->len; i++)
+        json_array_add_string_element (refs, g_array_index (data->mark_labels,
+                                                            TwScreenshotMark, i).label);
+      json_object_set_array_member (reply, "marks", refs);
+      json_object_set_int_member (reply, "marksLeftOut",
+                                  tw_json_get_int (data->marks_reply, "more", 0));
+    }
   /* Image pixels per pixel of the page, so a point of the image maps back. */
   if (encode_data->out_width != data->width)
     json_object_set_double_member (reply, "scale",
@@ -271,6 +313,36 @@ screenshot_encoded_cb (GObject      *object,
   if (data->truncated)
     json_object_set_boolean_member (reply, "truncated", TRUE);
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+}
+
+/* The labels of a marked screenshot, from the page's CSS pixels to the
+ * picture's: the picture is the viewport, or the whole page from its
+ * top-left, at the screen's scale and the tab's zoom. */
+static void
+place_marks (ScreenshotData *data)
+{
+  JsonArray *marks = tw_json_get_array (data->marks_reply, "marks");
+  double css_width = data->full_page ? tw_json_get_number (data->marks_reply, "pageWidth", 0)
+                                     : tw_json_get_number (data->marks_reply, "innerWidth", 0);
+  double scale = css_width > 0 ? data->width / css_width : 1.0;
+  guint n = marks != NULL ? json_array_get_length (marks) : 0;
+
+  data->marks_scale = scale;
+  data->mark_labels = g_array_sized_new (FALSE, TRUE, sizeof (TwScreenshotMark), n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (marks, i);
+      JsonObject *mark = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *ref = mark != NULL ? tw_json_get_string (mark, "ref", NULL) : NULL;
+      TwScreenshotMark label = { 0 };
+
+      if (ref == NULL || strlen (ref) >= sizeof label.label)
+        continue;
+      label.x = (int) floor (tw_json_get_number (mark, "x", 0) * scale);
+      label.y = (int) floor (tw_json_get_number (mark, "y", 0) * scale);
+      g_strlcpy (label.label, ref, sizeof label.label);
+      g_array_append_val (data->mark_labels, label);
+    }
 }
 
 static void
@@ -302,6 +374,9 @@ screenshot_taken_cb (GObject      *object,
   data->texture = texture;
   data->width = gdk_texture_get_width (texture);
   data->height = gdk_texture_get_height (texture);
+
+  if (data->marks_reply != NULL)
+    place_marks (data);
 
   /* The element's box, from CSS pixels to the texture's. */
   if (data->ref != NULL)
@@ -354,6 +429,9 @@ screenshot_taken_cb (GObject      *object,
   encode_data->max_width = data->max_width;
   encode_data->jpeg = data->jpeg;
   encode_data->quality = data->quality;
+  if (data->mark_labels != NULL)
+    encode_data->marks = g_array_ref (data->mark_labels);
+  encode_data->marks_scale = data->marks_scale;
   encode_data->workspace_dir = g_strdup (data->workspace_dir);
   encode_data->save_request = g_strdup (data->save_request);
   g_task_set_task_data (encode, encode_data, (GDestroyNotify) encode_data_free);
@@ -373,6 +451,53 @@ take_snapshot (GTask *task)
                                 cancellable,
                                 screenshot_taken_cb,
                                 task);
+}
+
+static void
+marks_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ScreenshotData *data = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (node == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "the page gave no marks");
+      return;
+    }
+
+  data->marks_reply = json_object_ref (json_node_get_object (node));
+  take_snapshot (g_steal_pointer (&task));
+}
+
+/* Marks are read just before the picture is taken, so that the labels sit
+ * where the elements are in it. */
+static void
+take_marks_or_snapshot (GTask *task)
+{
+  ScreenshotData *data = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
+
+  if (!data->marks)
+    {
+      take_snapshot (task);
+      return;
+    }
+
+  args = json_object_new ();
+  json_object_set_boolean_member (args, "fullPage", data->full_page);
+  tw_page_runtime_call_async (data->runtime, "marks.collect", args, g_task_get_cancellable (task),
+                              marks_cb, task);
 }
 
 static double
@@ -421,7 +546,7 @@ element_box_cb (GObject      *object,
       return;
     }
 
-  take_snapshot (g_steal_pointer (&task));
+  take_marks_or_snapshot (g_steal_pointer (&task));
 }
 
 void
@@ -451,9 +576,11 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
 
   data = g_new0 (ScreenshotData, 1);
   data->view = g_object_ref (view);
+  data->runtime = g_object_ref (runtime);
   g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
 
-  if (!tw_json_get_boolean_arg (params, "fullPage", &data->full_page, &error))
+  if (!tw_json_get_boolean_arg (params, "fullPage", &data->full_page, &error) ||
+      !tw_json_get_boolean_arg (params, "marks", &data->marks, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -524,7 +651,7 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
       return;
     }
 
-  take_snapshot (g_steal_pointer (&task));
+  take_marks_or_snapshot (g_steal_pointer (&task));
 }
 
 JsonObject *

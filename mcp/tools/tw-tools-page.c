@@ -16,6 +16,36 @@
 /* A result whose point is an image carries no structuredContent: Codex
  * passes the model only the JSON of structuredContent when there is one and
  * drops the image. The text says, labelled, what the image is. */
+/* The refs drawn on a marked screenshot, so a model that cannot make out a
+ * label still knows which refs the picture holds. */
+static void
+append_marks (GString   *text,
+              JsonArray *marks,
+              gint64     left_out)
+{
+  guint n = json_array_get_length (marks);
+
+  if (n == 0)
+    {
+      g_string_append (text, "\nmarks: none (no element an agent can act on shows)");
+      return;
+    }
+
+  g_string_append (text, "\nmarks:");
+  for (guint i = 0; i < n; i++)
+    {
+      const char *ref = json_array_get_string_element (marks, i);
+
+      g_string_append_c (text, ' ');
+      g_string_append (text, ref != NULL ? ref : "?");
+    }
+  g_string_append (text, " (each label is the ref of the element below it, as browser_snapshot "
+                   "gives it)");
+  if (left_out > 0)
+    g_string_append_printf (text, "; %" G_GINT64_FORMAT " more elements are not labelled",
+                            left_out);
+}
+
 static void
 screenshot_reply (TwToolCall *call,
                   JsonObject *result)
@@ -32,6 +62,7 @@ screenshot_reply (TwToolCall *call,
   gint64 height = tw_json_get_int (result, "height", -1);
   JsonNode *scale = json_object_get_member (result, "scale");
   gboolean truncated = tw_json_get_boolean (result, "truncated", FALSE);
+  JsonArray *marks = tw_json_get_array (result, "marks");
   g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
   g_autofree char *height_text = g_strdup_printf ("%" G_GINT64_FORMAT, height);
   g_autoptr(GBytes) bytes = NULL;
@@ -60,6 +91,8 @@ screenshot_reply (TwToolCall *call,
     }
   if (path != NULL)
     tw_tool_append_field (text, "path", path);
+  if (marks != NULL)
+    append_marks (text, marks, tw_json_get_int (result, "marksLeftOut", 0));
   tw_tool_append_dialogs (text, result);
 
   if (image == NULL)
@@ -82,7 +115,7 @@ static void
 screenshot_handler (TwToolCall *call)
 {
   static const char * const names[] = {
-    "fullPage", "savePath", "ref", "format", "quality", "maxWidth", NULL
+    "fullPage", "savePath", "ref", "format", "quality", "maxWidth", "marks", NULL
   };
   g_autoptr(JsonObject) params = tw_tool_call_copy_arguments (call, names);
 

@@ -893,6 +893,9 @@ const Snapshot = {
         });
       }
     }
+    // A marked screenshot (marks.js) learns which element got which ref.
+    if (ctx.printedRefs)
+      ctx.printedRefs.push({ el: node.el, ref, role: node.role, clickable: node.clickable });
     let line = Snapshot.pad(indent) + '- ' + node.role;
     if (name)
       line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));

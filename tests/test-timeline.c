@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <libsoup/soup.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "tw-activity-feed.h"
+#include "tw-browser.h"
+#include "tw-timeline.h"
+#include "tw-timeline-view.h"
+#include "tw-web-context.h"
+#include "tw-test-webview.h"
+
+/* The timeline of a workspace, recorded from real tool calls on real WebKit
+ * tabs: the calls in order with their arguments, results and elements, and
+ * small pictures before and after each action that show what it did. */
+
+static SoupServer *server;
+static char *base_url;
+
+static const TwCaller ada = { "ada", "Ada" };
+
+/* A button that turns the page from red to green, and a field. */
+static const char page_html[] =
+  "<!DOCTYPE html><html><head><title>Switch</title><style>"
+  "html, body { margin: 0; height: 100%; background: rgb(255, 0, 0); }"
+  "body.on { background: rgb(0, 255, 0); }"
+  "button, input { position: absolute; top: 600px; left: 1000px; font-size: 20px; }"
+  "input { top: 700px; }"
+  "</style></head><body>"
+  "<button onclick=\"document.body.className = 'on'\">Switch</button>"
+  "<input aria-label=\"Note\">"
+  "</body></html>";
+
+static void
+serve_cb (SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query)
+{
+  if (g_str_equal (path, "/other"))
+    {
+      tw_test_serve_html (msg, "<!DOCTYPE html><title>Other</title><p>Another page</p>");
+      return;
+    }
+  tw_test_serve_html (msg, page_html);
+}
+
+typedef struct
+{
+  TwBrowser  *browser;
+  TwTimeline *timeline;
+  char       *data_dir;
+} Workspace;
+
+static Workspace *
+workspace_new (guint64 max_bytes)
+{
+  Workspace *ws = g_new0 (Workspace, 1);
+  g_autofree char *dir = NULL;
+
+  ws->data_dir = g_dir_make_tmp ("tw-timeline-XXXXXX", NULL);
+  g_assert_nonnull (ws->data_dir);
+  ws->browser = tw_browser_new (ws->data_dir, ws->data_dir);
+  dir = g_build_filename (ws->data_dir, "timeline", NULL);
+  ws->timeline = tw_timeline_new (ws->browser, dir);
+  tw_timeline_set_max_bytes (ws->timeline, max_bytes);
+
+  return ws;
+}
+
+static gboolean
+nothing_pending (gpointer data)
+{
+  return tw_timeline_get_pending (data) == 0;
+}
+
+static void
+workspace_free (Workspace *ws)
+{
+  tw_test_wait_until (nothing_pending, ws->timeline, 60000, "the timeline to be written");
+  tw_browser_close_all (ws->browser);
+  g_clear_object (&ws->timeline);
+  g_clear_object (&ws->browser);
+  tw_test_remove_tree (ws->data_dir);
+  g_free (ws->data_dir);
+  g_free (ws);
+}
+
+static JsonObject *
+call_ok (Workspace  *ws,
+         const char *tool,
+         const char *format,
+         ...) G_GNUC_PRINTF (3, 4);
+
+static JsonObject *
+call_ok (Workspace  *ws,
+         const char *tool,
+         const char *format,
+         ...)
+{
+  g_autofree char *arguments = NULL;
+  va_list args;
+
+  va_start (args, format);
+  arguments = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), &ada, tool, arguments);
+}
+
+static char *
+open_tab (Workspace *ws)
+{
+  g_autoptr(JsonObject) result = call_ok (ws, "browser_new_tab", "{\"url\": \"%s/\"}", base_url);
+
+  return g_strdup (json_object_get_string_member (tw_test_result_structured (result), "browserId"));
+}
+
+/* The lines of a session file, parsed. */
+static GPtrArray *
+read_session (Workspace  *ws,
+              const char *agent_id)
+{
+  g_autofree char *path = tw_timeline_dup_session_path (ws->timeline, agent_id);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *steps = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+
+  tw_test_wait_until (nothing_pending, ws->timeline, 60000, "the timeline to be written");
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return steps;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] != '\0')
+        g_ptr_array_add (steps, tw_test_parse_object (lines[i]));
+    }
+
+  return steps;
+}
+
+/* The picture a line names: small, and read back. */
+static GdkPixbuf *
+load_picture (Workspace  *ws,
+              JsonObject *step,
+              const char *which)
+{
+  const char *relative = json_object_get_string_member_with_default (step, which, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+  GdkPixbuf *pixbuf;
+
+  if (relative == NULL)
+    g_error ("%s has no %s picture", json_object_get_string_member (step, "tool"), which);
+  path = g_build_filename (tw_timeline_get_dir (ws->timeline), relative, NULL);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 64 * 1024);
+  pixbuf = gdk_pixbuf_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), <=, TW_TIMELINE_IMAGE_WIDTH);
+
+  return pixbuf;
+}
+
+/* The colour in the middle of the top-left part of a picture: JPEG is
+ * lossy, so near enough. */
+static void
+assert_colour (GdkPixbuf *pixbuf,
+               guint8     red,
+               guint8     green,
+               guint8     blue)
+{
+  const guchar *p = gdk_pixbuf_get_pixels (pixbuf) + 20 * gdk_pixbuf_get_rowstride (pixbuf) +
+                    20 * gdk_pixbuf_get_n_channels (pixbuf);
+
+  g_assert_cmpint (ABS ((int) p[0] - red), <=, 24);
+  g_assert_cmpint (ABS ((int) p[1] - green), <=, 24);
+  g_assert_cmpint (ABS ((int) p[2] - blue), <=, 24);
+}
+
+static void
+test_calls_in_order (void)
+{
+  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) filled = NULL;
+  g_autoptr(JsonObject) navigated = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GdkPixbuf) before = NULL;
+  g_autoptr(GdkPixbuf) after = NULL;
+  g_autofree char *button = NULL;
+  g_autofree char *note = NULL;
+  static const char * const tools[] = {
+    "browser_new_tab", "browser_snapshot", "browser_click", "browser_fill", "browser_navigate",
+  };
+  JsonObject *click;
+  JsonObject *element;
+
+  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
+  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"hello\"}",
+                    id, note);
+  navigated = call_ok (ws, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id,
+                       base_url);
+
+  steps = read_session (ws, ada.agent_id);
+  g_assert_cmpuint (steps->len, ==, G_N_ELEMENTS (tools));
+  for (guint i = 0; i < steps->len; i++)
+    {
+      JsonObject *step = g_ptr_array_index (steps, i);
+
+      g_assert_cmpstr (json_object_get_string_member (step, "tool"), ==, tools[i]);
+      g_assert_cmpstr (json_object_get_string_member (step, "agentId"), ==, "ada");
+      g_assert_true (json_object_get_boolean_member (step, "ok"));
+      g_assert_cmpfloat (json_object_get_double_member (step, "durationMs"), >=, 0);
+      g_assert_cmpstr (json_object_get_string_member (step, "browserId"), ==, id);
+      if (i > 0)
+        g_assert_cmpint (json_object_get_int_member (step, "seq"), >,
+                         json_object_get_int_member (g_ptr_array_index (steps, i - 1), "seq"));
+    }
+
+  /* Reading the page changes nothing: no pictures. */
+  g_assert_false (json_object_has_member (g_ptr_array_index (steps, 1), "before"));
+  g_assert_nonnull (strstr (json_object_get_string_member (g_ptr_array_index (steps, 1), "result"),
+                            "button \"Switch\""));
+
+  /* The click: its arguments, the element, and the page before (red) and
+   * after (green). */
+  click = g_ptr_array_index (steps, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (click, "arguments"),
+                                                  "ref"), ==, button);
+  element = json_object_get_object_member (click, "element");
+  g_assert_cmpstr (json_object_get_string_member (element, "role"), ==, "button");
+  g_assert_cmpstr (json_object_get_string_member (element, "name"), ==, "Switch");
+  before = load_picture (ws, click, "before");
+  after = load_picture (ws, click, "after");
+  assert_colour (before, 255, 0, 0);
+  assert_colour (after, 0, 255, 0);
+  g_clear_object (&before);
+  g_clear_object (&after);
+
+  /* The navigation: from the green page to the white one. */
+  before = load_picture (ws, g_ptr_array_index (steps, 4), "before");
+  after = load_picture (ws, g_ptr_array_index (steps, 4), "after");
+  assert_colour (before, 0, 255, 0);
+  assert_colour (after, 255, 255, 255);
+
+  /* Read back as the viewer reads it: typed steps, oldest first. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GListModel) loaded = NULL;
+    g_autoptr(TwTimelineStep) step = NULL;
+
+    tw_timeline_load_async (ws->timeline, NULL, tw_test_store_result_cb, NULL);
+    result = tw_test_await_result (60000, "the timeline to be read");
+    loaded = tw_timeline_load_finish (ws->timeline, result, NULL);
+    g_assert_cmpuint (g_list_model_get_n_items (loaded), ==, G_N_ELEMENTS (tools));
+    step = g_list_model_get_item (loaded, 2);
+    g_assert_cmpstr (tw_timeline_step_get_tool (step), ==, "browser_click");
+    g_assert_cmpstr (tw_timeline_step_get_target (step), ==, "button \"Switch\"");
+    g_assert_cmpstr (tw_timeline_step_get_agent_name (step), ==, "Ada");
+    g_assert_true (g_file_test (tw_timeline_step_get_before_path (step), G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_test (tw_timeline_step_get_after_path (step), G_FILE_TEST_IS_REGULAR));
+    g_assert_null (tw_timeline_step_get_error (step));
+  }
+
+  /* The new tab has its first picture after it opened. */
+  g_clear_object (&after);
+  after = load_picture (ws, g_ptr_array_index (steps, 0), "after");
+  assert_colour (after, 255, 0, 0);
+
+  workspace_free (ws);
+}
+
+/* The size of everything in @dir, files of sub-folders included. */
+static guint64
+folder_size (const char *dir,
+             guint      *files)
+{
+  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+  guint64 total = 0;
+  const char *name;
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        total += folder_size (path, files);
+      else if (g_stat (path, &st) == 0)
+        {
+          total += st.st_size;
+          (*files)++;
+        }
+    }
+
+  return total;
+}
+
+static void
+test_size_limit (void)
+{
+  Workspace *ws = workspace_new (12 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autofree char *images = NULL;
+  guint files = 0;
+  guint image_files = 0;
+  guint64 session_size;
+
+  for (int i = 0; i < 8; i++)
+    {
+      g_autoptr(JsonObject) scrolled = call_ok (ws, "browser_scroll",
+                                                "{\"browserId\": \"%s\", \"deltaX\": 0, \"deltaY\": %d}",
+                                                id, i % 2 == 0 ? 100 : -100);
+    }
+
+  /* Every call is in the session; the oldest pictures made room. */
+  steps = read_session (ws, ada.agent_id);
+  g_assert_cmpuint (steps->len, ==, 9);
+  session_size = folder_size (tw_timeline_get_dir (ws->timeline), &files) -
+                 folder_size (images = g_build_filename (tw_timeline_get_dir (ws->timeline), "images", NULL),
+                              &image_files);
+  g_assert_cmpuint (folder_size (tw_timeline_get_dir (ws->timeline), &files), <=,
+                    MAX (12 * 1024, session_size));
+  g_assert_cmpuint (image_files, <, 18);
+  g_ptr_array_unref (g_steal_pointer (&steps));
+
+  /* Limit 0: nothing more is recorded. */
+  tw_timeline_set_max_bytes (ws->timeline, 0);
+  {
+    g_autoptr(JsonObject) scrolled = call_ok (ws, "browser_scroll",
+                                              "{\"browserId\": \"%s\", \"deltaX\": 0, \"deltaY\": 10}", id);
+  }
+  steps = read_session (ws, ada.agent_id);
+  g_assert_cmpuint (steps->len, ==, 9);
+
+  workspace_free (ws);
+}
+
+/* The viewer */
+
+static gboolean
+view_ready (gpointer data)
+{
+  TwTimelineView *view = data;
+
+  return g_list_model_get_n_items (tw_timeline_view_get_steps (view)) > 0 &&
+         tw_timeline_view_get_pictures_shown (view);
+}
+
+static void
+store_view_cb (TwActivityFeed  *feed,
+               TwTimelineView  *view,
+               TwTimelineView **out)
+{
+  *out = g_object_ref (view);
+}
+
+static void
+store_string_cb (TwActivityFeed  *feed,
+                 const char      *text,
+                 char           **out)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+static void
+test_view (void)
+{
+  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autofree char *other = open_tab (ws);
+  g_autofree char *button = NULL;
+  g_autofree char *shown_tab = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(TwTimelineView) view = NULL;
+  GtkWidget *feed;
+  GtkWindow *window;
+  TwTimelineStep *step;
+  GListModel *steps;
+
+  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  g_ptr_array_unref (read_session (ws, ada.agent_id));
+
+  /* The feed of a window, narrowed to the first tab, opens the timeline
+   * on that tab's calls. */
+  feed = tw_activity_feed_new (ws->browser);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_child (window, feed);
+  gtk_window_present (window);
+  tw_activity_feed_set_timeline (TW_ACTIVITY_FEED (feed), ws->timeline);
+  tw_activity_feed_set_tab_filter (TW_ACTIVITY_FEED (feed), id);
+  g_signal_connect (feed, "timeline-opened", G_CALLBACK (store_view_cb), &view);
+  g_signal_connect (feed, "show-tab", G_CALLBACK (store_string_cb), &shown_tab);
+  tw_activity_feed_open_timeline (TW_ACTIVITY_FEED (feed));
+  g_assert_nonnull (view);
+  tw_test_wait_until (view_ready, view, 60000, "the timeline view to show its steps");
+
+  /* new_tab, snapshot, click of the first tab; nothing of the other. */
+  steps = tw_timeline_view_get_steps (view);
+  g_assert_cmpuint (g_list_model_get_n_items (steps), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(TwTimelineStep) item = g_list_model_get_item (steps, i);
+
+      g_assert_cmpstr (tw_timeline_step_get_browser_id (item), ==, id);
+    }
+
+  /* It opens on the newest step, the click, with both pictures. */
+  step = tw_timeline_view_get_selected (view);
+  g_assert_cmpstr (tw_timeline_step_get_tool (step), ==, "browser_click");
+  g_assert_nonnull (tw_timeline_step_get_before_path (step));
+  g_assert_nonnull (tw_timeline_step_get_after_path (step));
+
+  /* A step back: the snapshot, which has no pictures. */
+  tw_timeline_view_select (view, 1);
+  tw_test_wait_until (view_ready, view, 60000, "the snapshot step to show");
+  g_assert_cmpstr (tw_timeline_step_get_tool (tw_timeline_view_get_selected (view)), ==,
+                   "browser_snapshot");
+
+  /* Show Tab asks the window for the step's tab. */
+  tw_timeline_view_show_tab (view);
+  g_assert_cmpstr (shown_tab, ==, id);
+  g_assert_cmpstr (id, !=, other);
+
+  gtk_window_destroy (GTK_WINDOW (view));
+  gtk_window_destroy (window);
+  workspace_free (ws);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  gtk_test_init (&argc, &argv, NULL);
+  g_assert_nonnull (tw_web_context_get_shared ());
+  server = tw_test_server_new (serve_cb, &base_url);
+  /* base_url ends with a slash. */
+  if (g_str_has_suffix (base_url, "/"))
+    base_url[strlen (base_url) - 1] = '\0';
+
+  g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
+  g_test_add_func ("/timeline/size-limit", test_size_limit);
+  g_test_add_func ("/timeline/view", test_view);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_free (base_url);
+
+  return ret;
+}

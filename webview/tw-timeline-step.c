@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-timeline-step.h"
+
+#include "tw-json.h"
+
+#include <string.h>
+
+struct _TwTimelineStep
+{
+  GObject  parent_instance;
+
+  guint64  seq;
+  char    *time;
+  char    *agent_id;
+  char    *agent_name;
+  char    *tool;
+  char    *browser_id;
+  char    *target;
+  char    *arguments;
+  char    *result;
+  char    *error;
+  double   duration_ms;
+  char    *before_path;
+  char    *after_path;
+};
+
+G_DEFINE_FINAL_TYPE (TwTimelineStep, tw_timeline_step, G_TYPE_OBJECT)
+
+static void
+tw_timeline_step_finalize (GObject *object)
+{
+  TwTimelineStep *self = TW_TIMELINE_STEP (object);
+
+  g_free (self->time);
+  g_free (self->agent_id);
+  g_free (self->agent_name);
+  g_free (self->tool);
+  g_free (self->browser_id);
+  g_free (self->target);
+  g_free (self->arguments);
+  g_free (self->result);
+  g_free (self->error);
+  g_free (self->before_path);
+  g_free (self->after_path);
+
+  G_OBJECT_CLASS (tw_timeline_step_parent_class)->finalize (object);
+}
+
+static void
+tw_timeline_step_class_init (TwTimelineStepClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_timeline_step_finalize;
+}
+
+static void
+tw_timeline_step_init (TwTimelineStep *self)
+{
+}
+
+/* A picture's path inside @dir: only a plain name under images/, so a
+ * line can never point elsewhere. */
+static char *
+picture_path (const char *dir,
+              const char *relative)
+{
+  if (relative == NULL || !g_str_has_prefix (relative, "images/") ||
+      strchr (relative + strlen ("images/"), '/') != NULL || strstr (relative, "..") != NULL)
+    return NULL;
+
+  return g_build_filename (dir, relative, NULL);
+}
+
+TwTimelineStep *
+tw_timeline_step_new_from_line (const char *line,
+                                const char *dir)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *object;
+  JsonObject *element;
+  JsonObject *error;
+  JsonNode *arguments;
+  TwTimelineStep *self;
+
+  g_return_val_if_fail (line != NULL, NULL);
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  node = json_from_string (line, NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+  if (tw_json_get_string (object, "tool", NULL) == NULL)
+    return NULL;
+
+  self = g_object_new (TW_TYPE_TIMELINE_STEP, NULL);
+  self->seq = (guint64) MAX (0, tw_json_get_int (object, "seq", 0));
+  self->time = g_strdup (tw_json_get_string (object, "time", NULL));
+  self->agent_id = g_strdup (tw_json_get_string (object, "agentId", NULL));
+  self->agent_name = g_strdup (tw_json_get_string (object, "agentName", self->agent_id));
+  self->tool = g_strdup (tw_json_get_string (object, "tool", NULL));
+  self->browser_id = g_strdup (tw_json_get_string (object, "browserId", NULL));
+  self->result = g_strdup (tw_json_get_string (object, "result", NULL));
+  self->duration_ms = tw_json_get_number (object, "durationMs", 0);
+
+  arguments = json_object_get_member (object, "arguments");
+  if (arguments != NULL)
+    self->arguments = json_to_string (arguments, FALSE);
+
+  element = tw_json_get_object (object, "element");
+  if (tw_json_get_string (element, "role", NULL) != NULL)
+    self->target = g_strdup_printf ("%s \"%s\"", tw_json_get_string (element, "role", NULL),
+                                    tw_json_get_string (element, "name", ""));
+  else
+    self->target = g_strdup (tw_json_get_string (element, "ref", NULL));
+
+  error = tw_json_get_object (object, "error");
+  if (error != NULL)
+    self->error = g_strdup_printf ("%s — %s", tw_json_get_string (error, "code", "?"),
+                                   tw_json_get_string (error, "message", ""));
+
+  self->before_path = picture_path (dir, tw_json_get_string (object, "before", NULL));
+  self->after_path = picture_path (dir, tw_json_get_string (object, "after", NULL));
+
+  return self;
+}
+
+#define GETTER(type, name, field) \
+  type \
+  tw_timeline_step_get_ ## name (TwTimelineStep *self) \
+  { \
+    g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), 0); \
+    return self->field; \
+  }
+
+GETTER (guint64, seq, seq)
+GETTER (const char *, time, time)
+GETTER (const char *, agent_id, agent_id)
+GETTER (const char *, agent_name, agent_name)
+GETTER (const char *, tool, tool)
+GETTER (const char *, browser_id, browser_id)
+GETTER (const char *, target, target)
+GETTER (const char *, arguments, arguments)
+GETTER (const char *, result, result)
+GETTER (const char *, error, error)
+GETTER (double, duration_ms, duration_ms)
+GETTER (const char *, before_path, before_path)
+GETTER (const char *, after_path, after_path)

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* One call of a timeline, read back from its session file (TwTimeline):
+ * what the timeline viewer shows of it. */
+
+#define TW_TYPE_TIMELINE_STEP (tw_timeline_step_get_type ())
+G_DECLARE_FINAL_TYPE (TwTimelineStep, tw_timeline_step, TW, TIMELINE_STEP, GObject)
+
+guint64     tw_timeline_step_get_seq          (TwTimelineStep *self);
+/* ISO 8601, as recorded. */
+const char *tw_timeline_step_get_time         (TwTimelineStep *self);
+const char *tw_timeline_step_get_agent_id     (TwTimelineStep *self);
+const char *tw_timeline_step_get_agent_name   (TwTimelineStep *self);
+const char *tw_timeline_step_get_tool         (TwTimelineStep *self);
+const char *tw_timeline_step_get_browser_id   (TwTimelineStep *self);
+/* `button "Save"`, or the ref, or NULL. */
+const char *tw_timeline_step_get_target       (TwTimelineStep *self);
+/* The arguments as compact JSON. */
+const char *tw_timeline_step_get_arguments    (TwTimelineStep *self);
+const char *tw_timeline_step_get_result       (TwTimelineStep *self);
+/* "browser_stale_ref — …" for a failed call, else NULL. */
+const char *tw_timeline_step_get_error        (TwTimelineStep *self);
+double      tw_timeline_step_get_duration_ms  (TwTimelineStep *self);
+/* The pictures' files, or NULL. */
+const char *tw_timeline_step_get_before_path  (TwTimelineStep *self);
+const char *tw_timeline_step_get_after_path   (TwTimelineStep *self);
+
+/* Parses a line of a session file in @dir; NULL when it is not one. */
+TwTimelineStep *tw_timeline_step_new_from_line (const char *line,
+                                                const char *dir);
+
+G_END_DECLS

@@ -1,0 +1,794 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-timeline.h"
+
+#include "tw-json.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* How much of a result's text a line keeps. */
+#define RESULT_MAX_CHARS 2000
+#define IMAGE_QUALITY "70"
+
+/* Calls that change what a tab shows: they get a picture before and
+ * after. */
+static const char * const acting_tools[] = {
+  "browser_click", "browser_fill", "browser_fill_form", "browser_type", "browser_keypress",
+  "browser_hover", "browser_select", "browser_drag", "browser_upload", "browser_scroll",
+  "browser_navigate", "browser_back", "browser_forward", "browser_reload", "browser_mouse",
+  "browser_handle_dialog", "browser_set_content", "browser_evaluate", "browser_new_tab",
+  "browser_resize", "browser_emulate",
+};
+
+struct _TwTimeline
+{
+  GObject        parent_instance;
+
+  TwBrowser     *browser;   /* weak */
+  TwActivityLog *activity;
+  char          *dir;
+  char          *run_id;
+  guint64        max_bytes;
+  GHashTable    *steps;     /* call id -> Step, while the call runs */
+  GThreadPool   *writer;    /* one thread: lines are written in order */
+  guint64        seq;
+  guint          pending;
+};
+
+enum {
+  PROP_0,
+  PROP_MAX_MEGABYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TwTimeline, tw_timeline, G_TYPE_OBJECT)
+
+typedef struct
+{
+  TwTimeline      *timeline;  /* strong, until written */
+  guint64          seq;
+  TwActivityEntry *entry;
+  JsonObject      *arguments;
+  char            *result_text;
+  WebKitWebView   *view;
+  GdkTexture      *before;
+  GdkTexture      *after;
+  guint            waiting;
+  gboolean         ended;
+  /* Filled in for the writer, on the main thread. */
+  char            *line_fields;  /* the line's JSON, without the pictures */
+  char            *session_path;
+  char            *image_prefix;
+  guint64          max_bytes;
+  char            *dir;
+} Step;
+
+static void
+step_free (Step *step)
+{
+  g_clear_object (&step->entry);
+  g_clear_pointer (&step->arguments, json_object_unref);
+  g_clear_object (&step->view);
+  g_clear_object (&step->before);
+  g_clear_object (&step->after);
+  g_free (step->result_text);
+  g_free (step->line_fields);
+  g_free (step->session_path);
+  g_free (step->image_prefix);
+  g_free (step->dir);
+  g_clear_object (&step->timeline);
+  g_free (step);
+}
+
+static gboolean
+is_acting (const char *tool)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (acting_tools); i++)
+    if (g_strcmp0 (tool, acting_tools[i]) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* A file name part from anything an agent calls itself. */
+static char *
+safe_name (const char *text)
+{
+  GString *name = g_string_new (NULL);
+
+  for (const char *p = text != NULL ? text : "person"; *p != '\0' && name->len < 40; p++)
+    g_string_append_c (name, g_ascii_isalnum (*p) || *p == '-' || *p == '_' ? *p : '_');
+  if (name->len == 0)
+    g_string_append (name, "person");
+
+  return g_string_free (name, FALSE);
+}
+
+char *
+tw_timeline_dup_session_path (TwTimeline *self,
+                              const char *agent_id)
+{
+  g_autofree char *agent = NULL;
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+
+  agent = safe_name (agent_id);
+  file = g_strdup_printf ("%s-%s.jsonl", self->run_id, agent);
+
+  return g_build_filename (self->dir, file, NULL);
+}
+
+/* The writer thread */
+
+/* A picture of at most TW_TIMELINE_IMAGE_WIDTH pixels across, as JPEG;
+ * returns its size, 0 when it could not be written. */
+static gsize
+write_image (GdkTexture *texture,
+             const char *path)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guchar *pixels = g_malloc (stride * height);
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GdkPixbuf) scaled = NULL;
+  int out_width = MIN (width, TW_TIMELINE_IMAGE_WIDTH);
+  int out_height = MAX (1, (int) ((gint64) height * out_width / MAX (1, width)));
+  GStatBuf st;
+
+  /* B, G, R, A premultiplied in memory; pages are opaque. */
+  gdk_texture_download (texture, pixels, stride);
+  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  for (int y = 0; y < height; y++)
+    {
+      const guchar *in = pixels + (gsize) y * stride;
+      guchar *out = gdk_pixbuf_get_pixels (pixbuf) + (gsize) y * gdk_pixbuf_get_rowstride (pixbuf);
+
+      for (int x = 0; x < width; x++, in += 4, out += 3)
+        {
+          int white = 255 - in[3];
+
+          out[0] = (guchar) MIN (255, in[2] + white);
+          out[1] = (guchar) MIN (255, in[1] + white);
+          out[2] = (guchar) MIN (255, in[0] + white);
+        }
+    }
+  scaled = gdk_pixbuf_scale_simple (pixbuf, out_width, out_height, GDK_INTERP_BILINEAR);
+  if (!gdk_pixbuf_save (scaled, path, "jpeg", NULL, "quality", IMAGE_QUALITY, NULL))
+    return 0;
+
+  return g_stat (path, &st) == 0 ? (gsize) st.st_size : 0;
+}
+
+typedef struct
+{
+  char   *path;
+  gint64  size;
+} StoredFile;
+
+static void
+stored_file_clear (StoredFile *file)
+{
+  g_free (file->path);
+}
+
+static int
+compare_stored (gconstpointer a,
+                gconstpointer b)
+{
+  return g_strcmp0 (((const StoredFile *) a)->path, ((const StoredFile *) b)->path);
+}
+
+/* Keeps the folder within its limits: the oldest pictures go first (names
+ * begin with the run's time and the call's number, so they sort oldest
+ * first), then the oldest sessions other than @keep. */
+static void
+prune (const char *dir,
+       guint64     max_bytes,
+       const char *keep)
+{
+  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+  g_autofree char *images_dir = g_build_filename (dir, "images", NULL);
+  g_autoptr(GDir) images_folder = g_dir_open (images_dir, 0, NULL);
+  g_autoptr(GArray) images = g_array_new (FALSE, TRUE, sizeof (StoredFile));
+  g_autoptr(GArray) sessions = g_array_new (FALSE, TRUE, sizeof (StoredFile));
+  guint64 total = 0;
+  const char *name;
+
+  g_array_set_clear_func (images, (GDestroyNotify) stored_file_clear);
+  g_array_set_clear_func (sessions, (GDestroyNotify) stored_file_clear);
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      StoredFile file = { g_build_filename (dir, name, NULL), 0 };
+      GStatBuf st;
+
+      if (!g_str_has_suffix (name, ".jsonl") || g_stat (file.path, &st) != 0)
+        {
+          g_free (file.path);
+          continue;
+        }
+      file.size = st.st_size;
+      total += st.st_size;
+      g_array_append_val (sessions, file);
+    }
+  while (images_folder != NULL && (name = g_dir_read_name (images_folder)) != NULL)
+    {
+      StoredFile file = { g_build_filename (images_dir, name, NULL), 0 };
+      GStatBuf st;
+
+      if (g_stat (file.path, &st) != 0)
+        {
+          g_free (file.path);
+          continue;
+        }
+      file.size = st.st_size;
+      total += st.st_size;
+      g_array_append_val (images, file);
+    }
+
+  g_array_sort (images, compare_stored);
+  g_array_sort (sessions, compare_stored);
+
+  for (guint i = 0; i < images->len && (total > max_bytes ||
+                                        images->len - i > TW_TIMELINE_MAX_IMAGES); i++)
+    {
+      StoredFile *file = &g_array_index (images, StoredFile, i);
+
+      if (g_unlink (file->path) == 0)
+        total -= file->size;
+    }
+  for (guint i = 0; i < sessions->len && total > max_bytes; i++)
+    {
+      StoredFile *file = &g_array_index (sessions, StoredFile, i);
+
+      if (g_strcmp0 (file->path, keep) != 0 && g_unlink (file->path) == 0)
+        total -= file->size;
+    }
+}
+
+static gboolean
+step_written_cb (gpointer user_data)
+{
+  Step *step = user_data;
+
+  step->timeline->pending--;
+  step_free (step);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+write_step (gpointer data,
+            gpointer user_data)
+{
+  Step *step = data;
+  g_autofree char *images_dir = g_build_filename (step->dir, "images", NULL);
+  g_autoptr(JsonNode) node = json_from_string (step->line_fields, NULL);
+  g_autofree char *line = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  JsonObject *object = json_node_get_object (node);
+  GdkTexture *pictures[2] = { step->before, step->after };
+  const char *names[2] = { "before", "after" };
+
+  g_mkdir_with_parents (images_dir, 0700);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *file_name = NULL;
+      g_autofree char *path = NULL;
+
+      if (pictures[i] == NULL)
+        continue;
+      file_name = g_strdup_printf ("%s-%s.jpg", step->image_prefix, names[i]);
+      path = g_build_filename (images_dir, file_name, NULL);
+      if (write_image (pictures[i], path) > 0)
+        {
+          g_autofree char *relative = g_build_filename ("images", file_name, NULL);
+
+          json_object_set_string_member (object, names[i], relative);
+        }
+    }
+
+  line = json_to_string (node, FALSE);
+  file = g_file_new_for_path (step->session_path);
+  out = g_file_append_to (file, G_FILE_CREATE_PRIVATE, NULL, NULL);
+  if (out != NULL)
+    {
+      g_output_stream_printf (G_OUTPUT_STREAM (out), NULL, NULL, NULL, "%s\n", line);
+      g_output_stream_close (G_OUTPUT_STREAM (out), NULL, NULL);
+    }
+
+  prune (step->dir, step->max_bytes, step->session_path);
+
+  /* The pictures are no longer needed; the step goes back to the main
+   * thread, which owns the timeline. */
+  g_clear_object (&step->before);
+  g_clear_object (&step->after);
+  g_idle_add_full (G_PRIORITY_DEFAULT, step_written_cb, step, NULL);
+}
+
+/* The main thread */
+
+/* The text a call's result carried, cut to a readable length. */
+static char *
+result_text (JsonNode *result)
+{
+  JsonObject *object = result != NULL && JSON_NODE_HOLDS_OBJECT (result)
+                       ? json_node_get_object (result) : NULL;
+  JsonArray *content = tw_json_get_array (object, "content");
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
+    {
+      JsonNode *item = json_array_get_element (content, i);
+      JsonObject *block = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
+      const char *type = tw_json_get_string (block, "type", NULL);
+
+      if (g_strcmp0 (type, "text") == 0)
+        {
+          if (text->len > 0)
+            g_string_append_c (text, '\n');
+          g_string_append (text, tw_json_get_string (block, "text", ""));
+        }
+      else if (type != NULL)
+        {
+          g_string_append_printf (text, "%s[%s]", text->len > 0 ? "\n" : "", type);
+        }
+    }
+
+  if (text->len > RESULT_MAX_CHARS)
+    {
+      const char *end = g_utf8_find_prev_char (text->str, text->str + RESULT_MAX_CHARS);
+
+      g_string_truncate (text, end != NULL ? (gsize) (end - text->str) : 0);
+      g_string_append (text, "…");
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+finish_step (Step *step)
+{
+  TwTimeline *self = step->timeline;
+  TwActivityEntry *entry = step->entry;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *time = g_date_time_format_iso8601 (tw_activity_entry_get_time (entry));
+
+  g_hash_table_steal (self->steps, step->entry);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "seq");
+  json_builder_add_int_value (builder, step->seq);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_string_value (builder, time);
+  json_builder_set_member_name (builder, "agentId");
+  json_builder_add_string_value (builder, tw_activity_entry_get_agent_id (entry));
+  json_builder_set_member_name (builder, "agentName");
+  json_builder_add_string_value (builder, tw_activity_entry_get_agent_name (entry));
+  json_builder_set_member_name (builder, "tool");
+  json_builder_add_string_value (builder, tw_activity_entry_get_tool (entry));
+  json_builder_set_member_name (builder, "browserId");
+  json_builder_add_string_value (builder, tw_activity_entry_get_browser_id (entry));
+  json_builder_set_member_name (builder, "arguments");
+  json_builder_add_value (builder, json_node_init_object (json_node_alloc (), step->arguments));
+  json_builder_set_member_name (builder, "durationMs");
+  json_builder_add_double_value (builder, tw_activity_entry_get_duration_ms (entry));
+  json_builder_set_member_name (builder, "ok");
+  json_builder_add_boolean_value (builder,
+                                  tw_activity_entry_get_state (entry) == TW_ACTIVITY_SUCCEEDED);
+  if (tw_activity_entry_get_error_code (entry) != NULL)
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, tw_activity_entry_get_error_code (entry));
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, tw_activity_entry_get_error_message (entry));
+      json_builder_end_object (builder);
+    }
+  if (tw_activity_entry_get_target_role (entry) != NULL || tw_activity_entry_get_ref (entry) != NULL)
+    {
+      json_builder_set_member_name (builder, "element");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "ref");
+      json_builder_add_string_value (builder, tw_activity_entry_get_ref (entry));
+      json_builder_set_member_name (builder, "role");
+      json_builder_add_string_value (builder, tw_activity_entry_get_target_role (entry));
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, tw_activity_entry_get_target_name (entry));
+      json_builder_end_object (builder);
+    }
+  json_builder_set_member_name (builder, "result");
+  json_builder_add_string_value (builder, step->result_text);
+  json_builder_end_object (builder);
+
+  node = json_builder_get_root (builder);
+  step->line_fields = json_to_string (node, FALSE);
+  step->session_path = tw_timeline_dup_session_path (self, tw_activity_entry_get_agent_id (entry));
+  step->image_prefix = g_strdup_printf ("%s-%06" G_GUINT64_FORMAT, self->run_id, step->seq);
+  step->max_bytes = self->max_bytes;
+  step->dir = g_strdup (self->dir);
+  g_clear_object (&step->view);
+
+  g_thread_pool_push (self->writer, step, NULL);
+}
+
+static void
+maybe_finish (Step *step)
+{
+  if (step->ended && step->waiting == 0)
+    finish_step (step);
+}
+
+static void
+picture_taken (Step          *step,
+               GdkTexture   **slot,
+               GObject       *view,
+               GAsyncResult  *result)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (view), result, NULL);
+  /* The writer thread reads pictures in memory only. */
+  if (texture != NULL && GDK_IS_MEMORY_TEXTURE (texture))
+    g_set_object (slot, texture);
+
+  step->waiting--;
+  maybe_finish (step);
+}
+
+static void
+before_taken_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Step *step = user_data;
+
+  picture_taken (step, &step->before, object, result);
+}
+
+static void
+after_taken_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Step *step = user_data;
+
+  picture_taken (step, &step->after, object, result);
+}
+
+/* A picture of what the tab shows, asked of WebKit without waiting for
+ * it. */
+static void
+take_picture (Step                *step,
+              GAsyncReadyCallback  callback)
+{
+  step->waiting++;
+  webkit_web_view_get_snapshot (step->view, WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, callback, step);
+}
+
+static WebKitWebView *
+lookup_view (TwTimeline *self,
+             const char *browser_id)
+{
+  TwBrowserTab *tab;
+
+  if (self->browser == NULL || browser_id == NULL)
+    return NULL;
+  tab = tw_browser_lookup_tab (self->browser, browser_id);
+
+  return tab != NULL ? tw_browser_tab_get_view (tab) : NULL;
+}
+
+static void
+call_began_cb (TwTimeline      *self,
+               TwActivityEntry *entry,
+               JsonObject      *arguments,
+               TwActivityLog   *log)
+{
+  Step *step;
+  WebKitWebView *view;
+
+  if (self->max_bytes == 0)
+    return;
+
+  step = g_new0 (Step, 1);
+  step->timeline = g_object_ref (self);
+  step->seq = ++self->seq;
+  step->entry = g_object_ref (entry);
+  step->arguments = json_object_ref (arguments);
+  self->pending++;
+
+  /* Calls are found again by their entry at the end. */
+  g_hash_table_insert (self->steps, entry, step);
+
+  view = is_acting (tw_activity_entry_get_tool (entry))
+         ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
+  if (view != NULL)
+    {
+      step->view = g_object_ref (view);
+      take_picture (step, before_taken_cb);
+    }
+}
+
+static void
+call_ended_cb (TwTimeline      *self,
+               TwActivityEntry *entry,
+               JsonNode        *result,
+               TwActivityLog   *log)
+{
+  Step *step = g_hash_table_lookup (self->steps, entry);
+  WebKitWebView *view;
+
+  if (step == NULL)
+    return;
+
+  step->ended = TRUE;
+  step->result_text = result_text (result);
+
+  /* A tab that was opened by the call is known only now. */
+  view = is_acting (tw_activity_entry_get_tool (entry))
+         ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
+  if (view != NULL && g_strcmp0 (tw_activity_entry_get_tool (entry), "browser_close_tab") != 0)
+    {
+      g_set_object (&step->view, view);
+      take_picture (step, after_taken_cb);
+    }
+
+  maybe_finish (step);
+}
+
+/* TwTimeline */
+
+static void
+tw_timeline_dispose (GObject *object)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  if (self->activity != NULL)
+    g_signal_handlers_disconnect_by_data (self->activity, self);
+  g_clear_object (&self->activity);
+  g_clear_weak_pointer (&self->browser);
+
+  G_OBJECT_CLASS (tw_timeline_parent_class)->dispose (object);
+}
+
+static void
+tw_timeline_finalize (GObject *object)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  /* Every step holds the timeline until it is written: none is left. */
+  g_thread_pool_free (self->writer, FALSE, TRUE);
+  g_hash_table_unref (self->steps);
+  g_free (self->dir);
+  g_free (self->run_id);
+
+  G_OBJECT_CLASS (tw_timeline_parent_class)->finalize (object);
+}
+
+static void
+tw_timeline_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_MEGABYTES:
+      g_value_set_uint (value, (guint) (self->max_bytes / (1024 * 1024)));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_timeline_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TwTimeline *self = TW_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_MEGABYTES:
+      tw_timeline_set_max_bytes (self, (guint64) g_value_get_uint (value) * 1024 * 1024);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_timeline_class_init (TwTimelineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tw_timeline_dispose;
+  object_class->finalize = tw_timeline_finalize;
+  object_class->get_property = tw_timeline_get_property;
+  object_class->set_property = tw_timeline_set_property;
+
+  /* The size limit in whole megabytes, as the workspace's setting gives
+   * it. */
+  properties[PROP_MAX_MEGABYTES] =
+    g_param_spec_uint ("max-megabytes", NULL, NULL, 0, G_MAXUINT32 / 2, 0,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tw_timeline_init (TwTimeline *self)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  self->steps = g_hash_table_new (NULL, NULL);
+  self->writer = g_thread_pool_new (write_step, NULL, 1, FALSE, NULL);
+  /* Sessions of this run sort after those of earlier runs. */
+  self->run_id = g_date_time_format (now, "%Y%m%d-%H%M%S");
+}
+
+TwTimeline *
+tw_timeline_new (TwBrowser  *browser,
+                 const char *dir)
+{
+  TwTimeline *self;
+
+  g_return_val_if_fail (TW_IS_BROWSER (browser), NULL);
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  self = g_object_new (TW_TYPE_TIMELINE, NULL);
+  g_set_weak_pointer (&self->browser, browser);
+  self->dir = g_strdup (dir);
+  self->activity = g_object_ref (tw_browser_get_activity (browser));
+  g_signal_connect_swapped (self->activity, "call-began", G_CALLBACK (call_began_cb), self);
+  g_signal_connect_swapped (self->activity, "call-ended", G_CALLBACK (call_ended_cb), self);
+
+  return self;
+}
+
+const char *
+tw_timeline_get_dir (TwTimeline *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+
+  return self->dir;
+}
+
+guint64
+tw_timeline_get_max_bytes (TwTimeline *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), 0);
+
+  return self->max_bytes;
+}
+
+void
+tw_timeline_set_max_bytes (TwTimeline *self,
+                           guint64     max_bytes)
+{
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  if (self->max_bytes == max_bytes)
+    return;
+  self->max_bytes = max_bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_MEGABYTES]);
+}
+
+guint
+tw_timeline_get_pending (TwTimeline *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), 0);
+
+  return self->pending;
+}
+
+/* Reading back */
+
+typedef struct
+{
+  char *dir;
+  char *prefix;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_free (data->dir);
+  g_free (data->prefix);
+  g_free (data);
+}
+
+static int
+compare_steps (gconstpointer a,
+               gconstpointer b)
+{
+  guint64 x = tw_timeline_step_get_seq (*(TwTimelineStep **) a);
+  guint64 y = tw_timeline_step_get_seq (*(TwTimelineStep **) b);
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  g_autoptr(GDir) folder = g_dir_open (data->dir, 0, NULL);
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (g_object_unref);
+  GListStore *store = g_list_store_new (TW_TYPE_TIMELINE_STEP);
+  const char *name;
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *contents = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      if (!g_str_has_prefix (name, data->prefix) || !g_str_has_suffix (name, ".jsonl"))
+        continue;
+      path = g_build_filename (data->dir, name, NULL);
+      if (!g_file_get_contents (path, &contents, NULL, NULL))
+        continue;
+      lines = g_strsplit (contents, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          TwTimelineStep *step = tw_timeline_step_new_from_line (lines[i], data->dir);
+
+          if (step != NULL)
+            g_ptr_array_add (steps, step);
+        }
+    }
+
+  g_ptr_array_sort (steps, compare_steps);
+  g_list_store_splice (store, 0, 0, steps->pdata, steps->len);
+  g_task_return_pointer (task, store, g_object_unref);
+}
+
+void
+tw_timeline_load_async (TwTimeline          *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_timeline_load_async);
+  data = g_new0 (LoadData, 1);
+  data->dir = g_strdup (self->dir);
+  data->prefix = g_strconcat (self->run_id, "-", NULL);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+GListModel *
+tw_timeline_load_finish (TwTimeline    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
