@@ -120,6 +120,12 @@ test('typing, filling, selecting, hovering and clicking inside a frame of anothe
 
   await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'img "What is the CVC?"') });
   assert.ok((await snapshot(id)).includes('The three digits on the back of the card'), 'the hint shows on hover');
+  // The pointer leaves the frame for the shop's page: the hint goes.
+  await callOk(client, 'browser_hover', { browserId: id, ref: refIn(text, 'heading "Checkout"') });
+  assert.ok(!(await snapshot(id)).includes('three digits on the back'), 'the hint hides when the pointer leaves');
+
+  await callOk(client, 'browser_scroll', { browserId: id, ref: refIn(text, 'region "Terms"'), deltaX: 0, deltaY: 400 });
+  await callOk(client, 'browser_wait', { browserId: id, text: 'Terms read to the end' });
 
   const pay = refIn(text, 'button "Pay"');
   const clicked = await callOk(client, 'browser_click', { browserId: id, ref: pay });

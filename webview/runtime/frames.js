@@ -252,9 +252,10 @@ const Frames = {
   },
 
   // frames.show: brings the frame at args.path (relative to this one) into
-  // view, and with args.focus gives it the focus, as a click into it does:
-  // each frame on the way scrolls to and focuses the element that holds
-  // the next one.
+  // view, with args.focus gives it the focus, as a click into it does, and
+  // with args.pointer moves the pointer onto it: each frame on the way
+  // scrolls to, focuses and points at the element that holds the next
+  // one.
   show (ctx, args) {
     const parts = String(args.path).split('.');
     let win = window;
@@ -270,6 +271,7 @@ const Frames = {
         return here !== null &&
                Frames.call(here, 'frames.show', {
                  path: parts.slice(i).join('.'), focus: args.focus === true,
+                 pointer: args.pointer === true,
                }) === true;
       }
       const child = win[parseInt(parts[i], 10)];
@@ -281,18 +283,29 @@ const Frames = {
         el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
       if (args.focus === true && doc.activeElement !== el)
         el.focus({ preventScroll: true });
+      if (args.pointer === true && win === window) {
+        const b = el.getBoundingClientRect();
+        Pointer.moveTo(b.left + b.width / 2, b.top + b.height / 2, Frames.NO_MODS);
+      }
       win = child;
     }
     return true;
   },
 
-  // Functions that act on a ref: true for those that move the focus as
-  // they do.
+  // Functions that act on a ref, and whether they move the focus and the
+  // pointer as they do.
   ACTING: new Map([
-    ['actions.click', true], ['actions.fill', true], ['actions.select', true],
-    ['actions.drag', true], ['actions.upload', true], ['keyboard.down', true],
-    ['actions.hover', false], ['actions.scroll', false], ['pageState.elementBox', false],
+    ['actions.click', { focus: true, pointer: true }],
+    ['actions.drag', { focus: true, pointer: true }],
+    ['actions.fill', { focus: true, pointer: false }],
+    ['actions.select', { focus: true, pointer: false }],
+    ['actions.upload', { focus: true, pointer: false }],
+    ['keyboard.down', { focus: true, pointer: false }],
+    ['actions.hover', { focus: false, pointer: true }],
+    ['actions.scroll', { focus: false, pointer: true }],
+    ['pageState.elementBox', { focus: false, pointer: false }],
   ]),
+  NO_MODS: Object.freeze({ ctrl: false, shift: false, alt: false, meta: false }),
 
   // Before such a function runs in this frame: the frames above bring it
   // into view, where a person would act, and hand it the focus when the
@@ -300,16 +313,37 @@ const Frames = {
   // focus within itself only once it has the focus, as a person's click
   // into it gives it.
   prepare (name, args) {
-    const focus = Frames.ACTING.get(name);
-    if (Frames.number === 0 || typeof args.ref !== 'string' || focus === undefined)
+    const how = Frames.ACTING.get(name);
+    if (Frames.number === 0 || typeof args.ref !== 'string' || how === undefined)
       return;
     const path = Frames.pathOf(window);
     try {
       if (path !== null && path !== '')
-        Frames.call('', 'frames.show', { path, focus });
+        Frames.call('', 'frames.show', { path, focus: how.focus, pointer: how.pointer });
     } catch (e) {
       // Then the action says what it could not do.
     }
+  },
+
+  // The pointer leaves a frame of another origin for the element target of
+  // this document (Pointer.moveTo): the frame's runtime moves its own
+  // pointer out of everything in it.
+  pointerLeaves (old, target) {
+    if (old === null || old === target || (old.localName !== 'iframe' && old.localName !== 'frame') ||
+        Dom.frameDocument(old) !== null || !old.contentWindow)
+      return;
+    const path = Frames.pathOf(old.contentWindow);
+    try {
+      if (path !== null && path !== '')
+        Frames.call(path, 'frames.pointerOut', {});
+    } catch (e) {
+      // A frame that is going away has nothing left to leave.
+    }
+  },
+
+  pointerOut (ctx, args) {
+    Pointer.moveTo(-1, -1, Frames.NO_MODS);
+    return true;
   },
 
   // Where this frame's content starts in the top-level viewport; {0, 0} in
@@ -373,4 +407,5 @@ Api.register('frames.snapshot', Frames.snapshotHere);
 Api.register('frames.offset', Frames.offsetOf);
 Api.register('frames.focused', Frames.focused);
 Api.register('frames.show', Frames.show);
+Api.register('frames.pointerOut', Frames.pointerOut);
 Api.register('frames.text', Frames.textHere);

@@ -219,6 +219,7 @@ const Pointer = {
       old = null;
 
     if (target !== old) {
+      Frames.pointerLeaves(old, target);
       const oldChain = old ? Pointer.chain(old) : [];
       const newChain = target ? Pointer.chain(target) : [];
       const newSet = new Set(newChain);
