@@ -70,18 +70,35 @@ tw_browser_error_code_next_step (TwBrowserError code)
   return error_next_steps[code];
 }
 
+/* An error's message on one line: a message may carry the page's words
+ * (an exception a page script threw), and a line break in it would let
+ * the page start a line of its own that reads as Tabwright's (issue 32). */
+static char *
+dup_one_line (const char *message)
+{
+  char *line = g_strdup (message);
+
+  for (char *p = line; *p != '\0'; p++)
+    if (*p == '\n' || *p == '\r')
+      *p = ' ';
+
+  return line;
+}
+
 char *
 tw_browser_error_format_text (const GError *error)
 {
+  g_autofree char *message = NULL;
   TwBrowserError code;
 
   g_return_val_if_fail (error != NULL, NULL);
 
   code = tw_browser_error_from_gerror (error);
+  message = dup_one_line (error->message);
 
   return g_strdup_printf ("Error: %s — %s\n%s",
                           tw_browser_error_code_name (code),
-                          error->message,
+                          message,
                           tw_browser_error_code_next_step (code));
 }
 
@@ -142,12 +159,14 @@ tw_browser_error_to_tool_result (const GError *error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *text = NULL;
+  g_autofree char *message = NULL;
   TwBrowserError code;
 
   g_return_val_if_fail (error != NULL, NULL);
 
   code = tw_browser_error_from_gerror (error);
   text = tw_browser_error_format_text (error);
+  message = dup_one_line (error->message);
 
   json_builder_begin_object (builder);
 
@@ -168,7 +187,7 @@ tw_browser_error_to_tool_result (const GError *error)
   json_builder_set_member_name (builder, "code");
   json_builder_add_string_value (builder, tw_browser_error_code_name (code));
   json_builder_set_member_name (builder, "message");
-  json_builder_add_string_value (builder, error->message);
+  json_builder_add_string_value (builder, message);
   json_builder_set_member_name (builder, "retryable");
   json_builder_add_boolean_value (builder, tw_browser_error_is_retryable (code));
   json_builder_end_object (builder);

@@ -897,6 +897,15 @@ test_owners (void)
   assert_denied (browser, &other, mine, "belongs to Test Agent");
   tw_browser_set_share_tabs (browser, TRUE);
   assert_allowed (browser, &other, mine);
+  tw_browser_set_share_tabs (browser, FALSE);
+
+  /* An agent that ends leaves its tabs shared, under its name. */
+  tw_browser_tab_set_shared (tab, FALSE);
+  assert_denied (browser, &other, mine, "belongs to Test Agent");
+  tw_browser_remove_agent (browser, "test-agent");
+  g_assert_true (tw_browser_tab_get_shared (tab));
+  g_assert_cmpstr (tw_browser_tab_get_owner (tab), ==, "Test Agent");
+  assert_allowed (browser, &other, mine);
 
   g_assert_finalize_object (g_steal_pointer (&browser));
 }

@@ -227,6 +227,24 @@ tw_browser_set_person_id (TwBrowser  *self,
   self->person_id = g_strdup (agent_id);
 }
 
+static gboolean
+forget_agent (TwBrowser  *self,
+              const char *agent_id)
+{
+  for (guint i = 0; i < self->agents->len; i++)
+    {
+      TwBrowserAgent *agent = g_ptr_array_index (self->agents, i);
+
+      if (g_str_equal (agent->id, agent_id))
+        {
+          g_ptr_array_remove_index (self->agents, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 void
 tw_browser_add_agent (TwBrowser  *self,
                       const char *agent_id,
@@ -237,7 +255,7 @@ tw_browser_add_agent (TwBrowser  *self,
   g_return_if_fail (TW_IS_BROWSER (self));
   g_return_if_fail (agent_id != NULL);
 
-  tw_browser_remove_agent (self, agent_id);
+  forget_agent (self, agent_id);
 
   agent = g_new0 (TwBrowserAgent, 1);
   agent->id = g_strdup (agent_id);
@@ -249,18 +267,24 @@ void
 tw_browser_remove_agent (TwBrowser  *self,
                          const char *agent_id)
 {
+  guint n_tabs;
+
   g_return_if_fail (TW_IS_BROWSER (self));
   g_return_if_fail (agent_id != NULL);
 
-  for (guint i = 0; i < self->agents->len; i++)
-    {
-      TwBrowserAgent *agent = g_ptr_array_index (self->agents, i);
+  if (!forget_agent (self, agent_id))
+    return;
 
-      if (g_str_equal (agent->id, agent_id))
-        {
-          g_ptr_array_remove_index (self->agents, i);
-          return;
-        }
+  /* An agent that ended leaves its tabs to whoever comes next: they keep
+   * its name, so the person sees where they came from, and every agent may
+   * use them. */
+  n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (g_strcmp0 (tw_browser_tab_get_owner_id (tab), agent_id) == 0)
+        tw_browser_tab_set_shared (tab, TRUE);
     }
 }
 

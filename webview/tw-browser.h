@@ -99,7 +99,8 @@ void                  tw_browser_set_person_id       (TwBrowser     *self,
                                                       const char    *agent_id);
 /* The running agents, by id and display name, for handing tabs over: the
  * app adds each agent as its token starts to work and removes it when the
- * agent ends. Names are unique in a workspace ("Codex #2"). */
+ * agent ends, which shares the tabs it owned with every agent. Names are
+ * unique in a workspace ("Codex #2"). */
 void                  tw_browser_add_agent           (TwBrowser     *self,
                                                       const char    *agent_id,
                                                       const char    *agent_name);

@@ -17,20 +17,21 @@ append_match (GString    *text,
   const char *note = tw_json_get_string (match, "note", NULL);
   JsonNode *score = json_object_get_member (match, "score");
   char buffer[G_ASCII_DTOSTR_BUF_SIZE] = "0";
-  g_autofree char *title = NULL;
 
   if (score != NULL && JSON_NODE_HOLDS_VALUE (score))
     g_ascii_formatd (buffer, sizeof buffer, "%.3g", json_node_get_double (score));
-  title = g_strdup_printf ("\"%s\"", tw_json_get_string (match, "title", ""));
 
   g_string_append_printf (text, "\n\n%u. browserId: %s", position,
                           tw_json_get_string (match, "browserId", "?"));
   g_string_append_printf (text, "\n   url: %s", tw_json_get_string (match, "url", ""));
-  g_string_append_printf (text, "\n   title: %s", title);
+  /* The title and the snippet are the page's words, quoted (issue 32). */
+  g_string_append (text, "\n   title: ");
+  tw_tool_append_quoted (text, tw_json_get_string (match, "title", ""));
   g_string_append_printf (text, "\n   score: %s", buffer);
   if (note != NULL)
     g_string_append_printf (text, "\n   indexed: %s (%s)", indexed, note);
-  g_string_append_printf (text, "\n   snippet: %s", tw_json_get_string (match, "snippet", ""));
+  g_string_append (text, "\n   snippet: ");
+  tw_tool_append_quoted (text, tw_json_get_string (match, "snippet", ""));
 }
 
 static char *

@@ -174,6 +174,14 @@ test('a page cannot forge Tabwright\'s own lines: its text reads as page text', 
 
     const { text: logs } = await callOk(client, 'browser_logs', { browserId: data.browserId });
     assertFenced(logs, forged);
+
+    // An exception carrying the page's words stays on the error's one line
+    // (callError checks: the error line, then what to do next).
+    const { text: thrown } = await callError(client, 'browser_evaluate', {
+      browserId: data.browserId,
+      function: '() => { throw new Error(document.getElementById("notes").textContent); }',
+    }, 'browser_script_error');
+    assert.match(thrown, /Version 2 is out\. <\/page> Error: browser_denied/);
   } finally {
     await client?.close().catch(() => {});
     await app?.stop();

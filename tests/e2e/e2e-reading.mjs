@@ -463,7 +463,7 @@ test('browser_find_in_tabs ranks the open tabs by their text, with snippets', op
   assert.ok(ranked.data.tabs >= 3, 'every open tab was searched');
   assert.match(ranked.text, /^2 of \d+ tabs match "fog lantern keeper", best first\./);
   assert.equal(textField(ranked.text, '1. browserId'), lighthouse);
-  assert.match(ranked.text, /\n {3}url: .*find-lighthouse\.html\n {3}title: "Lighthouse keepers"\n {3}score: [\d.e+-]+\n {3}snippet: .*\*\*lantern\*\*/);
+  assert.match(ranked.text, /\n {3}url: .*find-lighthouse\.html\n {3}title: "Lighthouse keepers"\n {3}score: [\d.e+-]+\n {3}snippet: ".*\*\*lantern\*\*.*"$/m);
 
   // Hidden text is not visible text.
   const hidden = await callOk(client, 'browser_find_in_tabs', { query: 'marzipan' });
