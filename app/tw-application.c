@@ -218,6 +218,7 @@ tw_application_startup (GApplication *app)
     { "win.new-tab", { "<Primary>t", NULL } },
     { "win.close-tab", { "<Primary>w", NULL } },
     { "win.focus-address", { "<Primary>l", NULL } },
+    { "win.bookmark", { "<Primary>d", NULL } },
     { "win.back", { "<Alt>Left", NULL } },
     { "win.forward", { "<Alt>Right", NULL } },
     { "win.reload", { "F5", "<Primary>r", NULL } },

@@ -143,6 +143,8 @@ tw_settings_bind_browser (GSettings *workspace_settings,
 
   g_settings_bind (workspace_settings, "browser-tools-enabled", browser, "enabled",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (workspace_settings, "emulate-focus", browser, "emulate-focus",
+                   G_SETTINGS_BIND_GET);
   /* Only the setting chooses the groups; the browser never writes it. */
   g_settings_bind (workspace_settings, "tool-groups", browser, "tool-groups",
                    G_SETTINGS_BIND_GET);

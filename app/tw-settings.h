@@ -45,7 +45,8 @@ char                  *tw_settings_dup_workspace_path    (const char   *workspac
 /* Keeps @browser's "enabled" and the workspace's browser-tools-enabled key
  * the same, both ways, for as long as @browser lives: turning the key off
  * (Preferences, gsettings) makes every tool call fail with browser_disabled
- * at once; the window's "Turn On" sets the key back. */
+ * at once; the window's "Turn On" sets the key back. @browser's
+ * "emulate-focus" follows the emulate-focus key. */
 void                   tw_settings_bind_browser          (GSettings    *workspace_settings,
                                                           TwBrowser    *browser);
 

@@ -204,8 +204,12 @@ tw_workspace_get_browser (TwWorkspace *self)
       g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "tabwright",
                                                  "workspaces", self->id, NULL);
 
+      g_autofree char *history_file = g_build_filename (self->data_dir, "history.sqlite", NULL);
+      g_autoptr(TwHistory) history = tw_history_new (history_file);
+
       self->browser = tw_browser_new (website_data, cache);
       tw_browser_set_workspace_dir (self->browser, self->path);
+      tw_browser_set_history (self->browser, history);
     }
 
   return self->browser;

@@ -57,6 +57,8 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_PERFORMANCE] = "performance",
   /* Finding across tabs (issue 17). */
   [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
+  /* History and bookmarks (issue 31). */
+  [TW_TAB_COMMAND_HISTORY]   = "history",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -85,7 +87,8 @@ tw_tab_command_targets_tab (TwTabCommand command)
   return command != TW_TAB_COMMAND_LIST_TABS && command != TW_TAB_COMMAND_NEW_TAB &&
          command != TW_TAB_COMMAND_READ_URL &&
          command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
-         command != TW_TAB_COMMAND_DOWNLOADS && command != TW_TAB_COMMAND_FIND_IN_TABS;
+         command != TW_TAB_COMMAND_DOWNLOADS && command != TW_TAB_COMMAND_FIND_IN_TABS &&
+         command != TW_TAB_COMMAND_HISTORY;
 }
 
 void

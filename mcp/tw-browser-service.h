@@ -86,6 +86,9 @@ typedef enum
   /* Performance (issue 31, webview/runtime/performance.js). */
   TW_TAB_COMMAND_PERFORMANCE,   /* {maxResources?} -> {browserId,url,navigation,paint,largestContentfulPaint,...,resources,findings} */
 
+  /* History and bookmarks (issue 31, webview/tw-history-search.c). */
+  TW_TAB_COMMAND_HISTORY,       /* workspace: {query?,since?,until?,kind?,maxResults?} -> {query,kind,entries:[{url,title,lastVisit?,visits,visitors,bookmarked,bookmarkedAt?}]} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

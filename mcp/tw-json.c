@@ -14,16 +14,22 @@ tw_json_value_type (JsonNode *node)
   return json_node_get_value_type (node);
 }
 
+/* The member's node, NULL when it is absent or @object is NULL. */
+static JsonNode *
+get_member (JsonObject *object,
+            const char *member)
+{
+  g_return_val_if_fail (member != NULL, NULL);
+
+  return object != NULL ? json_object_get_member (object, member) : NULL;
+}
+
 static JsonNode *
 get_value (JsonObject *object,
            const char *member,
            GType       type)
 {
-  JsonNode *node;
-
-  g_return_val_if_fail (member != NULL, NULL);
-
-  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  JsonNode *node = get_member (object, member);
 
   return tw_json_value_type (node) == type ? node : NULL;
 }
@@ -77,11 +83,7 @@ JsonObject *
 tw_json_get_object (JsonObject *object,
                     const char *member)
 {
-  JsonNode *node;
-
-  g_return_val_if_fail (member != NULL, NULL);
-
-  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  JsonNode *node = get_member (object, member);
 
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
@@ -90,13 +92,32 @@ JsonArray *
 tw_json_get_array (JsonObject *object,
                    const char *member)
 {
-  JsonNode *node;
-
-  g_return_val_if_fail (member != NULL, NULL);
-
-  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  JsonNode *node = get_member (object, member);
 
   return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+char **
+tw_json_get_strv (JsonObject *object,
+                  const char *member)
+{
+  JsonArray *array = tw_json_get_array (object, member);
+  GPtrArray *values;
+
+  if (array == NULL)
+    return NULL;
+
+  values = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (tw_json_value_type (element) == G_TYPE_STRING)
+        g_ptr_array_add (values, g_strdup (json_node_get_string (element)));
+    }
+  g_ptr_array_add (values, NULL);
+
+  return (char **) g_ptr_array_free (values, FALSE);
 }
 
 const char *
@@ -104,11 +125,8 @@ tw_json_get_string_arg (JsonObject  *object,
                         const char  *member,
                         GError     **error)
 {
-  JsonNode *node;
+  JsonNode *node = get_member (object, member);
 
-  g_return_val_if_fail (member != NULL, NULL);
-
-  node = object != NULL ? json_object_get_member (object, member) : NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return NULL;
 
@@ -132,7 +150,7 @@ tw_json_get_boolean_arg (JsonObject  *object,
 
   g_return_val_if_fail (member != NULL, FALSE);
 
-  node = object != NULL ? json_object_get_member (object, member) : NULL;
+  node = get_member (object, member);
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
 

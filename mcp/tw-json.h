@@ -39,6 +39,11 @@ JsonObject *tw_json_get_object  (JsonObject *object,
 JsonArray  *tw_json_get_array   (JsonObject *object,
                                  const char *member);
 
+/* The strings of an array member, in order, leaving out elements that are
+ * not strings; NULL when the member is not an array. Free with g_strfreev(). */
+char      **tw_json_get_strv    (JsonObject *object,
+                                 const char *member);
+
 /* An optional string argument: NULL when it is absent or null, and NULL with
  * @error set (browser_invalid_argument, naming @member) when it is there but
  * not a string. */

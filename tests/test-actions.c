@@ -387,6 +387,33 @@ test_click_label_checkbox (void)
                "document.activeElement.selectionEnd", "name:3:3");
 }
 
+/* A data grid's column header names the column by its text, held in a
+ * child that handles the click; the header's ref is what an agent clicks,
+ * and the click sorts the grid as a person's would. */
+static void
+test_click_grid_header (void)
+{
+  g_autoptr(Page) page = page_new ();
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *price = NULL;
+  const char *text;
+
+  page_load (page, "grid.html");
+  text = page_snapshot (page);
+  g_assert_nonnull (strstr (text, "columnheader \"Price Column menu\" @e"));
+  g_assert_null (strstr (text, "- text: Price"));
+  price = find_ref (page, "columnheader \"Price Column menu\"");
+
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
+  assert_eval (page, "clicks.join()", "price");
+  assert_eval (page, "document.querySelector('[data-key=price]').getAttribute('aria-sort')", "ascending");
+  g_clear_pointer (&result, json_object_unref);
+  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
+  assert_eval (page, "[...document.querySelectorAll('#body [role=row] [role=gridcell]:first-child')]"
+               ".map(c => c.textContent).join()", "Desk,Chair,Lamp");
+  assert_eval (page, "document.querySelector('[data-key=price]').getAttribute('aria-sort')", "descending");
+}
+
 static void
 assert_error (GError         *error,
               TwBrowserError  code,
@@ -1537,6 +1564,7 @@ main (int   argc,
   g_test_add_func ("/actions/click/sequence", test_click_sequence);
   g_test_add_func ("/actions/click/double-right-modifiers", test_click_double_right_modifiers);
   g_test_add_func ("/actions/click/label-checkbox", test_click_label_checkbox);
+  g_test_add_func ("/actions/click/grid-header", test_click_grid_header);
   g_test_add_func ("/actions/click/not-interactable", test_click_not_interactable);
   g_test_add_func ("/actions/click/waits", test_click_waits);
   g_test_add_func ("/actions/click/navigation", test_click_navigation);

@@ -443,6 +443,66 @@ test_history (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
+static gboolean
+tab_is_done (gpointer data)
+{
+  return !tw_browser_tab_get_loading (data) && tw_browser_tab_get_uri (data)[0] != '\0' &&
+         !g_str_equal (tw_browser_tab_get_uri (data), "about:blank");
+}
+
+/* The workspace's history: each visit is the person's or the agent's whose
+ * command loaded the page, found by browser_history. */
+static void
+test_visits (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  g_autofree char *agent_tab = new_tab (browser, "index.html");
+  g_autofree char *index_url = page_url ("index.html");
+  g_autofree char *second_url = page_url ("second.html");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", second_url);
+  g_autoptr(JsonObject) args = tw_test_parse_object (params);
+  g_autoptr(JsonObject) found = NULL;
+  const TwCaller other = { "other-agent", "Other Agent", 0 };
+  Outcome opened = { 0 };
+  TwBrowserTab *person_tab;
+  JsonArray *entries;
+  JsonObject *entry;
+  JsonArray *visitors;
+
+  /* The person opens the index too, and another agent a second page. */
+  person_tab = tw_browser_open_tab (browser, index_url);
+  tw_test_wait_until (tab_is_done, person_tab, WAIT_MS, "the person's page to load");
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_NEW_TAB, NULL, args,
+                                &other, NULL, command_done_cb, &opened);
+  wait_for (&opened.done);
+  g_assert_no_error (opened.error);
+  json_object_unref (opened.reply);
+
+  found = run_ok (browser, TW_TAB_COMMAND_HISTORY, NULL, "{}");
+  entries = json_object_get_array_member (found, "entries");
+  g_assert_cmpuint (json_array_get_length (entries), ==, 2);
+
+  /* Latest first: the second page, by the other agent. */
+  entry = json_array_get_object_element (entries, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "url"), ==, second_url);
+  g_assert_cmpstr (json_object_get_string_member (entry, "title"), ==, "Second Page");
+  visitors = json_object_get_array_member (entry, "visitors");
+  g_assert_cmpuint (json_array_get_length (visitors), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (visitors, 0), ==, "Other Agent");
+
+  entry = json_array_get_object_element (entries, 1);
+  g_assert_cmpstr (json_object_get_string_member (entry, "url"), ==, index_url);
+  g_assert_cmpstr (json_object_get_string_member (entry, "title"), ==, "Fixture Index");
+  g_assert_cmpint (json_object_get_int_member (entry, "visits"), ==, 2);
+  visitors = json_object_get_array_member (entry, "visitors");
+  g_assert_cmpuint (json_array_get_length (visitors), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (visitors, 0), ==, TW_HISTORY_PERSON);
+  g_assert_cmpstr (json_array_get_string_element (visitors, 1), ==, "Test Agent");
+
+  g_assert_nonnull (agent_tab);
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
 /* Runs script in the page the way a click handler would, for what the
  * commands under test do not cover. */
 static void
@@ -1365,6 +1425,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/navigate-refuses", test_navigate_refuses);
   g_test_add_func ("/webview/browser/history", test_history);
   g_test_add_func ("/webview/browser/history-same-document", test_history_same_document);
+  g_test_add_func ("/webview/browser/visits", test_visits);
   g_test_add_func ("/webview/browser/reload", test_reload);
   g_test_add_func ("/webview/browser/close", test_close);
   g_test_add_func ("/webview/browser/close-while-loading", test_close_while_loading);

@@ -115,6 +115,23 @@ test_boolean_arg (void)
 
 /* One map from the names the page runtime uses to codes. */
 static void
+test_strv (void)
+{
+  g_autoptr(JsonObject) object =
+    parse_object ("{\"a\": [\"x\", 1, null, {\"y\": 2}, [\"z\"], \"w\"], \"e\": [], \"s\": \"x\"}");
+  g_auto(GStrv) mixed = tw_json_get_strv (object, "a");
+  g_auto(GStrv) empty = tw_json_get_strv (object, "e");
+
+  /* Only the strings, in order; an empty array is an empty list. */
+  g_assert_cmpstrv (mixed, ((const char *[]) { "x", "w", NULL }));
+  g_assert_nonnull (empty);
+  g_assert_null (empty[0]);
+  g_assert_null (tw_json_get_strv (object, "s"));
+  g_assert_null (tw_json_get_strv (object, "missing"));
+  g_assert_null (tw_json_get_strv (NULL, "a"));
+}
+
+static void
 test_error_names (void)
 {
   for (int code = 0; code <= TW_BROWSER_ERROR_INTERNAL; code++)
@@ -135,6 +152,7 @@ main (int   argc,
   g_test_add_func ("/mcp/json/string-arg", test_string_arg);
   g_test_add_func ("/mcp/json/boolean-arg", test_boolean_arg);
   g_test_add_func ("/mcp/json/value-type", test_value_type);
+  g_test_add_func ("/mcp/json/strv", test_strv);
   g_test_add_func ("/mcp/json/error-names", test_error_names);
 
   return g_test_run ();

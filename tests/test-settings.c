@@ -277,6 +277,39 @@ test_browser_tools_live (void)
   g_settings_reset (workspace, "browser-tools-enabled");
 }
 
+/* Agents' tabs as focused pages: on by default; the Preferences switch
+ * writes the workspace's key, and the workspace's browser follows it
+ * (test-tab-focus shows what a page then sees). */
+static void
+test_emulate_focus (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("focus-00000001", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  GtkWidget *focus_switch;
+
+  g_assert_true (g_settings_get_boolean (workspace, "emulate-focus"));
+  tw_settings_bind_browser (workspace, browser);
+  g_assert_true (tw_browser_get_emulate_focus (browser));
+
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/focus"));
+  focus_switch = tw_test_find_named (GTK_WIDGET (dialog), "emulate-focus-switch");
+  g_assert_nonnull (focus_switch);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (focus_switch)));
+
+  gtk_switch_set_active (GTK_SWITCH (focus_switch), FALSE);
+  g_assert_false (g_settings_get_boolean (workspace, "emulate-focus"));
+  g_assert_false (tw_browser_get_emulate_focus (browser));
+
+  g_settings_set_boolean (workspace, "emulate-focus", TRUE);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (focus_switch)));
+  g_assert_true (tw_browser_get_emulate_focus (browser));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_settings_reset (workspace, "emulate-focus");
+}
+
 static void
 test_browser_tools_banner (void)
 {
@@ -627,6 +660,7 @@ main (int   argc,
   g_test_add_func ("/settings/install-dirs/build-tree", test_install_dirs_build_tree);
   g_test_add_func ("/settings/browser-tools/live", test_browser_tools_live);
   g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
+  g_test_add_func ("/settings/emulate-focus", test_emulate_focus);
   g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
   g_test_add_func ("/settings/preferences/tool-groups", test_tool_groups);
   g_test_add_func ("/settings/window/size", test_window_state);

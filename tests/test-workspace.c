@@ -299,6 +299,108 @@ test_window_tabs (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Loaded, with its title: the UI process may hear of it after the load. */
+static gboolean
+tab_loaded (gpointer data)
+{
+  return !tw_browser_tab_get_loading (data) &&
+         g_str_has_prefix (tw_browser_tab_get_uri (data), "http://") &&
+         tw_browser_tab_get_title (data)[0] != '\0';
+}
+
+static gboolean
+popover_shows (gpointer data)
+{
+  return gtk_widget_get_visible (data);
+}
+
+static gboolean
+popover_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (data);
+}
+
+/* The workspace's history in the window: the star bookmarks the page shown,
+ * and typing in the address bar suggests visited and bookmarked pages,
+ * which open when chosen. */
+static void
+test_window_history (void)
+{
+  g_autofree char *folder = make_folder ("history");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwWorkspace) workspace = tw_workspace_new (folder, &error);
+  g_autofree char *base_url = NULL;
+  g_autoptr(SoupServer) server =
+    tw_test_server_new_page ("<title>Heron Field Notes</title><p>Herons wade.</p>", &base_url);
+  TwBrowser *browser;
+  TwHistory *history;
+  TwWindow *window;
+  TwBrowserTab *tab;
+  GtkWidget *star;
+  GtkWidget *suggestions;
+  GtkWidget *list;
+  GtkWidget *entry;
+  GtkListBoxRow *row;
+
+  g_assert_no_error (error);
+  browser = tw_workspace_get_browser (workspace);
+  history = tw_browser_get_history (browser);
+  window = tw_window_new (NULL, browser, "history", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  star = tw_test_find_named (GTK_WIDGET (window), "bookmark_button");
+  entry = tw_test_find_named (GTK_WIDGET (window), "address_entry");
+  suggestions = tw_test_find_named (GTK_WIDGET (window), "address_suggestions");
+  g_assert_nonnull (star);
+  g_assert_nonnull (suggestions);
+  list = tw_test_find_widget (suggestions, GTK_TYPE_LIST_BOX);
+
+  /* A blank tab has nothing to bookmark. */
+  tab = tw_browser_open_tab (browser, NULL);
+  g_assert_false (gtk_widget_is_sensitive (star));
+
+  tw_browser_tab_load_uri (tab, base_url, NULL);
+  tw_test_wait_until (tab_loaded, tab, 20000, "the page to load");
+  g_assert_true (gtk_widget_is_sensitive (star));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
+
+  /* The star bookmarks the page, and says so. */
+  g_signal_emit_by_name (star, "clicked");
+  g_assert_true (tw_history_is_bookmarked (history, base_url));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "starred-symbolic");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (star), ==, "Remove Bookmark");
+
+  /* Typing words of the title suggests the page, marked as a bookmark. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "heron fie");
+  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to show");
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 1));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (row), "Heron Field Notes"));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (row), base_url));
+
+  /* Words nothing has close the list. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "zebra");
+  tw_test_wait_until (popover_hidden, suggestions, 5000, "the suggestions to close");
+
+  /* Choosing a suggestion opens it. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "notes");
+  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to show again");
+  tw_browser_tab_load_uri (tab, "about:blank", NULL);
+  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to stay");
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
+  g_signal_emit_by_name (row, "activate");
+  g_assert_false (gtk_widget_get_visible (suggestions));
+  tw_test_wait_until (tab_loaded, tab, 20000, "the chosen page to load");
+  g_assert_cmpstr (tw_browser_tab_get_uri (tab), ==, base_url);
+
+  /* The star again removes the bookmark. */
+  g_signal_emit_by_name (star, "clicked");
+  g_assert_false (tw_history_is_bookmarked (history, base_url));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_connect_dialog (void)
 {
@@ -352,6 +454,7 @@ main (int   argc,
   g_test_add_func ("/app/workspace/runtime-file", test_runtime_file);
   g_test_add_func ("/ui/snippets", test_snippets);
   g_test_add_func ("/ui/window/tabs", test_window_tabs);
+  g_test_add_func ("/ui/window/history", test_window_history);
   g_test_add_func ("/ui/connect-dialog", test_connect_dialog);
 
   ret = g_test_run ();

@@ -25,6 +25,7 @@ struct _TwPreferencesDialog
   AdwPreferencesGroup  *workspace_group;
   AdwPreferencesGroup  *tool_groups_group;
   GtkSwitch            *browser_tools_switch;
+  GtkSwitch            *emulate_focus_switch;
   AdwPreferencesGroup  *agent_group;
   AdwComboRow          *agent_row;
   AdwPreferencesGroup  *server_group;
@@ -287,6 +288,7 @@ tw_preferences_dialog_class_init (TwPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, workspace_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, tool_groups_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, browser_tools_switch);
+  gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, emulate_focus_switch);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_group);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, agent_row);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, server_group);
@@ -341,6 +343,8 @@ tw_preferences_dialog_new (GtkWindow  *parent,
       self->workspace_settings = g_object_ref (workspace_settings);
       g_settings_bind (workspace_settings, "browser-tools-enabled",
                        self->browser_tools_switch, "active", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (workspace_settings, "emulate-focus",
+                       self->emulate_focus_switch, "active", G_SETTINGS_BIND_DEFAULT);
       if (workspace_name != NULL)
         adw_preferences_group_set_description (self->workspace_group, workspace_name);
       add_group_rows (self);

@@ -149,6 +149,14 @@ follow_agents_changed (GSimpleAction *action,
   tw_window_set_follow_agents (user_data, g_variant_get_boolean (value));
 }
 
+static void
+bookmark_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  _tw_window_toggle_bookmark (user_data);
+}
+
 static const GActionEntry window_actions[] = {
   { "pause-tab", agent_tab_action, "s" },
   { "resume-tab", agent_tab_action, "s" },
@@ -159,6 +167,7 @@ static const GActionEntry window_actions[] = {
   { "new-tab", new_tab_action },
   { "close-tab", close_tab_action },
   { "focus-address", focus_address_action },
+  { "bookmark", bookmark_action },
   { "back", selected_tab_action },
   { "forward", selected_tab_action },
   { "reload", reload_action },
@@ -300,6 +309,10 @@ _tw_window_update_actions (TwWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), loading);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "close-tab");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), tab != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "bookmark");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               tab != NULL && tw_history_keeps_url (tw_browser_tab_get_uri (tab)) &&
+                               !tw_browser_tab_get_private (tab));
 
   /* One button, two jobs: stop while loading, reload otherwise. */
   if (loading)

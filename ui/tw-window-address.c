@@ -44,6 +44,41 @@ address_icon (const char *uri)
   return "channel-insecure-symbolic";
 }
 
+/* The star says whether the page shown is bookmarked. */
+static void
+update_bookmark_button (TwWindow *self)
+{
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
+  gboolean bookmarked = tab != NULL &&
+                        tw_history_is_bookmarked (tw_browser_get_history (self->browser),
+                                                  tw_browser_tab_get_uri (tab));
+
+  gtk_button_set_icon_name (self->bookmark_button,
+                            bookmarked ? "starred-symbolic" : "non-starred-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->bookmark_button),
+                               bookmarked ? _("Remove Bookmark") : _("Bookmark This Page"));
+}
+
+void
+_tw_window_toggle_bookmark (TwWindow *self)
+{
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
+  TwHistory *history = tw_browser_get_history (self->browser);
+  const char *uri;
+  gboolean bookmarked;
+
+  if (tab == NULL || tw_browser_tab_get_private (tab))
+    return;
+
+  uri = tw_browser_tab_get_uri (tab);
+  if (!tw_history_keeps_url (uri))
+    return;
+
+  bookmarked = !tw_history_is_bookmarked (history, uri);
+  tw_history_set_bookmarked (history, uri, tw_browser_tab_get_title (tab), bookmarked);
+  tw_window_add_toast (self, bookmarked ? _("Bookmarked") : _("Bookmark removed"));
+}
+
 void
 _tw_window_update_address (TwWindow *self)
 {
@@ -71,6 +106,8 @@ _tw_window_update_address (TwWindow *self)
   gtk_entry_set_icon_from_icon_name (self->address_entry, GTK_ENTRY_ICON_PRIMARY,
                                      address_icon (uri));
 
+  update_bookmark_button (self);
+
   if (owner != NULL)
     {
       g_autofree char *tooltip = g_strdup_printf (_("%s is driving this tab"), owner);
@@ -85,6 +122,179 @@ _tw_window_update_address (TwWindow *self)
     }
 }
 
+/* Suggestions: as the person types, the pages of the history and the
+ * bookmarks whose address or title hold the words typed, latest first. */
+
+#define MAX_SUGGESTIONS 6
+
+static void
+hide_suggestions (TwWindow *self)
+{
+  g_cancellable_cancel (self->suggest_cancellable);
+  g_clear_object (&self->suggest_cancellable);
+  if (self->suggestions != NULL)
+    gtk_popover_popdown (self->suggestions);
+}
+
+static GtkWidget *
+suggestion_row (TwHistoryEntry *entry)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (entry->title[0] != '\0' ? entry->title : entry->url);
+  GtkWidget *url = gtk_label_new (entry->url);
+  GtkWidget *icon = gtk_image_new_from_icon_name (entry->bookmarked ? "starred-symbolic"
+                                                                    : "document-open-recent-symbolic");
+
+  gtk_widget_set_tooltip_text (icon, entry->bookmarked ? _("Bookmark") : _("Visited"));
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (url), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (url), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (url, "dim-label");
+  gtk_widget_add_css_class (url, "caption");
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_box_append (GTK_BOX (texts), title);
+  gtk_box_append (GTK_BOX (texts), url);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), texts);
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  /* The entry keeps the keyboard while the list shows. */
+  gtk_widget_set_focusable (row, FALSE);
+  g_object_set_data_full (G_OBJECT (row), "tw-url", g_strdup (entry->url), g_free);
+
+  return row;
+}
+
+static void
+suggestions_found_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(TwWindow) self = user_data;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *child;
+
+  entries = tw_history_search_finish (TW_HISTORY (object), result, &error);
+  if (entries == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("No suggestions: %s", error->message);
+      return;
+    }
+
+  if (self->suggestions == NULL || !self->address_edited)
+    return;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->suggestion_list))) != NULL)
+    gtk_list_box_remove (self->suggestion_list, child);
+  for (guint i = 0; i < entries->len; i++)
+    gtk_list_box_append (self->suggestion_list, suggestion_row (g_ptr_array_index (entries, i)));
+
+  if (entries->len > 0)
+    gtk_popover_popup (self->suggestions);
+  else
+    gtk_popover_popdown (self->suggestions);
+}
+
+static void
+suggest (TwWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->address_entry));
+
+  g_cancellable_cancel (self->suggest_cancellable);
+  g_clear_object (&self->suggest_cancellable);
+
+  if (text[0] == '\0')
+    {
+      hide_suggestions (self);
+      return;
+    }
+
+  self->suggest_cancellable = g_cancellable_new ();
+  tw_history_search_async (tw_browser_get_history (self->browser), text, 0, 0,
+                           TW_HISTORY_KIND_ALL, MAX_SUGGESTIONS, self->suggest_cancellable,
+                           suggestions_found_cb, g_object_ref (self));
+}
+
+static void
+open_address (TwWindow   *self,
+              const char *url)
+{
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
+
+  hide_suggestions (self);
+
+  if (tab == NULL)
+    tab = tw_browser_open_tab (self->browser, url);
+  else
+    tw_browser_tab_load_uri (tab, url, NULL);
+
+  self->address_edited = FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (tw_browser_tab_get_view (tab)));
+  _tw_window_update_chrome (self);
+}
+
+static void
+suggestion_activated_cb (TwWindow      *self,
+                         GtkListBoxRow *row,
+                         GtkListBox    *list)
+{
+  open_address (self, g_object_get_data (G_OBJECT (row), "tw-url"));
+}
+
+/* Up and Down move through the suggestions while the entry keeps the
+ * keyboard; Enter opens the one chosen. */
+static gboolean
+address_key_pressed_cb (TwWindow              *self,
+                        guint                  keyval,
+                        guint                  keycode,
+                        GdkModifierType        state,
+                        GtkEventControllerKey *controller)
+{
+  GtkListBoxRow *selected;
+  int index;
+
+  if (self->suggestions == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->suggestions)))
+    return FALSE;
+
+  selected = gtk_list_box_get_selected_row (self->suggestion_list);
+  index = selected != NULL ? gtk_list_box_row_get_index (selected) : -1;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      index++;
+      break;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      index = index < 0 ? -1 : index - 1;
+      break;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+      if (selected == NULL)
+        return FALSE;
+      open_address (self, g_object_get_data (G_OBJECT (selected), "tw-url"));
+      return TRUE;
+    default:
+      return FALSE;
+    }
+
+  if (index < 0)
+    gtk_list_box_unselect_all (self->suggestion_list);
+  else if (gtk_list_box_get_row_at_index (self->suggestion_list, index) != NULL)
+    gtk_list_box_select_row (self->suggestion_list,
+                             gtk_list_box_get_row_at_index (self->suggestion_list, index));
+  return TRUE;
+}
+
 /* The address bar */
 
 static void
@@ -94,7 +304,6 @@ address_activate_cb (TwWindow *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
-  TwBrowserTab *tab;
 
   url = tw_address_normalize (text, &error);
   if (url == NULL)
@@ -112,23 +321,18 @@ address_activate_cb (TwWindow *self,
       return;
     }
 
-  tab = _tw_window_get_selected_tab (self);
-  if (tab == NULL)
-    tab = tw_browser_open_tab (self->browser, url);
-  else
-    tw_browser_tab_load_uri (tab, url, NULL);
-
-  self->address_edited = FALSE;
-  gtk_widget_grab_focus (GTK_WIDGET (tw_browser_tab_get_view (tab)));
-  _tw_window_update_chrome (self);
+  open_address (self, url);
 }
 
 static void
 address_changed_cb (TwWindow    *self,
                     GtkEditable *editable)
 {
-  if (!self->setting_address)
-    self->address_edited = TRUE;
+  if (self->setting_address)
+    return;
+
+  self->address_edited = TRUE;
+  suggest (self);
 }
 
 static void
@@ -139,6 +343,7 @@ address_focus_leave_cb (TwWindow                *self,
   if (self->address_entry == NULL || self->tab_view == NULL)
     return;
 
+  hide_suggestions (self);
   self->address_edited = FALSE;
   _tw_window_update_address (self);
 }
@@ -150,6 +355,13 @@ address_escape_cb (GtkWidget *widget,
 {
   TwWindow *self = TW_WINDOW (gtk_widget_get_root (widget));
   TwBrowserTab *tab = _tw_window_get_selected_tab (self);
+
+  /* The first Escape closes the suggestions only. */
+  if (gtk_widget_get_visible (GTK_WIDGET (self->suggestions)))
+    {
+      hide_suggestions (self);
+      return TRUE;
+    }
 
   self->address_edited = FALSE;
   _tw_window_update_address (self);
@@ -167,11 +379,34 @@ _tw_window_class_init_address (GtkWidgetClass *widget_class)
 }
 
 void
+_tw_window_connect_history (TwWindow *self)
+{
+  g_signal_connect_object (tw_browser_get_history (self->browser), "bookmarks-changed",
+                           G_CALLBACK (update_bookmark_button), self, G_CONNECT_SWAPPED);
+  update_bookmark_button (self);
+}
+
+void
+_tw_window_dispose_address (TwWindow *self)
+{
+  g_cancellable_cancel (self->suggest_cancellable);
+  g_clear_object (&self->suggest_cancellable);
+  if (self->suggestions != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->suggestions));
+      self->suggestions = NULL;
+      self->suggestion_list = NULL;
+    }
+}
+
+void
 _tw_window_init_address (TwWindow *self)
 {
   GtkEventController *focus;
   GtkEventController *shortcuts;
+  GtkEventController *keys;
   GtkShortcut *escape;
+  GtkWidget *scrolled;
 
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_object (focus, "leave", G_CALLBACK (address_focus_leave_cb), self,
@@ -186,4 +421,36 @@ _tw_window_init_address (TwWindow *self)
                              gtk_callback_action_new (address_escape_cb, NULL, NULL));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), escape);
   gtk_widget_add_controller (GTK_WIDGET (self->address_entry), shortcuts);
+
+  /* The suggestions hang under the entry, which keeps the keyboard. */
+  self->suggestion_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_activate_on_single_click (self->suggestion_list, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->suggestion_list), "navigation-sidebar");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->suggestion_list),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Suggestions"), -1);
+  g_signal_connect_object (self->suggestion_list, "row-activated",
+                           G_CALLBACK (suggestion_activated_cb), self, G_CONNECT_SWAPPED);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 400);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled),
+                                 GTK_WIDGET (self->suggestion_list));
+  self->suggestions = GTK_POPOVER (gtk_popover_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->suggestions), "address_suggestions");
+  gtk_popover_set_child (self->suggestions, scrolled);
+  gtk_popover_set_autohide (self->suggestions, FALSE);
+  gtk_widget_set_can_focus (GTK_WIDGET (self->suggestions), FALSE);
+  gtk_popover_set_has_arrow (self->suggestions, FALSE);
+  gtk_popover_set_position (self->suggestions, GTK_POS_BOTTOM);
+  gtk_widget_set_halign (GTK_WIDGET (self->suggestions), GTK_ALIGN_START);
+  gtk_widget_set_size_request (scrolled, 480, -1);
+  gtk_widget_set_parent (GTK_WIDGET (self->suggestions), GTK_WIDGET (self->address_entry));
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (address_key_pressed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->address_entry), keys);
 }

@@ -35,6 +35,7 @@ struct _TwWindow
   AdwToastOverlay      *toast_overlay;
   GtkButton            *reload_button;
   GtkEntry             *address_entry;
+  GtkButton            *bookmark_button;
   AdwTabBar            *tab_bar;
   TwToolsBanner        *tools_banner;
   GtkWidget            *workspace_box;
@@ -54,6 +55,11 @@ struct _TwWindow
   TwBrowserTab         *menu_tab;
 
   guint                 wake_source;
+
+  /* The address bar's suggestions from the history and bookmarks. */
+  GtkPopover           *suggestions;
+  GtkListBox           *suggestion_list;
+  GCancellable         *suggest_cancellable;
 
   guint                 address_edited : 1;
   guint                 setting_address : 1;
@@ -86,6 +92,12 @@ gboolean      _tw_window_uri_is_blank     (const char *uri);
 void          _tw_window_update_address   (TwWindow   *self);
 void          _tw_window_class_init_address (GtkWidgetClass *widget_class);
 void          _tw_window_init_address     (TwWindow   *self);
+/* Once the window has its browser: the star follows the bookmarks. */
+void          _tw_window_connect_history  (TwWindow   *self);
+void          _tw_window_dispose_address  (TwWindow   *self);
+/* The win.bookmark action: bookmarks the selected tab's page, or removes
+ * its bookmark. */
+void          _tw_window_toggle_bookmark  (TwWindow   *self);
 
 /* tw-window-actions.c */
 void          _tw_window_add_actions      (TwWindow   *self);

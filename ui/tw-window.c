@@ -41,6 +41,7 @@ tw_window_constructed (GObject *object)
   G_OBJECT_CLASS (tw_window_parent_class)->constructed (object);
 
   g_assert (TW_IS_BROWSER (self->browser));
+  _tw_window_connect_history (self);
 
   title = g_strdup_printf (_("%s — Tabwright"), self->workspace_name);
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -67,6 +68,7 @@ tw_window_dispose (GObject *object)
   TwWindow *self = TW_WINDOW (object);
 
   g_clear_handle_id (&self->wake_source, g_source_remove);
+  _tw_window_dispose_address (self);
 
   /* The tab view goes away with the template; nothing it says while dying
    * concerns the browser any more. */
@@ -77,6 +79,7 @@ tw_window_dispose (GObject *object)
     {
       g_signal_handlers_disconnect_by_data (tw_browser_get_tabs (self->browser), self);
       g_signal_handlers_disconnect_by_data (tw_browser_get_activity (self->browser), self);
+      g_signal_handlers_disconnect_by_data (tw_browser_get_history (self->browser), self);
     }
 
   g_clear_object (&self->menu_tab);
@@ -198,6 +201,7 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, reload_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, address_entry);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, bookmark_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, tab_bar);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, tools_banner);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, workspace_box);

@@ -7,6 +7,7 @@
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
 #include "tw-find-in-tabs.h"
+#include "tw-history-search.h"
 #include "tw-json.h"
 #include "tw-read-url.h"
 #include "tw-tab-downloads.h"
@@ -396,6 +397,14 @@ tw_browser_run_async (TwBrowserService    *service,
                                reply_done_cb,
                                expect_reply (g_steal_pointer (&task), tw_find_in_tabs_finish, NULL));
       }
+      break;
+
+    /* History and bookmarks (issue 31). */
+    case TW_TAB_COMMAND_HISTORY:
+      tw_history_search_command_async (tw_browser_get_history (self), params, cancellable,
+                                       reply_done_cb,
+                                       expect_reply (g_steal_pointer (&task),
+                                                     tw_history_search_command_finish, NULL));
       break;
 
     case TW_TAB_COMMAND_LAST:

@@ -4,6 +4,7 @@
 #include "tw-browser.h"
 
 #include "tw-tab-downloads.h"
+#include "tw-history.h"
 #include "tw-text-index.h"
 
 G_BEGIN_DECLS
@@ -25,10 +26,14 @@ struct _TwBrowser
   char                 *workspace_dir;
   guint                 command_timeout_ms;
   gboolean              enabled;
+  /* Tabs agents drive are focused pages (tw_browser_set_emulate_focus()). */
+  gboolean              emulate_focus;
   /* The offered tool groups; NULL offers all of them. */
   char                **tool_groups;
   /* browser_find_in_tabs: the tabs' text, made on first use. */
   TwTextIndex          *text_index;
+  /* The pages visited and bookmarked; in memory until one is set. */
+  TwHistory            *history;
 };
 
 void          tw_browser_add_tab               (TwBrowser                 *self,

@@ -14,6 +14,7 @@ _tw_browser_tab_set_handoff (TwBrowserTab *self,
                              const char   *agent)
 {
   self->handoff_task = task;
+  _tw_browser_tab_update_focus (self);
   g_free (self->handoff_agent);
   self->handoff_agent = g_strdup (agent);
 

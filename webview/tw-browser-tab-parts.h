@@ -10,6 +10,7 @@
 #include "tw-load-watch.h"
 #include "tw-page-runtime.h"
 #include "tw-tab-action.h"
+#include "tw-tab-focus.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
 
@@ -26,6 +27,8 @@ struct _TwBrowserTab
   TwPageRuntime  *runtime;
   TwViewFrame    *frame;
   TwTabLog       *log;
+  /* The page's focus while an agent drives the tab (tw-tab-focus.h). */
+  TwTabFocus     *focus;
   char           *workspace_dir;
   char           *owner_id;
   char           *owner;
@@ -78,6 +81,8 @@ struct _TwBrowserTab
   /* On an ephemeral network session of its own, or of the private tab that
    * opened it: shares nothing with the workspace's tabs, keeps nothing. */
   guint           private_session : 1;
+  /* The person turned focus emulation off (tw_browser_tab_set_emulate_focus()). */
+  guint           no_focus_emulation : 1;
   /* The name of the private context whose session the tab shares with the
    * other private tabs of that name; NULL for a session of its own. */
   char           *context_name;
@@ -156,6 +161,10 @@ void _tw_browser_tab_set_unresponsive (TwBrowserTab *self,
                                        gboolean      unresponsive);
 void _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
                                        gboolean      wake_loading);
+/* Emulates page focus while an agent drives the tab: it has an owner, is
+ * not paused and waits for no handoff, unless the person turned emulation
+ * off. Call when any of these changes. */
+void _tw_browser_tab_update_focus (TwBrowserTab *self);
 TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             WebKitWebView        *related_view,
                                             gboolean              private_session,

@@ -60,6 +60,18 @@ _tw_browser_tab_set_wake_loading (TwBrowserTab *self,
 }
 
 void
+_tw_browser_tab_update_focus (TwBrowserTab *self)
+{
+  /* The person's own tabs, and an agent's tab while the person has it
+   * (paused, or doing what a handoff asks), see the real focus. */
+  gboolean driven = self->owner_id != NULL && !self->paused && self->handoff_task == NULL &&
+                    !self->closed && !self->no_focus_emulation;
+
+  if (self->focus != NULL)
+    tw_tab_focus_set_emulated (self->focus, driven);
+}
+
+void
 _tw_browser_tab_set_unresponsive (TwBrowserTab *self,
                                   gboolean      unresponsive)
 {
@@ -80,6 +92,7 @@ tw_browser_tab_dispose (GObject *object)
   if (!self->closed)
     tw_browser_tab_close (self);
 
+  g_clear_object (&self->focus);
   g_clear_object (&self->runtime);
   g_clear_object (&self->log);
   g_clear_object (&self->frame);
@@ -408,6 +421,8 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
 
   self->runtime = tw_page_runtime_new (self->view);
   tw_tab_emulation_attach (self->view);
+  self->focus = tw_tab_focus_new (self->view);
+  _tw_browser_tab_update_focus (self);
 
   _tw_browser_tab_init_load (self);
   _tw_browser_tab_init_dialogs (self);
@@ -665,6 +680,8 @@ tw_browser_tab_set_owner (TwBrowserTab *self,
       self->owner = g_strdup (owner);
       g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_OWNER]);
     }
+
+  _tw_browser_tab_update_focus (self);
 }
 
 gboolean
@@ -798,6 +815,24 @@ tw_browser_tab_close (TwBrowserTab *self)
 }
 
 gboolean
+tw_browser_tab_get_emulate_focus (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return !self->no_focus_emulation;
+}
+
+void
+tw_browser_tab_set_emulate_focus (TwBrowserTab *self,
+                                  gboolean      emulate_focus)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+
+  self->no_focus_emulation = !emulate_focus;
+  _tw_browser_tab_update_focus (self);
+}
+
+gboolean
 tw_browser_tab_get_paused (TwBrowserTab *self)
 {
   g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
@@ -818,6 +853,7 @@ tw_browser_tab_set_paused (TwBrowserTab *self,
     return;
 
   self->paused = paused;
+  _tw_browser_tab_update_focus (self);
 
   /* Queued calls end at once; the running one goes on to its end rather
    * than leave the page half done. */

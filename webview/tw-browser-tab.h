@@ -98,6 +98,14 @@ void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
 gboolean       tw_browser_tab_get_paused        (TwBrowserTab  *self);
 void           tw_browser_tab_set_paused        (TwBrowserTab  *self,
                                                  gboolean       paused);
+/* Whether the page is a focused page while an agent drives the tab: it has
+ * an owner, is not paused and waits for no handoff (tw-tab-focus.h). TRUE
+ * by default; FALSE gives the page the real focus, as the person's tabs
+ * have. */
+gboolean       tw_browser_tab_get_emulate_focus (TwBrowserTab  *self);
+void           tw_browser_tab_set_emulate_focus (TwBrowserTab  *self,
+                                                 gboolean       emulate_focus);
+
 /* TRUE while an agent's command runs or waits in the tab ("busy"). */
 gboolean       tw_browser_tab_get_busy          (TwBrowserTab  *self);
 

@@ -12,6 +12,7 @@ enum {
   PROP_0,
   PROP_ENABLED,
   PROP_TOOL_GROUPS,
+  PROP_EMULATE_FOCUS,
   N_PROPS
 };
 
@@ -55,12 +56,61 @@ tab_action_updated_cb (TwBrowser    *self,
                                 action->name != NULL ? action->name : "");
 }
 
+/* History: a page a tab committed to is a visit, by the agent whose
+ * command was running then, or else by the person. */
+static TwBrowserTab *
+tab_of_view (TwBrowser     *self,
+             WebKitWebView *view)
+{
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (tw_browser_tab_get_view (tab) == view)
+        return tab;
+    }
+
+  return NULL;
+}
+
+static void
+view_load_changed_cb (WebKitWebView   *view,
+                      WebKitLoadEvent  event,
+                      TwBrowser       *self)
+{
+  TwBrowserTab *tab;
+  const char *visitor = TW_HISTORY_PERSON;
+
+  if (event != WEBKIT_LOAD_COMMITTED || (tab = tab_of_view (self, view)) == NULL ||
+      tw_browser_tab_get_private (tab))
+    return;
+
+  if (tw_browser_tab_get_busy (tab) && tw_browser_tab_get_owner (tab) != NULL)
+    visitor = tw_browser_tab_get_owner (tab);
+
+  tw_history_add_visit (tw_browser_get_history (self), webkit_web_view_get_uri (view),
+                        webkit_web_view_get_title (view), visitor);
+}
+
+static void
+tab_title_cb (TwBrowserTab *tab,
+              GParamSpec   *pspec,
+              TwBrowser    *self)
+{
+  if (!tw_browser_tab_get_private (tab))
+    tw_history_set_title (tw_browser_get_history (self), tw_browser_tab_get_uri (tab),
+                          tw_browser_tab_get_title (tab));
+}
+
 void
 tw_browser_add_tab (TwBrowser    *self,
                     TwBrowserTab *tab)
 {
   tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
   tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
+  tw_browser_tab_set_emulate_focus (tab, self->emulate_focus);
 
   g_signal_connect_object (tab, "close-requested",
                            G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
@@ -68,6 +118,9 @@ tw_browser_add_tab (TwBrowser    *self,
                            G_CALLBACK (tab_new_tab_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "action-updated",
                            G_CALLBACK (tab_action_updated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::title", G_CALLBACK (tab_title_cb), self, 0);
+  g_signal_connect_object (tw_browser_tab_get_view (tab), "load-changed",
+                           G_CALLBACK (view_load_changed_cb), self, 0);
 
   g_list_store_append (self->tabs, tab);
 }
@@ -159,6 +212,7 @@ tw_browser_dispose (GObject *object)
   g_clear_object (&self->activity);
   g_clear_object (&self->downloads);
   g_clear_object (&self->text_index);
+  g_clear_object (&self->history);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }
@@ -192,6 +246,10 @@ tw_browser_get_property (GObject    *object,
       g_value_set_boxed (value, self->tool_groups);
       break;
 
+    case PROP_EMULATE_FOCUS:
+      g_value_set_boolean (value, self->emulate_focus);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -213,6 +271,10 @@ tw_browser_set_property (GObject      *object,
 
     case PROP_TOOL_GROUPS:
       tw_browser_set_tool_groups (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_EMULATE_FOCUS:
+      tw_browser_set_emulate_focus (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -238,6 +300,10 @@ tw_browser_class_init (TwBrowserClass *klass)
     g_param_spec_boxed ("tool-groups", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_EMULATE_FOCUS] =
+    g_param_spec_boolean ("emulate-focus", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -249,6 +315,7 @@ tw_browser_init (TwBrowser *self)
   self->downloads = tw_tab_downloads_new ();
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   self->enabled = TRUE;
+  self->emulate_focus = TRUE;
 }
 
 TwBrowser *
@@ -289,6 +356,27 @@ tw_browser_get_network_session (TwBrowser *self)
   g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
 
   return self->session;
+}
+
+TwHistory *
+tw_browser_get_history (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  if (self->history == NULL)
+    self->history = tw_history_new (NULL);
+
+  return self->history;
+}
+
+void
+tw_browser_set_history (TwBrowser *self,
+                        TwHistory *history)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (TW_IS_HISTORY (history));
+
+  g_set_object (&self->history, history);
 }
 
 TwActivityLog *
@@ -438,6 +526,35 @@ tw_browser_set_command_timeout (TwBrowser *self,
 
       tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
     }
+}
+
+gboolean
+tw_browser_get_emulate_focus (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return self->emulate_focus;
+}
+
+void
+tw_browser_set_emulate_focus (TwBrowser *self,
+                              gboolean   emulate_focus)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  emulate_focus = !!emulate_focus;
+  if (self->emulate_focus == emulate_focus)
+    return;
+
+  self->emulate_focus = emulate_focus;
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tabs)); i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      tw_browser_tab_set_emulate_focus (tab, emulate_focus);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMULATE_FOCUS]);
 }
 
 gboolean

@@ -6,6 +6,7 @@
 #include "tw-activity-log.h"
 #include "tw-browser-service.h"
 #include "tw-browser-tab.h"
+#include "tw-history.h"
 
 G_BEGIN_DECLS
 
@@ -59,12 +60,27 @@ gboolean              tw_browser_get_enabled         (TwBrowser     *self);
 void                  tw_browser_set_enabled         (TwBrowser     *self,
                                                       gboolean       enabled);
 
+/* Whether the pages of tabs agents drive have the focus, as on a person's
+ * screen (TRUE by default; tw_browser_tab_set_emulate_focus()). The
+ * "emulate-focus" property notifies changes. */
+gboolean              tw_browser_get_emulate_focus   (TwBrowser     *self);
+void                  tw_browser_set_emulate_focus   (TwBrowser     *self,
+                                                      gboolean       emulate_focus);
+
 /* The tool groups (mcp/tools/tw-tool-groups.h) offered to agents in this
  * workspace; NULL, the default, offers all. Changing them notifies
  * "tool-groups" and emits the service's "tools-changed". */
 const char * const   *tw_browser_get_tool_groups     (TwBrowser          *self);
 void                  tw_browser_set_tool_groups     (TwBrowser          *self,
                                                       const char * const *groups);
+
+/* The pages visited in the workspace's tabs, by the person and each
+ * agent, and its bookmarks (browser_history, the address bar). A browser
+ * keeps them in memory unless given a history kept on disk. Private tabs
+ * leave nothing in it. */
+TwHistory            *tw_browser_get_history         (TwBrowser     *self);
+void                  tw_browser_set_history         (TwBrowser     *self,
+                                                      TwHistory     *history);
 
 /* How long navigation commands wait before failing with browser_timeout;
  * 30 s unless changed (tests shorten it). */

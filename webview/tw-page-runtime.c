@@ -209,6 +209,7 @@ typedef struct
   gulong        caller_cancelled_id;
   guint         timeout_id;
   gint64        started;
+  guint64       frame;
   guint         commits;
   gboolean      installed;
   gboolean      completed;
@@ -287,6 +288,80 @@ call_caller_cancelled_cb (GCancellable *cancellable,
 
 static void call_start (GTask *task);
 
+guint64
+tw_page_runtime_ref_frame (const char *ref)
+{
+  const char *p = ref;
+  guint64 frame = 0;
+
+  if (p == NULL)
+    return 0;
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '@')
+    p++;
+  if (*p != 'f' || !g_ascii_isdigit (p[1]))
+    return 0;
+
+  for (p++; g_ascii_isdigit (*p); p++)
+    {
+      if (frame > G_MAXUINT32)
+        return 0;
+      frame = frame * 10 + (guint64) (*p - '0');
+    }
+
+  return *p == 'e' ? frame : 0;
+}
+
+/* The frame a call goes to: the one its refs name, or the one its "frame"
+ * member names (calls of an action on an element of a frame that name no
+ * ref themselves, such as key strokes); 0 for the main frame. */
+static gboolean
+call_frame (JsonObject  *args,
+            guint64     *frame,
+            GError     **error)
+{
+  static const char * const members[] = { "ref", "sourceRef", "targetRef" };
+  gboolean named = FALSE;
+  JsonNode *node;
+
+  *frame = 0;
+  if (args == NULL)
+    return TRUE;
+
+  if ((node = json_object_get_member (args, "frame")) != NULL &&
+      JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64 &&
+      json_node_get_int (node) > 0)
+    {
+      *frame = json_node_get_int (node);
+      named = TRUE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      guint64 in;
+
+      node = json_object_get_member (args, members[i]);
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+          json_node_get_value_type (node) != G_TYPE_STRING)
+        continue;
+
+      in = tw_page_runtime_ref_frame (json_node_get_string (node));
+      if (named && in != *frame)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "%s \"%s\" is in another frame than the other element; both must be "
+                       "in the same frame", members[i], json_node_get_string (node));
+          return FALSE;
+        }
+      *frame = in;
+      named = TRUE;
+    }
+
+  return TRUE;
+}
+
 static void
 call_installed_cb (GObject      *object,
                    GAsyncResult *result,
@@ -313,6 +388,41 @@ call_installed_cb (GObject      *object,
   call_start (task);
 }
 
+/* The call could not reach the page, or the page did not answer it. Takes
+ * the error. */
+static void
+call_fail (GTask  *task,
+           GError *error)
+{
+  TwPageRuntime *self = g_task_get_source_object (task);
+  CallData *data = g_task_get_task_data (task);
+  g_autoptr(GError) owned = error;
+
+  if (self->crashed)
+    call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                                          "The tab's web process has died; "
+                                          "browser_reload recovers it"));
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    call_return_error (task, g_steal_pointer (&owned));
+  else if (self->commits != data->commits)
+    /* The document went away under the call; the same call on the new
+     * one may well succeed. */
+    call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
+                                          "The page navigated while %s ran; try again",
+                                          data->function_name));
+  else if (error->domain == WEBKIT_JAVASCRIPT_ERROR)
+    call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
+                                          "The page runtime call %s failed: %s",
+                                          data->function_name, error->message));
+  else
+    call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                          "The page runtime call %s failed: %s",
+                                          data->function_name, error->message));
+}
+
+static void call_take_answer (GTask      *task,
+                              const char *json);
+
 static void
 call_finished_cb (GObject      *object,
                   GAsyncResult *result,
@@ -323,10 +433,7 @@ call_finished_cb (GObject      *object,
   CallData *data = g_task_get_task_data (task);
   g_autoptr(JSCValue) value = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = NULL;
   g_autofree char *json = NULL;
-  JsonObject *answer;
-  JsonNode *root;
 
   value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
                                                                  result, &error);
@@ -336,26 +443,7 @@ call_finished_cb (GObject      *object,
 
   if (error != NULL)
     {
-      if (self->crashed)
-        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
-                                              "The tab's web process has died; "
-                                              "browser_reload recovers it"));
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        call_return_error (task, g_steal_pointer (&error));
-      else if (self->commits != data->commits)
-        /* The document went away under the call; the same call on the new
-         * one may well succeed. */
-        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
-                                              "The page navigated while %s ran; try again",
-                                              data->function_name));
-      else if (error->domain == WEBKIT_JAVASCRIPT_ERROR)
-        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_SCRIPT_ERROR,
-                                              "The page runtime call %s failed: %s",
-                                              data->function_name, error->message));
-      else
-        call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                                              "The page runtime call %s failed: %s",
-                                              data->function_name, error->message));
+      call_fail (task, g_steal_pointer (&error));
       return;
     }
 
@@ -390,6 +478,21 @@ call_finished_cb (GObject      *object,
     }
 
   json = jsc_value_to_string (value);
+  call_take_answer (task, json);
+}
+
+/* The runtime's answer: {ok, value, nextRef} or {ok: false, error}. */
+static void
+call_take_answer (GTask      *task,
+                  const char *json)
+{
+  TwPageRuntime *self = g_task_get_source_object (task);
+  CallData *data = g_task_get_task_data (task);
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+  JsonNode *root;
+
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, json, -1, &error) ||
       (root = json_parser_get_root (parser)) == NULL ||
@@ -458,8 +561,27 @@ call_start (GTask *task)
     }
 
   g_variant_dict_init (&dict, NULL);
-  g_variant_dict_insert (&dict, "fn", "s", data->function_name);
-  g_variant_dict_insert (&dict, "args", "s", data->args_json);
+  if (data->frame != 0)
+    {
+      /* A frame of another origin: the main frame's runtime hands the call
+       * to that frame's (webview/runtime/frames.js), within this call. */
+      g_autoptr(JsonObject) forward = json_object_new ();
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+      g_autofree char *forward_json = NULL;
+
+      json_object_set_int_member (forward, "frame", data->frame);
+      json_object_set_string_member (forward, "fn", data->function_name);
+      json_object_set_string_member (forward, "args", data->args_json);
+      json_node_set_object (node, forward);
+      forward_json = json_to_string (node, FALSE);
+      g_variant_dict_insert (&dict, "fn", "s", "frames.forward");
+      g_variant_dict_insert (&dict, "args", "s", forward_json);
+    }
+  else
+    {
+      g_variant_dict_insert (&dict, "fn", "s", data->function_name);
+      g_variant_dict_insert (&dict, "args", "s", data->args_json);
+    }
   /* JavaScript numbers are doubles; refs stay far below 2^53. */
   g_variant_dict_insert (&dict, "nextRef", "d", (double) self->next_ref);
 
@@ -484,6 +606,8 @@ tw_page_runtime_call_with_timeout_async (TwPageRuntime       *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonNode) args_node = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 frame = 0;
   CallData *data;
 
   g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
@@ -494,7 +618,14 @@ tw_page_runtime_call_with_timeout_async (TwPageRuntime       *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_page_runtime_call_with_timeout_async);
 
+  if (!call_frame (args, &frame, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
   data = g_new0 (CallData, 1);
+  data->frame = frame;
   data->function_name = g_strdup (function_name);
   args_node = json_node_new (JSON_NODE_OBJECT);
   if (args != NULL)
@@ -724,19 +855,27 @@ snapshot_options_parse (JsonObject  *object,
   return g_steal_pointer (&options);
 }
 
+/* "id:line", or "fN:id:line" for the snapshot of a ref in frame N. */
 static gboolean
 parse_cursor (const char *cursor,
+              guint64    *frame,
               guint      *id,
               guint      *line)
 {
   g_auto(GStrv) parts = g_strsplit (cursor, ":", -1);
-  guint64 a, b;
+  guint n = g_strv_length (parts);
+  guint64 a, b, f = 0;
 
-  if (g_strv_length (parts) != 2 ||
-      !g_ascii_string_to_unsigned (parts[0], 10, 1, G_MAXUINT, &a, NULL) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXUINT, &b, NULL))
+  if (n == 3 && (parts[0][0] != 'f' ||
+                 !g_ascii_string_to_unsigned (parts[0] + 1, 10, 1, G_MAXUINT32, &f, NULL)))
     return FALSE;
 
+  if ((n != 2 && n != 3) ||
+      !g_ascii_string_to_unsigned (parts[n - 2], 10, 1, G_MAXUINT, &a, NULL) ||
+      !g_ascii_string_to_unsigned (parts[n - 1], 10, 0, G_MAXUINT, &b, NULL))
+    return FALSE;
+
+  *frame = f;
   *id = a;
   *line = b;
   return TRUE;
@@ -809,9 +948,10 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
 
   if (parsed->cursor != NULL)
     {
+      guint64 frame;
       guint id, line;
 
-      if (!parse_cursor (parsed->cursor, &id, &line))
+      if (!parse_cursor (parsed->cursor, &frame, &id, &line))
         {
           g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                    "cursor \"%s\" is not one a snapshot gave", parsed->cursor);
@@ -821,6 +961,8 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
       /* The page keeps what it printed: a cursor dies with its document. */
       json_object_set_int_member (args, "snapshotId", id);
       json_object_set_int_member (args, "line", line);
+      if (frame != 0)
+        json_object_set_int_member (args, "frame", frame);
       tw_page_runtime_call_async (self, "snapshotContinue", args, cancellable,
                                   snapshot_cb, g_steal_pointer (&task));
       return;

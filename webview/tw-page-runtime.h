@@ -4,6 +4,8 @@
 #include <webkit/webkit.h>
 #include <json-glib/json-glib.h>
 
+#include "extension/tw-web-process-extension.h"
+
 G_BEGIN_DECLS
 
 /* The in-page runtime of one web view: the JavaScript modules of
@@ -19,9 +21,14 @@ G_BEGIN_DECLS
  *   Api.register('name', (ctx, args) => value)
  * (value may be a promise; throw Base.error('browser_…', message) for an
  * error the agent should see), and a function that takes a ref finds its
- * element with Refs.resolve(ctx, args.ref) and nothing else. */
+ * element with Refs.resolve(ctx, args.ref) and nothing else.
+ *
+ * Frames of another origin run their own copy (webview/runtime/frames.js);
+ * a call whose ref names one ("@f2e7"), or whose arguments carry
+ * "frame": 2, goes to that frame's copy through the main frame's, which
+ * the web-process extension lets call into it. */
 
-#define TW_PAGE_RUNTIME_WORLD "tabwright"
+#define TW_PAGE_RUNTIME_WORLD TW_WEB_EXTENSION_RUNTIME_WORLD
 
 /* How long a runtime call may take before it fails with
  * TW_BROWSER_ERROR_TIMEOUT, e.g. because a page script never yields. */
@@ -34,6 +41,10 @@ G_BEGIN_DECLS
 
 #define TW_TYPE_PAGE_RUNTIME (tw_page_runtime_get_type ())
 G_DECLARE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, TW, PAGE_RUNTIME, GObject)
+
+/* The number of the frame a ref belongs to: N for "@fNeM", 0 for refs of
+ * the main frame and for anything else. */
+guint64        tw_page_runtime_ref_frame               (const char           *ref);
 
 /* Installs the runtime into @view's user content manager. Call before the
  * first load. */

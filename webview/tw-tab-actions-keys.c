@@ -54,7 +54,29 @@ _tw_tab_actions_key_step_done (GTask      *task,
         json_object_set_boolean_member (run->result, "prevented", TRUE);
     }
 
+  /* How many of the characters sent the page pressed. */
+  if (run->keys != NULL && run->key_sent > 0)
+    {
+      gint64 consumed = answer != NULL
+                          ? json_object_get_int_member_with_default (answer, "consumed", 1)
+                          : 1;
+
+      run->key_index += CLAMP (consumed, 1, (gint64) run->key_sent);
+      run->key_sent = 0;
+    }
+
   _tw_tab_actions_run_next_key (task);
+}
+
+/* At most this many characters per page call: few enough that a page
+ * that is slow to handle each key answers well within the call's time. */
+#define KEYS_PER_CALL 32
+
+/* A key of browser_type that is a character, not Enter or Tab. */
+static gboolean
+is_character (const char *key)
+{
+  return g_utf8_strlen (key, -1) == 1;
 }
 
 void
@@ -62,6 +84,7 @@ _tw_tab_actions_run_next_key (GTask *task)
 {
   ActionRun *run = g_task_get_task_data (task);
   g_autoptr(JsonObject) args = json_object_new ();
+  JsonArray *keys;
 
   /* Releasing a key after a navigation started would talk to the new
    * page, which never saw it pressed. */
@@ -80,10 +103,26 @@ _tw_tab_actions_run_next_key (GTask *task)
       return;
     }
 
-  json_object_set_string_member (args, "key", g_ptr_array_index (run->keys, run->key_index));
-  json_object_set_boolean_member (args, "up", TRUE);
-  run->key_index++;
-  _tw_tab_actions_run_step (task, "keyboard.down", args, _tw_tab_actions_key_step_done);
+  /* Enter and Tab are pressed alone; a run of characters goes to the page
+   * in one call, which presses them one by one. */
+  if (!is_character (g_ptr_array_index (run->keys, run->key_index)))
+    {
+      json_object_set_string_member (args, "key", g_ptr_array_index (run->keys, run->key_index));
+      json_object_set_boolean_member (args, "up", TRUE);
+      run->key_sent = 1;
+      _tw_tab_actions_run_step (task, "keyboard.down", args, _tw_tab_actions_key_step_done);
+      return;
+    }
+
+  keys = json_array_new ();
+  for (guint i = run->key_index;
+       i < run->keys->len && json_array_get_length (keys) < KEYS_PER_CALL &&
+       is_character (g_ptr_array_index (run->keys, i));
+       i++)
+    json_array_add_string_element (keys, g_ptr_array_index (run->keys, i));
+  run->key_sent = json_array_get_length (keys);
+  json_object_set_array_member (args, "keys", keys);
+  _tw_tab_actions_run_step (task, "keyboard.type", args, _tw_tab_actions_key_step_done);
 }
 
 /* The keys browser_type presses: one per character, with line breaks as

@@ -34,6 +34,9 @@ typedef struct
   TwPageRuntime  *runtime;
   TwTabCommand    command;
   JsonObject     *params;
+  /* The frame of another origin the element is in (its ref's @fN), which
+   * every page call of the run goes to; 0 for the main frame. */
+  guint64         frame;
   char           *workspace_dir;
   guint           actionable_timeout_ms;
   gint64          limit_us;      /* the command's one time limit, or 0 */
@@ -63,6 +66,7 @@ typedef struct
   /* browser_type: the keys still to press. */
   GPtrArray      *keys;
   guint           key_index;
+  guint           key_sent;
 
   /* browser_upload. */
   GStrv           files;

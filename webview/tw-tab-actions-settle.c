@@ -330,6 +330,8 @@ _tw_tab_actions_run_settle (GTask *task)
 
   json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, remaining_ms));
   json_object_set_int_member (args, "maxMs", remaining_ms);
+  if (run->frame != 0)
+    json_object_set_int_member (args, "frame", run->frame);
   tw_page_runtime_call_with_timeout_async (run->runtime, "actions.settle", args,
                                            remaining_ms + 1000, run->step_cancellable,
                                            settle_cb, g_object_ref (task));

@@ -6,6 +6,7 @@
 
 #include "tw-cancellable.h"
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-workspace-path.h"
 
 /* Timers hold a reference on the task, so a run waiting on one alone stays
@@ -309,6 +310,8 @@ _tw_tab_actions_run_step (GTask      *task,
 {
   ActionRun *run = g_task_get_task_data (task);
 
+  if (run->frame != 0)
+    json_object_set_int_member (args, "frame", run->frame);
   g_object_set_data (G_OBJECT (task), "tw-step", next);
   tw_page_runtime_call_async (run->runtime, function, args, g_task_get_cancellable (task),
                               step_cb, g_object_ref (task));
@@ -440,8 +443,20 @@ check_params (ActionRun  *run,
       }
 
     case TW_TAB_COMMAND_EVALUATE:
-      return check_string (params, "ref", FALSE, TRUE, error) &&
-             check_string (params, "function", TRUE, TRUE, error);
+      if (!check_string (params, "ref", FALSE, TRUE, error) ||
+          !check_string (params, "function", TRUE, TRUE, error))
+        return FALSE;
+      /* The function runs in the main frame's own world, which cannot
+       * hold an element of a frame of another origin. */
+      if (run->frame != 0)
+        {
+          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                       "browser_evaluate cannot take %s: it is inside a frame of another "
+                       "origin; act on it with browser_click, browser_type or browser_fill",
+                       json_object_get_string_member (params, "ref"));
+          return FALSE;
+        }
+      return TRUE;
 
     /* browser_mouse (issue 18): the page checks the point and its scale
      * before it sends any event. */
@@ -452,6 +467,30 @@ check_params (ActionRun  *run,
       g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                    "%s is not an interaction command", tw_tab_command_to_string (run->command));
       return FALSE;
+    }
+}
+
+/* Keys without a ref: the frame that has the focus is known. */
+static void
+keys_to_focus (GTask      *task,
+               JsonObject *answer)
+{
+  ActionRun *run = g_task_get_task_data (task);
+
+  run->frame = (guint64) MAX (0, tw_json_get_int (answer, "frame", 0));
+
+  if (run->command == TW_TAB_COMMAND_TYPE)
+    {
+      _tw_tab_actions_run_next_key (task);
+    }
+  else
+    {
+      g_autoptr(JsonObject) args = json_object_new ();
+
+      json_object_set_string_member (args, "key", json_object_get_string_member (run->params, "key"));
+      run->phase = PHASE_EDIT;
+      run->acted = TRUE;
+      _tw_tab_actions_run_step (task, "keyboard.down", args, _tw_tab_actions_key_step_done);
     }
 }
 
@@ -507,6 +546,10 @@ tw_tab_actions_run_async (WebKitWebView             *view,
 
   g_task_set_task_data (task, run, (GDestroyNotify) action_run_free);
 
+  run->frame = tw_page_runtime_ref_frame (tw_json_get_string (params, "ref",
+                                                              tw_json_get_string (params, "sourceRef",
+                                                                                  NULL)));
+
   if (!tw_tab_actions_handles (command) || !check_params (run, &error))
     {
       if (error == NULL)
@@ -544,23 +587,14 @@ tw_tab_actions_run_async (WebKitWebView             *view,
 
   if (command == TW_TAB_COMMAND_KEYPRESS || command == TW_TAB_COMMAND_TYPE)
     {
-      /* Without a ref, keys go to whatever has the focus. */
+      /* Without a ref, keys go to whatever has the focus, which may be in a
+       * frame of another origin. */
       if (!json_object_has_member (params, "ref") ||
           JSON_NODE_HOLDS_NULL (json_object_get_member (params, "ref")))
         {
-          if (command == TW_TAB_COMMAND_TYPE)
-            {
-              _tw_tab_actions_run_next_key (task);
-            }
-          else
-            {
-              g_autoptr(JsonObject) args = json_object_new ();
+          g_autoptr(JsonObject) args = json_object_new ();
 
-              json_object_set_string_member (args, "key", json_object_get_string_member (params, "key"));
-              run->phase = PHASE_EDIT;
-              run->acted = TRUE;
-              _tw_tab_actions_run_step (task, "keyboard.down", args, _tw_tab_actions_key_step_done);
-            }
+          _tw_tab_actions_run_step (task, "frames.focused", args, keys_to_focus);
           return;
         }
     }

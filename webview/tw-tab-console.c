@@ -5,6 +5,7 @@
 
 #include "tw-cancellable.h"
 #include "tw-error.h"
+#include "tw-json.h"
 
 #include <string.h>
 
@@ -33,31 +34,6 @@ console_query_free (ConsoleQuery *query)
   g_strfreev (query->sources);
   g_free (query->text);
   g_free (query);
-}
-
-static char **
-get_strv (JsonObject *params,
-          const char *member)
-{
-  JsonNode *node = json_object_get_member (params, member);
-  GPtrArray *values;
-  JsonArray *array;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  array = json_node_get_array (node);
-  values = g_ptr_array_new ();
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      const char *value = json_array_get_string_element (array, i);
-
-      if (value != NULL)
-        g_ptr_array_add (values, g_strdup (value));
-    }
-  g_ptr_array_add (values, NULL);
-
-  return (char **) g_ptr_array_free (values, FALSE);
 }
 
 static gboolean
@@ -248,8 +224,8 @@ tw_tab_console_run_async (TwTabLog            *log,
     }
 
   query = g_new0 (ConsoleQuery, 1);
-  query->levels = get_strv (params, "level");
-  query->sources = get_strv (params, "source");
+  query->levels = tw_json_get_strv (params, "level");
+  query->sources = tw_json_get_strv (params, "source");
   query->text = text != NULL ? g_utf8_casefold (text, -1) : NULL;
   query->all_pages = json_object_get_boolean_member_with_default (params, "allPages", FALSE);
   query->max_entries = (guint) CLAMP (json_object_get_int_member_with_default (params, "maxEntries",

@@ -4,37 +4,13 @@
 #include "tw-tab-network.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 #include "tw-page-runtime.h"
 #include "tw-workspace-path.h"
 
 #include <string.h>
 
 /* Listing */
-
-static char **
-get_strv (JsonObject *params,
-          const char *member)
-{
-  JsonNode *node = json_object_get_member (params, member);
-  GPtrArray *values;
-  JsonArray *array;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  array = json_node_get_array (node);
-  values = g_ptr_array_new ();
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      const char *value = json_array_get_string_element (array, i);
-
-      if (value != NULL)
-        g_ptr_array_add (values, g_strdup (value));
-    }
-  g_ptr_array_add (values, NULL);
-
-  return (char **) g_ptr_array_free (values, FALSE);
-}
 
 static const char *
 status_class (JsonObject *request)
@@ -57,8 +33,8 @@ static JsonObject *
 list_requests (TwTabLog   *log,
                JsonObject *params)
 {
-  g_auto(GStrv) types = get_strv (params, "type");
-  g_auto(GStrv) statuses = get_strv (params, "status");
+  g_auto(GStrv) types = tw_json_get_strv (params, "type");
+  g_auto(GStrv) statuses = tw_json_get_strv (params, "status");
   const char *method = json_object_get_string_member_with_default (params, "method", NULL);
   const char *url = json_object_get_string_member_with_default (params, "url", NULL);
   gboolean failed = json_object_get_boolean_member_with_default (params, "failed", FALSE);

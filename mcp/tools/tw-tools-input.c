@@ -64,6 +64,23 @@ append_result_element (GString    *text,
     append_element (text, element);
 }
 
+/* How the pointer reached the element when a person clicks it through
+ * something else: " through its label <label class=\"switch\">", or
+ * " after moving the pointer over list \"Notifications\", which uncovered
+ * it". */
+static void
+append_how (GString    *text,
+            JsonObject *result)
+{
+  const char *through = tw_json_get_string (result, "through", NULL);
+  const char *hovered = tw_json_get_string (result, "hovered", NULL);
+
+  if (through != NULL)
+    g_string_append_printf (text, " through %s", through);
+  if (hovered != NULL)
+    g_string_append_printf (text, " after moving the pointer over %s, which uncovered it", hovered);
+}
+
 /* The lines every action ends with: what else happened, then the labelled
  * fields of the tab (browserId, url, title), the tabs it opened, the dialogs
  * it answered. */
@@ -146,6 +163,19 @@ format_click (JsonObject *result)
     g_string_append (text, "Clicked ");
 
   append_result_element (text, result);
+  append_how (text, result);
+
+  /* A checkbox or radio clicked through its label or stand-in: what the
+   * page made of the click, as the page shows it. */
+  if (json_object_has_member (result, "checked"))
+    {
+      gboolean checked = tw_json_get_boolean (result, "checked", FALSE);
+
+      if (tw_json_get_boolean (result, "toggled", FALSE))
+        g_string_append (text, checked ? "; it is now checked" : "; it is now unchecked");
+      else
+        g_string_append (text, checked ? "; it is still checked" : "; it is still unchecked: the page did not change it");
+    }
   g_string_append (text, ".");
 
   return finish_text (text, result);
@@ -255,6 +285,7 @@ format_hover (JsonObject *result)
   GString *text = g_string_new ("Moved the pointer onto ");
 
   append_result_element (text, result);
+  append_how (text, result);
   g_string_append (text, ".");
 
   return finish_text (text, result);
@@ -284,6 +315,7 @@ format_select (JsonObject *result)
       g_string_append (text, " in ");
       append_element (text, element);
     }
+  append_how (text, result);
   g_string_append (text, ".");
 
   return finish_text (text, result);

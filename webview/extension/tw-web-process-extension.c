@@ -15,6 +15,7 @@
 #include <webkit/webkit-web-process-extension.h>
 
 #include "tw-web-process-extension.h"
+#include "tw-extension-frames.h"
 
 #include <string.h>
 
@@ -376,6 +377,7 @@ webkit_web_process_extension_initialize_with_user_data (WebKitWebProcessExtensio
   if (user_data != NULL && g_variant_is_of_type (user_data, G_VARIANT_TYPE ("(b)")))
     g_variant_get (user_data, "(b)", &report_from_hook);
 
+  tw_extension_frames_init ();
   g_signal_connect (extension, "page-created", G_CALLBACK (page_created_cb), NULL);
   g_signal_connect (webkit_script_world_get_default (), "window-object-cleared",
                     G_CALLBACK (window_object_cleared_cb), NULL);

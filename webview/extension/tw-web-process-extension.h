@@ -17,3 +17,8 @@
 /* Parameters: (method, final URL, text) as "(sss)": the text body of a
  * fetch() or XMLHttpRequest response, as the page received it. */
 #define TW_WEB_EXTENSION_RESPONSE_BODY "tabwright.response-body"
+
+/* The isolated script world of the page runtime (TW_PAGE_RUNTIME_WORLD). The
+ * extension creates it by this name, so that the UI process's scripts of
+ * that name run in the same world. */
+#define TW_WEB_EXTENSION_RUNTIME_WORLD "tabwright"

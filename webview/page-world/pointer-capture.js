@@ -39,9 +39,10 @@
   }, true);
 
   // document.hasFocus() while the agent acts on the page: a person's page
-  // has the focus while they click and type in it. The engine answers true
-  // only when the web view has the keyboard focus of the screen, which a
-  // background tab never has (docs/live-pages.md).
+  // has the focus while they click and type in it. In a tab an agent
+  // drives the engine already answers true (webview/tw-tab-focus.h); this
+  // keeps the answer for an action that runs while the tab counts as the
+  // person's (docs/live-pages.md).
   const nativeHasFocus = Document.prototype.hasFocus;
   let acting = 0;
   let actingTimer = 0;

@@ -70,17 +70,32 @@ const Actionability = {
     return s + '>';
   },
 
-  // What covers an element, as a person would name it: the nearest
-  // ancestor of the hit element with a role and a name, e.g. a dialog.
-  describeCover (ctx, el) {
-    let best = el;
+  // An element by its tag, class and id, the way a person finds it in the
+  // page's source: <label class="switch">.
+  tag (el) {
+    let s = '<' + el.localName;
+    if (typeof el.className === 'string' && el.className.trim() !== '')
+      s += ' class="' + Base.clip(el.className.trim().replace(/\s+/g, ' '), 60) + '"';
+    if (el.id)
+      s += ' id="' + Base.clip(el.id, 40) + '"';
+    return s + '>';
+  },
+
+  // The element a person names when something covers a control: the
+  // nearest ancestor of the hit element with a role and a name, e.g. a
+  // dialog, or the hit element itself.
+  coverOwner (ctx, el) {
     for (let a = el, i = 0; a && i < 8; a = Dom.parent(a), i++) {
       const role = Roles.role(ctx, a);
-      if (role && role !== 'generic' && role !== 'none' && Names.name(ctx, a) !== '') {
-        best = a;
-        break;
-      }
+      if (role && role !== 'generic' && role !== 'none' && Names.name(ctx, a) !== '')
+        return a;
     }
+    return el;
+  },
+
+  // What covers an element, as a person would name it.
+  describeCover (ctx, el) {
+    const best = Actionability.coverOwner(ctx, el);
     const d = Actionability.describe(ctx, best);
     return best === el ? d : d + ' (at ' + Actionability.describe(ctx, el) + ')';
   },
@@ -270,13 +285,231 @@ const Actionability = {
       return { ok: true, hit: h.el };
     for (let a = h.el; a; a = Dom.parent(a)) {
       if (a.localName === 'label' && a.control === el)
-        return { ok: true, hit: h.el };
+        return { ok: true, hit: h.el, through: 'its label ' + Actionability.tag(a) };
     }
     // A visually hidden control inside the visible part of its widget (a
     // range input inside its slider's thumb): a person acts on that part.
     if (Pointer.contains(h.el, el) && Actionability.visuallyHidden(el))
-      return { ok: true, hit: h.el, through: true };
+      return { ok: true, hit: h.el };
+    // A part of the control drawn over it (a select's placeholder over its
+    // input): the press reaches the control's wrapper, as a person's does.
+    const part = Actionability.ownPart(el, h.el);
+    if (part)
+      return { ok: true, hit: h.el, through: Actionability.tag(part) + ' drawn over it, part of the same control' };
     return { ok: false, hit: h.el };
+  },
+
+  // Names of the buttons that close or answer what covers a page.
+  CLOSE: /\b(close|dismiss|accept|agree|allow|reject|decline|got it|ok|okay|no thanks|continue|hide)\b|^[×✕✖xX]$/i,
+
+  // What a person operates: a press on one of these is a press on that
+  // control, never on another one beneath it.
+  CONTROLS: 'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, ' +
+            '[contenteditable=""], [contenteditable=true], [tabindex], [role=button], [role=link], ' +
+            '[role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], ' +
+            '[role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=combobox], ' +
+            '[role=textbox], [role=searchbox], [role=slider], [role=spinbutton], [role=treeitem]',
+
+  isControl (el) {
+    return el.nodeType === 1 && typeof el.matches === 'function' && el.matches(Actionability.CONTROLS);
+  },
+
+  // Whether box (an element) holds a control that shows, other than el,
+  // its descendants and its ancestors.
+  holdsOtherControl (box, el) {
+    for (const c of box.querySelectorAll(Actionability.CONTROLS)) {
+      if (c !== el && !Pointer.contains(el, c) && !Pointer.contains(c, el) && Actionability.visible(c))
+        return true;
+    }
+    return false;
+  },
+
+  // Fields whose wrapper draws a placeholder, the chosen value or icons
+  // over them and takes the press there: text inputs, dropdowns and
+  // comboboxes. A button or link holds its own content, so what lies over
+  // one is never part of it.
+  FIELD_ROLES: new Set(['combobox', 'textbox', 'searchbox', 'spinbutton', 'listbox']),
+
+  isField (el) {
+    if (el.localName === 'select' || el.localName === 'textarea')
+      return true;
+    if (el.localName === 'input')
+      return Actionability.TEXT_TYPES.has(el.type) || Actionability.VALUE_TYPES.has(el.type);
+    return Actionability.FIELD_ROLES.has(el.getAttribute('role') || '');
+  },
+
+  // When hit, drawn over el, is a part of el's own control (a placeholder,
+  // the chosen value, an arrow icon, inside a wrapper near el that holds no
+  // other control), the outermost element of that part below the wrapper;
+  // else null. A layer with nothing in it (a shade, a scrim), another
+  // control, or a container of several controls is never a part.
+  ownPart (el, hit) {
+    const doc = el.ownerDocument;
+    if (hit.ownerDocument !== doc || !Actionability.isField(el))
+      return null;
+    let wrapper = null;
+    for (let a = Dom.parent(el), i = 0; a && a.nodeType === 1 && i < 4; a = Dom.parent(a), i++) {
+      if (a === doc.body || a === doc.documentElement)
+        return null;
+      if (Pointer.contains(a, hit)) {
+        wrapper = a;
+        break;
+      }
+    }
+    if (!wrapper || wrapper === hit)
+      return null;
+    let part = null;
+    let content = false;
+    for (let n = hit; n && n !== wrapper; n = Dom.parent(n)) {
+      if (Actionability.isControl(n))
+        return null;
+      if (n.namespaceURI === 'http://www.w3.org/2000/svg' || n.localName === 'img' ||
+          (n.textContent || '').trim() !== '')
+        content = true;
+      part = n;
+    }
+    if (!content || !part || Actionability.holdsOtherControl(wrapper, el))
+      return null;
+    return part;
+  },
+
+  // Whether el is out of a person's sight on purpose while it takes part
+  // in the layout: no size, transparent, clipped, or placed off the page.
+  outOfSight (el) {
+    const r = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView;
+    return r.width < 1 || r.height < 1 || r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0 ||
+           Actionability.visuallyHidden(el);
+  },
+
+  // What a person clicks for a checkbox or radio kept out of sight behind
+  // its styled stand-in: a label of it that shows, else the nearest box
+  // around it that shows and holds no other control (a switch's wrapper
+  // with its track and thumb). Answers {el, label} or null.
+  standIn (el) {
+    if (el.localName !== 'input' || (el.type !== 'checkbox' && el.type !== 'radio'))
+      return null;
+    const s = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (!s || s.display === 'none' || s.visibility !== 'visible' ||
+        (typeof el.checkVisibility === 'function' && !el.checkVisibility()) ||
+        !Actionability.outOfSight(el))
+      return null;
+    for (const l of el.labels || []) {
+      if (Actionability.visible(l) && !Actionability.outOfSight(l))
+        return { el: l, label: true };
+    }
+    const doc = el.ownerDocument;
+    for (let a = Dom.parent(el), i = 0; a && a.nodeType === 1 && i < 3; a = Dom.parent(a), i++) {
+      if (a === doc.body || a === doc.documentElement || Actionability.holdsOtherControl(a, el))
+        break;
+      if (Actionability.visible(a) && !Actionability.outOfSight(a))
+        return { el: a, label: false };
+    }
+    return null;
+  },
+
+  // The checks of the stand-in of an out-of-sight checkbox or radio, or
+  // null when it has none: el itself must be enabled; the stand-in must be
+  // visible, still and (for a pointer) under the pointer. Keys still go to
+  // el, which takes the focus as it does for a person's Tab.
+  checkStandIn (ctx, el, label, opts) {
+    if (opts.standIn === false)
+      return null;
+    const stand = Actionability.standIn(el);
+    if (!stand)
+      return null;
+    if (opts.enabled !== false && Actionability.disabled(ctx, el))
+      return Actionability.notReady('disabled', label + ' is disabled');
+    const through = (stand.label ? 'its label ' : '') + Actionability.tag(stand.el) +
+                    (stand.label ? '' : ', which stands for it');
+    // The previous look's box is the stand-in's when it is marked so.
+    const previousBox = opts.previousBox && opts.previousBox.standIn ? opts.previousBox : undefined;
+    const r = Actionability.check(ctx, stand.el, label + ' (through ' + through + ')',
+                                  Object.assign({}, opts, { enabled: false, editable: false, standIn: false, previousBox }));
+    if (r.box)
+      r.box.standIn = true;
+    if (r.ready)
+      r.through = through;
+    return r;
+  },
+
+  // The stack el sits in when what covers it (hit) is another item of the
+  // same stack, a toast in front of a toast, a card on a card: their
+  // common container, which may spread out under the pointer. Null for
+  // the page itself, dialogs, and items of different kinds.
+  stackOf (el, hit) {
+    if (hit.ownerDocument !== el.ownerDocument)
+      return null;
+    const doc = el.ownerDocument;
+    const box = Pointer.commonAncestor(el, hit);
+    if (!box || box === doc.body || box === doc.documentElement || box === el || box === hit)
+      return null;
+    const itemOf = (n) => {
+      let a = n;
+      while (a && Dom.parent(a) !== box)
+        a = Dom.parent(a);
+      return a;
+    };
+    const a = itemOf(el);
+    const b = itemOf(hit);
+    if (!a || !b || a === b || a.localName !== b.localName)
+      return null;
+    const modal = (n) => n.localName === 'dialog' || n.getAttribute('aria-modal') === 'true' ||
+                         /^(alert)?dialog$/.test(n.getAttribute('role') || '');
+    if (modal(a) || modal(b))
+      return null;
+    const classes = (n) => (typeof n.className === 'string' ? n.className.trim().split(/\s+/) : []).filter((c) => c);
+    const kin = a.localName === 'li' || (a.getAttribute('role') && a.getAttribute('role') === b.getAttribute('role')) ||
+                classes(a).some((c) => classes(b).includes(c));
+    return kin ? box : null;
+  },
+
+  // The stack the pointer was moved over for an element during the
+  // current action, to spread it out: {el, stack} as weak references.
+  revealed: null,
+
+  // What the result says of a stack moved over before acting on el.
+  takeRevealed (ctx, el) {
+    const r = Actionability.revealed;
+    Actionability.revealed = null;
+    if (!r || r.el.deref() !== el)
+      return null;
+    const stack = r.stack.deref();
+    return stack && stack.isConnected ? Actionability.describe(ctx, stack) : null;
+  },
+
+  // The message for an element something covers: what covers it, where,
+  // and what a person would do about it.
+  coveredMessage (ctx, el, label, hit, p, stack) {
+    let m = label + ' is covered by ' + Actionability.describeCover(ctx, hit) + ' at (' +
+            Math.round(p.x) + ', ' + Math.round(p.y) + ')';
+    if (stack)
+      m += ', and moving the pointer over ' + Actionability.describe(ctx, stack) + ' did not uncover it';
+    const close = Actionability.closerOf(ctx, el, hit);
+    m += close ? ': close it first (' + Actionability.describe(ctx, close) + '), ' : ': close it first, ';
+    return m + 'scroll so that it no longer lies over the element, or use browser_hover on what reveals the element';
+  },
+
+  // The button that closes what covers el at hit: one named so in the
+  // nearest part of the page around hit that does not hold el, else the
+  // first button of a named region, dialog or banner that covers it.
+  closerOf (ctx, el, hit) {
+    const owner = Actionability.coverOwner(ctx, hit);
+    const buttonish = 'button, [role=button]';
+    for (let a = hit, i = 0; a && a.nodeType === 1 && i < 8 && !Pointer.contains(a, el); a = Dom.parent(a), i++) {
+      const buttons = Array.from(a.querySelectorAll(buttonish));
+      if (a.matches(buttonish))
+        buttons.unshift(a);
+      const close = buttons.find((c) => Actionability.CLOSE.test(Names.name(ctx, c)) && Actionability.visible(c));
+      if (close)
+        return close;
+      if (a === owner && !Actionability.isControl(owner) && Names.name(ctx, owner) !== '') {
+        const first = buttons.find((c) => Actionability.visible(c));
+        if (first)
+          return first;
+      }
+    }
+    return null;
   },
 
   // Hidden from the eye but not from assistive technology: clipped away,
@@ -339,7 +572,8 @@ const Actionability = {
     if (!el.isConnected)
       return Actionability.notReady('detached', label + ' is no longer on the page');
     if (!Actionability.visible(el))
-      return Actionability.notReady('hidden', label + ' is not visible');
+      return Actionability.checkStandIn(ctx, el, label, opts) ||
+             Actionability.notReady('hidden', label + ' is not visible');
     if (opts.enabled !== false && Actionability.disabled(ctx, el))
       return Actionability.notReady('disabled', label + ' is disabled');
     if (opts.editable && !Actionability.isEditable(el)) {
@@ -357,12 +591,14 @@ const Actionability = {
     const box = Actionability.box(el);
     if (opts.stable !== false &&
         (Actionability.animating(el) ||
-         (opts.previousBox && !Actionability.sameBox(box, opts.previousBox))))
+         (opts.previousBox && !opts.previousBox.standIn && !Actionability.sameBox(box, opts.previousBox))))
       return Actionability.notReady('moving', label + ' is still moving', { box });
 
     const points = Actionability.points(el);
-    if (points.length === 0)
-      return Actionability.notReady('outside', label + ' is outside the visible part of the page even after scrolling', { box });
+    if (points.length === 0) {
+      return Actionability.checkStandIn(ctx, el, label, opts) ||
+             Actionability.notReady('outside', label + ' is outside the visible part of the page even after scrolling', { box });
+    }
 
     if (opts.hit === false)
       return { ready: true, point: points[0], box, hit: null };
@@ -371,10 +607,14 @@ const Actionability = {
     for (const p of points) {
       const h = Actionability.hitsAt(el, p.x, p.y);
       if (h.ok)
-        return { ready: true, point: p, box, hit: h.hit };
+        return { ready: true, point: p, box, hit: h.hit, through: h.through };
       if (!firstMiss)
         firstMiss = { p, hit: h.hit };
     }
+
+    const standIn = Actionability.checkStandIn(ctx, el, label, opts);
+    if (standIn)
+      return standIn;
 
     const s = el.ownerDocument.defaultView.getComputedStyle(el);
     if (s && s.pointerEvents === 'none')
@@ -382,9 +622,19 @@ const Actionability = {
     if (!firstMiss.hit)
       return Actionability.notReady('covered', label + ' is not under the pointer at (' +
                                     Math.round(firstMiss.p.x) + ', ' + Math.round(firstMiss.p.y) + ')', { box });
-    return Actionability.notReady('covered', label + ' is covered by ' +
-                                  Actionability.describeCover(ctx, firstMiss.hit) + ' at (' +
-                                  Math.round(firstMiss.p.x) + ', ' + Math.round(firstMiss.p.y) + ')',
+
+    // Covered by another item of a stack that may spread out under the
+    // pointer (toasts): the pointer goes over the stack once, as a
+    // person's hand does on its way, and the next look decides.
+    const stack = Actionability.stackOf(el, firstMiss.hit);
+    const r = Actionability.revealed;
+    if (stack && !(r && r.el.deref() === el)) {
+      Actionability.revealed = { el: new WeakRef(el), stack: new WeakRef(stack) };
+      Pointer.moveTo(firstMiss.p.x, firstMiss.p.y, {});
+      return Actionability.notReady('covered', label + ' is covered by ' + Actionability.describeCover(ctx, firstMiss.hit) +
+                                    '; the pointer moved over ' + Actionability.describe(ctx, stack) + ' to uncover it', { box });
+    }
+    return Actionability.notReady('covered', Actionability.coveredMessage(ctx, el, label, firstMiss.hit, firstMiss.p, stack),
                                   { box, coveredBy: Actionability.describeCover(ctx, firstMiss.hit) });
   },
 };

@@ -69,12 +69,15 @@ const Actions = {
       return Actionability.notReady('option', label + ' is an option of a dropdown: use browser_select on the dropdown instead',
                                     { permanent: true, code: 'browser_invalid_argument' });
 
-    const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+    const r = await Actions.ready(ctx, el, label, args, { enabled: true });
     if (!r.ready)
       return r;
 
     // Named as it was when the agent chose it: the click may rename it.
     const info = Actions.elementInfo(ctx, el, args.ref);
+    const checkable = r.through && el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio') &&
+                      !args.doubleClick && (args.button || 'left') === 'left';
+    const before = checkable ? el.checked : null;
     Actions.withModifiers(mods, () =>
       Pointer.click(r.point.x, r.point.y, {
         button: args.button || 'left',
@@ -82,18 +85,46 @@ const Actions = {
         modifiers: mods,
       }));
 
-    return { ready: true, element: info, point: r.point };
+    const result = Actions.how(ctx, el, r, { ready: true, element: info, point: r.point });
+    if (checkable) {
+      // Clicked through something else: the result says what the page made
+      // of it, after the task in which a framework sets the state it keeps.
+      await Actions.sleep(0);
+      result.checked = el.checked;
+      result.toggled = el.checked !== before;
+    }
+    return result;
+  },
+
+  // Actionability.ready for an action's element. The first attempt of an
+  // action (the C side passes no previous box yet) starts afresh.
+  ready (ctx, el, label, args, opts) {
+    if (!args.previousBox)
+      Actionability.revealed = null;
+    return Actionability.ready(ctx, el, label, Object.assign({ hit: true, previousBox: args.previousBox }, opts));
+  },
+
+  // Adds to @result how the pointer reached el when a person's click goes
+  // through something else: its label, a stand-in, a part of the control
+  // drawn over it, or a stack moved over first.
+  how (ctx, el, r, result) {
+    if (r.through)
+      result.through = r.through;
+    const hovered = Actionability.takeRevealed(ctx, el);
+    if (hovered)
+      result.hovered = hovered;
+    return result;
   },
 
   async hover (ctx, args) {
     const el = Refs.resolve(ctx, args.ref);
     const label = Actions.label(ctx, el, args.ref);
-    const r = await Actionability.ready(ctx, el, label, { enabled: false, hit: true, previousBox: args.previousBox });
+    const r = await Actions.ready(ctx, el, label, args, { enabled: false });
     if (!r.ready)
       return r;
     const info = Actions.elementInfo(ctx, el, args.ref);
     Pointer.moveTo(r.point.x, r.point.y, {});
-    return { ready: true, element: info, point: r.point };
+    return Actions.how(ctx, el, r, { ready: true, element: info, point: r.point });
   },
 
   // Prepares a fill: checks the field, focuses it and selects its content,
@@ -236,7 +267,7 @@ const Actions = {
                                     { permanent: true, code: 'browser_invalid_argument' });
     }
 
-    const r = await Actionability.ready(ctx, el, label, { enabled: true, hit: true, previousBox: args.previousBox });
+    const r = await Actions.ready(ctx, el, label, args, { enabled: true });
     if (!r.ready)
       return r;
 
@@ -269,12 +300,12 @@ const Actions = {
     if (changed)
       Actions.fireValueEvents(el);
 
-    return {
+    return Actions.how(ctx, el, r, {
       ready: true,
       element: info,
       selected: { value: option.value, label: Actions.optionLabel(option) },
       changed,
-    };
+    });
   },
 
   // An ARIA listbox: the option is clicked like any element.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The entry point the C side calls (TwPageRuntime): __tabwright.call(name,
-// argsJson, nextRef) runs one registered function and answers a JSON string,
+// argsJson, nextRef, frame) runs one registered function and answers a JSON
+// string (frame: this frame's number, given in frames of another origin, see
+// frames.js),
 // {ok: true, value, nextRef} or {ok: false, error: {code, message}, nextRef}.
 // No exception leaves it: an error thrown with Base.error() keeps its MCP
 // code, anything else is reported as browser_internal.
@@ -17,8 +19,10 @@ const Api = {
     Api.functions.set(name, fn);
   },
 
-  call (name, argsJson, nextRef) {
+  call (name, argsJson, nextRef, frame) {
     Refs.sync(nextRef);
+    if (typeof frame === 'number' && frame > 0)
+      Frames.number = frame;
     try {
       const fn = Api.functions.get(name);
       if (fn === undefined)
@@ -28,10 +32,11 @@ const Api = {
         throw Base.error('browser_invalid_argument', 'runtime arguments must be an object');
       const ctx = Dom.context(args);
       ctx.start = Base.now();
+      Frames.prepare(name, args);
       const value = fn(ctx, args);
       if (value !== null && typeof value === 'object' && typeof value.then === 'function')
-        return value.then((v) => Api.ok(v), (e) => Api.fail(name, e));
-      return Api.ok(value);
+        return value.then((v) => Api.ok(Frames.toTop(v)), (e) => Api.fail(name, e));
+      return Api.ok(Frames.toTop(value));
     } catch (e) {
       return Api.fail(name, e);
     }
@@ -130,7 +135,7 @@ Api.register('ping', () => ({ url: document.URL }));
 
 if (globalThis.__tabwright === undefined) {
   Object.defineProperty(globalThis, '__tabwright', {
-    value: Object.freeze({ call: Api.call }),
+    value: Object.freeze({ call: Api.call, path: () => Frames.pathOf(window) }),
     writable: false,
     configurable: false,
     enumerable: false,

@@ -3,11 +3,14 @@
 // The keyboard, as the page sees it: keydown, keypress where browsers fire
 // it, keyup, with the key, code and legacy keyCode of a US layout, and the
 // default action a real key press would have when the page does not cancel
-// it. Text itself is not faked here: the C side inserts it with WebKit's
-// own editing commands (InsertText, DeleteBackward, InsertNewline…), which
-// fire trusted beforeinput and input events and update framework-controlled
-// fields the way typing does. A key press is therefore two calls, down and
-// up, with the editing commands the down call asks for run in between.
+// it. Text itself is not faked here: a character goes in through the
+// textInput event whose default action is WebKit's own typing, and other
+// edits through WebKit's editing commands (DeleteBackward, InsertNewline…)
+// that the C side runs; both fire trusted beforeinput and input events and
+// update framework-controlled fields the way typing does. A key that
+// needs editing commands is therefore two calls, down and up, with the
+// commands the down call asks for run in between; a run of characters is
+// pressed in one call (typeKeys).
 
 const Keyboard = {
   // Named keys: key value, code, keyCode.
@@ -193,6 +196,22 @@ const Keyboard = {
     return target.dispatchEvent(new view.KeyboardEvent(type, init));
   },
 
+  // The element that takes the focus for typing into @el: for an element
+  // inside a contenteditable region, the outermost editable ancestor.
+  editingHost (el) {
+    if (Actionability.isTextField(el) || el.isContentEditable !== true)
+      return el;
+    let host = el;
+    while (host.parentElement && host.parentElement.isContentEditable)
+      host = host.parentElement;
+    return host;
+  },
+
+  caretIn (el) {
+    const sel = el.ownerDocument.getSelection();
+    return !!sel && sel.rangeCount > 0 && el.contains(sel.anchorNode);
+  },
+
   // What is in progress between a down call and its up call.
   pending: null,
 
@@ -214,21 +233,24 @@ const Keyboard = {
     });
     if (!r.ready)
       return r;
-    if (Dom.deepActiveElement(document) !== el) {
-      el.focus({ preventScroll: true });
-      if (Dom.deepActiveElement(document) !== el && el.ownerDocument.activeElement !== el)
+    // A paragraph or heading inside a rich-text editor is typed into the
+    // way a person does it: the editor (its editing host) takes the focus
+    // and the caret goes into the block that was clicked.
+    const host = Keyboard.editingHost(el);
+    if (Dom.deepActiveElement(document) !== host || (host !== el && !Keyboard.caretIn(el))) {
+      if (Dom.deepActiveElement(document) !== host)
+        host.focus({ preventScroll: true });
+      if (Dom.deepActiveElement(document) !== host && host.ownerDocument.activeElement !== host)
         return Actionability.notReady('unfocusable', label + ' cannot take the keyboard focus; press the key ' +
                                       'without a ref to send it to the page', { permanent: true });
-      Pointer.placeCaret(el, el, r.point.x, r.point.y);
-      if (el.isContentEditable && !Actionability.isTextField(el)) {
+      Pointer.placeCaret(host, el, r.point.x, r.point.y);
+      if (el.isContentEditable && !Actionability.isTextField(el) && !Keyboard.caretIn(el)) {
         const sel = el.ownerDocument.getSelection();
-        if (sel && !el.contains(sel.anchorNode)) {
-          const range = el.ownerDocument.createRange();
-          range.selectNodeContents(el);
-          range.collapse(false);
-          sel.removeAllRanges();
-          sel.addRange(range);
-        }
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        range.collapse(false);
+        sel.removeAllRanges();
+        sel.addRange(range);
       }
     }
     return { ready: true, element: Actions.elementInfo(ctx, el0, args.ref) };
@@ -250,13 +272,13 @@ const Keyboard = {
       return { ready: true, element, commands: [] };
 
     const k = Keyboard.parse(args.key);
-    const target = Keyboard.target();
     const held = { ctrl: false, shift: false, alt: false, meta: false };
     for (const m of k.order) {
       held[m] = true;
       const mk = Keyboard.MODIFIER_KEYS[m];
       Keyboard.fire(Keyboard.target(), 'keydown', { key: mk[0], code: mk[1], keyCode: mk[2], charShift: false }, held, { location: 1 });
     }
+    let target = Keyboard.target();
 
     const pending = { k, target, prevented: false, activate: null };
     Keyboard.pending = pending;
@@ -270,6 +292,10 @@ const Keyboard = {
     const accel = k.mods.ctrl || k.mods.meta;
     const producesChar = k.text !== '' && !accel && !k.mods.alt;
     if (producesChar) {
+      // A keydown handler may have moved the focus, as pages that let a
+      // person "type anywhere" into their search box do: the keypress
+      // and the text go to the element that has the focus now.
+      target = Keyboard.target();
       const code = k.text === '\r' ? 13 : k.text.codePointAt(0);
       if (!Keyboard.fire(target, 'keypress', k, k.mods, { keyCode: code, which: code, charCode: code })) {
         pending.prevented = true;
@@ -279,6 +305,48 @@ const Keyboard = {
 
     Keyboard.defaultAction(ctx, k, target, commands, pending);
     return { ready: true, element, commands, prevented: false };
+  },
+
+  // Characters of browser_type, several in one call: each a whole key
+  // press, with a task between one and the next as between a person's
+  // key presses, so that the page's microtasks, observers and zero-delay
+  // timers run in between. Stops after a key that needs editing commands,
+  // when the page starts to unload, or after a short while, and says how
+  // many keys it pressed.
+  async typeKeys (ctx, args) {
+    const keys = args.keys;
+    if (!Array.isArray(keys) || keys.length === 0)
+      return { ready: true, commands: [], prevented: false, consumed: 0 };
+    const started = Base.now();
+    let prevented = false;
+    let leaving = false;
+    const leave = () => {
+      leaving = true;
+    };
+    window.addEventListener('beforeunload', leave, true);
+    try {
+      for (let i = 0; ; i++) {
+        const r = Keyboard.down(ctx, { key: keys[i], up: true });
+        prevented = prevented || !!r.prevented;
+        if (r.commands.length > 0 || i === keys.length - 1 || Base.now() - started > Keyboard.BATCH_MS)
+          return { ready: true, commands: r.commands, prevented, consumed: i + 1 };
+        await Keyboard.nextTask();
+        if (leaving)
+          return { ready: true, commands: [], prevented, consumed: i + 1 };
+      }
+    } finally {
+      window.removeEventListener('beforeunload', leave, true);
+    }
+  },
+
+  BATCH_MS: 400,
+
+  nextTask () {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
   },
 
   // keyup of the pending key and of its modifiers, and the activation that
@@ -374,11 +442,13 @@ const Keyboard = {
     case 'Enter':
       // WebKit itself answers the keypress of Enter on buttons, summaries
       // and form fields (implicit submission), even from script; links and
-      // text areas are left to us.
+      // text areas are left to us. The commands are the ones WebKit binds
+      // to Enter and Shift+Enter: they go through a textInput event of
+      // "\n", then insert a paragraph (a line break in a text area).
       if (Dom.isHtml(target) && target.localName === 'textarea' && editable)
         commands.push({ name: 'InsertNewline' });
       else if (editable && !textField)
-        commands.push({ name: mods.shift ? 'InsertLineBreak' : 'InsertParagraph' });
+        commands.push({ name: mods.shift ? 'InsertLineBreak' : 'InsertNewline' });
       else if (Keyboard.isLink(target))
         target.click();
       return;
@@ -431,7 +501,7 @@ const Keyboard = {
       return;
 
     if (editable) {
-      commands.push({ name: 'InsertText', arg: k.text });
+      Keyboard.textInput(target, k.text, commands);
       return;
     }
     if (k.key === ' ') {
@@ -446,6 +516,41 @@ const Keyboard = {
     }
     if (select)
       Keyboard.typeAhead(target, k.text);
+  },
+
+  // The text of a key press, the way the browser's own keypress handling
+  // inserts it: a textInput event at the focused element, whose default
+  // action is WebKit's typing command with its trusted beforeinput and
+  // input. Editors that take typed text from textInput, or that tell their
+  // own text entry from other DOM changes by it, see what a keyboard gives
+  // them; a cancelled textInput inserts nothing. Should WebKit not act on
+  // the event, the editing command inserts the text instead.
+  textInput (target, text, commands) {
+    const doc = target.ownerDocument;
+    const view = doc.defaultView;
+    const textField = Actionability.isTextField(target);
+    const before = textField ? target.value : null;
+    const watch = new view.MutationObserver(() => {});
+    watch.observe(Keyboard.editingHost(target), { subtree: true, childList: true, characterData: true });
+    let seen = false;
+    const saw = () => {
+      seen = true;
+    };
+    view.addEventListener('beforeinput', saw, true);
+    view.addEventListener('input', saw, true);
+    let inserted;
+    try {
+      const e = doc.createEvent('TextEvent');
+      e.initTextEvent('textInput', true, true, view, text);
+      inserted = target.dispatchEvent(e);
+    } finally {
+      view.removeEventListener('beforeinput', saw, true);
+      view.removeEventListener('input', saw, true);
+    }
+    const changed = watch.takeRecords().length > 0 || (textField && target.value !== before);
+    watch.disconnect();
+    if (inserted && !seen && !changed)
+      commands.push({ name: 'InsertText', arg: text });
   },
 
   arrow (ctx, k, target, commands, editable, select) {
@@ -659,4 +764,5 @@ const Keyboard = {
 
 // The page has the focus from the key's down call to its up call.
 Api.register('keyboard.down', Actions.acting(Keyboard.down, true, false));
+Api.register('keyboard.type', Actions.acting(Keyboard.typeKeys, true, false));
 Api.register('keyboard.up', Actions.acting(Keyboard.up, false, true));

@@ -14,10 +14,20 @@ const Names = {
 
   // HTML-AAM's text-level elements: aria-label, aria-labelledby or title
   // names them, whatever WAI-ARIA says of their roles (generic, strong…).
+  // The summary element has a name computation of its own in HTML-AAM,
+  // which applies wherever it stands.
   TEXT_LEVEL: new Set([
-    'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'rp',
-    'rt', 'ruby', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var',
+    'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'rp',
+    'rt', 'ruby', 's', 'samp', 'small', 'strong', 'sub', 'summary', 'sup', 'time', 'u', 'var',
+    'wbr',
   ]),
+
+  // accname's flat string: runs of ASCII white space become one space, and
+  // the ends are trimmed. A no-break space is not ASCII white space: it
+  // stays in the name (accname 1.2, HTML's "ASCII whitespace").
+  flat (s) {
+    return s ? String(s).replace(/[\t\n\f\r ]+/g, ' ').replace(/^ | $/g, '') : '';
+  },
 
   // Roles named from their first heading when nothing else names them
   // (the ARIA 1.3 "name from heading" rule); group is not among them.
@@ -26,8 +36,23 @@ const Names = {
   // Naming el is prohibited: its role forbids it and HTML-AAM does not
   // name it as a text-level element.
   prohibited (el, role) {
-    return Roles.NAME_PROHIBITED.has(role) &&
-           !(Dom.isHtml(el) && Names.TEXT_LEVEL.has(el.localName));
+    return Roles.NAME_PROHIBITED.has(role) && !Names.authorNameKept(el, role);
+  },
+
+  // A generic element that still shows the name its author gave it: an
+  // HTML-AAM text-level element, a list item out of its list, or an
+  // element whose role was passed over for want of its required context
+  // (a cell outside a row): the name was given for that role.
+  authorNameKept (el, role) {
+    if (!Dom.isHtml(el))
+      return false;
+    const tag = el.localName;
+    if (Names.TEXT_LEVEL.has(tag) || tag === 'li')
+      return true;
+    if (role !== 'generic' || !el.hasAttribute('role'))
+      return false;
+    const token = Roles.explicit(el);
+    return token !== '' && token !== 'none' && token !== 'generic';
   },
 
   // The accessible name of el, flattened.
@@ -52,7 +77,11 @@ const Names = {
       source: '',
       attrs,
     };
-    const text = Base.flat(Names.alternative(ctx, el, state));
+    let text = Names.flat(Names.alternative(ctx, el, state));
+    // A name read from text loses the spaces of any kind at its ends; one
+    // its author wrote keeps a no-break space (accname's tests of both).
+    if (state.source === 'content')
+      text = text.trim();
     return { text, source: text === '' ? '' : state.source };
   },
 
@@ -71,9 +100,9 @@ const Names = {
         ancestorsShown: false,
         source: '',
       };
-      parts.push(Base.flat(Names.alternative(ctx, r, sub)));
+      parts.push(Names.flat(Names.alternative(ctx, r, sub)));
     }
-    return Base.flat(parts.join(' '));
+    return Names.flat(parts.join(' '));
   },
 
   description (ctx, el) {
@@ -92,9 +121,9 @@ const Names = {
         };
         parts.push(Names.alternative(ctx, r, state));
       }
-      return Base.flat(parts.join(' '));
+      return Names.flat(parts.join(' '));
     }
-    const d = Base.flat(el.getAttribute('aria-description'));
+    const d = Names.flat(el.getAttribute('aria-description'));
     if (d !== '')
       return d;
     return '';
@@ -130,6 +159,10 @@ const Names = {
       if (refs.length > 0) {
         const parts = [];
         for (const r of refs) {
+          // Each node takes part once: a node that an earlier reference
+          // already brought in adds nothing the second time.
+          if (st.visited.has(r))
+            continue;
           const sub = {
             root: st.root,
             visited: st.visited,
@@ -140,15 +173,22 @@ const Names = {
             source: '',
             depth: (st.depth || 0) + 1,
           };
-          parts.push(Base.flat(Names.alternative(ctx, r, sub)));
+          parts.push(Names.flat(Names.alternative(ctx, r, sub)));
+          st.visited.add(r);
         }
         const text = parts.join(' ');
-        if (Base.flat(text) !== '') {
+        if (Names.flat(text) !== '') {
           st.source = 'labelledby';
           return text;
         }
       }
     }
+
+    // A node that an aria-labelledby reference of this computation already
+    // brought in is not read a second time as content (each node once);
+    // its own aria-labelledby, above, may still add what was not read.
+    if (el !== st.root && st.visited.has(el))
+      return '';
 
     const role = Roles.role(ctx, el);
 
@@ -163,16 +203,22 @@ const Names = {
     // 2D: aria-label, which a slot does not take.
     const label = (attrs === undefined || attrs.includes('aria-label')) && el.localName !== 'slot'
       ? el.getAttribute('aria-label') : null;
-    if (label !== null && Base.flat(label) !== '' &&
+    if (label !== null && Names.flat(label) !== '' &&
         !(isRoot && Names.prohibited(el, role))) {
       st.source = 'label';
       return label;
     }
 
-    // 2E: the host language's own label.
+    // 2E: the host language's own label. An alt attribute is the name of
+    // its image even when empty, which leaves the title unused (HTML-AAM).
+    const alt = Names.altOf(ctx, el, st);
+    if (alt !== null && (role !== 'none' || Names.flat(alt) === '')) {
+      st.source = 'native';
+      return alt;
+    }
     if (role !== 'none') {
       const native = Names.nativeAlternative(ctx, el, role, st);
-      if (native !== null && Base.flat(native) !== '') {
+      if (native !== null && Names.flat(native) !== '') {
         st.source = 'native';
         return native;
       }
@@ -180,21 +226,26 @@ const Names = {
 
     // 2F: name from content, for roles that allow it and for everything
     // below an element whose name is being computed.
+    let space = '';
     if (st.recursion || Roles.NAME_FROM_CONTENT.has(role) || Names.contentNamedHost(el)) {
       if (!Names.isEmbeddedControlRole(role) || !st.recursion || el === st.root) {
         const text = Names.fromContent(ctx, el, st);
-        if (Base.flat(text) !== '') {
+        if (Names.flat(text) !== '') {
           if (st.source === '')
             st.source = 'content';
           return text;
         }
+        // White space alone, nested however deep, still parts the words
+        // around it.
+        if (text !== '' && el !== st.root)
+          space = ' ';
       }
     }
 
     // 2I: the tooltip attribute.
     const title = attrs === undefined || attrs.includes('title')
       ? el.getAttribute('title') : null;
-    if (title !== null && Base.flat(title) !== '') {
+    if (title !== null && Names.flat(title) !== '') {
       st.source = 'title';
       return title;
     }
@@ -203,7 +254,7 @@ const Names = {
     // heading.
     if (isRoot && Names.NAME_FROM_HEADING.has(role)) {
       const text = Names.fromFirstHeading(ctx, el, st);
-      if (Base.flat(text) !== '') {
+      if (Names.flat(text) !== '') {
         st.source = 'heading';
         return text;
       }
@@ -214,19 +265,19 @@ const Names = {
       const tag = el.localName;
       if ((tag === 'input' && Names.TEXT_CONTROL_TYPES.has(el.type)) || tag === 'textarea') {
         const ph = el.getAttribute('placeholder');
-        if (ph !== null && Base.flat(ph) !== '') {
+        if (ph !== null && Names.flat(ph) !== '') {
           st.source = 'placeholder';
           return ph;
         }
       }
       const aph = el.getAttribute('aria-placeholder');
-      if (aph !== null && Base.flat(aph) !== '' &&
+      if (aph !== null && Names.flat(aph) !== '' &&
           (role === 'textbox' || role === 'searchbox' || role === 'combobox')) {
         st.source = 'placeholder';
         return aph;
       }
     }
-    return '';
+    return space;
   },
 
   // Host elements that are named by their content although they have no
@@ -253,7 +304,7 @@ const Names = {
       if (tag === 'select') {
         const parts = [];
         for (const o of el.selectedOptions)
-          parts.push(Base.flat(o.label || o.textContent));
+          parts.push(Names.flat(o.label || o.textContent));
         return parts.join(' ');
       }
       if (tag === 'input' || tag === 'textarea')
@@ -261,14 +312,14 @@ const Names = {
       // A listbox or combobox widget shows its selected options.
       const parts = [];
       for (const o of el.querySelectorAll('[role="option"][aria-selected="true"]'))
-        parts.push(Base.flat(o.textContent));
+        parts.push(Names.flat(o.textContent));
       if (parts.length > 0)
         return parts.join(' ');
-      return role === 'combobox' ? Base.flat(el.textContent) : '';
+      return role === 'combobox' ? Names.flat(el.textContent) : '';
     }
     if (Roles.RANGE.has(role)) {
       const vt = el.getAttribute('aria-valuetext');
-      if (vt !== null && Base.flat(vt) !== '')
+      if (vt !== null && Names.flat(vt) !== '')
         return vt;
       const vn = el.getAttribute('aria-valuenow');
       if (vn !== null && vn.trim() !== '')
@@ -297,7 +348,7 @@ const Names = {
         return labels;
       if (type === 'button' || type === 'submit' || type === 'reset') {
         const v = el.getAttribute('value');
-        if (v !== null && Base.flat(v) !== '')
+        if (v !== null && Names.flat(v) !== '')
           return v;
         if (type === 'submit')
           return 'Submit';
@@ -306,13 +357,11 @@ const Names = {
         return null;
       }
       if (type === 'image') {
-        // HTML-AAM: alt, then title, then the button's own word; not the
-        // value.
-        for (const a of ['alt', 'title']) {
-          const v = el.getAttribute(a);
-          if (v !== null && Base.flat(v) !== '')
-            return v;
-        }
+        // HTML-AAM: the labels and alt (see altOf), then title, then the
+        // button's own word; not the value.
+        const v = el.getAttribute('title');
+        if (v !== null && Names.flat(v) !== '')
+          return v;
         return 'Submit Query';
       }
       return null;
@@ -327,8 +376,8 @@ const Names = {
       return labels !== '' ? labels : null;
     }
     case 'img':
-      if (el.hasAttribute('alt') || el.hasAttribute('title'))
-        return el.getAttribute('alt');
+      if (el.hasAttribute('title'))
+        return null;
       return Names.figureCaption(ctx, el, st);
     case 'area':
       return el.getAttribute('alt');
@@ -341,12 +390,29 @@ const Names = {
     case 'optgroup':
       return el.getAttribute('label');
     case 'option':
-      if (el.hasAttribute('label') && Base.flat(el.getAttribute('label')) !== '')
+      if (el.hasAttribute('label') && Names.flat(el.getAttribute('label')) !== '')
         return el.getAttribute('label');
       return null;
     default:
       return null;
     }
+  },
+
+  // The alt attribute of an img, or of an input of type image that no
+  // label names; null when el has none. An empty alt is a final answer.
+  altOf (ctx, el, st) {
+    if (!Dom.isHtml(el) || !el.hasAttribute('alt'))
+      return null;
+    const tag = el.localName;
+    if (tag === 'img')
+      return el.getAttribute('alt');
+    if (tag !== 'input' || el.type !== 'image')
+      return null;
+    // Its labels come first; they are read here without being used up.
+    const peek = Object.assign({}, st, { visited: new Set(st.visited) });
+    if (Names.fromLabels(ctx, el, peek) !== '')
+      return null;
+    return el.getAttribute('alt');
   },
 
   // HTML-AAM: an img with neither alt nor title, alone in a figure with
@@ -411,9 +477,9 @@ const Names = {
         source: '',
         depth: (st.depth || 0) + 1,
       };
-      parts.push(Base.flat(Names.fromContent(ctx, label, sub)));
+      parts.push(Names.flat(Names.fromContent(ctx, label, sub)));
     }
-    return Base.flat(parts.join(' '));
+    return Names.flat(parts.join(' '));
   },
 
   fromChild (ctx, el, childTag, st) {
@@ -501,10 +567,11 @@ const Names = {
         out += ' ';
         continue;
       }
-      // Block-level children are set apart; inline-level ones, atomic
-      // ones (inline-block, inline-flex…) among them, run on.
+      // Children laid out as boxes of their own (block, inline-block,
+      // flex, grid, table cells…) are set apart by spaces; only inline
+      // ones run on (accname 1.2, 2F.iii, with CSS's formatting).
       const s = Dom.style(ctx, c);
-      if (s && !Dom.isInlineDisplay(s.display) && !s.display.startsWith('inline'))
+      if (s && !Dom.isInlineDisplay(s.display))
         text = ' ' + text + ' ';
       out += text;
     }

@@ -14,8 +14,7 @@ const PageState = {
 
   // The rendered text of a document, as a person sees it: innerText leaves
   // out display:none and visibility:hidden content. Open shadow roots and
-  // same-origin frames are visited too, since innerText does not enter
-  // them.
+  // frames are visited too, since innerText does not enter them.
   collect (doc, parts, depth) {
     if (!doc || depth > 8)
       return;
@@ -40,6 +39,9 @@ const PageState = {
           inner = null;
         }
         PageState.collect(inner, parts, depth + 1);
+        // A frame of another origin tells its own (frames.js).
+        if (inner === null && depth < 8)
+          Frames.collectText(el, parts, depth + 1);
       }
     }
   },

@@ -3,7 +3,9 @@
 // @eN refs. Each element that a snapshot prints gets a number it keeps while
 // it lives; numbers are never handed out twice in a tab. The page's script
 // world dies on navigation, so the C side owns the counter: every call
-// passes the next free number in and reads the new one back.
+// passes the next free number in and reads the new one back. Refs printed
+// by the runtime of a frame of another origin carry that frame's number
+// (@f2e7, see frames.js); the number alone is unique in the tab.
 //
 // Every runtime function that takes a ref goes through Refs.resolve(), which
 // refuses (browser_stale_ref) a ref whose element is gone or no longer has
@@ -24,20 +26,24 @@ const Refs = {
       Refs.next = next;
   },
 
-  // Accepts "@e3" and "e3"; anything else is an invalid argument.
+  // Accepts "@e3" and "e3" ("@f2e3" in frame 2); anything else is an
+  // invalid argument.
   parse (ref) {
     if (typeof ref !== 'string')
       throw Base.error('browser_invalid_argument', 'ref must be a string like "@e3"');
-    const m = /^@?e([1-9][0-9]{0,14})$/.exec(ref.trim());
+    const m = /^@?(?:f([1-9][0-9]{0,8}))?e([1-9][0-9]{0,14})$/.exec(ref.trim());
     if (!m)
       throw Base.error('browser_invalid_argument',
                        'ref "' + Base.clip(ref, 40) + '" is not a ref; refs look like "@e3" ' +
                        'and come from browser_snapshot');
-    return parseInt(m[1], 10);
+    if ((m[1] === undefined ? 0 : parseInt(m[1], 10)) !== Frames.number)
+      throw Base.error('browser_stale_ref',
+                       ref.trim() + ' is not in this frame; take a new snapshot');
+    return parseInt(m[2], 10);
   },
 
   format (n) {
-    return '@e' + n;
+    return Frames.number === 0 ? '@e' + n : '@f' + Frames.number + 'e' + n;
   },
 
   // The number of el, assigning one when it has none, and what it was

@@ -126,16 +126,23 @@ const Roles = {
 
   // Roles that exist only within their required context role (WAI-ARIA
   // 1.2, "Required Context Role"); outside it browsers drop them.
+  // A cell straight inside its grid or table (no row between) keeps its
+  // role, as browsers keep it.
   CONTEXT: {
+    caption: ['figure', 'grid', 'table', 'treegrid'],
     row: ['table', 'grid', 'treegrid', 'rowgroup'],
     rowgroup: ['table', 'grid', 'treegrid'],
-    cell: ['row'],
-    gridcell: ['row'],
-    columnheader: ['row'],
-    rowheader: ['row'],
+    cell: ['row', 'rowgroup', 'table', 'grid', 'treegrid'],
+    gridcell: ['row', 'rowgroup', 'table', 'grid', 'treegrid'],
+    columnheader: ['row', 'rowgroup', 'table', 'grid', 'treegrid'],
+    rowheader: ['row', 'rowgroup', 'table', 'grid', 'treegrid'],
     menuitem: ['menu', 'menubar', 'group'],
     menuitemcheckbox: ['menu', 'menubar', 'group'],
     menuitemradio: ['menu', 'menubar', 'group'],
+    listitem: ['list', 'directory'],
+    option: ['listbox', 'group'],
+    tab: ['tablist'],
+    treeitem: ['tree', 'group'],
     associationlistitemkey: ['associationlist'],
     associationlistitemvalue: ['associationlist'],
   },
@@ -143,10 +150,19 @@ const Roles = {
   allowedHere (ctx, el, token) {
     if (token === 'region' || token === 'form')
       return Roles.hasAuthorName(ctx, el);
+    // The page's banner and content information are not scoped to a part
+    // of it: inside main or sectioning content they are plain containers,
+    // as the header and footer elements there are (HTML-AAM).
+    if (token === 'banner' || token === 'contentinfo')
+      return !Roles.inSectioningContent(el, true);
     const want = Roles.CONTEXT[token];
     if (want === undefined)
       return true;
     const owner = Roles.contextOf(ctx, el);
+    // A row group of rows is a structure of its own even without its
+    // table around it: its rows are rows.
+    if (token === 'rowgroup' && (owner === null || !want.includes(owner.role)))
+      return Roles.ownsRow(el);
     // Below a presentational table or list the explicit role of an allowed
     // child stays (WAI-ARIA 1.2, "Presentational Roles Conflict
     // Resolution").
@@ -160,6 +176,20 @@ const Roles = {
       return outer !== null && (outer.role === 'menu' || outer.role === 'menubar');
     }
     return true;
+  },
+
+  // Whether a row (an element whose role attribute names row) is below
+  // el, through containers without a role of their own.
+  ownsRow (el) {
+    for (const c of el.children) {
+      const tokens = (c.getAttribute('role') || '').toLowerCase().split(/[\t\n\f\r ]+/);
+      if (tokens.includes('row'))
+        return true;
+      if (!c.hasAttribute('role') && (c.localName === 'div' || c.localName === 'span') &&
+          Roles.ownsRow(c))
+        return true;
+    }
+    return false;
   },
 
   // The nearest ancestor with a role that means something: generic and
@@ -185,7 +215,9 @@ const Roles = {
       return explicit;
     const implicit = Roles.implicit(ctx, el);
     if (explicit === 'none' || implicit === 'none') {
-      if (Roles.presentationConflict(el)) {
+      // An image without alt text whose aria-label or aria-labelledby
+      // names nothing stays decoration: implicit() has weighed them.
+      if (Roles.presentationConflict(el, explicit !== 'none' && el.localName === 'img')) {
         if (implicit === 'none')
           return el.localName === 'img' ? 'img' : 'generic';
         return implicit;
@@ -195,10 +227,12 @@ const Roles = {
     return implicit;
   },
 
-  presentationConflict (el) {
+  presentationConflict (el, nameWeighed) {
     if (Dom.focusable(el))
       return true;
     for (const a of Roles.GLOBAL_ARIA) {
+      if (nameWeighed && (a === 'aria-label' || a === 'aria-labelledby'))
+        continue;
       if (el.hasAttribute(a))
         return true;
     }
@@ -245,6 +279,9 @@ const Roles = {
     case 'button':
       return 'button';
     case 'caption':
+      // A caption is one only as the caption of its table.
+      if (el.parentElement === null || el.parentElement.localName !== 'table')
+        return '';
       return Roles.tableRole(ctx, el) === 'none' ? 'none' : 'caption';
     case 'code':
       return 'code';
@@ -285,11 +322,14 @@ const Roles = {
       // Not an ARIA role: the snapshot prints frames under this name.
       return 'iframe';
     case 'img':
-      // An alt of nothing but ASCII white space is an empty one.
-      if (el.hasAttribute('alt') && el.getAttribute('alt').replace(/[\t\n\f\r ]+/g, '') === '' &&
-          !el.hasAttribute('title') &&
-          !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby'))
-        return 'none';
+      // An alt of nothing but ASCII white space is an empty one: the image
+      // is decoration, whatever its title says (HTML-AAM el-img-empty-alt).
+      // An image with no source and no name represents nothing (HTML).
+      if (el.hasAttribute('alt') ? el.getAttribute('alt').replace(/[\t\n\f\r ]+/g, '') === ''
+        : !el.getAttribute('src') && !el.getAttribute('srcset') && !el.hasAttribute('title')) {
+        if (!Roles.hasAriaName(ctx, el))
+          return 'none';
+      }
       return 'img';
     case 'input':
       return Roles.inputRole(el);
@@ -465,13 +505,21 @@ const Roles = {
     return false;
   },
 
+  // Named through aria-label or aria-labelledby, with a name that is not
+  // blank.
+  hasAriaName (ctx, el) {
+    if (Names.flat(el.getAttribute('aria-label')) !== '')
+      return true;
+    return el.hasAttribute('aria-labelledby') && Names.labelledBy(ctx, el) !== '';
+  },
+
   // Named by the author: the landmark roles of section, form and aside
   // depend on it.
   hasAuthorName (ctx, el) {
-    if (Base.flat(el.getAttribute('aria-label')) !== '')
+    if (Names.flat(el.getAttribute('aria-label')) !== '')
       return true;
     if (el.hasAttribute('aria-labelledby') && Names.labelledBy(ctx, el) !== '')
       return true;
-    return Base.flat(el.getAttribute('title')) !== '';
+    return Names.flat(el.getAttribute('title')) !== '';
   },
 };

@@ -45,6 +45,9 @@ const Snapshot = {
     'row', 'cell', 'gridcell', 'columnheader', 'rowheader',
   ]),
 
+  // Content containers that head a column or a row.
+  HEADERS: new Set(['columnheader', 'rowheader']),
+
   // Wrappers that disappear when all they hold is a single element.
   COLLAPSIBLE: new Set(['cell', 'gridcell', 'listitem', 'paragraph']),
 
@@ -75,6 +78,7 @@ const Snapshot = {
     ctx.deadline = ctx.start + budget * 0.75;
     ctx.cut = false;
     ctx.deep = false;
+    ctx.remote = false;
     ctx.visited = 0;
     ctx.focused = Dom.deepActiveElement(doc);
     if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
@@ -111,7 +115,7 @@ const Snapshot = {
       partial = done.partial;
       walked = done.walked;
       if (pageWide) {
-        if (partial || ctx.deep)
+        if (partial || ctx.deep || ctx.remote)
           PageModel.untracked();
         else
           PageModel.walked(mode, ctx.focused);
@@ -258,7 +262,8 @@ const Snapshot = {
     }
     const reply = { url: page.url, title: page.title, truncated: i < lines.length };
     if (i < lines.length) {
-      const cursor = page.id + ':' + i;
+      // A frame's own snapshot (of one of its refs) is continued there.
+      const cursor = (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i;
       parts.push('… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
                  'with cursor "' + cursor + '" to continue');
       reply.nextCursor = cursor;
@@ -358,7 +363,7 @@ const Snapshot = {
     const fast = ctx.fast;
     const label = ctx.labelDepth;
     Snapshot.walkOne(ctx, el, out, depth, frameDepth, modal);
-    if (!ctx.cut && !ctx.deep) {
+    if (!ctx.cut && !ctx.deep && !ctx.remote) {
       keep.set(el, {
         gen: PageModel.gen, items: out.length > start ? out.slice(start) : Snapshot.NO_KIDS,
         visited: ctx.visited - visited, depth, frameDepth, fast, label, modal,
@@ -409,7 +414,9 @@ const Snapshot = {
       if (style.contentVisibility === 'hidden')
         return Snapshot.walkContentHidden(ctx, el, out, shown, attrs);
     }
-    if (tag === 'br') {
+    // A line break is a space, unless its author named it (HTML-AAM names
+    // br like the other text-level elements).
+    if (tag === 'br' && !Snapshot.authorNamed(el, attrs)) {
       out.push(' ');
       return;
     }
@@ -447,8 +454,8 @@ const Snapshot = {
       // named (an abbr or b with a title, a ruby with aria-label) shows
       // with its name; other generic ones may not be named (WAI-ARIA 1.2,
       // "Name From: prohibited").
-      if (!clickable && html && (role === '' || Names.TEXT_LEVEL.has(tag)) &&
-          Snapshot.authorNamed(el, attrs)) {
+      if (!clickable && html && Snapshot.authorNamed(el, attrs) &&
+          (role === '' || Names.authorNameKept(el, role))) {
         const n = Names.compute(ctx, el, attrs);
         if (n.text !== '')
           authorName = n;
@@ -517,7 +524,7 @@ const Snapshot = {
     if (!attrs.includes('aria-label') || attrs.includes('aria-labelledby') ||
         Names.prohibited(el, role))
       return null;
-    const text = Base.flat(el.getAttribute('aria-label'));
+    const text = Names.flat(el.getAttribute('aria-label'));
     return text === '' ? null : { text, source: 'label' };
   },
 
@@ -559,6 +566,13 @@ const Snapshot = {
     const doc = Dom.frameDocument(el);
     if (doc === null) {
       node.extra = ['cross-origin', 'url=' + Base.quote(Base.clip(Dom.frameUrl(el), 300))];
+      // Another origin: its own runtime prints it when the printer comes
+      // here (frames.js), so refs are numbered in the order of the page.
+      // What it prints is not followed by this page's model.
+      if (frameDepth < Snapshot.MAX_FRAME_DEPTH && Frames.reachable()) {
+        node.remote = { depth, frameDepth };
+        ctx.remote = true;
+      }
       return;
     }
     if (frameDepth >= Snapshot.MAX_FRAME_DEPTH)
@@ -841,12 +855,13 @@ const Snapshot = {
     let recorded = node.name;
     if (Snapshot.CONTENT_CONTAINERS.has(node.role) && name === null) {
       // Named by content: print the content, or the name when the content
-      // is nothing but text.
-      if (textOnly && kids.length > 0) {
+      // is nothing but text. A header is always named by its content (what
+      // a sortable column is called), followed by the controls inside it.
+      if (kids.length > 0 && (textOnly || Snapshot.HEADERS.has(node.role))) {
         const n = Names.compute(ctx, node.el);
         name = n.text;
         recorded = n.text;
-        kids = [];
+        kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
       }
     } else if (node.source === 'content') {
       kids = textOnly ? [] : Snapshot.interactiveOnly(kids);
@@ -869,6 +884,15 @@ const Snapshot = {
       inline = States.selectedLabel(node.el);
 
     const ref = Refs.assign(node.el, Roles.role(ctx, node.el), recorded);
+    let remote = null;
+    if (node.remote !== undefined) {
+      remote = Frames.snapshot(ctx, node.el, node.remote.depth, node.remote.frameDepth, out.deadline);
+      if (remote !== null) {
+        node = Object.assign({}, node, {
+          extra: ['cross-origin', 'origin=' + Base.quote(Base.clip(remote.origin, 300))],
+        });
+      }
+    }
     let line = Snapshot.pad(indent) + '- ' + node.role;
     if (name)
       line += ' ' + Base.quote(Base.clip(name, Snapshot.NAME_MAX));
@@ -881,6 +905,12 @@ const Snapshot = {
       line += ': ' + inline;
     Snapshot.emit(out, line);
     Snapshot.printList(ctx, kids, indent + 1, out, true);
+    // A frame of another origin, as its own runtime printed it.
+    if (remote !== null) {
+      const pad = Snapshot.pad(indent + 1);
+      for (let i = 0; i < remote.lines.length && !out.full; i++)
+        Snapshot.emit(out, pad + remote.lines[i]);
+    }
   },
 
   states (ctx, node, ref) {

@@ -124,7 +124,7 @@ export function refIn(text, needle) {
   for (const line of text.split('\n')) {
     if (!line.includes(needle))
       continue;
-    const m = / (@e\d+)/.exec(line);
+    const m = / (@(?:f\d+)?e\d+)/.exec(line);
     if (m)
       return m[1];
   }
