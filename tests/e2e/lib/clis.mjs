@@ -59,11 +59,26 @@ export function assertInstructions(cli, state, instructions) {
   }
 }
 
+// The search hints of @tools (tools/list's _meta "anthropic/searchHint")
+// are for the CLI's tool search only: no CLI passes them to the model, so
+// they cost it no context.
+export function assertHintsUnseen(cli, state, tools) {
+  // A hint that the tools' definitions hold anyway ("drag and drop") says
+  // nothing.
+  const definitions = JSON.stringify(tools.map(({ _meta, ...definition }) => definition));
+  const hints = tools.map((tool) => tool._meta?.['anthropic/searchHint'])
+    .filter((hint) => typeof hint === 'string' && !definitions.includes(hint));
+  assert.ok(hints.length > 20, `the tools carry search hints: ${hints.join('; ')}`);
+  const seen = hints.filter((hint) => state.prompts.some((prompt) => prompt.includes(hint)));
+  assert.deepEqual(seen, [], `${cli.name} now shows the model the tools' search hints, which count against its context`);
+}
+
 // What the model got back from the CLI, step by step of its script, and
-// whether it saw the server's @instructions.
-export function assertModelSaw(cli, state, instructions) {
+// whether it saw the server's @instructions and none of @tools' search hints.
+export function assertModelSaw(cli, state, instructions, tools) {
   assert.deepEqual(state.failures, [], 'the model found what it needed in every result');
   assertInstructions(cli, state, instructions);
+  assertHintsUnseen(cli, state, tools);
   const [opened, snapshot, clicked, shot, bad] = state.results;
   assert.equal(state.results.length, 5, JSON.stringify(state.results));
 
@@ -133,7 +148,7 @@ export async function runLaunchedFromApp(preset, cli) {
 
     await waitFor(`${cli.name} to finish the script`, () => model.state.finished, app);
     client = await connectClient(app, 'e2e-observer');
-    assertModelSaw(cli, model.state, client.getInstructions() ?? '');
+    assertModelSaw(cli, model.state, client.getInstructions() ?? '', (await client.listTools()).tools);
 
     // The page saw one click; the tab is the CLI's.
     const { data } = await callOk(client, 'browser_list_tabs');
@@ -181,6 +196,7 @@ export async function runPrintedSnippets(clis) {
     app = await startTabwright({ dirs });
     client = await connectClient(app, 'e2e-instructions');
     const instructions = client.getInstructions() ?? '';
+    const { tools } = await client.listTools();
     const printed = await run(process.env.TABWRIGHT_BIN, ['--print-mcp-config', '--workspace', dirs.workspace],
       { env: app.env, timeoutMs: 30000 });
     assert.equal(printed.code, 0, printed.stderr);
@@ -201,7 +217,7 @@ export async function runPrintedSnippets(clis) {
       const result = await run('sh', ['-c', `${snippet} ${words}`], { env, cwd: dirs.workspace, timeoutMs: AGENT_WAIT_MS });
       assert.equal(result.code, 0, `${cli.name} ran: ${result.stdout}\n${result.stderr}`);
       assert.ok(model.state.finished, `${cli.name} went through the script: ${result.stdout}\n${result.stderr}`);
-      assertModelSaw(cli, model.state, instructions);
+      assertModelSaw(cli, model.state, instructions, tools);
     }
   } finally {
     await client?.close().catch(() => {});
