@@ -324,15 +324,33 @@ test_size_limit (void)
                                                 id, i % 2 == 0 ? 100 : -100);
     }
 
+  /* A long script is kept as its beginning. */
+  {
+    g_autofree char *padding = g_strnfill (10000, ' ');
+    g_autoptr(JsonObject) evaluated = call_ok (ws, "browser_evaluate",
+                                               "{\"browserId\": \"%s\", \"function\": \"() => 1%s\"}",
+                                               id, padding);
+  }
+
   /* Every call is in the session; the oldest pictures made room. */
   steps = read_session (ws, ada.agent_id);
-  g_assert_cmpuint (steps->len, ==, 9);
+  g_assert_cmpuint (steps->len, ==, 10);
+  {
+    JsonObject *evaluate = g_ptr_array_index (steps, 9);
+    const char *arguments = json_object_get_string_member (evaluate, "arguments");
+
+    g_assert_cmpstr (json_object_get_string_member (evaluate, "tool"), ==, "browser_evaluate");
+    g_assert_true (g_str_has_prefix (arguments, "{\"browserId\":"));
+    g_assert_cmpuint (strlen (arguments), <, 4100);
+    g_assert_true (g_str_has_suffix (arguments, "…"));
+  }
   session_size = folder_size (tw_timeline_get_dir (ws->timeline), &files) -
                  folder_size (images = g_build_filename (tw_timeline_get_dir (ws->timeline), "images", NULL),
                               &image_files);
   g_assert_cmpuint (folder_size (tw_timeline_get_dir (ws->timeline), &files), <=,
                     MAX (12 * 1024, session_size));
-  g_assert_cmpuint (image_files, <, 18);
+  /* 19 pictures were taken: the oldest went. */
+  g_assert_cmpuint (image_files, <, 19);
   g_ptr_array_unref (g_steal_pointer (&steps));
 
   /* Limit 0: nothing more is recorded. */
@@ -342,7 +360,7 @@ test_size_limit (void)
                                               "{\"browserId\": \"%s\", \"deltaX\": 0, \"deltaY\": 10}", id);
   }
   steps = read_session (ws, ada.agent_id);
-  g_assert_cmpuint (steps->len, ==, 9);
+  g_assert_cmpuint (steps->len, ==, 10);
 
   workspace_free (ws);
 }

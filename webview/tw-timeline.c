@@ -10,6 +10,10 @@
 
 /* How much of a result's text a line keeps. */
 #define RESULT_MAX_CHARS 2000
+#define ARGUMENTS_MAX_CHARS 4000
+/* A tab's last picture after a call stands for its picture before the next
+ * call within this long: one picture per action instead of two. */
+#define REUSE_AFTER_US (2 * G_USEC_PER_SEC)
 #define IMAGE_QUALITY "70"
 
 /* Calls that change what a tab shows: they get a picture before and
@@ -31,7 +35,8 @@ struct _TwTimeline
   char          *dir;
   char          *run_id;
   guint64        max_bytes;
-  GHashTable    *steps;     /* call id -> Step, while the call runs */
+  GHashTable    *steps;     /* entry -> Step, while the call runs */
+  GHashTable    *last_after;  /* browser id -> LastPicture */
   GThreadPool   *writer;    /* one thread: lines are written in order */
   guint64        seq;
   guint          pending;
@@ -46,6 +51,19 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TwTimeline, tw_timeline, G_TYPE_OBJECT)
+
+typedef struct
+{
+  GdkTexture *texture;
+  gint64      taken_us;
+} LastPicture;
+
+static void
+last_picture_free (LastPicture *last)
+{
+  g_clear_object (&last->texture);
+  g_free (last);
+}
 
 typedef struct
 {
@@ -361,6 +379,8 @@ finish_step (Step *step)
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *time = g_date_time_format_iso8601 (tw_activity_entry_get_time (entry));
+  g_autoptr(JsonNode) arguments = NULL;
+  g_autofree char *arguments_text = NULL;
 
   g_hash_table_steal (self->steps, step->entry);
 
@@ -378,7 +398,22 @@ finish_step (Step *step)
   json_builder_set_member_name (builder, "browserId");
   json_builder_add_string_value (builder, tw_activity_entry_get_browser_id (entry));
   json_builder_set_member_name (builder, "arguments");
-  json_builder_add_value (builder, json_node_init_object (json_node_alloc (), step->arguments));
+  arguments = json_node_init_object (json_node_alloc (), step->arguments);
+  arguments_text = json_to_string (arguments, FALSE);
+  if (strlen (arguments_text) <= ARGUMENTS_MAX_CHARS)
+    {
+      json_builder_add_value (builder, g_steal_pointer (&arguments));
+    }
+  else
+    {
+      /* A long script or text: its beginning, as text, keeps the line
+       * small. */
+      const char *end = g_utf8_find_prev_char (arguments_text, arguments_text + ARGUMENTS_MAX_CHARS);
+      g_autofree char *clipped = g_strndup (arguments_text, end != NULL ? end - arguments_text : 0);
+      g_autofree char *shown = g_strconcat (clipped, "…", NULL);
+
+      json_builder_add_string_value (builder, shown);
+    }
   json_builder_set_member_name (builder, "durationMs");
   json_builder_add_double_value (builder, tw_activity_entry_get_duration_ms (entry));
   json_builder_set_member_name (builder, "ok");
@@ -432,15 +467,37 @@ static void
 picture_taken (Step          *step,
                GdkTexture   **slot,
                GObject       *view,
-               GAsyncResult  *result)
+               GAsyncResult  *result,
+               gboolean       after)
 {
   g_autoptr(GdkTexture) texture = NULL;
+  TwTimeline *self = step->timeline;
+  const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
 
   texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (view), result, NULL);
   /* The writer thread reads pictures in memory only. */
   if (texture != NULL && GDK_IS_MEMORY_TEXTURE (texture))
     g_set_object (slot, texture);
+  else
+    g_clear_object (&texture);
 
+  if (after && self->last_after != NULL && browser_id != NULL)
+    {
+      if (texture != NULL)
+        {
+          LastPicture *last = g_new0 (LastPicture, 1);
+
+          last->texture = g_object_ref (texture);
+          last->taken_us = g_get_monotonic_time ();
+          g_hash_table_replace (self->last_after, g_strdup (browser_id), last);
+        }
+      else
+        {
+          g_hash_table_remove (self->last_after, browser_id);
+        }
+    }
+
+  /* Once pushed to the writer, the step is the writer's. */
   step->waiting--;
   maybe_finish (step);
 }
@@ -452,7 +509,7 @@ before_taken_cb (GObject      *object,
 {
   Step *step = user_data;
 
-  picture_taken (step, &step->before, object, result);
+  picture_taken (step, &step->before, object, result, FALSE);
 }
 
 static void
@@ -462,7 +519,7 @@ after_taken_cb (GObject      *object,
 {
   Step *step = user_data;
 
-  picture_taken (step, &step->after, object, result);
+  picture_taken (step, &step->after, object, result, TRUE);
 }
 
 /* A picture of what the tab shows, asked of WebKit without waiting for
@@ -515,8 +572,17 @@ call_began_cb (TwTimeline      *self,
          ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
   if (view != NULL)
     {
+      LastPicture *last = g_hash_table_lookup (self->last_after,
+                                               tw_activity_entry_get_browser_id (entry));
+
       step->view = g_object_ref (view);
-      take_picture (step, before_taken_cb);
+      /* The tab's picture after the call just before, when it is recent,
+       * is its picture before this one: asking WebKit for another would
+       * make the action wait behind it. */
+      if (last != NULL && g_get_monotonic_time () - last->taken_us < REUSE_AFTER_US)
+        step->before = g_object_ref (last->texture);
+      else
+        take_picture (step, before_taken_cb);
     }
 }
 
@@ -558,6 +624,7 @@ tw_timeline_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->activity, self);
   g_clear_object (&self->activity);
   g_clear_weak_pointer (&self->browser);
+  g_clear_pointer (&self->last_after, g_hash_table_unref);
 
   G_OBJECT_CLASS (tw_timeline_parent_class)->dispose (object);
 }
@@ -638,6 +705,8 @@ tw_timeline_init (TwTimeline *self)
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
 
   self->steps = g_hash_table_new (NULL, NULL);
+  self->last_after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) last_picture_free);
   self->writer = g_thread_pool_new (write_step, NULL, 1, FALSE, NULL);
   /* Sessions of this run sort after those of earlier runs. */
   self->run_id = g_date_time_format (now, "%Y%m%d-%H%M%S");
