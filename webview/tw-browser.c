@@ -252,6 +252,8 @@ tw_browser_get_property (GObject    *object,
 
     case PROP_EMULATE_FOCUS:
       g_value_set_boolean (value, self->emulate_focus);
+      break;
+
     case PROP_SHARE_TABS:
       g_value_set_boolean (value, self->share_tabs);
       break;
@@ -285,6 +287,8 @@ tw_browser_set_property (GObject      *object,
 
     case PROP_EMULATE_FOCUS:
       tw_browser_set_emulate_focus (self, g_value_get_boolean (value));
+      break;
+
     case PROP_SHARE_TABS:
       tw_browser_set_share_tabs (self, g_value_get_boolean (value));
       break;
@@ -318,6 +322,8 @@ tw_browser_class_init (TwBrowserClass *klass)
 
   properties[PROP_EMULATE_FOCUS] =
     g_param_spec_boolean ("emulate-focus", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   properties[PROP_SHARE_TABS] =
     g_param_spec_boolean ("share-tabs", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
