@@ -52,17 +52,35 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TwTimeline, tw_timeline, G_TYPE_OBJECT)
 
+/* Kept only while it may stand for the next picture: a closed tab's, or
+ * an idle one's, goes after REUSE_AFTER_US. */
 typedef struct
 {
   GdkTexture *texture;
   gint64      taken_us;
+  guint       expire_source;
+  GHashTable *table;       /* the one that holds it */
+  char       *browser_id;
 } LastPicture;
 
 static void
 last_picture_free (LastPicture *last)
 {
+  g_clear_handle_id (&last->expire_source, g_source_remove);
   g_clear_object (&last->texture);
+  g_free (last->browser_id);
   g_free (last);
+}
+
+static gboolean
+last_picture_expired_cb (gpointer user_data)
+{
+  LastPicture *last = user_data;
+
+  last->expire_source = 0;
+  g_hash_table_remove (last->table, last->browser_id);
+
+  return G_SOURCE_REMOVE;
 }
 
 typedef struct
@@ -489,6 +507,9 @@ picture_taken (Step          *step,
 
           last->texture = g_object_ref (texture);
           last->taken_us = g_get_monotonic_time ();
+          last->table = self->last_after;
+          last->browser_id = g_strdup (browser_id);
+          last->expire_source = g_timeout_add (REUSE_AFTER_US / 1000, last_picture_expired_cb, last);
           g_hash_table_replace (self->last_after, g_strdup (browser_id), last);
         }
       else
