@@ -35,35 +35,6 @@ copy_member (JsonObject  *source,
     json_object_set_member (dest, name, json_node_copy (node));
 }
 
-/* The answer of the page runtime's pageState.title, for a delegated
- * command's reply. A page that does not answer leaves the title as the
- * action reported it. */
-static void
-delegated_title_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
-  JsonObject *reply;
-
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, NULL);
-
-  if (cmd->finished)
-    return;
-
-  reply = g_steal_pointer (&cmd->reply);
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    {
-      _tw_browser_tab_set_title (self, json_node_get_string (node));
-      json_object_set_string_member (reply, "title", json_node_get_string (node));
-    }
-  _tw_browser_tab_finish_command (self, task, reply, NULL);
-}
-
 /* The result of a command another module carried out: it gains the tab's
  * browserId, in front. Takes @answer. */
 void
@@ -79,17 +50,11 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
   json_object_set_string_member (reply, "browserId", self->id);
   json_object_foreach_member (owned, copy_member, reply);
 
-  /* An action that changed the page reports its title, which may not have
-   * reached the UI process yet: ask the page, as navigations do. */
-  if (tw_tab_actions_handles (cmd->command) && json_object_has_member (reply, "title"))
-    {
-      g_clear_pointer (&cmd->reply, json_object_unref);
-      cmd->reply = reply;
-      tw_page_runtime_call_async (self->runtime, "pageState.title", NULL,
-                                  g_task_get_cancellable (task),
-                                  delegated_title_cb, g_object_ref (task));
-      return;
-    }
+  /* An action reports the title its page has now (tw-tab-actions.h),
+   * which may not have reached the UI process yet. */
+  if (tw_tab_actions_handles (cmd->command) &&
+      json_object_get_string_member_with_default (reply, "title", NULL) != NULL)
+    _tw_browser_tab_set_title (self, json_object_get_string_member (reply, "title"));
 
   _tw_browser_tab_finish_command (self, task, reply, NULL);
 }

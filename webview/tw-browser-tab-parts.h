@@ -107,7 +107,6 @@ typedef struct
   /* How many requests the tab's routes had answered when it started. */
   guint64       first_routed;
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
-  JsonObject   *reply;            /* a result waiting for the page's title */
   char         *agent_name;       /* who issued it, for what the tab shows */
   guint64       call_id;
   TwTabAction  *action;           /* what the overlay is told, for actions */

@@ -24,7 +24,6 @@ tab_command_free (TabCommand *cmd)
 
   g_clear_pointer (&cmd->params, json_object_unref);
   g_clear_pointer (&cmd->new_tabs, g_ptr_array_unref);
-  g_clear_pointer (&cmd->reply, json_object_unref);
   g_clear_pointer (&cmd->action, tw_tab_action_unref);
   g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_free (cmd->agent_name);

@@ -51,6 +51,10 @@ typedef struct
   gint64          deadline_us;
   gint64          settle_deadline_us;
   char           *start_uri;
+  /* The main frame's title as the page said it when it settled (NULL: not
+   * said since the last load), and whether it was asked for after. */
+  char           *page_title;
+  gboolean        title_asked;
   GCancellable   *step_cancellable;
   GSource        *cancel_watch;
   guint           timer_id;

@@ -239,6 +239,9 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
                   (gint64) TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS * 1000;
 
   run->phase = PHASE_NAVIGATION;
+  /* The title is the next document's. */
+  g_clear_pointer (&run->page_title, g_free);
+  run->title_asked = FALSE;
   g_clear_object (&run->load_hold);
   run->load_hold = g_object_ref (task);
   tw_load_watch_wait (run->watch, 0, deadline_us, navigation_ended_cb, task);
@@ -284,6 +287,12 @@ settle_cb (GObject      *object,
    * chance: the action itself succeeded. */
   if (error != NULL)
     g_debug ("The settle wait ended early: %s", error->message);
+  else if (run->frame == 0 && JSON_NODE_HOLDS_OBJECT (node) &&
+           json_object_get_string_member_with_default (json_node_get_object (node), "title", NULL) != NULL)
+    {
+      g_free (run->page_title);
+      run->page_title = g_strdup (json_object_get_string_member (json_node_get_object (node), "title"));
+    }
 
   if (g_hash_table_size (run->pending_resources) > 0 && now < run->settle_deadline_us)
     {

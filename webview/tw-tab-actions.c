@@ -97,6 +97,7 @@ action_run_free (ActionRun *run)
   g_clear_error (&run->chooser_error);
   g_free (run->workspace_dir);
   g_free (run->start_uri);
+  g_free (run->page_title);
   g_clear_pointer (&run->watch, tw_load_watch_free);
   g_free (run->nonce);
   if (run->acted_destroy != NULL)
@@ -169,17 +170,46 @@ add_request_echo (ActionRun *run)
     }
 }
 
+static void
+title_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, NULL);
+
+  if (run->phase == PHASE_DONE)
+    return;
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    run->page_title = g_strdup (json_node_get_string (node));
+  _tw_tab_actions_run_succeed (task);
+}
+
 void
 _tw_tab_actions_run_succeed (GTask *task)
 {
   g_autoptr(GTask) hold = g_object_ref (task);
   ActionRun *run = g_task_get_task_data (task);
   const char *uri = webkit_web_view_get_uri (run->view);
-  const char *title = webkit_web_view_get_title (run->view);
+  const char *title;
   g_autofree char *load_error = NULL;
 
   if (run->phase == PHASE_DONE)
     return;
+
+  /* The result carries the title the document has now, which may not have
+   * reached the UI process yet. The settle wait brings it along; where
+   * the run did not settle in the main frame, the page is asked once. */
+  if (run->page_title == NULL && !run->title_asked && !tw_load_watch_is_loading (run->watch))
+    {
+      run->title_asked = TRUE;
+      tw_page_runtime_call_async (run->runtime, "pageState.title", NULL, g_task_get_cancellable (task),
+                                  title_cb, g_object_ref (task));
+      return;
+    }
+  title = run->page_title != NULL ? run->page_title : webkit_web_view_get_title (run->view);
 
   if (tw_load_watch_get_error (run->watch) != NULL)
     load_error = g_strdup_printf ("%s: %s", tw_load_watch_get_failing_uri (run->watch),
