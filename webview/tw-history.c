@@ -4,6 +4,7 @@
 #include "tw-history.h"
 
 #include "tw-error.h"
+#include "tw-sqlite.h"
 
 #include <sqlite3.h>
 #include <string.h>
@@ -196,24 +197,13 @@ static sqlite3_stmt *
 prepare (Worker     *worker,
          const char *sql)
 {
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3_stmt *stmt = tw_sqlite_prepare (worker->db, "History", sql, &error);
 
-  if (sqlite3_prepare_v2 (worker->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    {
-      g_warning ("History: %s", sqlite3_errmsg (worker->db));
-      return NULL;
-    }
+  if (stmt == NULL)
+    g_warning ("%s", error->message);
 
   return stmt;
-}
-
-static const char *
-column_text (sqlite3_stmt *stmt,
-             int           column)
-{
-  const unsigned char *text = sqlite3_column_text (stmt, column);
-
-  return text != NULL ? (const char *) text : "";
 }
 
 /* Runs @sql with text parameters @a and @b (NULL binds NULL) and @n. */
@@ -316,7 +306,7 @@ worker_load_bookmarks (Worker *worker,
   if (stmt != NULL)
     {
       while (sqlite3_step (stmt) == SQLITE_ROW)
-        g_ptr_array_add (urls, g_strdup (column_text (stmt, 0)));
+        g_ptr_array_add (urls, g_strdup (tw_sqlite_column_text (stmt, 0)));
       sqlite3_finalize (stmt);
     }
 
@@ -340,7 +330,7 @@ worker_visitors (Worker *worker,
       sqlite3_bind_int64 (stmt, 2, job->since);
       sqlite3_bind_int64 (stmt, 3, job->until);
       while (sqlite3_step (stmt) == SQLITE_ROW)
-        g_strv_builder_add (builder, column_text (stmt, 0));
+        g_strv_builder_add (builder, tw_sqlite_column_text (stmt, 0));
       sqlite3_finalize (stmt);
     }
 
@@ -382,8 +372,8 @@ worker_search (Worker *worker,
       TwHistoryEntry *entry = g_new0 (TwHistoryEntry, 1);
       gint64 page = sqlite3_column_int64 (stmt, 0);
 
-      entry->url = g_strdup (column_text (stmt, 1));
-      entry->title = g_strdup (column_text (stmt, 2));
+      entry->url = g_strdup (tw_sqlite_column_text (stmt, 1));
+      entry->title = g_strdup (tw_sqlite_column_text (stmt, 2));
       entry->bookmarked_at = sqlite3_column_int64 (stmt, 3);
       entry->bookmarked = entry->bookmarked_at > 0;
       entry->last_visit = sqlite3_column_int64 (stmt, 4);

@@ -4,6 +4,7 @@
 #include "tw-text-index.h"
 
 #include "tw-error.h"
+#include "tw-sqlite.h"
 
 #include <sqlite3.h>
 #include <string.h>
@@ -48,24 +49,7 @@ prepare (TwTextIndex  *self,
          const char   *sql,
          GError      **error)
 {
-  sqlite3_stmt *stmt = NULL;
-
-  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    {
-      set_sqlite_error (self, error);
-      return NULL;
-    }
-
-  return stmt;
-}
-
-static const char *
-column_text (sqlite3_stmt *stmt,
-             int           column)
-{
-  const unsigned char *text = sqlite3_column_text (stmt, column);
-
-  return text != NULL ? (const char *) text : "";
+  return tw_sqlite_prepare (self->db, "the text index", sql, error);
 }
 
 static void
@@ -191,7 +175,7 @@ tw_text_index_get_version (TwTextIndex *self,
 
   sqlite3_bind_text (stmt, 1, id, -1, SQLITE_TRANSIENT);
   if (sqlite3_step (stmt) == SQLITE_ROW)
-    version = g_strdup (column_text (stmt, 0));
+    version = g_strdup (tw_sqlite_column_text (stmt, 0));
   sqlite3_finalize (stmt);
 
   return version;
@@ -212,8 +196,8 @@ tw_text_index_retain (TwTextIndex        *self,
     return;
 
   while (sqlite3_step (stmt) == SQLITE_ROW)
-    if (!g_strv_contains (ids, column_text (stmt, 0)))
-      g_ptr_array_add (gone, g_strdup (column_text (stmt, 0)));
+    if (!g_strv_contains (ids, tw_sqlite_column_text (stmt, 0)))
+      g_ptr_array_add (gone, g_strdup (tw_sqlite_column_text (stmt, 0)));
   sqlite3_finalize (stmt);
 
   for (guint i = 0; i < gone->len; i++)
@@ -349,17 +333,17 @@ tw_text_index_search (TwTextIndex  *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       TwTextHit *hit = g_new0 (TwTextHit, 1);
-      const char *snippet = column_text (stmt, 4);
+      const char *snippet = tw_sqlite_column_text (stmt, 4);
 
       /* The passage of the text, unless only the title or URL matched. */
-      if (!has_mark (snippet) && has_mark (column_text (stmt, 5)))
-        snippet = column_text (stmt, 5);
-      else if (!has_mark (snippet) && has_mark (column_text (stmt, 6)))
-        snippet = column_text (stmt, 6);
+      if (!has_mark (snippet) && has_mark (tw_sqlite_column_text (stmt, 5)))
+        snippet = tw_sqlite_column_text (stmt, 5);
+      else if (!has_mark (snippet) && has_mark (tw_sqlite_column_text (stmt, 6)))
+        snippet = tw_sqlite_column_text (stmt, 6);
 
-      hit->id = g_strdup (column_text (stmt, 0));
-      hit->url = g_strdup (column_text (stmt, 1));
-      hit->title = g_strdup (column_text (stmt, 2));
+      hit->id = g_strdup (tw_sqlite_column_text (stmt, 0));
+      hit->url = g_strdup (tw_sqlite_column_text (stmt, 1));
+      hit->title = g_strdup (tw_sqlite_column_text (stmt, 2));
       hit->score = sqlite3_column_double (stmt, 3);
       hit->snippet = mark_up (snippet);
       g_ptr_array_add (hits, hit);
