@@ -149,6 +149,13 @@ const Api = {
   },
 };
 
+// Test hook: the diff of two lists of snapshot lines, compared where they
+// differ (when it applies) and line by line; the tests check both agree.
+Api.register('diffCheck', (ctx, args) => {
+  const local = SnapshotDiff.local(args.before, args.after);
+  const full = SnapshotDiff.full(args.before, args.after);
+  return { local, full };
+});
 Api.register('snapshot', Snapshot.run);
 Api.register('snapshotContinue', Snapshot.continueFrom);
 Api.register('resolveRef', Api.resolveRef);
