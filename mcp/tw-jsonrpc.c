@@ -823,13 +823,25 @@ static void
 write_string (GString    *out,
               const char *text)
 {
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *made_valid = NULL;
+  const char *p = text;
+  const char *run;
+
+  /* Most strings are valid UTF-8 already: only the others are copied. */
+  if (!g_utf8_validate (text, -1, NULL))
+    p = made_valid = g_utf8_make_valid (text, -1);
 
   g_string_append_c (out, '"');
-  for (const char *p = valid; *p != '\0'; p++)
+  /* A reply can hold a whole page: what needs no escape goes in runs. */
+  for (run = p; *p != '\0'; p++)
     {
       guchar c = *p;
 
+      if (c >= 0x20 && c != '"' && c != '\\')
+        continue;
+
+      g_string_append_len (out, run, p - run);
+      run = p + 1;
       switch (c)
         {
         case '"':  g_string_append (out, "\\\""); break;
@@ -840,12 +852,10 @@ write_string (GString    *out,
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, c);
+          g_string_append_printf (out, "\\u%04x", c);
         }
     }
+  g_string_append_len (out, run, p - run);
   g_string_append_c (out, '"');
 }
 

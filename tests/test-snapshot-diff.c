@@ -415,6 +415,247 @@ test_modes (void)
   g_assert_cmpstr (error->message, ==, "diff must be true or false");
 }
 
+/* The diff of two lists of snapshot lines both ways (snapshot-diff.js):
+ * compared only where they differ, and line by line. Where the first
+ * applies, it must say exactly what the second says. Answers whether it
+ * applied. */
+static gboolean
+diff_check (TwTestTab  *tab,
+            GPtrArray  *before,
+            GPtrArray  *after,
+            const char *what)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) args = NULL;
+  g_autofree char *args_json = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *local = NULL;
+  g_autofree char *full = NULL;
+  JsonObject *object;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "before");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < before->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (before, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "after");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < after->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (after, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  args = json_builder_get_root (builder);
+  args_json = json_to_string (args, FALSE);
+
+  answer = tw_test_tab_call (tab, "diffCheck", args_json, CALL_TIMEOUT_MS, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (answer));
+  object = json_node_get_object (answer);
+  if (JSON_NODE_HOLDS_NULL (json_object_get_member (object, "local")))
+    return FALSE;
+
+  local = json_to_string (json_object_get_member (object, "local"), TRUE);
+  full = json_to_string (json_object_get_member (object, "full"), TRUE);
+  if (g_strcmp0 (local, full) != 0)
+    g_error ("%s: the diff of the lines that differ says\n%s\nbut the diff of every line\n%s",
+             what, local, full);
+  return TRUE;
+}
+
+/* The lines of a snapshot's text, without its header. */
+static GPtrArray *
+tree_lines (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 1; lines[i] != NULL; i++)
+    g_ptr_array_add (out, g_strdup (lines[i]));
+  return out;
+}
+
+/* A made-up tree of elements and text for the diff, with few names and
+ * texts, so that lines repeat under one parent. */
+typedef struct
+{
+  char      *line;      /* without indent or children */
+  GPtrArray *kids;      /* of Node, NULL for text */
+} Node;
+
+static void
+node_free (Node *node)
+{
+  g_free (node->line);
+  g_clear_pointer (&node->kids, g_ptr_array_unref);
+  g_free (node);
+}
+
+static const char * const texts[] = { "a", "a", "b", "a b" };
+
+static Node *
+node_new (GRand *rand,
+          guint *next_ref,
+          int    depth)
+{
+  Node *node = g_new0 (Node, 1);
+  static const char * const roles[] = { "button", "row", "cell", "list" };
+
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    {
+      node->line = g_strdup_printf ("- text: %s", texts[g_rand_int_range (rand, 0, 4)]);
+      return node;
+    }
+  node->line = g_strdup_printf ("- %s \"%s\" @e%u", roles[g_rand_int_range (rand, 0, 4)],
+                                texts[g_rand_int_range (rand, 0, 4)], (*next_ref)++);
+  node->kids = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  for (int k = depth > 4 ? 0 : g_rand_int_range (rand, 0, 6); k > 0; k--)
+    g_ptr_array_add (node->kids, node_new (rand, next_ref, depth + 1));
+  return node;
+}
+
+static void
+node_print (GPtrArray *kids,
+            guint      level,
+            GPtrArray *out)
+{
+  for (guint i = 0; i < kids->len; i++)
+    {
+      Node *node = g_ptr_array_index (kids, i);
+
+      g_ptr_array_add (out, g_strdup_printf ("%*s%s", (int) level * 2, "", node->line));
+      if (node->kids != NULL)
+        node_print (node->kids, level + 1, out);
+    }
+}
+
+/* Every list of children in the tree, with the index of each child. */
+static void
+node_places (GPtrArray *kids,
+             GPtrArray *lists,
+             GArray    *indexes)
+{
+  for (guint i = 0; i < kids->len; i++)
+    {
+      Node *node = g_ptr_array_index (kids, i);
+
+      g_ptr_array_add (lists, kids);
+      g_array_append_val (indexes, i);
+      if (node->kids != NULL)
+        node_places (node->kids, lists, indexes);
+    }
+}
+
+/* One change: a line's text or state, a node removed, added, moved
+ * elsewhere or among its siblings, a child appended. */
+static void
+node_mutate (GPtrArray *root,
+             GRand     *rand,
+             guint     *next_ref)
+{
+  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
+  g_autoptr(GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint));
+  GPtrArray *list;
+  guint i, pick;
+  Node *node;
+
+  node_places (root, lists, indexes);
+  if (lists->len == 0)
+    {
+      g_ptr_array_add (root, node_new (rand, next_ref, 4));
+      return;
+    }
+  pick = g_rand_int_range (rand, 0, lists->len);
+  list = g_ptr_array_index (lists, pick);
+  i = g_array_index (indexes, guint, pick);
+  node = g_ptr_array_index (list, i);
+
+  switch (g_rand_int_range (rand, 0, 6))
+    {
+    case 0:
+      {
+        char *line = node->kids == NULL
+          ? g_strdup_printf ("- text: %s", texts[g_rand_int_range (rand, 0, 4)])
+          : g_str_has_suffix (node->line, " [checked]")
+          ? g_strndup (node->line, strlen (node->line) - strlen (" [checked]"))
+          : g_strconcat (node->line, " [checked]", NULL);
+
+        g_free (node->line);
+        node->line = line;
+        break;
+      }
+    case 1:
+      g_ptr_array_remove_index (list, i);
+      break;
+    case 2:
+      g_ptr_array_insert (list, i, node_new (rand, next_ref, 4));
+      break;
+    case 3:
+      {
+        g_autoptr(GPtrArray) targets = g_ptr_array_new ();
+        g_autoptr(GArray) unused = g_array_new (FALSE, FALSE, sizeof (guint));
+        GPtrArray *target;
+
+        g_ptr_array_steal_index (list, i);
+        node_places (root, targets, unused);
+        target = targets->len > 0 ? g_ptr_array_index (targets, g_rand_int_range (rand, 0, targets->len))
+                                  : root;
+        g_ptr_array_insert (target, g_rand_int_range (rand, 0, target->len + 1), node);
+        break;
+      }
+    case 4:
+      if (i > 0)
+        {
+          g_ptr_array_steal_index (list, i);
+          g_ptr_array_insert (list, i - 1, node);
+        }
+      break;
+    default:
+      if (node->kids != NULL)
+        g_ptr_array_add (node->kids, node_new (rand, next_ref, 5));
+      break;
+    }
+}
+
+/* The diff of a small change compares only the lines that differ, and
+ * says exactly what comparing every line says: seeded made-up trees whose
+ * lines repeat under one parent, changed one or two ways at a time. */
+static void
+test_local (void)
+{
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
+  guint next_ref = 1;
+  guint applied = 0;
+  guint total = 0;
+
+  tab_load (tab, "/diff.html");
+  for (guint t = 0; t < 150; t++)
+    {
+      g_autoptr(GPtrArray) root = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+
+      for (int k = 1 + g_rand_int_range (rand, 0, 4); k > 0; k--)
+        g_ptr_array_add (root, node_new (rand, &next_ref, 0));
+      for (guint round = 0; round < 4; round++)
+        {
+          g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr(GPtrArray) after = g_ptr_array_new_with_free_func (g_free);
+          g_autofree char *what = g_strdup_printf ("tree %u, change %u", t, round);
+
+          node_print (root, 0, before);
+          for (int k = 1 + g_rand_int_range (rand, 0, 2); k > 0; k--)
+            node_mutate (root, rand, &next_ref);
+          node_print (root, 0, after);
+          if (diff_check (tab, before, after, what))
+            applied++;
+          total++;
+        }
+    }
+  g_test_message ("%u of %u diffs compared only the lines that differ", applied, total);
+  g_assert_cmpuint (applied, >, total / 3);
+}
+
 /* The incremental page model: whatever the page did, a snapshot that may
  * reuse what the last walk printed, or walk only what changed, says exactly
  * what a full walk says. Random changes (seeded, so a failure repeats; each
@@ -475,6 +716,7 @@ test_model (gconstpointer data)
   guint incremental = 0;
   gint64 reused = 0;
   guint index = 0;
+  g_autofree char *last = NULL;
 
   while (model_pages[index] != page)
     index++;
@@ -517,6 +759,17 @@ test_model (gconstpointer data)
                  json_object_get_string_member (d, "text"));
       g_assert_false (json_object_get_boolean_member (b, "cached"));
       g_assert_false (json_object_get_boolean_member (b, "incremental"));
+      /* The diff of the lines that differ says what the diff of all says. */
+      if (last != NULL)
+        {
+          g_autoptr(GPtrArray) before = tree_lines (last);
+          g_autoptr(GPtrArray) after = tree_lines (json_object_get_string_member (b, "text"));
+          g_autofree char *label = g_strdup_printf ("%s, round %u (%s)", page, round, done);
+
+          diff_check (tab, before, after, label);
+        }
+      g_free (last);
+      last = g_strdup (json_object_get_string_member (b, "text"));
       g_assert_false (json_object_get_boolean_member (d, "incremental"));
 
       if (json_object_get_boolean_member (a, "cached"))
@@ -645,6 +898,7 @@ main (int   argc,
 
       g_test_add_data_func (path, model_pages[i], test_model);
     }
+  g_test_add_func ("/snapshot-diff/local", test_local);
   g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
   g_test_add_func ("/snapshot-diff/model/incremental", test_model_incremental);
   g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);

@@ -421,7 +421,8 @@ call_fail (GTask  *task,
 }
 
 static void call_take_answer (GTask      *task,
-                              const char *json);
+                              const char *json,
+                              const char *text);
 
 static void
 call_finished_cb (GObject      *object,
@@ -469,6 +470,22 @@ call_finished_cb (GObject      *object,
       return;
     }
 
+  /* A long text comes beside the JSON, as [json, text] (api.js). */
+  if (jsc_value_is_array (value))
+    {
+      g_autoptr(JSCValue) first = jsc_value_object_get_property_at_index (value, 0);
+      g_autoptr(JSCValue) second = jsc_value_object_get_property_at_index (value, 1);
+
+      if (jsc_value_is_string (first) && jsc_value_is_string (second))
+        {
+          g_autofree char *text = jsc_value_to_string (second);
+
+          json = jsc_value_to_string (first);
+          call_take_answer (task, json, text);
+          return;
+        }
+    }
+
   if (!jsc_value_is_string (value))
     {
       call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
@@ -478,13 +495,15 @@ call_finished_cb (GObject      *object,
     }
 
   json = jsc_value_to_string (value);
-  call_take_answer (task, json);
+  call_take_answer (task, json, NULL);
 }
 
-/* The runtime's answer: {ok, value, nextRef} or {ok: false, error}. */
+/* The runtime's answer: {ok, value, nextRef} or {ok: false, error}; @text,
+ * when the answer came as [json, text], is the value's "text" member. */
 static void
 call_take_answer (GTask      *task,
-                  const char *json)
+                  const char *json,
+                  const char *text)
 {
   TwPageRuntime *self = g_task_get_source_object (task);
   CallData *data = g_task_get_task_data (task);
@@ -493,7 +512,8 @@ call_take_answer (GTask      *task,
   JsonObject *answer;
   JsonNode *root;
 
-  parser = json_parser_new_immutable ();
+  /* The value takes the text that came beside it: its object stays open. */
+  parser = text != NULL ? json_parser_new () : json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, json, -1, &error) ||
       (root = json_parser_get_root (parser)) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (root))
@@ -518,12 +538,16 @@ call_take_answer (GTask      *task,
   if (json_object_get_boolean_member_with_default (answer, "ok", FALSE))
     {
       JsonNode *result_node = json_object_get_member (answer, "value");
+      JsonNode *copy = result_node != NULL ? json_node_copy (result_node)
+                                           : json_node_new (JSON_NODE_NULL);
+
+      if (text != NULL && JSON_NODE_HOLDS_OBJECT (copy))
+        json_object_set_string_member (json_node_get_object (copy), "text", text);
 
       if (call_complete_begin (task))
-        g_task_return_pointer (task,
-                               result_node != NULL ? json_node_copy (result_node)
-                                                   : json_node_new (JSON_NODE_NULL),
-                               (GDestroyNotify) json_node_unref);
+        g_task_return_pointer (task, copy, (GDestroyNotify) json_node_unref);
+      else
+        json_node_unref (copy);
     }
   else
     {
@@ -909,12 +933,17 @@ snapshot_cb (GObject      *object,
 
   reply = json_node_get_object (node);
   if (json_object_has_member (reply, "walkMs"))
-    g_debug ("Snapshot of %" G_GINT64_FORMAT " elements, %" G_GINT64_FORMAT " lines: %"
-             G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT " ms writing",
+    g_debug ("Snapshot of %" G_GINT64_FORMAT " elements (%" G_GINT64_FORMAT " taken again%s), %"
+             G_GINT64_FORMAT " lines: %" G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT
+             " ms writing, %" G_GINT64_FORMAT " ms comparing",
              json_object_get_int_member_with_default (reply, "elements", 0),
+             json_object_get_int_member_with_default (reply, "reused", 0),
+             json_object_get_boolean_member_with_default (reply, "cached", FALSE)
+               ? ", unchanged page" : "",
              json_object_get_int_member_with_default (reply, "lines", 0),
              json_object_get_int_member_with_default (reply, "walkMs", 0),
-             json_object_get_int_member_with_default (reply, "printMs", 0));
+             json_object_get_int_member_with_default (reply, "printMs", 0),
+             json_object_get_int_member_with_default (reply, "diffMs", 0));
 
   g_task_return_pointer (task, json_object_ref (reply), (GDestroyNotify) json_object_unref);
 }

@@ -319,22 +319,22 @@ is_marker (const char *p)
   return g_ascii_strncasecmp (q, "page", 4) == 0;
 }
 
-void
-tw_tool_append_page_content (GString    *text,
-                             const char *content)
+/* The page content between @p and @end, its markers escaped. A marker
+ * never spans a line, so looking past @end (within the same string) for
+ * one is safe. */
+static void
+append_page_content_len (GString    *text,
+                         const char *p,
+                         const char *end)
 {
-  const char *p;
-
-  g_return_if_fail (text != NULL);
-
   g_string_append (text, TW_TOOL_PAGE_OPEN "\n");
-  for (p = content != NULL ? content : ""; *p != '\0';)
+  while (p < end)
     {
-      const char *next = strchr (p, '<');
+      const char *next = memchr (p, '<', end - p);
 
       if (next == NULL)
         {
-          g_string_append (text, p);
+          g_string_append_len (text, p, end - p);
           break;
         }
 
@@ -346,6 +346,17 @@ tw_tool_append_page_content (GString    *text,
       p = next + 1;
     }
   g_string_append (text, "\n" TW_TOOL_PAGE_CLOSE);
+}
+
+void
+tw_tool_append_page_content (GString    *text,
+                             const char *content)
+{
+  const char *p = content != NULL ? content : "";
+
+  g_return_if_fail (text != NULL);
+
+  append_page_content_len (text, p, p + strlen (p));
 }
 
 void
@@ -393,58 +404,85 @@ void
 tw_tool_append_snapshot (GString    *text,
                          const char *snapshot)
 {
-  g_auto(GStrv) lines = NULL;
-  guint n_lines;
-  guint first = 0;
-  guint end;
+  const char *s = snapshot != NULL ? snapshot : "";
+  const char *end = s + strlen (s);
+  const char *body = s;
+  const char *tail = NULL;
+  const char *line;
 
   g_return_if_fail (text != NULL);
 
-  lines = g_strsplit (snapshot != NULL ? snapshot : "", "\n", -1);
-  n_lines = g_strv_length (lines);
+  /* A snapshot is long: it is cut into its parts in place, never into
+   * lines. */
+  if (*s == '\0')
+    return;
 
-  /* Tabwright's header: a diff's summary, then "Page: <title> — <url>". */
-  for (guint i = 0; i < n_lines && i < 3; i++)
+  /* Tabwright's header: a diff's summary, then "Page: <title> — <url>".
+   * The body starts on the line after it; NULL when nothing follows. */
+  line = s;
+  for (guint i = 0; i < 3 && line != NULL; i++)
     {
-      if (g_str_has_prefix (lines[i], "Page: "))
+      const char *nl = strchr (line, '\n');
+
+      if (g_str_has_prefix (line, "Page: "))
         {
-          first = i + 1;
+          body = nl != NULL ? nl + 1 : NULL;
           break;
         }
+      line = nl != NULL ? nl + 1 : NULL;
     }
 
   /* Tabwright's notes at the end: where the snapshot was cut, and how to
    * go on. Tree lines start with "- " or spaces, never with "… ". */
-  end = n_lines;
-  while (end > first && g_str_has_prefix (lines[end - 1], "… "))
-    end--;
-
-  for (guint i = 0; i < first; i++)
+  if (body != NULL)
     {
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, lines[i]);
-    }
+      const char *line_end = end;
 
-  if (end > first)
-    {
-      g_autoptr(GString) body = g_string_new (NULL);
-
-      for (guint i = first; i < end; i++)
+      for (;;)
         {
-          if (i > first)
-            g_string_append_c (body, '\n');
-          g_string_append (body, lines[i]);
+          const char *start = line_end;
+
+          while (start > s && start[-1] != '\n')
+            start--;
+          if (start < body || !g_str_has_prefix (start, "… "))
+            break;
+          tail = start;
+          if (start == body)
+            break;
+          line_end = start - 1;
         }
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      tw_tool_append_page_content (text, body->str);
     }
 
-  for (guint i = end; i < n_lines; i++)
+  if (body != s)
+    {
+      const char *header = s;
+      const char *header_end = body != NULL ? body - 1 : end;
+
+      /* Lines are joined with newlines, and empty ones at the start of
+       * the text add nothing. */
+      if (text->len == 0)
+        {
+          while (header < header_end && *header == '\n')
+            header++;
+        }
+      else
+        {
+          g_string_append_c (text, '\n');
+        }
+      g_string_append_len (text, header, header_end - header);
+    }
+
+  if (body != NULL && tail != body)
     {
       if (text->len > 0)
         g_string_append_c (text, '\n');
-      g_string_append (text, lines[i]);
+      append_page_content_len (text, body, tail != NULL ? tail - 1 : end);
+    }
+
+  if (tail != NULL)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append_len (text, tail, end - tail);
     }
 }

@@ -20,6 +20,21 @@ const Api = {
   },
 
   call (name, argsJson, nextRef, frame) {
+    return Api.answer(name, argsJson, nextRef, frame, false);
+  },
+
+  // The tab's call (call/call.js): the same answer, except that a long
+  // text in the value (a snapshot, the text of a page) comes beside the
+  // JSON, as [json, text], so that it is neither escaped here nor parsed
+  // there (TwPageRuntime puts it back in the value).
+  callFromTab (name, argsJson, nextRef) {
+    return Api.answer(name, argsJson, nextRef, 0, true);
+  },
+
+  // Past this many characters, a text travels beside the JSON.
+  APART: 4096,
+
+  answer (name, argsJson, nextRef, frame, apart) {
     Refs.sync(nextRef);
     if (typeof frame === 'number' && frame > 0)
       Frames.number = frame;
@@ -35,16 +50,23 @@ const Api = {
       Frames.prepare(name, args);
       const value = fn(ctx, args);
       if (value !== null && typeof value === 'object' && typeof value.then === 'function')
-        return value.then((v) => Api.ok(Frames.toTop(v)), (e) => Api.fail(name, e));
-      return Api.ok(Frames.toTop(value));
+        return value.then((v) => Api.ok(Frames.toTop(v), apart), (e) => Api.fail(name, e));
+      return Api.ok(Frames.toTop(value), apart);
     } catch (e) {
       return Api.fail(name, e);
     }
   },
 
-  ok (value) {
+  ok (value, apart) {
     try {
       const v = value === undefined ? null : value;
+      if (apart === true && v !== null && typeof v === 'object' && !Array.isArray(v) &&
+          typeof v.text === 'string' && v.text.length > Api.APART) {
+        const rest = Object.assign({}, v);
+        delete rest.text;
+        return [JSON.stringify({ ok: true, value: rest, nextRef: Refs.next }),
+                v.text];
+      }
       return JSON.stringify({ ok: true, value: v, nextRef: Refs.next });
     } catch (e) {
       return Api.fail('result', e);
@@ -127,6 +149,13 @@ const Api = {
   },
 };
 
+// Test hook: the diff of two lists of snapshot lines, compared where they
+// differ (when it applies) and line by line; the tests check both agree.
+Api.register('diffCheck', (ctx, args) => {
+  const local = SnapshotDiff.local(args.before, args.after);
+  const full = SnapshotDiff.full(args.before, args.after);
+  return { local, full };
+});
 Api.register('snapshot', Snapshot.run);
 Api.register('snapshotContinue', Snapshot.continueFrom);
 Api.register('resolveRef', Api.resolveRef);
@@ -135,7 +164,9 @@ Api.register('ping', () => ({ url: document.URL }));
 
 if (globalThis.__tabwright === undefined) {
   Object.defineProperty(globalThis, '__tabwright', {
-    value: Object.freeze({ call: Api.call, path: () => Frames.pathOf(window) }),
+    value: Object.freeze({
+      call: Api.call, callFromTab: Api.callFromTab, path: () => Frames.pathOf(window),
+    }),
     writable: false,
     configurable: false,
     enumerable: false,

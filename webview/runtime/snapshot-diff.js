@@ -111,8 +111,122 @@ const SnapshotDiff = {
   },
 
   // The diff of two snapshots' lines: { lines, added, removed, changed,
-  // moved, unchanged }. The lines carry their marks.
+  // moved, unchanged }. The lines carry their marks. After a small change
+  // most lines are the same at the start and at the end; only what lies
+  // between is compared (local), when that says exactly what comparing
+  // every line says.
   compute (oldLines, newLines) {
+    return SnapshotDiff.local(oldLines, newLines) || SnapshotDiff.full(oldLines, newLines);
+  },
+
+  level (line) {
+    let sp = 0;
+    while (line.charCodeAt(sp) === 32)
+      sp++;
+    return sp >> 1;
+  },
+
+  // Whether a line is indented less than `level`.
+  above (line, level) {
+    const sp = 2 * level;
+    for (let k = 0; k < sp; k++) {
+      if (line.charCodeAt(k) !== 32)
+        return true;
+    }
+    return false;
+  },
+
+  // The diff of the lines that differ, with their ancestors as context, or
+  // null when that might not be what full() says. Lines the two share at
+  // the start (p of them) and at the end (s) are unchanged: a line keeps
+  // its key and its parent there, provided that (1) no shared line at the
+  // end has a parent among the lines that differ, so the end starts at a
+  // line no deeper than the shallowest of those, and (2) no text line at
+  // the end is counted differently among same text under its parent
+  // (text lines are known by their parent, text and count).
+  local (oldLines, newLines) {
+    const m = oldLines.length;
+    const n = newLines.length;
+    const lim = Math.min(m, n);
+    let p = 0;
+    while (p < lim && oldLines[p] === newLines[p])
+      p++;
+    let s = 0;
+    while (s < lim - p && oldLines[m - 1 - s] === newLines[n - 1 - s])
+      s++;
+    if (p === m && p === n)
+      return { lines: [], added: 0, removed: 0, changed: 0, moved: 0, unchanged: n, context: 0 };
+    // Only worth it when most lines are shared.
+    if ((m - s - p) + (n - s - p) > (m + n) / 4)
+      return null;
+    let shallowest = Infinity;
+    for (let i = p; i < n - s; i++)
+      shallowest = Math.min(shallowest, SnapshotDiff.level(newLines[i]));
+    for (let j = p; j < m - s; j++)
+      shallowest = Math.min(shallowest, SnapshotDiff.level(oldLines[j]));
+    while (s > 0 && SnapshotDiff.level(newLines[n - s]) > shallowest)
+      s--;
+
+    // The lines before the first that differs that may be the parent of
+    // a line after them: each less indented than every line after it.
+    // Read with the lines that differ, they give those the same parents,
+    // keys and marks, and only the shared lines of the same text before
+    // them are left out, which counts every such line one place lower in
+    // both.
+    const chain = [];
+    if (p > 0) {
+      chain.push(p - 1);
+      let floor = SnapshotDiff.level(newLines[p - 1]);
+      for (let i = p - 2; i >= 0 && floor > 0; i--) {
+        if (SnapshotDiff.above(newLines[i], floor)) {
+          chain.push(i);
+          floor = SnapshotDiff.level(newLines[i]);
+        }
+      }
+      chain.reverse();
+    }
+    const head = chain.map((i) => newLines[i]);
+    const oldPart = head.concat(oldLines.slice(p, m - s));
+    const newPart = head.concat(newLines.slice(p, n - s));
+
+    // (2): text lines under an ancestor (or at the top) counted apart in
+    // the two, and a shared line at the end with that text.
+    if (s > 0) {
+      const counts = new Map();
+      const count = (lines, from, by) => {
+        const parsed = SnapshotDiff.parse(lines);
+        for (let i = from; i < parsed.n; i++) {
+          if (parsed.ref[i] !== null || (parsed.parent[i] >= from))
+            continue;
+          const k = parsed.parent[i] + '\n' + parsed.body[i];
+          counts.set(k, (counts.get(k) || 0) + by);
+        }
+      };
+      count(oldPart, head.length, 1);
+      count(newPart, head.length, -1);
+      for (const [k, c] of counts) {
+        if (c === 0)
+          continue;
+        const cut = k.indexOf('\n');
+        const parent = Number(k.slice(0, cut));
+        const body = k.slice(cut + 1);
+        const top = parent < 0 ? -1 : SnapshotDiff.level(head[parent]);
+        for (let i = n - s; i < n; i++) {
+          const line = newLines[i];
+          if (SnapshotDiff.above(line, top + 1))
+            break;
+          if (line.endsWith(body) && line.trimStart() === body)
+            return null;
+        }
+      }
+    }
+
+    const d = SnapshotDiff.full(oldPart, newPart);
+    d.unchanged = n - d.added - d.changed - d.moved;
+    return d;
+  },
+
+  full (oldLines, newLines) {
     const o = SnapshotDiff.parse(oldLines);
     const w = SnapshotDiff.parse(newLines);
     const oldIndex = new Map();

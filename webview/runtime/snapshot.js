@@ -132,6 +132,7 @@ const Snapshot = {
     // Every snapshot is the base of the next diff of its kind, whether or
     // not it was asked for as one.
     const before = SnapshotDiff.swap(args, page.id, lines, partial);
+    const compared = Base.now();
     if (args.diff === true) {
       page.lines = SnapshotDiff.lines(args, before, lines, partial, args.hadSnapshot === true);
       page.diff = true;
@@ -148,7 +149,8 @@ const Snapshot = {
     reply.incremental = ctx.reuse === true;
     reply.reused = ctx.reused || 0;
     reply.walkMs = Math.round(walked - ctx.start);
-    reply.printMs = Math.round(Base.now() - walked);
+    reply.printMs = Math.round(compared - walked);
+    reply.diffMs = Math.round(Base.now() - compared);
     return reply;
   },
 

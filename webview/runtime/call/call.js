@@ -5,8 +5,9 @@
 // registered), args (its arguments as JSON text) and nextRef. It answers
 // null when the runtime is missing from the document (the document was
 // loaded before the runtime was installed), so the caller can install it
-// and try again.
+// and try again. The answer is the runtime's JSON, or [json, text] when a
+// long text comes beside it (api.js).
 
 if (typeof __tabwright !== 'object')
   return null;
-return __tabwright.call(fn, args, nextRef);
+return __tabwright.callFromTab(fn, args, nextRef);
