@@ -614,7 +614,7 @@ static const TwToolDef input_tools[] = {
     .name = "browser_evaluate",
     .title = "Run JavaScript in the page",
     .description =
-      "Run (execute) JavaScript in the page, as a script would, and get the result as JSON, for "
+      "Run (execute) JavaScript in the page, as a script would, with the result as JSON, for "
       "what no other tool does: a function such as \"() => document.title\", or with a ref \"(el) => el.value\". Runs in "
       "the page's context; may return a promise. Results over 64 KB are cut; an exception fails "
       "with browser_script_error.",

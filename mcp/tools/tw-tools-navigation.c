@@ -53,7 +53,7 @@ check_navigate (JsonObject  *arguments,
 static const TwToolDef navigation_tools[] = {
   {
     .name = "browser_navigate",
-    .title = "Go to a URL",
+    .title = "Go to a URL: navigate to another page",
     .description =
       "Go to an http or https URL in a tab: open a web page, or a local dev server such as "
       "http://127.0.0.1:8000/. Returns after the load with the final URL, title and HTTP "
@@ -70,7 +70,7 @@ static const TwToolDef navigation_tools[] = {
   },
   {
     .name = "browser_back",
-    .title = "Go back",
+    .title = "Back to the previous page",
     .description =
       "Go back in the tab's history (browser_denied when there is none). Returns after the "
       "load with URL, title and HTTP status.",
@@ -84,7 +84,7 @@ static const TwToolDef navigation_tools[] = {
   },
   {
     .name = "browser_forward",
-    .title = "Go forward",
+    .title = "Forward in the history",
     .description =
       "Go forward in the tab's history (browser_denied when nothing is ahead). Returns after "
       "the load with URL, title and HTTP status.",

@@ -23,7 +23,8 @@ format_snapshot (JsonObject *result)
 static const TwToolDef snapshot_tools[] = {
   {
     .name = "browser_snapshot",
-    .title = "Read the page",
+    .title = "Read the page: see what is on the web page, get its accessibility tree, find buttons "
+             "and links",
     .description =
       "Read the page to find its buttons, links and fields: the tab as an accessibility tree, "
       "one element per line, e.g. `- button "

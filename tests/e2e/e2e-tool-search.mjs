@@ -4,7 +4,12 @@
 // make the model load them with their tool search, which ranks Tabwright's
 // tools beside the CLI's own (web fetch, web search, scheduling…), by the
 // words of each tool's name, description and, in Claude Code, search hint
-// (tools/list's _meta "anthropic/searchHint", which the model never sees). A model
+// (tools/list's _meta "anthropic/searchHint", which the model never sees).
+// Codex, with the models of its catalog, offers them only through its
+// tool_search, a BM25 ranking over each deferred tool's name, title,
+// description, parameter names and the server's instructions, beside its
+// own deferred tools (sub-agents); the title, which no CLI shows the model,
+// is where Tabwright puts the words Codex's search needs. A model
 // that has never heard of Tabwright searches in plain words. This test runs
 // each request of fixtures/tool-search-requests.json through each real CLI
 // (pinned in package.json), connected to the real Tabwright with the
@@ -28,6 +33,8 @@ import { makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './
 const options = requirementOptions();
 const { requests } = JSON.parse(fs.readFileSync(path.join(srcdir, 'tests', 'e2e', 'fixtures', 'tool-search-requests.json'), 'utf8'));
 const PROMPT = 'Find the browser tools for these tasks.';
+// A model of Codex's catalog for which Codex offers its tool_search tool.
+const CODEX_SEARCH_MODEL = 'gpt-5.5';
 
 const CLIS = {
   claude: {
@@ -49,6 +56,44 @@ const CLIS = {
     // Claude Code answers a keyword search with references to the tools it
     // found, best first.
     ranked: (text) => [...text.matchAll(/^tool_reference: (\S+)$/gm)].map((m) => m[1]),
+  },
+  codex: {
+    name: 'Codex',
+    search: 'tool_search',
+    // Codex defers MCP tools behind its tool_search (BM25 over the deferred
+    // tools' names and descriptions) for the models of its catalog that
+    // support it, its default models among them; its default model today
+    // reaches the search through its code mode (tools.tool_search in
+    // JavaScript, the same search), so the test names a catalog model that
+    // is offered tool_search as a tool of its own. With a model it does not
+    // know ("scripted") it offers every MCP tool directly, as e2e-clis
+    // tests.
+    command(app, model, home) {
+      fs.mkdirSync(path.join(home, '.codex'), { recursive: true });
+      fs.writeFileSync(path.join(home, '.codex', 'config.toml'), [
+        `model = "${CODEX_SEARCH_MODEL}"`,
+        'model_provider = "scripted"',
+        '[model_providers.scripted]',
+        'name = "Scripted"',
+        `base_url = "${model.url}/v1"`,
+        'wire_api = "responses"',
+        '',
+      ].join('\n'));
+      return {
+        program: 'codex',
+        args: ['exec', '--skip-git-repo-check',
+          '-c', `mcp_servers.tabwright.url="${app.url}"`,
+          '-c', 'mcp_servers.tabwright.bearer_token_env_var="TABWRIGHT_MCP_TOKEN"',
+          // Else the first request may go to the model before the server's
+          // tools are listed, and the model sees no tabwright namespace.
+          '-c', 'mcp_servers.tabwright.required=true',
+          PROMPT],
+        env: { TABWRIGHT_MCP_TOKEN: app.token },
+      };
+    },
+    // Codex answers with the tools it found, best first (lib/model-server
+    // lists them one a line).
+    ranked: (text) => [...text.matchAll(/^tool: (\S+)$/gm)].map((m) => m[1]),
   },
   qwen: {
     name: 'Qwen Code',

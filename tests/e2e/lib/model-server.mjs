@@ -75,7 +75,8 @@ function offered(names, tool) {
 // message, and a search tool that loads them (Claude Code's ToolSearch, Qwen
 // Code's tool_search). Qwen Code then wants a found tool called through its
 // tool_call; Claude Code offers it like any other from the next request on.
-const SEARCH_TOOLS = ['ToolSearch', 'tool_search'];
+const CODEX_SEARCH = 'codex:tool_search';
+const SEARCH_TOOLS = ['ToolSearch', 'tool_search', CODEX_SEARCH];
 const CALL_TOOLS = ['tool_call'];
 
 export function isSearch(name) {
@@ -224,12 +225,20 @@ function openaiParts(output) {
 // into a streamed reply.
 
 // Codex offers an MCP server's tools in a namespace (mcp__tabwright) and
-// expects calls to name both.
+// expects calls to name both. Where it defers them (models that support its
+// tool search), it offers a tool of type tool_search instead, names the
+// deferred namespaces in a message ("Deferred tool namespaces: -
+// mcp__tabwright: …"), and answers a tool_search_call with a
+// tool_search_output that holds the tools it found, best first, in their
+// namespaces; the model sees them as one name a line, e.g.
+// "tool: mcp__tabwright__browser_snapshot".
 function responsesRequest(body) {
   const names = [];
   for (const tool of body.tools ?? []) {
     if (tool.type === 'function')
       names.push(tool.name);
+    else if (tool.type === 'tool_search')
+      names.push(CODEX_SEARCH);
     else if (tool.type === 'namespace')
       for (const inner of tool.tools ?? [])
         names.push(`${tool.name}.${inner.name}`);
@@ -241,8 +250,26 @@ function responsesRequest(body) {
       calls.set(item.call_id, { name: item.namespace ? `${item.namespace}.${item.name}` : item.name, args: parseArgs(item.arguments) });
     else if (item.type === 'function_call_output')
       results.push({ ...calls.get(item.call_id), ...openaiParts(item.output) });
+    else if (item.type === 'tool_search_call')
+      calls.set(item.call_id, { name: CODEX_SEARCH, args: typeof item.arguments === 'string' ? parseArgs(item.arguments) : item.arguments ?? {} });
+    else if (item.type === 'tool_search_output')
+      results.push({ ...calls.get(item.call_id), text: searchOutputText(item.tools), images: [] });
   }
-  return { names, results };
+  const deferred = strings(body.input ?? []).join('\n').match(/^Deferred tool namespaces:\n(?:- .*\n?)*/m)?.[0] ?? '';
+  return { names, results, deferredNamespaces: [...deferred.matchAll(/^- ([\w-]+):/gm)].map((m) => m[1]) };
+}
+
+// The tools of a Codex tool_search_output, in its order, one a line.
+function searchOutputText(tools) {
+  const lines = [];
+  for (const tool of tools ?? []) {
+    if (tool.type === 'namespace')
+      for (const inner of tool.tools ?? [])
+        lines.push(`tool: ${tool.name}__${inner.name}`);
+    else
+      lines.push(`tool: ${tool.name}`);
+  }
+  return lines.join('\n');
 }
 
 function namespaced(name) {
@@ -259,11 +286,19 @@ function sse(res, events) {
 
 function responsesReply(res, turn, n) {
   const id = `resp_${n}`;
-  const item = turn.text !== undefined
-    ? { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed',
-        content: [{ type: 'output_text', text: turn.text, annotations: [] }] }
-    : { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, ...namespaced(turn.name),
-        arguments: JSON.stringify(turn.args), status: 'completed' };
+  let item;
+  if (turn.text !== undefined) {
+    item = { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed',
+      content: [{ type: 'output_text', text: turn.text, annotations: [] }] };
+  } else if (turn.name === CODEX_SEARCH) {
+    // Codex's tool search takes { query, limit }, as an object.
+    const { query, max_results: limit } = turn.args;
+    item = { type: 'tool_search_call', id: `ts_${n}`, call_id: `call_${n}`, status: 'completed', execution: 'client',
+      arguments: limit === undefined ? { query } : { query, limit } };
+  } else {
+    item = { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, ...namespaced(turn.name),
+      arguments: JSON.stringify(turn.args), status: 'completed' };
+  }
   const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5,
     output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
   sse(res, [
@@ -454,11 +489,13 @@ export async function startModelServer({ pageUrl, queries = null }) {
       return;
     }
 
-    const { names, results } = protocol.parse(body);
+    const { names, results, deferredNamespaces = [] } = protocol.parse(body);
     const deferred = deferredNames(body);
     // Side requests (titles, summaries) come without the browser tools,
     // offered or deferred: answer them with text, outside the script.
-    if (!offered(names, 'browser_snapshot') && !(names.some(isSearch) && offered(deferred, 'browser_snapshot'))) {
+    const searchable = names.some(isSearch) &&
+      (offered(deferred, 'browser_snapshot') || deferredNamespaces.some((ns) => ns.endsWith('tabwright')));
+    if (!offered(names, 'browser_snapshot') && !searchable) {
       protocol.reply(res, { text: 'Tabwright check' }, ++state.turns);
       return;
     }
