@@ -162,6 +162,48 @@ check_templates (TwAgentPreset  *self,
   return TRUE;
 }
 
+/* The person's say (issue 32): members a preset may leave out, which then
+ * leave the workspace's settings in force. */
+static gboolean
+get_policy (TwAgentPreset  *self,
+            JsonObject     *object,
+            GError        **error)
+{
+  JsonNode *timeout = json_object_get_member (object, "approvalTimeoutSeconds");
+
+  if (json_object_has_member (object, "allowedSites") &&
+      !get_optional_strv (object, "allowedSites", &self->allowed_sites, error))
+    return FALSE;
+  if (json_object_has_member (object, "approve") &&
+      !get_optional_strv (object, "approve", &self->approve, error))
+    return FALSE;
+  if (!get_optional_string (object, "session", &self->session, error))
+    return FALSE;
+
+  if (self->session != NULL && self->session[0] == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "“session” must be “workspace”, “own” or a name");
+      return FALSE;
+    }
+
+  if (timeout != NULL && !JSON_NODE_HOLDS_NULL (timeout))
+    {
+      gint64 seconds;
+
+      if (!JSON_NODE_HOLDS_VALUE (timeout) || json_node_get_value_type (timeout) != G_TYPE_INT64 ||
+          (seconds = json_node_get_int (timeout)) < 1 || seconds > 86400)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "“approvalTimeoutSeconds” must be a whole number of seconds, 1 to 86400");
+          return FALSE;
+        }
+      self->approval_timeout_s = seconds;
+    }
+
+  return TRUE;
+}
+
 static TwAgentPreset *
 preset_new_from_object (JsonObject  *object,
                         GError     **error)
@@ -187,6 +229,9 @@ preset_new_from_object (JsonObject  *object,
 
   self->needs_command = needs_command;
   self->hidden = hidden;
+
+  if (!get_policy (self, object, error))
+    return NULL;
 
   if (self->id == NULL || !id_is_valid (self->id))
     {

@@ -29,6 +29,13 @@ struct _TwAgentPreset
   /* The template of the preset's own config file, or NULL. */
   JsonNode   *config;
 
+  /* The person's say (issue 32): NULL where the preset leaves the
+   * workspace's. */
+  char      **allowed_sites;
+  char      **approve;
+  char       *session;
+  guint       approval_timeout_s;
+
   guint       needs_command : 1;
   guint       hidden : 1;
 };

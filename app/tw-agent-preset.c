@@ -392,6 +392,38 @@ tw_agent_preset_get_hidden (TwAgentPreset *self)
   return self->hidden;
 }
 
+const char * const *
+tw_agent_preset_get_allowed_sites (TwAgentPreset *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_PRESET (self), NULL);
+
+  return (const char * const *) self->allowed_sites;
+}
+
+const char * const *
+tw_agent_preset_get_approve (TwAgentPreset *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_PRESET (self), NULL);
+
+  return (const char * const *) self->approve;
+}
+
+guint
+tw_agent_preset_get_approval_timeout (TwAgentPreset *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_PRESET (self), 0);
+
+  return self->approval_timeout_s;
+}
+
+const char *
+tw_agent_preset_get_session (TwAgentPreset *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_PRESET (self), NULL);
+
+  return self->session;
+}
+
 gboolean
 tw_agent_preset_has_config (TwAgentPreset *self)
 {
@@ -418,6 +450,9 @@ tw_agent_preset_finalize (GObject *object)
   g_clear_pointer (&self->args, g_strfreev);
   g_clear_pointer (&self->env, json_object_unref);
   g_clear_pointer (&self->config, json_node_unref);
+  g_clear_pointer (&self->allowed_sites, g_strfreev);
+  g_clear_pointer (&self->approve, g_strfreev);
+  g_clear_pointer (&self->session, g_free);
 
   G_OBJECT_CLASS (tw_agent_preset_parent_class)->finalize (object);
 }

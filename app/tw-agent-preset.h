@@ -34,6 +34,13 @@ const char         *tw_agent_preset_get_homepage        (TwAgentPreset          
 const char         *tw_agent_preset_get_notes           (TwAgentPreset              *self);
 gboolean            tw_agent_preset_get_needs_command   (TwAgentPreset              *self);
 gboolean            tw_agent_preset_get_hidden          (TwAgentPreset              *self);
+/* The person's say (issue 32): "allowedSites", "approve",
+ * "approvalTimeoutSeconds" and "session" of the preset, NULL (0) where it
+ * leaves the workspace's; see TwAgentPolicy. */
+const char * const *tw_agent_preset_get_allowed_sites   (TwAgentPreset              *self);
+const char * const *tw_agent_preset_get_approve         (TwAgentPreset              *self);
+guint               tw_agent_preset_get_approval_timeout (TwAgentPreset             *self);
+const char         *tw_agent_preset_get_session         (TwAgentPreset              *self);
 /* Whether the preset writes a config file of its own ({configFile}). */
 gboolean            tw_agent_preset_has_config          (TwAgentPreset              *self);
 

@@ -507,7 +507,18 @@ launch (TwAgent    *self,
   tw_mcp_server_add_client (self->server, self->token, self->id, self->name, self->service);
   /* Tabs can be handed to it while it runs. */
   if (TW_IS_BROWSER (self->service))
-    tw_browser_add_agent (TW_BROWSER (self->service), self->id, self->name);
+    {
+      /* What it may do without asking the person: its preset's say. */
+      const TwAgentPolicy policy = {
+        tw_agent_preset_get_allowed_sites (self->preset),
+        tw_agent_preset_get_approve (self->preset),
+        tw_agent_preset_get_approval_timeout (self->preset),
+        tw_agent_preset_get_session (self->preset),
+      };
+
+      tw_browser_add_agent (TW_BROWSER (self->service), self->id, self->name);
+      tw_browser_set_agent_policy (TW_BROWSER (self->service), self->id, &policy);
+    }
 
   tw_agent_terminal_spawn_async (self->terminal, self->workspace,
                                  (const char * const *) argv, (const char * const *) env,

@@ -134,6 +134,35 @@ tw_settings_new_for_workspace (const char  *workspace_id,
   return new_settings (TW_SETTINGS_WORKSPACE_SCHEMA_ID, path, error);
 }
 
+/* The person's say (issue 32): the workspace's policy, which agent presets
+ * may override. */
+static void
+apply_policy (GSettings *settings,
+              TwBrowser *browser)
+{
+  g_auto(GStrv) sites = g_settings_get_strv (settings, "agent-allowed-sites");
+  g_auto(GStrv) approve = g_settings_get_strv (settings, "agent-approvals");
+  g_autofree char *session = g_settings_get_string (settings, "agent-session");
+  const TwAgentPolicy policy = {
+    (const char * const *) sites,
+    (const char * const *) approve,
+    g_settings_get_uint (settings, "approval-timeout-seconds"),
+    session,
+  };
+
+  tw_browser_set_policy (browser, &policy);
+}
+
+static void
+policy_changed_cb (GSettings  *settings,
+                   const char *key,
+                   TwBrowser  *browser)
+{
+  if (g_str_equal (key, "agent-allowed-sites") || g_str_equal (key, "agent-approvals") ||
+      g_str_equal (key, "approval-timeout-seconds") || g_str_equal (key, "agent-session"))
+    apply_policy (settings, browser);
+}
+
 void
 tw_settings_bind_browser (GSettings *workspace_settings,
                           TwBrowser *browser)
@@ -152,6 +181,10 @@ tw_settings_bind_browser (GSettings *workspace_settings,
                    G_SETTINGS_BIND_GET);
   g_settings_bind (workspace_settings, "agents-use-person-tabs", browser, "share-person-tabs",
                    G_SETTINGS_BIND_GET);
+
+  g_signal_connect_object (workspace_settings, "changed", G_CALLBACK (policy_changed_cb), browser,
+                           0);
+  apply_policy (workspace_settings, browser);
 }
 
 char **

@@ -198,3 +198,65 @@ tw_browser_service_check_tool_group (TwBrowserService  *self,
 
   return TRUE;
 }
+
+gboolean
+tw_browser_service_needs_approval (TwBrowserService *self,
+                                   const char       *tool_name,
+                                   JsonObject       *arguments,
+                                   const TwCaller   *caller)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+  g_return_val_if_fail (tool_name != NULL, FALSE);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+  return iface->needs_approval != NULL && iface->approve_async != NULL &&
+         iface->needs_approval (self, tool_name, arguments, caller);
+}
+
+void
+tw_browser_service_approve_async (TwBrowserService      *self,
+                                  const char            *tool_name,
+                                  JsonObject            *arguments,
+                                  const TwCaller        *caller,
+                                  TwServiceProgressFunc  progress,
+                                  gpointer               progress_data,
+                                  GCancellable          *cancellable,
+                                  GAsyncReadyCallback    callback,
+                                  gpointer               user_data)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_if_fail (TW_IS_BROWSER_SERVICE (self));
+  g_return_if_fail (tool_name != NULL);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+  if (iface->approve_async == NULL)
+    {
+      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+      g_task_set_source_tag (task, tw_browser_service_approve_async);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  iface->approve_async (self, tool_name, arguments, caller, progress, progress_data, cancellable,
+                        callback, user_data);
+}
+
+gboolean
+tw_browser_service_approve_finish (TwBrowserService  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  TwBrowserServiceInterface *iface;
+
+  g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
+
+  if (g_async_result_is_tagged (result, tw_browser_service_approve_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+
+  iface = TW_BROWSER_SERVICE_GET_IFACE (self);
+  return iface->approve_finish (self, result, error);
+}

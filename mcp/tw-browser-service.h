@@ -107,6 +107,13 @@ typedef struct
 
 typedef struct _TwActivityLog TwActivityLog;
 
+/* What a service that waits for the person (an approval) reports while it
+ * waits: the call's progress notifications. */
+typedef void (*TwServiceProgressFunc) (double      progress,
+                                       double      total,
+                                       const char *message,
+                                       gpointer    user_data);
+
 struct _TwBrowserServiceInterface
 {
   GTypeInterface parent_iface;
@@ -137,6 +144,29 @@ struct _TwBrowserServiceInterface
    * "tools-changed" when the answer changes for any group. */
   gboolean    (*get_tool_group_enabled) (TwBrowserService *self,
                                          const char       *group);
+
+  /* The person's say (issue 32): optional, whether the call of @tool_name
+   * with @arguments by @caller must wait for the person's OK; answered at
+   * once, so that other calls go on without a detour. */
+  gboolean    (*needs_approval) (TwBrowserService  *self,
+                                 const char        *tool_name,
+                                 JsonObject        *arguments,
+                                 const TwCaller    *caller);
+  /* Then, whether @caller may make the call. It may wait for the person,
+   * calling @progress (valid until it finishes) now and then. Finishes
+   * TRUE, or FALSE with browser_denied. Unimplemented allows every call. */
+  void        (*approve_async)  (TwBrowserService      *self,
+                                 const char            *tool_name,
+                                 JsonObject            *arguments,
+                                 const TwCaller        *caller,
+                                 TwServiceProgressFunc  progress,
+                                 gpointer               progress_data,
+                                 GCancellable          *cancellable,
+                                 GAsyncReadyCallback    callback,
+                                 gpointer               user_data);
+  gboolean    (*approve_finish) (TwBrowserService      *self,
+                                 GAsyncResult          *result,
+                                 GError               **error);
 };
 
 const char *tw_tab_command_to_string       (TwTabCommand         command);
@@ -179,6 +209,27 @@ gboolean    tw_browser_service_check_tool_group       (TwBrowserService *self,
                                                        const char       *group,
                                                        const char       *tool_name,
                                                        GError          **error);
+
+/* Whether the call must wait for the person's OK (see needs_approval);
+ * FALSE without an implementation. */
+gboolean    tw_browser_service_needs_approval (TwBrowserService      *self,
+                                               const char            *tool_name,
+                                               JsonObject            *arguments,
+                                               const TwCaller        *caller);
+/* Whether the person lets @caller make this call (see approve_async);
+ * without an implementation, finishes TRUE at once. */
+void        tw_browser_service_approve_async  (TwBrowserService      *self,
+                                               const char            *tool_name,
+                                               JsonObject            *arguments,
+                                               const TwCaller        *caller,
+                                               TwServiceProgressFunc  progress,
+                                               gpointer               progress_data,
+                                               GCancellable          *cancellable,
+                                               GAsyncReadyCallback    callback,
+                                               gpointer               user_data);
+gboolean    tw_browser_service_approve_finish (TwBrowserService      *self,
+                                               GAsyncResult          *result,
+                                               GError               **error);
 
 /* What a call on a disabled service is told, after "browser_disabled: ". */
 #define TW_BROWSER_SERVICE_DISABLED_MESSAGE \

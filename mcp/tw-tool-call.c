@@ -361,6 +361,52 @@ run_one_command (TwToolCall *call)
                             params, def->format);
 }
 
+static void
+run_handler (TwToolCall *call)
+{
+  if (call->def->handler != NULL)
+    call->def->handler (call);
+  else
+    run_one_command (call);
+}
+
+static void
+approve_progress_cb (double      progress,
+                     double      total,
+                     const char *message,
+                     gpointer    user_data)
+{
+  tw_tool_call_report_progress (user_data, progress, total, message);
+}
+
+static void
+approved_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(TwToolCall) call = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean approved;
+
+  approved = tw_browser_service_approve_finish (TW_BROWSER_SERVICE (object), result, &error);
+  if (call->finished)
+    return;
+
+  if (!approved)
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (call->cancellable, &error))
+    {
+      tw_tool_call_return_error (call, error);
+      return;
+    }
+
+  run_handler (call);
+}
+
 void
 tw_tool_call_start (TwToolCall *call)
 {
@@ -406,10 +452,20 @@ tw_tool_call_start (TwToolCall *call)
       return;
     }
 
-  if (call->def->handler != NULL)
-    call->def->handler (call);
-  else
-    run_one_command (call);
+  /* The person's say (issue 32): a call the person must allow waits here,
+   * before anything of it runs. */
+  if (call->service != NULL &&
+      tw_browser_service_needs_approval (call->service, call->def->name, call->arguments,
+                                         &call->caller))
+    {
+      tw_browser_service_approve_async (call->service, call->def->name, call->arguments,
+                                        &call->caller, approve_progress_cb, call,
+                                        call->cancellable, approved_cb,
+                                        tw_tool_call_ref (call));
+      return;
+    }
+
+  run_handler (call);
 }
 
 /* Commands. */

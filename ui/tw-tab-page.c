@@ -11,6 +11,7 @@ struct _TwTabPage
 
   TwBrowserTab    *tab;
   GtkWidget       *banner;
+  GtkWidget       *approval_banner;
   GtkWidget       *action_overlay;
 
   /* Template widgets */
@@ -131,6 +132,8 @@ tw_tab_page_constructed (GObject *object)
   /* The banner and the overlay draw their tab from the start. */
   self->banner = tw_handoff_banner_new (self->tab);
   gtk_widget_insert_before (self->banner, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
+  self->approval_banner = tw_approval_banner_new (self->tab);
+  gtk_widget_insert_before (self->approval_banner, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
 
   /* Topmost, and it takes no input: the page stays the person's. */
   self->action_overlay = tw_action_overlay_new (self->tab);
@@ -163,6 +166,7 @@ tw_tab_page_dispose (GObject *object)
   if (self->viewport != NULL)
     gtk_viewport_set_child (self->viewport, NULL);
   g_clear_pointer (&self->banner, gtk_widget_unparent);
+  g_clear_pointer (&self->approval_banner, gtk_widget_unparent);
   self->action_overlay = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_TAB_PAGE);
   g_clear_object (&self->tab);
@@ -265,6 +269,14 @@ tw_tab_page_get_action_overlay (TwTabPage *self)
   g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
 
   return TW_ACTION_OVERLAY (self->action_overlay);
+}
+
+TwApprovalBanner *
+tw_tab_page_get_approval_banner (TwTabPage *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
+
+  return TW_APPROVAL_BANNER (self->approval_banner);
 }
 
 TwHandoffBanner *

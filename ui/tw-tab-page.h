@@ -5,6 +5,7 @@
 
 #include "tw-action-overlay.h"
 #include "tw-browser-tab.h"
+#include "tw-approval-banner.h"
 #include "tw-handoff-banner.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ GtkWidget       *tw_tab_page_new                (TwBrowserTab        *tab);
 TwBrowserTab    *tw_tab_page_get_tab            (TwTabPage           *self);
 TwActionOverlay *tw_tab_page_get_action_overlay (TwTabPage           *self);
 TwHandoffBanner *tw_tab_page_get_handoff_banner (TwTabPage           *self);
+TwApprovalBanner *tw_tab_page_get_approval_banner (TwTabPage         *self);
 
 /* Only the page on screen draws what agents do; those behind it keep
  * running, but nobody looks at an overlay there. */

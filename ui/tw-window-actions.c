@@ -151,6 +151,32 @@ give_tab_action (GSimpleAction *action,
     tw_browser_give_tab (self->browser, tab, agent_id[0] != '\0' ? agent_id : NULL);
 }
 
+/* Answering a step that waits for the person's OK in a tab (issue 32):
+ * (browserId, "allow-once" | "allow-agent" | "deny", reason), as the bar
+ * over the tab does. */
+static void
+answer_approval_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  TwWindow *self = user_data;
+  const char *browser_id = NULL;
+  const char *answer_name = NULL;
+  const char *reason = NULL;
+  TwApprovalAnswer answer;
+  TwBrowserTab *tab;
+
+  g_variant_get (parameter, "(&s&s&s)", &browser_id, &answer_name, &reason);
+  tab = tw_browser_lookup_tab (self->browser, browser_id);
+  if (tab != NULL && tw_browser_tab_get_approval (tab) != NULL &&
+      tw_approval_answer_from_string (answer_name, &answer))
+    {
+      g_autoptr(TwApproval) approval = g_object_ref (tw_browser_tab_get_approval (tab));
+
+      tw_approval_answer (approval, answer, reason);
+    }
+}
+
 static void
 show_activity_changed (GSimpleAction *action,
                        GVariant      *value,
@@ -186,6 +212,7 @@ static const GActionEntry window_actions[] = {
   { "share-tab", agent_tab_action, "s" },
   { "unshare-tab", agent_tab_action, "s" },
   { "give-tab", give_tab_action, "(ss)" },
+  { "answer-approval", answer_approval_action, "(sss)" },
   { "show-activity", NULL, NULL, "true", show_activity_changed },
   { "follow-agents", NULL, NULL, "false", follow_agents_changed },
   { "new-tab", new_tab_action },

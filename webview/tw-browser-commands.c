@@ -125,6 +125,43 @@ new_tab_cb (GObject      *object,
   g_task_return_error (task, error);
 }
 
+/* The caller of a tab command stays valid until its task finishes. */
+typedef struct
+{
+  GTask          *task;
+  TwBrowserTab   *tab;
+  JsonObject     *params;
+  const TwCaller *caller;
+  GCancellable   *cancellable;
+} NewTabLoad;
+
+static void
+new_tab_limited_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  NewTabLoad *load = user_data;
+  GError *error = NULL;
+
+  if (!tw_browser_limit_tab_sites_finish (TW_BROWSER (object), result, &error))
+    {
+      /* Never load a page that might reach what it should not. */
+      tw_browser_close_tab (TW_BROWSER (object), load->tab);
+      g_task_return_error (load->task, error);
+      g_object_unref (load->task);
+    }
+  else
+    {
+      tw_browser_tab_run_as_async (load->tab, TW_TAB_COMMAND_NAVIGATE, load->params, load->caller,
+                                   load->cancellable, new_tab_cb, load->task);
+    }
+
+  g_object_unref (load->tab);
+  json_object_unref (load->params);
+  g_clear_object (&load->cancellable);
+  g_free (load);
+}
+
 #define CONTEXT_NAME_MAX_CHARS 64
 
 static gboolean
@@ -309,6 +346,18 @@ tw_browser_run_async (TwBrowserService    *service,
         }
     }
 
+  /* The sites the caller may reach (issue 32): refused before anything
+   * loads. */
+  {
+    GError *error = NULL;
+
+    if (!tw_browser_check_sites (self, caller, command, params, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+  }
+
   switch (command)
     {
     case TW_TAB_COMMAND_LIST_TABS:
@@ -334,6 +383,7 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(GError) error = NULL;
         const char *url = tw_json_get_string_arg (params, "url", &error);
         const char *context_name = NULL;
+        g_autofree char *caller_context = NULL;
         JsonNode *private_node = json_object_get_member (params, "private");
         gboolean private_given = private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node);
         gboolean private_tab = FALSE;
@@ -363,6 +413,15 @@ tw_browser_run_async (TwBrowserService    *service,
               private_tab = TRUE;
           }
 
+        /* An agent on a session of its own opens its tabs there: they
+         * share its cookies and storage, and no other tab sees them. */
+        if (error == NULL && !private_given && context_name == NULL &&
+            (caller_context = tw_browser_dup_caller_context (self, caller)) != NULL)
+          {
+            private_tab = TRUE;
+            context_name = caller_context;
+          }
+
         /* Refuse before a tab appears, so bad arguments and URLs leave
          * nothing behind. */
         if (error != NULL || !tw_address_check_url (url, &error))
@@ -375,9 +434,19 @@ tw_browser_run_async (TwBrowserService    *service,
                               : tw_browser_create_tab (self, caller);
         tw_browser_add_tab (self, new_tab);
 
+        /* The first page loads only once the tab keeps to the agent's
+         * sites, so that none of it comes from elsewhere. */
         json_object_set_string_member (load_params, "url", url);
-        tw_browser_tab_run_as_async (new_tab, TW_TAB_COMMAND_NAVIGATE, load_params, caller,
-                                     cancellable, new_tab_cb, g_steal_pointer (&task));
+        {
+          NewTabLoad *load = g_new0 (NewTabLoad, 1);
+
+          load->task = g_steal_pointer (&task);
+          load->tab = g_object_ref (new_tab);
+          load->params = json_object_ref (load_params);
+          load->caller = caller;
+          load->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+          tw_browser_limit_tab_sites_async (self, new_tab, new_tab_limited_cb, load);
+        }
       }
       break;
 
@@ -517,4 +586,5 @@ tw_browser_init_service_iface (TwBrowserServiceInterface *iface)
   iface->get_enabled = tw_browser_get_service_enabled;
   iface->get_activity = tw_browser_get_service_activity;
   iface->get_tool_group_enabled = tw_browser_get_tool_group_enabled;
+  tw_browser_approvals_init_iface (iface);
 }

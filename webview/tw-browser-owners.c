@@ -19,6 +19,8 @@ tw_browser_agent_free (TwBrowserAgent *agent)
 {
   g_free (agent->id);
   g_free (agent->name);
+  tw_browser_policy_clear (&agent->policy);
+  g_clear_pointer (&agent->allowed, g_hash_table_unref);
   g_free (agent);
 }
 
@@ -260,6 +262,7 @@ tw_browser_add_agent (TwBrowser  *self,
   agent = g_new0 (TwBrowserAgent, 1);
   agent->id = g_strdup (agent_id);
   agent->name = g_strdup (agent_name != NULL ? agent_name : agent_id);
+  agent->allowed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (self->agents, agent);
 }
 

@@ -13,6 +13,14 @@ G_BEGIN_DECLS
  * object, tw-browser-spare-view.c starts web processes ahead of need and
  * tw-browser-commands.c runs the tools' commands (TwBrowserService). */
 
+typedef struct
+{
+  char       **allowed_sites;
+  char       **approve;
+  guint        approval_timeout_s;
+  char        *session;
+} TwBrowserPolicy;
+
 struct _TwBrowser
 {
   GObject               parent_instance;
@@ -40,12 +48,19 @@ struct _TwBrowser
   GPtrArray            *agents;   /* TwBrowserAgent, in the order they came */
   gboolean              share_tabs;
   gboolean              share_person_tabs;
+
+  /* The person's say (issue 32, tw-browser-approvals.c). */
+  TwBrowserPolicy       policy;
+  GPtrArray            *approvals;   /* TwApproval waiting, oldest first */
 };
 
 typedef struct
 {
-  char *id;
-  char *name;
+  char            *id;
+  char            *name;
+  TwBrowserPolicy  policy;
+  /* What the person allowed for this agent (Allow for This Agent). */
+  GHashTable      *allowed;
 } TwBrowserAgent;
 
 void          tw_browser_add_tab               (TwBrowser                 *self,
@@ -80,6 +95,33 @@ JsonObject   *tw_browser_share_tab             (TwBrowser                 *self,
                                                 GError                   **error);
 void          tw_browser_notify_share_tabs     (TwBrowser                 *self);
 void          tw_browser_notify_share_person_tabs (TwBrowser              *self);
+
+/* tw-browser-approvals.c */
+void          tw_browser_policy_clear          (TwBrowserPolicy           *policy);
+TwBrowserAgent *tw_browser_find_agent          (TwBrowser                 *self,
+                                                const char                *agent_id);
+/* FALSE with browser_denied when @command of @caller would reach a URL
+ * (its "url") outside the caller's allowed sites. */
+gboolean      tw_browser_check_sites           (TwBrowser                 *self,
+                                                const TwCaller            *caller,
+                                                TwTabCommand               command,
+                                                JsonObject                *params,
+                                                GError                   **error);
+/* The private context the tabs @caller opens go into, or NULL for the
+ * workspace's session. */
+char         *tw_browser_dup_caller_context    (TwBrowser                 *self,
+                                                const TwCaller            *caller);
+/* Keeps @tab, an agent's, from loading anything outside its sites: a
+ * content filter of the tab, in place when this finishes. */
+void          tw_browser_limit_tab_sites_async (TwBrowser                 *self,
+                                                TwBrowserTab              *tab,
+                                                GAsyncReadyCallback        callback,
+                                                gpointer                   user_data);
+gboolean      tw_browser_limit_tab_sites_finish (TwBrowser                *self,
+                                                 GAsyncResult             *result,
+                                                 GError                  **error);
+void          tw_browser_approvals_init_iface  (TwBrowserServiceInterface *iface);
+void          tw_browser_approvals_dispose     (TwBrowser                 *self);
 
 /* tw-browser-commands.c */
 void          tw_browser_init_service_iface    (TwBrowserServiceInterface *iface);

@@ -34,6 +34,8 @@ struct _TwBrowserTab
   char           *owner;
   /* The person (or the owner) shared the tab with every agent. */
   gboolean        shared;
+  /* The first step waiting for the person's OK in this tab (issue 32). */
+  TwApproval     *approval;
   char           *title;
   char           *load_error;
   char           *load_error_uri;
@@ -137,6 +139,7 @@ enum {
   PROP_BUSY,
   PROP_HANDOFF_MESSAGE,
   PROP_SHARED,
+  PROP_APPROVAL,
   N_PROPS
 };
 

@@ -118,6 +118,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->deferred_uri, g_free);
   g_clear_pointer (&self->handoff_message, g_free);
   g_clear_pointer (&self->handoff_agent, g_free);
+  g_clear_object (&self->approval);
   g_clear_pointer (&self->dialog_prompt_text, g_free);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
@@ -195,6 +196,10 @@ tw_browser_tab_get_property (GObject    *object,
 
     case PROP_SHARED:
       g_value_set_boolean (value, self->shared);
+      break;
+
+    case PROP_APPROVAL:
+      g_value_set_object (value, self->approval);
       break;
 
     default:
@@ -288,6 +293,9 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
   _tw_browser_tab_properties[PROP_SHARED] =
     g_param_spec_boolean ("shared", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _tw_browser_tab_properties[PROP_APPROVAL] =
+    g_param_spec_object ("approval", NULL, NULL, TW_TYPE_APPROVAL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, _tw_browser_tab_properties);
 
@@ -714,6 +722,25 @@ tw_browser_tab_set_shared (TwBrowserTab *self,
 
   self->shared = !!shared;
   g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_SHARED]);
+}
+
+TwApproval *
+tw_browser_tab_get_approval (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
+
+  return self->approval;
+}
+
+void
+tw_browser_tab_set_approval (TwBrowserTab *self,
+                             TwApproval   *approval)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (approval == NULL || TW_IS_APPROVAL (approval));
+
+  if (g_set_object (&self->approval, approval))
+    g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_APPROVAL]);
 }
 
 gboolean

@@ -3,6 +3,7 @@
 
 #include <webkit/webkit.h>
 
+#include "tw-approval.h"
 #include "tw-tab-action.h"
 #include "tw-tab-log.h"
 #include "tw-view-frame.h"
@@ -68,6 +69,12 @@ const char    *tw_browser_tab_get_owner_id      (TwBrowserTab  *self);
 void           tw_browser_tab_set_owner         (TwBrowserTab  *self,
                                                  const char    *owner_id,
                                                  const char    *owner);
+/* The first step of an agent that waits in this tab for the person's OK
+ * ("approval", notified), or NULL (issue 32). The browser sets it. */
+TwApproval    *tw_browser_tab_get_approval      (TwBrowserTab  *self);
+void           tw_browser_tab_set_approval      (TwBrowserTab  *self,
+                                                 TwApproval    *approval);
+
 /* Whether every agent may use the tab ("shared", notified). */
 gboolean       tw_browser_tab_get_shared        (TwBrowserTab  *self);
 void           tw_browser_tab_set_shared        (TwBrowserTab  *self,

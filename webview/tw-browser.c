@@ -198,6 +198,8 @@ tw_browser_dispose (GObject *object)
 {
   TwBrowser *self = TW_BROWSER (object);
 
+  tw_browser_approvals_dispose (self);
+
   if (self->tabs != NULL)
     tw_browser_close_all (self);
 
@@ -228,6 +230,8 @@ tw_browser_finalize (GObject *object)
   g_clear_pointer (&self->tool_groups, g_strfreev);
   g_clear_pointer (&self->person_id, g_free);
   g_clear_pointer (&self->agents, g_ptr_array_unref);
+  tw_browser_policy_clear (&self->policy);
+  g_clear_pointer (&self->approvals, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
 }
@@ -358,6 +362,7 @@ tw_browser_init (TwBrowser *self)
   self->emulate_focus = TRUE;
   self->share_person_tabs = TRUE;
   self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
+  self->approvals = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 TwBrowser *

@@ -117,6 +117,49 @@ gboolean              tw_browser_give_tab            (TwBrowser     *self,
                                                       TwBrowserTab  *tab,
                                                       const char    *agent_id);
 
+/* The person's say (issue 32, tw-browser-approvals.c): what an agent may
+ * do without asking. The workspace has one policy; an agent's preset may
+ * set its own, whose members, where set, take the workspace's place
+ * (approvals add up).
+ *
+ * allowed_sites: the hosts an agent may reach, "example.com",
+ *   "*.example.com" (the domain and every subdomain) or "host:port"; NULL
+ *   or empty for any. Navigation and requests elsewhere fail with
+ *   browser_denied naming them, and an agent's tabs load nothing from
+ *   other hosts.
+ * approve: what waits for the person's OK: tool names
+ *   ("browser_evaluate", "browser_upload", any tool), "downloads" and
+ *   "cross-origin-forms".
+ * approval_timeout_s: how long a step waits before it is denied; 0 for
+ *   the workspace's (120 s unless set).
+ * session: NULL or "workspace" for the workspace's network session; "own"
+ *   for one of the agent's own, which all its tabs share; any other name
+ *   for the isolated session of that name (cookies and storage apart). */
+typedef struct
+{
+  const char * const *allowed_sites;
+  const char * const *approve;
+  guint               approval_timeout_s;
+  const char         *session;
+} TwAgentPolicy;
+
+#define TW_APPROVAL_DEFAULT_TIMEOUT_S 120
+
+void                  tw_browser_set_policy          (TwBrowser           *self,
+                                                      const TwAgentPolicy *policy);
+/* The policy of the running agent @agent_id (tw_browser_add_agent()). */
+void                  tw_browser_set_agent_policy    (TwBrowser           *self,
+                                                      const char          *agent_id,
+                                                      const TwAgentPolicy *policy);
+/* The session of the running agent @agent_id: as in TwAgentPolicy, its
+ * own or the workspace's; "session" in its preset, the person changes it.
+ * Tabs it opens after the change use the new one. */
+const char           *tw_browser_get_agent_session   (TwBrowser           *self,
+                                                      const char          *agent_id);
+void                  tw_browser_set_agent_session   (TwBrowser           *self,
+                                                      const char          *agent_id,
+                                                      const char          *session);
+
 /* How long navigation commands wait before failing with browser_timeout;
  * 30 s unless changed (tests shorten it). */
 void                  tw_browser_set_command_timeout (TwBrowser     *self,

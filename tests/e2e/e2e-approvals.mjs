@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The person's say (issue 32). Agents the app launched from presets with
+// limits of their own drive tabs through real MCP SDK clients: a step that
+// needs the person's OK waits (with progress notifications) until the
+// person allows it, denies it with a reason, or the time runs out; an
+// agent kept to some sites is refused elsewhere and its tabs load nothing
+// from other hosts; an agent on a session of its own shares cookies among
+// its tabs and with nobody else. The person answers through the window's
+// answer-approval action, which the bar over the tab uses too.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { waitFor } from './lib/agents.mjs';
+import { listenOnLoopback, startFixtureServer } from './lib/fixture-server.mjs';
+import { callError, callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
+import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+
+const options = requirementOptions();
+
+function shellQuote(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+// An agent of @preset that only hands its token to the test.
+function tokenAgent(preset, file) {
+  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
+    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep 600`;
+  return `${preset}:sh -c ${shellQuote(script)}`;
+}
+
+function readToken(file) {
+  try {
+    return fs.readFileSync(file, 'utf8') || null;
+  } catch {
+    return null;
+  }
+}
+
+function writePresets(dirs, presets) {
+  fs.mkdirSync(path.join(dirs.config, 'tabwright'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.config, 'tabwright', 'agent-presets.json'), JSON.stringify({ presets }));
+}
+
+// A server that remembers every request it was sent, by host and path.
+async function startRecorder() {
+  const seen = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.headers.host}${req.url}`);
+    const port = server.address().port;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    // Only the start page reaches for another host.
+    if (req.url !== '/start')
+      return res.end('<!DOCTYPE html><title>Plain</title><main><h1>Plain</h1></main>');
+    return res.end(`<!DOCTYPE html><title>Start</title><main><h1>Start</h1>
+<a href="http://localhost:${port}/clicked">Leave the site</a>
+<img src="http://localhost:${port}/pixel.png" alt="pixel">
+<script>fetch('http://localhost:${port}/fetched').catch(() => {});</script></main>`);
+  });
+  const base = await listenOnLoopback(server);
+  return { base, port: server.address().port, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+// Answers the step waiting in @browserId as the person.
+async function answer(app, browserId, how, reason = '') {
+  const result = await run('gdbus', ['call', '--session', '--dest', 'io.github.tabwright.Tabwright',
+    '--object-path', '/io/github/tabwright/Tabwright/window/1', '--method', 'org.gtk.Actions.Activate',
+    'answer-approval', `[<('${browserId}', '${how}', '${reason}')>]`, '{}'], { env: app.env, timeoutMs: 20000 });
+  assert.equal(result.code, 0, `gdbus: ${result.stderr}`);
+}
+
+// Calls @name and, once the call says it waits for the person, lets
+// @respond answer; returns the result and the progress notifications.
+async function callWaiting(client, name, args, respond) {
+  const progress = [];
+  let answered = null;
+  const result = await client.request(
+    { method: 'tools/call', params: { name, arguments: args } },
+    CallToolResultSchema,
+    {
+      onprogress: (p) => {
+        progress.push(p);
+        if (answered === null && respond)
+          answered = respond();
+      },
+      timeout: 60000,
+    });
+  await answered;
+  return { result, progress, text: resultText(result) };
+}
+
+test('a step that needs the person\'s OK waits until allowed, denied or out of time', options, async () => {
+  const fixtures = await startFixtureServer();
+  const dirs = makeAppDirs('tabwright-e2e-approvals-');
+  const tokenFile = path.join(dirs.root, 'guarded.token');
+  let app;
+  let client;
+
+  try {
+    writePresets(dirs, [{
+      id: 'guarded', name: 'Guarded', needsCommand: true,
+      approve: ['browser_evaluate'], approvalTimeoutSeconds: 3,
+    }]);
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('guarded', tokenFile)] });
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    client = await connectClient({ ...app, token }, 'e2e-guarded-agent');
+
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') });
+    const browserId = tab.browserId;
+    const evaluate = { browserId, function: '() => document.title' };
+
+    // Allowed once: the call waited, said so, then ran.
+    const allowed = await callWaiting(client, 'browser_evaluate', evaluate,
+      () => answer(app, browserId, 'allow-once'));
+    assert.notEqual(allowed.result.isError, true, allowed.text);
+    assert.match(allowed.text, /Page One/);
+    assert.ok(allowed.progress.length >= 1, 'the waiting call sent progress');
+    assert.equal(allowed.progress[0].total, 3);
+    assert.match(allowed.progress[0].message, new RegExp(`allow browser_evaluate in tab ${browserId}`));
+
+    // Denied with a reason: browser_denied carries it, and nothing ran.
+    const denied = await callWaiting(client, 'browser_evaluate',
+      { browserId, function: '() => { document.title = "changed"; return 1; }' },
+      () => answer(app, browserId, 'deny', 'not on this page'));
+    assert.equal(denied.result.isError, true, denied.text);
+    assert.equal(denied.result.structuredContent.error.code, 'browser_denied');
+    assert.match(denied.text, /^Error: browser_denied — the person denied browser_evaluate in tab \S+: not on this page/);
+    const { data: listed } = await callOk(client, 'browser_list_tabs');
+    assert.equal(listed.tabs.find((t) => t.browserId === browserId).title, 'Page One', 'the denied script never ran');
+
+    // Nobody answers: denied when the 3 s run out, with progress meanwhile.
+    const started = Date.now();
+    const timedOut = await callWaiting(client, 'browser_evaluate', evaluate, null);
+    assert.equal(timedOut.result.structuredContent?.error?.code, 'browser_denied', timedOut.text);
+    assert.match(timedOut.text, /did not allow browser_evaluate in tab \S+ within 3 s/);
+    assert.ok(Date.now() - started >= 2500, 'it waited for the time limit');
+    assert.ok(timedOut.progress.length >= 2, `progress while waiting: ${JSON.stringify(timedOut.progress)}`);
+    assert.ok(timedOut.progress.at(-1).progress > timedOut.progress[0].progress, 'progress moves forward');
+
+    // Allowed for this agent: the next call runs without asking.
+    const forAgent = await callWaiting(client, 'browser_evaluate', evaluate,
+      () => answer(app, browserId, 'allow-agent'));
+    assert.notEqual(forAgent.result.isError, true, forAgent.text);
+    const again = await callWaiting(client, 'browser_evaluate', evaluate, null);
+    assert.notEqual(again.result.isError, true, again.text);
+    assert.equal(again.progress.length, 0, 'no prompt the second time');
+
+    // Steps the preset does not name never wait.
+    assert.match(resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId } })), /^Page: Page One/);
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await fixtures.close();
+  }
+});
+
+test('an agent kept to some sites is refused elsewhere and loads nothing from there', options, async () => {
+  const recorder = await startRecorder();
+  const dirs = makeAppDirs('tabwright-e2e-sites-');
+  const tokenFile = path.join(dirs.root, 'kept.token');
+  let app;
+  let client;
+  let person;
+
+  try {
+    writePresets(dirs, [{
+      id: 'kept', name: 'Kept', needsCommand: true, allowedSites: [`127.0.0.1:${recorder.port}`],
+    }]);
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('kept', tokenFile)] });
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    client = await connectClient({ ...app, token }, 'e2e-kept-agent');
+    person = await connectClient(app, 'e2e-person');
+    const away = `http://localhost:${recorder.port}/refused`;
+
+    // A new tab elsewhere is refused before any tab opens.
+    const { error: opening } = await callError(client, 'browser_new_tab', { url: away }, 'browser_denied');
+    assert.match(opening.message, new RegExp(`outside the sites this agent may reach \\(127\\.0\\.0\\.1:${recorder.port}\\)`));
+    const { data: none } = await callOk(person, 'browser_list_tabs');
+    assert.equal(none.tabs.length, 0, 'no tab was opened');
+
+    // On the allowed site, the page's own loads of other hosts are blocked.
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/start` });
+    const { error: leaving } = await callError(client, 'browser_navigate', { browserId: tab.browserId, url: away }, 'browser_denied');
+    assert.match(leaving.message, /nothing was loaded/);
+
+    // A link to another host goes nowhere.
+    const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));
+    await client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: refIn(snapshot, 'Leave the site') } });
+
+    // The person's tabs are not kept: the same address loads for them.
+    const { data: personTab } = await callOk(person, 'browser_new_tab', { url: `${recorder.base}/person` });
+    assert.ok(personTab.browserId);
+
+    const { data: listed } = await callOk(person, 'browser_list_tabs');
+    assert.equal(listed.tabs.find((t) => t.browserId === tab.browserId).url, `${recorder.base}/start`);
+    const elsewhere = recorder.seen.filter((seen) => seen.startsWith('localhost'));
+    assert.deepEqual(elsewhere, [], `no request reached another host: ${recorder.seen.join(', ')}`);
+    assert.ok(recorder.seen.includes(`127.0.0.1:${recorder.port}/start`), 'the allowed page loaded');
+  } finally {
+    await client?.close().catch(() => {});
+    await person?.close().catch(() => {});
+    await app?.stop();
+    await recorder.close();
+  }
+});
+
+test('an agent on a session of its own shares cookies among its tabs only', options, async () => {
+  const fixtures = await startFixtureServer();
+  const dirs = makeAppDirs('tabwright-e2e-session-');
+  const tokenFile = path.join(dirs.root, 'apart.token');
+  let app;
+  let client;
+  let person;
+
+  try {
+    writePresets(dirs, [{ id: 'apart', name: 'Apart', needsCommand: true, session: 'own' }]);
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('apart', tokenFile)] });
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    client = await connectClient({ ...app, token }, 'e2e-apart-agent');
+    person = await connectClient(app, 'e2e-person');
+
+    const { data: first } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') });
+    assert.match(first.context, /^Apart/, 'the tab is on the agent\'s own session');
+    await callOk(client, 'browser_evaluate', { browserId: first.browserId, function: '() => { document.cookie = "kept=apart; path=/"; return document.cookie; }' });
+
+    // The agent's second tab sends the cookie.
+    const { data: second } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/whoami') });
+    const secondText = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: second.browserId } }));
+    assert.match(secondText, /Cookie header: kept=apart/);
+
+    // The workspace's tab does not.
+    const { data: mine } = await callOk(person, 'browser_new_tab', { url: fixtures.url('/whoami') });
+    const mineText = resultText(await person.callTool({ name: 'browser_snapshot', arguments: { browserId: mine.browserId } }));
+    assert.match(mineText, /Cookie header: none/);
+  } finally {
+    await client?.close().catch(() => {});
+    await person?.close().catch(() => {});
+    await app?.stop();
+    await fixtures.close();
+  }
+});

@@ -1,0 +1,833 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-browser-private.h"
+
+#include "tw-error.h"
+#include "tw-json.h"
+
+/* The person's say (issue 32): the sites an agent may reach, the steps
+ * that wait for the person's OK, and the network session an agent's tabs
+ * use. The workspace has a policy, and each agent the one of its preset.
+ *
+ * A step that needs the OK waits before any of it runs: the browser puts a
+ * TwApproval on the tab, which the window shows as a bar over the page and
+ * answers; meanwhile the call reports progress, and after the time limit
+ * it is denied. Nothing here knows about the window: whoever shows the
+ * tab's "approval" answers it. */
+
+/* How often a waiting call tells its client it still waits. */
+#define PROGRESS_INTERVAL_S 1
+
+/* How much of a script or of arguments the person is shown. */
+#define DETAIL_MAX_CHARS 400
+
+void
+tw_browser_policy_clear (TwBrowserPolicy *policy)
+{
+  g_clear_pointer (&policy->allowed_sites, g_strfreev);
+  g_clear_pointer (&policy->approve, g_strfreev);
+  g_clear_pointer (&policy->session, g_free);
+  policy->approval_timeout_s = 0;
+}
+
+static char **
+dup_list (const char * const *list)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  if (list == NULL)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; list[i] != NULL; i++)
+    {
+      g_autofree char *item = g_ascii_strdown (g_strstrip (g_strdup (list[i])), -1);
+
+      if (item[0] != '\0')
+        g_strv_builder_add (builder, item);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static void
+policy_set (TwBrowserPolicy     *policy,
+            const TwAgentPolicy *from)
+{
+  tw_browser_policy_clear (policy);
+  if (from == NULL)
+    return;
+
+  policy->allowed_sites = dup_list (from->allowed_sites);
+  if (policy->allowed_sites != NULL && policy->allowed_sites[0] == NULL)
+    g_clear_pointer (&policy->allowed_sites, g_strfreev);
+  policy->approve = g_strdupv ((char **) from->approve);
+  policy->approval_timeout_s = from->approval_timeout_s;
+  if (from->session != NULL && from->session[0] != '\0' &&
+      !g_str_equal (from->session, "workspace"))
+    policy->session = g_strdup (from->session);
+}
+
+TwBrowserAgent *
+tw_browser_find_agent (TwBrowser  *self,
+                       const char *agent_id)
+{
+  if (agent_id == NULL)
+    return NULL;
+
+  for (guint i = 0; i < self->agents->len; i++)
+    {
+      TwBrowserAgent *agent = g_ptr_array_index (self->agents, i);
+
+      if (g_str_equal (agent->id, agent_id))
+        return agent;
+    }
+
+  return NULL;
+}
+
+void
+tw_browser_set_policy (TwBrowser           *self,
+                       const TwAgentPolicy *policy)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  policy_set (&self->policy, policy);
+}
+
+void
+tw_browser_set_agent_policy (TwBrowser           *self,
+                             const char          *agent_id,
+                             const TwAgentPolicy *policy)
+{
+  TwBrowserAgent *agent;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (agent_id != NULL);
+
+  agent = tw_browser_find_agent (self, agent_id);
+  g_return_if_fail (agent != NULL);
+
+  policy_set (&agent->policy, policy);
+}
+
+const char *
+tw_browser_get_agent_session (TwBrowser  *self,
+                              const char *agent_id)
+{
+  TwBrowserAgent *agent;
+
+  g_return_val_if_fail (TW_IS_BROWSER (self), NULL);
+
+  agent = tw_browser_find_agent (self, agent_id);
+  if (agent != NULL && agent->policy.session != NULL)
+    return agent->policy.session;
+
+  return self->policy.session != NULL ? self->policy.session : "workspace";
+}
+
+void
+tw_browser_set_agent_session (TwBrowser  *self,
+                              const char *agent_id,
+                              const char *session)
+{
+  TwBrowserAgent *agent;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  agent = tw_browser_find_agent (self, agent_id);
+  g_return_if_fail (agent != NULL);
+
+  g_clear_pointer (&agent->policy.session, g_free);
+  agent->policy.session = g_strdup (session != NULL ? session : "workspace");
+}
+
+static gboolean
+is_person (TwBrowser      *self,
+           const TwCaller *caller)
+{
+  return caller == NULL || caller->agent_id == NULL ||
+         g_strcmp0 (caller->agent_id, self->person_id) == 0;
+}
+
+/* Sites */
+
+static char * const *
+allowed_sites (TwBrowser      *self,
+               TwBrowserAgent *agent)
+{
+  if (agent != NULL && agent->policy.allowed_sites != NULL)
+    return agent->policy.allowed_sites;
+
+  return self->policy.allowed_sites;
+}
+
+static gboolean
+host_matches (const char *pattern,
+              const char *host,
+              int         port)
+{
+  g_autofree char *pattern_host = NULL;
+  const char *colon = strrchr (pattern, ':');
+  gsize host_length = strlen (host);
+
+  /* "host:port" names one port; "[::1]" has colons of its own. */
+  if (colon != NULL && strchr (colon, ']') == NULL && colon != pattern)
+    {
+      if (port != (int) g_ascii_strtoll (colon + 1, NULL, 10))
+        return FALSE;
+      pattern_host = g_strndup (pattern, colon - pattern);
+    }
+  else
+    {
+      pattern_host = g_strdup (pattern);
+    }
+
+  if (g_str_has_prefix (pattern_host, "*."))
+    {
+      const char *domain = pattern_host + 2;
+      gsize domain_length = strlen (domain);
+
+      return g_str_equal (host, domain) ||
+             (host_length > domain_length && g_str_has_suffix (host, domain) &&
+              host[host_length - domain_length - 1] == '.');
+    }
+
+  return g_str_equal (host, pattern_host);
+}
+
+/* Whether @url is within @sites; URLs that reach no host (about:blank,
+ * data:) always are. */
+static gboolean
+url_allowed (char * const *sites,
+             const char   *url)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *host = NULL;
+  const char *scheme;
+  int port;
+
+  if (sites == NULL || url == NULL)
+    return TRUE;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    return TRUE;
+
+  scheme = g_uri_get_scheme (uri);
+  port = g_uri_get_port (uri);
+  if (port < 0)
+    port = g_ascii_strcasecmp (scheme, "https") == 0 || g_ascii_strcasecmp (scheme, "wss") == 0
+           ? 443 : 80;
+  host = g_ascii_strdown (g_uri_get_host (uri), -1);
+  if (host[0] == '[')
+    {
+      char *end = strchr (host, ']');
+
+      if (end != NULL)
+        *end = '\0';
+      memmove (host, host + 1, strlen (host));
+    }
+
+  for (guint i = 0; sites[i] != NULL; i++)
+    if (host_matches (sites[i], host, port))
+      return TRUE;
+
+  return FALSE;
+}
+
+gboolean
+tw_browser_check_sites (TwBrowser       *self,
+                        const TwCaller  *caller,
+                        TwTabCommand     command,
+                        JsonObject      *params,
+                        GError         **error)
+{
+  char * const *sites;
+  const char *url;
+
+  if (is_person (self, caller))
+    return TRUE;
+
+  switch (command)
+    {
+    case TW_TAB_COMMAND_NEW_TAB:
+    case TW_TAB_COMMAND_NAVIGATE:
+    case TW_TAB_COMMAND_FETCH:
+    case TW_TAB_COMMAND_READ_URL:
+      break;
+
+    default:
+      return TRUE;
+    }
+
+  sites = allowed_sites (self, tw_browser_find_agent (self, caller->agent_id));
+  url = params != NULL ? tw_json_get_string (params, "url", NULL) : NULL;
+  if (url_allowed (sites, url))
+    return TRUE;
+
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) sites);
+
+    g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                 "%s is outside the sites this agent may reach (%s); nothing was loaded. "
+                 "Stay on those sites, or ask the person to allow this one (Preferences, "
+                 "Agents' Limits, or the agent's preset)", url, list);
+  }
+
+  return FALSE;
+}
+
+/* Every load of the tab, documents included, outside @sites is blocked by
+ * a content filter: the first rules block all http(s) and ws(s) loads, and
+ * later rules let the allowed hosts through. */
+static const char * const filter_schemes[] = { "^https?://", "^wss?://" };
+
+static char *
+sites_filter_json (char * const *sites)
+{
+  g_autoptr(GString) json = g_string_new ("[");
+
+  /* Content filters know no alternatives ("a|b"): one rule per scheme. */
+  for (guint s = 0; s < G_N_ELEMENTS (filter_schemes); s++)
+    g_string_append_printf (json, "%s{\"trigger\":{\"url-filter\":\"%s\"},"
+                            "\"action\":{\"type\":\"block\"}}", s > 0 ? "," : "",
+                            filter_schemes[s]);
+
+  for (guint i = 0; sites[i] != NULL; i++)
+    {
+      const char *site = sites[i];
+      const char *colon = strrchr (site, ':');
+      g_autofree char *host = NULL;
+      g_autofree char *port = NULL;
+      g_autoptr(GString) regex = g_string_new (NULL);
+
+      if (colon != NULL && strchr (colon, ']') == NULL && colon != site)
+        {
+          host = g_strndup (site, colon - site);
+          port = g_strdup (colon + 1);
+        }
+      else
+        {
+          host = g_strdup (site);
+        }
+
+      if (g_str_has_prefix (host, "*."))
+        g_string_append (regex, "([^/:?#]*\\\\.)?");
+      for (const char *p = g_str_has_prefix (host, "*.") ? host + 2 : host; *p != '\0'; p++)
+        {
+          /* Only what a host name holds: anything else could not match. */
+          if (g_ascii_isalnum (*p) || *p == '-')
+            g_string_append_c (regex, *p);
+          else if (*p == '.' || *p == '[' || *p == ']')
+            g_string_append_printf (regex, "\\\\%c", *p);
+          else if (*p == ':')
+            g_string_append_c (regex, ':');
+        }
+      if (port != NULL)
+        g_string_append_printf (regex, ":%d[/?#]", (int) g_ascii_strtoll (port, NULL, 10));
+      else
+        g_string_append (regex, "(:[0-9]+)?[/?#]");
+
+      for (guint s = 0; s < G_N_ELEMENTS (filter_schemes); s++)
+        g_string_append_printf (json, ",{\"trigger\":{\"url-filter\":\"%s%s\"},"
+                                "\"action\":{\"type\":\"ignore-previous-rules\"}}",
+                                filter_schemes[s], regex->str);
+    }
+
+  g_string_append_c (json, ']');
+
+  return g_string_free (g_steal_pointer (&json), FALSE);
+}
+
+static WebKitUserContentFilterStore *sites_store;
+
+static void
+sites_filter_saved_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TwBrowserTab *tab = g_task_get_task_data (task);
+  g_autoptr(WebKitUserContentFilter) filter = NULL;
+  g_autoptr(GError) error = NULL;
+
+  filter = webkit_user_content_filter_store_save_finish (WEBKIT_USER_CONTENT_FILTER_STORE (object),
+                                                         result, &error);
+  if (filter == NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "cannot compile the filter of the agent's allowed sites: %s",
+                               error->message);
+      return;
+    }
+
+  webkit_user_content_manager_add_filter (
+    webkit_web_view_get_user_content_manager (tw_browser_tab_get_view (tab)), filter);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+tw_browser_limit_tab_sites_async (TwBrowser           *self,
+                                  TwBrowserTab        *tab,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *checksum = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  char * const *sites = NULL;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (TW_IS_BROWSER_TAB (tab));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, tw_browser_limit_tab_sites_async);
+  g_task_set_task_data (task, g_object_ref (tab), g_object_unref);
+
+  if (tw_browser_tab_get_owner_id (tab) != NULL &&
+      g_strcmp0 (tw_browser_tab_get_owner_id (tab), self->person_id) != 0)
+    sites = allowed_sites (self, tw_browser_find_agent (self, tw_browser_tab_get_owner_id (tab)));
+
+  if (sites == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  if (sites_store == NULL)
+    {
+      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright",
+                                                "site-filters", NULL);
+
+      sites_store = webkit_user_content_filter_store_new (path);
+    }
+
+  json = sites_filter_json (sites);
+  checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, json, -1);
+  id = g_strdup_printf ("sites-%s", checksum);
+  bytes = g_bytes_new (json, strlen (json));
+  webkit_user_content_filter_store_save (sites_store, id, bytes, NULL, sites_filter_saved_cb,
+                                         g_steal_pointer (&task));
+}
+
+gboolean
+tw_browser_limit_tab_sites_finish (TwBrowser     *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Context */
+
+char *
+tw_browser_dup_caller_context (TwBrowser      *self,
+                               const TwCaller *caller)
+{
+  TwBrowserAgent *agent;
+  const char *session;
+
+  if (is_person (self, caller))
+    return NULL;
+
+  agent = tw_browser_find_agent (self, caller->agent_id);
+  session = tw_browser_get_agent_session (self, caller->agent_id);
+  if (g_str_equal (session, "workspace"))
+    return NULL;
+
+  /* "own": a session no other agent names, called after the agent. */
+  if (g_str_equal (session, "own"))
+    return g_strdup (agent != NULL ? agent->name : caller->agent_id);
+
+  return g_strdup (session);
+}
+
+/* Approvals */
+
+static gboolean
+needs_approval (TwBrowser      *self,
+                TwBrowserAgent *agent,
+                const char     *action)
+{
+  if (agent != NULL && g_hash_table_contains (agent->allowed, action))
+    return FALSE;
+
+  return (agent != NULL && agent->policy.approve != NULL &&
+          g_strv_contains ((const char * const *) agent->policy.approve, action)) ||
+         (self->policy.approve != NULL &&
+          g_strv_contains ((const char * const *) self->policy.approve, action));
+}
+
+static guint
+approval_timeout_s (TwBrowser      *self,
+                    TwBrowserAgent *agent)
+{
+  if (agent != NULL && agent->policy.approval_timeout_s > 0)
+    return agent->policy.approval_timeout_s;
+  if (self->policy.approval_timeout_s > 0)
+    return self->policy.approval_timeout_s;
+
+  return TW_APPROVAL_DEFAULT_TIMEOUT_S;
+}
+
+typedef struct
+{
+  TwBrowser             *browser;
+  TwApproval            *approval;
+  TwServiceProgressFunc  progress;
+  gpointer               progress_data;
+  gulong                 answered_id;
+  gulong                 cancelled_id;
+  guint                  tick_source;
+  gint64                 started;
+  guint                  timeout_s;
+} ApprovalWait;
+
+static void
+approval_wait_free (ApprovalWait *wait)
+{
+  g_clear_handle_id (&wait->tick_source, g_source_remove);
+  g_clear_signal_handler (&wait->answered_id, wait->approval);
+  g_clear_object (&wait->approval);
+  g_clear_object (&wait->browser);
+  g_free (wait);
+}
+
+/* The tab shows the oldest step that waits in it. */
+static void
+show_next (TwBrowser  *self,
+           const char *browser_id)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (self, browser_id);
+
+  if (tab == NULL)
+    return;
+
+  for (guint i = 0; i < self->approvals->len; i++)
+    {
+      TwApproval *approval = g_ptr_array_index (self->approvals, i);
+
+      if (g_strcmp0 (tw_approval_get_browser_id (approval), browser_id) == 0)
+        {
+          tw_browser_tab_set_approval (tab, approval);
+          return;
+        }
+    }
+
+  tw_browser_tab_set_approval (tab, NULL);
+}
+
+/* The step is answered (or given up): it leaves the tab, and the call
+ * goes on or fails. */
+static void
+finish_wait (GTask  *task,
+             GError *error)
+{
+  ApprovalWait *wait = g_task_get_task_data (task);
+  TwBrowser *self = wait->browser;
+  g_autofree char *browser_id = g_strdup (tw_approval_get_browser_id (wait->approval));
+
+  g_clear_handle_id (&wait->tick_source, g_source_remove);
+  g_clear_signal_handler (&wait->answered_id, wait->approval);
+  if (wait->cancelled_id != 0)
+    {
+      g_cancellable_disconnect (g_task_get_cancellable (task), wait->cancelled_id);
+      wait->cancelled_id = 0;
+    }
+
+  /* Answer it for whoever still shows it, so the bar goes away. */
+  if (!tw_approval_get_answered (wait->approval))
+    tw_approval_answer (wait->approval, TW_APPROVAL_DENY, NULL);
+
+  g_ptr_array_remove (self->approvals, wait->approval);
+  show_next (self, browser_id);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+static void
+approval_answered_cb (TwApproval *approval,
+                      int         answer,
+                      const char *reason,
+                      gpointer    user_data)
+{
+  GTask *task = user_data;
+  ApprovalWait *wait = g_task_get_task_data (task);
+  TwBrowserAgent *agent;
+
+  /* finish_wait() answers steps it gives up on: the call is over. */
+  if (wait->answered_id == 0)
+    return;
+
+  switch ((TwApprovalAnswer) answer)
+    {
+    case TW_APPROVAL_ALLOW_AGENT:
+      agent = tw_browser_find_agent (wait->browser, tw_approval_get_agent_id (approval));
+      if (agent != NULL)
+        g_hash_table_add (agent->allowed, g_strdup (tw_approval_get_action (approval)));
+      G_GNUC_FALLTHROUGH;
+
+    case TW_APPROVAL_ALLOW_ONCE:
+      finish_wait (task, NULL);
+      break;
+
+    case TW_APPROVAL_DENY:
+    default:
+      if (reason != NULL)
+        finish_wait (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                        "the person denied %s in tab %s: %s",
+                                        tw_approval_get_action (approval),
+                                        tw_approval_get_browser_id (approval), reason));
+      else
+        finish_wait (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                        "the person denied %s in tab %s; do it another way, "
+                                        "or ask the person first",
+                                        tw_approval_get_action (approval),
+                                        tw_approval_get_browser_id (approval)));
+      break;
+    }
+}
+
+static gboolean
+approval_tick_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ApprovalWait *wait = g_task_get_task_data (task);
+  double elapsed_s = (g_get_monotonic_time () - wait->started) / (double) G_USEC_PER_SEC;
+  const char *browser_id = tw_approval_get_browser_id (wait->approval);
+
+  if (tw_browser_lookup_tab (wait->browser, browser_id) == NULL)
+    {
+      wait->tick_source = 0;
+      finish_wait (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                      "tab %s closed while %s waited for the person's OK",
+                                      browser_id, tw_approval_get_action (wait->approval)));
+      return G_SOURCE_REMOVE;
+    }
+
+  if (elapsed_s >= wait->timeout_s)
+    {
+      wait->tick_source = 0;
+      finish_wait (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                      "the person did not allow %s in tab %s within %u s, "
+                                      "so it was denied; try again when the person is there, "
+                                      "or do it another way",
+                                      tw_approval_get_action (wait->approval), browser_id,
+                                      wait->timeout_s));
+      return G_SOURCE_REMOVE;
+    }
+
+  if (wait->progress != NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("waiting for the person to allow %s in tab %s",
+                         tw_approval_get_action (wait->approval), browser_id);
+
+      wait->progress (elapsed_s, wait->timeout_s, message, wait->progress_data);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+approval_cancelled_idle_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  ApprovalWait *wait = g_task_get_task_data (task);
+
+  /* Answered meanwhile. */
+  if (wait->answered_id == 0)
+    {
+      g_object_unref (task);
+      return G_SOURCE_REMOVE;
+    }
+
+  finish_wait (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                          "the call was cancelled"));
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* The cancelled handler may run inside g_cancellable_connect() or on
+ * another thread: finish from an idle. */
+static void
+approval_cancelled_cb (GCancellable *cancellable,
+                       gpointer      user_data)
+{
+  g_idle_add (approval_cancelled_idle_cb, g_object_ref (user_data));
+}
+
+static char *
+describe_arguments (JsonObject *arguments)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *text = NULL;
+
+  json_node_set_object (node, arguments);
+  text = json_to_string (node, FALSE);
+
+  return text;
+}
+
+static char *
+clip (char *text)
+{
+  if (text != NULL && g_utf8_strlen (text, -1) > DETAIL_MAX_CHARS)
+    {
+      char *end = g_utf8_offset_to_pointer (text, DETAIL_MAX_CHARS);
+      char *clipped = g_strconcat (g_strndup (text, end - text), "…", NULL);
+
+      g_free (text);
+      return clipped;
+    }
+
+  return text;
+}
+
+static gboolean
+tw_browser_needs_approval (TwBrowserService *service,
+                           const char       *tool_name,
+                           JsonObject       *arguments,
+                           const TwCaller   *caller)
+{
+  TwBrowser *self = TW_BROWSER (service);
+  const char *browser_id;
+  TwBrowserTab *tab;
+
+  if (is_person (self, caller) ||
+      !needs_approval (self, tw_browser_find_agent (self, caller->agent_id), tool_name))
+    return FALSE;
+
+  /* The person answers in the tab. A call with no tab of the caller's own
+   * to ask in goes on, and the command says what is wrong. */
+  browser_id = arguments != NULL ? tw_json_get_string (arguments, "browserId", NULL) : NULL;
+  tab = browser_id != NULL ? tw_browser_lookup_tab (self, browser_id) : NULL;
+
+  return tab != NULL && tw_browser_check_tab_access (self, tab, caller, NULL);
+}
+
+static void
+tw_browser_approve_async (TwBrowserService      *service,
+                          const char            *tool_name,
+                          JsonObject            *arguments,
+                          const TwCaller        *caller,
+                          TwServiceProgressFunc  progress,
+                          gpointer               progress_data,
+                          GCancellable          *cancellable,
+                          GAsyncReadyCallback    callback,
+                          gpointer               user_data)
+{
+  TwBrowser *self = TW_BROWSER (service);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *detail = NULL;
+  g_autofree char *summary = NULL;
+  TwBrowserAgent *agent;
+  ApprovalWait *wait;
+  const char *browser_id;
+
+  g_task_set_source_tag (task, tw_browser_approve_async);
+
+  /* Checked just before by tw_browser_needs_approval(). */
+  if (!tw_browser_needs_approval (service, tool_name, arguments, caller))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  agent = tw_browser_find_agent (self, caller->agent_id);
+  browser_id = tw_json_get_string (arguments, "browserId", NULL);
+
+  if (g_str_equal (tool_name, "browser_evaluate"))
+    {
+      summary = g_strdup ("run a script in the page");
+      detail = g_strdup (tw_json_get_string (arguments, "function", NULL));
+    }
+  else if (g_str_equal (tool_name, "browser_upload"))
+    {
+      g_auto(GStrv) paths = tw_json_get_strv (arguments, "filePaths");
+
+      summary = g_strdup ("upload files to the page");
+      detail = paths != NULL ? g_strjoinv ("\n", paths) : NULL;
+    }
+  else
+    {
+      summary = g_strdup_printf ("use %s", tool_name);
+      detail = describe_arguments (arguments);
+    }
+  detail = clip (g_steal_pointer (&detail));
+
+  wait = g_new0 (ApprovalWait, 1);
+  wait->browser = g_object_ref (self);
+  wait->approval = tw_approval_new (browser_id, caller->agent_id,
+                                    agent != NULL ? agent->name : caller->agent_name,
+                                    tool_name, summary, detail);
+  wait->progress = progress;
+  wait->progress_data = progress_data;
+  wait->started = g_get_monotonic_time ();
+  wait->timeout_s = approval_timeout_s (self, agent);
+  g_task_set_task_data (task, wait, (GDestroyNotify) approval_wait_free);
+
+  g_ptr_array_add (self->approvals, g_object_ref (wait->approval));
+  wait->answered_id = g_signal_connect (wait->approval, "answered",
+                                        G_CALLBACK (approval_answered_cb), task);
+  wait->tick_source = g_timeout_add_seconds (PROGRESS_INTERVAL_S, approval_tick_cb, task);
+  show_next (self, browser_id);
+
+  if (progress != NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("waiting for the person to allow %s in tab %s", tool_name, browser_id);
+
+      progress (0, wait->timeout_s, message, progress_data);
+    }
+
+  /* The task keeps itself until finish_wait(). */
+  if (cancellable != NULL)
+    wait->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (approval_cancelled_cb),
+                                                task, NULL);
+  g_steal_pointer (&task);
+}
+
+static gboolean
+tw_browser_approve_finish (TwBrowserService  *service,
+                           GAsyncResult      *result,
+                           GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, service), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+tw_browser_approvals_init_iface (TwBrowserServiceInterface *iface)
+{
+  iface->needs_approval = tw_browser_needs_approval;
+  iface->approve_async = tw_browser_approve_async;
+  iface->approve_finish = tw_browser_approve_finish;
+}
+
+/* The browser goes away: every step still waiting is denied. */
+void
+tw_browser_approvals_dispose (TwBrowser *self)
+{
+  if (self->approvals == NULL)
+    return;
+
+  while (self->approvals->len > 0)
+    {
+      g_autoptr(TwApproval) approval = g_object_ref (g_ptr_array_index (self->approvals, 0));
+
+      tw_approval_answer (approval, TW_APPROVAL_DENY, "the workspace closed");
+      g_ptr_array_remove (self->approvals, approval);
+    }
+}
