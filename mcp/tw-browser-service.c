@@ -60,6 +60,9 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_FIND_IN_TABS] = "find_in_tabs",
   /* History and bookmarks (issue 31). */
   [TW_TAB_COMMAND_HISTORY]   = "history",
+  /* Replay (issue 33). */
+  [TW_TAB_COMMAND_REPLAY]    = "replay",
+  [TW_TAB_COMMAND_SAVE_FLOW] = "save_flow",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);
@@ -89,7 +92,8 @@ tw_tab_command_targets_tab (TwTabCommand command)
          command != TW_TAB_COMMAND_READ_URL &&
          command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
          command != TW_TAB_COMMAND_DOWNLOADS && command != TW_TAB_COMMAND_FIND_IN_TABS &&
-         command != TW_TAB_COMMAND_HISTORY;
+         command != TW_TAB_COMMAND_HISTORY && command != TW_TAB_COMMAND_REPLAY &&
+         command != TW_TAB_COMMAND_SAVE_FLOW;
 }
 
 void

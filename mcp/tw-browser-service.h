@@ -92,6 +92,12 @@ typedef enum
    * agent, or hands it to one ("person" gives it back). */
   TW_TAB_COMMAND_SHARE_TAB,     /* {agent?} -> {browserId,owner,shared} */
 
+  /* Replay (issue 33, webview/tw-browser-flows.c): a recorded session of
+   * the timeline, or a saved flow, run again; the browser id, when given,
+   * names the tab to run it in (else a new one). */
+  TW_TAB_COMMAND_REPLAY,        /* workspace: {flow?|session?,fromStep?,toStep?} -> {browserId,source,ok,total,replayed,skipped,stoppedAt?,expected?,found?,steps:[...]} */
+  TW_TAB_COMMAND_SAVE_FLOW,     /* workspace: {name,session?,fromStep?,toStep?} -> {name,source,steps:[{step,tool,target?}]} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

@@ -56,6 +56,7 @@ static const struct {
   { "emulation", N_("Pretending to be another browser (user agent) per tab") },
   { "input", N_("Filling a whole form at once, the mouse at x,y of the page") },
   { "agents", N_("Sharing a tab with other agents, or handing it over") },
+  { "replay", N_("Running a recorded session or a saved flow again, saving a flow") },
 };
 
 static char *

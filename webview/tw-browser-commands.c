@@ -534,6 +534,13 @@ tw_browser_run_async (TwBrowserService    *service,
                                                      tw_history_search_command_finish, NULL));
       break;
 
+    /* Replay (issue 33). */
+    case TW_TAB_COMMAND_REPLAY:
+    case TW_TAB_COMMAND_SAVE_FLOW:
+      tw_browser_run_flow_command (self, command, browser_id, params, caller,
+                                   g_steal_pointer (&task));
+      break;
+
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "unknown browser command %d", command);

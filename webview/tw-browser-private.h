@@ -6,6 +6,7 @@
 #include "tw-tab-downloads.h"
 #include "tw-history.h"
 #include "tw-text-index.h"
+#include "tw-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,8 @@ struct _TwBrowser
   TwTextIndex          *text_index;
   /* The pages visited and bookmarked; in memory until one is set. */
   TwHistory            *history;
+  /* The workspace's timeline, which replays read (weak). */
+  TwTimeline           *timeline;
 
   /* Whose tabs agents may use (issue 32, tw-browser-owners.c). */
   char                 *person_id;
@@ -78,6 +81,17 @@ void          tw_browser_start_spare_view      (TwBrowser                 *self)
 gboolean      tw_browser_start_spare_view_cb   (gpointer                   user_data);
 TwBrowserTab *tw_browser_create_tab            (TwBrowser                 *self,
                                                 const TwCaller            *caller);
+
+/* tw-browser-flows.c: browser_replay and browser_save_flow, run on the
+ * timeline set with tw_browser_set_timeline(). Finishes @task. */
+void          tw_browser_set_timeline          (TwBrowser                 *self,
+                                                TwTimeline                *timeline);
+void          tw_browser_run_flow_command      (TwBrowser                 *self,
+                                                TwTabCommand               command,
+                                                const char                *browser_id,
+                                                JsonObject                *params,
+                                                const TwCaller            *caller,
+                                                GTask                     *task);
 
 /* tw-browser-owners.c */
 void          tw_browser_agent_free            (TwBrowserAgent            *agent);

@@ -217,6 +217,7 @@ tw_browser_dispose (GObject *object)
   g_clear_object (&self->downloads);
   g_clear_object (&self->text_index);
   g_clear_object (&self->history);
+  g_clear_weak_pointer (&self->timeline);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->dispose (object);
 }

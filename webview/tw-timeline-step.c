@@ -18,9 +18,15 @@ struct _TwTimelineStep
   char    *tool;
   char    *browser_id;
   char    *target;
+  char    *role;
+  char    *name;
   char    *arguments;
   char    *result;
   char    *error;
+  gboolean ok;
+  char    *outcome_url;
+  gboolean navigated;
+  char    *line;
   double   duration_ms;
   char    *before_path;
   char    *after_path;
@@ -39,6 +45,10 @@ tw_timeline_step_finalize (GObject *object)
   g_free (self->tool);
   g_free (self->browser_id);
   g_free (self->target);
+  g_free (self->role);
+  g_free (self->name);
+  g_free (self->outcome_url);
+  g_free (self->line);
   g_free (self->arguments);
   g_free (self->result);
   g_free (self->error);
@@ -80,6 +90,7 @@ tw_timeline_step_new_from_line (const char *line,
   JsonObject *object;
   JsonObject *element;
   JsonObject *error;
+  JsonObject *outcome;
   JsonNode *arguments;
   TwTimelineStep *self;
 
@@ -108,6 +119,9 @@ tw_timeline_step_new_from_line (const char *line,
     self->arguments = json_to_string (arguments, FALSE);
 
   element = tw_json_get_object (object, "element");
+  self->role = g_strdup (tw_json_get_string (element, "role", NULL));
+  if (self->role != NULL)
+    self->name = g_strdup (tw_json_get_string (element, "name", ""));
   if (tw_json_get_string (element, "role", NULL) != NULL)
     self->target = g_strdup_printf ("%s \"%s\"", tw_json_get_string (element, "role", NULL),
                                     tw_json_get_string (element, "name", ""));
@@ -118,6 +132,13 @@ tw_timeline_step_new_from_line (const char *line,
   if (error != NULL)
     self->error = g_strdup_printf ("%s — %s", tw_json_get_string (error, "code", "?"),
                                    tw_json_get_string (error, "message", ""));
+
+  /* Lines of older versions say nothing of success: only an error. */
+  self->ok = tw_json_get_boolean (object, "ok", error == NULL);
+  outcome = tw_json_get_object (object, "outcome");
+  self->outcome_url = g_strdup (tw_json_get_string (outcome, "url", NULL));
+  self->navigated = tw_json_get_boolean (outcome, "navigated", FALSE);
+  self->line = g_strdup (line);
 
   self->before_path = picture_path (dir, tw_json_get_string (object, "before", NULL));
   self->after_path = picture_path (dir, tw_json_get_string (object, "after", NULL));
@@ -140,9 +161,15 @@ GETTER (const char *, agent_name, agent_name)
 GETTER (const char *, tool, tool)
 GETTER (const char *, browser_id, browser_id)
 GETTER (const char *, target, target)
+GETTER (const char *, role, role)
+GETTER (const char *, name, name)
 GETTER (const char *, arguments, arguments)
 GETTER (const char *, result, result)
 GETTER (const char *, error, error)
+GETTER (gboolean, ok, ok)
+GETTER (const char *, outcome_url, outcome_url)
+GETTER (gboolean, navigated, navigated)
+GETTER (const char *, line, line)
 GETTER (double, duration_ms, duration_ms)
 GETTER (const char *, before_path, before_path)
 GETTER (const char *, after_path, after_path)

@@ -20,11 +20,20 @@ const char *tw_timeline_step_get_tool         (TwTimelineStep *self);
 const char *tw_timeline_step_get_browser_id   (TwTimelineStep *self);
 /* `button "Save"`, or the ref, or NULL. */
 const char *tw_timeline_step_get_target       (TwTimelineStep *self);
+/* The element acted on, as the page named it: for finding it again. */
+const char *tw_timeline_step_get_role         (TwTimelineStep *self);
+const char *tw_timeline_step_get_name         (TwTimelineStep *self);
 /* The arguments as compact JSON. */
 const char *tw_timeline_step_get_arguments    (TwTimelineStep *self);
 const char *tw_timeline_step_get_result       (TwTimelineStep *self);
 /* "browser_stale_ref — …" for a failed call, else NULL. */
 const char *tw_timeline_step_get_error        (TwTimelineStep *self);
+gboolean    tw_timeline_step_get_ok           (TwTimelineStep *self);
+/* Where the tab was after the call, and whether the call took it there. */
+const char *tw_timeline_step_get_outcome_url  (TwTimelineStep *self);
+gboolean    tw_timeline_step_get_navigated    (TwTimelineStep *self);
+/* The line it was read from. */
+const char *tw_timeline_step_get_line         (TwTimelineStep *self);
 double      tw_timeline_step_get_duration_ms  (TwTimelineStep *self);
 /* The pictures' files, or NULL. */
 const char *tw_timeline_step_get_before_path  (TwTimelineStep *self);

@@ -3,6 +3,8 @@
 
 #include "tw-timeline.h"
 
+#include "tw-browser-private.h"
+#include "tw-error.h"
 #include "tw-json.h"
 
 #include <glib/gstdio.h>
@@ -40,6 +42,8 @@ struct _TwTimeline
   GThreadPool   *writer;    /* one thread: lines are written in order */
   guint64        seq;
   guint          pending;
+  guint          ended_unwritten;  /* calls that ended, not yet written */
+  GPtrArray     *settle_waits;     /* GTask, tw_timeline_settle_async() */
 };
 
 enum {
@@ -90,6 +94,8 @@ typedef struct
   TwActivityEntry *entry;
   JsonObject      *arguments;
   char            *result_text;
+  char            *outcome_url;
+  gboolean         navigated;
   WebKitWebView   *view;
   GdkTexture      *before;
   GdkTexture      *after;
@@ -112,6 +118,7 @@ step_free (Step *step)
   g_clear_object (&step->before);
   g_clear_object (&step->after);
   g_free (step->result_text);
+  g_free (step->outcome_url);
   g_free (step->line_fields);
   g_free (step->session_path);
   g_free (step->image_prefix);
@@ -288,13 +295,19 @@ prune (const char *dir,
     }
 }
 
+static void settle_waits_done (TwTimeline *self);
+
 static gboolean
 step_written_cb (gpointer user_data)
 {
   Step *step = user_data;
+  g_autoptr(TwTimeline) self = g_object_ref (step->timeline);
 
-  step->timeline->pending--;
+  self->pending--;
+  self->ended_unwritten--;
   step_free (step);
+  if (self->ended_unwritten == 0)
+    settle_waits_done (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -459,6 +472,17 @@ finish_step (Step *step)
       json_builder_add_string_value (builder, tw_activity_entry_get_target_name (entry));
       json_builder_end_object (builder);
     }
+  /* Where the call left the tab: a replay checks it gets there too. */
+  if (step->outcome_url != NULL)
+    {
+      json_builder_set_member_name (builder, "outcome");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "url");
+      json_builder_add_string_value (builder, step->outcome_url);
+      json_builder_set_member_name (builder, "navigated");
+      json_builder_add_boolean_value (builder, step->navigated);
+      json_builder_end_object (builder);
+    }
   json_builder_set_member_name (builder, "result");
   json_builder_add_string_value (builder, step->result_text);
   json_builder_end_object (builder);
@@ -620,7 +644,16 @@ call_ended_cb (TwTimeline      *self,
     return;
 
   step->ended = TRUE;
+  self->ended_unwritten++;
   step->result_text = result_text (result);
+  if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
+    {
+      JsonObject *structured = tw_json_get_object (json_node_get_object (result),
+                                                   "structuredContent");
+
+      step->outcome_url = g_strdup (tw_json_get_string (structured, "url", NULL));
+      step->navigated = tw_json_get_boolean (structured, "navigated", FALSE);
+    }
 
   /* A tab that was opened by the call is known only now. */
   view = is_acting (tw_activity_entry_get_tool (entry))
@@ -646,6 +679,7 @@ tw_timeline_dispose (GObject *object)
   g_clear_object (&self->activity);
   g_clear_weak_pointer (&self->browser);
   g_clear_pointer (&self->last_after, g_hash_table_unref);
+  settle_waits_done (self);
 
   G_OBJECT_CLASS (tw_timeline_parent_class)->dispose (object);
 }
@@ -658,6 +692,7 @@ tw_timeline_finalize (GObject *object)
   /* Every step holds the timeline until it is written: none is left. */
   g_thread_pool_free (self->writer, FALSE, TRUE);
   g_hash_table_unref (self->steps);
+  g_ptr_array_unref (self->settle_waits);
   g_free (self->dir);
   g_free (self->run_id);
 
@@ -729,6 +764,7 @@ tw_timeline_init (TwTimeline *self)
   self->last_after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                             (GDestroyNotify) last_picture_free);
   self->writer = g_thread_pool_new (write_step, NULL, 1, FALSE, NULL);
+  self->settle_waits = g_ptr_array_new ();
   /* Sessions of this run sort after those of earlier runs. */
   self->run_id = g_date_time_format (now, "%Y%m%d-%H%M%S");
 }
@@ -744,6 +780,7 @@ tw_timeline_new (TwBrowser  *browser,
 
   self = g_object_new (TW_TYPE_TIMELINE, NULL);
   g_set_weak_pointer (&self->browser, browser);
+  tw_browser_set_timeline (browser, self);
   self->dir = g_strdup (dir);
   self->activity = g_object_ref (tw_browser_get_activity (browser));
   g_signal_connect_swapped (self->activity, "call-began", G_CALLBACK (call_began_cb), self);
@@ -793,7 +830,9 @@ tw_timeline_get_pending (TwTimeline *self)
 typedef struct
 {
   char *dir;
-  char *prefix;
+  char *prefix;  /* every session file of the run, or */
+  char *path;    /* one file */
+  char *flow;    /* the flow's name, for errors */
 } LoadData;
 
 static void
@@ -801,6 +840,8 @@ load_data_free (LoadData *data)
 {
   g_free (data->dir);
   g_free (data->prefix);
+  g_free (data->path);
+  g_free (data->flow);
   g_free (data);
 }
 
@@ -815,41 +856,113 @@ compare_steps (gconstpointer a,
 }
 
 static void
+read_steps (const char *path,
+            const char *dir,
+            GPtrArray  *steps)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      TwTimelineStep *step = tw_timeline_step_new_from_line (lines[i], dir);
+
+      if (step != NULL)
+        g_ptr_array_add (steps, step);
+    }
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The names of the saved flows, for an error that names a missing one. */
+static char *
+dup_flow_names (const char *dir)
+{
+  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    if (g_str_has_suffix (name, ".jsonl"))
+      g_ptr_array_add (names, g_strndup (name, strlen (name) - strlen (".jsonl")));
+  if (names->len == 0)
+    return g_strdup ("none is saved yet");
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+
+  return g_strjoinv (", ", (char **) names->pdata);
+}
+
+static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
   LoadData *data = task_data;
-  g_autoptr(GDir) folder = g_dir_open (data->dir, 0, NULL);
   g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (g_object_unref);
-  GListStore *store = g_list_store_new (TW_TYPE_TIMELINE_STEP);
-  const char *name;
+  GListStore *store;
 
-  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+  if (data->path != NULL)
     {
-      g_autofree char *path = NULL;
-      g_autofree char *contents = NULL;
-      g_auto(GStrv) lines = NULL;
-
-      if (!g_str_has_prefix (name, data->prefix) || !g_str_has_suffix (name, ".jsonl"))
-        continue;
-      path = g_build_filename (data->dir, name, NULL);
-      if (!g_file_get_contents (path, &contents, NULL, NULL))
-        continue;
-      lines = g_strsplit (contents, "\n", -1);
-      for (guint i = 0; lines[i] != NULL; i++)
+      if (!g_file_test (data->path, G_FILE_TEST_IS_REGULAR))
         {
-          TwTimelineStep *step = tw_timeline_step_new_from_line (lines[i], data->dir);
+          g_autofree char *names = data->flow != NULL ? dup_flow_names (data->dir) : NULL;
 
-          if (step != NULL)
-            g_ptr_array_add (steps, step);
+          if (data->flow != NULL)
+            g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                                     "no flow named “%s” is saved in this workspace (saved: %s)",
+                                     data->flow, names);
+          else
+            g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                                     "no calls of that session are recorded in this "
+                                     "workspace's timeline");
+          return;
+        }
+      read_steps (data->path, data->dir, steps);
+    }
+  else
+    {
+      g_autoptr(GDir) folder = g_dir_open (data->dir, 0, NULL);
+      const char *name;
+
+      while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+        {
+          g_autofree char *path = NULL;
+
+          if (!g_str_has_prefix (name, data->prefix) || !g_str_has_suffix (name, ".jsonl"))
+            continue;
+          path = g_build_filename (data->dir, name, NULL);
+          read_steps (path, data->dir, steps);
         }
     }
 
   g_ptr_array_sort (steps, compare_steps);
+  store = g_list_store_new (TW_TYPE_TIMELINE_STEP);
   g_list_store_splice (store, 0, 0, steps->pdata, steps->len);
   g_task_return_pointer (task, store, g_object_unref);
+}
+
+static void
+load (TwTimeline          *self,
+      LoadData            *data,
+      GCancellable        *cancellable,
+      GAsyncReadyCallback  callback,
+      gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, load);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_run_in_thread (task, load_thread);
 }
 
 void
@@ -858,18 +971,31 @@ tw_timeline_load_async (TwTimeline          *self,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   LoadData *data;
 
   g_return_if_fail (TW_IS_TIMELINE (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_timeline_load_async);
   data = g_new0 (LoadData, 1);
   data->dir = g_strdup (self->dir);
   data->prefix = g_strconcat (self->run_id, "-", NULL);
-  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
-  g_task_run_in_thread (task, load_thread);
+  load (self, data, cancellable, callback, user_data);
+}
+
+void
+tw_timeline_load_session_async (TwTimeline          *self,
+                                const char          *agent_id,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  LoadData *data;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  data = g_new0 (LoadData, 1);
+  data->dir = g_strdup (self->dir);
+  data->path = tw_timeline_dup_session_path (self, agent_id);
+  load (self, data, cancellable, callback, user_data);
 }
 
 GListModel *
@@ -881,4 +1007,252 @@ tw_timeline_load_finish (TwTimeline    *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Waiting for what ended to be written */
+
+#define SETTLE_MAX_MS 10000
+
+typedef struct
+{
+  GTask *task;
+  guint  timeout;
+} SettleWait;
+
+static void
+settle_wait_finish (SettleWait *wait)
+{
+  g_clear_handle_id (&wait->timeout, g_source_remove);
+  g_task_return_boolean (wait->task, TRUE);
+  g_object_unref (wait->task);
+  g_free (wait);
+}
+
+static void
+settle_waits_done (TwTimeline *self)
+{
+  g_autoptr(GPtrArray) waits = NULL;
+
+  if (self->settle_waits == NULL || self->settle_waits->len == 0)
+    return;
+  waits = g_steal_pointer (&self->settle_waits);
+  self->settle_waits = g_ptr_array_new ();
+  for (guint i = 0; i < waits->len; i++)
+    settle_wait_finish (g_ptr_array_index (waits, i));
+}
+
+static gboolean
+settle_timeout_cb (gpointer user_data)
+{
+  SettleWait *wait = user_data;
+  TwTimeline *self = g_task_get_source_object (wait->task);
+
+  wait->timeout = 0;
+  g_ptr_array_remove (self->settle_waits, wait);
+  settle_wait_finish (wait);
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+tw_timeline_settle_async (TwTimeline          *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  SettleWait *wait;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  wait = g_new0 (SettleWait, 1);
+  wait->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (wait->task, tw_timeline_settle_async);
+  if (self->ended_unwritten == 0)
+    {
+      settle_wait_finish (wait);
+      return;
+    }
+  wait->timeout = g_timeout_add (SETTLE_MAX_MS, settle_timeout_cb, wait);
+  g_ptr_array_add (self->settle_waits, wait);
+}
+
+gboolean
+tw_timeline_settle_finish (TwTimeline    *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Flows */
+
+#define FLOW_NAME_MAX_CHARS 64
+
+static char *
+flows_dir (TwTimeline *self)
+{
+  return g_build_filename (self->dir, "flows", NULL);
+}
+
+char *
+tw_timeline_dup_flow_path (TwTimeline  *self,
+                           const char  *name,
+                           GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+  glong n_chars;
+
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  n_chars = g_utf8_validate (name, -1, NULL) ? g_utf8_strlen (name, -1) : 0;
+  if (n_chars < 1 || n_chars > FLOW_NAME_MAX_CHARS || name[0] == '.' || name[0] == ' ')
+    goto invalid;
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_unichar_isalnum (c) && c != ' ' && c != '-' && c != '_' && c != '.')
+        goto invalid;
+    }
+
+  dir = flows_dir (self);
+  file = g_strconcat (name, ".jsonl", NULL);
+
+  return g_build_filename (dir, file, NULL);
+
+invalid:
+  g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+               "a flow's name is 1 to %d letters, digits, spaces, “-”, “_” or “.”, "
+               "e.g. \"sign up\"", FLOW_NAME_MAX_CHARS);
+  return NULL;
+}
+
+void
+tw_timeline_load_flow_async (TwTimeline          *self,
+                             const char          *name,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  GError *error = NULL;
+  g_autofree char *path = NULL;
+  LoadData *data;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+
+  path = tw_timeline_dup_flow_path (self, name, &error);
+  if (path == NULL)
+    {
+      g_task_report_error (self, callback, user_data, load, error);
+      return;
+    }
+
+  data = g_new0 (LoadData, 1);
+  data->dir = flows_dir (self);
+  data->path = g_steal_pointer (&path);
+  data->flow = g_strdup (name);
+  load (self, data, cancellable, callback, user_data);
+}
+
+static void
+save_flow_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GPtrArray *lines = task_data;
+  const char *path = g_ptr_array_index (lines, 0);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GString) contents = g_string_new (NULL);
+  GError *error = NULL;
+
+  for (guint i = 1; i < lines->len; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (lines, i), NULL);
+      g_autofree char *line = NULL;
+
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      /* The pictures stay with the timeline, which may make room for
+       * newer ones; a flow is its steps. */
+      json_object_remove_member (json_node_get_object (node), "before");
+      json_object_remove_member (json_node_get_object (node), "after");
+      line = json_to_string (node, FALSE);
+      g_string_append_printf (contents, "%s\n", line);
+    }
+
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents_full (path, contents->str, contents->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    {
+      if (error == NULL)
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                             "could not make the folder of flows %s", dir);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+tw_timeline_save_flow_async (TwTimeline          *self,
+                             const char          *name,
+                             GListModel          *steps,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+  GPtrArray *lines;
+  char *path;
+  guint n;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+  g_return_if_fail (G_IS_LIST_MODEL (steps));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_timeline_save_flow_async);
+  path = tw_timeline_dup_flow_path (self, name, &error);
+  if (path == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* The path first, then the lines. */
+  lines = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (lines, path);
+  n = g_list_model_get_n_items (steps);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TwTimelineStep) step = g_list_model_get_item (steps, i);
+
+      g_ptr_array_add (lines, g_strdup (tw_timeline_step_get_line (step)));
+    }
+  g_task_set_task_data (task, lines, (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, save_flow_thread);
+}
+
+gboolean
+tw_timeline_save_flow_finish (TwTimeline    *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+TwBrowser *
+tw_timeline_get_browser (TwTimeline *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+
+  return self->browser;
 }

@@ -44,8 +44,56 @@ void        tw_timeline_load_async     (TwTimeline          *self,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data);
+/* The calls of @agent_id's session in this run, oldest first; finish
+ * with tw_timeline_load_finish(). browser_not_found when none is
+ * recorded. */
+void        tw_timeline_load_session_async (TwTimeline          *self,
+                                            const char          *agent_id,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
 GListModel *tw_timeline_load_finish    (TwTimeline          *self,
                                         GAsyncResult        *result,
                                         GError             **error);
+
+/* Completes once every call that has ended is written (or after a bound):
+ * what was just done can be read back. */
+void        tw_timeline_settle_async   (TwTimeline          *self,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+gboolean    tw_timeline_settle_finish  (TwTimeline          *self,
+                                        GAsyncResult        *result,
+                                        GError             **error);
+
+/* Flows: stretches of sessions saved under a name (flows/NAME.jsonl in
+ * the timeline's folder, the same lines, without pictures), kept while
+ * the timeline makes room, for replaying. Names are 1 to 64 letters,
+ * digits, spaces, "-", "_" or "."; anything else is
+ * browser_invalid_argument. */
+char       *tw_timeline_dup_flow_path  (TwTimeline          *self,
+                                        const char          *name,
+                                        GError             **error);
+/* Finish with tw_timeline_load_finish(); browser_not_found names the
+ * saved flows. */
+void        tw_timeline_load_flow_async (TwTimeline          *self,
+                                         const char          *name,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+/* Saves @steps (TwTimelineStep) as the flow @name, replacing one of that
+ * name. */
+void        tw_timeline_save_flow_async (TwTimeline          *self,
+                                         const char          *name,
+                                         GListModel          *steps,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+gboolean    tw_timeline_save_flow_finish (TwTimeline          *self,
+                                          GAsyncResult        *result,
+                                          GError             **error);
+
+/* The browser whose calls it records, or NULL once it is gone. */
+TwBrowser  *tw_timeline_get_browser    (TwTimeline          *self);
 
 G_END_DECLS
