@@ -13,6 +13,9 @@ G_BEGIN_DECLS
  * object, tw-browser-spare-view.c starts web processes ahead of need and
  * tw-browser-commands.c runs the tools' commands (TwBrowserService). */
 
+#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 4
+#define TW_BROWSER_DEFAULT_TAB_REST_MS      30000
+
 struct _TwBrowser
 {
   GObject               parent_instance;
@@ -20,6 +23,11 @@ struct _TwBrowser
   WebKitNetworkSession *session;
   WebKitWebView        *spare_view;
   guint                 spare_source;
+  /* How many tabs of one agent may share a web process
+   * (tw-browser-spare-view.c), and how long a tab stays live after its
+   * last command before it may rest (tw-browser-tab-rest.c). */
+  guint                 tabs_per_process;
+  guint                 tab_rest_ms;
   GListStore           *tabs;
   TwActivityLog        *activity;
   TwTabDownloads       *downloads;
