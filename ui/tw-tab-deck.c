@@ -249,6 +249,10 @@ tw_tab_deck_set_resting (TwTabDeck *self,
   /* Mapped again at once, so that the page is mapped when this returns. */
   g_object_set_qdata (G_OBJECT (page), resting_quark, resting ? GINT_TO_POINTER (1) : NULL);
   update_page_state (self, page);
+
+  /* A page that wakes was left out of the last allocation and drawing. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 GtkWidget *
