@@ -5,13 +5,16 @@
 // started, by kind, and the app's open file descriptors, with no tab, with
 // 1, 10 and 20 tabs open on a local page of buttons, each read once with
 // browser_snapshot, and after closing them all; then after opening,
-// reading and closing tabs one at a time. Side by side with Playwright MCP
-// on Debian's Chromium, whose browser process stands where Tabwright's app
-// does. Figures are printed with the machine's load average; nothing is
-// asserted.
+// reading and closing tabs one at a time. Tabwright's tabs are measured
+// twice at each step: live, just read, and once they have rested
+// (--rest-seconds, the app's delay, 30 s by default). Side by side with
+// Playwright MCP on Debian's Chromium, whose browser process stands where
+// Tabwright's app does. Figures are printed with the machine's load
+// average; nothing is asserted.
 //
 //   bench/run --memory [--tabs 1,10,20] [--cycle 30] [--buttons 200]
-//                      [--settle-seconds 3] [--only tabwright|playwright]
+//                      [--settle-seconds 3] [--rest-seconds 30]
+//                      [--only tabwright|playwright]
 //                      [--chromium /usr/bin/chromium] [--json FILE]
 
 import fs from 'node:fs';
@@ -31,6 +34,7 @@ const { values: opts } = parseArgs({
     cycle: { type: 'string', default: '30' },
     buttons: { type: 'string', default: '200' },
     'settle-seconds': { type: 'string', default: '3' },
+    'rest-seconds': { type: 'string', default: '30' },
     only: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     json: { type: 'string' },
@@ -39,7 +43,7 @@ const { values: opts } = parseArgs({
 });
 
 if (opts.help) {
-  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 16).join('\n').replaceAll('// ', ''));
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 19).join('\n').replaceAll('// ', ''));
   process.exit(0);
 }
 
@@ -47,6 +51,7 @@ const STEPS = opts.tabs.split(',').filter(Boolean).map(Number).sort((a, b) => a 
 const CYCLE = Number(opts.cycle);
 const BUTTONS = Number(opts.buttons);
 const SETTLE_MS = Number(opts['settle-seconds']) * 1000;
+const REST_MS = Number(opts['rest-seconds']) * 1000;
 const CLOSE_WAIT_MS = 30000;
 const KINDS = ['app', 'web', 'network', 'server', 'other'];
 
@@ -76,6 +81,7 @@ function tabwrightDriver(tw) {
   const ids = [];
   return {
     name: 'Tabwright',
+    rests: REST_MS > 0,
     root: tw.app.pid,
     kindOf: tabwrightKind,
     open: async (url) => {
@@ -156,7 +162,14 @@ async function runServer(driver, url) {
       open++;
     }
     await sleep(SETTLE_MS);
-    rows.push(measure(driver, `${step} tab${step === 1 ? '' : 's'}`, step));
+    const name = `${step} tab${step === 1 ? '' : 's'}`;
+    rows.push(measure(driver, driver.rests ? `${name}, live` : name, step));
+    if (driver.rests) {
+      await sleep(Math.max(0, REST_MS - SETTLE_MS) + SETTLE_MS);
+      const rested = measure(driver, `${name}, rested`, step);
+      rested.rested = true;
+      rows.push(rested);
+    }
   }
   await driver.closeAll();
   await settleAfterClose(driver, baseWeb);
@@ -193,13 +206,13 @@ function printRows(name, rows) {
   for (const t of table)
     console.log(line(t));
 
-  const one = rows.find((r) => r.tabs === STEPS[0]);
-  const most = rows.find((r) => r.tabs === STEPS[STEPS.length - 1]);
   const closed = rows.find((r) => r.moment.startsWith('all'));
   const cycled = rows.find((r) => r.moment.includes('one by one'));
-  if (one && most && most !== one) {
-    const perTab = (k) => ((most[k]?.pss ?? 0) - (one[k]?.pss ?? 0)) / (most.tabs - one.tabs);
-    console.log(`  each extra tab: ${mib(perTab('total'))} (app ${mib(perTab('app'))}, web processes ${mib(perTab('web'))})`);
+  for (const rested of [false, true]) {
+    const perTab = extraTabCost(rows, rested);
+    if (perTab)
+      console.log(`  each extra tab${rows.some((r) => r.rested) ? (rested ? ', rested' : ', live') : ''}: ${mib(perTab.total)} ` +
+        `(${name === 'Tabwright' ? 'app' : 'browser'} ${mib(perTab.app)}, ${name === 'Tabwright' ? 'web processes' : 'renderers'} ${mib(perTab.web)})`);
   }
   for (const r of [closed, cycled].filter(Boolean)) {
     const fdDelta = (r.fds?.total ?? 0) - (rows[0].fds?.total ?? 0);
@@ -218,6 +231,44 @@ function printRows(name, rows) {
   }
 }
 
+// What each tab past the first costs, from the first step to the last,
+// in total and by kind; null when there is one step.
+function extraTabCost(rows, rested) {
+  const steps = rows.filter((r) => r.tabs > 0 && !!r.rested === rested);
+  const one = steps[0];
+  const most = steps[steps.length - 1];
+  if (!one || !most || most === one)
+    return null;
+  const perTab = (k) => ((most[k]?.pss ?? 0) - (one[k]?.pss ?? 0)) / (most.tabs - one.tabs);
+  return { total: perTab('total'), app: perTab('app'), web: perTab('web'), network: perTab('network') };
+}
+
+// Both servers' totals in one table, moment by moment.
+function printSideBySide(tw, pw) {
+  const cell = (r) => (r ? `${mib(r.total.pss)} (${mib(r.app?.pss ?? 0)} + ${r.web?.processes ?? 0} × web ${mib(r.web?.pss ?? 0)})` : '—');
+  const moments = [
+    ['started, no tab', (rows) => rows[0]],
+    ...STEPS.map((n) => [`${n} tab${n === 1 ? '' : 's'}`, (rows) => rows.find((r) => r.tabs === n && !r.rested)]),
+    ...STEPS.map((n) => [`${n} tab${n === 1 ? '' : 's'}, rested`, (rows) => rows.find((r) => r.tabs === n && r.rested)]),
+    ['all closed', (rows) => rows.find((r) => r.moment.startsWith('all'))],
+  ].filter(([, pick]) => pick(tw) || pick(pw));
+  const table = moments.map(([label, pick]) => [label, cell(pick(tw)), cell(pick(pw))]);
+  for (const rested of [false, true]) {
+    const a = extraTabCost(tw, rested);
+    const b = extraTabCost(pw, rested);
+    if (a || b)
+      table.push([`each extra tab${rested ? ', rested' : ''}`, a ? mib(a.total) : '—', b ? mib(b.total) : '—']);
+  }
+  const header = ['PSS: total (app or browser + web processes)', 'Tabwright', 'Playwright MCP'];
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log('\nSide by side');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const t of table)
+    console.log(line(t));
+}
+
 async function main() {
   const url = await startPageServer();
   const results = { buttons: BUTTONS, steps: STEPS, cycle: CYCLE, cpus: os.cpus().length, loadBefore: loadAverage() };
@@ -225,6 +276,8 @@ async function main() {
 
   if (opts.only !== 'playwright') {
     log('starting Tabwright');
+    // The app reads its rest delay from the environment it inherits.
+    process.env.TABWRIGHT_TAB_REST_MS = String(REST_MS);
     const tw = await startTabwrightClient(log, cleanups);
     results.tabwright = await runServer(tabwrightDriver(tw), url);
     printRows('Tabwright', results.tabwright);
@@ -239,6 +292,8 @@ async function main() {
       log(`${opts.chromium} is missing: Playwright MCP skipped`);
     }
   }
+  if (results.tabwright && results.playwright)
+    printSideBySide(results.tabwright, results.playwright);
   results.loadAfter = loadAverage();
   console.log(`\nLoad average at the end: ${results.loadAfter}`);
   if (opts.json) {

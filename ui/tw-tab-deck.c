@@ -13,9 +13,20 @@ struct _TwTabDeck
 
 G_DEFINE_FINAL_TYPE (TwTabDeck, tw_tab_deck, GTK_TYPE_WIDGET)
 
+static GQuark resting_quark;
+
+static gboolean
+page_is_resting (GtkWidget *page)
+{
+  return g_object_get_qdata (G_OBJECT (page), resting_quark) != NULL;
+}
+
 /* A page in the background takes no pointer input, no keyboard focus by
  * Tab and is hidden from assistive technologies, as a page of a GtkStack
- * would be; it differs only in being mapped. */
+ * would be; it differs in being mapped, unless it rests: then it is
+ * unmapped, as in a GtkStack, and WebKit treats its view as a hidden page:
+ * no animation frames, timers throttled, nothing drawn. The page on screen
+ * never rests. */
 static void
 update_page_state (TwTabDeck *self,
                    GtkWidget *page)
@@ -23,7 +34,7 @@ update_page_state (TwTabDeck *self,
   gboolean selected = page == self->selected;
 
   gtk_widget_set_can_target (page, selected);
-  gtk_widget_set_child_visible (page, TRUE);
+  gtk_widget_set_child_visible (page, selected || !page_is_resting (page));
   gtk_accessible_update_state (GTK_ACCESSIBLE (page),
                                GTK_ACCESSIBLE_STATE_HIDDEN, !selected,
                                -1);
@@ -76,7 +87,7 @@ tw_tab_deck_size_allocate (GtkWidget *widget,
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if (gtk_widget_get_visible (child))
+      if (gtk_widget_get_visible (child) && gtk_widget_get_child_visible (child))
         gtk_widget_allocate (child, width, height, baseline, NULL);
     }
 }
@@ -97,7 +108,7 @@ tw_tab_deck_snapshot (GtkWidget   *widget,
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if (child == self->selected)
+      if (child == self->selected || !gtk_widget_get_child_visible (child))
         continue;
 
       gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, 0, 0));
@@ -154,6 +165,8 @@ tw_tab_deck_class_init (TwTabDeckClass *klass)
   widget_class->grab_focus = tw_tab_deck_grab_focus;
 
   gtk_widget_class_set_css_name (widget_class, "tabdeck");
+
+  resting_quark = g_quark_from_static_string ("tw-tab-deck-resting");
 }
 
 static void
@@ -217,6 +230,27 @@ tw_tab_deck_set_selected (TwTabDeck *self,
   if (page != NULL)
     update_page_state (self, page);
 
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tw_tab_deck_set_resting (TwTabDeck *self,
+                         GtkWidget *page,
+                         gboolean   resting)
+{
+  g_return_if_fail (TW_IS_TAB_DECK (self));
+  g_return_if_fail (GTK_IS_WIDGET (page));
+  g_return_if_fail (gtk_widget_get_parent (page) == GTK_WIDGET (self));
+
+  if (page_is_resting (page) == !!resting)
+    return;
+
+  /* Mapped again at once, so that the page is mapped when this returns. */
+  g_object_set_qdata (G_OBJECT (page), resting_quark, resting ? GINT_TO_POINTER (1) : NULL);
+  update_page_state (self, page);
+
+  /* A page that wakes was left out of the last allocation and drawing. */
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

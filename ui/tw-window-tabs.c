@@ -217,6 +217,21 @@ static void tab_view_notify_selected_page_cb (TwWindow   *self,
                                               GParamSpec *pspec,
                                               AdwTabView *view);
 
+/* A tab in the background that rests is unmapped; it is mapped again
+ * before a command runs on it, from inside this notification, so that the
+ * tab finds its view mapped when it goes on. */
+static void
+tab_resting_cb (TwWindow     *self,
+                GParamSpec   *pspec,
+                TwBrowserTab *tab)
+{
+  TwTabPage *content = _tw_window_tab_get_content (self, tab);
+
+  if (content != NULL)
+    tw_tab_deck_set_resting (self->tab_deck, GTK_WIDGET (content),
+                             tw_browser_tab_get_resting (tab));
+}
+
 static void
 add_page (TwWindow     *self,
           TwBrowserTab *tab)
@@ -237,8 +252,11 @@ add_page (TwWindow     *self,
                            G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "notify::handoff-message",
                            G_CALLBACK (tab_handoff_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::resting",
+                           G_CALLBACK (tab_resting_cb), self, G_CONNECT_SWAPPED);
 
   update_page (self, tab);
+  tab_resting_cb (self, NULL, tab);
 
   /* The person's own tabs come to the front; agents' tabs wait in the
    * background until someone looks. */

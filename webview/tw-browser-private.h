@@ -22,6 +22,9 @@ typedef struct
   char        *session;
 } TwBrowserPolicy;
 
+#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 4
+#define TW_BROWSER_DEFAULT_TAB_REST_MS      30000
+
 struct _TwBrowser
 {
   GObject               parent_instance;
@@ -29,6 +32,11 @@ struct _TwBrowser
   WebKitNetworkSession *session;
   WebKitWebView        *spare_view;
   guint                 spare_source;
+  /* How many tabs of one agent may share a web process
+   * (tw-browser-spare-view.c), and how long a tab stays live after its
+   * last command before it may rest (tw-browser-tab-rest.c). */
+  guint                 tabs_per_process;
+  guint                 tab_rest_ms;
   GListStore           *tabs;
   TwActivityLog        *activity;
   TwTabDownloads       *downloads;

@@ -59,16 +59,64 @@ tw_browser_start_spare_view_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* An open tab of @owner_id on the workspace's session whose web process
+ * has room for one more tab, or NULL. A crashed or stuck tab's process is
+ * no place for a new one. */
+static TwBrowserTab *
+find_process_to_share (TwBrowser  *self,
+                       const char *owner_id)
+{
+  guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+
+  for (guint i = 0; i < n_tabs && self->tabs_per_process > 1; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      if (tw_browser_tab_is_closed (tab) ||
+          tw_browser_tab_get_process_tabs (tab) >= self->tabs_per_process ||
+          tw_browser_tab_get_crashed (tab) ||
+          tw_browser_tab_get_unresponsive (tab) ||
+          tw_browser_tab_get_private (tab) ||
+          g_strcmp0 (tw_browser_tab_get_owner_id (tab), owner_id) != 0 ||
+          webkit_web_view_get_network_session (tw_browser_tab_get_view (tab)) != self->session)
+        continue;
+
+      return tab;
+    }
+
+  return NULL;
+}
+
 TwBrowserTab *
 tw_browser_create_tab (TwBrowser      *self,
                        const TwCaller *caller)
 {
-  g_autoptr(WebKitWebView) spare = g_steal_pointer (&self->spare_view);
+  g_autoptr(WebKitWebView) spare = NULL;
   const char *owner_id = caller ? caller->agent_id : NULL;
   const char *owner = caller ? caller->agent_name : NULL;
+  TwBrowserTab *sibling = find_process_to_share (self, owner_id);
 
+  /* Tabs of one agent share its web process, a few to a process: a process
+   * costs some 40 MB before its first page (WebKit, JavaScriptCore and the
+   * GL renderer, relocated and initialised in every process), so a tab in
+   * a running process costs half of one in a process of its own (README).
+   * A crash or a page stuck in a loop takes the agent's tabs of that
+   * process with it, never another agent's: agents stay isolated from each
+   * other. */
+  if (sibling != NULL)
+    {
+      TwBrowserTab *tab = tw_browser_tab_new_related (tw_browser_tab_get_view (sibling),
+                                                      owner_id, owner);
+
+      tw_browser_tab_share_process_with (tab, sibling);
+      return tab;
+    }
+
+  spare = g_steal_pointer (&self->spare_view);
   if (spare == NULL)
-    return tw_browser_tab_new (self->session, owner_id, owner);
+    {
+      return tw_browser_tab_new (self->session, owner_id, owner);
+    }
 
   g_signal_handlers_disconnect_by_data (spare, self);
 

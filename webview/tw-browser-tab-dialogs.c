@@ -246,6 +246,7 @@ view_create_cb (TwBrowserTab           *self,
   tab = _tw_browser_tab_new_internal (NULL, self->view, self->private_session, self->owner_id,
                                       self->owner);
   tab->context_name = g_strdup (self->context_name);
+  tw_browser_tab_share_process_with (tab, self);
   tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
   g_signal_emit (self, _tw_browser_tab_signals[NEW_TAB], 0, tab);
 

@@ -90,6 +90,15 @@ struct _TwBrowserTab
   /* The name of the private context whose session the tab shares with the
    * other private tabs of that name; NULL for a session of its own. */
   char           *context_name;
+  /* The count of open tabs in the tab's web process, shared by those tabs
+   * (a GRcBox), or NULL while the tab has its process to itself. */
+  guint          *process_tabs;
+
+  /* Resting (tw-browser-tab-rest.c): how long the tab stays live after its
+   * last command (0: always), the timer, and whether it rests now. */
+  guint           rest_delay_ms;
+  guint           rest_source;
+  guint           resting : 1;
 };
 
 typedef struct
@@ -117,6 +126,7 @@ typedef struct
   gint64        deadline_us;      /* its one time limit, from its start */
   guint         timeout_source;
   guint         waking : 1;       /* loading a restored tab's page first */
+  guint         woken : 1;        /* its page was woken from rest for it */
   guint         finished : 1;
   guint         alive_checked : 1; /* reload/navigate: the page answered, or was ended */
 } TabCommand;
@@ -140,6 +150,7 @@ enum {
   PROP_HANDOFF_MESSAGE,
   PROP_SHARED,
   PROP_APPROVAL,
+  PROP_RESTING,
   N_PROPS
 };
 
@@ -176,7 +187,18 @@ TwBrowserTab *_tw_browser_tab_new_internal (WebKitNetworkSession *session,
                                             const char           *owner_id,
                                             const char           *owner);
 
+/* tw-browser-tab-rest.c */
+/* Starts the rest delay over; call when the tab has nothing left to do. */
+void _tw_browser_tab_schedule_rest (TwBrowserTab *self);
+/* Wakes the tab for @task if it rests, and runs the command once the page
+ * is live: returns FALSE, and does nothing, when the tab was awake. */
+gboolean _tw_browser_tab_wake_for_command (TwBrowserTab *self,
+                                           GTask        *task);
+
 /* tw-browser-tab-queue.c */
+/* The rest of _tw_browser_tab_start_command() once the tab is awake. */
+void _tw_browser_tab_continue_command (TwBrowserTab *self,
+                                       GTask        *task);
 JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
                                                const char   *title);
 GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);

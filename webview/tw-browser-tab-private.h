@@ -30,6 +30,13 @@ TwBrowserTab *tw_browser_tab_new_in_context      (WebKitNetworkSession  *session
 TwBrowserTab *tw_browser_tab_new_related         (WebKitWebView         *related_view,
                                                   const char            *owner_id,
                                                   const char            *owner);
+/* Makes the new tab @self one more tab of @sibling's web process: call
+ * right after creating @self related to @sibling's view. A tab that shares
+ * its process lets it go only with the last of those tabs. */
+void          tw_browser_tab_share_process_with  (TwBrowserTab          *self,
+                                                  TwBrowserTab          *sibling);
+/* How many open tabs the tab's web process serves, itself included. */
+guint         tw_browser_tab_get_process_tabs    (TwBrowserTab          *self);
 /* The page runtime of the tab's view: for the browser's own parts, never
  * for the window, which sees the typed records of the tab's signals. */
 TwPageRuntime *tw_browser_tab_get_runtime        (TwBrowserTab          *self);

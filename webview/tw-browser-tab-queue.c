@@ -93,6 +93,9 @@ update_busy (TwBrowserTab *self)
 
   self->busy = busy;
   g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_BUSY]);
+
+  /* Live while driven, and for the rest delay after. */
+  _tw_browser_tab_schedule_rest (self);
 }
 
 static void
@@ -325,6 +328,20 @@ _tw_browser_tab_start_command (TwBrowserTab *self,
   limit_ms = _tw_browser_tab_command_time_limit (self, cmd->command);
   cmd->deadline_us = g_get_monotonic_time () + (gint64) limit_ms * 1000;
   cmd->timeout_source = g_timeout_add (limit_ms, command_timeout_cb, task);
+
+  /* No command ever runs on a resting page: it wakes first, within the
+   * command's time limit. */
+  if (_tw_browser_tab_wake_for_command (self, task))
+    return;
+
+  _tw_browser_tab_continue_command (self, task);
+}
+
+void
+_tw_browser_tab_continue_command (TwBrowserTab *self,
+                                  GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
 
   /* A restored tab that nobody used yet loads its page before the command
    * sees it, unless the command loads a page itself. */

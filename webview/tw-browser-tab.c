@@ -120,6 +120,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->handoff_agent, g_free);
   g_clear_object (&self->approval);
   g_clear_pointer (&self->dialog_prompt_text, g_free);
+  g_clear_pointer (&self->process_tabs, g_rc_box_release);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
 }
@@ -200,6 +201,10 @@ tw_browser_tab_get_property (GObject    *object,
 
     case PROP_APPROVAL:
       g_value_set_object (value, self->approval);
+      break;
+
+    case PROP_RESTING:
+      g_value_set_boolean (value, self->resting);
       break;
 
     default:
@@ -296,6 +301,11 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
   _tw_browser_tab_properties[PROP_APPROVAL] =
     g_param_spec_object ("approval", NULL, NULL, TW_TYPE_APPROVAL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /* See tw_browser_tab_get_resting(). */
+  _tw_browser_tab_properties[PROP_RESTING] =
+    g_param_spec_boolean ("resting", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, _tw_browser_tab_properties);
 
@@ -511,6 +521,36 @@ tw_browser_tab_new_related (WebKitWebView *related_view,
   g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (related_view), NULL);
 
   return _tw_browser_tab_new_internal (NULL, related_view, FALSE, owner_id, owner);
+}
+
+void
+tw_browser_tab_share_process_with (TwBrowserTab *self,
+                                   TwBrowserTab *sibling)
+{
+  g_return_if_fail (TW_IS_BROWSER_TAB (self));
+  g_return_if_fail (TW_IS_BROWSER_TAB (sibling));
+  g_return_if_fail (self->process_tabs == NULL);
+
+  if (sibling->process_tabs == NULL)
+    {
+      sibling->process_tabs = g_rc_box_new0 (guint);
+      *sibling->process_tabs = sibling->closed ? 0 : 1;
+    }
+
+  self->process_tabs = g_rc_box_acquire (sibling->process_tabs);
+  if (!self->closed)
+    (*self->process_tabs)++;
+}
+
+guint
+tw_browser_tab_get_process_tabs (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), 0);
+
+  if (self->process_tabs == NULL)
+    return self->closed ? 0 : 1;
+
+  return *self->process_tabs;
 }
 
 void
@@ -857,6 +897,9 @@ tw_browser_tab_close (TwBrowserTab *self)
     return;
 
   self->closed = TRUE;
+  g_clear_handle_id (&self->rest_source, g_source_remove);
+  if (self->process_tabs != NULL && *self->process_tabs > 0)
+    (*self->process_tabs)--;
 
   error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
                        "tab %s was closed", self->id);
@@ -865,11 +908,15 @@ tw_browser_tab_close (TwBrowserTab *self)
   if (self->view != NULL)
     {
       /* Nothing of the page may run on once its tab is gone, even while the
-       * UI still holds the widget for a moment. */
+       * UI still holds the widget for a moment. A process other open tabs
+       * still use stays: the page alone goes, replaced by a blank one. */
       g_signal_handlers_disconnect_by_data (self->view, self);
       g_signal_handlers_disconnect_by_data (webkit_web_view_get_back_forward_list (self->view),
                                             self);
-      webkit_web_view_terminate_web_process (self->view);
+      if (tw_browser_tab_get_process_tabs (self) == 0)
+        webkit_web_view_terminate_web_process (self->view);
+      else
+        webkit_web_view_load_uri (self->view, "about:blank");
     }
 }
 

@@ -152,6 +152,16 @@ void           tw_browser_tab_defer_load        (TwBrowserTab  *self,
                                                  const char    *uri,
                                                  const char    *title);
 gboolean       tw_browser_tab_get_deferred      (TwBrowserTab  *self);
+
+/* A tab that no agent has driven for its rest delay may rest: the window
+ * then unmaps it while it is in the background, and WebKit treats it as a
+ * hidden page (no animation frames, timers throttled). Before the next command runs
+ * the tab wakes, and the command starts once the page sees itself visible
+ * and an animation frame has passed. 0 keeps the tab live. The "resting"
+ * property notifies changes. */
+gboolean       tw_browser_tab_get_resting       (TwBrowserTab  *self);
+void           tw_browser_tab_set_rest_delay    (TwBrowserTab  *self,
+                                                 guint          rest_ms);
 void           tw_browser_tab_wake              (TwBrowserTab  *self);
 
 /* Where the element @ref names is in the viewport now, in CSS pixels

@@ -8,6 +8,8 @@
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
 
+#include <stdlib.h>
+
 enum {
   PROP_0,
   PROP_ENABLED,
@@ -15,6 +17,7 @@ enum {
   PROP_EMULATE_FOCUS,
   PROP_SHARE_TABS,
   PROP_SHARE_PERSON_TABS,
+  PROP_TAB_REST_MS,
   N_PROPS
 };
 
@@ -113,6 +116,7 @@ tw_browser_add_tab (TwBrowser    *self,
   tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
   tw_browser_tab_set_workspace_dir (tab, self->workspace_dir);
   tw_browser_tab_set_emulate_focus (tab, self->emulate_focus);
+  tw_browser_tab_set_rest_delay (tab, self->tab_rest_ms);
 
   g_signal_connect_object (tab, "close-requested",
                            G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
@@ -259,6 +263,10 @@ tw_browser_get_property (GObject    *object,
       g_value_set_boolean (value, self->emulate_focus);
       break;
 
+    case PROP_TAB_REST_MS:
+      g_value_set_uint (value, self->tab_rest_ms);
+      break;
+
     case PROP_SHARE_TABS:
       g_value_set_boolean (value, self->share_tabs);
       break;
@@ -292,6 +300,10 @@ tw_browser_set_property (GObject      *object,
 
     case PROP_EMULATE_FOCUS:
       tw_browser_set_emulate_focus (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_TAB_REST_MS:
+      tw_browser_set_tab_rest_ms (self, g_value_get_uint (value));
       break;
 
     case PROP_SHARE_TABS:
@@ -329,6 +341,11 @@ tw_browser_class_init (TwBrowserClass *klass)
     g_param_spec_boolean ("emulate-focus", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /* How long a tab in the background stays live after an agent's last
+   * command before it may rest; 0 keeps every tab live. */
+  properties[PROP_TAB_REST_MS] =
+    g_param_spec_uint ("tab-rest-ms", NULL, NULL, 0, G_MAXUINT, TW_BROWSER_DEFAULT_TAB_REST_MS,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SHARE_TABS] =
     g_param_spec_boolean ("share-tabs", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -362,6 +379,14 @@ tw_browser_init (TwBrowser *self)
   self->enabled = TRUE;
   self->emulate_focus = TRUE;
   self->share_person_tabs = TRUE;
+  self->tabs_per_process = TW_BROWSER_DEFAULT_TABS_PER_PROCESS;
+  self->tab_rest_ms = TW_BROWSER_DEFAULT_TAB_REST_MS;
+  /* Tuning for tests and benchmarks: they measure, or wait for, what a
+   * person would see only after minutes. */
+  if (g_getenv ("TABWRIGHT_TABS_PER_PROCESS") != NULL)
+    self->tabs_per_process = MAX (1, atoi (g_getenv ("TABWRIGHT_TABS_PER_PROCESS")));
+  if (g_getenv ("TABWRIGHT_TAB_REST_MS") != NULL)
+    self->tab_rest_ms = (guint) g_ascii_strtoull (g_getenv ("TABWRIGHT_TAB_REST_MS"), NULL, 10);
   self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
   self->approvals = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -574,6 +599,37 @@ tw_browser_set_command_timeout (TwBrowser *self,
 
       tw_browser_tab_set_command_timeout (tab, self->command_timeout_ms);
     }
+}
+
+guint
+tw_browser_get_tab_rest_ms (TwBrowser *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), 0);
+
+  return self->tab_rest_ms;
+}
+
+void
+tw_browser_set_tab_rest_ms (TwBrowser *self,
+                            guint      rest_ms)
+{
+  guint n_tabs;
+
+  g_return_if_fail (TW_IS_BROWSER (self));
+
+  if (self->tab_rest_ms == rest_ms)
+    return;
+
+  self->tab_rest_ms = rest_ms;
+  n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
+  for (guint i = 0; i < n_tabs; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
+
+      tw_browser_tab_set_rest_delay (tab, rest_ms);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TAB_REST_MS]);
 }
 
 gboolean

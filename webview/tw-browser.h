@@ -63,6 +63,12 @@ void                  tw_browser_set_enabled         (TwBrowser     *self,
 /* Whether the pages of tabs agents drive have the focus, as on a person's
  * screen (TRUE by default; tw_browser_tab_set_emulate_focus()). The
  * "emulate-focus" property notifies changes. */
+/* A tab in the background that no agent has driven for @rest_ms may rest
+ * (tw_browser_tab_get_resting()); 0 keeps every tab live. The
+ * "tab-rest-ms" property notifies changes. */
+guint                 tw_browser_get_tab_rest_ms     (TwBrowser     *self);
+void                  tw_browser_set_tab_rest_ms     (TwBrowser     *self,
+                                                      guint          rest_ms);
 gboolean              tw_browser_get_emulate_focus   (TwBrowser     *self);
 void                  tw_browser_set_emulate_focus   (TwBrowser     *self,
                                                       gboolean       emulate_focus);

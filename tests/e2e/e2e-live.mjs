@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,6 +14,7 @@ import { after, before, test } from 'node:test';
 import { callOk, connectClient, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { expectEvent } from './lib/wait.mjs';
 
 const options = requirementOptions();
 let session;
@@ -251,5 +253,81 @@ test('a tab restored from the last session lists its page at once and loads it w
     }
   } finally {
     fs.rmSync(persist, { recursive: true, force: true, maxRetries: 10 });
+  }
+});
+
+// A page that tells the server each time it is hidden or shown, and whose
+// button answers only on a visible page that gets animation frames.
+const RESTING_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Resting</title></head><body>
+<button id="go" type="button">Go</button><p id="out">not clicked</p>
+<script>
+  window.states = [document.visibilityState];
+  document.addEventListener('visibilitychange', () => {
+    window.states.push(document.visibilityState);
+    fetch('/seen?state=' + document.visibilityState);
+  });
+  document.getElementById('go').addEventListener('click', () => {
+    const state = document.visibilityState;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      document.getElementById('out').textContent = 'framed while ' + state;
+    }));
+  });
+</script></body></html>`;
+
+test('a background tab left alone rests, and wakes live before the next command runs on it', options, async () => {
+  let hidden = [expectEvent('the resting tab to be hidden')];
+  let shown = 0;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (url.pathname === '/seen') {
+      if (url.searchParams.get('state') === 'hidden')
+        hidden[hidden.length - 1].happened(true);
+      else
+        shown++;
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(url.pathname === '/resting' ? RESTING_PAGE : '<!doctype html><title>Front</title><h1>Front</h1>');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  // A tab rests 300 ms after its last command rather than 30 s.
+  const app = await startTabwright({ env: { TABWRIGHT_TAB_REST_MS: '300' } });
+  const agent = await connectClient(app);
+  try {
+    await callOk(agent, 'browser_new_tab', { url: `${base}/front` });
+    const { data: { browserId } } = await callOk(agent, 'browser_new_tab', { url: `${base}/resting` });
+
+    // Left alone behind the tab on screen, the page is hidden.
+    await hidden[0].wait();
+
+    // The next command finds it visible again, and has seen it change.
+    hidden.push(expectEvent('the tab to rest a second time'));
+    const { data: first } = await callOk(agent, 'browser_evaluate', { browserId, function: '() => [document.visibilityState, window.states]' });
+    assert.equal(first.result[0], 'visible', 'the command ran on a visible page');
+    assert.deepEqual(first.result[1], ['visible', 'hidden', 'visible'], 'the page rested and woke before the command');
+    const text = resultText(await agent.callTool({ name: 'browser_snapshot', arguments: { browserId } }));
+
+    // Resting again, a click whose handler needs animation frames still
+    // does what it does on screen.
+    await hidden[1].wait();
+    await callOk(agent, 'browser_click', { browserId, ref: refIn(text, 'button "Go"') });
+    const { data: after } = await callOk(agent, 'browser_evaluate', { browserId,
+      function: `async () => {
+        await new Promise((resolve) => {
+          const check = () => (document.getElementById('out').textContent !== 'not clicked' ? resolve() : requestAnimationFrame(check));
+          check();
+        });
+        return [document.getElementById('out').textContent, window.states];
+      }` });
+    assert.equal(after.result[0], 'framed while visible', 'the click ran on a visible page that got animation frames');
+    assert.deepEqual(after.result[1], ['visible', 'hidden', 'visible', 'hidden', 'visible'], 'it rested twice and woke each time');
+    assert.ok(shown >= 2, `the page told the server it was shown again: ${shown}`);
+  } finally {
+    await agent.close().catch(() => {});
+    assert.ok((await app.stop()).clean, 'tabwright exits cleanly');
+    await new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
   }
 });

@@ -106,6 +106,28 @@ const PageState = {
     return document.title;
   },
 
+  // A tab that rested in the background is shown again before a command
+  // runs on it: this answers once the page sees itself visible and one
+  // animation frame has passed, so that the command finds the page as live
+  // as a tab on screen, its frames, observers and transitions running.
+  whenVisible (ctx, args) {
+    return new Promise((resolve) => {
+      const start = Base.now();
+      const framed = () => requestAnimationFrame(() => resolve({ waitedMs: Math.round(Base.now() - start) }));
+      if (document.visibilityState === 'visible') {
+        framed();
+        return;
+      }
+      const changed = () => {
+        if (document.visibilityState !== 'visible')
+          return;
+        document.removeEventListener('visibilitychange', changed, true);
+        framed();
+      };
+      document.addEventListener('visibilitychange', changed, true);
+    });
+  },
+
   elementBox (ctx, args) {
     const el = Refs.resolve(ctx, args.ref);
     let rect = Dom.viewportRect(el);
@@ -139,3 +161,4 @@ Api.register('pageState.findText', PageState.findText);
 Api.register('pageState.viewportSize', PageState.viewportSize);
 Api.register('pageState.elementBox', PageState.elementBox);
 Api.register('pageState.title', PageState.title);
+Api.register('pageState.whenVisible', PageState.whenVisible);
