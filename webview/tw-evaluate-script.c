@@ -42,10 +42,11 @@ tw_evaluate_script_get_user_script (void)
                                                   "tabwrightHelperSource", get_helper_source (),
                                                   NULL);
 
-      /* Only the top frame: browser_evaluate runs in the main document. */
+      /* Every frame: browser_evaluate runs in the main document, or in the
+       * frame of another origin that holds its ref. */
       g_once_init_leave (&script,
                          webkit_user_script_new (source,
-                                                 WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                 WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
                                                  WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
                                                  NULL, NULL));
     }

@@ -70,6 +70,9 @@ evaluate_answer_lost (GTask        *task,
   return TRUE;
 }
 
+static void evaluate_answer (GTask      *task,
+                             JsonObject *answer);
+
 static void
 evaluate_done_cb (GObject      *object,
                   GAsyncResult *result,
@@ -81,9 +84,7 @@ evaluate_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = NULL;
   g_autofree char *json = NULL;
-  JsonObject *answer;
   JsonNode *root;
-  JsonNode *value_node;
 
   value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object),
                                                                  result, &error);
@@ -126,7 +127,17 @@ evaluate_done_cb (GObject      *object,
       return;
     }
 
-  answer = json_node_get_object (root);
+  evaluate_answer (task, json_node_get_object (root));
+}
+
+/* The helper's answer (evaluate.js): the function's value, its exception,
+ * or that the element could not be handed to it. */
+static void
+evaluate_answer (GTask      *task,
+                 JsonObject *answer)
+{
+  ActionRun *run = g_task_get_task_data (task);
+  JsonNode *value_node;
 
   if (json_object_get_boolean_member_with_default (answer, "missing", FALSE))
     {
@@ -211,6 +222,58 @@ run_evaluate_in_page (GTask *task)
 }
 
 static void
+evaluate_in_frame_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+  g_autoptr(JsonNode) node = _tw_tab_actions_run_call_finish (task, object, result);
+
+  if (node == NULL)
+    return;
+
+  g_clear_handle_id (&run->timer_id, g_source_remove);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      _tw_tab_actions_run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                   "The function's result could not be read"));
+      return;
+    }
+
+  evaluate_answer (task, json_node_get_object (node));
+}
+
+/* With a ref inside a frame of another origin: the function runs in that
+ * frame's own world (the UI process can only run scripts in the main
+ * frame's), through the frame's runtime and the web-process extension
+ * (webview/runtime/frames.js, frames.evaluate). */
+static void
+run_evaluate_in_frame (GTask *task)
+{
+  ActionRun *run = g_task_get_task_data (task);
+  g_autofree char *body = tw_evaluate_script_build_body (json_object_get_string_member (run->params, "function"));
+  g_autofree char *source = g_strdup_printf ("(async function (nonce, maxBytes) {\n%s\n})", body);
+  g_autoptr(JsonObject) args = json_object_new ();
+
+  run->phase = PHASE_ACT;
+  run->acted = TRUE;
+
+  json_object_set_int_member (args, "frame", run->frame);
+  json_object_set_string_member (args, "source", source);
+  json_object_set_string_member (args, "nonce", run->nonce != NULL ? run->nonce : "");
+  json_object_set_double_member (args, "maxBytes", (double) TW_TAB_ACTIONS_MAX_RESULT_BYTES);
+
+  run->timer_id = _tw_tab_actions_run_add_timeout (task, run->script_timeout_ms,
+                                                   evaluate_timeout_cb);
+  /* The runtime's own limit comes after the function's, which says more. */
+  tw_page_runtime_call_with_timeout_async (run->runtime, "frames.evaluate", args,
+                                           run->script_timeout_ms + 5000,
+                                           g_task_get_cancellable (task),
+                                           evaluate_in_frame_cb, g_object_ref (task));
+}
+
+static void
 evaluate_exposed (GTask      *task,
                   JsonObject *answer)
 {
@@ -220,7 +283,10 @@ evaluate_exposed (GTask      *task,
     json_object_set_member (run->result, "element",
                             json_node_copy (json_object_get_member (answer, "element")));
 
-  run_evaluate_in_page (task);
+  if (run->frame != 0)
+    run_evaluate_in_frame (task);
+  else
+    run_evaluate_in_page (task);
 }
 
 /* Starting: with a ref, the element is first handed to the page's world

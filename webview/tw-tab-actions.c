@@ -476,16 +476,8 @@ check_params (ActionRun  *run,
       if (!check_string (params, "ref", FALSE, TRUE, error) ||
           !check_string (params, "function", TRUE, TRUE, error))
         return FALSE;
-      /* The function runs in the main frame's own world, which cannot
-       * hold an element of a frame of another origin. */
-      if (run->frame != 0)
-        {
-          g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                       "browser_evaluate cannot take %s: it is inside a frame of another "
-                       "origin; act on it with browser_click, browser_type or browser_fill",
-                       json_object_get_string_member (params, "ref"));
-          return FALSE;
-        }
+      /* With a ref inside a frame of another origin, the function runs in
+       * that frame's own world (tw-tab-actions-evaluate.c). */
       return TRUE;
 
     /* browser_mouse (issue 18): the page checks the point and its scale

@@ -2,7 +2,8 @@
 //
 // Controls a person clicks through something else: a select whose own
 // placeholder lies over its input, switches and radios whose input is
-// 0 x 0 or visually hidden behind the label or track a person clicks, and a
+// 0 x 0, visually hidden or not rendered at all (display: none) behind the
+// label or track a person clicks, and a
 // stack of toasts that spreads out under the pointer. The agent acts as a
 // person's click acts, the result says how, and the checks read what the
 // page itself recorded. Every fixture (tests/e2e/fixtures/covered/) runs in
@@ -114,6 +115,28 @@ test('radios hidden in three ways are chosen through their labels', options, asy
     'click plan-team', 'change plan-team true',
     'click plan-free', 'change plan-free true',
   ].flatMap((e) => e.startsWith('click') ? ['click label', e] : [e]));
+});
+
+test('a checkbox or radio whose input is display: none is clicked through the label a person sees', options, async () => {
+  const id = await openPage('display-none.html');
+  const text = await snapshot(id);
+  // Only the controls whose label shows get a ref.
+  assert.ok(!text.includes('Ghost option') && !text.includes('Shy option'), text);
+  const dark = refIn(text, 'checkbox "Dark mode"');
+
+  let r = await click(id, dark);
+  assert.match(r.text, /^Clicked checkbox "Dark mode" @e\d+ through its label <label class="toggle">; it is now checked\./, r.text);
+  assert.equal(r.data.checked, true);
+  // As for a person's click: the label's click, then the input's, which bubbles through the label.
+  assert.deepEqual(await evaluate(id, '() => log'), ['click label', 'click dark', 'click label', 'change dark true']);
+  assert.match(await snapshot(id), /checkbox "Dark mode" @e\d+ \[checked\]/);
+  r = await click(id, dark);
+  assert.ok(r.text.includes('; it is now unchecked.'), r.text);
+  assert.equal(await evaluate(id, "() => document.getElementById('dark').checked"), false);
+
+  r = await click(id, refIn(text, 'radio "Large"'));
+  assert.match(r.text, /^Clicked radio "Large" @e\d+ through its label <label>; it is now checked\./, r.text);
+  assert.equal(await evaluate(id, "() => document.querySelector('input[name=size]:checked').value"), 'l');
 });
 
 test('a button in a lower toast is reached by hovering the stack first', options, async () => {

@@ -191,3 +191,35 @@ test('a frame of another origin inside a frame of another origin is read and act
   const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
   assert.ok(width > 20 && width < 200 && height > 8 && height < 80, `a button-sized picture: ${width}x${height}`);
 });
+
+test('browser_evaluate with a ref inside a frame of another origin runs in that frame', options, async () => {
+  const id = await openCheckout();
+  const text = await snapshot(id);
+  const number = refIn(text, 'textbox "Card number"');
+  const evaluate = async (fn, ref = number) =>
+    (await callOk(client, 'browser_evaluate', { browserId: id, ref, function: fn })).data;
+
+  // The element, the frame's globals (a const of its script) and its origin.
+  const inFrame = await evaluate("(el) => [el.id, location.origin, typeof typed, document.title]");
+  assert.deepEqual(inFrame.result, ['number', provider.origin, 'object', 'Card']);
+  assert.equal(inFrame.resultType, 'array');
+
+  // Promises are awaited; what the frame's page changes, it sees.
+  await callOk(client, 'browser_fill', { browserId: id, ref: number, value: '4242 4242 4242 4242' });
+  const later = await evaluate('async (el) => { await new Promise((r) => setTimeout(r, 10)); return el.value; }');
+  assert.equal(later.result, '4242 4242 4242 4242');
+
+  // An exception is the function's, with its message.
+  const thrown = await callError(client, 'browser_evaluate',
+    { browserId: id, ref: number, function: "(el) => { throw new Error('no card ' + el.id); }" },
+    'browser_script_error');
+  assert.ok(thrown.error.message.includes('no card number'), thrown.text);
+
+  // Without a ref the function still runs in the shop's page.
+  assert.equal(await evaluateIn(client, id, '() => location.origin'), fixtures.origin);
+
+  // A ref of a frame that has gone is stale.
+  await evaluateIn(client, id, "() => { document.getElementById('card').remove(); return true; }");
+  await callError(client, 'browser_evaluate', { browserId: id, ref: number, function: '(el) => el.id' },
+    'browser_stale_ref');
+});

@@ -16,7 +16,15 @@
  * way, so they run within the call the UI process made, as a user gesture:
  * the engine lets a frame of another origin move the focus only then.
  * Page scripts run in another world: they can neither see the native
- * function nor forge what it answers. */
+ * function nor forge what it answers.
+ *
+ * A second native function, __tabwrightPageCall(source, nonce, maxBytes),
+ * runs browser_evaluate's function in the page's own world of the frame
+ * whose runtime calls it: the UI process can only run scripts in the main
+ * frame's, and a frame of another origin keeps its globals and elements to
+ * itself. It answers what the function expression source, called with
+ * nonce and maxBytes, returns (evaluate-call.js's promise of a JSON
+ * string), or null when it could not run. */
 
 #include "config.h"
 
@@ -305,6 +313,43 @@ native_call_cb (const char *target,
   return runtime_call (frame, number, function, args, next_ref);
 }
 
+/* __tabwrightPageCall(source, nonce, maxBytes): source, a function
+ * expression, evaluated in the page's own world of the frame and called
+ * with nonce and maxBytes; its value, or null when it did not run. */
+static JSCValue *
+native_page_call_cb (const char *source,
+                     const char *nonce,
+                     double      max_bytes,
+                     GWeakRef   *frame_ref)
+{
+  g_autoptr(WebKitFrame) frame = g_weak_ref_get (frame_ref);
+  g_autoptr(JSCContext) context = NULL;
+  g_autoptr(JSCValue) function = NULL;
+  g_autoptr(JSCValue) answer = NULL;
+  JSCException *exception;
+
+  if (frame == NULL || source == NULL || nonce == NULL)
+    return NULL;
+
+  context = webkit_frame_get_js_context (frame);
+  function = jsc_context_evaluate_with_source_uri (context, source, -1,
+                                                   "tabwright-evaluate.js", 1);
+  if (function != NULL && jsc_value_is_function (function))
+    answer = jsc_value_function_call (function, G_TYPE_STRING, nonce, G_TYPE_DOUBLE, max_bytes,
+                                      G_TYPE_NONE);
+
+  exception = jsc_context_get_exception (context);
+  if (exception != NULL)
+    {
+      g_debug ("browser_evaluate could not run in a frame: %s",
+               jsc_exception_get_message (exception));
+      jsc_context_clear_exception (context);
+      return NULL;
+    }
+
+  return g_steal_pointer (&answer);
+}
+
 static void
 window_object_cleared_cb (WebKitScriptWorld *world,
                           WebKitWebPage     *page,
@@ -321,6 +366,13 @@ window_object_cleared_cb (WebKitScriptWorld *world,
                                    JSC_TYPE_VALUE, 4, G_TYPE_STRING, G_TYPE_STRING,
                                    G_TYPE_STRING, G_TYPE_DOUBLE);
   jsc_context_set_value (context, "__tabwrightFrames", native);
+
+  g_clear_object (&native);
+  native = jsc_value_new_function (context, "__tabwrightPageCall", G_CALLBACK (native_page_call_cb),
+                                   weak_ref_new (frame), (GDestroyNotify) weak_ref_free,
+                                   JSC_TYPE_VALUE, 3, G_TYPE_STRING, G_TYPE_STRING,
+                                   G_TYPE_DOUBLE);
+  jsc_context_set_value (context, "__tabwrightPageCall", native);
 }
 
 void

@@ -385,25 +385,38 @@ const Actionability = {
   // What a person clicks for a checkbox or radio kept out of sight behind
   // its styled stand-in: a label of it that shows, else the nearest box
   // around it that shows and holds no other control (a switch's wrapper
-  // with its track and thumb). Answers {el, label} or null.
+  // with its track and thumb). Answers {el, label} or null. An input that
+  // is not rendered at all (display: none) has only its label: a click on
+  // the label still toggles it, and nothing else stands for it.
   standIn (el) {
     if (el.localName !== 'input' || (el.type !== 'checkbox' && el.type !== 'radio'))
       return null;
     const s = el.ownerDocument.defaultView.getComputedStyle(el);
-    if (!s || s.display === 'none' || s.visibility !== 'visible' ||
+    if (s && s.display === 'none')
+      return Actionability.shownLabel(el);
+    if (!s || s.visibility !== 'visible' ||
         (typeof el.checkVisibility === 'function' && !el.checkVisibility()) ||
         !Actionability.outOfSight(el))
       return null;
-    for (const l of el.labels || []) {
-      if (Actionability.visible(l) && !Actionability.outOfSight(l))
-        return { el: l, label: true };
-    }
+    const label = Actionability.shownLabel(el);
+    if (label !== null)
+      return label;
     const doc = el.ownerDocument;
     for (let a = Dom.parent(el), i = 0; a && a.nodeType === 1 && i < 3; a = Dom.parent(a), i++) {
       if (a === doc.body || a === doc.documentElement || Actionability.holdsOtherControl(a, el))
         break;
       if (Actionability.visible(a) && !Actionability.outOfSight(a))
         return { el: a, label: false };
+    }
+    return null;
+  },
+
+  // A label of el that a person sees and can click, as {el, label: true},
+  // or null.
+  shownLabel (el) {
+    for (const l of el.labels || []) {
+      if (Actionability.visible(l) && !Actionability.outOfSight(l))
+        return { el: l, label: true };
     }
     return null;
   },

@@ -196,6 +196,27 @@ const Frames = {
     }
   },
 
+  // frames.evaluate: browser_evaluate's function (args.source, a function
+  // expression of nonce and maxBytes, webview/tw-evaluate-script.c) run in
+  // this frame's page world by the extension, for a ref inside this frame;
+  // its answer ({value, type, truncated}, {threw, …} or {missing}), read
+  // without a lookup the page could change: the page's promise is awaited
+  // with this world's own then.
+  evaluate (ctx, args) {
+    const native = globalThis.__tabwrightPageCall;
+    const answer = typeof native === 'function'
+      ? native(String(args.source), String(args.nonce), Number(args.maxBytes)) : null;
+    const read = (json) => {
+      if (typeof json !== 'string')
+        throw Base.error('browser_internal', 'the function could not run in the frame');
+      return JSON.parse(json);
+    };
+    if (answer !== null && typeof answer === 'object')
+      return new Promise((resolve, reject) => Reflect.apply(Frames.THEN, answer, [resolve, reject])).then(read);
+    return read(answer);
+  },
+  THEN: Promise.prototype.then,
+
   textHere (ctx, args) {
     const parts = [];
     PageState.collect(document, parts, args.depth | 0);
@@ -409,3 +430,4 @@ Api.register('frames.focused', Frames.focused);
 Api.register('frames.show', Frames.show);
 Api.register('frames.pointerOut', Frames.pointerOut);
 Api.register('frames.text', Frames.textHere);
+Api.register('frames.evaluate', Frames.evaluate);

@@ -374,6 +374,16 @@ const Snapshot = {
     ctx.stamp = stamp;
   },
 
+  // Whether el is a checkbox or radio that is not rendered (display: none)
+  // but has a label a person sees and clicks to toggle it: the control is
+  // there for that person, so it gets a ref, and a click on it goes
+  // through that label (Actionability.standIn).
+  drawnByLabel (el, style) {
+    return style.display === 'none' && el.localName === 'input' &&
+           (el.type === 'checkbox' || el.type === 'radio') && !el.hidden &&
+           Actionability.shownLabel(el) !== null;
+  },
+
   walkOne (ctx, el, out, depth, frameDepth, modal) {
     if (!Snapshot.tick(ctx, depth))
       return;
@@ -403,12 +413,12 @@ const Snapshot = {
     if (ctx.fast && !Snapshot.setsVisibility(el, attrs) && tag !== 'option' && tag !== 'optgroup') {
       if (!el.checkVisibility()) {
         style = Dom.style(ctx, el);
-        if (style === null || style.display !== 'contents')
+        if (style === null || (style.display !== 'contents' && !Snapshot.drawnByLabel(el, style)))
           return;
       }
     } else {
       style = Dom.style(ctx, el);
-      if (style === null || style.display === 'none')
+      if (style === null || (style.display === 'none' && !Snapshot.drawnByLabel(el, style)))
         return;
       shown = style.visibility === 'visible';
       // content-visibility: hidden (hidden="until-found" among others)
