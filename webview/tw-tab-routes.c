@@ -27,6 +27,7 @@ typedef struct
   char       *url;          /* the glob the agent gave */
   char       *pattern;      /* it as a RegExp source */
   GRegex     *regex;        /* the same, for the loads answered here */
+  gboolean    type_guessed; /* no Content-Type given nor known from the body */
   char       *method;       /* NULL: any */
   const char *action;       /* "fulfill", "abort" or "continue" */
   int         status;
@@ -354,6 +355,33 @@ route_mime_type (Route  *route,
   return g_steal_pointer (&type);
 }
 
+/* The type of the route's answer to @url. A route that gave none answers
+ * a page, script or style sheet with the type its URL and body say, as a
+ * server would: a style sheet from another origin applies only as
+ * text/css. */
+static char *
+answer_type (Route      *route,
+             const char *url,
+             char      **charset)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *guessed = NULL;
+  g_autofree char *name = NULL;
+  gboolean uncertain = FALSE;
+
+  if (!route->type_guessed)
+    return route_mime_type (route, charset);
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  name = uri != NULL ? g_path_get_basename (g_uri_get_path (uri)) : NULL;
+  guessed = g_content_type_guess (name, route->body != NULL ? g_bytes_get_data (route->body, NULL) : NULL,
+                                  route->body != NULL ? g_bytes_get_size (route->body) : 0, &uncertain);
+  if (charset != NULL)
+    *charset = g_strdup ("utf-8");
+  if (uncertain || g_content_type_is_unknown (guessed))
+    return route_mime_type (route, NULL);
+  return g_content_type_get_mime_type (guessed);
+}
+
 /* A load other than fetch() and XMLHttpRequest that a fulfil route
  * answers: the extension sent it here (tw-extension-routes.c). */
 static void
@@ -391,12 +419,16 @@ route_scheme_cb (WebKitURISchemeRequest *request,
   stream = g_memory_input_stream_new_from_bytes (route->body != NULL ? route->body : g_bytes_new_static ("", 0));
   response = webkit_uri_scheme_response_new (stream, route->body != NULL ? (gint64) g_bytes_get_size (route->body) : 0);
   webkit_uri_scheme_response_set_status (response, route->status, soup_status_get_phrase (route->status));
-  type = route_mime_type (route, NULL);
+  type = answer_type (route, url, NULL);
   webkit_uri_scheme_response_set_content_type (response, type);
   headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
   members = json_object_get_members (route->headers);
+  if (route->type_guessed)
+    soup_message_headers_append (headers, "Content-Type", type);
   for (GList *l = members; l != NULL; l = l->next)
     {
+      if (route->type_guessed && g_ascii_strcasecmp (l->data, "Content-Type") == 0)
+        continue;
       soup_message_headers_append (headers, l->data, json_object_get_string_member (route->headers, l->data));
       allow_origin |= g_ascii_strcasecmp (l->data, "Access-Control-Allow-Origin") == 0;
     }
@@ -478,7 +510,7 @@ load_document (WebKitWebView *view,
   g_set_weak_pointer (&load->view, view);
   load->url = g_strdup (url);
   load->body = route->body != NULL ? g_bytes_ref (route->body) : g_bytes_new_static ("", 0);
-  load->mime_type = route_mime_type (route, &load->charset);
+  load->mime_type = answer_type (route, url, &load->charset);
   g_idle_add_full (G_PRIORITY_DEFAULT, load_document_cb, load, (GDestroyNotify) document_load_free);
 }
 
@@ -837,6 +869,7 @@ add_route (GTask *task)
       else if (text != NULL && (parsed = json_from_string (text, NULL)) != NULL &&
                (JSON_NODE_HOLDS_OBJECT (parsed) || JSON_NODE_HOLDS_ARRAY (parsed)))
         type = g_strdup ("application/json");
+      route->type_guessed = type == NULL;
       json_object_set_string_member (route->headers, "Content-Type",
                                      type != NULL ? type : "text/plain; charset=utf-8");
     }

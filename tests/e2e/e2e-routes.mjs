@@ -97,6 +97,11 @@ function startServers() {
       res.end('h1 { color: rgb(0, 0, 255); }');
       return;
     }
+    if (url.pathname === '/gone.js') {
+      res.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
+      res.end('window.ran = (window.ran || []).concat("real");');
+      return;
+    }
     if (url.pathname === '/framed') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end('<!DOCTYPE html><title>Framed</title><h1>Outer page</h1><iframe id="inner" src="/mocked/frame"></iframe>');
@@ -268,8 +273,8 @@ test('a routed page, image, script and style sheet reach the page as if the serv
   await route({ browserId: id, url: '*/owl.png', bodyPath: 'pic.png' });
   await route({ browserId: id, url: '*/assets/app.js', headers: { 'Content-Type': 'text/javascript' },
     body: 'window.fromScript = "mocked";' });
-  const added = await route({ browserId: id, url: '*/assets/app.css', headers: { 'Content-Type': 'text/css' },
-    body: 'h1 { color: rgb(255, 0, 0); }' });
+  // No Content-Type given: the style sheet's URL says text/css, as a server would.
+  const added = await route({ browserId: id, url: '*/assets/app.css', body: 'h1 { color: rgb(255, 0, 0); }' });
   assert.match(added.text, /images, scripts, style sheets/);
 
   const reload = await callOk(client, 'browser_reload', { browserId: id });
@@ -326,5 +331,27 @@ test('a routed frame document is answered inside its frame, and the page around 
   // As the result says: the frame's document comes from another origin.
   assert.equal(await evaluateIn(client, id, '() => document.getElementById("inner").contentDocument'), null);
   assert.equal(seen.filter((line) => line === 'GET /mocked/frame').length, 0, 'the server never got the frame request');
+  await route({ browserId: id, remove: 'all' });
+});
+
+test('an error status a route gives reaches the page as the same status from the server does', options, async () => {
+  const id = await openTab(client, `${origin}/assets`);
+  await route({ browserId: id, url: '*/routed/gone.js', status: 404, headers: { 'Content-Type': 'text/javascript' },
+    body: 'window.ran = (window.ran || []).concat("routed");' });
+  const before = seen.length;
+  // A script answered 404 fails and does not run, whoever answers.
+  const look = (prefix) => `() => new Promise((resolve) => {
+    const script = document.createElement('script'); script.src = '${prefix}/gone.js';
+    script.onload = () => resolve({ event: 'load', ran: window.ran || [] });
+    script.onerror = () => resolve({ event: 'error', ran: window.ran || [] });
+    document.body.append(script); })`;
+  const real = await evaluateIn(client, id, look(''));
+  assert.equal(requestsTo('/gone.js'), 1);
+  const routed = await evaluateIn(client, id, look('/routed'));
+  assert.deepEqual(real, { event: 'error', ran: [] });
+  assert.deepEqual(routed, real, 'the page sees the routed 404 as it sees the server\'s');
+  assert.equal(seen.slice(before).filter((line) => line.startsWith('GET /routed')).length, 0);
+  const listed = await route({ browserId: id });
+  assert.deepEqual(listed.data.routes[0].lastRequests, [`GET ${origin}/routed/gone.js`]);
   await route({ browserId: id, remove: 'all' });
 });
