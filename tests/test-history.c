@@ -242,6 +242,81 @@ test_bookmarks_kept (void)
   g_rmdir (dir);
 }
 
+typedef struct
+{
+  gboolean done;
+  gboolean bookmarked;
+} Lookup;
+
+static void
+looked_up_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Lookup *lookup = user_data;
+  g_autoptr(GError) error = NULL;
+
+  lookup->bookmarked = tw_history_lookup_bookmark_finish (TW_HISTORY (object), result, &error);
+  g_assert_no_error (error);
+  lookup->done = TRUE;
+}
+
+static gboolean
+lookup_bookmark (TwHistory  *history,
+                 const char *url)
+{
+  Lookup lookup = { 0 };
+
+  tw_history_lookup_bookmark_async (history, url, NULL, looked_up_cb, &lookup);
+  while (!lookup.done)
+    g_main_context_iteration (NULL, TRUE);
+  return lookup.bookmarked;
+}
+
+/* After a restart, before the bookmarks are read: the database answers
+ * for each page, and a change made meanwhile is neither lost nor undone
+ * by what was read before it. */
+static void
+test_bookmarks_before_read (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tabwright-history-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "history.sqlite", NULL);
+
+  {
+    g_autoptr(TwHistory) history = tw_history_new (path);
+
+    tw_history_set_bookmarked (history, "http://127.0.0.1/kept", "Kept", TRUE);
+    tw_history_set_bookmarked (history, "http://127.0.0.1/removed", "Removed", TRUE);
+    flush (history);
+  }
+
+  {
+    g_autoptr(TwHistory) history = tw_history_new (path);
+
+    /* No main loop has run: the bookmarks are not read yet. */
+    tw_history_set_bookmarked (history, "http://127.0.0.1/removed", NULL, FALSE);
+    tw_history_set_bookmarked (history, "http://127.0.0.1/new", "New", TRUE);
+    g_assert_true (lookup_bookmark (history, "http://127.0.0.1/kept"));
+    g_assert_false (lookup_bookmark (history, "http://127.0.0.1/removed"));
+    g_assert_true (lookup_bookmark (history, "http://127.0.0.1/new"));
+    g_assert_false (lookup_bookmark (history, "http://127.0.0.1/never"));
+    flush (history);
+    g_assert_true (tw_history_is_bookmarked (history, "http://127.0.0.1/kept"));
+    g_assert_false (tw_history_is_bookmarked (history, "http://127.0.0.1/removed"));
+    g_assert_true (tw_history_is_bookmarked (history, "http://127.0.0.1/new"));
+  }
+
+  {
+    g_autoptr(TwHistory) history = tw_history_new (path);
+
+    g_assert_false (lookup_bookmark (history, "http://127.0.0.1/removed"));
+    g_assert_true (lookup_bookmark (history, "http://127.0.0.1/new"));
+  }
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_unavailable (void)
 {
@@ -267,6 +342,7 @@ main (int   argc,
   g_test_add_func ("/history/query-syntax", test_query_syntax);
   g_test_add_func ("/history/time-range", test_time_range);
   g_test_add_func ("/history/bookmarks-kept", test_bookmarks_kept);
+  g_test_add_func ("/history/bookmarks-before-read", test_bookmarks_before_read);
   g_test_add_func ("/history/unavailable", test_unavailable);
 
   return g_test_run ();

@@ -371,6 +371,33 @@ popover_hidden (gpointer data)
   return !gtk_widget_get_visible (data);
 }
 
+static gboolean
+star_shows_bookmark (gpointer data)
+{
+  return g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (data)), "starred-symbolic") == 0;
+}
+
+static void
+history_flushed_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (tw_history_flush_finish (TW_HISTORY (object), result, NULL));
+  *done = TRUE;
+}
+
+static void
+flush_history (TwHistory *history)
+{
+  gboolean done = FALSE;
+
+  tw_history_flush_async (history, NULL, history_flushed_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* The workspace's history in the window: the star bookmarks the page shown,
  * and typing in the address bar suggests visited and bookmarked pages,
  * which open when chosen. */
@@ -448,6 +475,30 @@ test_window_history (void)
   g_signal_emit_by_name (star, "clicked");
   g_assert_false (tw_history_is_bookmarked (history, base_url));
   g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
+
+  /* Bookmarked again, then the app restarts: the star shows the bookmark
+   * of the page shown, and removes it. */
+  g_signal_emit_by_name (star, "clicked");
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "starred-symbolic");
+  flush_history (history);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&workspace);
+
+  workspace = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+  browser = tw_workspace_get_browser (workspace);
+  history = tw_browser_get_history (browser);
+  window = tw_window_new (NULL, browser, "history", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  star = tw_test_find_named (GTK_WIDGET (window), "bookmark_button");
+  tab = tw_browser_open_tab (browser, base_url);
+  tw_test_wait_until (tab_loaded, tab, 20000, "the page to load after the restart");
+  tw_test_wait_until (star_shows_bookmark, star, 5000, "the star to show the bookmark");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (star), ==, "Remove Bookmark");
+  g_signal_emit_by_name (star, "clicked");
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
+  flush_history (history);
+  g_assert_false (tw_history_is_bookmarked (history, base_url));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

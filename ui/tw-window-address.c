@@ -44,19 +44,67 @@ address_icon (const char *uri)
   return "channel-insecure-symbolic";
 }
 
-/* The star says whether the page shown is bookmarked. */
 static void
-update_bookmark_button (TwWindow *self)
+show_star (TwWindow *self)
 {
-  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
-  gboolean bookmarked = tab != NULL &&
-                        tw_history_is_bookmarked (tw_browser_get_history (self->browser),
-                                                  tw_browser_tab_get_uri (tab));
+  gboolean bookmarked = self->star_known && self->star_bookmarked;
 
   gtk_button_set_icon_name (self->bookmark_button,
                             bookmarked ? "starred-symbolic" : "non-starred-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->bookmark_button),
                                bookmarked ? _("Remove Bookmark") : _("Bookmark This Page"));
+}
+
+static void
+bookmark_looked_up_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(TwWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean bookmarked = tw_history_lookup_bookmark_finish (TW_HISTORY (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->star_cancellable);
+  /* A history that cannot be read has no bookmarks to show. */
+  self->star_known = TRUE;
+  self->star_bookmarked = error == NULL && bookmarked;
+  show_star (self);
+}
+
+/* The star says whether the page shown is bookmarked, as the history's
+ * database says: asked for each page shown, and again when the bookmarks
+ * change, so it is right before the bookmarks are read at start too. */
+static void
+refresh_star (TwWindow *self,
+              gboolean  changed)
+{
+  TwBrowserTab *tab = _tw_window_get_selected_tab (self);
+  const char *uri = tab != NULL ? tw_browser_tab_get_uri (tab) : NULL;
+
+  if (!changed && g_strcmp0 (uri, self->star_url) == 0)
+    return;
+  if (g_strcmp0 (uri, self->star_url) != 0)
+    {
+      g_free (self->star_url);
+      self->star_url = g_strdup (uri);
+      self->star_known = FALSE;
+    }
+  g_cancellable_cancel (self->star_cancellable);
+  g_clear_object (&self->star_cancellable);
+  show_star (self);
+  if (uri == NULL || !tw_history_keeps_url (uri) || self->browser == NULL)
+    return;
+  self->star_cancellable = g_cancellable_new ();
+  tw_history_lookup_bookmark_async (tw_browser_get_history (self->browser), uri, self->star_cancellable,
+                                    bookmark_looked_up_cb, g_object_ref (self));
+}
+
+static void
+bookmarks_changed_cb (TwWindow *self)
+{
+  refresh_star (self, TRUE);
 }
 
 void
@@ -74,7 +122,13 @@ _tw_window_toggle_bookmark (TwWindow *self)
   if (!tw_history_keeps_url (uri))
     return;
 
-  bookmarked = !tw_history_is_bookmarked (history, uri);
+  /* The star acts on what it shows; it shows nothing it does not know. */
+  if (!self->star_known || g_strcmp0 (uri, self->star_url) != 0)
+    return;
+
+  bookmarked = !self->star_bookmarked;
+  self->star_bookmarked = bookmarked;
+  show_star (self);
   tw_history_set_bookmarked (history, uri, tw_browser_tab_get_title (tab), bookmarked);
   tw_window_add_toast (self, bookmarked ? _("Bookmarked") : _("Bookmark removed"));
 }
@@ -106,7 +160,7 @@ _tw_window_update_address (TwWindow *self)
   gtk_entry_set_icon_from_icon_name (self->address_entry, GTK_ENTRY_ICON_PRIMARY,
                                      address_icon (uri));
 
-  update_bookmark_button (self);
+  refresh_star (self, FALSE);
 
   if (owner != NULL)
     {
@@ -382,8 +436,8 @@ void
 _tw_window_connect_history (TwWindow *self)
 {
   g_signal_connect_object (tw_browser_get_history (self->browser), "bookmarks-changed",
-                           G_CALLBACK (update_bookmark_button), self, G_CONNECT_SWAPPED);
-  update_bookmark_button (self);
+                           G_CALLBACK (bookmarks_changed_cb), self, G_CONNECT_SWAPPED);
+  refresh_star (self, TRUE);
 }
 
 void
@@ -391,6 +445,9 @@ _tw_window_dispose_address (TwWindow *self)
 {
   g_cancellable_cancel (self->suggest_cancellable);
   g_clear_object (&self->suggest_cancellable);
+  g_cancellable_cancel (self->star_cancellable);
+  g_clear_object (&self->star_cancellable);
+  g_clear_pointer (&self->star_url, g_free);
   if (self->suggestions != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->suggestions));

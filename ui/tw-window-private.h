@@ -60,6 +60,12 @@ struct _TwWindow
   GtkPopover           *suggestions;
   GtkListBox           *suggestion_list;
   GCancellable         *suggest_cancellable;
+  /* What the star shows: whether star_url is bookmarked, as the history
+   * answered (star_known) or as the person just set it. */
+  GCancellable         *star_cancellable;
+  char                 *star_url;
+  gboolean              star_known;
+  gboolean              star_bookmarked;
 
   guint                 address_edited : 1;
   guint                 setting_address : 1;

@@ -19,6 +19,7 @@ typedef enum
   JOB_TITLE,
   JOB_BOOKMARK,
   JOB_LOAD_BOOKMARKS,
+  JOB_LOOKUP_BOOKMARK,
   JOB_SEARCH,
   JOB_FLUSH,
 } JobType;
@@ -57,6 +58,10 @@ struct _TwHistory
   GThread    *thread;
   /* The bookmarked URLs, as the main thread knows them. */
   GHashTable *bookmarks;
+  /* Until the bookmarks are read, those changed here meanwhile: what was
+   * read before the change does not undo it. */
+  gboolean    bookmarks_loaded;
+  GHashTable *changed_early;
   /* The time of the last record: each one is later than the one before,
    * so that the order of records is the order they were made in. */
   gint64      last_time;
@@ -313,6 +318,26 @@ worker_load_bookmarks (Worker *worker,
   g_task_return_pointer (job->task, g_steal_pointer (&urls), (GDestroyNotify) g_ptr_array_unref);
 }
 
+static void
+worker_lookup_bookmark (Worker *worker,
+                        Job    *job)
+{
+  sqlite3_stmt *stmt = prepare (worker, "SELECT bookmarked_at FROM pages WHERE url = ?1");
+  gboolean bookmarked = FALSE;
+
+  if (stmt == NULL)
+    {
+      g_task_return_new_error (job->task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "the bookmarks cannot be read: %s", sqlite3_errmsg (worker->db));
+      return;
+    }
+  sqlite3_bind_text (stmt, 1, job->url, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    bookmarked = sqlite3_column_int64 (stmt, 0) > 0;
+  sqlite3_finalize (stmt);
+  g_task_return_boolean (job->task, bookmarked);
+}
+
 static GStrv
 worker_visitors (Worker *worker,
                  gint64  page,
@@ -425,6 +450,9 @@ worker_main (gpointer data)
         case JOB_LOAD_BOOKMARKS:
           worker_load_bookmarks (worker, job);
           break;
+        case JOB_LOOKUP_BOOKMARK:
+          worker_lookup_bookmark (worker, job);
+          break;
         case JOB_SEARCH:
           worker_search (worker, job);
           break;
@@ -472,6 +500,7 @@ tw_history_finalize (GObject *object)
   push (self, job_new (JOB_STOP));
   g_thread_join (self->thread);
   g_hash_table_unref (self->bookmarks);
+  g_clear_pointer (&self->changed_early, g_hash_table_unref);
 
   G_OBJECT_CLASS (tw_history_parent_class)->finalize (object);
 }
@@ -499,6 +528,7 @@ static void
 tw_history_init (TwHistory *self)
 {
   self->bookmarks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->changed_early = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 static void
@@ -509,11 +539,18 @@ bookmarks_loaded_cb (GObject      *object,
   TwHistory *self = TW_HISTORY (object);
   g_autoptr(GPtrArray) urls = g_task_propagate_pointer (G_TASK (result), NULL);
 
+  self->bookmarks_loaded = TRUE;
   if (urls == NULL)
     return;
 
   for (guint i = 0; i < urls->len; i++)
-    g_hash_table_add (self->bookmarks, g_strdup (g_ptr_array_index (urls, i)));
+    {
+      const char *url = g_ptr_array_index (urls, i);
+
+      if (!g_hash_table_contains (self->changed_early, url))
+        g_hash_table_add (self->bookmarks, g_strdup (url));
+    }
+  g_hash_table_remove_all (self->changed_early);
   g_signal_emit (self, signals[BOOKMARKS_CHANGED], 0);
 }
 
@@ -587,8 +624,13 @@ tw_history_set_bookmarked (TwHistory  *self,
 
   g_return_if_fail (TW_IS_HISTORY (self));
 
-  if (!tw_history_keeps_url (url) || bookmarked == tw_history_is_bookmarked (self, url))
+  /* Before the bookmarks are read, the cache cannot say whether this
+   * changes anything: the database decides. */
+  if (!tw_history_keeps_url (url) ||
+      (self->bookmarks_loaded && bookmarked == tw_history_is_bookmarked (self, url)))
     return;
+  if (!self->bookmarks_loaded)
+    g_hash_table_add (self->changed_early, g_strdup (url));
 
   job = job_new (JOB_BOOKMARK);
   job->url = g_strdup (url);
@@ -611,6 +653,35 @@ tw_history_is_bookmarked (TwHistory  *self,
   g_return_val_if_fail (TW_IS_HISTORY (self), FALSE);
 
   return url != NULL && g_hash_table_contains (self->bookmarks, url);
+}
+
+void
+tw_history_lookup_bookmark_async (TwHistory           *self,
+                                  const char          *url,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  Job *job;
+
+  g_return_if_fail (TW_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+
+  job = job_new (JOB_LOOKUP_BOOKMARK);
+  job->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (job->task, tw_history_lookup_bookmark_async);
+  job->url = g_strdup (url);
+  push (self, job);
+}
+
+gboolean
+tw_history_lookup_bookmark_finish (TwHistory     *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* Every word of @query, letters and digits, as the start of a word: the

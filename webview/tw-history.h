@@ -69,9 +69,21 @@ void            tw_history_set_bookmarked  (TwHistory       *self,
                                             gboolean         bookmarked);
 /* Whether @url is bookmarked, from what this object knows now (the
  * bookmarks are read once at start, then kept up to date here):
- * "bookmarks-changed" says when the answer may have changed. */
+ * "bookmarks-changed" says when the answer may have changed. Until they
+ * are read it answers FALSE: what shows a page's state asks
+ * tw_history_lookup_bookmark_async() instead. */
 gboolean        tw_history_is_bookmarked   (TwHistory       *self,
                                             const char      *url);
+/* Whether @url is bookmarked, asked of the database after every change
+ * asked for before: right from the start, and after a restart. */
+void            tw_history_lookup_bookmark_async  (TwHistory           *self,
+                                                   const char          *url,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean        tw_history_lookup_bookmark_finish (TwHistory           *self,
+                                                   GAsyncResult        *result,
+                                                   GError             **error);
 
 /* The pages whose address or title hold every word of @query as a word
  * or the start of one (all pages for NULL or a query with no words),

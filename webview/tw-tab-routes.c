@@ -3,6 +3,7 @@
 
 #include "tw-tab-routes.h"
 
+#include "extension/tw-web-process-extension.h"
 #include "tw-error.h"
 #include "tw-json.h"
 #include "tw-workspace-path.h"
@@ -25,6 +26,8 @@ typedef struct
   char       *id;
   char       *url;          /* the glob the agent gave */
   char       *pattern;      /* it as a RegExp source */
+  GRegex     *regex;        /* the same, for the loads answered here */
+  gboolean    type_guessed; /* no Content-Type given nor known from the body */
   char       *method;       /* NULL: any */
   const char *action;       /* "fulfill", "abort" or "continue" */
   int         status;
@@ -45,6 +48,8 @@ typedef struct
   guint             filters;     /* how many it compiled: each has an id of its own */
   guint64           answered;    /* requests its routes answered */
   GQueue            recent;      /* JsonObject *: the last MAX_RECENT of them, with "n" */
+  WebKitUserScript *world_script;  /* the routes for the extension, in their world */
+  char             *loading;     /* the URL of the answer being loaded as the main document */
 } Routes;
 
 /* One store for the filters of every tab, in the cache. */
@@ -74,6 +79,7 @@ route_free (Route *route)
   g_free (route->id);
   g_free (route->url);
   g_free (route->pattern);
+  g_clear_pointer (&route->regex, g_regex_unref);
   g_free (route->method);
   g_clear_pointer (&route->headers, json_object_unref);
   g_clear_pointer (&route->body, g_bytes_unref);
@@ -88,11 +94,21 @@ routes_free (Routes *routes)
   g_ptr_array_unref (routes->routes);
   g_queue_clear_full (&routes->recent, (GDestroyNotify) json_object_unref);
   g_clear_pointer (&routes->script, webkit_user_script_unref);
+  g_clear_pointer (&routes->world_script, webkit_user_script_unref);
+  g_free (routes->loading);
   if (routes->filter_id != NULL)
     forget_filter (routes->filter_id);
   g_free (routes->filter_id);
   g_free (routes);
 }
+
+static gboolean decide_policy_cb         (WebKitWebView            *view,
+                                          WebKitPolicyDecision     *decision,
+                                          WebKitPolicyDecisionType  type,
+                                          gpointer                  user_data);
+static gboolean user_message_received_cb (WebKitWebView            *view,
+                                          WebKitUserMessage        *message,
+                                          gpointer                  user_data);
 
 static Routes *
 routes_of (WebKitWebView *view)
@@ -104,6 +120,8 @@ routes_of (WebKitWebView *view)
       routes = g_new0 (Routes, 1);
       routes->routes = g_ptr_array_new_with_free_func ((GDestroyNotify) route_free);
       g_object_set_data_full (G_OBJECT (view), ROUTES_KEY, routes, (GDestroyNotify) routes_free);
+      g_signal_connect (view, "decide-policy", G_CALLBACK (decide_policy_cb), NULL);
+      g_signal_connect (view, "user-message-received", G_CALLBACK (user_message_received_cb), NULL);
     }
   return routes;
 }
@@ -193,7 +211,8 @@ describe_route (Route *route)
 
 /* What the page-world script gets: see routes.js. */
 static char *
-routes_json (Routes *routes)
+routes_json (Routes   *routes,
+             gboolean  with_body)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -204,7 +223,7 @@ routes_json (Routes *routes)
       Route *route = routes->routes->pdata[i];
       g_autofree char *body64 = NULL;
 
-      if (route->body != NULL)
+      if (with_body && route->body != NULL)
         body64 = g_base64_encode (g_bytes_get_data (route->body, NULL), g_bytes_get_size (route->body));
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "id");
@@ -232,6 +251,66 @@ routes_json (Routes *routes)
   return json_to_string (root, FALSE);
 }
 
+/* A route answered a request: it counts, and the command running says so. */
+static void
+record_answer (Routes     *routes,
+               Route      *route,
+               const char *method_in,
+               const char *url_in)
+{
+  JsonObject *answer = json_object_new ();
+  g_autofree char *method = g_strndup (method_in, 16);
+  g_autofree char *url = g_strndup (url_in, 2000);
+
+  route->hits++;
+  g_queue_push_tail (&route->last_urls, g_strdup_printf ("%s %s", method, url));
+  if (route->last_urls.length > MAX_LAST_URLS)
+    g_free (g_queue_pop_head (&route->last_urls));
+
+  json_object_set_int_member (answer, "n", ++routes->answered);
+  json_object_set_string_member (answer, "route", route->id);
+  json_object_set_string_member (answer, "action", route->action);
+  json_object_set_string_member (answer, "method", method);
+  json_object_set_string_member (answer, "url", url);
+  if (g_str_equal (route->action, "fulfill"))
+    json_object_set_int_member (answer, "status", route->status);
+  g_queue_push_tail (&routes->recent, answer);
+  if (routes->recent.length > MAX_RECENT)
+    json_object_unref (g_queue_pop_head (&routes->recent));
+}
+
+static Route *
+find_route (Routes     *routes,
+            const char *id)
+{
+  for (guint i = 0; i < routes->routes->len; i++)
+    {
+      Route *route = routes->routes->pdata[i];
+
+      if (g_str_equal (route->id, id))
+        return route;
+    }
+  return NULL;
+}
+
+/* The first route for a request, as the page world and the extension
+ * choose it. */
+static Route *
+match_route (Routes     *routes,
+             const char *method,
+             const char *url)
+{
+  for (guint i = 0; i < routes->routes->len; i++)
+    {
+      Route *route = routes->routes->pdata[i];
+
+      if ((route->method == NULL || g_strcmp0 (route->method, method) == 0) &&
+          g_regex_match (route->regex, url, 0, NULL))
+        return route;
+    }
+  return NULL;
+}
+
 /* The page answered a request from a route. */
 static void
 route_message_cb (WebKitUserContentManager *manager,
@@ -242,39 +321,267 @@ route_message_cb (WebKitUserContentManager *manager,
   g_autofree char *json = jsc_value_to_json (value, 0);
   g_autoptr(JsonNode) node = json != NULL ? json_from_string (json, NULL) : NULL;
   JsonObject *object;
-  const char *id;
+  Route *route;
 
   if (routes == NULL || node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return;
   object = json_node_get_object (node);
-  id = tw_json_get_string (object, "id", "");
-  for (guint i = 0; i < routes->routes->len; i++)
+  route = find_route (routes, tw_json_get_string (object, "id", ""));
+  if (route != NULL)
+    record_answer (routes, route, tw_json_get_string (object, "method", "?"),
+                   tw_json_get_string (object, "url", "?"));
+}
+
+/* The route's Content-Type, split into a MIME type and a charset. */
+static char *
+route_mime_type (Route  *route,
+                 char  **charset)
+{
+  g_autoptr(GList) members = json_object_get_members (route->headers);
+  const char *value = "text/plain";
+  g_autoptr(GHashTable) params = NULL;
+  g_autofree char *type = NULL;
+  const char *semicolon;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_ascii_strcasecmp (l->data, "Content-Type") == 0)
+      value = json_object_get_string_member (route->headers, l->data);
+  semicolon = strchr (value, ';');
+  type = g_strstrip (g_strndup (value, semicolon != NULL ? (gsize) (semicolon - value) : strlen (value)));
+  if (semicolon != NULL)
+    params = soup_header_parse_semi_param_list (semicolon + 1);
+  if (charset != NULL)
+    *charset = params != NULL ? g_strdup (g_hash_table_lookup (params, "charset")) : NULL;
+  return g_steal_pointer (&type);
+}
+
+/* The type of the route's answer to @url. A route that gave none answers
+ * a page, script or style sheet with the type its URL and body say, as a
+ * server would: a style sheet from another origin applies only as
+ * text/css. */
+static char *
+answer_type (Route      *route,
+             const char *url,
+             char      **charset)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *guessed = NULL;
+  g_autofree char *name = NULL;
+  gboolean uncertain = FALSE;
+
+  if (!route->type_guessed)
+    return route_mime_type (route, charset);
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  name = uri != NULL ? g_path_get_basename (g_uri_get_path (uri)) : NULL;
+  guessed = g_content_type_guess (name, route->body != NULL ? g_bytes_get_data (route->body, NULL) : NULL,
+                                  route->body != NULL ? g_bytes_get_size (route->body) : 0, &uncertain);
+  if (charset != NULL)
+    *charset = g_strdup ("utf-8");
+  if (uncertain || g_content_type_is_unknown (guessed))
+    return route_mime_type (route, NULL);
+  return g_content_type_get_mime_type (guessed);
+}
+
+/* A load other than fetch() and XMLHttpRequest that a fulfil route
+ * answers: the extension sent it here (tw-extension-routes.c). */
+static void
+route_scheme_cb (WebKitURISchemeRequest *request,
+                 gpointer                user_data)
+{
+  WebKitWebView *view = webkit_uri_scheme_request_get_web_view (request);
+  Routes *routes = view != NULL ? g_object_get_data (G_OBJECT (view), ROUTES_KEY) : NULL;
+  const char *path = webkit_uri_scheme_request_get_path (request);
+  g_auto(GStrv) parts = path != NULL ? g_strsplit (path, "/", 3) : NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(WebKitURISchemeResponse) response = NULL;
+  g_autoptr(GList) members = NULL;
+  g_autofree char *type = NULL;
+  SoupMessageHeaders *headers;
+  gboolean allow_origin = FALSE;
+  Route *route;
+
+  /* path is "/ID/ESCAPED-URL". */
+  route = routes != NULL && parts != NULL && g_strv_length (parts) == 3 ? find_route (routes, parts[1]) : NULL;
+  if (route != NULL)
+    url = g_uri_unescape_string (parts[2], NULL);
+  if (route == NULL || url == NULL || !g_str_equal (route->action, "fulfill") ||
+      !g_regex_match (route->regex, url, 0, NULL))
     {
-      Route *route = routes->routes->pdata[i];
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                                     "The route that answered this request is gone");
 
-      if (!g_str_equal (route->id, id))
-        continue;
-      JsonObject *answer = json_object_new ();
-      g_autofree char *method = g_strndup (tw_json_get_string (object, "method", "?"), 16);
-      g_autofree char *url = g_strndup (tw_json_get_string (object, "url", "?"), 2000);
-
-      route->hits++;
-      g_queue_push_tail (&route->last_urls, g_strdup_printf ("%s %s", method, url));
-      if (route->last_urls.length > MAX_LAST_URLS)
-        g_free (g_queue_pop_head (&route->last_urls));
-
-      json_object_set_int_member (answer, "n", ++routes->answered);
-      json_object_set_string_member (answer, "route", route->id);
-      json_object_set_string_member (answer, "action", route->action);
-      json_object_set_string_member (answer, "method", method);
-      json_object_set_string_member (answer, "url", url);
-      if (g_str_equal (route->action, "fulfill"))
-        json_object_set_int_member (answer, "status", route->status);
-      g_queue_push_tail (&routes->recent, answer);
-      if (routes->recent.length > MAX_RECENT)
-        json_object_unref (g_queue_pop_head (&routes->recent));
+      webkit_uri_scheme_request_finish_error (request, error);
       return;
     }
+
+  record_answer (routes, route, webkit_uri_scheme_request_get_http_method (request), url);
+  stream = g_memory_input_stream_new_from_bytes (route->body != NULL ? route->body : g_bytes_new_static ("", 0));
+  response = webkit_uri_scheme_response_new (stream, route->body != NULL ? (gint64) g_bytes_get_size (route->body) : 0);
+  webkit_uri_scheme_response_set_status (response, route->status, soup_status_get_phrase (route->status));
+  type = answer_type (route, url, NULL);
+  webkit_uri_scheme_response_set_content_type (response, type);
+  headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
+  members = json_object_get_members (route->headers);
+  if (route->type_guessed)
+    soup_message_headers_append (headers, "Content-Type", type);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      if (route->type_guessed && g_ascii_strcasecmp (l->data, "Content-Type") == 0)
+        continue;
+      soup_message_headers_append (headers, l->data, json_object_get_string_member (route->headers, l->data));
+      allow_origin |= g_ascii_strcasecmp (l->data, "Access-Control-Allow-Origin") == 0;
+    }
+  /* Loads with crossorigin= check the answer as CORS: one the route leaves
+   * open allows the page, as for fetch(). */
+  if (!allow_origin)
+    soup_message_headers_append (headers, "Access-Control-Allow-Origin", "*");
+  webkit_uri_scheme_response_set_http_headers (response, headers);
+  webkit_uri_scheme_request_finish_with_response (request, response);
+}
+
+void
+tw_tab_routes_register_scheme (WebKitWebContext *context)
+{
+  WebKitSecurityManager *security;
+
+  g_return_if_fail (WEBKIT_IS_WEB_CONTEXT (context));
+
+  webkit_web_context_register_uri_scheme (context, TW_WEB_EXTENSION_ROUTE_SCHEME, route_scheme_cb, NULL, NULL);
+  /* Answers to secure pages are not mixed content, and CORS applies to
+   * them as to the network. */
+  security = webkit_web_context_get_security_manager (context);
+  webkit_security_manager_register_uri_scheme_as_secure (security, TW_WEB_EXTENSION_ROUTE_SCHEME);
+  webkit_security_manager_register_uri_scheme_as_cors_enabled (security, TW_WEB_EXTENSION_ROUTE_SCHEME);
+}
+
+typedef struct
+{
+  WebKitWebView *view;
+  char          *url;
+  GBytes        *body;
+  char          *mime_type;
+  char          *charset;
+} DocumentLoad;
+
+static void
+document_load_free (DocumentLoad *load)
+{
+  g_clear_weak_pointer (&load->view);
+  g_free (load->url);
+  g_bytes_unref (load->body);
+  g_free (load->mime_type);
+  g_free (load->charset);
+  g_free (load);
+}
+
+static gboolean
+load_document_cb (gpointer user_data)
+{
+  DocumentLoad *load = user_data;
+  Routes *routes = load->view != NULL ? g_object_get_data (G_OBJECT (load->view), ROUTES_KEY) : NULL;
+
+  if (routes != NULL)
+    {
+      g_free (routes->loading);
+      routes->loading = g_strdup (load->url);
+      /* Its process hears this before the load, on the same channel. */
+      webkit_web_view_send_message_to_page (load->view,
+                                            webkit_user_message_new (TW_WEB_EXTENSION_ROUTE_ALLOW,
+                                                                     g_variant_new ("(s)", load->url)),
+                                            NULL, NULL, NULL);
+      webkit_web_view_load_bytes (load->view, load->body, load->mime_type, load->charset, load->url);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* The main frame goes to a document that @route answers: the view loads
+ * the answer in its place, at the document's own URL. */
+static void
+load_document (WebKitWebView *view,
+               Route         *route,
+               const char    *method,
+               const char    *url)
+{
+  Routes *routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
+  DocumentLoad *load = g_new0 (DocumentLoad, 1);
+
+  record_answer (routes, route, method, url);
+  g_set_weak_pointer (&load->view, view);
+  load->url = g_strdup (url);
+  load->body = route->body != NULL ? g_bytes_ref (route->body) : g_bytes_new_static ("", 0);
+  load->mime_type = answer_type (route, url, &load->charset);
+  g_idle_add_full (G_PRIORITY_DEFAULT, load_document_cb, load, (GDestroyNotify) document_load_free);
+}
+
+/* The main frame is going to a document a fulfil route answers: the view
+ * loads the answer in its place, at the document's own URL, so the
+ * address bar, location and the document's origin are those of the URL
+ * asked for, and the server never sees the request. */
+static gboolean
+decide_policy_cb (WebKitWebView            *view,
+                  WebKitPolicyDecision     *decision,
+                  WebKitPolicyDecisionType  type,
+                  gpointer                  user_data)
+{
+  Routes *routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
+  WebKitNavigationAction *action;
+  WebKitURIRequest *request;
+  const char *url;
+  const char *method;
+  Route *route;
+
+  if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || routes == NULL)
+    return FALSE;
+  action = webkit_navigation_policy_decision_get_navigation_action (WEBKIT_NAVIGATION_POLICY_DECISION (decision));
+  request = webkit_navigation_action_get_request (action);
+  url = webkit_uri_request_get_uri (request);
+  method = webkit_uri_request_get_http_method (request);
+  /* Only the tab's own loads (browser_navigate, the address bar, reload)
+   * are known here to be the main frame's: the view shows their URL from
+   * the start. The extension stops the page's own navigations of the main
+   * frame (links, forms, scripts) and says so; frames' documents it
+   * answers itself. */
+  if (url == NULL || g_strcmp0 (url, webkit_web_view_get_uri (view)) != 0)
+    return FALSE;
+  if (routes->loading != NULL && g_str_equal (routes->loading, url))
+    {
+      g_clear_pointer (&routes->loading, g_free);
+      return FALSE;
+    }
+  route = match_route (routes, method != NULL ? method : "GET", url);
+  if (route == NULL || !g_str_equal (route->action, "fulfill"))
+    return FALSE;
+
+  webkit_policy_decision_ignore (decision);
+  load_document (view, route, method != NULL ? method : "GET", url);
+  return TRUE;
+}
+
+/* The extension stopped the main frame's request for a document that a
+ * fulfil route answers. */
+static gboolean
+user_message_received_cb (WebKitWebView     *view,
+                          WebKitUserMessage *message,
+                          gpointer           user_data)
+{
+  Routes *routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
+  GVariant *params;
+  const char *id;
+  const char *method;
+  const char *url;
+  Route *route;
+
+  if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_ROUTE_DOCUMENT) != 0)
+    return FALSE;
+  params = webkit_user_message_get_parameters (message);
+  if (routes == NULL || params == NULL || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sss)")))
+    return TRUE;
+  g_variant_get (params, "(&s&s&s)", &id, &method, &url);
+  route = find_route (routes, id);
+  if (route != NULL && g_str_equal (route->action, "fulfill") && g_regex_match (route->regex, url, 0, NULL))
+    load_document (view, route, method, url);
+  return TRUE;
 }
 
 typedef struct
@@ -325,14 +632,35 @@ finish (GTask *task)
 }
 
 static void
+cache_cleared_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!webkit_website_data_manager_clear_finish (WEBKIT_WEBSITE_DATA_MANAGER (object), result, &error))
+    g_debug ("The memory cache stays: %s", error->message);
+  finish (user_data);
+}
+
+static void
 page_told_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   /* A page that is gone or loading gets the user script; nothing to say. */
   g_autoptr(JSCValue) value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+  WebKitNetworkSession *session = webkit_web_view_get_network_session (WEBKIT_WEB_VIEW (object));
 
-  finish (user_data);
+  /* An image, script or style sheet the page has loaded before is taken
+   * from the memory cache without a request, which no route would see. */
+  if (session == NULL)
+    {
+      finish (user_data);
+      return;
+    }
+  webkit_website_data_manager_clear (webkit_network_session_get_website_data_manager (session),
+                                     WEBKIT_WEBSITE_DATA_MEMORY_CACHE, 0, NULL, cache_cleared_cb, user_data);
 }
 
 static void publish_script (GTask *task);
@@ -454,8 +782,12 @@ publish_script (GTask *task)
   WebKitWebView *view = g_task_get_source_object (task);
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   Routes *routes = routes_of (view);
-  g_autofree char *json = routes_json (routes);
+  g_autofree char *json = routes_json (routes, TRUE);
   g_autofree char *live = g_strdup_printf ("%s(%s, true);", script_source (), json);
+  g_autofree char *lean = routes_json (routes, FALSE);
+  g_autoptr(JsonNode) lean_node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *lean_literal = NULL;
+  g_autofree char *world_call = NULL;
 
   if (!routes->handler)
     {
@@ -469,6 +801,23 @@ publish_script (GTask *task)
       webkit_user_content_manager_remove_script (manager, routes->script);
       g_clear_pointer (&routes->script, webkit_user_script_unref);
     }
+  if (routes->world_script != NULL)
+    {
+      webkit_user_content_manager_remove_script (manager, routes->world_script);
+      g_clear_pointer (&routes->world_script, webkit_user_script_unref);
+    }
+  json_node_set_string (lean_node, lean);
+  lean_literal = json_to_string (lean_node, FALSE);
+  world_call = g_strdup_printf ("__tabwrightSetRoutes(%s);", lean_literal);
+  if (routes->routes->len > 0)
+    {
+      routes->world_script = webkit_user_script_new_for_world (world_call, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                                               WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+                                                               TW_WEB_EXTENSION_ROUTES_WORLD, NULL, NULL);
+      webkit_user_content_manager_add_script (manager, routes->world_script);
+    }
+  webkit_web_view_evaluate_javascript (view, world_call, -1, TW_WEB_EXTENSION_ROUTES_WORLD, "tabwright-routes-world.js",
+                                       NULL, NULL, NULL);
   if (routes->routes->len > 0)
     {
       g_autofree char *start = g_strdup_printf ("%s(%s, false);", script_source (), json);
@@ -520,6 +869,7 @@ add_route (GTask *task)
       else if (text != NULL && (parsed = json_from_string (text, NULL)) != NULL &&
                (JSON_NODE_HOLDS_OBJECT (parsed) || JSON_NODE_HOLDS_ARRAY (parsed)))
         type = g_strdup ("application/json");
+      route->type_guessed = type == NULL;
       json_object_set_string_member (route->headers, "Content-Type",
                                      type != NULL ? type : "text/plain; charset=utf-8");
     }
@@ -649,6 +999,7 @@ read_route (JsonObject   *params,
   g_queue_init (&route->last_urls);
   route->url = g_strdup (url);
   route->pattern = glob_to_pattern (url);
+  route->regex = g_regex_new (route->pattern, G_REGEX_DOTALL, 0, NULL);
   route->method = method != NULL ? g_ascii_strup (method, -1) : NULL;
   route->status = status != NULL ? json_node_get_int (status) : 200;
   route->action = abort ? "abort" : json_object_has_member (params, "setHeaders") ? "continue" : "fulfill";

@@ -8,15 +8,30 @@ G_BEGIN_DECLS
 
 /* browser_route: a tab's requests that match a URL pattern answered with a
  * given response, failed, or sent with changed request headers. WebKitGTK
- * 2.50 lets the UI process neither answer nor hold a page's request (the
- * web-process extension's send-request can only change or cancel one, and
- * a URI scheme handler answers for another URL than the page asked), so
- * the page's own world answers: a user script (webview/page-world/routes.js)
- * routes the page's fetch() and XMLHttpRequest, and says which requests it
- * answered through a script message handler. Other loads (documents,
- * images, scripts, style sheets) are only failed, by abort routes, through
- * a content filter of the tab (WebKit does not say which loads it blocked,
- * so those are not counted); the result says so.
+ * 2.50 lets the UI process neither answer nor hold a page's request, so
+ * each kind of load is answered where it can be made to look true:
+ *
+ * - fetch() and XMLHttpRequest: in the page's own world, by a user script
+ *   (webview/page-world/routes.js) which answers with the route's status,
+ *   headers, URL and body, filtered as CORS would, and says which requests
+ *   it answered through a script message handler.
+ * - The main frame's documents: the view loads the route's body with
+ *   webkit_web_view_load_bytes() at the document's own URL, so the address
+ *   bar, location and the document's origin are those asked for. The tab's
+ *   own loads are caught at their navigation policy; the page's own
+ *   (links, forms, scripts) by the web-process extension, which stops the
+ *   request and tells the tab.
+ * - Everything else (images, scripts, style sheets, fonts, media, frames):
+ *   the extension's send-request turns the request into one for the
+ *   tabwright-route: scheme, which this file serves with the route's
+ *   status, headers and body. The page gets the answer, but from another
+ *   origin, which the result says.
+ *
+ * The routes reach the extension through a user script in an isolated
+ * world of their own (tw-extension-routes.c), so every web process the
+ * tab's documents use has them from the document's start. Abort routes
+ * also fail loads through a content filter of the tab. The server never
+ * sees an answered request.
  *
  * @params: {url?: glob over the full URL ("*" matches anything), method?,
  * status?, headers?, body?, bodyPath?, abort?, setHeaders?, remove?}. With
@@ -42,5 +57,9 @@ JsonObject *tw_tab_routes_apply_finish (WebKitWebView        *view,
 guint64     tw_tab_routes_get_answered      (WebKitWebView        *view);
 JsonArray  *tw_tab_routes_describe_answered (WebKitWebView        *view,
                                              guint64               since);
+
+/* Serves the answers of fulfil routes to loads other than fetch() and
+ * XMLHttpRequest in @context's pages: see tw-extension-routes.c. */
+void        tw_tab_routes_register_scheme   (WebKitWebContext     *context);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "tw-web-context.h"
 
 #include "tw-install-dirs.h"
+#include "tw-tab-routes.h"
 
 /* Relative to the running program, so a moved install (DESTDIR, Flatpak's
  * /app) finds its own extension; see tw-install-dirs.h. */
@@ -57,6 +58,7 @@ create_context (gboolean private_sessions)
   g_signal_connect (context, "initialize-web-process-extensions",
                     G_CALLBACK (initialize_web_process_extensions_cb),
                     GINT_TO_POINTER (private_sessions));
+  tw_tab_routes_register_scheme (context);
 
   return context;
 }

@@ -4,7 +4,7 @@
 #include "tw-tools.h"
 #include "tw-tool-util.h"
 
-/* browser_route: mock a tab's API requests (webview/tw-tab-routes.h). */
+/* browser_route: mock a tab's requests (webview/tw-tab-routes.h). */
 
 static char *
 format_route (JsonObject *result)
@@ -33,12 +33,16 @@ format_route (JsonObject *result)
                          "fonts and media (not counted).");
       else if (g_str_equal (action, "continue"))
         g_string_append (text, "the page's fetch() and XMLHttpRequest requests that match go out with the "
-                         "changed headers; its other loads go out unchanged.");
+                         "changed headers, and so do its other loads (documents, images, scripts), which are "
+                         "not counted.");
       else
-        g_string_append (text, "the page's fetch() and XMLHttpRequest requests that match get this answer as "
-                         "if the server sent it, and the server never sees them; an answer to another origin "
-                         "is checked and filtered as CORS would. Documents, images, scripts and style sheets "
-                         "still load from the network.");
+        g_string_append (text, "every request of the page that matches gets this answer as if the server sent "
+                         "it, and the server never sees it: fetch() and XMLHttpRequest (an answer to another "
+                         "origin is checked and filtered as CORS would), images, scripts, style sheets, fonts "
+                         "and frames; a page the tab goes to is shown at its own URL. The page sees the status "
+                         "and headers where it can see them (fetch, XMLHttpRequest); an image, script or style "
+                         "sheet is taken as one of another origin (a script's errors are muted, a style sheet's "
+                         "rules cannot be read), and a frame's document shows a tabwright-route: address.");
     }
   else if (removed != NULL)
     g_string_append_printf (text, "Removed %u route%s.", json_array_get_length (removed),
@@ -76,11 +80,11 @@ static const TwToolDef route_tools[] = {
     .name = "browser_route",
     .title = "Mock a tab's API requests",
     .description =
-      "Mock or block a tab's network requests: the page's fetch() and XMLHttpRequest calls "
-      "whose URL matches url get the given status, headers and body (or bodyPath, a workspace "
-      "file) as if the server sent them, fail (abort), or go out with changed request headers "
-      "(setHeaders). The server never sees an answered request. With only browserId: list the "
-      "routes and what they answered; remove: a route id or \"all\".",
+      "Mock or block a tab's network requests: requests whose URL matches url (fetch/XHR API "
+      "calls, pages, images, scripts, style sheets) get the given status, headers and body (or "
+      "bodyPath, a workspace file) as if the server sent them, fail (abort), or go out with "
+      "changed request headers (setHeaders). The server never sees an answered request. With "
+      "only browserId: list the routes and what they answered; remove: a route id or \"all\".",
     .read_only = FALSE,
     .destructive = FALSE,
     .idempotent = FALSE,

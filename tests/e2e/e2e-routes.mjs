@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Request routing (issue 31) through the official MCP SDK client against a
-// real Tabwright: browser_route answers a tab's API requests (fetch and
-// XMLHttpRequest) with a given response, fails them, or sends them with
-// changed headers. The fixture app renders what its API answers; the
+// real Tabwright: browser_route answers a tab's requests (fetch and
+// XMLHttpRequest, pages, frames, images, scripts, style sheets) with a
+// given response, fails them, or sends them with changed headers. The fixture app renders what its API answers; the
 // servers record every request, so the tests check what the page showed
 // and that the real server never got an answered request.
 
@@ -57,6 +57,15 @@ const APP = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Owl app</ti
   });
 </script></body></html>`;
 
+// A page with an image, a script and a style sheet of its own server, and
+// a link to a page the routes answer.
+const ASSETS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Assets</title>
+<link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js"></script></head>
+<body><h1>Assets</h1><img id="pic" alt="Picture" src="/owl.png"><a href="/mocked/page?from=link">Mocked page</a></body></html>`;
+
+// A 3 × 2 PNG.
+const PNG_3x2 = 'iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAEElEQVR4nGP4z8AAQQxwFgBB0gX7h/C5SAAAAABJRU5ErkJggg==';
+
 function startServers() {
   otherServer = http.createServer((req, res) => {
     seen.push(`${req.method} other${req.url}`);
@@ -76,6 +85,31 @@ function startServers() {
       // A 1 × 1 PNG.
       res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'no-store' });
       res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
+      return;
+    }
+    if (url.pathname === '/assets/app.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
+      res.end('window.fromScript = "real";');
+      return;
+    }
+    if (url.pathname === '/assets/app.css') {
+      res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' });
+      res.end('h1 { color: rgb(0, 0, 255); }');
+      return;
+    }
+    if (url.pathname === '/gone.js') {
+      res.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
+      res.end('window.ran = (window.ran || []).concat("real");');
+      return;
+    }
+    if (url.pathname === '/framed') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end('<!DOCTYPE html><title>Framed</title><h1>Outer page</h1><iframe id="inner" src="/mocked/frame"></iframe>');
+      return;
+    }
+    if (url.pathname === '/assets') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(ASSETS);
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -122,7 +156,7 @@ test('a routed API answer is rendered by the page, and the server never gets the
   const added = await route({ browserId: id, url: '*/api/items', status: 201, headers: { 'X-Mock': 'yes' },
     body: '[{"name":"Mocked owl"},{"name":"Second owl"}]' });
   assert.equal(added.data.added, 'r1');
-  assert.match(added.text, /Added route r1, .* get this answer as if the server sent it, and the server never sees them/);
+  assert.match(added.text, /Added route r1, .* gets this answer as if the server sent it, and the server never sees it/);
   assert.equal(textField(added.text, 'browserId'), id);
   await route({ browserId: id, url: '*/api/xhr', bodyPath: 'xhr.json' });
 
@@ -223,4 +257,101 @@ test('bad routes are refused and change nothing', options, async () => {
   await callError(client, 'browser_route', { browserId: id, url: '*/x', bodyPath: '/etc/passwd' }, 'browser_denied');
   await callError(client, 'browser_route', { browserId: 'b999', url: '*/x' }, 'browser_not_found');
   assert.deepEqual((await route({ browserId: id })).data.routes, []);
+});
+
+test('a routed page, image, script and style sheet reach the page as if the server sent them', options, async () => {
+  const id = await openTab(client, `${origin}/assets`);
+  const look = `async () => { const img = document.getElementById('pic'); let decoded = 'no';
+    try { await img.decode(); decoded = 'yes'; } catch (e) { decoded = String(e); }
+    return { width: img.naturalWidth, height: img.naturalHeight, decoded, src: img.currentSrc,
+      script: window.fromScript, color: getComputedStyle(document.querySelector('h1')).color }; }`;
+  assert.deepEqual(await evaluateIn(client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
+    script: 'real', color: 'rgb(0, 0, 255)' });
+  const before = { png: requestsTo('/owl.png'), js: requestsTo('/assets/app.js'), css: requestsTo('/assets/app.css') };
+
+  fs.writeFileSync(path.join(app.dirs.workspace, 'pic.png'), Buffer.from(PNG_3x2, 'base64'));
+  await route({ browserId: id, url: '*/owl.png', bodyPath: 'pic.png' });
+  await route({ browserId: id, url: '*/assets/app.js', headers: { 'Content-Type': 'text/javascript' },
+    body: 'window.fromScript = "mocked";' });
+  // No Content-Type given: the style sheet's URL says text/css, as a server would.
+  const added = await route({ browserId: id, url: '*/assets/app.css', body: 'h1 { color: rgb(255, 0, 0); }' });
+  assert.match(added.text, /images, scripts, style sheets/);
+
+  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual(reload.data.routed.map((r) => [r.route, r.url, r.status]).sort(), [
+    ['r1', `${origin}/owl.png`, 200], ['r2', `${origin}/assets/app.js`, 200], ['r3', `${origin}/assets/app.css`, 200],
+  ].sort());
+  assert.deepEqual(await evaluateIn(client, id, look), { width: 3, height: 2, decoded: 'yes', src: `${origin}/owl.png`,
+    script: 'mocked', color: 'rgb(255, 0, 0)' }, 'the page shows the mocked image, ran the mocked script and applied the mocked style');
+  assert.deepEqual({ png: requestsTo('/owl.png'), js: requestsTo('/assets/app.js'), css: requestsTo('/assets/app.css') }, before,
+    'the server never got the routed requests');
+
+  // Removed, the real ones load again.
+  await route({ browserId: id, remove: 'all' });
+  await callOk(client, 'browser_reload', { browserId: id });
+  assert.deepEqual(await evaluateIn(client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
+    script: 'real', color: 'rgb(0, 0, 255)' });
+});
+
+test('a routed page is shown at its own URL, whether navigated to or reached by a link', options, async () => {
+  const id = await openTab(client, `${origin}/assets`);
+  const page = '<!DOCTYPE html><title>Mocked page</title><h1>Answered by a route</h1>' +
+    '<script>window.seen = { href: location.href, origin: location.origin, url: document.URL };</script>';
+  const added = await route({ browserId: id, url: '*/mocked/*', status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: page });
+  assert.match(added.text, /a page the tab goes to is shown at its own URL/);
+
+  const target = `${origin}/mocked/page?from=navigate`;
+  const navigated = await callOk(client, 'browser_navigate', { browserId: id, url: target });
+  assert.equal(navigated.data.url, target);
+  assert.equal(navigated.data.title, 'Mocked page');
+  assert.deepEqual(await evaluateIn(client, id, '() => window.seen'), { href: target, origin, url: target });
+  const tabs = await callOk(client, 'browser_list_tabs', {});
+  assert.equal(tabs.data.tabs.find((tab) => tab.browserId === id).url, target, 'the address bar shows the URL asked for');
+
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
+  const link = (await callText(client, 'browser_snapshot', { browserId: id })).text.match(/link "Mocked page" (@e\d+)/)[1];
+  await callOk(client, 'browser_click', { browserId: id, ref: link });
+  assert.deepEqual(await evaluateIn(client, id, '() => window.seen'),
+    { href: `${origin}/mocked/page?from=link`, origin, url: `${origin}/mocked/page?from=link` });
+  assert.equal(seen.filter((line) => line.startsWith('GET /mocked')).length, 0, 'the server never got the page requests');
+  const listed = await route({ browserId: id });
+  assert.equal(listed.data.routes[0].hits, 2);
+  await route({ browserId: id, remove: 'all' });
+});
+
+test('a routed frame document is answered inside its frame, and the page around it stays', options, async () => {
+  const id = await openTab(client, `${origin}/assets`);
+  await route({ browserId: id, url: '*/mocked/*', headers: { 'Content-Type': 'text/html' },
+    body: '<!DOCTYPE html><title>Inner</title><p id="inside">Inside the frame</p>' });
+  const navigated = await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/framed` });
+  assert.equal(navigated.data.url, `${origin}/framed`);
+  assert.equal(navigated.data.title, 'Framed');
+  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  assert.ok(snapshot.includes('Outer page') && snapshot.includes('Inside the frame'), snapshot);
+  // As the result says: the frame's document comes from another origin.
+  assert.equal(await evaluateIn(client, id, '() => document.getElementById("inner").contentDocument'), null);
+  assert.equal(seen.filter((line) => line === 'GET /mocked/frame').length, 0, 'the server never got the frame request');
+  await route({ browserId: id, remove: 'all' });
+});
+
+test('an error status a route gives reaches the page as the same status from the server does', options, async () => {
+  const id = await openTab(client, `${origin}/assets`);
+  await route({ browserId: id, url: '*/routed/gone.js', status: 404, headers: { 'Content-Type': 'text/javascript' },
+    body: 'window.ran = (window.ran || []).concat("routed");' });
+  const before = seen.length;
+  // A script answered 404 fails and does not run, whoever answers.
+  const look = (prefix) => `() => new Promise((resolve) => {
+    const script = document.createElement('script'); script.src = '${prefix}/gone.js';
+    script.onload = () => resolve({ event: 'load', ran: window.ran || [] });
+    script.onerror = () => resolve({ event: 'error', ran: window.ran || [] });
+    document.body.append(script); })`;
+  const real = await evaluateIn(client, id, look(''));
+  assert.equal(requestsTo('/gone.js'), 1);
+  const routed = await evaluateIn(client, id, look('/routed'));
+  assert.deepEqual(real, { event: 'error', ran: [] });
+  assert.deepEqual(routed, real, 'the page sees the routed 404 as it sees the server\'s');
+  assert.equal(seen.slice(before).filter((line) => line.startsWith('GET /routed')).length, 0);
+  const listed = await route({ browserId: id });
+  assert.deepEqual(listed.data.routes[0].lastRequests, [`GET ${origin}/routed/gone.js`]);
+  await route({ browserId: id, remove: 'all' });
 });

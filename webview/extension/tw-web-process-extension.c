@@ -16,6 +16,7 @@
 
 #include "tw-web-process-extension.h"
 #include "tw-extension-frames.h"
+#include "tw-extension-routes.h"
 
 #include <string.h>
 
@@ -364,6 +365,7 @@ page_created_cb (WebKitWebProcessExtension *extension,
 {
   g_signal_connect (page, "console-message-sent",
                     G_CALLBACK (console_message_sent_cb), NULL);
+  tw_extension_routes_page_created (page);
 }
 
 G_MODULE_EXPORT void
@@ -378,6 +380,7 @@ webkit_web_process_extension_initialize_with_user_data (WebKitWebProcessExtensio
     g_variant_get (user_data, "(b)", &report_from_hook);
 
   tw_extension_frames_init ();
+  tw_extension_routes_init ();
   g_signal_connect (extension, "page-created", G_CALLBACK (page_created_cb), NULL);
   g_signal_connect (webkit_script_world_get_default (), "window-object-cleared",
                     G_CALLBACK (window_object_cleared_cb), NULL);

@@ -22,3 +22,23 @@
  * extension creates it by this name, so that the UI process's scripts of
  * that name run in the same world. */
 #define TW_WEB_EXTENSION_RUNTIME_WORLD "tabwright"
+
+/* The script world that hands a page's routes (browser_route) to the
+ * extension: the tab's user script calls __tabwrightSetRoutes(json) in it
+ * at the start of every document, and again when the routes change. */
+#define TW_WEB_EXTENSION_ROUTES_WORLD "tabwright-routes"
+
+/* A fulfil route's answer to a load other than fetch() and XMLHttpRequest
+ * is served by the UI process under this URI scheme:
+ * tabwright-route://answer/ROUTE-ID/ESCAPED-ORIGINAL-URL. */
+#define TW_WEB_EXTENSION_ROUTE_SCHEME "tabwright-route"
+
+/* Parameters: (route id, method, URL) as "(sss)": the main frame was about
+ * to ask for a document that a fulfil route answers. The extension stops
+ * the request; the tab loads the route's answer at that URL. */
+#define TW_WEB_EXTENSION_ROUTE_DOCUMENT "tabwright.route-document"
+
+/* Parameter: the URL as "s", sent to the page: the tab is about to load a
+ * route's answer as the main frame's document at that URL, which the
+ * extension lets through once. */
+#define TW_WEB_EXTENSION_ROUTE_ALLOW "tabwright.route-allow"

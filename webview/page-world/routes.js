@@ -4,10 +4,10 @@
 // fetch() and XMLHttpRequest that match a route are answered here, never
 // sent (fulfill: the route's status, headers and body, as if the server had
 // sent them; abort: a network error), or sent with changed request headers
-// (continue). WebKitGTK 2.50 has no API to answer a request of a page from
-// the UI process, so only these two ways of asking are answered here; an
-// abort route fails the page's other loads through a content filter
-// (webview/tw-tab-routes.c).
+// (continue). The page's other loads (documents, images, scripts, style
+// sheets) are routed by the tab and the web-process extension
+// (webview/tw-tab-routes.h); fetch() and XMLHttpRequest are answered here,
+// where the answer can carry the URL the page asked for.
 //
 // It is a function expression, called with the tab's routes ([{id,
 // pattern (a RegExp source over the full URL), method, action, status,
