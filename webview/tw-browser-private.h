@@ -3,6 +3,7 @@
 
 #include "tw-browser.h"
 
+#include "tw-agent-marks.h"
 #include "tw-tab-downloads.h"
 #include "tw-history.h"
 #include "tw-text-index.h"
@@ -40,6 +41,8 @@ struct _TwBrowser
   GPtrArray            *agents;   /* TwBrowserAgent, in the order they came */
   gboolean              share_tabs;
   gboolean              share_person_tabs;
+  /* Each agent's colour and mark for this session (tw-agent-marks.h). */
+  TwAgentMarks         *marks;
 };
 
 typedef struct
@@ -80,6 +83,8 @@ JsonObject   *tw_browser_share_tab             (TwBrowser                 *self,
                                                 GError                   **error);
 void          tw_browser_notify_share_tabs     (TwBrowser                 *self);
 void          tw_browser_notify_share_person_tabs (TwBrowser              *self);
+/* Emits "agents-changed". */
+void          tw_browser_notify_agents         (TwBrowser                 *self);
 
 /* tw-browser-commands.c */
 void          tw_browser_init_service_iface    (TwBrowserServiceInterface *iface);

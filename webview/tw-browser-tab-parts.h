@@ -109,6 +109,7 @@ typedef struct
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
   JsonObject   *reply;            /* a result waiting for the page's title */
   char         *agent_name;       /* who issued it, for what the tab shows */
+  char         *agent_id;
   guint64       call_id;
   TwTabAction  *action;           /* what the overlay is told, for actions */
   GSource      *cancel_watch;
