@@ -5,6 +5,7 @@
 
 #include "tw-agent-manager.h"
 
+#include "tw-agent-colours.h"
 #include "tw-agent-launcher.h"
 #include "tw-agent-pane.h"
 #include "tw-gemini-extension.h"
@@ -68,9 +69,16 @@ update_page (TwAgentManager *self,
   TwAgentStatus status = tw_agent_get_status (agent);
   const char *text = tw_agent_get_status_text (agent);
   g_autofree char *tooltip = NULL;
+  const char *mark = NULL;
+  int colour = -1;
 
   if (page == NULL)
     return;
+
+  /* Its colour and mark, as on its tabs (issue 32), once it has them. */
+  if (TW_IS_BROWSER (self->service))
+    tw_browser_get_agent_mark (TW_BROWSER (self->service), tw_agent_get_id (agent), &colour, &mark);
+  tw_agent_terminal_set_agent (tw_agent_get_terminal (agent), colour, mark, tw_agent_get_name (agent));
 
   adw_tab_page_set_title (page, tw_agent_get_name (agent));
   adw_tab_page_set_loading (page, status == TW_AGENT_STATUS_STARTING);
@@ -89,6 +97,13 @@ update_page (TwAgentManager *self,
 
       adw_tab_page_set_indicator_icon (page, icon);
       adw_tab_page_set_indicator_tooltip (page, text ? text : "");
+    }
+  else if (colour >= 0)
+    {
+      g_autoptr(GIcon) icon = tw_agent_badge_icon_new (colour, mark);
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      adw_tab_page_set_indicator_tooltip (page, tw_agent_get_name (agent));
     }
   else
     {

@@ -219,6 +219,7 @@ tw_application_startup (GApplication *app)
     { "win.close-tab", { "<Primary>w", NULL } },
     { "win.focus-address", { "<Primary>l", NULL } },
     { "win.bookmark", { "<Primary>d", NULL } },
+    { "win.overview", { "<Primary><Shift>o", NULL } },
     { "win.back", { "<Alt>Left", NULL } },
     { "win.forward", { "<Alt>Right", NULL } },
     { "win.reload", { "F5", "<Primary>r", NULL } },

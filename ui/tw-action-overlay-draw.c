@@ -5,6 +5,8 @@
 
 #include "tw-action-overlay-private.h"
 
+#include "tw-agent-colours.h"
+
 /* Drawing */
 
 static double
@@ -27,13 +29,49 @@ progress (TwActionOverlay *self,
   return CLAMP ((now_us - since_us) / (duration_ms * 1000.0), 0.0, 1.0);
 }
 
+/* The colour and mark of the agent whose action is shown, in its
+ * workspace (issue 32); -1 for the person's clients and for elements picked
+ * from the feed, which are drawn in the accent colour. */
+static int
+agent_colour (TwActionOverlay  *self,
+              const char      **mark)
+{
+  TwBrowser *browser;
+  int colour = -1;
+
+  if (mark != NULL)
+    *mark = NULL;
+
+  if (self->action == NULL || self->action->agent_id == NULL)
+    return -1;
+
+  browser = tw_agent_colours_get_browser (GTK_WIDGET (self));
+  if (browser == NULL || !tw_browser_get_agent_mark (browser, self->action->agent_id, &colour, mark))
+    return -1;
+
+  return colour;
+}
+
+int
+tw_action_overlay_get_agent_colour (TwActionOverlay *self)
+{
+  g_return_val_if_fail (TW_IS_ACTION_OVERLAY (self), -1);
+
+  return self->active ? agent_colour (self, NULL) : -1;
+}
+
 static void
 get_colors (TwActionOverlay *self,
             GdkRGBA         *accent)
 {
-  /* Adwaita's blue and red: the accent, and what went wrong. */
+  int colour = agent_colour (self, NULL);
+
+  /* Adwaita's red says what went wrong; otherwise the agent's own colour,
+   * or Adwaita's blue. */
   if (self->finished && self->failed)
     gdk_rgba_parse (accent, "#e01b24");
+  else if (colour >= 0)
+    tw_agent_colour_get_rgba (colour, accent);
   else
     gdk_rgba_parse (accent, "#3584e4");
 }
@@ -91,6 +129,8 @@ draw_highlight (TwActionOverlay       *self,
 static void
 draw_pointer (cairo_t                *cr,
               const graphene_point_t *at,
+              int                     colour,
+              const char             *mark,
               double                  alpha)
 {
   /* A classic arrow cursor with its tip on the point. */
@@ -105,11 +145,37 @@ draw_pointer (cairo_t                *cr,
     cairo_line_to (cr, shape[i][0], shape[i][1]);
   cairo_close_path (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.92 * alpha);
+  /* An agent's pointer is in its colour, with its badge at its tail, so
+   * that two agents at work read apart in colour, shape and mark. */
+  if (colour >= 0)
+    {
+      GdkRGBA rgba;
+
+      tw_agent_colour_get_rgba (colour, &rgba);
+      cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.95 * alpha);
+    }
+  else
+    {
+      cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.92 * alpha);
+    }
   cairo_fill_preserve (cr);
   cairo_set_source_rgba (cr, 1, 1, 1, alpha);
   cairo_set_line_width (cr, 1.5);
   cairo_stroke (cr);
+
+  if (colour >= 0)
+    {
+      cairo_translate (cr, 11, 16);
+      cairo_push_group (cr);
+      /* A white ring keeps the badge apart from the page under it. */
+      cairo_arc (cr, 8, 8, 9.5, 0, 2 * G_PI);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_fill (cr);
+      tw_agent_badge_draw (cr, colour, mark, 16);
+      cairo_pop_group_to_source (cr);
+      cairo_paint_with_alpha (cr, alpha);
+    }
+
   cairo_restore (cr);
 }
 
@@ -313,7 +379,12 @@ _tw_action_overlay_snapshot (GtkWidget   *widget,
           draw_arrow (cr, &target, &end, &accent, TRUE, alpha * glide);
         }
 
-      draw_pointer (cr, &pointer, alpha);
+      {
+        const char *mark = NULL;
+        int colour = agent_colour (self, &mark);
+
+        draw_pointer (cr, &pointer, colour, mark, alpha);
+      }
       cairo_destroy (cr);
     }
 

@@ -35,6 +35,9 @@ void          tw_action_overlay_set_animations (TwActionOverlay  *self,
  * nothing. For tests and for the person's screenshots to agree. */
 gboolean      tw_action_overlay_get_highlight  (TwActionOverlay  *self,
                                                 graphene_rect_t  *rect);
+/* The palette colour (tw-agent-colours.h) of the agent whose action it
+ * shows, or -1 when it shows none or the person's. */
+int           tw_action_overlay_get_agent_colour (TwActionOverlay *self);
 /* The caption showing now, or NULL. */
 const char   *tw_action_overlay_get_caption    (TwActionOverlay  *self);
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "tw-activity-feed.h"
+#include "tw-agent-badge.h"
 #include "tw-feed-model.h"
 #include "tw-timeline-view.h"
 
@@ -269,6 +270,8 @@ update_row (GtkWidget       *row,
 {
   GtkLabel *time = g_object_get_data (G_OBJECT (row), "tw-time");
   GtkLabel *agent = g_object_get_data (G_OBJECT (row), "tw-agent");
+  TwAgentBadge *badge = g_object_get_data (G_OBJECT (row), "tw-badge");
+  TwActivityFeed *feed = g_object_get_data (G_OBJECT (row), "tw-feed");
   GtkLabel *tool = g_object_get_data (G_OBJECT (row), "tw-tool");
   GtkLabel *target = g_object_get_data (G_OBJECT (row), "tw-target");
   GtkImage *icon = g_object_get_data (G_OBJECT (row), "tw-icon");
@@ -282,9 +285,16 @@ update_row (GtkWidget       *row,
   const char *tool_name = tw_activity_entry_get_tool (entry);
   const char *browser_id = tw_activity_entry_get_browser_id (entry);
   const char *detail = tw_activity_entry_get_detail (entry);
+  const char *mark = NULL;
+  int colour = -1;
 
   gtk_label_set_label (time, clock);
   gtk_label_set_label (agent, tw_activity_entry_get_agent_name (entry));
+
+  /* The agent's badge, as on its tabs; the person's clients have none. */
+  if (feed->browser != NULL)
+    tw_browser_get_agent_mark (feed->browser, tw_activity_entry_get_agent_id (entry), &colour, &mark);
+  tw_agent_badge_set_agent (badge, colour, mark, tw_activity_entry_get_agent_name (entry));
   gtk_label_set_label (tool, g_str_has_prefix (tool_name, "browser_") ? tool_name + 8 : tool_name);
 
   /* b3 · button “Save” · “hello” */
@@ -404,6 +414,7 @@ setup_cb (GtkSignalListItemFactory *factory,
           TwActivityFeed           *self)
 {
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *badge;
   GtkWidget *label;
   GtkWidget *icon;
 
@@ -413,6 +424,9 @@ setup_cb (GtkSignalListItemFactory *factory,
   g_signal_connect (row, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 
   add_label (row, "tw-time", "tw-activity-time");
+  badge = tw_agent_badge_new (14);
+  gtk_box_append (GTK_BOX (row), badge);
+  g_object_set_data (G_OBJECT (row), "tw-badge", badge);
   label = add_label (row, "tw-agent", "tw-activity-agent");
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_width_chars (GTK_LABEL (label), 12);

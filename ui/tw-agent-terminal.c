@@ -5,6 +5,9 @@
 
 #include "tw-agent-terminal.h"
 
+#include "tw-agent-badge.h"
+#include "tw-agent-colours.h"
+
 /* Lines an agent printed stay readable after it scrolled past. */
 #define SCROLLBACK_LINES 10000
 
@@ -18,6 +21,9 @@ struct _TwAgentTerminal
   GtkLabel             *status_label;
   GtkWidget            *stop_button;
   GtkWidget            *restart_button;
+  /* The agent's colour along the top, and its badge in the status bar. */
+  GtkWidget            *stripe;
+  TwAgentBadge         *badge;
 
   TwAgentTerminalState  state;
   char                 *text;
@@ -293,6 +299,8 @@ tw_agent_terminal_dispose (GObject *object)
   self->status_label = NULL;
   self->stop_button = NULL;
   self->restart_button = NULL;
+  self->stripe = NULL;
+  self->badge = NULL;
 
   G_OBJECT_CLASS (tw_agent_terminal_parent_class)->dispose (object);
 }
@@ -338,6 +346,24 @@ tw_agent_terminal_class_init (TwAgentTerminalClass *klass)
 }
 
 static void
+draw_stripe_cb (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        user_data)
+{
+  TwAgentTerminal *self = user_data;
+  GdkRGBA rgba;
+
+  if (self->badge == NULL || tw_agent_badge_get_colour (self->badge) < 0)
+    return;
+
+  tw_agent_colour_get_rgba (tw_agent_badge_get_colour (self->badge), &rgba);
+  gdk_cairo_set_source_rgba (cr, &rgba);
+  cairo_paint (cr);
+}
+
+static void
 tw_agent_terminal_init (TwAgentTerminal *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -362,6 +388,12 @@ tw_agent_terminal_init (TwAgentTerminal *self)
 
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->vte));
   gtk_box_append (GTK_BOX (row), scrollbar);
+
+  self->stripe = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (self->stripe, -1, 4);
+  gtk_widget_set_visible (self->stripe, FALSE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->stripe), draw_stripe_cb, self, NULL);
+  gtk_box_append (GTK_BOX (box), self->stripe);
   gtk_box_append (GTK_BOX (box), row);
 
   self->status_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -387,6 +419,9 @@ tw_agent_terminal_init (TwAgentTerminal *self)
   g_signal_connect_object (self->restart_button, "clicked", G_CALLBACK (restart_clicked_cb), self,
                            G_CONNECT_SWAPPED);
 
+  self->badge = TW_AGENT_BADGE (tw_agent_badge_new (16));
+  gtk_widget_set_visible (GTK_WIDGET (self->badge), FALSE);
+  gtk_box_append (GTK_BOX (self->status_bar), GTK_WIDGET (self->badge));
   gtk_box_append (GTK_BOX (self->status_bar), GTK_WIDGET (self->status_icon));
   gtk_box_append (GTK_BOX (self->status_bar), GTK_WIDGET (self->status_label));
   gtk_box_append (GTK_BOX (self->status_bar), spacer);
@@ -407,4 +442,29 @@ TwAgentTerminal *
 tw_agent_terminal_new (void)
 {
   return g_object_new (TW_TYPE_AGENT_TERMINAL, NULL);
+}
+
+void
+tw_agent_terminal_set_agent (TwAgentTerminal *self,
+                             int              colour,
+                             const char      *mark,
+                             const char      *name)
+{
+  g_return_if_fail (TW_IS_AGENT_TERMINAL (self));
+
+  if (self->badge == NULL)
+    return;
+
+  tw_agent_badge_set_agent (self->badge, colour, mark, name);
+  gtk_widget_set_visible (GTK_WIDGET (self->badge), colour >= 0);
+  gtk_widget_set_visible (self->stripe, colour >= 0);
+  gtk_widget_queue_draw (self->stripe);
+}
+
+int
+tw_agent_terminal_get_colour (TwAgentTerminal *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_TERMINAL (self), -1);
+
+  return self->badge != NULL ? tw_agent_badge_get_colour (self->badge) : -1;
 }

@@ -57,4 +57,13 @@ const char           *tw_agent_terminal_get_text     (TwAgentTerminal      *self
 void                  tw_agent_terminal_add_notice   (TwAgentTerminal      *self,
                                                       const char           *text);
 
+/* The agent's colour (-1 for none), mark and name (tw-agent-colours.h),
+ * shown as a stripe along the terminal's top and a badge in its status
+ * bar. */
+void                  tw_agent_terminal_set_agent    (TwAgentTerminal      *self,
+                                                      int                   colour,
+                                                      const char           *mark,
+                                                      const char           *name);
+int                   tw_agent_terminal_get_colour   (TwAgentTerminal      *self);
+
 G_END_DECLS

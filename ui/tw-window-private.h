@@ -51,6 +51,10 @@ struct _TwWindow
   GMenu                *tab_menu_agents;
 
   TwActivityFeed       *activity_feed;
+  /* The overview (tw-window-overview.c), above what the window shows
+   * otherwise. */
+  GtkWidget            *overview;
+  GtkWidget            *overview_content;
   /* The tab the tab strip's context menu was opened on. */
   TwBrowserTab         *menu_tab;
 
@@ -92,6 +96,8 @@ void          _tw_window_tabs_items_changed_cb (TwWindow   *self,
                                                 guint       added,
                                                 GListModel *model);
 void          _tw_window_class_init_tabs  (GtkWidgetClass *widget_class);
+void          _tw_window_agents_changed_cb (TwWindow  *self,
+                                            TwBrowser *browser);
 
 /* tw-window-address.c */
 gboolean      _tw_window_uri_is_blank     (const char *uri);
@@ -104,6 +110,9 @@ void          _tw_window_dispose_address  (TwWindow   *self);
 /* The win.bookmark action: bookmarks the selected tab's page, or removes
  * its bookmark. */
 void          _tw_window_toggle_bookmark  (TwWindow   *self);
+
+/* tw-window-overview.c */
+void          _tw_window_init_overview    (TwWindow   *self);
 
 /* tw-window-actions.c */
 void          _tw_window_add_actions      (TwWindow   *self);

@@ -6,6 +6,7 @@
 #include "tw-window-private.h"
 
 #include "tw-activity-log.h"
+#include "tw-agent-colours.h"
 
 /* What a tab strip's page shows: its tab page in the deck (see
  * tw-window.ui). */
@@ -75,6 +76,8 @@ update_page (TwWindow     *self,
   const char *owner = tw_browser_tab_get_owner (tab);
   const char *uri = tw_browser_tab_get_uri (tab);
   const char *icon_name = NULL;
+  const char *mark = NULL;
+  int colour = -1;
   const char *indicator = "";
   const char *status = NULL;
   gboolean activatable = FALSE;
@@ -108,13 +111,16 @@ update_page (TwWindow     *self,
     }
   else if (owner != NULL)
     {
-      /* Clicking the badge pauses the agent (see tab_view_indicator_activated_cb). */
+      /* Clicking the badge pauses the agent (see tab_view_indicator_activated_cb).
+       * The badge is the agent's own: its colour, shape and mark. */
       icon_name = AGENT_ICON;
       indicator = status = driver = g_strdup_printf (_("Driven by %s"), owner);
       activatable = TRUE;
+      if (tw_browser_get_agent_mark (self->browser, tw_browser_tab_get_owner_id (tab), &colour, &mark))
+        icon = tw_agent_badge_icon_new (colour, mark);
     }
 
-  if (icon_name != NULL)
+  if (icon_name != NULL && icon == NULL)
     icon = g_themed_icon_new (icon_name);
   adw_tab_page_set_indicator_icon (page, icon);
   adw_tab_page_set_indicator_tooltip (page, indicator);
@@ -143,6 +149,19 @@ tab_notify_cb (TwWindow     *self,
                TwBrowserTab *tab)
 {
   update_page (self, tab);
+}
+
+/* Agents came or went: a tab's badge follows its owner's colour and mark. */
+void
+_tw_window_agents_changed_cb (TwWindow  *self,
+                              TwBrowser *browser)
+{
+  GHashTableIter iter;
+  gpointer tab;
+
+  g_hash_table_iter_init (&iter, self->pages);
+  while (g_hash_table_iter_next (&iter, &tab, NULL))
+    update_page (self, tab);
 }
 
 static void

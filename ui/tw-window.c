@@ -58,10 +58,13 @@ tw_window_constructed (GObject *object)
   g_signal_connect_object (tw_browser_get_activity (self->browser), "items-changed",
                            G_CALLBACK (_tw_window_activity_items_changed_cb), self, G_CONNECT_SWAPPED);
 
+  g_signal_connect_object (self->browser, "agents-changed",
+                           G_CALLBACK (_tw_window_agents_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tw_browser_get_tabs (self->browser), "items-changed",
                            G_CALLBACK (_tw_window_tabs_items_changed_cb), self, G_CONNECT_SWAPPED);
   _tw_window_sync_pages (self);
   _tw_window_update_chrome (self);
+  _tw_window_init_overview (self);
 }
 
 static void
@@ -79,6 +82,7 @@ tw_window_dispose (GObject *object)
 
   if (self->browser != NULL)
     {
+      g_signal_handlers_disconnect_by_data (self->browser, self);
       g_signal_handlers_disconnect_by_data (tw_browser_get_tabs (self->browser), self);
       g_signal_handlers_disconnect_by_data (tw_browser_get_activity (self->browser), self);
       g_signal_handlers_disconnect_by_data (tw_browser_get_history (self->browser), self);

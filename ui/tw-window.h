@@ -70,5 +70,8 @@ GtkWidget  *tw_window_get_tab_page       (TwWindow       *self,
                                           TwBrowserTab   *tab);
 GtkWidget  *tw_window_get_handoff_banner (TwWindow       *self,
                                           TwBrowserTab   *tab);
+/* The TwOverview of every agent and tab, shown by win.overview (a boolean
+ * state). */
+GtkWidget  *tw_window_get_overview       (TwWindow       *self);
 
 G_END_DECLS

@@ -264,6 +264,9 @@ tw_browser_add_agent (TwBrowser  *self,
   agent->name = g_strdup (agent_name != NULL ? agent_name : agent_id);
   agent->allowed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (self->agents, agent);
+
+  tw_agent_marks_take (self->marks, agent_id, agent->name);
+  tw_browser_notify_agents (self);
 }
 
 void
@@ -278,6 +281,8 @@ tw_browser_remove_agent (TwBrowser  *self,
   if (!forget_agent (self, agent_id))
     return;
 
+  tw_agent_marks_release (self->marks, agent_id);
+
   /* An agent that ended leaves its tabs to whoever comes next: they keep
    * its name, so the person sees where they came from, and every agent may
    * use them. */
@@ -289,6 +294,8 @@ tw_browser_remove_agent (TwBrowser  *self,
       if (g_strcmp0 (tw_browser_tab_get_owner_id (tab), agent_id) == 0)
         tw_browser_tab_set_shared (tab, TRUE);
     }
+
+  tw_browser_notify_agents (self);
 }
 
 guint
@@ -315,4 +322,24 @@ tw_browser_get_agent (TwBrowser   *self,
     *agent_id = agent->id;
   if (agent_name != NULL)
     *agent_name = agent->name;
+}
+
+gboolean
+tw_browser_get_agent_mark (TwBrowser   *self,
+                           const char  *agent_id,
+                           int         *colour,
+                           const char **mark)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return tw_agent_marks_lookup (self->marks, agent_id, colour, mark);
+}
+
+gboolean
+tw_browser_get_agent_running (TwBrowser  *self,
+                              const char *agent_id)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return agent_id != NULL && find_agent (self, agent_id, NULL) != NULL;
 }

@@ -3,6 +3,7 @@
 
 #include "tw-browser.h"
 
+#include "tw-agent-marks.h"
 #include "tw-tab-downloads.h"
 #include "tw-history.h"
 #include "tw-text-index.h"
@@ -63,6 +64,8 @@ struct _TwBrowser
   /* The person's say (issue 32, tw-browser-approvals.c). */
   TwBrowserPolicy       policy;
   GPtrArray            *approvals;   /* TwApproval waiting, oldest first */
+  /* Each agent's colour and mark for this session (tw-agent-marks.h). */
+  TwAgentMarks         *marks;
 };
 
 typedef struct
@@ -117,6 +120,8 @@ JsonObject   *tw_browser_share_tab             (TwBrowser                 *self,
                                                 GError                   **error);
 void          tw_browser_notify_share_tabs     (TwBrowser                 *self);
 void          tw_browser_notify_share_person_tabs (TwBrowser              *self);
+/* Emits "agents-changed". */
+void          tw_browser_notify_agents         (TwBrowser                 *self);
 
 /* tw-browser-approvals.c */
 void          tw_browser_policy_clear          (TwBrowserPolicy           *policy);

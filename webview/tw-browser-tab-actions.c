@@ -41,7 +41,8 @@ static TwTabAction *
 build_action (TwBrowserTab *self,
               TabCommand   *cmd)
 {
-  return tw_tab_action_new (self->id, cmd->command, cmd->agent_name, cmd->call_id, cmd->params);
+  return tw_tab_action_new (self->id, cmd->command, cmd->agent_name, cmd->agent_id,
+                            cmd->call_id, cmd->params);
 }
 
 /* Where the action went, as the page answered once it acted: the box after

@@ -119,6 +119,7 @@ typedef struct
   guint64       first_routed;
   GPtrArray    *new_tabs;         /* ids of tabs the page opened meanwhile */
   char         *agent_name;       /* who issued it, for what the tab shows */
+  char         *agent_id;
   guint64       call_id;
   TwTabAction  *action;           /* what the overlay is told, for actions */
   GSource      *cancel_watch;

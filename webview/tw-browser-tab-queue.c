@@ -27,6 +27,7 @@ tab_command_free (TabCommand *cmd)
   g_clear_pointer (&cmd->action, tw_tab_action_unref);
   g_clear_pointer (&cmd->watch, tw_load_watch_free);
   g_free (cmd->agent_name);
+  g_free (cmd->agent_id);
   g_free (cmd);
 }
 
@@ -439,6 +440,7 @@ tw_browser_tab_run_as_async (TwBrowserTab        *self,
     {
       cmd->agent_name = g_strdup (caller->agent_name != NULL ? caller->agent_name
                                                              : caller->agent_id);
+      cmd->agent_id = g_strdup (caller->agent_id);
       cmd->call_id = caller->call_id;
     }
   g_task_set_task_data (task, cmd, (GDestroyNotify) tab_command_free);

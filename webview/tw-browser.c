@@ -23,6 +23,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  AGENTS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (TwBrowser, tw_browser, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (TW_TYPE_BROWSER_SERVICE,
                                                       tw_browser_init_service_iface))
@@ -237,6 +244,7 @@ tw_browser_finalize (GObject *object)
   g_clear_pointer (&self->agents, g_ptr_array_unref);
   tw_browser_policy_clear (&self->policy);
   g_clear_pointer (&self->approvals, g_ptr_array_unref);
+  g_clear_pointer (&self->marks, tw_agent_marks_free);
 
   G_OBJECT_CLASS (tw_browser_parent_class)->finalize (object);
 }
@@ -355,6 +363,17 @@ tw_browser_class_init (TwBrowserClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TwBrowser::agents-changed:
+   *
+   * An agent started or ended (tw_browser_add_agent(),
+   * tw_browser_remove_agent()): the running agents, their colours and
+   * marks may differ.
+   */
+  signals[AGENTS_CHANGED] =
+    g_signal_new ("agents-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 void
@@ -367,6 +386,12 @@ void
 tw_browser_notify_share_person_tabs (TwBrowser *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHARE_PERSON_TABS]);
+}
+
+void
+tw_browser_notify_agents (TwBrowser *self)
+{
+  g_signal_emit (self, signals[AGENTS_CHANGED], 0);
 }
 
 static void
@@ -389,6 +414,7 @@ tw_browser_init (TwBrowser *self)
     self->tab_rest_ms = (guint) g_ascii_strtoull (g_getenv ("TABWRIGHT_TAB_REST_MS"), NULL, 10);
   self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
   self->approvals = g_ptr_array_new_with_free_func (g_object_unref);
+  self->marks = tw_agent_marks_new (TW_BROWSER_N_AGENT_COLOURS);
 }
 
 TwBrowser *

@@ -117,6 +117,20 @@ void                  tw_browser_get_agent           (TwBrowser     *self,
                                                       guint          index,
                                                       const char   **agent_id,
                                                       const char   **agent_name);
+/* Own colours (issue 32): every agent the app adds gets a colour, an index
+ * below TW_BROWSER_N_AGENT_COLOURS into the window's palette, and a mark,
+ * a letter or digit, both distinct among the running agents and kept for
+ * the session. FALSE for an agent never added: the person and external
+ * clients, who have neither. "agents-changed" says when agents come and
+ * go. */
+#define TW_BROWSER_N_AGENT_COLOURS 9
+gboolean              tw_browser_get_agent_mark      (TwBrowser     *self,
+                                                      const char    *agent_id,
+                                                      int           *colour,
+                                                      const char   **mark);
+/* Whether @agent_id was added and has not been removed since. */
+gboolean              tw_browser_get_agent_running   (TwBrowser     *self,
+                                                      const char    *agent_id);
 /* Moves @tab to the running agent @agent_id, or to the person when it is
  * NULL. FALSE (and nothing changes) for an agent that is not running. */
 gboolean              tw_browser_give_tab            (TwBrowser     *self,

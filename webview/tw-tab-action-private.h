@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 TwTabAction *tw_tab_action_new                (const char   *browser_id,
                                                TwTabCommand  command,
                                                const char   *agent,
+                                               const char   *agent_id,
                                                guint64       call_id,
                                                JsonObject   *params);
 

@@ -35,6 +35,7 @@ tw_tab_action_unref (TwTabAction *action)
 
   g_free (action->browser_id);
   g_free (action->agent);
+  g_free (action->agent_id);
   g_free (action->ref);
   g_free (action->target_ref);
   g_free (action->text);
@@ -60,6 +61,7 @@ TwTabAction *
 tw_tab_action_new (const char   *browser_id,
                    TwTabCommand  command,
                    const char   *agent,
+                   const char   *agent_id,
                    guint64       call_id,
                    JsonObject   *params)
 {
@@ -74,6 +76,7 @@ tw_tab_action_new (const char   *browser_id,
   action->command = command;
   action->tool = tw_tab_command_to_string (command);
   action->agent = g_strdup (agent != NULL ? agent : "");
+  action->agent_id = g_strdup (agent_id);
   action->call_id = call_id;
 
   ref = tw_json_get_string (params, "ref", NULL);

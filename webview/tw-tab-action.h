@@ -19,6 +19,7 @@ typedef struct
   TwTabCommand      command;
   const char       *tool;          /* "click": tw_tab_command_to_string() */
   char             *agent;         /* the agent's name; "" when unknown */
+  char             *agent_id;      /* its id, for its colour; NULL when unknown */
   guint64           call_id;       /* of the tool call, for the activity feed */
 
   /* What the agent asked for. */
