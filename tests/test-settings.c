@@ -310,6 +310,58 @@ test_emulate_focus (void)
   g_settings_reset (workspace, "emulate-focus");
 }
 
+/* Agents' Limits (issue 32): the rows write the workspace's keys, and
+ * the workspace's browser follows them. */
+static void
+test_agent_limits (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("limits-00000001", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  g_auto(GStrv) approve = NULL;
+  g_auto(GStrv) sites = NULL;
+  g_autofree char *session = NULL;
+  GtkWidget *evaluate_switch;
+  GtkWidget *session_switch;
+  GtkWidget *sites_row;
+
+  tw_settings_bind_browser (workspace, browser);
+  tw_browser_add_agent (browser, "agent-1", "Ada");
+  g_assert_cmpstr (tw_browser_get_agent_session (browser, "agent-1"), ==, "workspace");
+
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/limits"));
+  evaluate_switch = tw_test_find_named (GTK_WIDGET (dialog), "approve-browser_evaluate-switch");
+  session_switch = tw_test_find_named (GTK_WIDGET (dialog), "agent-session-switch");
+  sites_row = tw_test_find_named (GTK_WIDGET (dialog), "allowed-sites-row");
+  g_assert_nonnull (evaluate_switch);
+  g_assert_nonnull (session_switch);
+  g_assert_nonnull (sites_row);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (evaluate_switch)));
+
+  gtk_switch_set_active (GTK_SWITCH (evaluate_switch), TRUE);
+  approve = g_settings_get_strv (workspace, "agent-approvals");
+  g_assert_cmpstrv (approve, ((const char * const[]) { "browser_evaluate", NULL }));
+
+  gtk_switch_set_active (GTK_SWITCH (session_switch), TRUE);
+  session = g_settings_get_string (workspace, "agent-session");
+  g_assert_cmpstr (session, ==, "own");
+  g_assert_cmpstr (tw_browser_get_agent_session (browser, "agent-1"), ==, "own");
+
+  gtk_editable_set_text (GTK_EDITABLE (sites_row), "localhost:5173, *.example.com");
+  g_signal_emit_by_name (sites_row, "apply");
+  sites = g_settings_get_strv (workspace, "agent-allowed-sites");
+  g_assert_cmpstrv (sites, ((const char * const[]) { "localhost:5173", "*.example.com", NULL }));
+
+  /* The key changed elsewhere shows in the dialog. */
+  g_settings_reset (workspace, "agent-approvals");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (evaluate_switch)));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_settings_reset (workspace, "agent-session");
+  g_settings_reset (workspace, "agent-allowed-sites");
+}
+
 static void
 test_browser_tools_banner (void)
 {
@@ -661,6 +713,7 @@ main (int   argc,
   g_test_add_func ("/settings/browser-tools/live", test_browser_tools_live);
   g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
   g_test_add_func ("/settings/emulate-focus", test_emulate_focus);
+  g_test_add_func ("/settings/workspace/agent-limits", test_agent_limits);
   g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
   g_test_add_func ("/settings/preferences/tool-groups", test_tool_groups);
   g_test_add_func ("/settings/window/size", test_window_state);

@@ -249,6 +249,91 @@ test_flash_ref (Fixture       *fixture,
   g_assert_nonnull (error);
 }
 
+static GtkWidget *
+find_of_type (GtkWidget *widget,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_of_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+approval_shown (gpointer data)
+{
+  return tw_approval_banner_get_shown (data);
+}
+
+/* A step of Ada's that needs the person's OK waits in the bar over its
+ * tab, which says who asks for what; Deny with a reason typed in the bar
+ * reaches the agent as browser_denied with that reason, and nothing ran;
+ * Allow Once lets the next such step run. */
+static void
+test_approval_banner (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  static const char * const approve[] = { "browser_evaluate", NULL };
+  const TwAgentPolicy policy = { NULL, approve, 0, NULL };
+  TwApprovalBanner *banner = tw_tab_page_get_approval_banner (fixture->page);
+  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-approval-banner");
+  g_autofree char *args = NULL;
+  g_autoptr(JsonObject) denied = NULL;
+  g_autoptr(JsonObject) allowed = NULL;
+  g_autoptr(JsonObject) title = NULL;
+  TwTestOutcome outcome = { 0 };
+  TwToolCall *call;
+
+  g_assert_nonnull (bar);
+  g_assert_false (tw_approval_banner_get_shown (banner));
+
+  tw_browser_add_agent (fixture->browser, ada.agent_id, ada.agent_name);
+  tw_browser_set_agent_policy (fixture->browser, ada.agent_id, &policy);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
+                          "\"() => { document.title = 'changed'; return 1; }\"}",
+                          tw_browser_tab_get_id (fixture->tab));
+
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+                             args, &outcome);
+  tw_test_wait_until (approval_shown, banner, WAIT_MS, "the approval bar");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (bar, "heading"))), ==,
+                   "Ada asks to run a script in the page");
+  gtk_editable_set_text (GTK_EDITABLE (find_of_type (bar, GTK_TYPE_ENTRY)), "wrong page");
+  click (find_button (bar, "_Deny"));
+  denied = tw_test_await_tool (&outcome, "the denied step");
+  g_assert_cmpstr (tw_test_result_error_code (denied), ==, "browser_denied");
+  g_assert_nonnull (strstr (tw_test_result_text (denied), "the person denied browser_evaluate"));
+  g_assert_nonnull (strstr (tw_test_result_text (denied), "wrong page"));
+  g_assert_false (tw_approval_banner_get_shown (banner));
+  g_assert_cmpstr (tw_browser_tab_get_title (fixture->tab), ==, "Page");
+  tw_tool_call_unref (call);
+  tw_test_outcome_clear (&outcome);
+
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+                             args, &outcome);
+  tw_test_wait_until (approval_shown, banner, WAIT_MS, "the approval bar, again");
+  click (find_button (bar, "_Allow Once"));
+  allowed = tw_test_await_tool (&outcome, "the allowed step");
+  g_assert_false (tw_test_result_is_error (allowed));
+  g_assert_false (tw_approval_banner_get_shown (banner));
+  tw_tool_call_unref (call);
+  tw_test_outcome_clear (&outcome);
+
+  /* The person's own clients never wait. */
+  title = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), NULL, "browser_evaluate",
+                                args);
+  g_assert_false (tw_approval_banner_get_shown (banner));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -269,6 +354,8 @@ main (int   argc,
               fixture_set_up, test_status_page, fixture_tear_down);
   g_test_add ("/ui/tab-page/flash-ref", Fixture, NULL,
               fixture_set_up, test_flash_ref, fixture_tear_down);
+  g_test_add ("/ui/tab-page/approval-banner", Fixture, NULL,
+              fixture_set_up, test_approval_banner, fixture_tear_down);
 
   ret = g_test_run ();
 

@@ -5,6 +5,8 @@
 
 #include "tw-preferences-dialog.h"
 
+#include "tw-agent-limits-group.h"
+
 #include "tw-tool-registry.h"
 
 struct _TwPreferencesDialog
@@ -326,6 +328,19 @@ tw_preferences_dialog_init (TwPreferencesDialog *self)
   update_animations_row (self);
 }
 
+/* Agents' Limits (issue 32), on the page of the workspace's settings. */
+static void
+add_limits_group (TwPreferencesDialog *self,
+                  GSettings           *workspace_settings)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (self->workspace_group),
+                                             ADW_TYPE_PREFERENCES_PAGE);
+
+  if (page != NULL)
+    adw_preferences_page_add (ADW_PREFERENCES_PAGE (page),
+                              ADW_PREFERENCES_GROUP (tw_agent_limits_group_new (workspace_settings)));
+}
+
 TwPreferencesDialog *
 tw_preferences_dialog_new (GtkWindow  *parent,
                            GSettings  *settings,
@@ -358,6 +373,7 @@ tw_preferences_dialog_new (GtkWindow  *parent,
       if (workspace_name != NULL)
         adw_preferences_group_set_description (self->workspace_group, workspace_name);
       add_group_rows (self);
+      add_limits_group (self, workspace_settings);
     }
   else
     {

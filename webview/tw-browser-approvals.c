@@ -716,6 +716,67 @@ tw_browser_needs_approval (TwBrowserService *service,
   return tab != NULL && tw_browser_check_tab_access (self, tab, caller, NULL);
 }
 
+/* Puts @action of the agent @agent_id before the person in tab
+ * @browser_id; finishes TRUE when allowed, or with browser_denied. */
+static void
+ask_async (TwBrowser             *self,
+           const char            *browser_id,
+           const char            *agent_id,
+           const char            *agent_name,
+           const char            *action,
+           const char            *summary,
+           const char            *detail,
+           TwServiceProgressFunc  progress,
+           gpointer               progress_data,
+           GCancellable          *cancellable,
+           GAsyncReadyCallback    callback,
+           gpointer               user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  TwBrowserAgent *agent = tw_browser_find_agent (self, agent_id);
+  ApprovalWait *wait;
+
+  g_task_set_source_tag (task, ask_async);
+
+  wait = g_new0 (ApprovalWait, 1);
+  wait->browser = g_object_ref (self);
+  wait->approval = tw_approval_new (browser_id, agent_id,
+                                    agent != NULL ? agent->name : agent_name,
+                                    action, summary, detail);
+  wait->progress = progress;
+  wait->progress_data = progress_data;
+  wait->started = g_get_monotonic_time ();
+  wait->timeout_s = approval_timeout_s (self, agent);
+  g_task_set_task_data (task, wait, (GDestroyNotify) approval_wait_free);
+
+  g_ptr_array_add (self->approvals, g_object_ref (wait->approval));
+  wait->answered_id = g_signal_connect (wait->approval, "answered",
+                                        G_CALLBACK (approval_answered_cb), task);
+  wait->tick_source = g_timeout_add_seconds (PROGRESS_INTERVAL_S, approval_tick_cb, task);
+  show_next (self, browser_id);
+
+  if (progress != NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf ("waiting for the person to allow %s in tab %s", action, browser_id);
+
+      progress (0, wait->timeout_s, message, progress_data);
+    }
+
+  /* The task keeps itself until finish_wait(). */
+  if (cancellable != NULL)
+    wait->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (approval_cancelled_cb),
+                                                task, NULL);
+}
+
+static gboolean
+ask_finish (TwBrowser     *self,
+            GAsyncResult  *result,
+            GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 static void
 tw_browser_approve_async (TwBrowserService      *service,
                           const char            *tool_name,
@@ -728,24 +789,17 @@ tw_browser_approve_async (TwBrowserService      *service,
                           gpointer               user_data)
 {
   TwBrowser *self = TW_BROWSER (service);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *detail = NULL;
   g_autofree char *summary = NULL;
-  TwBrowserAgent *agent;
-  ApprovalWait *wait;
-  const char *browser_id;
-
-  g_task_set_source_tag (task, tw_browser_approve_async);
 
   /* Checked just before by tw_browser_needs_approval(). */
   if (!tw_browser_needs_approval (service, tool_name, arguments, caller))
     {
+      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
       g_task_return_boolean (task, TRUE);
       return;
     }
-
-  agent = tw_browser_find_agent (self, caller->agent_id);
-  browser_id = tw_json_get_string (arguments, "browserId", NULL);
 
   if (g_str_equal (tool_name, "browser_evaluate"))
     {
@@ -766,36 +820,9 @@ tw_browser_approve_async (TwBrowserService      *service,
     }
   detail = clip (g_steal_pointer (&detail));
 
-  wait = g_new0 (ApprovalWait, 1);
-  wait->browser = g_object_ref (self);
-  wait->approval = tw_approval_new (browser_id, caller->agent_id,
-                                    agent != NULL ? agent->name : caller->agent_name,
-                                    tool_name, summary, detail);
-  wait->progress = progress;
-  wait->progress_data = progress_data;
-  wait->started = g_get_monotonic_time ();
-  wait->timeout_s = approval_timeout_s (self, agent);
-  g_task_set_task_data (task, wait, (GDestroyNotify) approval_wait_free);
-
-  g_ptr_array_add (self->approvals, g_object_ref (wait->approval));
-  wait->answered_id = g_signal_connect (wait->approval, "answered",
-                                        G_CALLBACK (approval_answered_cb), task);
-  wait->tick_source = g_timeout_add_seconds (PROGRESS_INTERVAL_S, approval_tick_cb, task);
-  show_next (self, browser_id);
-
-  if (progress != NULL)
-    {
-      g_autofree char *message =
-        g_strdup_printf ("waiting for the person to allow %s in tab %s", tool_name, browser_id);
-
-      progress (0, wait->timeout_s, message, progress_data);
-    }
-
-  /* The task keeps itself until finish_wait(). */
-  if (cancellable != NULL)
-    wait->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (approval_cancelled_cb),
-                                                task, NULL);
-  g_steal_pointer (&task);
+  ask_async (self, tw_json_get_string (arguments, "browserId", NULL), caller->agent_id,
+             caller->agent_name, tool_name, summary, detail, progress, progress_data,
+             cancellable, callback, user_data);
 }
 
 static gboolean
@@ -806,6 +833,184 @@ tw_browser_approve_finish (TwBrowserService  *service,
   g_return_val_if_fail (g_task_is_valid (result, service), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Steps of pages, not tools: a form sent to another origin, a download.
+ * The page asked, so no call waits on them; the bar over the tab asks. */
+
+static TwBrowserAgent *
+tab_agent_needing (TwBrowser    *self,
+                   TwBrowserTab *tab,
+                   const char   *action)
+{
+  const char *owner_id = tw_browser_tab_get_owner_id (tab);
+  TwBrowserAgent *agent;
+
+  if (owner_id == NULL || g_strcmp0 (owner_id, self->person_id) == 0)
+    return NULL;
+
+  agent = tw_browser_find_agent (self, owner_id);
+  if (agent == NULL || !needs_approval (self, agent, action))
+    return NULL;
+
+  return agent;
+}
+
+static char *
+dup_origin (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return NULL;
+
+  return g_strdup_printf ("%s://%s:%d", g_uri_get_scheme (uri), g_uri_get_host (uri),
+                          g_uri_get_port (uri));
+}
+
+static void
+form_answered_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(WebKitPolicyDecision) decision = user_data;
+
+  if (ask_finish (TW_BROWSER (object), result, NULL))
+    webkit_policy_decision_use (decision);
+  else
+    webkit_policy_decision_ignore (decision);
+}
+
+static gboolean
+view_decide_policy_cb (WebKitWebView            *view,
+                       WebKitPolicyDecision     *decision,
+                       WebKitPolicyDecisionType  type,
+                       TwBrowserTab             *tab)
+{
+  TwBrowser *self = g_object_get_data (G_OBJECT (tab), "tw-browser-approvals");
+  WebKitNavigationAction *action;
+  WebKitURIRequest *request;
+  TwBrowserAgent *agent;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *detail = NULL;
+
+  if (self == NULL || (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION &&
+                       type != WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION))
+    return FALSE;
+
+  action = webkit_navigation_policy_decision_get_navigation_action (
+    WEBKIT_NAVIGATION_POLICY_DECISION (decision));
+  if (webkit_navigation_action_get_navigation_type (action) != WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED &&
+      webkit_navigation_action_get_navigation_type (action) != WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED)
+    return FALSE;
+
+  request = webkit_navigation_action_get_request (action);
+  from = dup_origin (webkit_web_view_get_uri (view));
+  to = dup_origin (webkit_uri_request_get_uri (request));
+  if (from == NULL || to == NULL || g_str_equal (from, to))
+    return FALSE;
+
+  agent = tab_agent_needing (self, tab, "cross-origin-forms");
+  if (agent == NULL)
+    return FALSE;
+
+  detail = g_strdup_printf ("%s %s", webkit_uri_request_get_http_method (request) != NULL
+                                     ? webkit_uri_request_get_http_method (request) : "GET",
+                            webkit_uri_request_get_uri (request));
+  ask_async (self, tw_browser_tab_get_id (tab), agent->id, agent->name, "cross-origin-forms",
+             "send a form to another site", detail, NULL, NULL, NULL, form_answered_cb,
+             g_object_ref (decision));
+
+  return TRUE;
+}
+
+void
+tw_browser_approvals_watch_tab (TwBrowser    *self,
+                                TwBrowserTab *tab)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (TW_IS_BROWSER_TAB (tab));
+
+  /* The browser outlives its tabs' views' handlers: it closes them all. */
+  g_object_set_data (G_OBJECT (tab), "tw-browser-approvals", self);
+  g_signal_connect_object (tw_browser_tab_get_view (tab), "decide-policy",
+                           G_CALLBACK (view_decide_policy_cb), tab, 0);
+
+  /* Tabs an agent's pages open keep to its sites too. */
+  tw_browser_limit_tab_sites_async (self, tab, NULL, NULL);
+}
+
+typedef struct
+{
+  WebKitDownload *download;
+  char           *suggested;
+} DownloadAsk;
+
+static void
+download_answered_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  DownloadAsk *ask = user_data;
+  gboolean handled = FALSE;
+
+  if (ask_finish (TW_BROWSER (object), result, NULL))
+    {
+      /* Allowed: what decides downloads' destinations runs now. */
+      g_object_set_data (G_OBJECT (ask->download), "tw-download-allowed", GINT_TO_POINTER (TRUE));
+      g_signal_emit_by_name (ask->download, "decide-destination", ask->suggested, &handled);
+    }
+  else
+    {
+      webkit_download_cancel (ask->download);
+    }
+
+  g_object_unref (ask->download);
+  g_free (ask->suggested);
+  g_free (ask);
+}
+
+static gboolean
+download_decide_destination_cb (WebKitDownload *download,
+                                const char     *suggested,
+                                TwBrowserTab   *tab)
+{
+  TwBrowser *self = g_object_get_data (G_OBJECT (tab), "tw-browser-approvals");
+  WebKitURIRequest *request = webkit_download_get_request (download);
+  TwBrowserAgent *agent;
+  DownloadAsk *ask;
+  g_autofree char *detail = NULL;
+
+  if (self == NULL || g_object_get_data (G_OBJECT (download), "tw-download-allowed") != NULL ||
+      (agent = tab_agent_needing (self, tab, "downloads")) == NULL)
+    return FALSE;
+
+  ask = g_new0 (DownloadAsk, 1);
+  ask->download = g_object_ref (download);
+  ask->suggested = g_strdup (suggested);
+  detail = g_strdup_printf ("%s\n%s", suggested,
+                            request != NULL ? webkit_uri_request_get_uri (request) : "");
+  ask_async (self, tw_browser_tab_get_id (tab), agent->id, agent->name, "downloads",
+             "download a file", detail, NULL, NULL, NULL, download_answered_cb, ask);
+
+  return TRUE;
+}
+
+void
+tw_browser_approvals_watch_download (TwBrowser      *self,
+                                     WebKitDownload *download,
+                                     TwBrowserTab   *tab)
+{
+  g_return_if_fail (TW_IS_BROWSER (self));
+  g_return_if_fail (WEBKIT_IS_DOWNLOAD (download));
+
+  if (tab == NULL || tab_agent_needing (self, tab, "downloads") == NULL)
+    return;
+
+  /* Before the handler that picks the destination, which waits for it. */
+  g_signal_connect_object (download, "decide-destination",
+                           G_CALLBACK (download_decide_destination_cb), tab, 0);
 }
 
 void

@@ -147,6 +147,13 @@ void          tw_browser_limit_tab_sites_async (TwBrowser                 *self,
 gboolean      tw_browser_limit_tab_sites_finish (TwBrowser                *self,
                                                  GAsyncResult             *result,
                                                  GError                  **error);
+/* Forms @tab's pages send to another origin, and downloads of @tab, wait
+ * for the person when its agent's policy says so. */
+void          tw_browser_approvals_watch_tab   (TwBrowser                 *self,
+                                                TwBrowserTab              *tab);
+void          tw_browser_approvals_watch_download (TwBrowser              *self,
+                                                   WebKitDownload         *download,
+                                                   TwBrowserTab           *tab);
 void          tw_browser_approvals_init_iface  (TwBrowserServiceInterface *iface);
 void          tw_browser_approvals_dispose     (TwBrowser                 *self);
 

@@ -134,6 +134,7 @@ tw_browser_add_tab (TwBrowser    *self,
   g_signal_connect_object (tab, "notify::title", G_CALLBACK (tab_title_cb), self, 0);
   g_signal_connect_object (tw_browser_tab_get_view (tab), "load-changed",
                            G_CALLBACK (view_load_changed_cb), self, 0);
+  tw_browser_approvals_watch_tab (self, tab);
 
   g_list_store_append (self->tabs, tab);
 }
@@ -148,15 +149,21 @@ download_started_cb (WebKitNetworkSession *session,
   WebKitWebView *view = webkit_download_get_web_view (download);
   guint n_tabs = g_list_model_get_n_items (G_LIST_MODEL (self->tabs));
   const char *browser_id = NULL;
+  g_autoptr(TwBrowserTab) from = NULL;
 
   for (guint i = 0; view != NULL && i < n_tabs && browser_id == NULL; i++)
     {
       g_autoptr(TwBrowserTab) tab = g_list_model_get_item (G_LIST_MODEL (self->tabs), i);
 
       if (tw_browser_tab_get_view (tab) == view)
-        browser_id = tw_browser_tab_get_id (tab);
+        {
+          browser_id = tw_browser_tab_get_id (tab);
+          from = g_object_ref (tab);
+        }
     }
 
+  /* The person's OK comes before the destination is chosen. */
+  tw_browser_approvals_watch_download (self, download, from);
   tw_tab_downloads_add (self->downloads, download, browser_id);
 }
 

@@ -21,6 +21,7 @@ import { waitFor } from './lib/agents.mjs';
 import { listenOnLoopback, startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
 import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 
@@ -54,7 +55,16 @@ async function startRecorder() {
   const server = http.createServer((req, res) => {
     seen.push(`${req.headers.host}${req.url}`);
     const port = server.address().port;
+    if (req.url === '/report.txt') {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="report.txt"' });
+      return res.end('the report\n');
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    if (req.url === '/download')
+      return res.end('<!DOCTYPE html><title>Download</title><main><a href="/report.txt">Get the report</a></main>');
+    if (req.url === '/form')
+      return res.end(`<!DOCTYPE html><title>Form</title><main><form method="post" action="http://localhost:${port}/sent">
+<input name="q" value="v"><button>Send</button></form></main>`);
     // Only the start page reaches for another host.
     if (req.url !== '/start')
       return res.end('<!DOCTYPE html><title>Plain</title><main><h1>Plain</h1></main>');
@@ -243,5 +253,79 @@ test('an agent on a session of its own shares cookies among its tabs only', opti
     await person?.close().catch(() => {});
     await app?.stop();
     await fixtures.close();
+  }
+});
+
+test('a form sent to another site waits for the person\'s OK', options, async () => {
+  const recorder = await startRecorder();
+  const dirs = makeAppDirs('tabwright-e2e-forms-');
+  const tokenFile = path.join(dirs.root, 'forms.token');
+  let app;
+  let client;
+
+  try {
+    writePresets(dirs, [{ id: 'forms', name: 'Forms', needsCommand: true, approve: ['cross-origin-forms'] }]);
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('forms', tokenFile)] });
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    client = await connectClient({ ...app, token }, 'e2e-forms-agent');
+
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/form` });
+    const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));
+    const send = refIn(snapshot, 'button "Send"');
+
+    // Denied: the form never reaches the other site. The person's answer
+    // goes to the bar once it shows; until then answering does nothing.
+    let settled = false;
+    const denied = client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: send } })
+      .finally(() => { settled = true; });
+    await waitUntil('the person denied the form', async () => {
+      await answer(app, tab.browserId, 'deny', 'not that site');
+      return settled;
+    }, { timeoutMs: 60000, intervalMs: 300 });
+    await denied;
+    assert.ok(!recorder.seen.some((seen) => seen.endsWith('/sent')), `the form was not sent: ${recorder.seen.join(', ')}`);
+
+    // Allowed once: it is sent.
+    client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: send } }).catch(() => {});
+    await waitUntil('the allowed form reached the other site', async () => {
+      await answer(app, tab.browserId, 'allow-once');
+      return recorder.seen.some((seen) => seen === `localhost:${recorder.port}/sent`);
+    }, { timeoutMs: 60000, intervalMs: 300 });
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await recorder.close();
+  }
+});
+
+test('a download waits for the person\'s OK before it is saved', options, async () => {
+  const recorder = await startRecorder();
+  const dirs = makeAppDirs('tabwright-e2e-downloads-');
+  const tokenFile = path.join(dirs.root, 'downloads.token');
+  const saved = path.join(dirs.workspace, 'downloads', 'report.txt');
+  let app;
+  let client;
+
+  try {
+    writePresets(dirs, [{ id: 'fetcher', name: 'Fetcher', needsCommand: true, approve: ['downloads'] }]);
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('fetcher', tokenFile)] });
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    client = await connectClient({ ...app, token }, 'e2e-downloads-agent');
+
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/download` });
+    const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));
+    await client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: refIn(snapshot, 'link "Get the report"') } });
+    // The click is over (it waits for the downloads it started, within a
+    // bound); nothing is saved while the person has not answered.
+    assert.equal(fs.existsSync(saved), false, 'nothing saved before the OK');
+
+    await waitUntil('the allowed download was saved', async () => {
+      await answer(app, tab.browserId, 'allow-once');
+      return fs.existsSync(saved) && fs.readFileSync(saved, 'utf8') === 'the report\n';
+    }, { timeoutMs: 60000, intervalMs: 300 });
+  } finally {
+    await client?.close().catch(() => {});
+    await app?.stop();
+    await recorder.close();
   }
 });
