@@ -16,6 +16,8 @@
 /* The snapshot cuts names this long (runtime/snapshot.js NAME_MAX). */
 #define SNAPSHOT_NAME_MAX 200
 #define FOUND_MAX_ELEMENTS 5
+/* How long a page an action opens may take to come. */
+#define PAGE_WAIT_MS     5000
 
 /* The tools a replay runs again, and the command each runs. */
 static const struct
@@ -79,6 +81,7 @@ struct _TwReplay
   char         *url;
   char         *title;
   guint         position;
+  gboolean      waited_for_page;  /* for the step at position */
   gint64        locate_deadline;
   guint         retry_source;
 };
@@ -273,6 +276,7 @@ step_done (TwReplay       *self,
     }
 
   self->position++;
+  self->waited_for_page = FALSE;
   run_step (self);
 }
 
@@ -320,6 +324,10 @@ remember_page (TwReplay   *self,
     }
 }
 
+static void page_waited_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data);
+
 /* Whether the step left the tab where the recorded call did. */
 static void
 check_outcome (TwReplay   *self,
@@ -352,7 +360,22 @@ check_outcome (TwReplay   *self,
           return;
         }
     }
-  else if (recorded_navigated != navigated)
+  else if (recorded_navigated && !navigated && !self->waited_for_page)
+    {
+      g_autoptr(JsonObject) params = json_object_new ();
+
+      /* A page the action opens may commit after the action's own wait
+       * gave up (a busy machine, a slow server): wait for it as a person
+       * would, then compare. */
+      self->waited_for_page = TRUE;
+      json_object_set_string_member (params, "url", expected_path);
+      json_object_set_int_member (params, "timeoutMs", PAGE_WAIT_MS);
+      tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), TW_TAB_COMMAND_WAIT,
+                                    self->browser_id, params, &self->caller, cancellable (self),
+                                    page_waited_cb, g_object_ref (self));
+      return;
+    }
+  else if (recorded_navigated != navigated && !self->waited_for_page)
     {
       g_autofree char *expected = recorded_navigated
                                   ? g_strdup_printf ("the step opens %s", expected_path)
@@ -365,6 +388,42 @@ check_outcome (TwReplay   *self,
     }
 
   step_done (self, TW_REPLAY_STEP_SAME, NULL);
+}
+
+static void
+page_waited_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TwReplay) self = user_data;
+  g_autoptr(JsonObject) reply = NULL;
+  TwTimelineStep *step;
+  g_autofree char *expected = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *path = NULL;
+
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, NULL);
+  if (g_cancellable_is_cancelled (cancellable (self)))
+    {
+      finish (self);
+      return;
+    }
+  if (reply != NULL)
+    {
+      /* The page came: the outcome is compared as if the action had
+       * waited for it. */
+      json_object_set_boolean_member (reply, "navigated", TRUE);
+      check_outcome (self, reply);
+      return;
+    }
+
+  step = current_step (self);
+  path = url_path (tw_timeline_step_get_outcome_url (step));
+  expected = g_strdup_printf ("the step opens %s", path);
+  g_free (path);
+  path = url_path (self->url);
+  found = g_strdup_printf ("it stayed at %s", path);
+  differs (self, "the step did not lead where it did", expected, found);
 }
 
 static void
