@@ -362,6 +362,33 @@ test_agent_limits (void)
   g_settings_reset (workspace, "agent-allowed-sites");
 }
 
+/* The timeline's size: a row of the workspace's Preferences, the key
+ * both ways. */
+static void
+test_timeline_size (void)
+{
+  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("timeline-00000001", NULL);
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  g_autoptr(TwPreferencesDialog) dialog = NULL;
+  GtkWidget *spin;
+
+  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/timeline"));
+  spin = tw_test_find_named (GTK_WIDGET (dialog), "timeline-spin");
+  g_assert_nonnull (spin);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==,
+                   g_settings_get_uint (workspace, "timeline-size-mb"));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 50);
+  g_assert_cmpuint (g_settings_get_uint (workspace, "timeline-size-mb"), ==, 50);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 0);
+  g_assert_cmpuint (g_settings_get_uint (workspace, "timeline-size-mb"), ==, 0);
+  g_settings_set_uint (workspace, "timeline-size-mb", 700);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 700);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_settings_reset (workspace, "timeline-size-mb");
+}
+
 static void
 test_browser_tools_banner (void)
 {
@@ -714,6 +741,7 @@ main (int   argc,
   g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
   g_test_add_func ("/settings/emulate-focus", test_emulate_focus);
   g_test_add_func ("/settings/workspace/agent-limits", test_agent_limits);
+  g_test_add_func ("/settings/preferences/timeline-size", test_timeline_size);
   g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
   g_test_add_func ("/settings/preferences/tool-groups", test_tool_groups);
   g_test_add_func ("/settings/window/size", test_window_state);

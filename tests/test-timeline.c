@@ -23,16 +23,21 @@ static char *base_url;
 static const TwCaller ada = { "ada", "Ada" };
 
 /* A button that turns the page from red to green, and a field. */
-static const char page_html[] =
+static const char page_head[] =
   "<!DOCTYPE html><html><head><title>Switch</title><style>"
   "html, body { margin: 0; height: 100%; background: rgb(255, 0, 0); }"
   "body.on { background: rgb(0, 255, 0); }"
   "button, input { position: absolute; top: 600px; left: 1000px; font-size: 20px; }"
   "input { top: 700px; }"
   "</style></head><body>"
-  "<button onclick=\"document.body.className = 'on'\">Switch</button>"
+  "<button onclick=\"document.body.className = 'on'\">";
+static const char page_tail[] =
+  "</button>"
   "<input aria-label=\"Note\">"
   "</body></html>";
+
+/* What the page's button says: a changed page renames it. */
+static const char *button_label = "Switch";
 
 static void
 serve_cb (SoupServerMessage *msg,
@@ -44,7 +49,11 @@ serve_cb (SoupServerMessage *msg,
       tw_test_serve_html (msg, "<!DOCTYPE html><title>Other</title><p>Another page</p>");
       return;
     }
-  tw_test_serve_html (msg, page_html);
+  {
+    g_autofree char *html = g_strconcat (page_head, button_label, page_tail, NULL);
+
+    tw_test_serve_html (msg, html);
+  }
 }
 
 typedef struct
@@ -460,6 +469,89 @@ test_view (void)
   workspace_free (ws);
 }
 
+static gboolean
+replay_done (gpointer data)
+{
+  return !tw_timeline_view_get_replaying (data);
+}
+
+/* The Replay button of the viewer: the session runs again in a new tab,
+ * each step marked as it goes, and on a changed page the step that
+ * differs is shown with what was expected and what was found. */
+static void
+test_view_replay (void)
+{
+  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autofree char *button = NULL;
+  g_autofree char *note = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) filled = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) tabs = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  g_autoptr(TwTimelineView) view = NULL;
+  g_autofree char *evaluate = NULL;
+  const char *summary;
+  const char *replay_tab;
+  JsonArray *tab_list;
+
+  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"again\"}",
+                    id, note);
+  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  g_ptr_array_unref (read_session (ws, ada.agent_id));
+
+  view = g_object_ref_sink (TW_TIMELINE_VIEW (tw_timeline_view_new (ws->timeline, NULL, NULL)));
+  gtk_window_present (GTK_WINDOW (view));
+  tw_test_wait_until (view_ready, view, 60000, "the timeline view to show its steps");
+  g_assert_null (tw_timeline_view_get_replay_summary (view));
+
+  /* From the newest step, the click: the whole session. */
+  tw_timeline_view_replay (view);
+  g_assert_true (tw_timeline_view_get_replaying (view));
+  tw_test_wait_until (replay_done, view, 60000, "the replay to end");
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 0), ==, TW_REPLAY_STEP_SAME);
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 1), ==, TW_REPLAY_STEP_SKIPPED);
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 2), ==, TW_REPLAY_STEP_SAME);
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 3), ==, TW_REPLAY_STEP_SAME);
+  summary = tw_timeline_view_get_replay_summary (view);
+  g_assert_nonnull (strstr (summary, "every step as recorded"));
+
+  /* The new tab is the person's, and its page went where the recorded one
+   * did: the note filled in, the button pressed. */
+  tabs = call_ok (ws, "browser_list_tabs", "{}");
+  tab_list = json_object_get_array_member (tw_test_result_structured (tabs), "tabs");
+  g_assert_cmpuint (json_array_get_length (tab_list), ==, 2);
+  replay_tab = json_object_get_string_member (json_array_get_object_element (tab_list, 1), "browserId");
+  g_assert_cmpstr (replay_tab, !=, id);
+  g_assert_nonnull (strstr (summary, replay_tab));
+  evaluate = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
+                              "\"() => document.body.className + ':' + "
+                              "document.querySelector('input').value\"}", replay_tab);
+  state = tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), NULL, "browser_evaluate", evaluate);
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (state), "result"), ==,
+                   "on:again");
+
+  /* The page changed: its button is called Toggle now. */
+  button_label = "Toggle";
+  tw_timeline_view_replay (view);
+  tw_test_wait_until (replay_done, view, 60000, "the replay of the changed page to end");
+  button_label = "Switch";
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 2), ==, TW_REPLAY_STEP_SAME);
+  g_assert_cmpint (tw_timeline_view_get_replay_status (view, 3), ==, TW_REPLAY_STEP_DIFFERS);
+  summary = tw_timeline_view_get_replay_summary (view);
+  g_assert_nonnull (strstr (summary, "expected button \"Switch\"; found button \"Toggle\""));
+  /* The step that differs is shown, with both. */
+  g_assert_cmpstr (tw_timeline_step_get_tool (tw_timeline_view_get_selected (view)), ==, "browser_click");
+  g_assert_nonnull (strstr (tw_timeline_view_get_difference (view), "found button \"Toggle\""));
+
+  gtk_window_destroy (GTK_WINDOW (view));
+  workspace_free (ws);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -476,6 +568,7 @@ main (int   argc,
   g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
   g_test_add_func ("/timeline/size-limit", test_size_limit);
   g_test_add_func ("/timeline/view", test_view);
+  g_test_add_func ("/timeline/view-replay", test_view_replay);
 
   ret = g_test_run ();
 

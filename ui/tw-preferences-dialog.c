@@ -39,6 +39,7 @@ struct _TwPreferencesDialog
   AdwActionRow         *animations_row;
   GtkSwitch            *animations_switch;
   GtkSwitch            *restore_tabs_switch;
+  GtkAdjustment        *timeline_adjustment;
 };
 
 G_DEFINE_FINAL_TYPE (TwPreferencesDialog, tw_preferences_dialog, ADW_TYPE_PREFERENCES_WINDOW)
@@ -306,6 +307,7 @@ tw_preferences_dialog_class_init (TwPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, animations_row);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, animations_switch);
   gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, restore_tabs_switch);
+  gtk_widget_class_bind_template_child (widget_class, TwPreferencesDialog, timeline_adjustment);
 }
 
 static void
@@ -370,6 +372,8 @@ tw_preferences_dialog_new (GtkWindow  *parent,
                        self->share_tabs_switch, "active", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (workspace_settings, "agents-use-person-tabs",
                        self->person_tabs_switch, "active", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (workspace_settings, "timeline-size-mb",
+                       self->timeline_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
       if (workspace_name != NULL)
         adw_preferences_group_set_description (self->workspace_group, workspace_name);
       add_group_rows (self);

@@ -5,6 +5,8 @@
 
 #include "tw-timeline-view.h"
 
+#include "tw-replay.h"
+
 struct _TwTimelineView
 {
   AdwWindow           parent_instance;
@@ -28,8 +30,18 @@ struct _TwTimelineView
   GtkButton          *previous;
   GtkButton          *next;
   GtkButton          *show_tab;
+  GtkButton          *replay_button;
+  GtkLabel           *replay_label;   /* how the last replay went */
+  GtkLabel           *difference;     /* expected and found, for the step shown */
   guint               pictures_pending;
   guint               generation;  /* of the step shown, so a late picture is dropped */
+
+  /* The replay running or last run, and the view's position of each of
+   * its steps. */
+  TwReplay           *replay;
+  GArray             *replay_positions;
+  GCancellable       *replay_cancellable;
+  gboolean            replaying;
 };
 
 enum {
@@ -97,6 +109,39 @@ load_picture (TwTimelineView *self,
   g_file_load_bytes_async (file, self->cancellable, picture_loaded_cb, load);
 }
 
+/* Replay */
+
+static gboolean
+replay_index_of (TwTimelineView *self,
+                 guint           position,
+                 guint          *index)
+{
+  for (guint i = 0; self->replay != NULL && i < self->replay_positions->len; i++)
+    {
+      if (g_array_index (self->replay_positions, guint, i) == position)
+        {
+          *index = i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+TwReplayStatus
+tw_timeline_view_get_replay_status (TwTimelineView *self,
+                                    guint           position)
+{
+  guint index;
+
+  g_return_val_if_fail (TW_IS_TIMELINE_VIEW (self), TW_REPLAY_STEP_PENDING);
+
+  if (!replay_index_of (self, position, &index))
+    return TW_REPLAY_STEP_PENDING;
+
+  return tw_replay_get_status (self->replay, index);
+}
+
 /* The step shown */
 
 static char *
@@ -126,8 +171,28 @@ show_selected (TwTimelineView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->next), step != NULL && position + 1 < n);
   gtk_widget_set_sensitive (GTK_WIDGET (self->show_tab),
                             step != NULL && tw_timeline_step_get_browser_id (step) != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->replay_button),
+                            step != NULL && !self->replaying &&
+                            tw_timeline_get_browser (self->timeline) != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->difference), FALSE);
   if (step == NULL)
     return;
+
+  {
+    guint index;
+
+    if (replay_index_of (self, position, &index) &&
+        tw_replay_get_status (self->replay, index) == TW_REPLAY_STEP_DIFFERS)
+      {
+        g_autofree char *text = g_strdup_printf (_("Replay: %s. Expected %s; found %s."),
+                                                 tw_replay_get_detail (self->replay, index),
+                                                 tw_replay_get_expected (self->replay, index),
+                                                 tw_replay_get_found (self->replay, index));
+
+        gtk_label_set_label (self->difference, text);
+        gtk_widget_set_visible (GTK_WIDGET (self->difference), TRUE);
+      }
+  }
 
   title = describe_step (step);
   gtk_label_set_label (self->title, title);
@@ -232,17 +297,28 @@ setup_row_cb (GtkSignalListItemFactory *factory,
 
 static void
 bind_row_cb (GtkSignalListItemFactory *factory,
-             GtkListItem              *item)
+             GtkListItem              *item,
+             TwTimelineView           *self)
 {
   TwTimelineStep *step = gtk_list_item_get_item (item);
-  g_autofree char *text = describe_step (step);
+  g_autofree char *description = describe_step (step);
+  g_autofree char *text = NULL;
   GtkWidget *label = gtk_list_item_get_child (item);
+  TwReplayStatus status = tw_timeline_view_get_replay_status (self,
+                                                              gtk_list_item_get_position (item));
+  /* What the replay made of the step, before it. */
+  static const char * const marks[] = { "", "✓ ", "– ", "✗ " };
 
+  text = g_strconcat (marks[status], description, NULL);
   gtk_label_set_label (GTK_LABEL (label), text);
-  if (tw_timeline_step_get_error (step) != NULL)
+  if (tw_timeline_step_get_error (step) != NULL || status == TW_REPLAY_STEP_DIFFERS)
     gtk_widget_add_css_class (label, "error");
   else
     gtk_widget_remove_css_class (label, "error");
+  if (status == TW_REPLAY_STEP_SAME)
+    gtk_widget_add_css_class (label, "success");
+  else
+    gtk_widget_remove_css_class (label, "success");
 }
 
 /* GObject */
@@ -254,6 +330,12 @@ tw_timeline_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->replay_cancellable);
+  g_clear_object (&self->replay_cancellable);
+  if (self->replay != NULL)
+    g_signal_handlers_disconnect_by_data (self->replay, self);
+  g_clear_object (&self->replay);
+  g_clear_pointer (&self->replay_positions, g_array_unref);
   g_clear_object (&self->timeline);
   g_clear_object (&self->selection);
   g_clear_object (&self->steps);
@@ -330,6 +412,7 @@ tw_timeline_view_init (TwTimelineView *self)
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
   self->cancellable = g_cancellable_new ();
+  self->replay_cancellable = g_cancellable_new ();
   self->steps = g_list_store_new (TW_TYPE_TIMELINE_STEP);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->steps)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
@@ -350,10 +433,23 @@ tw_timeline_view_init (TwTimelineView *self)
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), GTK_WIDGET (self->previous));
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), GTK_WIDGET (self->next));
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->show_tab));
+  self->replay_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Replay")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->replay_button),
+                               _("Run this session again in a new tab, up to the selected step"));
+  g_signal_connect_swapped (self->replay_button, "clicked", G_CALLBACK (tw_timeline_view_replay), self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->replay_button));
   gtk_box_append (GTK_BOX (toolbar), header);
 
+  self->replay_label = body_label ();
+  gtk_widget_set_margin_top (GTK_WIDGET (self->replay_label), 6);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->replay_label), 6);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->replay_label), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->replay_label), 12);
+  gtk_widget_set_visible (GTK_WIDGET (self->replay_label), FALSE);
+  gtk_box_append (GTK_BOX (toolbar), GTK_WIDGET (self->replay_label));
+
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
   self->list_view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)),
                                                       g_object_ref (factory)));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (list_scroll), GTK_WIDGET (self->list_view));
@@ -377,6 +473,9 @@ tw_timeline_view_init (TwTimelineView *self)
 
   gtk_box_append (GTK_BOX (detail), GTK_WIDGET (self->title));
   gtk_box_append (GTK_BOX (detail), GTK_WIDGET (self->error));
+  self->difference = body_label ();
+  gtk_widget_add_css_class (GTK_WIDGET (self->difference), "error");
+  gtk_box_append (GTK_BOX (detail), GTK_WIDGET (self->difference));
   gtk_box_append (GTK_BOX (detail), pictures);
   gtk_box_append (GTK_BOX (detail), captioned (_("Arguments"), GTK_WIDGET (self->arguments)));
   gtk_box_append (GTK_BOX (detail), captioned (_("Result"), GTK_WIDGET (self->result)));
@@ -464,4 +563,153 @@ tw_timeline_view_get_pictures_shown (TwTimelineView *self)
           !gtk_widget_get_visible (GTK_WIDGET (self->before))) &&
          (gtk_picture_get_paintable (self->after) != NULL ||
           !gtk_widget_get_visible (GTK_WIDGET (self->after)));
+}
+
+/* Replay */
+
+static void
+refresh_row (TwTimelineView *self,
+             guint           position)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  /* The row binds again, with its mark; the selection stays. */
+  g_list_model_items_changed (G_LIST_MODEL (self->steps), position, 1, 1);
+  if (gtk_single_selection_get_selected (self->selection) != selected)
+    gtk_single_selection_set_selected (self->selection, selected);
+}
+
+static void
+replay_step_finished_cb (TwTimelineView *self,
+                         guint           index,
+                         TwReplay       *replay)
+{
+  refresh_row (self, g_array_index (self->replay_positions, guint, index));
+}
+
+static void
+replay_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TwTimelineView) self = user_data;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  TwReplay *replay = TW_REPLAY (object);
+  guint n = tw_replay_get_n_steps (replay);
+
+  report = tw_replay_run_finish (replay, result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || replay != self->replay)
+    return;
+
+  self->replaying = FALSE;
+  if (report == NULL)
+    {
+      text = g_strdup_printf (_("The replay could not start: %s"), error->message);
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          if (tw_replay_get_status (replay, i) != TW_REPLAY_STEP_DIFFERS)
+            continue;
+
+          text = g_strdup_printf (_("The replay in tab %s stopped at a step that differs: "
+                                    "expected %s; found %s."),
+                                  tw_replay_get_browser_id (replay) != NULL
+                                  ? tw_replay_get_browser_id (replay) : "?",
+                                  tw_replay_get_expected (replay, i),
+                                  tw_replay_get_found (replay, i));
+          /* The step that differs is the one to look at. */
+          tw_timeline_view_select (self, g_array_index (self->replay_positions, guint, i));
+          break;
+        }
+      if (text == NULL)
+        text = g_strdup_printf (_("Replayed in tab %s: every step as recorded."),
+                                tw_replay_get_browser_id (replay));
+    }
+
+  gtk_label_set_label (self->replay_label, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->replay_label), "dim-label");
+  show_selected (self);
+}
+
+void
+tw_timeline_view_replay (TwTimelineView *self)
+{
+  g_autoptr(GListStore) stretch = NULL;
+  TwTimelineStep *selected;
+  TwBrowser *browser;
+  guint position;
+  guint n;
+
+  g_return_if_fail (TW_IS_TIMELINE_VIEW (self));
+
+  selected = gtk_single_selection_get_selected_item (self->selection);
+  position = gtk_single_selection_get_selected (self->selection);
+  browser = tw_timeline_get_browser (self->timeline);
+  if (selected == NULL || browser == NULL || self->replaying)
+    return;
+
+  /* The session of the selected step, as the view shows it, up to it. */
+  stretch = g_list_store_new (TW_TYPE_TIMELINE_STEP);
+  g_clear_pointer (&self->replay_positions, g_array_unref);
+  self->replay_positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i <= position; i++)
+    {
+      g_autoptr(TwTimelineStep) step = g_list_model_get_item (G_LIST_MODEL (self->steps), i);
+
+      if (g_strcmp0 (tw_timeline_step_get_agent_id (step),
+                     tw_timeline_step_get_agent_id (selected)) != 0)
+        continue;
+      g_list_store_append (stretch, step);
+      g_array_append_val (self->replay_positions, i);
+    }
+
+  if (self->replay != NULL)
+    g_signal_handlers_disconnect_by_data (self->replay, self);
+  g_clear_object (&self->replay);
+  self->replay = tw_replay_new (browser, G_LIST_MODEL (stretch), 1);
+  g_signal_connect_swapped (self->replay, "step-finished", G_CALLBACK (replay_step_finished_cb),
+                            self);
+  self->replaying = TRUE;
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->steps));
+  for (guint i = 0; i < n; i++)
+    refresh_row (self, i);
+  gtk_label_set_label (self->replay_label, _("Replaying in a new tab…"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->replay_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->replay_label), TRUE);
+  show_selected (self);
+
+  /* The person replays: the tab is the person's. */
+  tw_replay_run_async (self->replay, NULL, NULL, self->replay_cancellable, replay_done_cb,
+                       g_object_ref (self));
+}
+
+gboolean
+tw_timeline_view_get_replaying (TwTimelineView *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->replaying;
+}
+
+const char *
+tw_timeline_view_get_replay_summary (TwTimelineView *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_VIEW (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->replay_label))
+         ? gtk_label_get_label (self->replay_label) : NULL;
+}
+
+const char *
+tw_timeline_view_get_difference (TwTimelineView *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_VIEW (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->difference))
+         ? gtk_label_get_label (self->difference) : NULL;
 }

@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 
+#include "tw-replay.h"
 #include "tw-timeline.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,19 @@ void        tw_timeline_view_select       (TwTimelineView *self,
 TwTimelineStep *tw_timeline_view_get_selected (TwTimelineView *self);
 /* Asks for the tab of the step shown, as the Show Tab button does. */
 void        tw_timeline_view_show_tab     (TwTimelineView *self);
+/* Runs the selected step's session, as shown, up to that step, again in a
+ * new tab, as the Replay button does; each row is marked as its step is
+ * replayed, and a step that differs is selected, with what was expected
+ * and what was found. */
+void        tw_timeline_view_replay       (TwTimelineView *self);
+gboolean    tw_timeline_view_get_replaying (TwTimelineView *self);
+/* What the last replay marked the step at @position with. */
+TwReplayStatus tw_timeline_view_get_replay_status (TwTimelineView *self,
+                                                   guint           position);
+/* The line that says how the last replay went, or NULL before one. */
+const char *tw_timeline_view_get_replay_summary (TwTimelineView *self);
+/* Expected and found, when the step shown is the one that differed. */
+const char *tw_timeline_view_get_difference (TwTimelineView *self);
 /* Whether the pictures of the step shown are on screen (loaded). */
 gboolean    tw_timeline_view_get_pictures_shown (TwTimelineView *self);
 

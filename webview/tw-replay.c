@@ -16,6 +16,8 @@
 /* The snapshot cuts names this long (runtime/snapshot.js NAME_MAX). */
 #define SNAPSHOT_NAME_MAX 200
 #define FOUND_MAX_ELEMENTS 5
+/* How long a page an action opens may take to come. */
+#define PAGE_WAIT_MS     5000
 
 /* The tools a replay runs again, and the command each runs. */
 static const struct
@@ -31,6 +33,7 @@ static const struct
   { "browser_reload", TW_TAB_COMMAND_RELOAD, TRUE },
   { "browser_click", TW_TAB_COMMAND_CLICK, FALSE },
   { "browser_fill", TW_TAB_COMMAND_FILL, FALSE },
+  { "browser_fill_form", TW_TAB_COMMAND_FILL_FORM, FALSE },
   { "browser_type", TW_TAB_COMMAND_TYPE, FALSE },
   { "browser_keypress", TW_TAB_COMMAND_KEYPRESS, FALSE },
   { "browser_hover", TW_TAB_COMMAND_HOVER, FALSE },
@@ -79,6 +82,7 @@ struct _TwReplay
   char         *url;
   char         *title;
   guint         position;
+  gboolean      waited_for_page;  /* for the step at position */
   gint64        locate_deadline;
   guint         retry_source;
 };
@@ -273,6 +277,7 @@ step_done (TwReplay       *self,
     }
 
   self->position++;
+  self->waited_for_page = FALSE;
   run_step (self);
 }
 
@@ -320,6 +325,10 @@ remember_page (TwReplay   *self,
     }
 }
 
+static void page_waited_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data);
+
 /* Whether the step left the tab where the recorded call did. */
 static void
 check_outcome (TwReplay   *self,
@@ -334,6 +343,15 @@ check_outcome (TwReplay   *self,
   g_autofree char *found_path = url_path (tw_json_get_string (reply, "url", NULL));
 
   remember_page (self, reply);
+
+  if (tw_json_get_int (reply, "failed", 0) > 0)
+    {
+      g_autofree char *found = g_strdup_printf ("%" G_GINT64_FORMAT " of the fields not filled",
+                                                tw_json_get_int (reply, "failed", 0));
+
+      differs (self, "a field could not be filled", "every field filled", found);
+      return;
+    }
 
   if (recorded_url == NULL)
     {
@@ -352,7 +370,22 @@ check_outcome (TwReplay   *self,
           return;
         }
     }
-  else if (recorded_navigated != navigated)
+  else if (recorded_navigated && !navigated && !self->waited_for_page)
+    {
+      g_autoptr(JsonObject) params = json_object_new ();
+
+      /* A page the action opens may commit after the action's own wait
+       * gave up (a busy machine, a slow server): wait for it as a person
+       * would, then compare. */
+      self->waited_for_page = TRUE;
+      json_object_set_string_member (params, "url", expected_path);
+      json_object_set_int_member (params, "timeoutMs", PAGE_WAIT_MS);
+      tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), TW_TAB_COMMAND_WAIT,
+                                    self->browser_id, params, &self->caller, cancellable (self),
+                                    page_waited_cb, g_object_ref (self));
+      return;
+    }
+  else if (recorded_navigated != navigated && !self->waited_for_page)
     {
       g_autofree char *expected = recorded_navigated
                                   ? g_strdup_printf ("the step opens %s", expected_path)
@@ -365,6 +398,42 @@ check_outcome (TwReplay   *self,
     }
 
   step_done (self, TW_REPLAY_STEP_SAME, NULL);
+}
+
+static void
+page_waited_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TwReplay) self = user_data;
+  g_autoptr(JsonObject) reply = NULL;
+  TwTimelineStep *step;
+  g_autofree char *expected = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *path = NULL;
+
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, NULL);
+  if (g_cancellable_is_cancelled (cancellable (self)))
+    {
+      finish (self);
+      return;
+    }
+  if (reply != NULL)
+    {
+      /* The page came: the outcome is compared as if the action had
+       * waited for it. */
+      json_object_set_boolean_member (reply, "navigated", TRUE);
+      check_outcome (self, reply);
+      return;
+    }
+
+  step = current_step (self);
+  path = url_path (tw_timeline_step_get_outcome_url (step));
+  expected = g_strdup_printf ("the step opens %s", path);
+  g_free (path);
+  path = url_path (self->url);
+  found = g_strdup_printf ("it stayed at %s", path);
+  differs (self, "the step did not lead where it did", expected, found);
 }
 
 static void
@@ -399,7 +468,8 @@ command_done_cb (GObject      *object,
 
 static void
 run_command (TwReplay   *self,
-             const char *ref)
+             const char *ref,
+             GPtrArray  *field_refs)
 {
   TwTimelineStep *step = current_step (self);
   int row = find_replayable (tw_timeline_step_get_tool (step));
@@ -414,6 +484,22 @@ run_command (TwReplay   *self,
     }
   if (ref != NULL)
     json_object_set_string_member (params, "ref", ref);
+  if (field_refs != NULL)
+    {
+      JsonArray *recorded = tw_json_get_array (params, "fields");
+      JsonArray *fields = json_array_new ();
+
+      for (guint i = 0; i < field_refs->len; i++)
+        {
+          JsonObject *field = json_array_get_object_element (recorded, i);
+          JsonObject *copy = json_object_new ();
+
+          json_object_set_string_member (copy, "ref", g_ptr_array_index (field_refs, i));
+          json_object_set_member (copy, "value", json_node_copy (json_object_get_member (field, "value")));
+          json_array_add_object_element (fields, copy);
+        }
+      json_object_set_array_member (params, "fields", fields);
+    }
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), replayable[row].command,
                                 self->browser_id, params, &self->caller, cancellable (self),
@@ -534,6 +620,23 @@ describe_found (const char *role,
   return g_string_free (g_steal_pointer (&found), FALSE);
 }
 
+static const char *
+find_ref (GArray     *lines,
+          const char *role,
+          const char *name)
+{
+  for (guint i = 0; i < lines->len; i++)
+    {
+      Line *line = &g_array_index (lines, Line, i);
+
+      if (line->ref != NULL && g_strcmp0 (line->role, role) == 0 &&
+          names_match (name != NULL ? name : "", line->name != NULL ? line->name : ""))
+        return line->ref;
+    }
+
+  return NULL;
+}
+
 static void locate (TwReplay *self);
 
 static gboolean
@@ -582,20 +685,35 @@ snapshot_done_cb (GObject      *object,
         g_array_append_val (lines, line);
     }
 
-  for (guint i = 0; i < lines->len && ref == NULL; i++)
+  if (g_str_equal (tw_timeline_step_get_tool (step), "browser_fill_form"))
     {
-      Line *line = &g_array_index (lines, Line, i);
+      g_autoptr(GPtrArray) refs = g_ptr_array_new ();
+      guint n = tw_timeline_step_get_n_fields (step);
 
-      if (line->ref != NULL && g_strcmp0 (line->role, role) == 0 &&
-          names_match (name, line->name != NULL ? line->name : ""))
-        ref = line->ref;
+      for (guint i = 0; i < n; i++)
+        {
+          role = tw_timeline_step_get_field_role (step, i);
+          name = tw_timeline_step_get_field_name (step, i);
+          ref = find_ref (lines, role, name);
+          if (ref == NULL)
+            break;
+          g_ptr_array_add (refs, (gpointer) ref);
+        }
+      if (refs->len == n)
+        {
+          run_command (self, NULL, refs);
+          return;
+        }
     }
-
-  if (ref != NULL)
+  else
     {
-      current_result (self)->ref = g_strdup (ref);
-      run_command (self, ref);
-      return;
+      ref = find_ref (lines, role, name);
+      if (ref != NULL)
+        {
+          current_result (self)->ref = g_strdup (ref);
+          run_command (self, ref, NULL);
+          return;
+        }
     }
 
   /* Not there yet: the page may still be showing it. */
@@ -606,11 +724,12 @@ snapshot_done_cb (GObject      *object,
     }
 
   {
-    g_autofree char *expected = tw_replay_describe_element (step);
+    g_autoptr(GString) expected = g_string_new (NULL);
     g_autofree char *found = reply != NULL ? describe_found (role, name, lines)
                                            : g_strdup_printf ("Error: %s", error->message);
 
-    differs (self, "the element is not on the page", expected, found);
+    append_element (expected, role, name);
+    differs (self, "the element is not on the page", expected->str, found);
   }
 }
 
@@ -740,6 +859,25 @@ run_step (TwReplay *self)
       return;
     }
 
+  if (g_str_equal (replayable[row].tool, "browser_fill_form"))
+    {
+      JsonArray *fields = tw_json_get_array (arguments, "fields");
+      guint n = tw_timeline_step_get_n_fields (step);
+      gboolean named = fields != NULL && json_array_get_length (fields) == n;
+
+      for (guint i = 0; named && i < n; i++)
+        named = tw_timeline_step_get_field_role (step, i) != NULL;
+      if (!named)
+        {
+          differs (self, "its fields were recorded only by their refs", "the form's fields",
+                   "no role and name to find them by");
+          return;
+        }
+      self->locate_deadline = g_get_monotonic_time () + LOCATE_WAIT_MS * G_TIME_SPAN_MILLISECOND;
+      locate (self);
+      return;
+    }
+
   if (json_object_has_member (arguments, "ref"))
     {
       if (tw_timeline_step_get_role (step) == NULL)
@@ -759,7 +897,7 @@ run_step (TwReplay *self)
       return;
     }
 
-  run_command (self, NULL);
+  run_command (self, NULL, NULL);
 }
 
 /* TwReplay */

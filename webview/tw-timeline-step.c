@@ -27,6 +27,7 @@ struct _TwTimelineStep
   char    *outcome_url;
   gboolean navigated;
   char    *line;
+  JsonArray *fields;
   double   duration_ms;
   char    *before_path;
   char    *after_path;
@@ -49,6 +50,7 @@ tw_timeline_step_finalize (GObject *object)
   g_free (self->name);
   g_free (self->outcome_url);
   g_free (self->line);
+  g_clear_pointer (&self->fields, json_array_unref);
   g_free (self->arguments);
   g_free (self->result);
   g_free (self->error);
@@ -139,6 +141,8 @@ tw_timeline_step_new_from_line (const char *line,
   self->outcome_url = g_strdup (tw_json_get_string (outcome, "url", NULL));
   self->navigated = tw_json_get_boolean (outcome, "navigated", FALSE);
   self->line = g_strdup (line);
+  if (tw_json_get_array (object, "fields") != NULL)
+    self->fields = json_array_ref (tw_json_get_array (object, "fields"));
 
   self->before_path = picture_path (dir, tw_json_get_string (object, "before", NULL));
   self->after_path = picture_path (dir, tw_json_get_string (object, "after", NULL));
@@ -173,3 +177,42 @@ GETTER (const char *, line, line)
 GETTER (double, duration_ms, duration_ms)
 GETTER (const char *, before_path, before_path)
 GETTER (const char *, after_path, after_path)
+
+guint
+tw_timeline_step_get_n_fields (TwTimelineStep *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), 0);
+
+  return self->fields != NULL ? json_array_get_length (self->fields) : 0;
+}
+
+static JsonObject *
+field_at (TwTimelineStep *self,
+          guint           index)
+{
+  JsonNode *node;
+
+  if (self->fields == NULL || index >= json_array_get_length (self->fields))
+    return NULL;
+  node = json_array_get_element (self->fields, index);
+
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+const char *
+tw_timeline_step_get_field_role (TwTimelineStep *self,
+                                 guint           index)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), NULL);
+
+  return tw_json_get_string (field_at (self, index), "role", NULL);
+}
+
+const char *
+tw_timeline_step_get_field_name (TwTimelineStep *self,
+                                 guint           index)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), NULL);
+
+  return tw_json_get_string (field_at (self, index), "name", NULL);
+}

@@ -39,6 +39,14 @@ double      tw_timeline_step_get_duration_ms  (TwTimelineStep *self);
 const char *tw_timeline_step_get_before_path  (TwTimelineStep *self);
 const char *tw_timeline_step_get_after_path   (TwTimelineStep *self);
 
+/* browser_fill_form: each field's role and name, in the order of the
+ * call's fields (NULL for a field the page did not name). */
+guint       tw_timeline_step_get_n_fields     (TwTimelineStep *self);
+const char *tw_timeline_step_get_field_role   (TwTimelineStep *self,
+                                               guint           index);
+const char *tw_timeline_step_get_field_name   (TwTimelineStep *self,
+                                               guint           index);
+
 /* Parses a line of a session file in @dir; NULL when it is not one. */
 TwTimelineStep *tw_timeline_step_new_from_line (const char *line,
                                                 const char *dir);

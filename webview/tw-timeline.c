@@ -96,6 +96,7 @@ typedef struct
   char            *result_text;
   char            *outcome_url;
   gboolean         navigated;
+  JsonArray       *fields;   /* browser_fill_form: each field's role and name */
   WebKitWebView   *view;
   GdkTexture      *before;
   GdkTexture      *after;
@@ -119,6 +120,7 @@ step_free (Step *step)
   g_clear_object (&step->after);
   g_free (step->result_text);
   g_free (step->outcome_url);
+  g_clear_pointer (&step->fields, json_array_unref);
   g_free (step->line_fields);
   g_free (step->session_path);
   g_free (step->image_prefix);
@@ -472,6 +474,11 @@ finish_step (Step *step)
       json_builder_add_string_value (builder, tw_activity_entry_get_target_name (entry));
       json_builder_end_object (builder);
     }
+  if (step->fields != NULL)
+    {
+      json_builder_set_member_name (builder, "fields");
+      json_builder_add_value (builder, json_node_init_array (json_node_alloc (), step->fields));
+    }
   /* Where the call left the tab: a replay checks it gets there too. */
   if (step->outcome_url != NULL)
     {
@@ -651,8 +658,29 @@ call_ended_cb (TwTimeline      *self,
       JsonObject *structured = tw_json_get_object (json_node_get_object (result),
                                                    "structuredContent");
 
+      JsonArray *fields = tw_json_get_array (structured, "fields");
+
       step->outcome_url = g_strdup (tw_json_get_string (structured, "url", NULL));
       step->navigated = tw_json_get_boolean (structured, "navigated", FALSE);
+      /* A form filled in one call: each field by role and name, so that a
+       * replay finds them again. */
+      if (fields != NULL && g_strcmp0 (tw_activity_entry_get_tool (entry), "browser_fill_form") == 0)
+        {
+          step->fields = json_array_new ();
+          for (guint i = 0; i < json_array_get_length (fields); i++)
+            {
+              JsonNode *node = json_array_get_element (fields, i);
+              JsonObject *field = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+              JsonObject *element = json_object_new ();
+
+              if (tw_json_get_string (field, "role", NULL) != NULL)
+                {
+                  json_object_set_string_member (element, "role", tw_json_get_string (field, "role", NULL));
+                  json_object_set_string_member (element, "name", tw_json_get_string (field, "name", ""));
+                }
+              json_array_add_object_element (step->fields, element);
+            }
+        }
     }
 
   /* A tab that was opened by the call is known only now. */

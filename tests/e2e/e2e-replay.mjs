@@ -28,24 +28,30 @@ function formPage(button) {
 </form></body></html>`;
 }
 
-test('a replay of a recorded form fill succeeds on the same page and stops at the renamed button of a changed page', options, async () => {
-  const received = [];
-  let button = 'Send';
-  const server = http.createServer((req, res) => {
+// The fixture server: the form, and every form it received.
+async function formServer() {
+  const server = { received: [], button: 'Send' };
+  server.http = http.createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/thanks') {
       let body = '';
       req.on('data', (chunk) => { body += chunk; });
       req.on('end', () => {
-        received.push(Object.fromEntries(new URLSearchParams(body)));
+        server.received.push(Object.fromEntries(new URLSearchParams(body)));
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end('<!doctype html><title>Thanks</title><p>Thanks for signing up</p>');
       });
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/html', 'Cache-Control': 'no-store' });
-    res.end(formPage(button));
+    res.end(formPage(server.button));
   });
-  const origin = await listenOnLoopback(server);
+  server.origin = await listenOnLoopback(server.http);
+  return server;
+}
+
+test('a replay of a recorded form fill succeeds on the same page and stops at the renamed button of a changed page', options, async () => {
+  const server = await formServer();
+  const { received, origin } = server;
   const dirs = makeAppDirs();
   const app = await startTabwright({ dirs, args: ['--tools', 'core,replay'] });
   const client = await connectClient(app);
@@ -87,7 +93,7 @@ test('a replay of a recorded form fill succeeds on the same page and stops at th
     assert.equal(saved.steps.length, 7);
     assert.equal(textField(savedText, 'name'), 'sign up');
 
-    button = 'Submit';
+    server.button = 'Submit';
     const { data: changed, text: changedText } = await callOk(client, 'browser_replay', { flow: 'sign up' });
     assert.equal(changed.ok, false, changedText);
     assert.equal(changed.stoppedAt, 6, 'it stops at the click on the renamed button');
@@ -106,7 +112,39 @@ test('a replay of a recorded form fill succeeds on the same page and stops at th
   } finally {
     await client.close().catch(() => {});
     await app.stop();
-    server.close();
+    server.http.close();
+    fs.rmSync(dirs.root, { recursive: true, force: true });
+  }
+});
+
+test('a form filled in one call is replayed field by field, found by role and name', options, async () => {
+  const server = await formServer();
+  const dirs = makeAppDirs();
+  const app = await startTabwright({ dirs, args: ['--tools', 'core,input,replay'] });
+  const client = await connectClient(app);
+  try {
+    const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${server.origin}/form` });
+    const browserId = tab.browserId;
+    const { text: snapshot } = await callText(client, 'browser_snapshot', { browserId });
+    await callOk(client, 'browser_fill_form', {
+      browserId,
+      fields: [
+        { ref: refIn(snapshot, 'textbox "Name"'), value: 'Grace Hopper' },
+        { ref: refIn(snapshot, 'textbox "Email"'), value: 'grace@example.org' },
+        { ref: refIn(snapshot, 'combobox "Plan"'), value: 'Free' },
+      ],
+    });
+    await callOk(client, 'browser_click', { browserId, ref: refIn(snapshot, 'button "Send"') });
+    assert.deepEqual(server.received, [{ name: 'Grace Hopper', email: 'grace@example.org', plan: 'free' }]);
+
+    const { data: replay, text } = await callOk(client, 'browser_replay', {});
+    assert.equal(replay.ok, true, text);
+    assert.deepEqual(replay.steps.map((s) => s.status), ['same', 'skipped', 'same', 'same']);
+    assert.deepEqual(server.received[1], server.received[0], 'the server received the same form');
+  } finally {
+    await client.close().catch(() => {});
+    await app.stop();
+    server.http.close();
     fs.rmSync(dirs.root, { recursive: true, force: true });
   }
 });
