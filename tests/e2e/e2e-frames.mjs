@@ -6,7 +6,9 @@
 // browser_click act inside them as on any element. The shop page and the
 // card form come from two fixture servers, so two origins (another port is
 // another origin), and are driven through the real app with the official
-// MCP SDK client; the checks read what the card frame shows.
+// MCP SDK client; the checks read what the card frame shows. browser_evaluate
+// with a ref runs in the frame, and browser_mouse at a point over it acts
+// inside it.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -60,7 +62,8 @@ async function openCheckout(query = '', page = '') {
 before(async () => {
   if (options.skip)
     return;
-  session = await startSession({ clientName: 'tabwright-e2e-frames' });
+  // The input group brings browser_mouse.
+  session = await startSession({ clientName: 'tabwright-e2e-frames', tabwright: { args: ['--tools', 'core,input'] } });
   ({ fixtures, client } = session);
   provider = await startFixtureServer();
   assert.notEqual(new URL(provider.origin).port, new URL(fixtures.origin).port);
@@ -222,4 +225,43 @@ test('browser_evaluate with a ref inside a frame of another origin runs in that 
   await evaluateIn(client, id, "() => { document.getElementById('card').remove(); return true; }");
   await callError(client, 'browser_evaluate', { browserId: id, ref: number, function: '(el) => el.id' },
     'browser_stale_ref');
+});
+
+test('browser_mouse at a point over a frame of another origin reaches the element inside it', options, async () => {
+  const id = await openCheckout();
+  const text = await snapshot(id);
+  const cvc = refIn(text, 'textbox "CVC"');
+  const help = refIn(text, 'img "What is the CVC?"');
+
+  // The centre of an element inside the frame, in the page's viewport: the
+  // frame's content box plus the element's place in the frame.
+  const frameAt = await evaluateIn(client, id, `() => {
+    const f = document.getElementById('card');
+    const r = f.getBoundingClientRect();
+    const s = getComputedStyle(f);
+    return [r.left + parseFloat(s.borderLeftWidth) + parseFloat(s.paddingLeft),
+            r.top + parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop)];
+  }`);
+  const centre = async (ref) => {
+    const { data } = await callOk(client, 'browser_evaluate', {
+      browserId: id, ref, function: '(el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }',
+    });
+    return { x: frameAt[0] + data.result[0], y: frameAt[1] + data.result[1] };
+  };
+
+  // Moving there shows the frame's hint, as a person's pointer does.
+  const over = await centre(help);
+  const moved = await callOk(client, 'browser_mouse', { browserId: id, action: 'move', ...over });
+  assert.equal(moved.data.element.ref, help, moved.text);
+  assert.ok((await snapshot(id)).includes('The three digits on the back of the card'), 'the hint shows');
+
+  // A click there focuses the field inside the frame: keys follow it.
+  const at = await centre(cvc);
+  const clicked = await callOk(client, 'browser_mouse', { browserId: id, action: 'click', ...at });
+  assert.equal(clicked.data.element.ref, cvc, clicked.text);
+  assert.ok(clicked.text.includes(cvc), clicked.text);
+  assert.ok(!(await snapshot(id)).includes('three digits on the back'), 'the pointer left the hint');
+  await callOk(client, 'browser_type', { browserId: id, text: '321' });
+  const { data } = await callOk(client, 'browser_evaluate', { browserId: id, ref: cvc, function: '(el) => el.value' });
+  assert.equal(data.result, '321');
 });

@@ -61,11 +61,10 @@ const CLIS = {
     name: 'Codex',
     search: 'tool_search',
     // Codex defers MCP tools behind its tool_search (BM25 over the deferred
-    // tools' names and descriptions) for the models of its catalog that
-    // support it, its default models among them; its default model today
-    // reaches the search through its code mode (tools.tool_search in
-    // JavaScript, the same search), so the test names a catalog model that
-    // is offered tool_search as a tool of its own. With a model it does not
+    // tools' names, titles, descriptions and parameter names) for the
+    // models of its catalog that support it, so the test names one. Its
+    // default model runs in its code mode instead, which calls the tools
+    // from JavaScript by name, with no search; with a model it does not
     // know ("scripted") it offers every MCP tool directly, as e2e-clis
     // tests.
     command(app, model, home) {

@@ -66,6 +66,19 @@ const Frames = {
     return typeof json === 'string' ? Frames.unwrap(json) : null;
   },
 
+  // Runs fn in the runtime of the frame at path, which may answer later:
+  // the promise of its value.
+  callAsync (path, fn, args) {
+    const native = globalThis.__tabwrightFrames;
+    const answer = typeof native === 'function' ? native(path, fn, JSON.stringify(args), Refs.next) : null;
+    if (typeof answer === 'string')
+      return new Promise((resolve) => resolve(Frames.unwrap(answer)));
+    if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function')
+      return answer.then(Frames.unwrap);
+    return Promise.reject(Base.error('browser_not_interactable',
+                                     'the frame at that point did not answer; take a new snapshot'));
+  },
+
   // The value of another runtime's JSON answer, or its error thrown.
   unwrap (json) {
     const answer = JSON.parse(json);

@@ -56,6 +56,46 @@ const Mouse = {
     return h.el;
   },
 
+  // A point over a frame of another origin, whose document this runtime
+  // cannot see: the frame's own runtime acts there, at the point in its
+  // coordinates, as a person's pointer reaches into it. The pointer first
+  // moves onto the frame in this document, and a press gives the frame the
+  // focus, as a person's does. The promise of the answer, with the point
+  // in top-level coordinates and the element's ref in the frame (@fNeM);
+  // null when the point is not inside such a frame's content.
+  intoFrame (ctx, args, p) {
+    const h = Pointer.hit(p.x, p.y);
+    const el = h ? h.el : null;
+    if (el === null || (el.localName !== 'iframe' && el.localName !== 'frame') ||
+        Dom.frameDocument(el) !== null || !el.contentWindow || !Frames.reachable())
+      return null;
+    const path = Frames.pathOf(el.contentWindow);
+    if (path === null || path === '')
+      return null;
+    const o = Pointer.contentOrigin(el);
+    const x = h.x - o.x;
+    const y = h.y - o.y;
+    if (x < 0 || y < 0 || x >= el.clientWidth || y >= el.clientHeight)
+      return null;
+    const inner = { action: args.action, x, y, button: args.button, deltaX: args.deltaX, deltaY: args.deltaY };
+    let q = null;
+    if (args.action === 'drag') {
+      q = Mouse.point(args, args.toX, args.toY, 'drag');
+      inner.toX = q.x - (p.x - x);
+      inner.toY = q.y - (p.y - y);
+    }
+    Pointer.moveTo(p.x, p.y, {});
+    if (args.action !== 'move' && args.action !== 'wheel' && el.ownerDocument.activeElement !== el)
+      el.focus({ preventScroll: true });
+    const rounded = (r) => ({ x: Math.round(r.x * 100) / 100, y: Math.round(r.y * 100) / 100 });
+    return Frames.callAsync(path, 'mouse.act', inner).then((value) => {
+      const out = Object.assign({}, value, { point: rounded(p), x: rounded(p).x, y: rounded(p).y });
+      if (q !== null)
+        out.to = rounded(q);
+      return out;
+    });
+  },
+
   sleep (ms) {
     return new Promise((resolve) => setTimeout(resolve, ms));
   },
@@ -63,6 +103,11 @@ const Mouse = {
   async act (ctx, args) {
     const action = args.action;
     const p = Mouse.point(args, args.x, args.y, action);
+    if (['move', 'click', 'double_click', 'drag', 'wheel'].includes(action)) {
+      const forwarded = Mouse.intoFrame(ctx, args, p);
+      if (forwarded !== null)
+        return forwarded;
+    }
     const rounded = (q) => ({ x: Math.round(q.x * 100) / 100, y: Math.round(q.y * 100) / 100 });
     const out = { ready: true, action, point: rounded(p), x: rounded(p).x, y: rounded(p).y };
 
