@@ -483,14 +483,28 @@ load_document_cb (gpointer user_data)
 
   if (routes != NULL)
     {
-      g_free (routes->loading);
-      routes->loading = g_strdup (load->url);
       /* Its process hears this before the load, on the same channel. */
       webkit_web_view_send_message_to_page (load->view,
                                             webkit_user_message_new (TW_WEB_EXTENSION_ROUTE_ALLOW,
                                                                      g_variant_new ("(s)", load->url)),
                                             NULL, NULL, NULL);
-      webkit_web_view_load_bytes (load->view, load->body, load->mime_type, load->charset, load->url);
+      /* A page is loaded as alternate content of its URL, so that the
+       * back-forward list keeps the URL (load_bytes() would keep
+       * about:blank); other types are shown as they are, through a
+       * navigation policy this file then lets pass. Going back to such a
+       * page asks the route again, which drops the pages ahead of it. */
+      if (g_strcmp0 (load->mime_type, "text/html") == 0)
+        {
+          g_autofree char *html = g_strndup (g_bytes_get_data (load->body, NULL), g_bytes_get_size (load->body));
+
+          webkit_web_view_load_alternate_html (load->view, html, load->url, load->url);
+        }
+      else
+        {
+          g_free (routes->loading);
+          routes->loading = g_strdup (load->url);
+          webkit_web_view_load_bytes (load->view, load->body, load->mime_type, load->charset, load->url);
+        }
     }
   return G_SOURCE_REMOVE;
 }

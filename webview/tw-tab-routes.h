@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  *   headers, URL and body, filtered as CORS would, and says which requests
  *   it answered through a script message handler.
  * - The main frame's documents: the view loads the route's body with
- *   webkit_web_view_load_bytes() at the document's own URL, so the address
+ *   webkit_web_view_load_alternate_html() (pages; the back-forward list
+ *   keeps their URL) or load_bytes() at the document's own URL, so the address
  *   bar, location and the document's origin are those asked for. The tab's
  *   own loads are caught at their navigation policy; the page's own
  *   (links, forms, scripts) by the web-process extension, which stops the

@@ -316,6 +316,14 @@ test('a routed page is shown at its own URL, whether navigated to or reached by 
   assert.equal(seen.filter((line) => line.startsWith('GET /mocked')).length, 0, 'the server never got the page requests');
   const listed = await route({ browserId: id });
   assert.equal(listed.data.routes[0].hits, 2);
+
+  // Going back to a routed page shows it again at its URL, from the route.
+  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
+  const back = await callOk(client, 'browser_back', { browserId: id });
+  assert.equal(back.data.url, `${origin}/mocked/page?from=link`);
+  assert.equal(back.data.title, 'Mocked page');
+  assert.equal((await evaluateIn(client, id, '() => window.seen')).href, `${origin}/mocked/page?from=link`);
+  assert.equal(seen.filter((line) => line.startsWith('GET /mocked')).length, 0);
   await route({ browserId: id, remove: 'all' });
 });
 
