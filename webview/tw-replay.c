@@ -44,6 +44,15 @@ static const struct
   { "browser_resize", TW_TAB_COMMAND_RESIZE, FALSE },
 };
 
+/* Actions a replay cannot repeat by role and name: skipped, and said so
+ * (NULL-terminated, for g_strv_contains()). */
+static const char * const unrepeatable[] = {
+  "browser_drag", "browser_evaluate", "browser_mouse", "browser_handle_dialog",
+  "browser_set_content", "browser_emulate", "browser_close_tab", "browser_route",
+  "browser_storage", "browser_cookies", "browser_storage_state", "browser_handoff",
+  "browser_share_tab", "browser_replay", "browser_save_flow", "browser_pdf", NULL,
+};
+
 /* Arguments that belong to the recorded call, not to what it did. */
 static const char * const dropped_arguments[] = { "browserId", "ref", "includeDiff" };
 
@@ -828,7 +837,18 @@ run_step (TwReplay *self)
   row = find_replayable (tw_timeline_step_get_tool (step));
   if (row < 0)
     {
-      step_done (self, TW_REPLAY_STEP_SKIPPED, "it only reads, or is not replayed");
+      const char *tool = tw_timeline_step_get_tool (step);
+
+      if (g_strv_contains (unrepeatable, tool))
+        {
+          g_autofree char *detail = g_strdup_printf ("%s is not replayed", tool);
+
+          step_done (self, TW_REPLAY_STEP_SKIPPED, detail);
+        }
+      else
+        {
+          step_done (self, TW_REPLAY_STEP_SKIPPED, "it only reads the page");
+        }
       return;
     }
   if (!tw_timeline_step_get_ok (step))

@@ -952,7 +952,8 @@ load_thread (GTask        *task,
           else
             g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
                                      "no calls of that session are recorded in this "
-                                     "workspace's timeline");
+                                     "workspace's timeline (it records nothing while its "
+                                     "size is 0 in Preferences)");
           return;
         }
       read_steps (data->path, data->dir, steps);
