@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  * object, tw-browser-spare-view.c starts web processes ahead of need and
  * tw-browser-commands.c runs the tools' commands (TwBrowserService). */
 
-#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 4
+#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 1
 #define TW_BROWSER_DEFAULT_TAB_REST_MS      30000
 
 struct _TwBrowser
