@@ -358,6 +358,146 @@ test_tabs_feed_terminal (void)
   tw_test_close_browser (&browser);
 }
 
+/* The overlay: the agent's colour on its pointer and highlight */
+
+typedef struct
+{
+  TwActionOverlay *overlay;
+  int              colour;
+  gboolean         started;
+  gboolean         outlined;
+  gboolean         highlight_ok;
+} OverlayCheck;
+
+/* As the click starts, the overlay takes it up in the agent's colour. */
+static void
+action_started_cb (TwBrowserTab *tab,
+                   TwTabAction  *action,
+                   OverlayCheck *check)
+{
+  if (check->started || !g_str_equal (action->tool, "click"))
+    return;
+
+  check->started = TRUE;
+  check->colour = tw_action_overlay_get_agent_colour (check->overlay);
+}
+
+/* Once the overlay outlines the element the click went to, its highlight
+ * is drawn in the agent's colour. */
+static void
+action_updated_cb (TwBrowserTab *tab,
+                   TwTabAction  *action,
+                   OverlayCheck *check)
+{
+  GtkWidget *widget = GTK_WIDGET (check->overlay);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  graphene_rect_t box;
+  Pixels pixels = { 0 };
+  GdkRGBA rgba;
+
+  if (check->outlined || !g_str_equal (action->tool, "click") ||
+      !tw_action_overlay_get_highlight (check->overlay, &box))
+    return;
+
+  check->outlined = TRUE;
+  g_assert_cmpint (tw_action_overlay_get_agent_colour (check->overlay), ==, check->colour);
+
+  /* What the overlay draws now, rendered as the window would. */
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  download (texture, &pixels);
+
+  /* The outline runs a few pixels outside the element's box. */
+  tw_agent_colour_get_rgba (check->colour, &rgba);
+  for (int dx = 1; dx <= 6 && !check->highlight_ok; dx++)
+    check->highlight_ok = pixel_is (&pixels, (int) (box.origin.x - dx),
+                                    (int) (box.origin.y + box.size.height / 2), &rgba, 40);
+  pixels_clear (&pixels);
+}
+
+/* Whether the tab's view is on screen with its size, and its page laid
+ * out in that size: the page has settled in the window. */
+static gboolean
+page_fills_view (gpointer data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (data);
+  g_autoptr(JSCValue) value = NULL;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (view)) || gtk_widget_get_height (GTK_WIDGET (view)) < 300)
+    return FALSE;
+
+  value = tw_test_view_evaluate (view, "window.innerWidth", WAIT_MS);
+
+  return ABS (jsc_value_to_int32 (value) * webkit_web_view_get_zoom_level (view) -
+              gtk_widget_get_width (GTK_WIDGET (view))) <= 2;
+}
+
+static void
+test_overlay (void)
+{
+  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
+  g_autofree char *url = g_strconcat (base_url, "garden", NULL);
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autofree char *args = NULL;
+  g_autofree char *ref = NULL;
+  OverlayCheck check = { 0 };
+  TwBrowserTab *tab;
+  TwWindow *window;
+  int colour = -1;
+
+  tw_browser_add_agent (browser, claude.agent_id, claude.agent_name);
+  tw_browser_add_agent (browser, codex.agent_id, codex.agent_name);
+  window = tw_window_new (NULL, browser, "garden", "/tmp");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 800);
+  tw_window_set_overlay_animations (window, FALSE);
+  tw_window_set_follow_agents (window, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* Codex's click is drawn in Codex's colour. */
+  tab = tw_test_open_tab (browser, &codex, url);
+  check.overlay = TW_ACTION_OVERLAY (tw_window_get_action_overlay (window, tab));
+  check.colour = -2;
+  g_signal_connect_after (tab, "action-started", G_CALLBACK (action_started_cb), &check);
+  g_signal_connect_after (tab, "action-updated", G_CALLBACK (action_updated_cb), &check);
+  tw_test_wait_until (page_fills_view, tab, WAIT_MS, "the page to be laid out in the window");
+
+  args = tw_test_tab_id_args (tab);
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &codex, "browser_snapshot", args);
+  ref = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Water\"");
+  g_free (args);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", tw_browser_tab_get_id (tab), ref);
+  /* How the click ends is the page's business, and slow pages time out. */
+  clicked = tw_test_call_tool (TW_BROWSER_SERVICE (browser), &codex, "browser_click", args);
+
+  g_assert_true (check.started);
+  g_assert_true (tw_browser_get_agent_mark (browser, codex.agent_id, &colour, NULL));
+  g_assert_cmpint (check.colour, ==, colour);
+  /* On a machine so loaded that the page could not answer in time, the
+   * click never got as far as its element. */
+  if (!tw_test_result_is_error (clicked))
+    {
+      g_assert_true (check.outlined);
+      g_assert_true (check.highlight_ok);
+    }
+  else
+    {
+      g_test_message ("the click failed (%s): the highlight was not drawn",
+                      tw_test_result_error_code (clicked));
+    }
+
+  g_signal_handlers_disconnect_by_data (tab, &check);
+  gtk_window_destroy (GTK_WINDOW (window));
+  tw_test_close_browser (&browser);
+}
+
 /* The overview */
 
 static gboolean
@@ -484,6 +624,7 @@ main (int   argc,
 
   g_test_add_func ("/webview/agent-marks", test_marks);
   g_test_add_func ("/ui/agent-colours/tabs-feed-terminal", test_tabs_feed_terminal);
+  g_test_add_func ("/ui/agent-colours/overlay", test_overlay);
   g_test_add_func ("/ui/overview", test_overview);
 
   ret = g_test_run ();
