@@ -873,6 +873,94 @@ test_model_incremental (void)
     }
 }
 
+/* A series of changes of every kind, one after another on one page, each
+ * followed by a snapshot that may reuse or walk only what changed, which
+ * must print, character for character, what a full walk prints (of the
+ * whole page and interactive only), and differ from the one before. */
+static void
+test_model_series (void)
+{
+  static const char * const changes[] = {
+    /* An attribute, text, an element added and one removed. */
+    "document.getElementById('rename').setAttribute('aria-label', 'Store');",
+    "document.querySelector('#list li').textContent = 'Row one';",
+    "document.querySelector('#list li').firstChild.data = 'Row 1 again';",
+    "document.getElementById('list').append(Object.assign(document.createElement('li'), "
+    "{ textContent: 'Row 4' }));",
+    "document.querySelector('#list li:last-child').remove();",
+    /* Style: display by the style attribute, by a class, by a rule. */
+    "document.getElementById('right').style.display = 'none';",
+    "document.getElementById('right').style.display = '';",
+    "document.getElementById('extra').classList.add('gone');",
+    "document.getElementById('extra').classList.remove('gone');",
+    "document.getElementById('left').hidden = true;",
+    "document.getElementById('left').hidden = false;",
+    /* Form state no mutation records. */
+    "document.getElementById('email').value = 'series@example.com';",
+    "document.getElementById('agree').checked = true;",
+    "document.getElementById('agree').indeterminate = true;",
+    /* A shadow root's content, and a shadow root attached to an element
+     * already in the page. */
+    "document.getElementById('host').shadowRoot.getElementById('sp').textContent = 'Shadow changed';",
+    "document.getElementById('host').shadowRoot.append(Object.assign(document.createElement('button'), "
+    "{ textContent: 'In the shadow' }));",
+    "document.getElementById('right').attachShadow({ mode: 'open' }).innerHTML = "
+    "'<h3>Right, from its shadow</h3>';",
+    /* A frame's content: text, an element added, one hidden. */
+    "document.querySelector('iframe').contentDocument.body.append(Object.assign("
+    "document.querySelector('iframe').contentDocument.createElement('button'), "
+    "{ textContent: 'Frame button' }));",
+    "document.querySelector('iframe').contentDocument.querySelector('button').hidden = true;",
+    /* An element moved, and a dialog opened. */
+    "document.getElementById('right').append(document.getElementById('mover'));",
+    "document.getElementById('dlg').show();",
+  };
+  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+  static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+  static const char interactive_full[] =
+    "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
+  g_autoptr(JsonObject) first = NULL;
+  g_autofree char *last = NULL;
+  guint incremental = 0;
+
+  tab_load (tab, "/diff.html");
+  first = runtime_snapshot (tab, quick);
+  last = g_strdup (json_object_get_string_member (first, "text"));
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(JsonObject) a = NULL;
+      g_autoptr(JsonObject) b = NULL;
+      g_autoptr(JsonObject) c = NULL;
+      g_autoptr(JsonObject) d = NULL;
+
+      tw_test_tab_eval (tab, changes[i]);
+      a = runtime_snapshot (tab, quick);
+      c = runtime_snapshot (tab, interactive);
+      b = runtime_snapshot (tab, full);
+      d = runtime_snapshot (tab, interactive_full);
+      if (g_strcmp0 (json_object_get_string_member (a, "text"),
+                     json_object_get_string_member (b, "text")) != 0 ||
+          g_strcmp0 (json_object_get_string_member (c, "text"),
+                     json_object_get_string_member (d, "text")) != 0)
+        g_error ("after %s\nthe model printed\n%s\n%s\nbut a full walk\n%s\n%s", changes[i],
+                 json_object_get_string_member (a, "text"),
+                 json_object_get_string_member (c, "text"),
+                 json_object_get_string_member (b, "text"),
+                 json_object_get_string_member (d, "text"));
+      if (g_strcmp0 (json_object_get_string_member (a, "text"), last) == 0)
+        g_error ("after %s the snapshot did not change:\n%s", changes[i], last);
+      if (json_object_get_boolean_member (a, "incremental"))
+        incremental++;
+      g_free (last);
+      last = g_strdup (json_object_get_string_member (b, "text"));
+    }
+  g_test_message ("%u of %" G_GSIZE_FORMAT " snapshots walked only what changed", incremental,
+                  G_N_ELEMENTS (changes));
+  g_assert_cmpuint (incremental, >, G_N_ELEMENTS (changes) / 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -899,6 +987,7 @@ main (int   argc,
       g_test_add_data_func (path, model_pages[i], test_model);
     }
   g_test_add_func ("/snapshot-diff/local", test_local);
+  g_test_add_func ("/snapshot-diff/model/series", test_model_series);
   g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
   g_test_add_func ("/snapshot-diff/model/incremental", test_model_incremental);
   g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);

@@ -935,7 +935,7 @@ snapshot_cb (GObject      *object,
   if (json_object_has_member (reply, "walkMs"))
     g_debug ("Snapshot of %" G_GINT64_FORMAT " elements (%" G_GINT64_FORMAT " taken again%s), %"
              G_GINT64_FORMAT " lines: %" G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT
-             " ms writing, %" G_GINT64_FORMAT " ms comparing",
+             " ms writing, %" G_GINT64_FORMAT " ms for the diff and the reply",
              json_object_get_int_member_with_default (reply, "elements", 0),
              json_object_get_int_member_with_default (reply, "reused", 0),
              json_object_get_boolean_member_with_default (reply, "cached", FALSE)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Pointer capture and document focus for the agent, in the page's own
-// world. The
+// Pointer capture and document focus for the agent, and word of shadow
+// roots attached late, in the page's own world. The
 // engine grants capture only to a pointer whose button it saw go down in a
 // trusted event, so a page's setPointerCapture() on the agent's (untrusted)
 // pointerdown does nothing and hasPointerCapture() stays false. While the
@@ -100,5 +100,20 @@
       value: methods[name], writable: true, configurable: true, enumerable: true,
     });
   }
+
+  // A shadow root attached to an element already in the page (a custom
+  // element defined late, say) changes what the page shows with no
+  // mutation the runtime can see: this tells it, and its page model walks
+  // the page again (webview/runtime/page-model.js).
+  const nativeAttachShadow = proto.attachShadow;
+  Object.defineProperty(proto, 'attachShadow', {
+    value: function attachShadow (init) {
+      const root = nativeAttachShadow.call(this, init);
+      if (this.isConnected)
+        this.dispatchEvent(new Event('tabwright-shadow-attached', { bubbles: true, composed: true }));
+      return root;
+    },
+    writable: true, configurable: true, enumerable: true,
+  });
 })();
 //# sourceURL=tabwright-page-world.js

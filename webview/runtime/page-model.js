@@ -44,9 +44,11 @@
 //   incrementally; any change of the style sheets, a running animation, and
 //   the events whose effect is not tracked (load, error, scroll, wheel,
 //   toggle, reset, submit, drag and drop, fullscreen, animations,
-//   transitions, resize) make the next walk a full one.
+//   transitions, resize, and a shadow root attached to an element in the
+//   page, which the page's world tells) make the next walk a full one.
 // A walk that is cut short keeps nothing. tests/test-snapshot-diff.c checks
-// the result against a full walk after seeded random changes.
+// the result against a full walk after seeded random changes and after a
+// series of changes of every kind.
 
 const PageModel = {
   // The kinds of snapshot whose last lines are still what a walk would
@@ -54,10 +56,22 @@ const PageModel = {
   clean: new Set(),
   observer: null,
   // Roots (documents, shadow roots) watched, and the form controls of each
-  // with their state when last walked.
+  // with their state when last walked (controls[i] was in state states[i]).
   roots: new Set(),
   controls: [],
+  states: [],
   sheets: '',
+  // What the last record() found, kept while no element came, went or
+  // changed an attribute and no root was added: the controls, and the
+  // elements that take names from elsewhere.
+  found: null,
+  // Counts the changes of roots, so that found knows it is stale.
+  rootsChanged: 0,
+  // Whether an element may have come, gone or changed an attribute since
+  // found was made.
+  structureDirty: true,
+  // What prepare() recorded before an incremental walk, for walked().
+  prepared: null,
   focused: null,
 
   // Events after which the lines are not reused. Of these, the effects of
@@ -71,7 +85,7 @@ const PageModel = {
   UNTRACKED_EVENTS: [
     'wheel', 'scroll', 'load', 'error', 'toggle', 'beforetoggle', 'reset', 'submit',
     'animationstart', 'animationend', 'animationiteration', 'transitionrun', 'transitionend',
-    'drop', 'dragend', 'fullscreenchange',
+    'drop', 'dragend', 'fullscreenchange', 'tabwright-shadow-attached',
   ],
 
   // The incremental model: element → what its last walk produced.
@@ -99,12 +113,19 @@ const PageModel = {
   // Something happened that the model cannot follow: nothing kept is used.
   untracked () {
     PageModel.clean.clear();
+    PageModel.structureDirty = true;
     PageModel.floor = PageModel.gen + 1;
     PageModel.pending.length = 0;
   },
 
   observed (records) {
     PageModel.clean.clear();
+    for (const r of records) {
+      if (r.type !== 'characterData') {
+        PageModel.structureDirty = true;
+        break;
+      }
+    }
     if (PageModel.pending.length + records.length > PageModel.MAX_RECORDS) {
       PageModel.untracked();
       return;
@@ -123,7 +144,9 @@ const PageModel = {
       PageModel.observer.disconnect();
     }
     PageModel.pending.length = 0;
+    PageModel.structureDirty = true;
     PageModel.roots.clear();
+    PageModel.rootsChanged++;
     PageModel.watch(doc);
   },
 
@@ -134,6 +157,7 @@ const PageModel = {
     if (PageModel.observer === null)
       PageModel.observer = new MutationObserver(PageModel.observed);
     PageModel.roots.add(root);
+    PageModel.rootsChanged++;
     PageModel.observer.observe(root, {
       childList: true, attributes: true, characterData: true, subtree: true,
     });
@@ -146,25 +170,58 @@ const PageModel = {
       win.addEventListener('resize', PageModel.untracked, { passive: true });
   },
 
+  // What a snapshot shows of a control's state that no mutation records:
+  // the rest (disabled, a value attribute, the options) are attributes and
+  // elements.
   controlState (el) {
-    return el.localName === 'select'
-      ? el.selectedIndex + '|' + Array.from(el.selectedOptions, (o) => o.index).join(',')
-      : el.value + '|' + el.checked + '|' + el.indeterminate + '|' + el.disabled;
+    const tag = el.localName;
+    if (tag === 'select') {
+      return el.multiple ? 'm' + Array.from(el.selectedOptions, (o) => o.index).join(',')
+        : el.selectedIndex;
+    }
+    if (tag === 'input') {
+      const type = el.type;
+      if (type === 'checkbox' || type === 'radio')
+        return (el.checked ? 1 : 0) + (el.indeterminate ? 2 : 0);
+    }
+    return el.value;
   },
 
   // The form controls of the watched roots with their states, and the
-  // style sheets of the documents, as they are now.
+  // style sheets of the documents, as they are now. The mutation records
+  // must have been taken: when no element came, went or changed an
+  // attribute since the last record, and no root was added, the controls
+  // (and the elements that take names from elsewhere) are the ones it
+  // found, and only their states are read again.
   record () {
-    const controls = [];
+    let found = PageModel.found;
+    if (PageModel.structureDirty || found === null ||
+        found.rootsChanged !== PageModel.rootsChanged) {
+      const controls = [];
+      const dependents = [];
+      for (const root of PageModel.roots) {
+        if (!root.isConnected && root.nodeType !== 9)
+          continue;
+        for (const el of root.querySelectorAll('input, select, textarea'))
+          controls.push(el);
+        for (const el of root.querySelectorAll(PageModel.DEPENDENTS))
+          dependents.push(el);
+      }
+      found = PageModel.found = { controls, dependents, rootsChanged: PageModel.rootsChanged };
+      PageModel.structureDirty = false;
+    }
+    const controls = found.controls;
+    const states = new Array(controls.length);
+    for (let i = 0; i < controls.length; i++)
+      states[i] = PageModel.controlState(controls[i]);
     let sheets = '';
     for (const root of PageModel.roots) {
-      if (!root.isConnected && root.nodeType !== 9)
-        continue;
-      for (const el of root.querySelectorAll('input, select, textarea'))
-        controls.push(el, PageModel.controlState(el));
-      sheets += PageModel.sheetsOf(root) + ';';
+      if (root.isConnected || root.nodeType === 9)
+        sheets += PageModel.sheetsOf(root) + ';';
     }
-    return { controls, sheets };
+    return {
+      controls, states, dependents: found.dependents, sheets, rootsChanged: PageModel.rootsChanged,
+    };
   },
 
   sheetsOf (root) {
@@ -209,9 +266,23 @@ const PageModel = {
       return false;
     // No mutation since the last walk, so no control came or went: the
     // ones it recorded are the page's, and only their states can differ.
-    const before = PageModel.controls;
-    for (let i = 0; i < before.length; i += 2) {
-      if (PageModel.controlState(before[i]) !== before[i + 1])
+    const controls = PageModel.controls;
+    const states = PageModel.states;
+    for (let i = 0; i < controls.length; i++) {
+      if (PageModel.controlState(controls[i]) !== states[i])
+        return false;
+    }
+    return true;
+  },
+
+  // Whether a record has the controls and states of the last walk.
+  sameControls (now) {
+    const controls = PageModel.controls;
+    const states = PageModel.states;
+    if (now.controls.length !== controls.length)
+      return false;
+    for (let i = 0; i < controls.length; i++) {
+      if (now.controls[i] !== controls[i] || now.states[i] !== states[i])
         return false;
     }
     return true;
@@ -219,19 +290,25 @@ const PageModel = {
 
   // After a full walk of this kind of snapshot: its lines are current.
   walked (mode, focused) {
+    // What prepare() recorded still holds when nothing happened since and
+    // the walk entered no new root (a walk changes nothing itself).
+    let now = PageModel.prepared;
+    PageModel.prepared = null;
     if (PageModel.observer !== null) {
       const records = PageModel.observer.takeRecords();
-      if (records.length > 0)
+      if (records.length > 0) {
         PageModel.observed(records);
+        now = null;
+      }
     }
-    const now = PageModel.record();
-    const sameState = now.sheets === PageModel.sheets &&
-                      now.controls.length === PageModel.controls.length &&
-                      now.controls.every((c, i) => c === PageModel.controls[i]);
+    if (now === null || now.rootsChanged !== PageModel.rootsChanged)
+      now = PageModel.record();
+    const sameState = now.sheets === PageModel.sheets && PageModel.sameControls(now);
     // Other kinds walked before a change they could not see are stale.
     if (!sameState || focused !== PageModel.focused)
       PageModel.clean.clear();
     PageModel.controls = now.controls;
+    PageModel.states = now.states;
     PageModel.sheets = now.sheets;
     PageModel.focused = focused;
     PageModel.clean.add(mode);
@@ -259,7 +336,8 @@ const PageModel = {
     if (ok)
       ok = now.sheets === PageModel.sheets && now.sheets === PageModel.gateSheets;
     if (ok)
-      ok = PageModel.voidChanged(now.controls);
+      ok = PageModel.voidChanged(now);
+    PageModel.prepared = ok ? now : null;
     if (!ok) {
       PageModel.reset(doc);
       PageModel.floor = PageModel.gen;
@@ -271,7 +349,7 @@ const PageModel = {
   // Voids the kept parts that the pending records, the changed controls
   // and the names taken from elsewhere touch; false when a change cannot
   // be followed.
-  voidChanged (controls) {
+  voidChanged (now) {
     const gen = PageModel.gen;
     for (const r of PageModel.pending) {
       const t = r.target;
@@ -302,12 +380,17 @@ const PageModel = {
       PageModel.chain(el);
     }
 
-    const before = new Map();
-    for (let i = 0; i < PageModel.controls.length; i += 2)
-      before.set(PageModel.controls[i], PageModel.controls[i + 1]);
-    for (let i = 0; i < controls.length; i += 2) {
+    const controls = now.controls;
+    const states = now.states;
+    let before = null;
+    if (controls !== PageModel.controls) {
+      before = new Map();
+      for (let i = 0; i < PageModel.controls.length; i++)
+        before.set(PageModel.controls[i], PageModel.states[i]);
+    }
+    for (let i = 0; i < controls.length; i++) {
       const el = controls[i];
-      if (before.get(el) === controls[i + 1])
+      if ((before === null ? PageModel.states[i] : before.get(el)) === states[i])
         continue;
       PageModel.chain(el);
       if (el.labels) {
@@ -316,19 +399,17 @@ const PageModel = {
       }
     }
 
-    for (const root of PageModel.roots) {
-      if (!root.isConnected)
+    // Their whole subtrees: a name can change a role their content's
+    // roles depend on (a section named or not).
+    for (const el of now.dependents) {
+      if (!el.isConnected)
         continue;
-      // Their whole subtrees: a name can change a role their content's
-      // roles depend on (a section named or not).
-      for (const el of root.querySelectorAll(PageModel.DEPENDENTS)) {
-        PageModel.stamps.set(el, gen);
-        PageModel.chain(el);
-        const control = el.localName === 'label' ? el.control : null;
-        if (control) {
-          PageModel.stamps.set(control, gen);
-          PageModel.chain(control);
-        }
+      PageModel.stamps.set(el, gen);
+      PageModel.chain(el);
+      const control = el.localName === 'label' ? el.control : null;
+      if (control) {
+        PageModel.stamps.set(control, gen);
+        PageModel.chain(control);
       }
     }
     return true;

@@ -150,6 +150,7 @@ const Snapshot = {
     reply.reused = ctx.reused || 0;
     reply.walkMs = Math.round(walked - ctx.start);
     reply.printMs = Math.round(compared - walked);
+    // The diff, when asked for, and the reply.
     reply.diffMs = Math.round(Base.now() - compared);
     return reply;
   },
@@ -186,6 +187,11 @@ const Snapshot = {
     ctx.printedBefore = ctx.reuse === true ? Snapshot.printed : null;
     ctx.printedNow = ctx.keep ? new WeakMap() : null;
     ctx.focusedBefore = Snapshot.printedFocus;
+    ctx.nearFocus = new Set();
+    if (ctx.printedBefore !== null) {
+      Snapshot.holders(ctx.focused, ctx.nearFocus);
+      Snapshot.holders(ctx.focusedBefore, ctx.nearFocus);
+    }
     Snapshot.printList(ctx, items, 0, out);
     Snapshot.printed = ctx.printedNow;
     Snapshot.printedFocus = ctx.focused;
@@ -228,6 +234,10 @@ const Snapshot = {
     return typeof n === 'number' && n >= 1000 ? Math.floor(n) : 40000;
   },
 
+  // The body of the last reply, kept for the same lines asked for again
+  // from the same line with the same room (a page that did not change).
+  rendered: null,
+
   // Lines from `start` on that fit in maxChars characters with the header
   // and, when cut, the line that says how to continue.
   render (page, start, maxChars) {
@@ -238,39 +248,52 @@ const Snapshot = {
     const lines = page.lines;
     let i = start;
     // A diff says first how much changed, then which page it is.
-    const parts = page.diff && start === 0 ? [lines[i++], header] : [header];
-    let used = parts[0].length + (parts.length > 1 ? header.length + 1 : 0);
+    const head = page.diff && start === 0 ? lines[i++] + '\n' + header : header;
+    const used = head.length;
     const first = i;
-    for (; i < lines.length; i++) {
-      const line = lines[i];
-      const last = i + 1 === lines.length;
-      const room = maxChars - used - 1 - (last ? 0 : Snapshot.TRAILER_RESERVE);
-      if (line.length <= room) {
-        parts.push(line);
-        used += line.length + 1;
-        continue;
+    let body;
+    const kept = Snapshot.rendered;
+    if (kept !== null && kept.lines === lines && kept.first === first && kept.used === used &&
+        kept.maxChars === maxChars) {
+      i = kept.end;
+      body = kept.body;
+    } else {
+      const parts = [];
+      let room = used;
+      for (; i < lines.length; i++) {
+        const line = lines[i];
+        const last = i + 1 === lines.length;
+        const left = maxChars - room - 1 - (last ? 0 : Snapshot.TRAILER_RESERVE);
+        if (line.length <= left) {
+          parts.push(line);
+          room += line.length + 1;
+          continue;
+        }
+        if (i === first && left > 1) {
+          // A line longer than a whole reply is shortened rather than
+          // never shown.
+          let cut = left - 1;
+          const code = line.charCodeAt(cut - 1);
+          if (code >= 0xd800 && code <= 0xdbff)
+            cut--;
+          parts.push(line.slice(0, cut) + '…');
+          i++;
+        }
+        break;
       }
-      if (i === first && room > 1) {
-        // A line longer than a whole reply is shortened rather than never
-        // shown.
-        let cut = room - 1;
-        const code = line.charCodeAt(cut - 1);
-        if (code >= 0xd800 && code <= 0xdbff)
-          cut--;
-        parts.push(line.slice(0, cut) + '…');
-        i++;
-      }
-      break;
+      body = parts.length > 0 ? '\n' + parts.join('\n') : '';
+      Snapshot.rendered = { lines, first, used, maxChars, end: i, body };
     }
     const reply = { url: page.url, title: page.title, truncated: i < lines.length };
+    let text = head + body;
     if (i < lines.length) {
       // A frame's own snapshot (of one of its refs) is continued there.
       const cursor = (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i;
-      parts.push('… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
-                 'with cursor "' + cursor + '" to continue');
+      text += '\n… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
+              'with cursor "' + cursor + '" to continue';
       reply.nextCursor = cursor;
     }
-    reply.text = parts.join('\n');
+    reply.text = text;
     return reply;
   },
 
@@ -815,38 +838,59 @@ const Snapshot = {
   printed: null,
   printedFocus: null,
 
-  // Whether `target` is inside `el`, through shadow roots and frames.
-  holds (el, target) {
+  // Adds the elements that hold `target` (it, its ancestors, and theirs
+  // through shadow hosts and frames) to the set.
+  holders (target, set) {
     let t = target;
     while (t) {
-      if (el.contains(t))
-        return true;
+      for (let n = t; n !== null; n = n.parentNode) {
+        if (n.nodeType === 1)
+          set.add(n);
+      }
       const root = t.getRootNode();
       if (root.nodeType === 11 && root.host)
         t = root.host;
       else if (root.nodeType === 9 && root.defaultView && root.defaultView.frameElement)
         t = root.defaultView.frameElement;
       else
-        return false;
+        return;
     }
-    return false;
   },
 
   printNode (ctx, node, indent, out) {
     const before = ctx.printedBefore ? ctx.printedBefore.get(node) : undefined;
-    if (before !== undefined && before.indent === indent && !Snapshot.holds(node.el, ctx.focused) &&
-        !Snapshot.holds(node.el, ctx.focusedBefore)) {
+    if (before !== undefined && before.indent === indent && !ctx.nearFocus.has(node.el)) {
       const from = out.lines.length;
-      for (let i = before.from; i < before.to && !out.full; i++)
-        Snapshot.emit(out, before.lines[i]);
-      if (!out.full)
-        ctx.printedNow.set(node, { indent, lines: out.lines, from, to: out.lines.length });
+      Snapshot.emitAll(out, before.lines, before.from, before.to, before.size);
+      if (!out.full) {
+        ctx.printedNow.set(node, {
+          indent, lines: out.lines, from, to: out.lines.length, size: before.size,
+        });
+      }
       return;
     }
     const from = out.lines.length;
+    const size = out.size;
     Snapshot.printNodeAgain(ctx, node, indent, out);
-    if (ctx.printedNow && !out.full)
-      ctx.printedNow.set(node, { indent, lines: out.lines, from, to: out.lines.length });
+    if (ctx.printedNow && !out.full) {
+      ctx.printedNow.set(node, {
+        indent, lines: out.lines, from, to: out.lines.length, size: out.size - size,
+      });
+    }
+  },
+
+  // Lines printed before, `size` characters with their newlines, at once
+  // when they fit and time is left, else one by one.
+  emitAll (out, lines, from, to, size) {
+    if (out.size + size > Snapshot.MAX_OUTPUT || Base.now() > out.deadline) {
+      for (let i = from; i < to && !out.full; i++)
+        Snapshot.emit(out, lines[i]);
+      return;
+    }
+    out.size += size;
+    const dest = out.lines;
+    for (let i = from; i < to; i++)
+      dest.push(lines[i]);
   },
 
   printNodeAgain (ctx, node, indent, out) {
