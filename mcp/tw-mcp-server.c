@@ -201,6 +201,23 @@ tw_mcp_server_class_init (TwMcpServerClass *klass)
                   G_TYPE_DOUBLE);
 }
 
+/* A connection time limit from the environment, where tests and people
+ * who need other limits set them (TABWRIGHT_MCP_HEADER_TIMEOUT_MS,
+ * TABWRIGHT_MCP_BODY_TIMEOUT_MS, TABWRIGHT_MCP_IDLE_TIMEOUT_MS), or the
+ * default when it is unset or not a positive number of milliseconds. */
+static guint
+limit_from_env (const char *name,
+                guint       fallback)
+{
+  const char *text = g_getenv (name);
+  guint64 value = 0;
+
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 1, G_MAXUINT, &value, NULL))
+    return fallback;
+
+  return (guint) value;
+}
+
 static void
 tw_mcp_server_init (TwMcpServer *self)
 {
@@ -209,9 +226,10 @@ tw_mcp_server_init (TwMcpServer *self)
                                           (GDestroyNotify) _tw_mcp_server_session_free);
   self->idle_timeout_us = (gint64) TW_MCP_SESSION_IDLE_TIMEOUT_MS * 1000;
   self->max_sessions_per_client = TW_MCP_MAX_SESSIONS_PER_CLIENT;
-  self->header_timeout_ms = TW_MCP_HEADER_TIMEOUT_MS;
-  self->body_timeout_ms = TW_MCP_BODY_TIMEOUT_MS;
-  self->idle_timeout_ms = TW_MCP_IDLE_TIMEOUT_MS;
+  self->header_timeout_ms = limit_from_env ("TABWRIGHT_MCP_HEADER_TIMEOUT_MS",
+                                            TW_MCP_HEADER_TIMEOUT_MS);
+  self->body_timeout_ms = limit_from_env ("TABWRIGHT_MCP_BODY_TIMEOUT_MS", TW_MCP_BODY_TIMEOUT_MS);
+  self->idle_timeout_ms = limit_from_env ("TABWRIGHT_MCP_IDLE_TIMEOUT_MS", TW_MCP_IDLE_TIMEOUT_MS);
   self->idle_connections = _tw_mcp_server_idle_table_new ();
 }
 

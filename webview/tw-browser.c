@@ -7,6 +7,7 @@
 #include "tw-address.h"
 #include "tw-browser-tab-private.h"
 #include "tw-error.h"
+#include "tw-reclaim.h"
 
 #include <stdlib.h>
 
@@ -587,6 +588,7 @@ tw_browser_close_tab (TwBrowser    *self,
   g_signal_handlers_disconnect_by_data (tab, self);
   tw_browser_tab_close (tab);
   g_list_store_remove (self->tabs, position);
+  tw_reclaim_after_close ();
 }
 
 void
