@@ -9,6 +9,10 @@
 /* How long browser_resize waits for the page to report its new size. */
 #define RESIZE_POLL_INTERVAL_MS 50
 #define RESIZE_CONFIRM_TIMEOUT_MS 3000
+/* A page that has the new size but has not dispatched its resize event
+ * yet (it does so at its next rendering update, late on a busy machine) is
+ * waited for longer: the answer comes once its listeners have run. */
+#define RESIZE_SEEN_TIMEOUT_MS 15000
 
 /* browser_resize */
 
@@ -21,6 +25,8 @@ typedef struct
   gint64         inner_width;
   gint64         inner_height;
   gboolean       measured;
+  gboolean       sized;   /* the page has the new size */
+  gboolean       seen;    /* and its resize listeners have run */
 } ResizeData;
 
 static void
@@ -52,6 +58,9 @@ resize_succeed (GTask *task)
   json_object_set_int_member (reply, "height", data->height);
   json_object_set_int_member (reply, "innerWidth", data->inner_width);
   json_object_set_int_member (reply, "innerHeight", data->inner_height);
+  /* Said only when it is not so. */
+  if (data->sized && !data->seen)
+    json_object_set_boolean_member (reply, "resizeEventPending", TRUE);
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
@@ -94,10 +103,11 @@ resize_check_cb (GObject      *object,
   data->inner_width = json_object_get_int_member_with_default (answer, "innerWidth", 0);
   data->inner_height = json_object_get_int_member_with_default (answer, "innerHeight", 0);
   data->measured = TRUE;
+  data->sized = data->inner_width == data->width && data->inner_height == data->height;
+  data->seen = json_object_get_boolean_member_with_default (answer, "seen", FALSE);
 
   /* The page has the new size and its resize listeners have run. */
-  if (data->inner_width == data->width && data->inner_height == data->height &&
-      json_object_get_boolean_member_with_default (answer, "seen", FALSE))
+  if (data->sized && data->seen)
     resize_succeed (task);
 }
 
@@ -107,6 +117,7 @@ resize_poll_cb (gpointer user_data)
   GTask *task = user_data;
   ResizeData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
+  gint64 elapsed_ms;
 
   if (_tw_page_poll_cancelled (&data->poll, task, &error))
     {
@@ -114,7 +125,8 @@ resize_poll_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  if ((g_get_monotonic_time () - data->started) / 1000 >= RESIZE_CONFIRM_TIMEOUT_MS)
+  elapsed_ms = (g_get_monotonic_time () - data->started) / 1000;
+  if (elapsed_ms >= (data->sized ? RESIZE_SEEN_TIMEOUT_MS : RESIZE_CONFIRM_TIMEOUT_MS))
     {
       data->poll.poll_id = 0;
 

@@ -296,7 +296,10 @@ format_resize (JsonObject *result)
   g_string_append_printf (text, "Resized the viewport to %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
                           width, height);
 
-  if (inner_width == width && inner_height == height)
+  if (inner_width == width && inner_height == height && tw_json_get_boolean (result, "resizeEventPending", FALSE))
+    g_string_append (text, "; the page has the new innerWidth and innerHeight, but has not fired its "
+                     "resize event yet (a busy page): check before relying on what its listeners do.");
+  else if (inner_width == width && inner_height == height)
     g_string_append (text, "; the page sees the same innerWidth and innerHeight.");
   else
     g_string_append_printf (text, "; the page reports innerWidth %" G_GINT64_FORMAT
