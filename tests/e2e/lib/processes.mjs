@@ -54,10 +54,12 @@ export function family(root) {
   return out;
 }
 
-// PSS of @pid in KiB.
-export function pss(pid) {
+// PSS of @pid in KiB; with @field, one line of smaps_rollup instead
+// ("Pss_Anon": its own heap and anonymous maps, without the shares of
+// libraries and buffers that move with the other processes' lifetimes).
+export function pss(pid, field = 'Pss') {
   try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
     return m ? Number(m[1]) : 0;
   } catch {
     return 0;
