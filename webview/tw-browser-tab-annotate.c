@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <math.h>
-
 #include "tw-browser-tab-parts.h"
 
 #include "tw-error.h"
@@ -57,8 +55,8 @@ tw_annotation_add_box (TwAnnotation *annotation,
   /* A box drawn from right to left or bottom to top is the same box. */
   mark.x = width < 0 ? x + width : x;
   mark.y = height < 0 ? y + height : y;
-  mark.width = fabs (width);
-  mark.height = fabs (height);
+  mark.width = ABS (width);
+  mark.height = ABS (height);
   g_array_append_val (annotation->marks, mark);
 }
 
@@ -108,6 +106,13 @@ tw_annotation_get_mark (TwAnnotation *annotation,
   g_return_val_if_fail (index < annotation->marks->len, NULL);
 
   return &g_array_index (annotation->marks, TwAnnotationMark, index);
+}
+
+/* Rounded to the nearest pixel, without libm. */
+static gint64
+to_int (double value)
+{
+  return (gint64) (value < 0 ? value - 0.5 : value + 0.5);
 }
 
 static gboolean
@@ -234,12 +239,12 @@ build_result (SendData *data,
                             ? tw_json_get_array (json_node_get_object (resolved), "elements") : NULL;
 
       json_object_set_string_member (out, "kind", mark_is_point (mark) ? "point" : "box");
-      json_object_set_int_member (out, "x", (gint64) round (mark->x));
-      json_object_set_int_member (out, "y", (gint64) round (mark->y));
+      json_object_set_int_member (out, "x", to_int (mark->x));
+      json_object_set_int_member (out, "y", to_int (mark->y));
       if (!mark_is_point (mark))
         {
-          json_object_set_int_member (out, "width", (gint64) round (mark->width));
-          json_object_set_int_member (out, "height", (gint64) round (mark->height));
+          json_object_set_int_member (out, "width", to_int (mark->width));
+          json_object_set_int_member (out, "height", to_int (mark->height));
         }
       json_object_set_array_member (out, "elements",
                                     elements != NULL ? json_array_ref (elements) : json_array_new ());
