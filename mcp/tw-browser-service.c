@@ -63,6 +63,7 @@ static const char *command_names[] = {
   /* Replay (issue 33). */
   [TW_TAB_COMMAND_REPLAY]    = "replay",
   [TW_TAB_COMMAND_SAVE_FLOW] = "save_flow",
+  [TW_TAB_COMMAND_ANNOTATE]  = "annotate",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

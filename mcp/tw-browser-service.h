@@ -98,6 +98,10 @@ typedef enum
   TW_TAB_COMMAND_REPLAY,        /* workspace: {flow?|session?,fromStep?,toStep?} -> {browserId,source,ok,total,replayed,skipped,stoppedAt?,expected?,found?,steps:[...]} */
   TW_TAB_COMMAND_SAVE_FLOW,     /* workspace: {name,session?,fromStep?,toStep?} -> {name,source,steps:[{step,tool,target?}]} */
 
+  /* Teach (issue 33, webview/tw-browser-tab-annotate.c): waits until the
+   * person marks the tab and sends, or cancels. */
+  TW_TAB_COMMAND_ANNOTATE,      /* {message,timeoutMs} -> {browserId,outcome:"sent"|"cancelled",url,title,note?,marks?,png?} */
+
   TW_TAB_COMMAND_LAST
 } TwTabCommand;
 

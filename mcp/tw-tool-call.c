@@ -8,6 +8,7 @@
 #include "tw-json.h"
 #include "tw-json-schema.h"
 #include "tw-tool-registry.h"
+#include "tw-tools.h"
 
 struct _TwToolCall
 {
@@ -30,6 +31,10 @@ struct _TwToolCall
 
   /* Commands issued and not answered yet: a reply may go on with another. */
   guint                   running;
+
+  /* What the person marked on the tab while no browser_annotate call
+   * waited: it rides along with this call's result. */
+  JsonObject             *annotation;
 
   guint                   started : 1;
   guint                   finished : 1;
@@ -102,6 +107,7 @@ tw_tool_call_unref (TwToolCall *call)
     call->done_destroy (call->done_data);
 
   g_clear_pointer (&call->arguments, json_object_unref);
+  g_clear_pointer (&call->annotation, json_object_unref);
   g_clear_object (&call->service);
   g_clear_object (&call->cancellable);
   g_free (call->agent_id);
@@ -240,6 +246,33 @@ tw_tool_call_finish (TwToolCall   *call,
   tw_tool_call_unref (call);
 }
 
+/* The person's annotation, after the result's own content: what they
+ * wrote and marked, and the picture with the marks. */
+static void
+append_annotation (JsonArray  *content,
+                   JsonObject *annotation)
+{
+  JsonObject *item = json_object_new ();
+  g_autoptr(GString) text = g_string_new ("The person marked this tab for you (annotation, sent "
+                                          "from the tab without a browser_annotate call).");
+  const char *png = tw_json_get_string (annotation, "png", NULL);
+
+  g_string_append_printf (text, "\nnote: %s", tw_json_get_string (annotation, "note", ""));
+  tw_tools_annotate_append_marks (text, annotation);
+  json_object_set_string_member (item, "type", "text");
+  json_object_set_string_member (item, "text", text->str);
+  json_array_add_object_element (content, item);
+
+  if (png != NULL)
+    {
+      item = json_object_new ();
+      json_object_set_string_member (item, "type", "image");
+      json_object_set_string_member (item, "data", png);
+      json_object_set_string_member (item, "mimeType", "image/png");
+      json_array_add_object_element (content, item);
+    }
+}
+
 static JsonNode *
 build_result (TwToolCall  *call,
               const char  *text,
@@ -275,6 +308,9 @@ build_result (TwToolCall  *call,
                                      data[2] == 0xff ? "image/jpeg" : "image/png");
       json_array_add_object_element (content, item);
     }
+
+  if (call->annotation != NULL)
+    append_annotation (content, call->annotation);
 
   json_object_set_array_member (result, "content", g_steal_pointer (&content));
 
@@ -536,6 +572,17 @@ command_run_return (CommandRun   *run,
    * timeout; the late result then has nobody to go to. */
   if (call->finished)
     return;
+
+  /* An annotation the tab kept for the next result goes beside it, not in
+   * it: the result keeps to its tool's output schema. */
+  if (result != NULL && json_object_has_member (result, "annotation"))
+    {
+      JsonNode *node = json_object_get_member (result, "annotation");
+
+      if (JSON_NODE_HOLDS_OBJECT (node) && call->annotation == NULL)
+        call->annotation = json_object_ref (json_node_get_object (node));
+      json_object_remove_member (result, "annotation");
+    }
 
   if (error != NULL)
     {

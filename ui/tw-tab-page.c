@@ -13,6 +13,7 @@ struct _TwTabPage
   GtkWidget       *banner;
   GtkWidget       *approval_banner;
   GtkWidget       *action_overlay;
+  GtkWidget       *annotation_layer;
 
   /* Template widgets */
   GtkOverlay      *overlay;
@@ -135,6 +136,11 @@ tw_tab_page_constructed (GObject *object)
   self->approval_banner = tw_approval_banner_new (self->tab);
   gtk_widget_insert_before (self->approval_banner, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
 
+  /* Over the page while the person marks it for an agent. */
+  self->annotation_layer = tw_annotation_layer_new (self->tab,
+                                                    GTK_WIDGET (tw_browser_tab_get_view (self->tab)));
+  gtk_overlay_add_overlay (self->overlay, self->annotation_layer);
+
   /* Topmost, and it takes no input: the page stays the person's. */
   self->action_overlay = tw_action_overlay_new (self->tab);
   gtk_overlay_add_overlay (self->overlay, self->action_overlay);
@@ -168,6 +174,7 @@ tw_tab_page_dispose (GObject *object)
   g_clear_pointer (&self->banner, gtk_widget_unparent);
   g_clear_pointer (&self->approval_banner, gtk_widget_unparent);
   self->action_overlay = NULL;
+  self->annotation_layer = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_TAB_PAGE);
   g_clear_object (&self->tab);
 
@@ -285,6 +292,14 @@ tw_tab_page_get_handoff_banner (TwTabPage *self)
   g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
 
   return TW_HANDOFF_BANNER (self->banner);
+}
+
+TwAnnotationLayer *
+tw_tab_page_get_annotation_layer (TwTabPage *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
+
+  return TW_ANNOTATION_LAYER (self->annotation_layer);
 }
 
 void

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "tw-action-overlay.h"
+#include "tw-annotation-layer.h"
 #include "tw-browser-tab.h"
 #include "tw-approval-banner.h"
 #include "tw-handoff-banner.h"
@@ -25,6 +26,8 @@ TwBrowserTab    *tw_tab_page_get_tab            (TwTabPage           *self);
 TwActionOverlay *tw_tab_page_get_action_overlay (TwTabPage           *self);
 TwHandoffBanner *tw_tab_page_get_handoff_banner (TwTabPage           *self);
 TwApprovalBanner *tw_tab_page_get_approval_banner (TwTabPage         *self);
+/* The annotation mode over the page (browser_annotate). */
+TwAnnotationLayer *tw_tab_page_get_annotation_layer (TwTabPage       *self);
 
 /* Only the page on screen draws what agents do; those behind it keep
  * running, but nobody looks at an overlay there. */

@@ -132,6 +132,15 @@ agent_tab_action (GSimpleAction *action,
     tw_browser_tab_set_shared (tab, TRUE);
   else if (g_str_equal (name, "unshare-tab"))
     tw_browser_tab_set_shared (tab, FALSE);
+  else if (g_str_equal (name, "annotate-tab"))
+    {
+      TwTabPage *content = _tw_window_tab_get_content (user_data, tab);
+
+      /* Marks made with no call waiting go with the agent's next result
+       * on the tab. */
+      if (content != NULL)
+        tw_annotation_layer_start (tw_tab_page_get_annotation_layer (content));
+    }
 }
 
 /* Moving a tab to another agent, or to the person (an empty agent id). */
@@ -209,6 +218,7 @@ static const GActionEntry window_actions[] = {
   { "resume-tab", agent_tab_action, "s" },
   { "handoff-done", agent_tab_action, "s" },
   { "handoff-cancel", agent_tab_action, "s" },
+  { "annotate-tab", agent_tab_action, "s" },
   { "share-tab", agent_tab_action, "s" },
   { "unshare-tab", agent_tab_action, "s" },
   { "give-tab", give_tab_action, "(ss)" },

@@ -201,6 +201,29 @@ start_handoff (TwBrowserTab *self,
 }
 
 static void
+start_annotate (TwBrowserTab *self,
+                GTask        *task,
+                TabCommand   *cmd)
+{
+  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 300000);
+
+  if (self->annotate_task != NULL)
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                                   "tab %s already waits for the person's marks for "
+                                                   "another call", self->id));
+      return;
+    }
+
+  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
+  cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
+                                       _tw_browser_tab_annotate_timeout_cb, task);
+  _tw_browser_tab_set_annotate (self, task, tw_json_get_string (cmd->params, "message", NULL),
+                                cmd->agent_name != NULL ? cmd->agent_name : "An agent");
+}
+
+static void
 start_handle_dialog (TwBrowserTab *self,
                      GTask        *task,
                      TabCommand   *cmd)
@@ -581,6 +604,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
   [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL },
+  [TW_TAB_COMMAND_ANNOTATE]      = { start_annotate, NULL, 0, 0, NULL },
 };
 
 /* The row of @command; NULL for the commands of the workspace (list, new

@@ -68,6 +68,17 @@ struct _TwBrowserTab
   char           *handoff_message;
   char           *handoff_agent;
 
+  /* browser_annotate: the command waiting for the person's marks, what it
+   * asks, and whether the marks are on their way (being resolved and
+   * drawn). */
+  GTask          *annotate_task;
+  char           *annotate_message;
+  char           *annotate_agent;
+  gboolean        annotate_sending;
+  /* What the person sent while no call waited: the "annotation" of the
+   * next result of a call on this tab. */
+  JsonObject     *annotation_waiting;
+
   /* browser_handle_dialog: how the next dialog is answered, when an agent
    * said so; every other dialog gets the default answer. */
   gboolean        dialog_answer_set;
@@ -149,6 +160,7 @@ enum {
   PROP_PAUSED,
   PROP_BUSY,
   PROP_HANDOFF_MESSAGE,
+  PROP_ANNOTATE_MESSAGE,
   PROP_SHARED,
   PROP_APPROVAL,
   PROP_RESTING,
@@ -251,6 +263,12 @@ void _tw_tab_dialog_free (TabDialog *dialog);
 
 /* tw-browser-tab-handoff.c */
 gboolean _tw_browser_tab_handoff_timeout_cb (gpointer user_data);
+gboolean _tw_browser_tab_annotate_timeout_cb (gpointer user_data);
+JsonObject *_tw_browser_tab_take_annotation (TwBrowserTab *self);
+void _tw_browser_tab_set_annotate (TwBrowserTab *self,
+                                   GTask        *task,
+                                   const char   *message,
+                                   const char   *agent);
 void _tw_browser_tab_set_handoff (TwBrowserTab *self,
                                   GTask        *task,
                                   const char   *message,

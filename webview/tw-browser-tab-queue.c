@@ -137,6 +137,10 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
 
   if (self->handoff_task == task)
     _tw_browser_tab_set_handoff (self, NULL, NULL, NULL);
+  if (self->annotate_task == task)
+    _tw_browser_tab_set_annotate (self, NULL, NULL, NULL);
+  else if (result != NULL && self->annotation_waiting != NULL)
+    json_object_set_object_member (result, "annotation", _tw_browser_tab_take_annotation (self));
 
   /* The overlay lets go of the element, saying how it went. */
   if (cmd->action != NULL)

@@ -65,6 +65,7 @@ _tw_browser_tab_update_focus (TwBrowserTab *self)
   /* The person's own tabs, and an agent's tab while the person has it
    * (paused, or doing what a handoff asks), see the real focus. */
   gboolean driven = self->owner_id != NULL && !self->paused && self->handoff_task == NULL &&
+                    self->annotate_task == NULL &&
                     !self->closed && !self->no_focus_emulation;
 
   if (self->focus != NULL)
@@ -118,6 +119,9 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->deferred_uri, g_free);
   g_clear_pointer (&self->handoff_message, g_free);
   g_clear_pointer (&self->handoff_agent, g_free);
+  g_clear_pointer (&self->annotate_message, g_free);
+  g_clear_pointer (&self->annotate_agent, g_free);
+  g_clear_pointer (&self->annotation_waiting, json_object_unref);
   g_clear_object (&self->approval);
   g_clear_pointer (&self->dialog_prompt_text, g_free);
   g_clear_pointer (&self->process_tabs, g_rc_box_release);
@@ -193,6 +197,10 @@ tw_browser_tab_get_property (GObject    *object,
 
     case PROP_HANDOFF_MESSAGE:
       g_value_set_string (value, self->handoff_message);
+      break;
+
+    case PROP_ANNOTATE_MESSAGE:
+      g_value_set_string (value, self->annotate_message);
       break;
 
     case PROP_SHARED:
@@ -294,6 +302,9 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   _tw_browser_tab_properties[PROP_HANDOFF_MESSAGE] =
     g_param_spec_string ("handoff-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _tw_browser_tab_properties[PROP_ANNOTATE_MESSAGE] =
+    g_param_spec_string ("annotate-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   _tw_browser_tab_properties[PROP_SHARED] =
     g_param_spec_boolean ("shared", NULL, NULL, FALSE,

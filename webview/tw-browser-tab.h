@@ -131,6 +131,56 @@ const char    *tw_browser_tab_get_handoff_agent (TwBrowserTab  *self);
 gboolean       tw_browser_tab_answer_handoff    (TwBrowserTab  *self,
                                                  gboolean       done);
 
+/* browser_annotate (issue 33, "Teach"): what the person marked on a tab.
+ * Boxes and points are in the web view's coordinates (CSS pixels of the
+ * viewport at zoom 1); a point has width and height 0. The ui fills one
+ * in (TwAnnotationLayer) and sends it. */
+typedef struct
+{
+  double x;
+  double y;
+  double width;
+  double height;
+} TwAnnotationMark;
+
+typedef struct _TwAnnotation TwAnnotation;
+
+TwAnnotation  *tw_annotation_new              (void);
+void           tw_annotation_free             (TwAnnotation *annotation);
+void           tw_annotation_add_box          (TwAnnotation *annotation,
+                                               double        x,
+                                               double        y,
+                                               double        width,
+                                               double        height);
+void           tw_annotation_add_point        (TwAnnotation *annotation,
+                                               double        x,
+                                               double        y);
+void           tw_annotation_set_note         (TwAnnotation *annotation,
+                                               const char   *note);
+const char    *tw_annotation_get_note         (TwAnnotation *annotation);
+guint          tw_annotation_get_n_marks      (TwAnnotation *annotation);
+const TwAnnotationMark *tw_annotation_get_mark (TwAnnotation *annotation,
+                                                guint         index);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwAnnotation, tw_annotation_free)
+
+/* While an agent's browser_annotate call waits in this tab, what it asks
+ * and who asks ("annotate-message" notifies); NULL otherwise. Sending
+ * resolves the marked elements' refs, draws the marks on a screenshot and
+ * ends the call with them; it takes @annotation. Without a waiting call
+ * the annotation is kept and rides along with the next result of a call
+ * on this tab. FALSE (and nothing changes) when an annotation of this tab
+ * is already on its way or @annotation has no mark and no note.
+ * Cancelling ends a waiting call with outcome "cancelled"; FALSE when none
+ * waits. */
+const char    *tw_browser_tab_get_annotate_message (TwBrowserTab *self);
+const char    *tw_browser_tab_get_annotate_agent   (TwBrowserTab *self);
+gboolean       tw_browser_tab_send_annotation      (TwBrowserTab *self,
+                                                    TwAnnotation *annotation);
+gboolean       tw_browser_tab_cancel_annotation    (TwBrowserTab *self);
+/* TRUE from sending until the marks are resolved and drawn. */
+gboolean       tw_browser_tab_get_annotation_sending (TwBrowserTab *self);
+
 /* Loads done by the person (address bar, toolbar). They do not wait for
  * anything and take effect at once; commands of agents still in flight see
  * the navigation as it happens. A URL that is not http(s) is refused with

@@ -14,4 +14,8 @@ G_BEGIN_DECLS
  * emulation object names (browser_emulate, browser_list_tabs), or NULL. */
 char *tw_tools_describe_media (JsonObject *emulation);
 
+/* The marks of a browser_annotate result, one a line, with their refs. */
+void  tw_tools_annotate_append_marks (GString    *text,
+                                      JsonObject *result);
+
 G_END_DECLS

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-tools.h"
+#include "tw-tool-util.h"
+
+#include "tw-tool-call-private.h"
+
+/* browser_annotate (issue 33, "Teach"): the agent asks the person to show
+ * what they mean on a tab: boxes and points with a note. The call waits
+ * until they send (or cancel), saying every few seconds that it is alive,
+ * and returns the note, the marked elements' refs and the screenshot with
+ * the marks drawn. */
+
+#define ANNOTATE_DEFAULT_TIMEOUT_MS 300000
+#define ANNOTATE_PROGRESS_INTERVAL_MS 5000
+
+typedef struct
+{
+  TwToolCall *call;
+  gint64      started_us;
+  guint       timeout_ms;
+} AnnotateWait;
+
+static void
+annotate_wait_free (AnnotateWait *wait)
+{
+  g_clear_pointer (&wait->call, tw_tool_call_unref);
+  g_free (wait);
+}
+
+static gboolean
+report_progress (AnnotateWait *wait)
+{
+  double elapsed_s = (g_get_monotonic_time () - wait->started_us) / (double) G_USEC_PER_SEC;
+  g_autofree char *message = NULL;
+
+  if (tw_tool_call_is_finished (wait->call))
+    return G_SOURCE_REMOVE;
+
+  message = g_strdup_printf ("Waiting for the person to mark tab %s (%.0f s of %.0f s)",
+                             tw_tool_get_browser_id (wait->call),
+                             elapsed_s, wait->timeout_ms / 1000.0);
+  tw_tool_call_report_progress (wait->call, elapsed_s, wait->timeout_ms / 1000.0, message);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+progress_cb (gpointer user_data)
+{
+  return report_progress (user_data);
+}
+
+/* "mark 1: box at x,y size wxh:" and the elements it marks, one a line;
+ * also for an annotation that rides along with another result
+ * (tw-tool-call.c). */
+void
+tw_tools_annotate_append_marks (GString    *text,
+                                JsonObject *result)
+{
+  JsonArray *marks = tw_json_get_array (result, "marks");
+  guint n = marks != NULL ? json_array_get_length (marks) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *mark = json_array_get_object_element (marks, i);
+      JsonArray *elements = tw_json_get_array (mark, "elements");
+      guint n_elements = elements != NULL ? json_array_get_length (elements) : 0;
+      gboolean box = g_strcmp0 (tw_json_get_string (mark, "kind", NULL), "box") == 0;
+
+      if (box)
+        g_string_append_printf (text, "\nmark %u: box at %" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                                " size %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT ":", i + 1,
+                                tw_json_get_int (mark, "x", 0), tw_json_get_int (mark, "y", 0),
+                                tw_json_get_int (mark, "width", 0), tw_json_get_int (mark, "height", 0));
+      else
+        g_string_append_printf (text, "\nmark %u: point at %" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ":",
+                                i + 1, tw_json_get_int (mark, "x", 0), tw_json_get_int (mark, "y", 0));
+      if (n_elements == 0)
+        g_string_append (text, " no element an agent can act on");
+      for (guint j = 0; j < n_elements; j++)
+        {
+          JsonObject *element = json_array_get_object_element (elements, j);
+          const char *name = tw_json_get_string (element, "name", "");
+
+          g_string_append_printf (text, "\n  - %s %s", tw_json_get_string (element, "ref", "?"),
+                                  tw_json_get_string (element, "role", ""));
+          if (*name != '\0')
+            g_string_append_printf (text, " \"%s\"", name);
+        }
+    }
+}
+
+static void
+annotate_reply (TwToolCall *call,
+                JsonObject *result)
+{
+  const char *outcome = tw_json_get_string (result, "outcome", "cancelled");
+  const char *png = tw_json_get_string (result, "png", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (!g_str_equal (outcome, "sent"))
+    {
+      g_string_append (text, "The person cancelled the annotation; they marked nothing.");
+      tw_tool_append_field (text, "outcome", outcome);
+      tw_tool_append_page (text, result);
+      tw_tool_call_return_text (call, text->str, NULL);
+      return;
+    }
+
+  g_string_append (text, "The person marked the page");
+  g_string_append (text, png != NULL ? " (the screenshot below shows their marks in red)." : ".");
+  tw_tool_append_field (text, "outcome", outcome);
+  tw_tool_append_field (text, "note", tw_json_get_string (result, "note", ""));
+  tw_tool_append_page (text, result);
+
+  tw_tools_annotate_append_marks (text, result);
+  g_string_append (text, "\nThese refs are the ones browser_snapshot prints for the same elements.");
+
+  if (png == NULL)
+    {
+      tw_tool_call_return_text (call, text->str, NULL);
+      return;
+    }
+
+  {
+    gsize size = 0;
+    guchar *data = g_base64_decode (png, &size);
+    g_autoptr(GBytes) bytes = g_bytes_new_take (data, size);
+
+    tw_tool_call_return_image (call, text->str, bytes, NULL);
+  }
+}
+
+static void
+annotate_handler (TwToolCall *call)
+{
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = json_object_new ();
+  AnnotateWait *wait;
+  gint64 timeout_ms = ANNOTATE_DEFAULT_TIMEOUT_MS;
+
+  if (json_object_has_member (arguments, "timeoutMs"))
+    timeout_ms = json_object_get_int_member (arguments, "timeoutMs");
+
+  json_object_set_string_member (params, "message",
+                                 tw_json_get_string (arguments, "message", ""));
+  json_object_set_int_member (params, "timeoutMs", timeout_ms);
+
+  wait = g_new0 (AnnotateWait, 1);
+  wait->call = tw_tool_call_ref (call);
+  wait->started_us = g_get_monotonic_time ();
+  wait->timeout_ms = (guint) timeout_ms;
+
+  tw_tool_call_run_command_full (call, TW_TAB_COMMAND_ANNOTATE, tw_tool_get_browser_id (call),
+                                 params, annotate_reply);
+
+  if (report_progress (wait))
+    g_timeout_add_full (G_PRIORITY_DEFAULT, ANNOTATE_PROGRESS_INTERVAL_MS, progress_cb,
+                        wait, (GDestroyNotify) annotate_wait_free);
+  else
+    annotate_wait_free (wait);
+}
+
+static const TwToolDef annotate_tools[] = {
+  {
+    .name = "browser_annotate",
+    .title = "Ask the person to mark a tab",
+    .description =
+      "Ask the person watching to show you what they mean: they draw boxes and point at elements "
+      "on the tab, add a note and send. Waits for them (or timeoutMs). Returns the note, the refs, "
+      "roles and names of the marked elements, and a screenshot with their marks.",
+    .search_hint = "annotate, person shows, point at element, mark, teach, feedback",
+    .read_only = TRUE,
+    .destructive = FALSE,
+    .idempotent = FALSE,
+    .open_world = FALSE,
+    .handler = annotate_handler,
+  },
+};
+
+const TwToolDef *
+tw_tools_annotate_get (guint *n_tools)
+{
+  *n_tools = G_N_ELEMENTS (annotate_tools);
+  return annotate_tools;
+}
