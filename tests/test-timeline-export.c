@@ -338,7 +338,7 @@ test_export (void)
 
           if (name == NULL)
             continue;
-          g_assert_true (g_str_has_prefix (name, "pictures/"));
+          g_assert_true (g_str_has_prefix (name, "images/"));
           path = g_build_filename (folder, name, NULL);
           pixbuf = gdk_pixbuf_new_from_file (path, &error);
           g_assert_no_error (error);

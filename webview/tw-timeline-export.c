@@ -253,21 +253,22 @@ to_json (JsonNode *node,
   return json_generator_to_data (generator, NULL);
 }
 
-/* Copies a picture into pictures/ and returns its name there. */
+/* Copies a picture into images/, as the timeline keeps them (so the
+ * lines read back as there), and returns its name in the folder. */
 static char *
 copy_picture (const char *path,
               const char *folder,
               GError    **error)
 {
   g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *target = g_build_filename (folder, "pictures", base, NULL);
+  g_autofree char *target = g_build_filename (folder, "images", base, NULL);
   g_autoptr(GFile) from = g_file_new_for_path (path);
   g_autoptr(GFile) to = g_file_new_for_path (target);
 
   if (!g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
     return NULL;
 
-  return g_build_filename ("pictures", base, NULL);
+  return g_build_filename ("images", base, NULL);
 }
 
 static void
@@ -279,7 +280,7 @@ write_thread (GTask        *task,
   Export *export = task_data;
   g_autoptr(GString) calls = g_string_new (NULL);
   g_autoptr(GString) console = g_string_new (NULL);
-  g_autofree char *pictures = g_build_filename (export->folder, "pictures", NULL);
+  g_autofree char *pictures = g_build_filename (export->folder, "images", NULL);
   g_autofree char *har = to_json (export->har, TRUE);
   g_autofree char *calls_path = g_build_filename (export->folder, "calls.jsonl", NULL);
   g_autofree char *har_path = g_build_filename (export->folder, "network.har", NULL);

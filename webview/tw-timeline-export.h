@@ -8,7 +8,7 @@ G_BEGIN_DECLS
 /* Exporting an agent's session of a timeline to a folder a person can
  * share:
  *   calls.jsonl    the calls and their results, a line each, oldest first
- *   pictures/      the pictures before and after each action (the lines
+ *   images/        the pictures before and after each action (the lines
  *                  name them relative to the folder)
  *   network.har    each tab's network requests as HAR 1.2
  *   console.jsonl  each tab's console messages, a line each
