@@ -6,6 +6,7 @@
 #include "tw-timeline-view.h"
 
 #include "tw-replay.h"
+#include "tw-timeline-export-dialog.h"
 
 struct _TwTimelineView
 {
@@ -243,6 +244,18 @@ tw_timeline_view_show_tab (TwTimelineView *self)
     g_signal_emit (self, signals[SHOW_TAB], 0, tw_timeline_step_get_browser_id (step));
 }
 
+/* Exports the selected step's session (on the tab shown, when the view
+ * shows one tab) to a folder the person picks. */
+static void
+export_clicked_cb (TwTimelineView *self)
+{
+  TwTimelineStep *step = gtk_single_selection_get_selected_item (self->selection);
+  const char *agent_id = step != NULL ? tw_timeline_step_get_agent_id (step) : self->agent_filter;
+
+  if (agent_id != NULL)
+    tw_timeline_export_dialog_show (GTK_WINDOW (self), self->timeline, agent_id, self->tab_filter);
+}
+
 /* Loading */
 
 static void
@@ -438,6 +451,13 @@ tw_timeline_view_init (TwTimelineView *self)
                                _("Run this session again in a new tab, up to the selected step"));
   g_signal_connect_swapped (self->replay_button, "clicked", G_CALLBACK (tw_timeline_view_replay), self);
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->replay_button));
+  {
+    GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export…"));
+
+    gtk_widget_set_tooltip_text (export, _("Save this session's calls, pictures, network and console to a folder"));
+    g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_clicked_cb), self);
+    adw_header_bar_pack_end (ADW_HEADER_BAR (header), export);
+  }
   gtk_box_append (GTK_BOX (toolbar), header);
 
   self->replay_label = body_label ();

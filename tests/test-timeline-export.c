@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gst/pbutils/pbutils.h>
+#include <gtk/gtk.h>
+#include <libsoup/soup.h>
+#include <string.h>
+
+#include "tw-browser.h"
+#include "tw-browser-tab.h"
+#include "tw-tab-log.h"
+#include "tw-timeline.h"
+#include "tw-timeline-export.h"
+#include "tw-web-context.h"
+#include "tw-test-webview.h"
+
+/* Exporting a session recorded from real tool calls on a real WebKit tab:
+ * the calls, their pictures, the tab's network as HAR 1.2 and its
+ * console, in a folder a person can share. */
+
+static SoupServer *server;
+static char *base_url;
+
+static const TwCaller ada = { "ada", "Ada" };
+
+/* A button that fetches data and says so in the console. */
+static const char page[] =
+  "<!DOCTYPE html><html><head><title>Data</title><style>"
+  "button { position: absolute; top: 300px; left: 400px; font-size: 20px; }"
+  "</style></head><body>"
+  "<button onclick=\"fetch('/data.json?kind=fruit').then(r => r.json())"
+  ".then(d => console.log('fetched ' + d.fruit))\">Load</button>"
+  "</body></html>";
+
+static void
+serve_cb (SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query)
+{
+  if (g_str_equal (path, "/data.json"))
+    {
+      static const char body[] = "{\"fruit\": \"apple\"}";
+
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_message_headers_append (soup_server_message_get_response_headers (msg), "X-Fruit", "apple");
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, body, strlen (body));
+      return;
+    }
+  if (g_str_equal (path, "/other"))
+    {
+      tw_test_serve_html (msg, "<!DOCTYPE html><title>Other</title><p>Another page</p>");
+      return;
+    }
+  tw_test_serve_html (msg, page);
+}
+
+static JsonObject *
+call_ok (TwBrowser  *browser,
+         const char *tool,
+         const char *format,
+         ...) G_GNUC_PRINTF (3, 4);
+
+static JsonObject *
+call_ok (TwBrowser  *browser,
+         const char *tool,
+         const char *format,
+         ...)
+{
+  g_autofree char *arguments = NULL;
+  va_list args;
+
+  va_start (args, format);
+  arguments = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &ada, tool, arguments);
+}
+
+static gboolean
+nothing_pending (gpointer data)
+{
+  return tw_timeline_get_pending (data) == 0;
+}
+
+/* The tab's log has the fetch's finished request and its console line. */
+static gboolean
+fetched (gpointer data)
+{
+  TwTabLog *log = data;
+  g_autoptr(JsonArray) network = tw_tab_log_get_network (log, 0);
+  g_autoptr(JsonArray) console = tw_tab_log_get_console (log, FALSE);
+  gboolean request = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (network); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (network, i);
+
+      if (strstr (json_object_get_string_member (entry, "url"), "/data.json") != NULL &&
+          g_str_equal (json_object_get_string_member (entry, "state"), "finished"))
+        request = TRUE;
+    }
+
+  return request && json_array_get_length (console) > 0;
+}
+
+static JsonNode *
+parse_file (const char *folder,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+
+  return json_node_ref (json_parser_get_root (parser));
+}
+
+static GStrv
+read_lines (const char *folder,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  g_strchomp (contents);
+
+  return g_strsplit (contents, "\n", -1);
+}
+
+/* The members HAR 1.2 requires of an object. */
+static void
+assert_members (JsonObject         *object,
+                const char * const *members)
+{
+  for (guint i = 0; members[i] != NULL; i++)
+    if (!json_object_has_member (object, members[i]))
+      g_error ("HAR object lacks \"%s\"", members[i]);
+}
+
+/* Reads the HAR as a HAR reader would, checking what 1.2 requires, and
+ * returns its entries. */
+static JsonArray *
+read_har (const char *folder)
+{
+  static const char * const log_members[] = { "version", "creator", "entries", NULL };
+  static const char * const creator_members[] = { "name", "version", NULL };
+  static const char * const entry_members[] = { "startedDateTime", "time", "request", "response", "cache", "timings", NULL };
+  static const char * const request_members[] = { "method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize", NULL };
+  static const char * const response_members[] = { "status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize", NULL };
+  static const char * const timings_members[] = { "send", "wait", "receive", NULL };
+  g_autoptr(JsonNode) root = parse_file (folder, "network.har");
+  JsonObject *log = json_object_get_object_member (json_node_get_object (root), "log");
+  JsonArray *entries;
+
+  g_assert_nonnull (log);
+  assert_members (log, log_members);
+  g_assert_cmpstr (json_object_get_string_member (log, "version"), ==, "1.2");
+  assert_members (json_object_get_object_member (log, "creator"), creator_members);
+  entries = json_object_get_array_member (log, "entries");
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (entries, i);
+      JsonObject *response;
+      g_autoptr(GDateTime) started = NULL;
+
+      assert_members (entry, entry_members);
+      started = g_date_time_new_from_iso8601 (json_object_get_string_member (entry, "startedDateTime"), NULL);
+      g_assert_nonnull (started);
+      assert_members (json_object_get_object_member (entry, "request"), request_members);
+      response = json_object_get_object_member (entry, "response");
+      assert_members (response, response_members);
+      g_assert_true (json_object_has_member (json_object_get_object_member (response, "content"), "size"));
+      g_assert_true (json_object_has_member (json_object_get_object_member (response, "content"), "mimeType"));
+      assert_members (json_object_get_object_member (entry, "timings"), timings_members);
+    }
+
+  return json_array_ref (entries);
+}
+
+static JsonObject *
+find_entry (JsonArray  *entries,
+            const char *url)
+{
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (entries, i);
+
+      if (g_str_equal (json_object_get_string_member (json_object_get_object_member (entry, "request"), "url"), url))
+        return entry;
+    }
+  g_error ("The HAR has no request for %s", url);
+
+  return NULL;
+}
+
+static gboolean
+has_header (JsonObject *message,
+            const char *name,
+            const char *value)
+{
+  JsonArray *headers = json_object_get_array_member (message, "headers");
+
+  for (guint i = 0; i < json_array_get_length (headers); i++)
+    {
+      JsonObject *header = json_array_get_object_element (headers, i);
+
+      if (g_ascii_strcasecmp (json_object_get_string_member (header, "name"), name) == 0 &&
+          g_str_equal (json_object_get_string_member (header, "value"), value))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The video, read back by GStreamer's demuxer: a duration, a VP8 stream
+ * and a chapter per call. */
+static void
+check_video (const char *folder,
+             guint       n_calls)
+{
+  g_autofree char *path = g_build_filename (folder, "video.webm", NULL);
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GstDiscoverer) discoverer = gst_discoverer_new (30 * GST_SECOND, &error);
+  g_autoptr(GstDiscovererInfo) info = NULL;
+  GList *streams;
+  const GstToc *toc;
+  GList *editions;
+  GstTocEntry *edition;
+  GList *chapters;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  info = gst_discoverer_discover_uri (discoverer, uri, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gst_discoverer_info_get_result (info), ==, GST_DISCOVERER_OK);
+  g_assert_cmpuint (gst_discoverer_info_get_duration (info), >, 0);
+
+  streams = gst_discoverer_info_get_video_streams (info);
+  g_assert_cmpuint (g_list_length (streams), ==, 1);
+  {
+    g_autoptr(GstCaps) caps = gst_discoverer_stream_info_get_caps (streams->data);
+
+    g_assert_cmpstr (gst_structure_get_name (gst_caps_get_structure (caps, 0)), ==, "video/x-vp8");
+  }
+  gst_discoverer_stream_info_list_free (streams);
+
+  toc = gst_discoverer_info_get_toc (info);
+  g_assert_nonnull (toc);
+  editions = gst_toc_get_entries (toc);
+  g_assert_cmpuint (g_list_length (editions), ==, 1);
+  edition = editions->data;
+  chapters = gst_toc_entry_get_sub_entries (edition);
+  for (GList *link = chapters; link != NULL; link = link->next)
+    {
+      GstTocEntry *chapter = link->data;
+      gint64 start;
+      gint64 stop;
+
+      g_assert_cmpint (gst_toc_entry_get_entry_type (chapter), ==, GST_TOC_ENTRY_TYPE_CHAPTER);
+      g_assert_true (gst_toc_entry_get_start_stop_times (chapter, &start, &stop));
+      g_assert_cmpint (stop, >, start);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, n_calls);
+}
+
+static void
+test_export (void)
+{
+  g_autofree char *data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
+  g_autofree char *timeline_dir = g_build_filename (data_dir, "timeline", NULL);
+  g_autofree char *folder = g_build_filename (data_dir, "shared", "export", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (data_dir, data_dir);
+  g_autoptr(TwTimeline) timeline = tw_timeline_new (browser, timeline_dir);
+  g_autoptr(JsonObject) opened = NULL;
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) navigated = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) entries = NULL;
+  g_auto(GStrv) calls = NULL;
+  g_auto(GStrv) console = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *button = NULL;
+  g_autofree char *page_url = NULL;
+  g_autofree char *data_url = NULL;
+  g_autofree char *other_url = NULL;
+  static const char * const tools[] = {
+    "browser_new_tab", "browser_snapshot", "browser_click", "browser_navigate",
+  };
+  TwBrowserTab *tab;
+  JsonObject *data;
+  JsonArray *query;
+  guint pictures = 0;
+  gssize n;
+
+  tw_timeline_set_max_bytes (timeline, 10 * 1024 * 1024);
+  page_url = g_strdup_printf ("%s/", base_url);
+  data_url = g_strdup_printf ("%s/data.json?kind=fruit", base_url);
+  opened = call_ok (browser, "browser_new_tab", "{\"url\": \"%s\"}", page_url);
+  id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened), "browserId"));
+  snapshot = call_ok (browser, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Load\"");
+  clicked = call_ok (browser, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  tab = tw_browser_lookup_tab (browser, id);
+  tw_test_wait_until (fetched, tw_browser_tab_get_log (tab), 60000, "the page's fetch");
+  navigated = call_ok (browser, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id, base_url);
+  tw_test_wait_until (nothing_pending, timeline, 60000, "the timeline to be written");
+
+  tw_timeline_export_async (timeline, ada.agent_id, NULL, folder, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (60000, "the export");
+  n = tw_timeline_export_finish (timeline, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (n, ==, G_N_ELEMENTS (tools));
+
+  /* The calls, in order, naming pictures inside the folder. */
+  calls = read_lines (folder, "calls.jsonl");
+  g_assert_cmpuint (g_strv_length (calls), ==, G_N_ELEMENTS (tools));
+  for (guint i = 0; calls[i] != NULL; i++)
+    {
+      g_autoptr(JsonObject) call = tw_test_parse_object (calls[i]);
+      const char *which[] = { "before", "after" };
+
+      g_assert_cmpstr (json_object_get_string_member (call, "tool"), ==, tools[i]);
+      g_assert_true (json_object_has_member (call, "result"));
+      for (guint j = 0; j < G_N_ELEMENTS (which); j++)
+        {
+          const char *name = json_object_get_string_member_with_default (call, which[j], NULL);
+          g_autofree char *path = NULL;
+          g_autoptr(GdkPixbuf) pixbuf = NULL;
+
+          if (name == NULL)
+            continue;
+          g_assert_true (g_str_has_prefix (name, "images/"));
+          path = g_build_filename (folder, name, NULL);
+          pixbuf = gdk_pixbuf_new_from_file (path, &error);
+          g_assert_no_error (error);
+          pictures++;
+        }
+    }
+  /* At least the click's and the navigation's before and after. */
+  g_assert_cmpuint (pictures, >=, 4);
+
+  /* The page's requests: the document, and the fetch with its query,
+   * response headers and body. */
+  entries = read_har (folder);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (find_entry (entries, page_url), "response"),
+                                               "status"), ==, 200);
+  data = find_entry (entries, data_url);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (data, "response"), "status"), ==, 200);
+  g_assert_true (has_header (json_object_get_object_member (data, "response"), "X-Fruit", "apple"));
+  query = json_object_get_array_member (json_object_get_object_member (data, "request"), "queryString");
+  g_assert_cmpuint (json_array_get_length (query), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (query, 0), "name"), ==, "kind");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (query, 0), "value"), ==, "fruit");
+  other_url = g_strdup_printf ("%s/other", base_url);
+  find_entry (entries, other_url);
+
+  /* The console. */
+  console = read_lines (folder, "console.jsonl");
+  {
+    gboolean found = FALSE;
+
+    for (guint i = 0; console[i] != NULL; i++)
+      {
+        g_autoptr(JsonObject) message = tw_test_parse_object (console[i]);
+
+        if (g_strcmp0 (json_object_get_string_member_with_default (message, "text", NULL), "fetched apple") == 0)
+          found = TRUE;
+      }
+    g_assert_true (found);
+  }
+
+  check_video (folder, G_N_ELEMENTS (tools));
+
+  tw_browser_close_all (browser);
+  g_clear_object (&timeline);
+  g_clear_object (&browser);
+  tw_test_remove_tree (data_dir);
+}
+
+/* A session without calls is not found, and nothing is written. */
+static void
+test_export_nothing (void)
+{
+  g_autofree char *data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
+  g_autofree char *timeline_dir = g_build_filename (data_dir, "timeline", NULL);
+  g_autofree char *folder = g_build_filename (data_dir, "export", NULL);
+  g_autoptr(TwBrowser) browser = tw_browser_new (data_dir, data_dir);
+  g_autoptr(TwTimeline) timeline = tw_timeline_new (browser, timeline_dir);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tw_timeline_set_max_bytes (timeline, 10 * 1024 * 1024);
+  tw_timeline_export_async (timeline, "nobody", NULL, folder, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (60000, "the export");
+  g_assert_cmpint (tw_timeline_export_finish (timeline, result, &error), ==, -1);
+  g_assert_nonnull (error);
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+
+  g_clear_object (&timeline);
+  g_clear_object (&browser);
+  tw_test_remove_tree (data_dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  gtk_test_init (&argc, &argv, NULL);
+  gst_init (NULL, NULL);
+  g_assert_nonnull (tw_web_context_get_shared ());
+  server = tw_test_server_new (serve_cb, &base_url);
+  if (g_str_has_suffix (base_url, "/"))
+    base_url[strlen (base_url) - 1] = '\0';
+
+  g_test_add_func ("/timeline-export/export", test_export);
+  g_test_add_func ("/timeline-export/nothing", test_export_nothing);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_free (base_url);
+
+  return ret;
+}
