@@ -4,6 +4,7 @@
 #include "tw-tool-util.h"
 
 #include "tw-error.h"
+#include "tw-tool-call-private.h"
 
 #include <string.h>
 
@@ -485,4 +486,72 @@ tw_tool_append_snapshot (GString    *text,
         g_string_append_c (text, '\n');
       g_string_append_len (text, tail, end - tail);
     }
+}
+
+#define PERSON_PROGRESS_INTERVAL_MS 5000
+
+typedef struct
+{
+  TwToolCall *call;
+  char       *doing;
+  gint64      started_us;
+  guint       timeout_ms;
+} PersonWait;
+
+static void
+person_wait_free (PersonWait *wait)
+{
+  g_clear_pointer (&wait->call, tw_tool_call_unref);
+  g_free (wait->doing);
+  g_free (wait);
+}
+
+static gboolean
+person_wait_progress_cb (gpointer user_data)
+{
+  PersonWait *wait = user_data;
+  double elapsed_s = (g_get_monotonic_time () - wait->started_us) / (double) G_USEC_PER_SEC;
+  g_autofree char *message = NULL;
+
+  if (tw_tool_call_is_finished (wait->call))
+    return G_SOURCE_REMOVE;
+
+  message = g_strdup_printf ("Waiting for the person to %s in tab %s (%.0f s of %.0f s)",
+                             wait->doing, tw_tool_get_browser_id (wait->call),
+                             elapsed_s, wait->timeout_ms / 1000.0);
+  tw_tool_call_report_progress (wait->call, elapsed_s, wait->timeout_ms / 1000.0, message);
+
+  return G_SOURCE_CONTINUE;
+}
+
+void
+tw_tool_wait_for_person (TwToolCall      *call,
+                         TwTabCommand     command,
+                         const char      *doing,
+                         gint64           default_timeout_ms,
+                         TwToolReplyFunc  reply)
+{
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  g_autoptr(JsonObject) params = json_object_new ();
+  gint64 timeout_ms = tw_json_get_int (arguments, "timeoutMs", default_timeout_ms);
+  PersonWait *wait;
+
+  json_object_set_string_member (params, "message", tw_json_get_string (arguments, "message", ""));
+  json_object_set_int_member (params, "timeoutMs", timeout_ms);
+
+  wait = g_new0 (PersonWait, 1);
+  wait->call = tw_tool_call_ref (call);
+  wait->doing = g_strdup (doing);
+  wait->started_us = g_get_monotonic_time ();
+  wait->timeout_ms = (guint) timeout_ms;
+
+  tw_tool_call_run_command_full (call, command, tw_tool_get_browser_id (call), params, reply);
+
+  /* The first word goes out at once, so clients know the call waits on
+   * purpose; a call refused straight away never gets the timer. */
+  if (person_wait_progress_cb (wait))
+    g_timeout_add_full (G_PRIORITY_DEFAULT, PERSON_PROGRESS_INTERVAL_MS, person_wait_progress_cb,
+                        wait, (GDestroyNotify) person_wait_free);
+  else
+    person_wait_free (wait);
 }

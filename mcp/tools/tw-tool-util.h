@@ -98,4 +98,17 @@ void        tw_tool_append_snapshot     (GString     *text,
  * (accuracy 10 m), offline"; NULL when it emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
 
+/* For tools that wait for the person (browser_handoff, browser_annotate):
+ * runs @command on the call's tab with {message, timeoutMs} from the
+ * arguments (@default_timeout_ms when not given) and hands its result to
+ * @reply. While the person has not answered, the call says every few
+ * seconds that it is alive ("Waiting for the person to @doing in tab b3
+ * (12 s of 300 s)"), since clients give up on requests that stay silent
+ * for long (often 60 s). */
+void        tw_tool_wait_for_person     (TwToolCall      *call,
+                                         TwTabCommand     command,
+                                         const char      *doing,
+                                         gint64           default_timeout_ms,
+                                         TwToolReplyFunc  reply);
+
 G_END_DECLS

@@ -13,44 +13,6 @@
  * the marks drawn. */
 
 #define ANNOTATE_DEFAULT_TIMEOUT_MS 300000
-#define ANNOTATE_PROGRESS_INTERVAL_MS 5000
-
-typedef struct
-{
-  TwToolCall *call;
-  gint64      started_us;
-  guint       timeout_ms;
-} AnnotateWait;
-
-static void
-annotate_wait_free (AnnotateWait *wait)
-{
-  g_clear_pointer (&wait->call, tw_tool_call_unref);
-  g_free (wait);
-}
-
-static gboolean
-report_progress (AnnotateWait *wait)
-{
-  double elapsed_s = (g_get_monotonic_time () - wait->started_us) / (double) G_USEC_PER_SEC;
-  g_autofree char *message = NULL;
-
-  if (tw_tool_call_is_finished (wait->call))
-    return G_SOURCE_REMOVE;
-
-  message = g_strdup_printf ("Waiting for the person to mark tab %s (%.0f s of %.0f s)",
-                             tw_tool_get_browser_id (wait->call),
-                             elapsed_s, wait->timeout_ms / 1000.0);
-  tw_tool_call_report_progress (wait->call, elapsed_s, wait->timeout_ms / 1000.0, message);
-
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-progress_cb (gpointer user_data)
-{
-  return report_progress (user_data);
-}
 
 /* "mark 1: box at x,y size wxh:" and the elements it marks, one a line;
  * also for an annotation that rides along with another result
@@ -136,31 +98,7 @@ annotate_reply (TwToolCall *call,
 static void
 annotate_handler (TwToolCall *call)
 {
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = json_object_new ();
-  AnnotateWait *wait;
-  gint64 timeout_ms = ANNOTATE_DEFAULT_TIMEOUT_MS;
-
-  if (json_object_has_member (arguments, "timeoutMs"))
-    timeout_ms = json_object_get_int_member (arguments, "timeoutMs");
-
-  json_object_set_string_member (params, "message",
-                                 tw_json_get_string (arguments, "message", ""));
-  json_object_set_int_member (params, "timeoutMs", timeout_ms);
-
-  wait = g_new0 (AnnotateWait, 1);
-  wait->call = tw_tool_call_ref (call);
-  wait->started_us = g_get_monotonic_time ();
-  wait->timeout_ms = (guint) timeout_ms;
-
-  tw_tool_call_run_command_full (call, TW_TAB_COMMAND_ANNOTATE, tw_tool_get_browser_id (call),
-                                 params, annotate_reply);
-
-  if (report_progress (wait))
-    g_timeout_add_full (G_PRIORITY_DEFAULT, ANNOTATE_PROGRESS_INTERVAL_MS, progress_cb,
-                        wait, (GDestroyNotify) annotate_wait_free);
-  else
-    annotate_wait_free (wait);
+  tw_tool_wait_for_person (call, TW_TAB_COMMAND_ANNOTATE, "mark", ANNOTATE_DEFAULT_TIMEOUT_MS, annotate_reply);
 }
 
 static const TwToolDef annotate_tools[] = {

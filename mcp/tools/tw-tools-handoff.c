@@ -13,46 +13,6 @@
 /* The schema's timeoutMs says the same: 5 minutes unless given, 30 at most. */
 #define HANDOFF_DEFAULT_TIMEOUT_MS 300000
 
-/* Clients give up on requests that stay silent for long (often 60 s), so a
- * call that waits for a person says every few seconds that it is alive. */
-#define HANDOFF_PROGRESS_INTERVAL_MS 5000
-
-typedef struct
-{
-  TwToolCall *call;
-  gint64      started_us;
-  guint       timeout_ms;
-} HandoffWait;
-
-static void
-handoff_wait_free (HandoffWait *wait)
-{
-  g_clear_pointer (&wait->call, tw_tool_call_unref);
-  g_free (wait);
-}
-
-static gboolean
-report_progress (HandoffWait *wait)
-{
-  double elapsed_s = (g_get_monotonic_time () - wait->started_us) / (double) G_USEC_PER_SEC;
-  g_autofree char *message = NULL;
-
-  if (tw_tool_call_is_finished (wait->call))
-    return G_SOURCE_REMOVE;
-
-  message = g_strdup_printf ("Waiting for the person to answer in tab %s (%.0f s of %.0f s)",
-                             tw_tool_get_browser_id (wait->call),
-                             elapsed_s, wait->timeout_ms / 1000.0);
-  tw_tool_call_report_progress (wait->call, elapsed_s, wait->timeout_ms / 1000.0, message);
-
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-progress_cb (gpointer user_data)
-{
-  return report_progress (user_data);
-}
 
 static void
 handoff_reply (TwToolCall *call,
@@ -79,33 +39,7 @@ handoff_reply (TwToolCall *call,
 static void
 handoff_handler (TwToolCall *call)
 {
-  JsonObject *arguments = tw_tool_call_get_arguments (call);
-  g_autoptr(JsonObject) params = json_object_new ();
-  HandoffWait *wait;
-  gint64 timeout_ms = HANDOFF_DEFAULT_TIMEOUT_MS;
-
-  if (json_object_has_member (arguments, "timeoutMs"))
-    timeout_ms = json_object_get_int_member (arguments, "timeoutMs");
-
-  json_object_set_string_member (params, "message",
-                                 tw_json_get_string (arguments, "message", ""));
-  json_object_set_int_member (params, "timeoutMs", timeout_ms);
-
-  wait = g_new0 (HandoffWait, 1);
-  wait->call = tw_tool_call_ref (call);
-  wait->started_us = g_get_monotonic_time ();
-  wait->timeout_ms = (guint) timeout_ms;
-
-  tw_tool_call_run_command_full (call, TW_TAB_COMMAND_HANDOFF, tw_tool_get_browser_id (call),
-                                 params, handoff_reply);
-
-  /* The first word goes out at once, so clients know the call waits on
-   * purpose; a call refused straight away never gets the timer. */
-  if (report_progress (wait))
-    g_timeout_add_full (G_PRIORITY_DEFAULT, HANDOFF_PROGRESS_INTERVAL_MS, progress_cb,
-                        wait, (GDestroyNotify) handoff_wait_free);
-  else
-    handoff_wait_free (wait);
+  tw_tool_wait_for_person (call, TW_TAB_COMMAND_HANDOFF, "answer", HANDOFF_DEFAULT_TIMEOUT_MS, handoff_reply);
 }
 
 static const TwToolDef handoff_tools[] = {
