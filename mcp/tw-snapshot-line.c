@@ -5,6 +5,9 @@
 
 #include <string.h>
 
+/* The snapshot cuts names this long (runtime/snapshot.js NAME_MAX). */
+#define SNAPSHOT_NAME_MAX 200
+
 void
 tw_snapshot_line_clear (TwSnapshotLine *line)
 {
@@ -64,4 +67,36 @@ tw_snapshot_line_parse (const char     *text,
     }
 
   return TRUE;
+}
+
+/* The snapshot cuts long names: a cut one matches the name it begins. */
+static gboolean
+names_match (const char *name,
+             const char *shown)
+{
+  const char *ellipsis = "…";
+
+  if (g_strcmp0 (name, shown) == 0)
+    return TRUE;
+  if (!g_str_has_suffix (shown, ellipsis) || g_utf8_strlen (name, -1) < SNAPSHOT_NAME_MAX)
+    return FALSE;
+
+  return strncmp (name, shown, strlen (shown) - strlen (ellipsis)) == 0;
+}
+
+const char *
+tw_snapshot_lines_find_ref (GArray     *lines,
+                            const char *role,
+                            const char *name)
+{
+  for (guint i = 0; i < lines->len; i++)
+    {
+      TwSnapshotLine *line = &g_array_index (lines, TwSnapshotLine, i);
+
+      if (line->ref != NULL && g_strcmp0 (line->role, role) == 0 &&
+          names_match (name != NULL ? name : "", line->name != NULL ? line->name : ""))
+        return line->ref;
+    }
+
+  return NULL;
 }

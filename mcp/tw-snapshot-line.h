@@ -21,4 +21,11 @@ gboolean tw_snapshot_line_parse (const char     *text,
                                  TwSnapshotLine *line);
 void     tw_snapshot_line_clear (TwSnapshotLine *line);
 
+/* The ref of the first line in @lines (of TwSnapshotLine) with a ref,
+ * @role and @name; a name the snapshot cut ("…" at the end) matches the
+ * longer name it begins. NULL when there is none. */
+const char *tw_snapshot_lines_find_ref (GArray     *lines,
+                                        const char *role,
+                                        const char *name);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-snapshot-line.h"
 
 #include <string.h>
 
@@ -13,8 +14,6 @@
 #define LOCATE_WAIT_MS   5000
 #define LOCATE_RETRY_MS  200
 #define SNAPSHOT_CHARS   1000000
-/* The snapshot cuts names this long (runtime/snapshot.js NAME_MAX). */
-#define SNAPSHOT_NAME_MAX 200
 #define FOUND_MAX_ELEMENTS 5
 /* How long a page an action opens may take to come. */
 #define PAGE_WAIT_MS     5000
@@ -517,87 +516,6 @@ run_command (TwReplay   *self,
 
 /* Finding the element again */
 
-typedef struct
-{
-  char *role;
-  char *name;
-  char *ref;
-} Line;
-
-static void
-line_clear (Line *line)
-{
-  g_free (line->role);
-  g_free (line->name);
-  g_free (line->ref);
-}
-
-/* `  - button "Save" @e7 [disabled]`: its role, name and ref. */
-static gboolean
-parse_line (const char *text,
-            Line       *line)
-{
-  const char *p = text;
-  const char *start;
-  const char *at;
-
-  memset (line, 0, sizeof *line);
-  while (*p == ' ')
-    p++;
-  if (p[0] != '-' || p[1] != ' ')
-    return FALSE;
-  p += 2;
-
-  start = p;
-  while (*p != '\0' && *p != ' ' && *p != ':')
-    p++;
-  line->role = g_strndup (start, p - start);
-
-  if (p[0] == ' ' && p[1] == '"')
-    {
-      GString *name = g_string_new (NULL);
-
-      for (p += 2; *p != '\0' && *p != '"'; p++)
-        {
-          if (*p == '\\' && p[1] != '\0')
-            p++;
-          g_string_append_c (name, *p);
-        }
-      line->name = g_string_free (name, FALSE);
-      if (*p == '"')
-        p++;
-    }
-
-  at = strstr (p, " @e");
-  if (at != NULL && g_ascii_isdigit (at[3]))
-    {
-      const char *end = at + 3;
-
-      while (g_ascii_isdigit (*end))
-        end++;
-      line->ref = g_strndup (at + 1, end - (at + 1));
-    }
-
-  return TRUE;
-}
-
-/* The snapshot cuts long names: a cut one matches the recorded name it
- * begins. */
-static gboolean
-names_match (const char *recorded,
-             const char *shown)
-{
-  const char *ellipsis = "…";
-
-  if (g_strcmp0 (recorded, shown) == 0)
-    return TRUE;
-  if (shown == NULL || recorded == NULL || !g_str_has_suffix (shown, ellipsis) ||
-      g_utf8_strlen (recorded, -1) < SNAPSHOT_NAME_MAX)
-    return FALSE;
-
-  return strncmp (recorded, shown, strlen (shown) - strlen (ellipsis)) == 0;
-}
-
 /* What the page has instead: elements of the same role, then of the same
  * name. */
 static char *
@@ -611,7 +529,7 @@ describe_found (const char *role,
   for (guint pass = 0; pass < 2; pass++)
     for (guint i = 0; i < lines->len && n < FOUND_MAX_ELEMENTS; i++)
       {
-        Line *line = &g_array_index (lines, Line, i);
+        TwSnapshotLine *line = &g_array_index (lines, TwSnapshotLine, i);
         gboolean same_role = g_strcmp0 (line->role, role) == 0;
 
         if (line->ref == NULL || (pass == 0 ? !same_role
@@ -627,23 +545,6 @@ describe_found (const char *role,
     return g_strdup_printf ("no %s on the page", role);
 
   return g_string_free (g_steal_pointer (&found), FALSE);
-}
-
-static const char *
-find_ref (GArray     *lines,
-          const char *role,
-          const char *name)
-{
-  for (guint i = 0; i < lines->len; i++)
-    {
-      Line *line = &g_array_index (lines, Line, i);
-
-      if (line->ref != NULL && g_strcmp0 (line->role, role) == 0 &&
-          names_match (name != NULL ? name : "", line->name != NULL ? line->name : ""))
-        return line->ref;
-    }
-
-  return NULL;
 }
 
 static void locate (TwReplay *self);
@@ -667,7 +568,7 @@ snapshot_done_cb (GObject      *object,
   g_autoptr(TwReplay) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) reply = NULL;
-  g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (Line));
+  g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (TwSnapshotLine));
   g_auto(GStrv) texts = NULL;
   TwTimelineStep *step;
   const char *role;
@@ -684,13 +585,13 @@ snapshot_done_cb (GObject      *object,
   step = current_step (self);
   role = tw_timeline_step_get_role (step);
   name = tw_timeline_step_get_name (step);
-  g_array_set_clear_func (lines, (GDestroyNotify) line_clear);
+  g_array_set_clear_func (lines, (GDestroyNotify) tw_snapshot_line_clear);
   texts = g_strsplit (tw_json_get_string (reply, "text", ""), "\n", -1);
   for (guint i = 0; texts[i] != NULL; i++)
     {
-      Line line;
+      TwSnapshotLine line;
 
-      if (parse_line (texts[i], &line))
+      if (tw_snapshot_line_parse (texts[i], &line))
         g_array_append_val (lines, line);
     }
 
@@ -703,7 +604,7 @@ snapshot_done_cb (GObject      *object,
         {
           role = tw_timeline_step_get_field_role (step, i);
           name = tw_timeline_step_get_field_name (step, i);
-          ref = find_ref (lines, role, name);
+          ref = tw_snapshot_lines_find_ref (lines, role, name);
           if (ref == NULL)
             break;
           g_ptr_array_add (refs, (gpointer) ref);
@@ -716,7 +617,7 @@ snapshot_done_cb (GObject      *object,
     }
   else
     {
-      ref = find_ref (lines, role, name);
+      ref = tw_snapshot_lines_find_ref (lines, role, name);
       if (ref != NULL)
         {
           current_result (self)->ref = g_strdup (ref);

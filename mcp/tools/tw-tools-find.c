@@ -5,6 +5,7 @@
 #include "tw-tool-util.h"
 
 #include "tw-error.h"
+#include "tw-snapshot-line.h"
 
 #include <string.h>
 
@@ -15,74 +16,6 @@
 
 #define FIND_DEFAULT_RESULTS 50
 #define FIND_SNAPSHOT_CHARS  1000000
-
-typedef struct
-{
-  int    indent;
-  char  *line;   /* without its indentation */
-  char  *role;
-  char  *name;   /* NULL when the line names none */
-  char  *ref;    /* NULL for lines without a ref */
-} Line;
-
-static void
-line_clear (Line *line)
-{
-  g_free (line->line);
-  g_free (line->role);
-  g_free (line->name);
-  g_free (line->ref);
-}
-
-/* "  - button \"Save\" @e7 [disabled]" */
-static gboolean
-parse_line (const char *text,
-            Line       *line)
-{
-  const char *p = text;
-  const char *start;
-  const char *at;
-
-  memset (line, 0, sizeof *line);
-  while (*p == ' ')
-    p++;
-  if (p[0] != '-' || p[1] != ' ')
-    return FALSE;
-
-  line->indent = (int) (p - text);
-  line->line = g_strdup (p + 2);
-  p += 2;
-
-  start = p;
-  while (*p != '\0' && *p != ' ' && *p != ':')
-    p++;
-  line->role = g_strndup (start, p - start);
-
-  if (p[0] == ' ' && p[1] == '"')
-    {
-      GString *name = g_string_new (NULL);
-
-      for (p += 2; *p != '\0' && *p != '"'; p++)
-        {
-          if (*p == '\\' && p[1] != '\0')
-            p++;
-          g_string_append_c (name, *p);
-        }
-      line->name = g_string_free (name, FALSE);
-    }
-
-  at = strstr (line->line, " @e");
-  if (at != NULL && g_ascii_isdigit (at[3]))
-    {
-      const char *end = at + 3;
-
-      while (g_ascii_isdigit (*end))
-        end++;
-      line->ref = g_strndup (at + 1, end - (at + 1));
-    }
-
-  return TRUE;
-}
 
 typedef struct
 {
@@ -103,8 +36,8 @@ contains_caseless (const char *haystack,
 }
 
 static gboolean
-element_matches (const Query *query,
-                 const Line  *line)
+element_matches (const Query           *query,
+                 const TwSnapshotLine  *line)
 {
   if (query->role != NULL && g_ascii_strcasecmp (query->role, line->role) != 0)
     return FALSE;
@@ -170,7 +103,7 @@ find_reply (TwToolCall *call,
   Query query;
   const char *snapshot = tw_json_get_string (result, "text", "");
   g_auto(GStrv) lines = g_strsplit (snapshot, "\n", -1);
-  g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (Line));
+  g_autoptr(GArray) parsed = g_array_new (FALSE, TRUE, sizeof (TwSnapshotLine));
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) stack = g_ptr_array_new ();   /* indices of ancestors with refs */
   JsonObject *structured = json_object_new ();
@@ -179,24 +112,24 @@ find_reply (TwToolCall *call,
   g_autoptr(GString) body = g_string_new (NULL);
   guint total = 0;
 
-  g_array_set_clear_func (parsed, (GDestroyNotify) line_clear);
+  g_array_set_clear_func (parsed, (GDestroyNotify) tw_snapshot_line_clear);
   query_init (arguments, &query, NULL);
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      Line line;
+      TwSnapshotLine line;
 
-      if (parse_line (lines[i], &line))
+      if (tw_snapshot_line_parse (lines[i], &line))
         g_array_append_val (parsed, line);
     }
 
   for (guint i = 0; i < parsed->len; i++)
     {
-      Line *line = &g_array_index (parsed, Line, i);
-      Line *target = NULL;
+      TwSnapshotLine *line = &g_array_index (parsed, TwSnapshotLine, i);
+      TwSnapshotLine *target = NULL;
 
       while (stack->len > 0 &&
-             g_array_index (parsed, Line, GPOINTER_TO_UINT (g_ptr_array_index (stack, stack->len - 1))).indent >= line->indent)
+             g_array_index (parsed, TwSnapshotLine, GPOINTER_TO_UINT (g_ptr_array_index (stack, stack->len - 1))).indent >= line->indent)
         g_ptr_array_remove_index (stack, stack->len - 1);
 
       if (query.text != NULL && contains_caseless (line->line, query.text))
@@ -208,8 +141,8 @@ find_reply (TwToolCall *call,
           else
             for (guint j = stack->len; j > 0 && target == NULL; j--)
               {
-                Line *ancestor = &g_array_index (parsed, Line,
-                                                 GPOINTER_TO_UINT (g_ptr_array_index (stack, j - 1)));
+                TwSnapshotLine *ancestor = &g_array_index (parsed, TwSnapshotLine,
+                                                           GPOINTER_TO_UINT (g_ptr_array_index (stack, j - 1)));
 
                 if (element_matches (&query, ancestor))
                   target = ancestor;
