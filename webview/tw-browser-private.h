@@ -127,29 +127,16 @@ void          tw_browser_notify_share_person_tabs (TwBrowser              *self)
 void          tw_browser_notify_agents         (TwBrowser                 *self);
 
 /* tw-browser-approvals.c */
+/* Whether @caller is the person (their own clients, or no caller). */
+gboolean      tw_browser_caller_is_person      (TwBrowser                 *self,
+                                                const TwCaller            *caller);
 void          tw_browser_policy_clear          (TwBrowserPolicy           *policy);
 TwBrowserAgent *tw_browser_find_agent          (TwBrowser                 *self,
                                                 const char                *agent_id);
-/* FALSE with browser_denied when @command of @caller would reach a URL
- * (its "url") outside the caller's allowed sites. */
-gboolean      tw_browser_check_sites           (TwBrowser                 *self,
-                                                const TwCaller            *caller,
-                                                TwTabCommand               command,
-                                                JsonObject                *params,
-                                                GError                   **error);
 /* The private context the tabs @caller opens go into, or NULL for the
  * workspace's session. */
 char         *tw_browser_dup_caller_context    (TwBrowser                 *self,
                                                 const TwCaller            *caller);
-/* Keeps @tab, an agent's, from loading anything outside its sites: a
- * content filter of the tab, in place when this finishes. */
-void          tw_browser_limit_tab_sites_async (TwBrowser                 *self,
-                                                TwBrowserTab              *tab,
-                                                GAsyncReadyCallback        callback,
-                                                gpointer                   user_data);
-gboolean      tw_browser_limit_tab_sites_finish (TwBrowser                *self,
-                                                 GAsyncResult             *result,
-                                                 GError                  **error);
 /* Forms @tab's pages send to another origin, and downloads of @tab, wait
  * for the person when its agent's policy says so. */
 void          tw_browser_approvals_watch_tab   (TwBrowser                 *self,
@@ -159,6 +146,24 @@ void          tw_browser_approvals_watch_download (TwBrowser              *self,
                                                    TwBrowserTab           *tab);
 void          tw_browser_approvals_init_iface  (TwBrowserServiceInterface *iface);
 void          tw_browser_approvals_dispose     (TwBrowser                 *self);
+
+/* tw-browser-sites.c */
+/* FALSE with browser_denied when @command of @caller would reach a URL
+ * (its "url") outside the caller's allowed sites. */
+gboolean      tw_browser_check_sites           (TwBrowser                 *self,
+                                                const TwCaller            *caller,
+                                                TwTabCommand               command,
+                                                JsonObject                *params,
+                                                GError                   **error);
+/* Keeps @tab, an agent's, from loading anything outside its sites: a
+ * content filter of the tab, in place when this finishes. */
+void          tw_browser_limit_tab_sites_async (TwBrowser                 *self,
+                                                TwBrowserTab              *tab,
+                                                GAsyncReadyCallback        callback,
+                                                gpointer                   user_data);
+gboolean      tw_browser_limit_tab_sites_finish (TwBrowser                *self,
+                                                 GAsyncResult             *result,
+                                                 GError                  **error);
 
 /* tw-browser-commands.c */
 void          tw_browser_init_service_iface    (TwBrowserServiceInterface *iface);

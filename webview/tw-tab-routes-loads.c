@@ -218,9 +218,9 @@ load_document (WebKitWebView *view,
  * asked for, and the server never sees the request. */
 gboolean
 _tw_tab_routes_decide_policy_cb (WebKitWebView            *view,
-                  WebKitPolicyDecision     *decision,
-                  WebKitPolicyDecisionType  type,
-                  gpointer                  user_data)
+                                 WebKitPolicyDecision     *decision,
+                                 WebKitPolicyDecisionType  type,
+                                 gpointer                  user_data)
 {
   Routes *routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
   WebKitNavigationAction *action;
@@ -260,8 +260,8 @@ _tw_tab_routes_decide_policy_cb (WebKitWebView            *view,
  * fulfil route answers. */
 gboolean
 _tw_tab_routes_user_message_cb (WebKitWebView     *view,
-                          WebKitUserMessage *message,
-                          gpointer           user_data)
+                                WebKitUserMessage *message,
+                                gpointer           user_data)
 {
   Routes *routes = g_object_get_data (G_OBJECT (view), ROUTES_KEY);
   GVariant *params;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tw-timeline.h"
+#include "tw-timeline-private.h"
 
 #include "tw-error.h"
 #include "tw-json.h"
@@ -165,8 +166,8 @@ tw_timeline_load_async (TwTimeline          *self,
   g_return_if_fail (TW_IS_TIMELINE (self));
 
   data = g_new0 (LoadData, 1);
-  data->dir = g_strdup (self->dir);
-  data->prefix = g_strconcat (self->run_id, "-", NULL);
+  data->dir = g_strdup (tw_timeline_get_dir (self));
+  data->prefix = g_strconcat (_tw_timeline_get_run_id (self), "-", NULL);
   load (self, data, cancellable, callback, user_data);
 }
 
@@ -182,7 +183,7 @@ tw_timeline_load_session_async (TwTimeline          *self,
   g_return_if_fail (TW_IS_TIMELINE (self));
 
   data = g_new0 (LoadData, 1);
-  data->dir = g_strdup (self->dir);
+  data->dir = g_strdup (tw_timeline_get_dir (self));
   data->path = tw_timeline_dup_session_path (self, agent_id);
   load (self, data, cancellable, callback, user_data);
 }
@@ -205,7 +206,7 @@ tw_timeline_load_finish (TwTimeline    *self,
 static char *
 flows_dir (TwTimeline *self)
 {
-  return g_build_filename (self->dir, "flows", NULL);
+  return g_build_filename (tw_timeline_get_dir (self), "flows", NULL);
 }
 
 char *
