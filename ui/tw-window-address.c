@@ -122,11 +122,16 @@ _tw_window_toggle_bookmark (TwWindow *self)
   if (!tw_history_keeps_url (uri))
     return;
 
-  /* The star acts on what it shows; it shows nothing it does not know. */
-  if (!self->star_known || g_strcmp0 (uri, self->star_url) != 0)
-    return;
-
-  bookmarked = !self->star_bookmarked;
+  /* The star acts on what it shows. Until the history's database has
+   * answered for the page shown, it shows the page as not bookmarked, so a
+   * click then bookmarks it (already being one changes nothing), and the
+   * answer on its way no longer matters. */
+  if (g_strcmp0 (uri, self->star_url) != 0)
+    refresh_star (self, FALSE);
+  bookmarked = self->star_known ? !self->star_bookmarked : TRUE;
+  g_cancellable_cancel (self->star_cancellable);
+  g_clear_object (&self->star_cancellable);
+  self->star_known = TRUE;
   self->star_bookmarked = bookmarked;
   show_star (self);
   tw_history_set_bookmarked (history, uri, tw_browser_tab_get_title (tab), bookmarked);
