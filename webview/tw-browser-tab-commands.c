@@ -80,6 +80,9 @@ typedef struct
   guint              min_ms;
   /* What a command that runs out of time did not do ("finish loading"). */
   const char        *verb;
+  /* Reads or acts on the page: after a navigation it waits until the page
+   * has settled (tw-browser-tab-queue.c). */
+  gboolean           reads_page;
 } TabCommandRow;
 
 /* Navigations: the load watcher (tw-browser-tab-load.c) finishes them. */
@@ -562,8 +565,8 @@ finish_action (GObject       *source,
 #define ACTION_ROW \
   { start_action, finish_action, \
     TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 5000, \
-    TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS + 5000, NULL }
-#define READING_ROW { start_reading, finish_reading, 0, 0, NULL }
+    TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS + 5000, NULL, TRUE }
+#define READING_ROW { start_reading, finish_reading, 0, 0, NULL, TRUE }
 
 static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_CLOSE_TAB]     = { start_close, NULL, 0, 0, NULL },
@@ -571,10 +574,10 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_BACK]          = { start_back, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_FORWARD]       = { start_forward, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_RELOAD]        = { start_reload, NULL, 0, 0, "finish loading" },
-  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, finish_snapshot, 0, 0, NULL },
-  [TW_TAB_COMMAND_SCREENSHOT]    = { start_screenshot, finish_screenshot, 0, 0, NULL },
+  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, finish_snapshot, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_SCREENSHOT]    = { start_screenshot, finish_screenshot, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_LOGS]          = { start_logs, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_WAIT]          = { start_wait, finish_wait, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL },
+  [TW_TAB_COMMAND_WAIT]          = { start_wait, finish_wait, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
   [TW_TAB_COMMAND_RESIZE]        = { start_resize, finish_resize, 0, 0, NULL },
   [TW_TAB_COMMAND_CLICK]         = ACTION_ROW,
   [TW_TAB_COMMAND_FILL]          = ACTION_ROW,
@@ -587,7 +590,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_SCROLL]        = ACTION_ROW,
   [TW_TAB_COMMAND_EVALUATE]      = ACTION_ROW,
   [TW_TAB_COMMAND_HANDOFF]       = { start_handoff, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_CONSOLE]       = { start_console, finish_console, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL },
+  [TW_TAB_COMMAND_CONSOLE]       = { start_console, finish_console, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL, TRUE },
   /* The HTTP session gives up after 30 s. */
   [TW_TAB_COMMAND_FETCH]         = { start_fetch, finish_fetch, 35000, 0, NULL },
   [TW_TAB_COMMAND_NETWORK]       = { start_network, finish_network, 0, 0, NULL },
@@ -596,14 +599,14 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_READ]          = READING_ROW,
   [TW_TAB_COMMAND_SET_CONTENT]   = READING_ROW,
   [TW_TAB_COMMAND_GET_STYLES]    = READING_ROW,
-  [TW_TAB_COMMAND_STORAGE]       = { start_storage, finish_storage, 0, 0, NULL },
+  [TW_TAB_COMMAND_STORAGE]       = { start_storage, finish_storage, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_HANDLE_DIALOG] = { start_handle_dialog, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_PDF]           = { start_pdf, finish_pdf, 0, 0, NULL },
-  [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL },
+  [TW_TAB_COMMAND_PDF]           = { start_pdf, finish_pdf, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL, TRUE },
   [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
-  [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL },
+  [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_ANNOTATE]      = { start_annotate, NULL, 0, 0, NULL },
 };
 
@@ -628,6 +631,14 @@ _tw_browser_tab_command_time_limit (TwBrowserTab *self,
     return self->command_timeout_ms;
 
   return MAX (row->min_ms, self->command_timeout_ms + row->extra_ms);
+}
+
+gboolean
+_tw_browser_tab_command_reads_page (TwTabCommand command)
+{
+  const TabCommandRow *row = command_row (command);
+
+  return row != NULL && row->reads_page;
 }
 
 const char *

@@ -46,6 +46,9 @@ struct _TwBrowserTab
   /* Set from tw_browser_tab_wake() until that page has loaded or failed:
    * the tab counts as loading, and a command waits for the page. */
   gboolean        wake_loading;
+  /* A navigation returned once its page had loaded; the next command that
+   * reads the page waits for it to settle first. */
+  gboolean        settle_pending;
 
   /* TabDialog, oldest first; n_dialogs counts every dialog ever answered so
    * a command can tell which ones opened while it ran. */
@@ -221,6 +224,8 @@ void _tw_browser_tab_finish_command (TwBrowserTab *self,
                                      GTask        *task,
                                      JsonObject   *result,
                                      GError       *error);
+void _tw_browser_tab_run_on_page (TwBrowserTab *self,
+                                  GTask        *task);
 void _tw_browser_tab_finish_with_page (TwBrowserTab *self,
                                        GTask        *task);
 void _tw_browser_tab_start_command (TwBrowserTab *self,
@@ -232,6 +237,7 @@ void _tw_browser_tab_start_command (TwBrowserTab *self,
 guint _tw_browser_tab_command_time_limit (TwBrowserTab *self,
                                           TwTabCommand  command);
 const char *_tw_browser_tab_command_verb (TwTabCommand command);
+gboolean _tw_browser_tab_command_reads_page (TwTabCommand command);
 void _tw_browser_tab_complete_delegated (TwBrowserTab *self,
                                          GTask        *task,
                                          JsonObject   *answer);

@@ -186,6 +186,88 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
 }
 
 static void
+page_title_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  TwBrowserTab *self = g_task_get_source_object (task);
+  TabCommand *cmd = g_task_get_task_data (task);
+  const char *title = NULL;
+
+  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
+  if (cmd->finished)
+    return;
+
+  if (answer != NULL && JSON_NODE_HOLDS_VALUE (answer) &&
+      json_node_get_value_type (answer) == G_TYPE_STRING)
+    title = json_node_get_string (answer);
+  else
+    g_debug ("Tab %s: no title after the load: %s", self->id,
+             error != NULL ? error->message : "no answer");
+
+  if (title != NULL)
+    _tw_browser_tab_set_title (self, title);
+
+  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+}
+
+/* A navigation returns once its page has loaded, with the title the
+ * document has then: it reaches the UI process on its own schedule,
+ * sometimes only after the load has finished, and the isolated world sees
+ * the real document.title whatever the page's scripts did to the getter.
+ * The settle (the DOM quiet for a moment after the load event and an
+ * animation frame, as after an action) waits for the next command that
+ * reads the page instead, so that what an app renders after its load event
+ * is in that command's answer, while an agent that is thinking between two
+ * calls does not wait for it. */
+void
+_tw_browser_tab_finish_with_page (TwBrowserTab *self,
+                                  GTask        *task)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+  g_autoptr(JsonObject) args = NULL;
+  const char *url;
+  gint64 remaining_ms;
+
+  g_clear_pointer (&cmd->watch, tw_load_watch_free);
+  self->settle_pending = TRUE;
+
+  /* The restored page is there: now the command itself runs. */
+  if (cmd->waking)
+    {
+      cmd->waking = FALSE;
+      _tw_browser_tab_run_on_page (self, task);
+      return;
+    }
+
+  /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
+   * or 6000) into the blank page without reporting a failure. */
+  url = tw_json_get_string (cmd->params, "url", NULL);
+  if (cmd->command == TW_TAB_COMMAND_NAVIGATE && url != NULL &&
+      !g_str_equal (url, "about:blank") &&
+      g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
+    {
+      _tw_browser_tab_finish_command (self, task, NULL,
+                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                                                   "WebKit refused to load %s; it may use a restricted port",
+                                                   url));
+      return;
+    }
+
+  /* Within the command's one time limit, leaving a second to answer. */
+  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
+
+  args = json_object_new ();
+  tw_page_runtime_call_with_timeout_async (self->runtime, "pageState.title", args,
+                                           CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 1000,
+                                           g_task_get_cancellable (task), page_title_cb,
+                                           g_object_ref (task));
+}
+
+static void
 page_settled_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -210,52 +292,31 @@ page_settled_cb (GObject      *object,
   if (title != NULL)
     _tw_browser_tab_set_title (self, title);
 
-  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+  _tw_browser_tab_dispatch_command (self, task);
 }
 
-/* The page a navigation ended on is the result once it has settled, as
- * after an action (tw-tab-actions-settle.c): its DOM quiet for a moment
- * after an animation frame, so that what an app renders after its load
- * event is there for the next snapshot. The same call answers with the
- * title: it reaches the UI process on its own schedule, sometimes only
- * after the load has finished, and the isolated world sees the real
- * document.title whatever the page's scripts did to the getter. */
+/* Runs @task's command on the page, once the page has settled after the
+ * load a navigation returned at (see _tw_browser_tab_finish_with_page()),
+ * if the command reads the page. */
 void
-_tw_browser_tab_finish_with_page (TwBrowserTab *self,
-                                  GTask        *task)
+_tw_browser_tab_run_on_page (TwBrowserTab *self,
+                             GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
   g_autoptr(JsonObject) args = NULL;
-  const char *url;
   gint64 remaining_ms;
   gint64 settle_ms;
 
-  g_clear_pointer (&cmd->watch, tw_load_watch_free);
-
-  /* The restored page is there: now the command itself runs. */
-  if (cmd->waking)
+  if (!self->settle_pending || !_tw_browser_tab_command_reads_page (cmd->command))
     {
-      cmd->waking = FALSE;
       _tw_browser_tab_dispatch_command (self, task);
       return;
     }
 
-  /* WebKit turns loads it refuses outright (restricted ports such as 1, 25
-   * or 6000) into the blank page without reporting a failure. */
-  url = tw_json_get_string (cmd->params, "url", NULL);
-  if (cmd->command == TW_TAB_COMMAND_NAVIGATE && url != NULL &&
-      !g_str_equal (url, "about:blank") &&
-      g_str_equal (tw_browser_tab_get_uri (self), "about:blank"))
-    {
-      _tw_browser_tab_finish_command (self, task, NULL,
-                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                                                   "WebKit refused to load %s; it may use a restricted port",
-                                                   url));
-      return;
-    }
+  self->settle_pending = FALSE;
 
-  /* Within the command's one time limit, leaving a second to answer. */
-  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
+  /* Within the command's one time limit, leaving it time of its own. */
+  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 / 2;
   settle_ms = CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS);
 
   args = json_object_new ();
@@ -372,7 +433,7 @@ _tw_browser_tab_continue_command (TwBrowserTab *self,
       return;
     }
 
-  _tw_browser_tab_dispatch_command (self, task);
+  _tw_browser_tab_run_on_page (self, task);
 }
 
 static void

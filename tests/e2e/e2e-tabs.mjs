@@ -109,15 +109,26 @@ test('browser_navigate goes to a second page', options, async () => {
   assertTextMentions(text, [data.url, data.title, data.status]);
 });
 
-test('browser_navigate returns once the page has settled after its load event', options, async () => {
+test('after browser_navigate, the next read waits until the page has settled after its load event', options, async () => {
   const browserId = (await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') })).data.browserId;
-  const { data } = await callOk(client, 'browser_navigate', { browserId, url: fixtures.url('/after-load.html') });
-  // The page kept changing for 150 ms after its load event: the result
-  // names the page it then settled on, and the next snapshot shows it.
-  assert.equal(data.title, 'Rendered');
+  const url = fixtures.url('/after-load.html');
+  const { data } = await callOk(client, 'browser_navigate', { browserId, url });
+  // The navigation returns once the page has loaded; the page then keeps
+  // changing for 150 ms. The snapshot that follows at once shows the page
+  // it settled on.
+  assert.equal(data.url, url);
   const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId } }));
+  assert.ok(snapshot.startsWith(`Page: Rendered — ${url}\n`), `the page line:\n${snapshot}`);
   assert.match(snapshot, /button "Rendered after load"/);
   assert.match(snapshot, /Ready/);
+  assert.doesNotMatch(snapshot, /Rendering, step/);
+
+  // So does a script run on the page right after the next navigation.
+  await callOk(client, 'browser_navigate', { browserId, url });
+  const state = await callOk(client, 'browser_evaluate', {
+    browserId, function: '() => document.getElementById("state").textContent',
+  });
+  assert.equal(state.data.result, 'Ready', JSON.stringify(state.data));
   await callOk(client, 'browser_close_tab', { browserId });
 });
 
