@@ -433,6 +433,30 @@ function geminiReply(res, turn, streaming) {
   sse(res, [[null, reply]]);
 }
 
+// A side request that asks for JSON of a schema (Gemini CLI's model
+// routing asks for a complexity score) gets an object of that schema: text
+// it cannot parse, it asks again after a back-off, for a minute and more.
+function exampleOf(schema) {
+  switch (String(schema?.type ?? '').toLowerCase()) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, exampleOf(v)]));
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return false;
+    default:
+      return schema?.enum?.[0] ?? 'Tabwright check';
+  }
+}
+
+function sideAnswer(body) {
+  const schema = body.generationConfig?.responseJsonSchema ?? body.generationConfig?.responseSchema;
+  return schema ? JSON.stringify(exampleOf(schema)) : 'Tabwright check';
+}
+
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -496,7 +520,7 @@ export async function startModelServer({ pageUrl, queries = null }) {
     const searchable = names.some(isSearch) &&
       (offered(deferred, 'browser_snapshot') || deferredNamespaces.some((ns) => ns.endsWith('tabwright')));
     if (!offered(names, 'browser_snapshot') && !searchable) {
-      protocol.reply(res, { text: 'Tabwright check' }, ++state.turns);
+      protocol.reply(res, { text: sideAnswer(body) }, ++state.turns);
       return;
     }
     state.offered = names;
