@@ -8,6 +8,7 @@
 #include "tw-agent-colours.h"
 #include "tw-agent-launcher.h"
 #include "tw-agent-pane.h"
+#include "tw-agent-session-menu.h"
 #include "tw-gemini-extension.h"
 #include "tw-gemini-install.h"
 
@@ -21,6 +22,8 @@ struct _TwAgentManager
   TwBrowserService *service;
   char             *workspace;
   GListModel       *presets;
+  /* The app's settings, which keep the sessions chosen for presets. */
+  GSettings        *settings;
   GListStore       *agents;
   GCancellable     *cancellable;
 
@@ -118,6 +121,7 @@ agent_notify_cb (TwAgentManager *self,
                  TwAgent        *agent)
 {
   update_page (self, agent);
+  tw_agent_session_menu_update (agent);
 }
 
 static void
@@ -385,8 +389,13 @@ tw_agent_manager_launch (TwAgentManager  *self,
   g_signal_connect_object (agent, "notify::status-text", G_CALLBACK (agent_notify_cb), self,
                            G_CONNECT_SWAPPED);
 
+  /* Its menu: the network session its next tabs open on. */
+  if (TW_IS_BROWSER (self->service))
+    tw_agent_session_menu_attach (agent, TW_BROWSER (self->service), self->settings);
+
   tw_agent_start (agent);
   update_page (self, agent);
+  tw_agent_session_menu_update (agent);
 
   /* A Gemini CLI without the extension runs, but its terminal says why it
    * has no browser tools. */
@@ -485,6 +494,18 @@ tw_agent_manager_parse_launch (GListModel  *presets,
   return TRUE;
 }
 
+void
+tw_agent_manager_set_settings (TwAgentManager *self,
+                               GSettings      *settings)
+{
+  g_return_if_fail (TW_IS_AGENT_MANAGER (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  g_set_object (&self->settings, settings);
+  if (settings != NULL)
+    tw_agent_session_menu_restore (self->presets, settings);
+}
+
 /* Getters */
 
 GtkWidget *
@@ -542,6 +563,7 @@ tw_agent_manager_dispose (GObject *object)
   g_clear_object (&self->pane);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->presets);
+  g_clear_object (&self->settings);
   g_clear_object (&self->service);
   g_clear_object (&self->server);
   g_clear_pointer (&self->counts, g_hash_table_unref);

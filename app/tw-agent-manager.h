@@ -33,6 +33,11 @@ TwAgent        *tw_agent_manager_launch       (TwAgentManager    *self,
                                                const char        *preset_id,
                                                const char        *command,
                                                GError           **error);
+/* The app's settings (NULL for none), where the network sessions the person
+ * chooses in agents' menus are kept for their presets, across runs
+ * (tw-agent-session-menu.h). */
+void            tw_agent_manager_set_settings (TwAgentManager    *self,
+                                               GSettings         *settings);
 /* Stops every agent and revokes their tokens, e.g. when the window closes. */
 void            tw_agent_manager_stop_all     (TwAgentManager    *self);
 

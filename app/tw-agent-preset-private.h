@@ -34,6 +34,8 @@ struct _TwAgentPreset
   char      **allowed_sites;
   char      **approve;
   char       *session;
+  /* What the person chose in place of it (tw_agent_preset_set_session()). */
+  char       *chosen_session;
   guint       approval_timeout_s;
 
   guint       needs_command : 1;

@@ -421,7 +421,17 @@ tw_agent_preset_get_session (TwAgentPreset *self)
 {
   g_return_val_if_fail (TW_IS_AGENT_PRESET (self), NULL);
 
-  return self->session;
+  return self->chosen_session != NULL ? self->chosen_session : self->session;
+}
+
+void
+tw_agent_preset_set_session (TwAgentPreset *self,
+                             const char    *session)
+{
+  g_return_if_fail (TW_IS_AGENT_PRESET (self));
+
+  g_free (self->chosen_session);
+  self->chosen_session = session != NULL && session[0] != '\0' ? g_strdup (session) : NULL;
 }
 
 gboolean
@@ -453,6 +463,7 @@ tw_agent_preset_finalize (GObject *object)
   g_clear_pointer (&self->allowed_sites, g_strfreev);
   g_clear_pointer (&self->approve, g_strfreev);
   g_clear_pointer (&self->session, g_free);
+  g_clear_pointer (&self->chosen_session, g_free);
 
   G_OBJECT_CLASS (tw_agent_preset_parent_class)->finalize (object);
 }

@@ -41,6 +41,10 @@ const char * const *tw_agent_preset_get_allowed_sites   (TwAgentPreset          
 const char * const *tw_agent_preset_get_approve         (TwAgentPreset              *self);
 guint               tw_agent_preset_get_approval_timeout (TwAgentPreset             *self);
 const char         *tw_agent_preset_get_session         (TwAgentPreset              *self);
+/* The session the person chose for the preset's agents (an agent's menu),
+ * in place of the preset's own "session"; NULL puts that back. */
+void                tw_agent_preset_set_session         (TwAgentPreset              *self,
+                                                         const char                 *session);
 /* Whether the preset writes a config file of its own ({configFile}). */
 gboolean            tw_agent_preset_has_config          (TwAgentPreset              *self);
 

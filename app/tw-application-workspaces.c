@@ -212,6 +212,7 @@ _tw_application_serve_workspace (TwApplication  *self,
   served->agents = tw_agent_manager_new (self->server, TW_BROWSER_SERVICE (browser),
                                          tw_workspace_get_path (served->workspace),
                                          self->presets);
+  tw_agent_manager_set_settings (served->agents, self->settings);
   tw_window_set_agents (served->window, tw_agent_manager_get_launcher (served->agents),
                         tw_agent_manager_get_pane (served->agents));
   tw_window_set_recent_workspaces (served->window, tw_recent_workspaces_get_menu (self->recent));

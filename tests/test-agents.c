@@ -18,6 +18,7 @@
 #include "tw-mcp-snippets.h"
 #include "tw-mcp-server.h"
 #include "tw-recent-workspaces.h"
+#include "tw-settings.h"
 #include "tw-window.h"
 #include "tw-workspace.h"
 #include "tw-test-util.h"
@@ -1567,6 +1568,156 @@ test_workspace_cookies (void)
   g_assert_cmpstr (in_b, ==, "cookie: none");
 }
 
+/* The agent's menu: its network session (issue 32) */
+
+/* Whether @menu, or a section of it, has an item labelled @label. */
+static gboolean
+menu_has_label (GMenuModel *menu,
+                const char *label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) &&
+          g_str_equal (text, label))
+        return TRUE;
+
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) child = g_menu_link_iter_get_value (links);
+
+          if (menu_has_label (child, label))
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* Opens a tab on @url as @agent, through MCP with its token, and returns
+ * the title its page shows ("cookie: …"). */
+static char *
+agent_visit (Fixture    *f,
+             TwAgent    *agent,
+             const char *url)
+{
+  g_autofree char *session_id = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  TwBrowserTab *tab;
+
+  g_assert_cmpuint (mcp_initialize (f, tw_agent_get_token (agent), &session_id), ==, 200);
+  body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                          "{\"name\":\"browser_new_tab\",\"arguments\":{\"url\":\"%s\"}}}", url);
+  g_assert_cmpuint (mcp_post (f, tw_agent_get_token (agent), session_id, body, &reply, NULL), ==, 200);
+  g_assert_nonnull (reply);
+  tab = tw_browser_lookup_tab (f->browser, json_path_string (reply, "$.result.structuredContent.browserId"));
+  g_assert_nonnull (tab);
+  g_assert_cmpstr (tw_browser_tab_get_owner (tab), ==, tw_agent_get_name (agent));
+  tw_test_wait_until (tab_has_title, tab, WAIT_LIMIT_MS, url);
+
+  return g_strdup (tw_browser_tab_get_title (tab));
+}
+
+/* The person moves an agent to a network session of its own from its
+ * menu: the tabs it opens next do not see the workspace's cookies, and
+ * the choice is kept for its preset, for the agents launched from it
+ * later. Moved back, its next tab sees them again. */
+static void
+test_agent_session_menu (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(TwAgentManager) manager = NULL;
+  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  g_autoptr(SoupServer) server = NULL;
+  g_autoptr(GVariant) kept = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *set_url = NULL;
+  g_autofree char *show_url = NULL;
+  g_autofree char *set_title = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *apart = NULL;
+  g_autofree char *second_apart = NULL;
+  g_autofree char *back = NULL;
+  TwAgentTerminal *terminal;
+  GtkMenuButton *button;
+  GMenuModel *menu;
+  TwAgent *agent;
+  TwAgent *second;
+  const char *kept_session = NULL;
+
+  server = tw_test_server_new (cookie_handler, &base);
+  set_url = g_strconcat (base, "set", NULL);
+  show_url = g_strconcat (base, "show", NULL);
+
+  manager = tw_agent_manager_new (f->server, TW_BROWSER_SERVICE (f->browser), f->workspace,
+                                  f->presets);
+  tw_agent_manager_set_settings (manager, settings);
+  gtk_window_set_child (f->window, tw_agent_manager_get_pane (manager));
+  gtk_window_present (f->window);
+
+  agent = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  tw_test_wait_until (agent_is_settled, agent, WAIT_LIMIT_MS, "the agent to start");
+  g_assert_cmpint (tw_agent_get_status (agent), ==, TW_AGENT_STATUS_RUNNING);
+
+  /* The workspace has a cookie, and the agent's tabs see it. */
+  set_title = visit (f->browser, set_url);
+  g_assert_cmpstr (set_title, ==, "cookie: none");
+  before = agent_visit (f, agent, show_url);
+  g_assert_cmpstr (before, ==, "cookie: flavour=oat");
+
+  /* Its menu, in its terminal's status bar, offers the workspace's
+   * session and one of its own, and says which tabs a change applies to. */
+  terminal = tw_agent_get_terminal (agent);
+  button = tw_agent_terminal_get_menu_button (terminal);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (button)));
+  menu = gtk_menu_button_get_menu_model (button);
+  g_assert_true (menu_has_label (menu, "Network Session"));
+  g_assert_true (menu_has_label (menu, "The Workspace’s"));
+  g_assert_true (menu_has_label (menu, "Its Own, “Custom Command #1”"));
+  g_assert_true (tw_test_label_shows (GTK_WIDGET (gtk_menu_button_get_popover (button)),
+                                      "Applies to the tabs it opens next; the tabs it has keep "
+                                      "theirs. Kept for Custom Command agents launched later."));
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, tw_agent_get_id (agent)), ==,
+                   "workspace");
+
+  /* Its own: its next tab does not see the workspace's cookie. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (terminal), "agent.session", "s", "own"));
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, tw_agent_get_id (agent)), ==, "own");
+  apart = agent_visit (f, agent, show_url);
+  g_assert_cmpstr (apart, ==, "cookie: none");
+
+  /* Kept for its preset: the next agent launched from it starts there. */
+  kept = g_settings_get_value (settings, "agent-preset-sessions");
+  g_assert_true (g_variant_lookup (kept, "custom", "&s", &kept_session));
+  g_assert_cmpstr (kept_session, ==, "own");
+  second = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  tw_test_wait_until (agent_is_settled, second, WAIT_LIMIT_MS, "the second agent to start");
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, tw_agent_get_id (second)), ==, "own");
+  second_apart = agent_visit (f, second, show_url);
+  g_assert_cmpstr (second_apart, ==, "cookie: none");
+
+  /* A session the menu does not offer changes nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (terminal), "agent.session", "s", "elsewhere");
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, tw_agent_get_id (agent)), ==, "own");
+
+  /* Back on the workspace's, its next tab sees the cookie again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (terminal), "agent.session", "s",
+                                             "workspace"));
+  back = agent_visit (f, agent, show_url);
+  g_assert_cmpstr (back, ==, "cookie: flavour=oat");
+
+  tw_agent_manager_stop_all (manager);
+  tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
+  tw_test_wait_until (agent_has_ended, second, WAIT_LIMIT_MS, "the second agent to hang up");
+  g_settings_reset (settings, "agent-preset-sessions");
+}
+
 /* Recent workspaces */
 
 static void
@@ -1686,6 +1837,8 @@ main (int   argc,
   g_test_add ("/ui/launcher/gemini-extension", Fixture, NULL, fixture_setup, test_launcher_gemini,
               fixture_teardown);
   g_test_add_func ("/app/workspaces/separate-website-data", test_workspace_cookies);
+  g_test_add ("/ui/agents/session-menu", Fixture, NULL, fixture_setup, test_agent_session_menu,
+              fixture_teardown);
   g_test_add_func ("/ui/recent-workspaces", test_recent_workspaces);
 
   ret = g_test_run ();

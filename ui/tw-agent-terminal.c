@@ -21,6 +21,7 @@ struct _TwAgentTerminal
   GtkLabel             *status_label;
   GtkWidget            *stop_button;
   GtkWidget            *restart_button;
+  GtkWidget            *menu_button;
   /* The agent's colour along the top, and its badge in the status bar. */
   GtkWidget            *stripe;
   TwAgentBadge         *badge;
@@ -299,6 +300,7 @@ tw_agent_terminal_dispose (GObject *object)
   self->status_label = NULL;
   self->stop_button = NULL;
   self->restart_button = NULL;
+  self->menu_button = NULL;
   self->stripe = NULL;
   self->badge = NULL;
 
@@ -427,6 +429,13 @@ tw_agent_terminal_init (TwAgentTerminal *self)
   gtk_box_append (GTK_BOX (self->status_bar), spacer);
   gtk_box_append (GTK_BOX (self->status_bar), self->stop_button);
   gtk_box_append (GTK_BOX (self->status_bar), self->restart_button);
+
+  self->menu_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->menu_button), "view-more-symbolic");
+  gtk_widget_set_tooltip_text (self->menu_button, _("Agent Menu"));
+  gtk_widget_add_css_class (self->menu_button, "flat");
+  gtk_widget_set_visible (self->menu_button, FALSE);
+  gtk_box_append (GTK_BOX (self->status_bar), self->menu_button);
   gtk_box_append (GTK_BOX (box), self->status_bar);
 
   adw_bin_set_child (ADW_BIN (self), box);
@@ -467,4 +476,70 @@ tw_agent_terminal_get_colour (TwAgentTerminal *self)
   g_return_val_if_fail (TW_IS_AGENT_TERMINAL (self), -1);
 
   return self->badge != NULL ? tw_agent_badge_get_colour (self->badge) : -1;
+}
+
+/* Adds a caption for each of @menu's "caption" items to @popover. */
+static void
+add_captions (GtkPopoverMenu *popover,
+              GMenuModel     *menu)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      g_autofree char *custom = NULL;
+      g_autofree char *text = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, "custom", "s", &custom) &&
+          g_str_has_prefix (custom, "caption") &&
+          g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text))
+        {
+          GtkWidget *label = gtk_label_new (text);
+
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), 30);
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_widget_add_css_class (label, "caption");
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_widget_set_margin_start (label, 12);
+          gtk_widget_set_margin_end (label, 12);
+          gtk_widget_set_margin_top (label, 6);
+          gtk_widget_set_margin_bottom (label, 6);
+          gtk_popover_menu_add_child (popover, label, custom);
+        }
+
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) child = g_menu_link_iter_get_value (links);
+
+          add_captions (popover, child);
+        }
+    }
+}
+
+void
+tw_agent_terminal_set_menu (TwAgentTerminal *self,
+                            GMenuModel      *menu)
+{
+  GtkPopover *popover;
+
+  g_return_if_fail (TW_IS_AGENT_TERMINAL (self));
+  g_return_if_fail (menu == NULL || G_IS_MENU_MODEL (menu));
+
+  if (self->menu_button == NULL)
+    return;
+
+  gtk_widget_set_visible (self->menu_button, menu != NULL);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), menu);
+
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (self->menu_button));
+  if (menu != NULL && GTK_IS_POPOVER_MENU (popover))
+    add_captions (GTK_POPOVER_MENU (popover), menu);
+}
+
+GtkMenuButton *
+tw_agent_terminal_get_menu_button (TwAgentTerminal *self)
+{
+  g_return_val_if_fail (TW_IS_AGENT_TERMINAL (self), NULL);
+
+  return GTK_MENU_BUTTON (self->menu_button);
 }

@@ -66,4 +66,12 @@ void                  tw_agent_terminal_set_agent    (TwAgentTerminal      *self
                                                       const char           *name);
 int                   tw_agent_terminal_get_colour   (TwAgentTerminal      *self);
 
+/* The agent's menu, from a button in the status bar; NULL for none. Its
+ * actions are looked up from the terminal, so insert their group on it.
+ * An item whose "custom" attribute starts with "caption" shows its label
+ * as a line of explanation rather than as something to choose. */
+void                  tw_agent_terminal_set_menu     (TwAgentTerminal      *self,
+                                                      GMenuModel           *menu);
+GtkMenuButton        *tw_agent_terminal_get_menu_button (TwAgentTerminal   *self);
+
 G_END_DECLS

@@ -107,18 +107,25 @@ group_free (Group *group)
 /* Cards */
 
 /* What the tab waits for from the person, if anything: a handoff comes
- * first, then what others said (an approval), then a pause. */
+ * first, then a step waiting for the person's OK, then what others said,
+ * then a pause. */
 static const char *
 tab_waits_for (TwOverview   *self,
                TwBrowserTab *tab,
                char        **owned)
 {
   const char *reason = g_hash_table_lookup (self->waiting, tw_browser_tab_get_id (tab));
+  TwApproval *approval = tw_browser_tab_get_approval (tab);
 
   *owned = NULL;
 
   if (tw_browser_tab_get_handoff_message (tab) != NULL)
     return *owned = g_strdup_printf (_("Waits for you: %s"), tw_browser_tab_get_handoff_message (tab));
+
+  /* Translators: a step waiting for the person's OK, e.g. "Asks to run a
+   * script in the page". */
+  if (approval != NULL && !tw_approval_get_answered (approval))
+    return *owned = g_strdup_printf (_("Asks to %s"), tw_approval_get_summary (approval));
 
   if (reason != NULL)
     return reason;
@@ -196,6 +203,15 @@ update_card (Card *card)
       gtk_widget_set_visible (card->state, FALSE);
     }
   gtk_widget_set_tooltip_text (card->state, waits);
+
+  /* A screen reader says what the thumbnail's corner shows. */
+  if (gtk_widget_get_visible (card->state))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (card->button),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    gtk_label_get_label (card->state_label), -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (card->button),
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 
   /* Taking over is for tabs agents drive; a paused tab offers to give it
    * back. */
@@ -381,6 +397,8 @@ update_doing (TwOverview *self,
 
   gtk_label_set_label (group->doing, group->doing_text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (group->doing), group->doing_text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (group->root), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  group->doing_text, -1);
 }
 
 static void
@@ -456,7 +474,12 @@ group_new (TwOverview *self,
            gboolean    running)
 {
   Group *group = g_new0 (Group, 1);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  /* A group named after its agent, for screen readers to announce. */
+  GtkWidget *box = g_object_new (GTK_TYPE_BOX,
+                                 "orientation", GTK_ORIENTATION_VERTICAL,
+                                 "spacing", 8,
+                                 "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                 NULL);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *badge = tw_agent_badge_new (24);
   GtkWidget *label = gtk_label_new (name);
@@ -464,6 +487,7 @@ group_new (TwOverview *self,
   int colour = -1;
 
   group->agent_id = g_strdup (agent_id);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
 
   tw_browser_get_agent_mark (self->browser, agent_id, &colour, &mark);
   tw_agent_badge_set_agent (TW_AGENT_BADGE (badge), colour, mark, name);
@@ -580,7 +604,8 @@ rebuild (TwOverview *self)
       const char *owner_id = tw_browser_tab_get_owner_id (tab);
       Group *group;
 
-      if (owner_id == NULL)
+      /* The tabs of the person's own clients are the person's too. */
+      if (tw_browser_acts_for_person (self->browser, owner_id))
         {
           g_ptr_array_add (person_tabs, g_object_ref (tab));
           continue;
@@ -760,6 +785,7 @@ tw_overview_class_init (TwOverviewClass *klass)
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
 
   gtk_widget_class_set_css_name (widget_class, "tw-overview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -777,6 +803,8 @@ tw_overview_init (TwOverview *self)
   self->waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   self->title = ADW_WINDOW_TITLE (adw_window_title_new (_("Overview"), NULL));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Overview"), -1);
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), GTK_WIDGET (self->title));
 
   /* The same button as in the window's header bar, pressed: it closes. */

@@ -219,6 +219,15 @@ tw_browser_set_share_person_tabs (TwBrowser *self,
   tw_browser_notify_share_person_tabs (self);
 }
 
+gboolean
+tw_browser_acts_for_person (TwBrowser  *self,
+                            const char *agent_id)
+{
+  g_return_val_if_fail (TW_IS_BROWSER (self), FALSE);
+
+  return is_person (self, agent_id);
+}
+
 void
 tw_browser_set_person_id (TwBrowser  *self,
                           const char *agent_id)

@@ -103,6 +103,9 @@ void                  tw_browser_set_share_person_tabs (TwBrowser   *self,
  * they may use every tab, and the tabs they open count as the person's. */
 void                  tw_browser_set_person_id       (TwBrowser     *self,
                                                       const char    *agent_id);
+/* Whether calls as @agent_id (NULL for the app's own) act for the person. */
+gboolean              tw_browser_acts_for_person     (TwBrowser     *self,
+                                                      const char    *agent_id);
 /* The running agents, by id and display name, for handing tabs over: the
  * app adds each agent as its token starts to work and removes it when the
  * agent ends, which shares the tabs it owned with every agent. Names are

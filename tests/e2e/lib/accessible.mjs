@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Reading the app as a person's assistive technology does: an accessibility
+// bus of the test's own (a dbus-daemon with AT-SPI's configuration and the
+// AT-SPI registry on it), which the app is started on, and AT-SPI clients
+// (accessible.py, through libatspi) that read its tree and act on it, as a
+// screen reader would. A bus of its own per test, so tests that share a
+// display never meet each other's apps.
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+import { run, skipOrFail } from './tabwright.mjs';
+
+const READER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'accessible.py');
+const BUS_CONFIGS = ['/etc/at-spi2/accessibility.conf', '/usr/share/defaults/at-spi2/accessibility.conf'];
+const REGISTRIES = ['/usr/libexec/at-spi2-registryd', '/usr/lib/at-spi2-core/at-spi2-registryd', '/usr/lib/at-spi2/at-spi2-registryd'];
+// Debian's own Python has the GObject bindings; another one first on PATH
+// may not.
+const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+function firstExisting(paths) {
+  return paths.find((p) => fs.existsSync(p)) ?? null;
+}
+
+// The options of node:test's test() for tests that read the app through
+// AT-SPI: skipped (or failed, under TABWRIGHT_TEST_REQUIRE_ALL) when the
+// machine lacks AT-SPI's bus, its registry or its Python bindings.
+export async function accessibilityOptions() {
+  if (!firstExisting(BUS_CONFIGS) || !firstExisting(REGISTRIES))
+    return skipOrFail('AT-SPI is not installed (at-spi2-core)');
+  const probe = await run(PYTHON, ['-c', 'import gi; gi.require_version("Atspi", "2.0")'], { timeoutMs: 20000 });
+  if (probe.code !== 0)
+    return skipOrFail('AT-SPI\'s Python bindings are missing (python3-gi, gir1.2-atspi-2.0)');
+  return {};
+}
+
+// Starts an accessibility bus and its registry in a folder of their own;
+// resolves with { address, env, stop() }. @env is what an app on it needs.
+// Stop it after the app, which would otherwise lose the bus under it.
+export async function startAccessibilityBus() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-a11y-'));
+  const daemon = spawn('dbus-daemon', [`--config-file=${firstExisting(BUS_CONFIGS)}`, '--nofork',
+    '--nopidfile', '--print-address=1', `--address=unix:dir=${dir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const address = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the accessibility bus printed no address')), 10000);
+    daemon.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    daemon.stdout.on('data', (chunk) => {
+      output += chunk.toString();
+      const newline = output.indexOf('\n');
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolve(output.slice(0, newline).trim());
+      }
+    });
+  });
+  const env = { ...process.env, AT_SPI_BUS_ADDRESS: address };
+  const registry = spawn(firstExisting(REGISTRIES), [], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+
+  const stopOne = async (child) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    if (await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]) === false) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+
+  return {
+    address,
+    // GTK reads the bus from AT_SPI_BUS_ADDRESS before anything else.
+    env: { AT_SPI_BUS_ADDRESS: address, GTK_A11Y: 'atspi' },
+    stop: async () => {
+      await stopOne(registry);
+      await stopOne(daemon);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function reader(bus, args) {
+  const result = await run(PYTHON, [READER, ...args], {
+    env: { ...process.env, AT_SPI_BUS_ADDRESS: bus.address },
+    timeoutMs: 60000,
+  });
+  return result;
+}
+
+// The accessible tree of the app of process @pid, or null while it is not
+// on the bus yet: { role, name, description, text?, states, actions?, children }.
+export async function readTree(bus, pid) {
+  const result = await reader(bus, ['tree', String(pid)]);
+  if (result.code === 2)
+    return null;
+  if (result.code !== 0)
+    throw new Error(`reading the accessible tree failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+// Does @action ("click") on the first visible element of @role named
+// @name in the app of process @pid, as a screen reader's user would.
+export async function act(bus, pid, role, name, action = 'click') {
+  const result = await reader(bus, ['act', String(pid), role, name, action]);
+  if (result.code !== 0)
+    throw new Error(`cannot ${action} ${role} "${name}" (${result.code}): ${result.stderr}`);
+}
+
+// Every node of @tree, depth first, with its ancestors: [{ node, ancestors }].
+export function nodes(tree) {
+  const out = [];
+  const visit = (node, ancestors) => {
+    out.push({ node, ancestors });
+    for (const child of node.children)
+      visit(child, [...ancestors, node]);
+  };
+  if (tree)
+    visit(tree, []);
+  return out;
+}
+
+// The texts a person sees under @node: the names of labels and images.
+export function shownTexts(node) {
+  return nodes(node).map(({ node: n }) => n.text ?? n.name).filter((text) => text);
+}
