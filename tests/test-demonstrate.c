@@ -49,6 +49,7 @@ static const char form_html[] =
   "<p><input id='subscribe' type='checkbox'><label for='subscribe'>Subscribe</label>"
   "<button id='shuffle' type='button' onclick='this.dataset.n = (+this.dataset.n || 0) + 1'>"
   "Shuffle</button></p>"
+  "<p><label>PIN <input id='pin' type='password'></label></p>"
   "</body></html>";
 
 static const char thanks_html[] =
@@ -463,6 +464,48 @@ test_discarded (Fixture       *fixture,
   g_assert_false (g_file_test (flows, G_FILE_TEST_EXISTS));
 }
 
+/* A password's step is kept, never its value. */
+static void
+test_password (Fixture       *fixture,
+               gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *structured = NULL;
+  g_autofree char *flow_path = NULL;
+  g_autofree char *flow = NULL;
+  const char *text;
+
+  call = start_demonstration (fixture, &state);
+  g_assert_true (tw_demonstration_bar_start (fixture->bar, "sign in"));
+
+  person_clicks (view, "#pin");
+  wait_for_page (view, "document.activeElement.id", "pin");
+  focus_window (fixture->window);
+  person_types (view, "hunter2");
+  wait_for_page (view, "document.querySelector('#pin').value", "hunter2");
+  person_clicks (view, "#agree");
+  wait_for_steps (fixture->tab, 2);
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  g_assert_false (tw_test_result_is_error (result));
+  text = tw_test_result_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "flow: sign in"));
+  g_assert_nonnull (strstr (text, "\"PIN\" = ••• (a password: its value is never recorded"));
+  g_assert_nonnull (strstr (text, "\n2. check checkbox \"I agree\""));
+  structured = tw_test_object_to_string (tw_test_result_structured (result));
+  g_assert_null (strstr (text, "hunter2"));
+  g_assert_null (strstr (structured, "hunter2"));
+
+  flow_path = g_build_filename (tw_timeline_get_dir (fixture->timeline), "flows", "sign in.jsonl", NULL);
+  g_assert_true (g_file_get_contents (flow_path, &flow, NULL, NULL));
+  g_assert_null (strstr (flow, "hunter2"));
+}
+
 static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
@@ -519,6 +562,8 @@ main (int   argc,
               fixture_set_up, test_demonstrated, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/discarded", Fixture, NULL,
               fixture_set_up, test_discarded, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/password", Fixture, NULL,
+              fixture_set_up, test_password, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/bad-input", Fixture, NULL,
               fixture_set_up, test_bad_input, fixture_tear_down);
 

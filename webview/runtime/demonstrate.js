@@ -83,6 +83,12 @@ const Demonstrate = {
     return el.isContentEditable === true;
   },
 
+  SECRET: '•••',
+
+  isSecret (el) {
+    return el.localName === 'input' && el.type === 'password';
+  },
+
   isToggle (el) {
     return el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio');
   },
@@ -123,16 +129,21 @@ const Demonstrate = {
     if (!Demonstrate.edited.has(el))
       return;
     Demonstrate.edited.delete(el);
-    const value = Demonstrate.valueOf(el);
-    if (Demonstrate.recorded.get(el) === value)
-      return;
-    Demonstrate.recorded.set(el, value);
     const ctx = Dom.context({});
     const step = Object.assign({ action: 'fill' }, Demonstrate.describe(ctx, el));
-    if (el.localName === 'input' && el.type === 'password') {
-      step.value = '•••';
+    if (Demonstrate.isSecret(el)) {
+      // Never read, never kept: the step only says it was filled, once per
+      // edit.
+      if (Demonstrate.recorded.get(el) === Demonstrate.SECRET)
+        return;
+      Demonstrate.recorded.set(el, Demonstrate.SECRET);
+      step.value = Demonstrate.SECRET;
       step.secret = true;
     } else {
+      const value = Demonstrate.valueOf(el);
+      if (Demonstrate.recorded.get(el) === value)
+        return;
+      Demonstrate.recorded.set(el, value);
       step.value = value;
     }
     Demonstrate.post(step);
@@ -154,6 +165,8 @@ const Demonstrate = {
     }
     Demonstrate.agentEdited.delete(el);
     Demonstrate.edited.add(el);
+    if (Demonstrate.isSecret(el))
+      Demonstrate.recorded.delete(el);
   },
 
   onChange (e) {
