@@ -64,6 +64,7 @@ static const char *command_names[] = {
   [TW_TAB_COMMAND_REPLAY]    = "replay",
   [TW_TAB_COMMAND_SAVE_FLOW] = "save_flow",
   [TW_TAB_COMMAND_ANNOTATE]  = "annotate",
+  [TW_TAB_COMMAND_DEMONSTRATION] = "demonstration",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (command_names) == TW_TAB_COMMAND_LAST);

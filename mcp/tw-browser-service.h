@@ -101,6 +101,9 @@ typedef enum
   /* Teach (issue 33, webview/tw-browser-tab-annotate.c): waits until the
    * person marks the tab and sends, or cancels. */
   TW_TAB_COMMAND_ANNOTATE,      /* {message,timeoutMs} -> {browserId,outcome:"sent"|"cancelled",url,title,note?,marks?,png?} */
+  /* Waits beside the tab's queue until the person finishes (or discards)
+   * a demonstration in the tab (webview/tw-browser-demonstrations.c). */
+  TW_TAB_COMMAND_DEMONSTRATION, /* {message,timeoutMs} -> {browserId,outcome:"finished"|"discarded",flow?,notSaved?,url?,steps:[{step,action,role?,name?,value?,secret?,key?,url?,navigatedTo?}]} */
 
   TW_TAB_COMMAND_LAST
 } TwTabCommand;

@@ -25,6 +25,8 @@ RUNTIME_PROVIDES = {
     'glib-2.0', 'gio-2.0', 'gio-unix-2.0', 'json-glib-1.0', 'libsoup-3.0', 'gtk4',
     'libadwaita-1', 'webkitgtk-6.0', 'webkitgtk-web-process-extension-6.0', 'threads',
     'x11', 'm', 'sqlite3',
+    # The X test extension's client library (test-demonstrate only).
+    'xtst',
     # GStreamer with its base and good plugins (vp8enc, webmmux).
     'gstreamer-1.0', 'gstreamer-app-1.0', 'gstreamer-pbutils-1.0',
 }

@@ -14,6 +14,7 @@ struct _TwTabPage
   GtkWidget       *approval_banner;
   GtkWidget       *action_overlay;
   GtkWidget       *annotation_layer;
+  GtkWidget       *demonstration_bar;
 
   /* Template widgets */
   GtkOverlay      *overlay;
@@ -135,6 +136,8 @@ tw_tab_page_constructed (GObject *object)
   gtk_widget_insert_before (self->banner, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
   self->approval_banner = tw_approval_banner_new (self->tab);
   gtk_widget_insert_before (self->approval_banner, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
+  self->demonstration_bar = tw_demonstration_bar_new (self->tab);
+  gtk_widget_insert_before (self->demonstration_bar, GTK_WIDGET (self), GTK_WIDGET (self->overlay));
 
   /* Over the page while the person marks it for an agent. */
   self->annotation_layer = tw_annotation_layer_new (self->tab,
@@ -173,6 +176,7 @@ tw_tab_page_dispose (GObject *object)
     gtk_viewport_set_child (self->viewport, NULL);
   g_clear_pointer (&self->banner, gtk_widget_unparent);
   g_clear_pointer (&self->approval_banner, gtk_widget_unparent);
+  g_clear_pointer (&self->demonstration_bar, gtk_widget_unparent);
   self->action_overlay = NULL;
   self->annotation_layer = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_TAB_PAGE);
@@ -292,6 +296,14 @@ tw_tab_page_get_handoff_banner (TwTabPage *self)
   g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
 
   return TW_HANDOFF_BANNER (self->banner);
+}
+
+TwDemonstrationBar *
+tw_tab_page_get_demonstration_bar (TwTabPage *self)
+{
+  g_return_val_if_fail (TW_IS_TAB_PAGE (self), NULL);
+
+  return TW_DEMONSTRATION_BAR (self->demonstration_bar);
 }
 
 TwAnnotationLayer *

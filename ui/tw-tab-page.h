@@ -5,6 +5,7 @@
 
 #include "tw-action-overlay.h"
 #include "tw-annotation-layer.h"
+#include "tw-demonstration-bar.h"
 #include "tw-browser-tab.h"
 #include "tw-approval-banner.h"
 #include "tw-handoff-banner.h"
@@ -28,6 +29,8 @@ TwHandoffBanner *tw_tab_page_get_handoff_banner (TwTabPage           *self);
 TwApprovalBanner *tw_tab_page_get_approval_banner (TwTabPage         *self);
 /* The annotation mode over the page (browser_annotate). */
 TwAnnotationLayer *tw_tab_page_get_annotation_layer (TwTabPage       *self);
+/* The bar while the person demonstrates steps (browser_demonstration). */
+TwDemonstrationBar *tw_tab_page_get_demonstration_bar (TwTabPage     *self);
 
 /* Only the page on screen draws what agents do; those behind it keep
  * running, but nobody looks at an overlay there. */

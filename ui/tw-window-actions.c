@@ -141,6 +141,15 @@ agent_tab_action (GSimpleAction *action,
       if (content != NULL)
         tw_annotation_layer_start (tw_tab_page_get_annotation_layer (content));
     }
+  else if (g_str_equal (name, "demonstrate-tab"))
+    {
+      TwTabPage *content = _tw_window_tab_get_content (user_data, tab);
+      g_autofree char *flow = tw_browser_dup_next_demonstration_name (TW_WINDOW (user_data)->browser);
+
+      /* The person's own steps, for the agents that wait for them. */
+      if (content != NULL)
+        tw_demonstration_bar_start (tw_tab_page_get_demonstration_bar (content), flow);
+    }
 }
 
 /* Moving a tab to another agent, or to the person (an empty agent id). */
@@ -219,6 +228,7 @@ static const GActionEntry window_actions[] = {
   { "handoff-done", agent_tab_action, "s" },
   { "handoff-cancel", agent_tab_action, "s" },
   { "annotate-tab", agent_tab_action, "s" },
+  { "demonstrate-tab", agent_tab_action, "s" },
   { "share-tab", agent_tab_action, "s" },
   { "unshare-tab", agent_tab_action, "s" },
   { "give-tab", give_tab_action, "(ss)" },

@@ -501,6 +501,12 @@ tab_view_setup_menu_cb (TwWindow   *self,
   item = g_menu_item_new (_("_Mark for Agent…"), NULL);
   g_menu_item_set_action_and_target (item, "win.annotate-tab", "s", tw_browser_tab_get_id (tab));
   g_menu_append_item (self->tab_menu_agents, item);
+  g_object_unref (item);
+
+  /* Showing an agent how it is done: the person's steps, recorded. */
+  item = g_menu_item_new (_("_Demonstrate…"), NULL);
+  g_menu_item_set_action_and_target (item, "win.demonstrate-tab", "s", tw_browser_tab_get_id (tab));
+  g_menu_append_item (self->tab_menu_agents, item);
 
   append_sharing_items (self, tab);
 }

@@ -541,6 +541,13 @@ tw_browser_run_async (TwBrowserService    *service,
                                    g_steal_pointer (&task));
       break;
 
+    /* Teach (issue 33): what the person demonstrates in the tab. It waits
+     * beside the tab's queue, which goes on running the agent's calls. */
+    case TW_TAB_COMMAND_DEMONSTRATION:
+      tw_browser_wait_demonstration (self, tab, params, caller, cancellable,
+                                     g_steal_pointer (&task));
+      break;
+
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "unknown browser command %d", command);

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
  * object, tw-browser-spare-view.c starts web processes ahead of need and
  * tw-browser-commands.c runs the tools' commands (TwBrowserService). */
 
+typedef struct _TwBrowserDemonstrations TwBrowserDemonstrations;
+
 typedef struct
 {
   char       **allowed_sites;
@@ -69,6 +71,9 @@ struct _TwBrowser
   GPtrArray            *approvals;   /* TwApproval waiting, oldest first */
   /* Each agent's colour and mark for this session (tw-agent-marks.h). */
   TwAgentMarks         *marks;
+  /* What the person demonstrated, and the calls that wait for it
+   * (tw-browser-demonstrations.c); made on first use. */
+  TwBrowserDemonstrations *demonstrations;
 };
 
 typedef struct
@@ -106,6 +111,18 @@ void          tw_browser_run_flow_command      (TwBrowser                 *self,
                                                 JsonObject                *params,
                                                 const TwCaller            *caller,
                                                 GTask                     *task);
+
+/* tw-browser-demonstrations.c: browser_demonstration. Saves what the
+ * person demonstrates in @tab as a flow, and finishes @task with it. */
+void          tw_browser_watch_demonstrations  (TwBrowser                 *self,
+                                                TwBrowserTab              *tab);
+void          tw_browser_wait_demonstration    (TwBrowser                 *self,
+                                                TwBrowserTab              *tab,
+                                                JsonObject                *params,
+                                                const TwCaller            *caller,
+                                                GCancellable              *cancellable,
+                                                GTask                     *task);
+void          tw_browser_demonstrations_dispose (TwBrowser                *self);
 
 /* tw-browser-owners.c */
 void          tw_browser_agent_free            (TwBrowserAgent            *agent);

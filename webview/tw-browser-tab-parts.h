@@ -82,6 +82,20 @@ struct _TwBrowserTab
    * next result of a call on this tab. */
   JsonObject     *annotation_waiting;
 
+  /* Demonstrate (tw-browser-tab-demonstrate.c): the person's steps while
+   * they record, where they started, the script that records in each new
+   * document, and what a waiting browser_demonstration call asks. */
+  gboolean        demonstrating;
+  gboolean        demo_stopping;
+  gboolean        demo_handler;
+  JsonArray      *demo_steps;
+  char           *demo_start_url;
+  WebKitUserScript *demo_script;
+  WebKitNavigationType demo_navigation_type;
+  gboolean        demo_navigation_gesture;
+  char           *demonstrate_message;
+  char           *demonstrate_agent;
+
   /* browser_handle_dialog: how the next dialog is answered, when an agent
    * said so; every other dialog gets the default answer. */
   gboolean        dialog_answer_set;
@@ -164,6 +178,9 @@ enum {
   PROP_BUSY,
   PROP_HANDOFF_MESSAGE,
   PROP_ANNOTATE_MESSAGE,
+  PROP_DEMONSTRATING,
+  PROP_DEMONSTRATED_STEPS,
+  PROP_DEMONSTRATE_MESSAGE,
   PROP_SHARED,
   PROP_APPROVAL,
   PROP_RESTING,
@@ -177,6 +194,7 @@ enum {
   ACTION_STARTED,
   ACTION_UPDATED,
   ACTION_FINISHED,
+  DEMONSTRATION_ENDED,
   N_SIGNALS
 };
 
@@ -279,6 +297,11 @@ void _tw_browser_tab_set_handoff (TwBrowserTab *self,
                                   GTask        *task,
                                   const char   *message,
                                   const char   *agent);
+
+/* tw-browser-tab-demonstrate.c */
+void _tw_browser_tab_init_demonstration (TwBrowserTab *self);
+/* Frees what a recording kept (tw_browser_tab_close() discards it first). */
+void _tw_browser_tab_clear_demonstration (TwBrowserTab *self);
 
 /* tw-browser-tab-actions.c */
 gboolean _tw_browser_tab_action_needs_refresh (TabCommand *cmd);

@@ -79,6 +79,27 @@ void          tw_browser_tab_end_queued          (TwBrowserTab          *self,
                                                   const GError          *error);
 gboolean      tw_browser_tab_is_closed           (TwBrowserTab          *self);
 
+/* A demonstration that ended (the "demonstration-ended" signal, for the
+ * browser, which saves it as a flow): its name (NULL: the browser names
+ * it), the page it started on, and its steps, each
+ * {action, role?, name?, value?, secret?, key?, url?, outcome?: {url,
+ * navigated}}; action is click, fill, check, uncheck, select, press,
+ * navigate or reload. Discarded: the person threw it away. */
+typedef struct
+{
+  char      *name;
+  char      *start_url;
+  JsonArray *steps;
+  gboolean   discarded;
+} TwDemonstration;
+
+void          _tw_browser_demonstration_free     (TwDemonstration       *demonstration);
+/* What an agent's waiting browser_demonstration call asks, and who asks;
+ * NULL when none waits ("demonstrate-message" notifies). */
+void          _tw_browser_tab_set_demonstrate_request (TwBrowserTab     *self,
+                                                       const char       *message,
+                                                       const char       *agent);
+
 /* {browserId, url, title, loading, private, owner} as browser_list_tabs reports it. */
 JsonObject   *tw_browser_tab_describe            (TwBrowserTab          *self);
 

@@ -122,6 +122,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->annotate_message, g_free);
   g_clear_pointer (&self->annotate_agent, g_free);
   g_clear_pointer (&self->annotation_waiting, json_object_unref);
+  _tw_browser_tab_clear_demonstration (self);
   g_clear_object (&self->approval);
   g_clear_pointer (&self->dialog_prompt_text, g_free);
   g_clear_pointer (&self->process_tabs, g_rc_box_release);
@@ -201,6 +202,18 @@ tw_browser_tab_get_property (GObject    *object,
 
     case PROP_ANNOTATE_MESSAGE:
       g_value_set_string (value, self->annotate_message);
+      break;
+
+    case PROP_DEMONSTRATING:
+      g_value_set_boolean (value, self->demonstrating);
+      break;
+
+    case PROP_DEMONSTRATED_STEPS:
+      g_value_set_uint (value, tw_browser_tab_get_n_demonstrated_steps (self));
+      break;
+
+    case PROP_DEMONSTRATE_MESSAGE:
+      g_value_set_string (value, self->demonstrate_message);
       break;
 
     case PROP_SHARED:
@@ -306,6 +319,16 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
   _tw_browser_tab_properties[PROP_ANNOTATE_MESSAGE] =
     g_param_spec_string ("annotate-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* See tw_browser_tab_start_demonstration(). */
+  _tw_browser_tab_properties[PROP_DEMONSTRATING] =
+    g_param_spec_boolean ("demonstrating", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _tw_browser_tab_properties[PROP_DEMONSTRATED_STEPS] =
+    g_param_spec_uint ("demonstrated-steps", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  _tw_browser_tab_properties[PROP_DEMONSTRATE_MESSAGE] =
+    g_param_spec_string ("demonstrate-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   _tw_browser_tab_properties[PROP_SHARED] =
     g_param_spec_boolean ("shared", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -388,6 +411,17 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
    * The page opened a window (window.open(), a target=_blank link). Its
    * browser must adopt @tab, or it goes away when the handler returns.
    */
+  /* TwBrowserTab::demonstration-ended:
+   * @demonstration: (type gpointer): the TwDemonstration, for the browser
+   *
+   * The person stopped or discarded a demonstration. */
+  _tw_browser_tab_signals[DEMONSTRATION_ENDED] =
+    g_signal_new ("demonstration-ended",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+
   _tw_browser_tab_signals[NEW_TAB] =
     g_signal_new ("new-tab",
                   G_TYPE_FROM_CLASS (klass),
@@ -466,6 +500,7 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
 
   _tw_browser_tab_init_load (self);
   _tw_browser_tab_init_dialogs (self);
+  _tw_browser_tab_init_demonstration (self);
 
   return self;
 }
@@ -835,6 +870,8 @@ tw_browser_tab_close (TwBrowserTab *self)
   error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
                        "tab %s was closed", self->id);
   _tw_browser_tab_fail_all_commands (self, error);
+  if (self->demonstrating)
+    tw_browser_tab_discard_demonstration (self);
 
   if (self->view != NULL)
     {

@@ -181,6 +181,26 @@ gboolean       tw_browser_tab_cancel_annotation    (TwBrowserTab *self);
 /* TRUE from sending until the marks are resolved and drawn. */
 gboolean       tw_browser_tab_get_annotation_sending (TwBrowserTab *self);
 
+/* Demonstrate (issue 33, "Teach"): while the person records, their own
+ * clicks and typing in the tab are kept as steps, by the role and name of
+ * the element as browser_snapshot prints it (what an agent's own actions
+ * in the tab do meanwhile is not kept). Starting does nothing (FALSE) while
+ * a recording runs; "demonstrating" and "demonstrated-steps" notify.
+ * Stopping ends the recording: the browser saves the steps as a flow named
+ * @name (NULL: "Demonstration N") and hands them to the agents that wait
+ * for them (browser_demonstration). Discarding throws them away. Both are
+ * FALSE when nothing records. */
+gboolean       tw_browser_tab_start_demonstration   (TwBrowserTab *self);
+gboolean       tw_browser_tab_get_demonstrating     (TwBrowserTab *self);
+guint          tw_browser_tab_get_n_demonstrated_steps (TwBrowserTab *self);
+gboolean       tw_browser_tab_stop_demonstration    (TwBrowserTab *self,
+                                                     const char   *name);
+gboolean       tw_browser_tab_discard_demonstration (TwBrowserTab *self);
+/* While an agent's browser_demonstration call waits for this tab, what it
+ * asks and who asks ("demonstrate-message" notifies); NULL otherwise. */
+const char    *tw_browser_tab_get_demonstrate_message (TwBrowserTab *self);
+const char    *tw_browser_tab_get_demonstrate_agent   (TwBrowserTab *self);
+
 /* Loads done by the person (address bar, toolbar). They do not wait for
  * anything and take effect at once; commands of agents still in flight see
  * the navigation as it happens. A URL that is not http(s) is refused with

@@ -144,6 +144,7 @@ tw_browser_add_tab (TwBrowser    *self,
   g_signal_connect_object (tw_browser_tab_get_view (tab), "load-changed",
                            G_CALLBACK (view_load_changed_cb), self, 0);
   tw_browser_approvals_watch_tab (self, tab);
+  tw_browser_watch_demonstrations (self, tab);
 
   g_list_store_append (self->tabs, tab);
 }
@@ -226,6 +227,7 @@ tw_browser_dispose (GObject *object)
   TwBrowser *self = TW_BROWSER (object);
 
   tw_browser_approvals_dispose (self);
+  tw_browser_demonstrations_dispose (self);
 
   if (self->tabs != NULL)
     tw_browser_close_all (self);

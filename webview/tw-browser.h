@@ -48,6 +48,10 @@ void                  tw_browser_close_tab           (TwBrowser     *self,
 /* Closes every tab, e.g. when the workspace's window goes away. */
 void                  tw_browser_close_all           (TwBrowser     *self);
 
+/* The name a demonstration stopped without one gets: "Demonstration N",
+ * the first such flow not saved yet (tw_browser_tab_stop_demonstration()). */
+char                 *tw_browser_dup_next_demonstration_name (TwBrowser *self);
+
 /* The workspace folder: the only place where tools may read or write files
  * (browser_screenshot's savePath). NULL, the default, allows none. */
 void                  tw_browser_set_workspace_dir   (TwBrowser     *self,

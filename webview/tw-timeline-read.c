@@ -209,17 +209,13 @@ flows_dir (TwTimeline *self)
   return g_build_filename (tw_timeline_get_dir (self), "flows", NULL);
 }
 
-char *
-tw_timeline_dup_flow_path (TwTimeline  *self,
-                           const char  *name,
-                           GError     **error)
+gboolean
+tw_timeline_check_flow_name (const char  *name,
+                             GError     **error)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *file = NULL;
   glong n_chars;
 
-  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
-  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (name != NULL, FALSE);
 
   n_chars = g_utf8_validate (name, -1, NULL) ? g_utf8_strlen (name, -1) : 0;
   if (n_chars < 1 || n_chars > FLOW_NAME_MAX_CHARS || name[0] == '.' || name[0] == ' ')
@@ -232,16 +228,33 @@ tw_timeline_dup_flow_path (TwTimeline  *self,
         goto invalid;
     }
 
-  dir = flows_dir (self);
-  file = g_strconcat (name, ".jsonl", NULL);
-
-  return g_build_filename (dir, file, NULL);
+  return TRUE;
 
 invalid:
   g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                "a flow's name is 1 to %d letters, digits, spaces, “-”, “_” or “.”, "
                "e.g. \"sign up\"", FLOW_NAME_MAX_CHARS);
-  return NULL;
+  return FALSE;
+}
+
+char *
+tw_timeline_dup_flow_path (TwTimeline  *self,
+                           const char  *name,
+                           GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (TW_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (!tw_timeline_check_flow_name (name, error))
+    return NULL;
+
+  dir = flows_dir (self);
+  file = g_strconcat (name, ".jsonl", NULL);
+
+  return g_build_filename (dir, file, NULL);
 }
 
 void

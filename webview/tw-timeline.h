@@ -71,6 +71,8 @@ gboolean    tw_timeline_settle_finish  (TwTimeline          *self,
  * the timeline makes room, for replaying. Names are 1 to 64 letters,
  * digits, spaces, "-", "_" or "."; anything else is
  * browser_invalid_argument. */
+gboolean    tw_timeline_check_flow_name (const char          *name,
+                                         GError             **error);
 char       *tw_timeline_dup_flow_path  (TwTimeline          *self,
                                         const char          *name,
                                         GError             **error);

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+#include <libsoup/soup.h>
+#include <X11/XKBlib.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
+
+#include "tw-browser.h"
+#include "tw-tab-page.h"
+#include "tw-timeline.h"
+#include "tw-window.h"
+#include "tw-test-webview.h"
+
+/* Teach (issue 33): the person demonstrates steps in a tab and an agent's
+ * waiting browser_demonstration call gets them, by role and name, and the
+ * name of a saved flow that browser_replay runs again.
+ *
+ * The person's input must be trusted, as a real person's is: the test
+ * moves the real X pointer and presses real keys with the XTEST extension
+ * of the X server (Xvfb has it), so GDK hands them to WebKit, which makes
+ * trusted DOM events of them. No window manager runs, so the test gives the
+ * window the X input focus itself (XSetInputFocus) for the keys to reach
+ * it. The agent's own calls meanwhile (a click, a checkbox) must not
+ * become steps. */
+
+#define WAIT_MS 60000
+
+static const TwCaller ada = { "agent-ada", "Ada", 0 };
+
+static SoupServer *server;
+static char *base_url;
+/* The bodies of the forms the server received, oldest first. */
+static GPtrArray *posted;
+
+/* A form the person fills and sends, and two controls outside it that the
+ * agent uses meanwhile. */
+static const char form_html[] =
+  "<!doctype html><html><head><title>Sign up</title>"
+  "<style>body { margin: 0; font: 16px sans-serif } input, button { margin: 12px; "
+  "font-size: 18px } #agree { width: 24px; height: 24px }</style></head><body>"
+  "<form method='post' action='/submit'>"
+  "<p><label>Email <input id='email' name='email' type='email'></label></p>"
+  "<p><input id='agree' name='agree' type='checkbox'><label for='agree'>I agree</label></p>"
+  "<p><button id='send'>Send</button></p>"
+  "</form>"
+  "<p><input id='subscribe' type='checkbox'><label for='subscribe'>Subscribe</label>"
+  "<button id='shuffle' type='button' onclick='this.dataset.n = (+this.dataset.n || 0) + 1'>"
+  "Shuffle</button></p>"
+  "<p><label>PIN <input id='pin' type='password'></label></p>"
+  "</body></html>";
+
+static const char thanks_html[] =
+  "<!doctype html><html><head><title>Thanks</title></head><body><h1>Thanks</h1></body></html>";
+
+static void
+serve (SoupServerMessage *msg,
+       const char        *path,
+       GHashTable        *query)
+{
+  if (g_str_equal (path, "/form"))
+    {
+      tw_test_serve_html (msg, form_html);
+      return;
+    }
+  if (g_str_equal (path, "/submit"))
+    {
+      SoupMessageBody *body = soup_server_message_get_request_body (msg);
+      g_autoptr(GBytes) bytes = soup_message_body_flatten (body);
+
+      g_ptr_array_add (posted, g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
+      tw_test_serve_html (msg, thanks_html);
+      return;
+    }
+  tw_test_serve_not_found (msg);
+}
+
+typedef struct
+{
+  TwBrowser          *browser;
+  TwTimeline         *timeline;
+  TwWindow           *window;
+  TwBrowserTab       *tab;
+  TwDemonstrationBar *bar;
+  char               *data_dir;
+} Fixture;
+
+static gboolean
+view_shown (gpointer data)
+{
+  GtkWidget *view = data;
+
+  return gtk_widget_get_mapped (view) && gtk_widget_get_width (view) > 0 &&
+         gtk_widget_get_height (view) > 0;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = g_strconcat (base_url, "form", NULL);
+  g_autofree char *dir = NULL;
+  GtkWidget *content;
+  AdwTabView *tabs;
+
+  g_ptr_array_set_size (posted, 0);
+  fixture->data_dir = g_dir_make_tmp ("tw-demonstrate-XXXXXX", NULL);
+  fixture->browser = tw_browser_new (NULL, NULL);
+  dir = g_build_filename (fixture->data_dir, "timeline", NULL);
+  fixture->timeline = tw_timeline_new (fixture->browser, dir);
+  fixture->window = tw_window_new (NULL, fixture->browser, "teach", fixture->data_dir);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  content = tw_window_get_tab_page (fixture->window, fixture->tab);
+  fixture->bar = tw_tab_page_get_demonstration_bar (TW_TAB_PAGE (content));
+
+  /* The person looks at the tab: it is the one shown. */
+  tabs = tw_window_get_tab_view (fixture->window);
+  for (int i = 0; i < adw_tab_view_get_n_pages (tabs); i++)
+    {
+      adw_tab_view_set_selected_page (tabs, adw_tab_view_get_nth_page (tabs, i));
+      if (tw_window_get_shown_page (fixture->window) == content)
+        break;
+    }
+  g_assert_true (tw_window_get_shown_page (fixture->window) == content);
+  tw_test_wait_until (view_shown, tw_browser_tab_get_view (fixture->tab), WAIT_MS, "the tab to show");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  tw_test_close_browser (&fixture->browser);
+  g_clear_object (&fixture->timeline);
+  tw_test_remove_tree (fixture->data_dir);
+  g_clear_pointer (&fixture->data_dir, g_free);
+}
+
+/* The person's hands: real X input */
+
+static Display *
+x_display (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+
+  return gdk_x11_display_get_xdisplay (display);
+}
+
+/* The middle of the element @selector matches, in the view's pixels. */
+static graphene_point_t
+element_middle (WebKitWebView *view,
+                const char    *selector)
+{
+  g_autofree char *script = g_strdup_printf ("(() => { const r = document.querySelector('%s')"
+                                             ".getBoundingClientRect(); "
+                                             "return JSON.stringify([r.x + r.width / 2, "
+                                             "r.y + r.height / 2]); })()", selector);
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, WAIT_MS);
+  g_autofree char *json = jsc_value_to_string (value);
+  g_autoptr(JsonNode) node = tw_test_parse_json (json);
+  JsonArray *xy = json_node_get_array (node);
+
+  return GRAPHENE_POINT_INIT (json_array_get_double_element (xy, 0),
+                              json_array_get_double_element (xy, 1));
+}
+
+/* A press of the left button on the element, where a person points. */
+static void
+person_clicks (WebKitWebView *view,
+               const char    *selector)
+{
+  GtkWidget *widget = GTK_WIDGET (view);
+  GtkNative *native = gtk_widget_get_native (widget);
+  Display *display = x_display (widget);
+  graphene_point_t middle = element_middle (view, selector);
+  graphene_point_t in_window;
+  double dx, dy;
+  int x, y;
+  Window child;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &middle, &in_window));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  XTranslateCoordinates (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                         DefaultRootWindow (display), (int) (in_window.x + dx),
+                         (int) (in_window.y + dy), &x, &y, &child);
+  XTestFakeMotionEvent (display, -1, x, y, CurrentTime);
+  XTestFakeButtonEvent (display, 1, True, CurrentTime);
+  XTestFakeButtonEvent (display, 1, False, CurrentTime);
+  XFlush (display);
+}
+
+/* Key presses of @text, with Shift where a character needs it. */
+static void
+person_types (WebKitWebView *view,
+              const char    *text)
+{
+  Display *display = x_display (GTK_WIDGET (view));
+  KeyCode shift = XKeysymToKeycode (display, XK_Shift_L);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      KeySym sym = gdk_unicode_to_keyval ((guchar) *p);
+      KeyCode code = XKeysymToKeycode (display, sym);
+      gboolean shifted;
+
+      g_assert_cmpuint (code, !=, 0);
+      shifted = XkbKeycodeToKeysym (display, code, 0, 0) != sym;
+      if (shifted)
+        XTestFakeKeyEvent (display, shift, True, CurrentTime);
+      XTestFakeKeyEvent (display, code, True, CurrentTime);
+      XTestFakeKeyEvent (display, code, False, CurrentTime);
+      if (shifted)
+        XTestFakeKeyEvent (display, shift, False, CurrentTime);
+    }
+  XFlush (display);
+}
+
+/* Without a window manager nobody gives the window the keyboard: the
+ * person's click would, so the test does. */
+static gboolean
+window_active (gpointer data)
+{
+  return gtk_window_is_active (data);
+}
+
+static void
+focus_window (TwWindow *window)
+{
+  GtkNative *native = GTK_NATIVE (window);
+  Display *display = x_display (GTK_WIDGET (window));
+
+  XSetInputFocus (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                  RevertToParent, CurrentTime);
+  XFlush (display);
+  tw_test_wait_until (window_active, window, WAIT_MS, "the window to get the keyboard");
+}
+
+/* What the page says */
+
+static char *
+page_string (WebKitWebView *view,
+             const char    *script)
+{
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, WAIT_MS);
+
+  return jsc_value_to_string (value);
+}
+
+typedef struct
+{
+  WebKitWebView *view;
+  const char    *script;
+  const char    *expected;
+} PageWait;
+
+static gboolean
+page_says (gpointer data)
+{
+  PageWait *wait = data;
+  g_autofree char *actual = page_string (wait->view, wait->script);
+
+  return g_strcmp0 (actual, wait->expected) == 0;
+}
+
+static void
+wait_for_page (WebKitWebView *view,
+               const char    *script,
+               const char    *expected)
+{
+  PageWait wait = { view, script, expected };
+
+  tw_test_wait_until (page_says, &wait, WAIT_MS, script);
+}
+
+/* The tab and the bar */
+
+typedef struct
+{
+  TwBrowserTab *tab;
+  guint         n;
+} StepsWait;
+
+static gboolean
+steps_reached (gpointer data)
+{
+  StepsWait *wait = data;
+
+  return tw_browser_tab_get_n_demonstrated_steps (wait->tab) >= wait->n;
+}
+
+static void
+wait_for_steps (TwBrowserTab *tab,
+                guint         n)
+{
+  StepsWait wait = { tab, n };
+
+  tw_test_wait_until (steps_reached, &wait, WAIT_MS, "the person's steps");
+}
+
+static gboolean
+asked (gpointer data)
+{
+  return tw_browser_tab_get_demonstrate_message (data) != NULL;
+}
+
+static TwToolCall *
+start_demonstration (Fixture       *fixture,
+                     TwTestOutcome *state)
+{
+  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", "
+                                           "\"message\": \"Show me how you sign up.\"}",
+                                           tw_browser_tab_get_id (fixture->tab));
+  TwToolCall *call;
+
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
+                             args, state);
+  tw_test_wait_until (asked, fixture->tab, WAIT_MS, "the agent's request");
+
+  return call;
+}
+
+static char *
+ref_of (Fixture    *fixture,
+        const char *role_and_name)
+{
+  g_autofree char *args = tw_test_tab_id_args (fixture->tab);
+  g_autoptr(JsonObject) snapshot = NULL;
+
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada,
+                                   "browser_snapshot", args);
+
+  return tw_test_find_ref (tw_test_result_text (snapshot), role_and_name);
+}
+
+static void
+agent_clicks (Fixture    *fixture,
+              const char *role_and_name)
+{
+  g_autofree char *ref = ref_of (fixture, role_and_name);
+  g_autofree char *args = NULL;
+  g_autoptr(JsonObject) result = NULL;
+
+  g_assert_nonnull (ref);
+  args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}",
+                          tw_browser_tab_get_id (fixture->tab), ref);
+  result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_click", args);
+}
+
+static void
+test_demonstrated (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) replayed = NULL;
+  g_autofree char *flow_path = NULL;
+  g_autofree char *thanks = g_strconcat (base_url, "submit", NULL);
+  g_autofree char *opened = g_strdup_printf ("3. click button \"Send\" → opened %s", thanks);
+  const char *text;
+
+  /* Demonstrate… in the tab's menu: the bar shows, named for the flow. */
+  g_assert_false (tw_demonstration_bar_get_shown (fixture->bar));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.demonstrate-tab", "s",
+                                             tw_browser_tab_get_id (fixture->tab)));
+  g_assert_true (tw_browser_tab_get_demonstrating (fixture->tab));
+  g_assert_true (tw_demonstration_bar_get_shown (fixture->bar));
+  g_assert_cmpstr (tw_demonstration_bar_get_name (fixture->bar), ==, "Demonstration 1");
+
+  /* The agent asks, and waits; its other calls on the tab go on
+   * meanwhile, and are none of the person's steps. */
+  call = start_demonstration (fixture, &state);
+  g_assert_cmpuint (state.n_progress, >=, 1);
+  agent_clicks (fixture, "checkbox \"Subscribe\"");
+  agent_clicks (fixture, "button \"Shuffle\"");
+  wait_for_page (view, "String(document.querySelector('#subscribe').checked)", "true");
+  g_assert_false (state.done);
+
+  /* The person: types an address, ticks the box, sends. */
+  person_clicks (view, "#email");
+  wait_for_page (view, "document.activeElement.id", "email");
+  focus_window (fixture->window);
+  person_types (view, "a@b.c");
+  wait_for_page (view, "document.querySelector('#email').value", "a@b.c");
+  person_clicks (view, "#agree");
+  wait_for_page (view, "String(document.querySelector('#agree').checked)", "true");
+  person_clicks (view, "#send");
+  wait_for_steps (fixture->tab, 3);
+  wait_for_page (view, "document.title", "Thanks");
+  g_assert_cmpuint (posted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=a%40b.c&agree=on");
+
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  g_assert_false (tw_test_result_is_error (result));
+  text = tw_test_result_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The person demonstrated 3 steps"));
+  g_assert_nonnull (strstr (text, "flow: Demonstration 1"));
+  g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"a@b.c\"\n"));
+  g_assert_nonnull (strstr (text, "\n2. check checkbox \"I agree\"\n"));
+  g_assert_nonnull (strstr (text, opened));
+  g_assert_null (strstr (text, "Subscribe"));
+  g_assert_null (strstr (text, "Shuffle"));
+  g_assert_false (tw_browser_tab_get_demonstrating (fixture->tab));
+  g_assert_null (tw_browser_tab_get_demonstrate_message (fixture->tab));
+  g_assert_false (tw_demonstration_bar_get_shown (fixture->bar));
+
+  flow_path = g_build_filename (tw_timeline_get_dir (fixture->timeline), "flows",
+                                "Demonstration 1.jsonl", NULL);
+  g_assert_true (g_file_test (flow_path, G_FILE_TEST_IS_REGULAR));
+
+  /* The flow runs again in a new tab, and the server gets the same form. */
+  replayed = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_replay",
+                                   "{\"flow\": \"Demonstration 1\"}");
+  g_test_message ("%s", tw_test_result_text (replayed));
+  g_assert_nonnull (strstr (tw_test_result_text (replayed), "every step as recorded"));
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (replayed), "browserId"),
+                   !=, tw_browser_tab_get_id (fixture->tab));
+  g_assert_cmpuint (posted->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (posted, 1), ==, g_ptr_array_index (posted, 0));
+}
+
+static void
+test_discarded (Fixture       *fixture,
+                gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *flows = NULL;
+
+  call = start_demonstration (fixture, &state);
+  /* Asked, the bar offers to start. */
+  g_assert_true (tw_demonstration_bar_get_shown (fixture->bar));
+  g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
+  g_assert_false (tw_demonstration_bar_start (fixture->bar, NULL));
+
+  person_clicks (view, "#agree");
+  wait_for_steps (fixture->tab, 1);
+  g_assert_true (tw_demonstration_bar_discard (fixture->bar));
+  g_assert_false (tw_demonstration_bar_discard (fixture->bar));
+
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  g_assert_false (tw_test_result_is_error (result));
+  g_test_message ("%s", tw_test_result_text (result));
+  g_assert_true (g_str_has_prefix (tw_test_result_text (result),
+                                   "The person discarded the demonstration; nothing was saved."));
+  g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result), "outcome"),
+                   ==, "discarded");
+  g_assert_false (tw_demonstration_bar_get_shown (fixture->bar));
+
+  /* Nothing saved. */
+  flows = g_build_filename (tw_timeline_get_dir (fixture->timeline), "flows", NULL);
+  g_assert_false (g_file_test (flows, G_FILE_TEST_EXISTS));
+}
+
+/* A password's step is kept, never its value. */
+static void
+test_password (Fixture       *fixture,
+               gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *structured = NULL;
+  g_autofree char *flow_path = NULL;
+  g_autofree char *flow = NULL;
+  const char *text;
+
+  call = start_demonstration (fixture, &state);
+  g_assert_true (tw_demonstration_bar_start (fixture->bar, "sign in"));
+
+  person_clicks (view, "#pin");
+  wait_for_page (view, "document.activeElement.id", "pin");
+  focus_window (fixture->window);
+  person_types (view, "hunter2");
+  wait_for_page (view, "document.querySelector('#pin').value", "hunter2");
+  person_clicks (view, "#agree");
+  wait_for_steps (fixture->tab, 2);
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  g_assert_false (tw_test_result_is_error (result));
+  text = tw_test_result_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "flow: sign in"));
+  g_assert_nonnull (strstr (text, "\"PIN\" = ••• (a password: its value is never recorded"));
+  g_assert_nonnull (strstr (text, "\n2. check checkbox \"I agree\""));
+  structured = tw_test_object_to_string (tw_test_result_structured (result));
+  g_assert_null (strstr (text, "hunter2"));
+  g_assert_null (strstr (structured, "hunter2"));
+
+  flow_path = g_build_filename (tw_timeline_get_dir (fixture->timeline), "flows", "sign in.jsonl", NULL);
+  g_assert_true (g_file_get_contents (flow_path, &flow, NULL, NULL));
+  g_assert_null (strstr (flow, "hunter2"));
+}
+
+static void
+test_bad_input (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *no_message = g_strdup_printf ("{\"browserId\": \"%s\"}",
+                                                 tw_browser_tab_get_id (fixture->tab));
+  g_autofree char *short_wait = g_strdup_printf ("{\"browserId\": \"%s\", \"message\": \"x\", "
+                                                 "\"timeoutMs\": 5}",
+                                                 tw_browser_tab_get_id (fixture->tab));
+  g_autoptr(JsonObject) missing = NULL;
+  g_autoptr(JsonObject) too_short = NULL;
+  g_autoptr(JsonObject) no_tab = NULL;
+
+  missing = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
+                               no_message);
+  g_assert_cmpstr (tw_test_result_error_code (missing), ==, "browser_invalid_argument");
+  too_short = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
+                                 short_wait);
+  g_assert_cmpstr (tw_test_result_error_code (too_short), ==, "browser_invalid_argument");
+  no_tab = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
+                              "{\"browserId\": \"b999\", \"message\": \"x\"}");
+  g_assert_cmpstr (tw_test_result_error_code (no_tab), ==, "browser_not_found");
+  g_assert_true (g_str_has_prefix (tw_test_result_text (no_tab), "Error: browser_not_found"));
+
+  /* None of them left a call waiting or started a recording. */
+  g_assert_null (tw_browser_tab_get_demonstrate_message (fixture->tab));
+  g_assert_false (tw_browser_tab_get_demonstrating (fixture->tab));
+  g_assert_false (tw_demonstration_bar_get_shown (fixture->bar));
+  /* Stopping or discarding what does not record does nothing. */
+  g_assert_false (tw_demonstration_bar_stop (fixture->bar));
+  g_assert_false (tw_demonstration_bar_discard (fixture->bar));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      tw_test_skip_or_fail ("the person's input is real X input (XTEST): no X display");
+      return 0;
+    }
+
+  posted = g_ptr_array_new_with_free_func (g_free);
+  server = tw_test_server_new (serve, &base_url);
+
+  g_test_add ("/ui/teach/demonstrate/demonstrated", Fixture, NULL,
+              fixture_set_up, test_demonstrated, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/discarded", Fixture, NULL,
+              fixture_set_up, test_discarded, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/password", Fixture, NULL,
+              fixture_set_up, test_password, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/bad-input", Fixture, NULL,
+              fixture_set_up, test_bad_input, fixture_tear_down);
+
+  ret = g_test_run ();
+
+  g_clear_object (&server);
+  g_clear_pointer (&base_url, g_free);
+  g_clear_pointer (&posted, g_ptr_array_unref);
+
+  return ret;
+}
