@@ -113,7 +113,7 @@ export default [
   // What the C side wraps around the runtime and the agent's function
   // (webview/tw-script.c expands the tabwright* names), and the body of
   // every call into the runtime: function bodies, run with their arguments
-  // (fn, args, nextRef; nonce, maxBytes).
+  // (fn, args, nextRef, held; nonce, maxBytes).
   {
     files: [`${runtimeDir}/call/*.js`, 'webview/page-world/evaluate-*.js'],
     languageOptions: {
@@ -122,7 +122,7 @@ export default [
       parserOptions: { ecmaFeatures: { globalReturn: true } },
       globals: {
         ...globals.browser, __tabwright: 'readonly', fn: 'readonly', args: 'readonly',
-        nextRef: 'readonly', nonce: 'readonly', maxBytes: 'readonly',
+        nextRef: 'readonly', held: 'readonly', nonce: 'readonly', maxBytes: 'readonly',
         tabwrightModules: 'readonly', tabwrightAgentFunction: 'readonly',
         tabwrightHelperName: 'readonly', tabwrightHelperSource: 'readonly',
       },

@@ -8,6 +8,7 @@
 #include "tw-script.h"
 
 #include "tw-error.h"
+#include "tw-json.h"
 
 #define RUNTIME_RESOURCE_PATH      "/io/github/tabwright/Tabwright/runtime/"
 #define RUNTIME_CALL_RESOURCE_PATH "/io/github/tabwright/Tabwright/runtime-call/"
@@ -31,6 +32,12 @@ struct _TwPageRuntime
   guint             commits;
   gboolean          crashed;
   gboolean          unanswered;  /* the last call timed out unanswered */
+
+  /* The last long text the page sent (a snapshot, say) and the page's id
+   * for it: when a call would answer the same text again, the page sends
+   * the id instead, and the text is taken from here (api.js). */
+  char             *held_text;   /* GRefString */
+  char             *held_id;
 };
 
 G_DEFINE_FINAL_TYPE (TwPageRuntime, tw_page_runtime, G_TYPE_OBJECT)
@@ -95,6 +102,9 @@ on_load_changed_cb (TwPageRuntime   *self,
   if (load_event == WEBKIT_LOAD_COMMITTED)
     {
       self->commits++;
+      /* The new document never saw the held text. */
+      g_clear_pointer (&self->held_text, g_ref_string_release);
+      g_clear_pointer (&self->held_id, g_free);
       self->crashed = FALSE;
       self->unanswered = FALSE;
     }
@@ -129,6 +139,8 @@ tw_page_runtime_dispose (GObject *object)
   g_clear_pointer (&self->script, webkit_user_script_unref);
   g_clear_pointer (&self->page_world_script, webkit_user_script_unref);
   g_clear_weak_pointer (&self->view);
+  g_clear_pointer (&self->held_text, g_ref_string_release);
+  g_clear_pointer (&self->held_id, g_free);
 
   G_OBJECT_CLASS (tw_page_runtime_parent_class)->dispose (object);
 }
@@ -210,6 +222,10 @@ typedef struct
   guint         commits;
   gboolean      installed;
   gboolean      completed;
+  /* The text the page holds beside this call, as sent with it: an answer
+   * that names it takes it from here, whatever later calls hold. */
+  char         *held_text;   /* GRefString */
+  char         *held_id;
 } CallData;
 
 static void
@@ -220,6 +236,8 @@ call_data_free (CallData *data)
 
   g_free (data->function_name);
   g_free (data->args_json);
+  g_clear_pointer (&data->held_text, g_ref_string_release);
+  g_free (data->held_id);
   g_clear_object (&data->page_cancellable);
   g_clear_object (&data->caller_cancellable);
   g_free (data);
@@ -509,8 +527,10 @@ call_take_answer (GTask      *task,
   JsonObject *answer;
   JsonNode *root;
 
-  /* The value takes the text that came beside it: its object stays open. */
-  parser = text != NULL ? json_parser_new () : json_parser_new_immutable ();
+  /* The value takes the text that came beside it, or the one held for it:
+   * its object stays open. */
+  parser = text != NULL || strstr (json, "\"textHeld\"") != NULL ? json_parser_new ()
+                                                                 : json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, json, -1, &error) ||
       (root = json_parser_get_root (parser)) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (root))
@@ -523,6 +543,28 @@ call_take_answer (GTask      *task,
 
   answer = json_node_get_object (root);
   self->unanswered = FALSE;
+
+  /* A long text: the page keeps its id, so that the same text again comes
+   * as the id alone. */
+  if (text != NULL && json_object_has_member (answer, "textId"))
+    {
+      g_clear_pointer (&self->held_text, g_ref_string_release);
+      g_free (self->held_id);
+      self->held_text = g_ref_string_new (text);
+      self->held_id = g_strdup (tw_json_get_string (answer, "textId", ""));
+    }
+  else if (text == NULL && json_object_has_member (answer, "textHeld"))
+    {
+      if (data->held_id == NULL ||
+          g_strcmp0 (tw_json_get_string (answer, "textHeld", NULL), data->held_id) != 0)
+        {
+          call_return_error (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                "The page runtime answered %s with a text it "
+                                                "never sent", data->function_name));
+          return;
+        }
+      text = data->held_text;
+    }
 
   if (json_object_has_member (answer, "nextRef"))
     {
@@ -605,6 +647,14 @@ call_start (GTask *task)
     }
   /* JavaScript numbers are doubles; refs stay far below 2^53. */
   g_variant_dict_insert (&dict, "nextRef", "d", (double) self->next_ref);
+  g_clear_pointer (&data->held_text, g_ref_string_release);
+  g_clear_pointer (&data->held_id, g_free);
+  if (self->held_id != NULL)
+    {
+      data->held_text = g_ref_string_acquire (self->held_text);
+      data->held_id = g_strdup (self->held_id);
+    }
+  g_variant_dict_insert (&dict, "held", "s", self->held_id != NULL ? self->held_id : "");
 
   webkit_web_view_call_async_javascript_function (self->view,
                                                   tw_page_runtime_get_call_body (), -1,

@@ -26,14 +26,27 @@ const Api = {
   // The tab's call (call/call.js): the same answer, except that a long
   // text in the value (a snapshot, the text of a page) comes beside the
   // JSON, as [json, text], so that it is neither escaped here nor parsed
-  // there (TwPageRuntime puts it back in the value).
-  callFromTab (name, argsJson, nextRef) {
-    return Api.answer(name, argsJson, nextRef, 0, true);
+  // there (TwPageRuntime puts it back in the value). Such a text gets an
+  // id, which the tab keeps with it and names in its next calls (held):
+  // the same text again, a snapshot of a page that did not change, is
+  // answered with the id alone, and the tab puts back the text it holds.
+  callFromTab (name, argsJson, nextRef, held) {
+    return Api.answer(name, argsJson, nextRef, 0, held === undefined ? '' : held);
   },
 
   // Past this many characters, a text travels beside the JSON.
   APART: 4096,
 
+  // The last text sent beside the JSON and its id: ids are unique to this
+  // document's runtime, so an id the tab holds from another document never
+  // matches.
+  sentText: null,
+  sentId: '',
+  sentCount: 0,
+  NONCE: Math.random().toString(36).slice(2, 10),
+
+  // apart: false for calls from another frame's runtime, else the id of
+  // the text the tab holds ('' for none).
   answer (name, argsJson, nextRef, frame, apart) {
     Refs.sync(nextRef);
     if (typeof frame === 'number' && frame > 0)
@@ -60,11 +73,18 @@ const Api = {
   ok (value, apart) {
     try {
       const v = value === undefined ? null : value;
-      if (apart === true && v !== null && typeof v === 'object' && !Array.isArray(v) &&
+      if (typeof apart === 'string' && v !== null && typeof v === 'object' && !Array.isArray(v) &&
           typeof v.text === 'string' && v.text.length > Api.APART) {
         const rest = Object.assign({}, v);
         delete rest.text;
-        return [JSON.stringify({ ok: true, value: rest, nextRef: Refs.next }),
+        // The same characters as the text the tab holds: the tab has them.
+        if (apart !== '' && apart === Api.sentId && v.text === Api.sentText) {
+          rest.held = true;
+          return JSON.stringify({ ok: true, value: rest, nextRef: Refs.next, textHeld: apart });
+        }
+        Api.sentId = Api.NONCE + '.' + (++Api.sentCount);
+        Api.sentText = v.text;
+        return [JSON.stringify({ ok: true, value: rest, nextRef: Refs.next, textId: Api.sentId }),
                 v.text];
       }
       return JSON.stringify({ ok: true, value: v, nextRef: Refs.next });

@@ -152,6 +152,8 @@ const Snapshot = {
     reply.printMs = Math.round(compared - walked);
     // The diff, when asked for, and the reply.
     reply.diffMs = Math.round(Base.now() - compared);
+    // All of the call, for the app's log.
+    reply.runMs = Math.round((Base.now() - ctx.start) * 10) / 10;
     return reply;
   },
 
@@ -252,12 +254,13 @@ const Snapshot = {
     const used = head.length;
     const first = i;
     let body;
-    const kept = Snapshot.rendered;
+    let kept = Snapshot.rendered;
     if (kept !== null && kept.lines === lines && kept.first === first && kept.used === used &&
         kept.maxChars === maxChars) {
       i = kept.end;
       body = kept.body;
     } else {
+      kept = null;
       const parts = [];
       let room = used;
       for (; i < lines.length; i++) {
@@ -282,18 +285,32 @@ const Snapshot = {
         break;
       }
       body = parts.length > 0 ? '\n' + parts.join('\n') : '';
-      Snapshot.rendered = { lines, first, used, maxChars, end: i, body };
+      Snapshot.rendered = {
+        lines, first, used, maxChars, end: i, body, head: null, text: null, cursor: null,
+      };
     }
     const reply = { url: page.url, title: page.title, truncated: i < lines.length };
+    // A frame's own snapshot (of one of its refs) is continued there.
+    const cursor = i < lines.length
+      ? (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i : null;
+    if (cursor !== null)
+      reply.nextCursor = cursor;
+    // The same text as the last reply is the same string, which api.js
+    // tells from the one the tab holds at a glance.
+    const now = Snapshot.rendered;
+    if (kept !== null && kept.head === head && kept.cursor === cursor) {
+      reply.text = kept.text;
+      return reply;
+    }
     let text = head + body;
-    if (i < lines.length) {
-      // A frame's own snapshot (of one of its refs) is continued there.
-      const cursor = (Frames.number !== 0 ? 'f' + Frames.number + ':' : '') + page.id + ':' + i;
+    if (cursor !== null) {
       text += '\n… cut at ' + maxChars + ' characters: call browser_snapshot again ' +
               'with cursor "' + cursor + '" to continue';
-      reply.nextCursor = cursor;
     }
     reply.text = text;
+    now.head = head;
+    now.text = text;
+    now.cursor = cursor;
     return reply;
   },
 
