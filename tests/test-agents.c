@@ -1642,11 +1642,14 @@ test_agent_session_menu (Fixture       *f,
   g_autofree char *apart = NULL;
   g_autofree char *second_apart = NULL;
   g_autofree char *back = NULL;
+  g_autofree char *third_back = NULL;
+  const TwAgentPolicy own_sessions = { NULL, NULL, 0, "own" };
   TwAgentTerminal *terminal;
   GtkMenuButton *button;
   GMenuModel *menu;
   TwAgent *agent;
   TwAgent *second;
+  TwAgent *third;
   const char *kept_session = NULL;
 
   server = tw_test_server_new (cookie_handler, &base);
@@ -1712,9 +1715,21 @@ test_agent_session_menu (Fixture       *f,
   back = agent_visit (f, agent, show_url);
   g_assert_cmpstr (back, ==, "cookie: flavour=oat");
 
+  /* Kept as the workspace's, it holds even where the workspace puts its
+   * agents on sessions of their own. */
+  tw_browser_set_policy (f->browser, &own_sessions);
+  third = tw_agent_manager_launch (manager, "custom", "sleep 60", &error);
+  g_assert_no_error (error);
+  tw_test_wait_until (agent_is_settled, third, WAIT_LIMIT_MS, "the third agent to start");
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, tw_agent_get_id (third)), ==,
+                   "workspace");
+  third_back = agent_visit (f, third, show_url);
+  g_assert_cmpstr (third_back, ==, "cookie: flavour=oat");
+
   tw_agent_manager_stop_all (manager);
   tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
   tw_test_wait_until (agent_has_ended, second, WAIT_LIMIT_MS, "the second agent to hang up");
+  tw_test_wait_until (agent_has_ended, third, WAIT_LIMIT_MS, "the third agent to hang up");
   g_settings_reset (settings, "agent-preset-sessions");
 }
 

@@ -122,10 +122,12 @@ tab_waits_for (TwOverview   *self,
   if (tw_browser_tab_get_handoff_message (tab) != NULL)
     return *owned = g_strdup_printf (_("Waits for you: %s"), tw_browser_tab_get_handoff_message (tab));
 
-  /* Translators: a step waiting for the person's OK, e.g. "Asks to run a
-   * script in the page". */
   if (approval != NULL && !tw_approval_get_answered (approval))
-    return *owned = g_strdup_printf (_("Asks to %s"), tw_approval_get_summary (approval));
+    {
+      /* Translators: a step waiting for the person's OK, e.g. "Asks to run
+       * a script in the page". */
+      return *owned = g_strdup_printf (_("Asks to %s"), tw_approval_get_summary (approval));
+    }
 
   if (reason != NULL)
     return reason;

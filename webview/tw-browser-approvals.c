@@ -64,8 +64,9 @@ policy_set (TwBrowserPolicy     *policy,
     g_clear_pointer (&policy->allowed_sites, g_strfreev);
   policy->approve = g_strdupv ((char **) from->approve);
   policy->approval_timeout_s = from->approval_timeout_s;
-  if (from->session != NULL && from->session[0] != '\0' &&
-      !g_str_equal (from->session, "workspace"))
+  /* "workspace" is kept too: a preset's "workspace" holds its agents on
+   * the workspace's session when the workspace puts agents on their own. */
+  if (from->session != NULL && from->session[0] != '\0')
     policy->session = g_strdup (from->session);
 }
 

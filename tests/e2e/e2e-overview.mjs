@@ -79,6 +79,11 @@ function readOverview(tree) {
   return groups;
 }
 
+// What the test never reads, left out of the tree so reading it stays
+// quick: the tab strips, the tabs' pages, the activity feed and the agents'
+// terminals (GTK 4.8 names an unlabelled element after its type).
+const SKIP = ['AdwTabBar', 'TwTabDeck', 'TwActivityFeed', 'TwAgentPane'];
+
 // Which tab the window shows: the address bar holds its address.
 function shownAddress(tree) {
   const entry = nodes(tree).find(({ node }) => (node.role === 'entry' || node.role === 'text') &&
@@ -146,7 +151,7 @@ test('the overview shows every tab with its agent, what each agent does and whic
     await windowAction(app, 'SetState', 'overview', '<true>', '{}');
     let shown;
     await waitUntil('the overview to show seven tabs and what each agent does', async () => {
-      const tree = await readTree(bus, app.pid);
+      const tree = await readTree(bus, app.pid, SKIP);
       shown = tree && readOverview(tree);
       return shown && [...shown.values()].reduce((n, g) => n + g.cards.length, 0) === 7 &&
         agents.every((agent) => shown.get(agent.name)?.doing.startsWith('Now: evaluate') ||
@@ -179,12 +184,12 @@ test('the overview shows every tab with its agent, what each agent does and whic
     assert.ok(waitingCards[0].texts.includes('Asks to run a script in the page'), `shown on the card: ${waitingCards[0].texts}`);
 
     // Choosing a card brings its tab forward and leaves the overview.
-    const before = shownAddress(await readTree(bus, app.pid));
+    const before = shownAddress(await readTree(bus, app.pid, SKIP));
     const target = agents[1].tabs[1];
     assert.notEqual(before, target.url, 'another tab is shown before');
-    await act(bus, app.pid, 'push button', `Show tab ${target.browserId}: ${target.title}`);
+    await act(bus, app.pid, 'push button', `Show tab ${target.browserId}: ${target.title}`, 'click', SKIP);
     await waitUntil('the chosen tab to come forward', async () => {
-      const tree = await readTree(bus, app.pid);
+      const tree = await readTree(bus, app.pid, SKIP);
       return readOverview(tree) === null && shownAddress(tree) === target.url;
     }, { timeoutMs: 30000, intervalMs: 200 });
 

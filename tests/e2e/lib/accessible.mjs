@@ -24,6 +24,19 @@ const REGISTRIES = ['/usr/libexec/at-spi2-registryd', '/usr/lib/at-spi2-core/at-
 // may not.
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
+// A test that fails before it stops its bus leaves nothing running.
+const liveChildren = new Set();
+process.on('exit', () => {
+  for (const child of liveChildren)
+    child.kill('SIGKILL');
+});
+
+function track(child) {
+  liveChildren.add(child);
+  child.on('exit', () => liveChildren.delete(child));
+  return child;
+}
+
 function firstExisting(paths) {
   return paths.find((p) => fs.existsSync(p)) ?? null;
 }
@@ -45,8 +58,8 @@ export async function accessibilityOptions() {
 // Stop it after the app, which would otherwise lose the bus under it.
 export async function startAccessibilityBus() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-a11y-'));
-  const daemon = spawn('dbus-daemon', [`--config-file=${firstExisting(BUS_CONFIGS)}`, '--nofork',
-    '--nopidfile', '--print-address=1', `--address=unix:dir=${dir}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const daemon = track(spawn('dbus-daemon', [`--config-file=${firstExisting(BUS_CONFIGS)}`, '--nofork',
+    '--nopidfile', '--print-address=1', `--address=unix:dir=${dir}`], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let output = '';
   const address = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the accessibility bus printed no address')), 10000);
@@ -64,7 +77,7 @@ export async function startAccessibilityBus() {
     });
   });
   const env = { ...process.env, AT_SPI_BUS_ADDRESS: address };
-  const registry = spawn(firstExisting(REGISTRIES), [], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const registry = track(spawn(firstExisting(REGISTRIES), [], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
 
   const stopOne = async (child) => {
     if (child.exitCode !== null || child.signalCode !== null)
@@ -92,15 +105,16 @@ export async function startAccessibilityBus() {
 async function reader(bus, args) {
   const result = await run(PYTHON, [READER, ...args], {
     env: { ...process.env, AT_SPI_BUS_ADDRESS: bus.address },
-    timeoutMs: 60000,
+    timeoutMs: 180000,
   });
   return result;
 }
 
 // The accessible tree of the app of process @pid, or null while it is not
-// on the bus yet: { role, name, description, text?, states, actions?, children }.
-export async function readTree(bus, pid) {
-  const result = await reader(bus, ['tree', String(pid)]);
+// on the bus yet: { role, name, description, text?, states, actions?, children },
+// without the insides of the elements named in @skip.
+export async function readTree(bus, pid, skip = []) {
+  const result = await reader(bus, ['tree', String(pid), ...skip]);
   if (result.code === 2)
     return null;
   if (result.code !== 0)
@@ -109,9 +123,10 @@ export async function readTree(bus, pid) {
 }
 
 // Does @action ("click") on the first visible element of @role named
-// @name in the app of process @pid, as a screen reader's user would.
-export async function act(bus, pid, role, name, action = 'click') {
-  const result = await reader(bus, ['act', String(pid), role, name, action]);
+// @name in the app of process @pid, outside the elements named in @skip,
+// as a screen reader's user would.
+export async function act(bus, pid, role, name, action = 'click', skip = []) {
+  const result = await reader(bus, ['act', String(pid), role, name, action, ...skip]);
   if (result.code !== 0)
     throw new Error(`cannot ${action} ${role} "${name}" (${result.code}): ${result.stderr}`);
 }

@@ -4,14 +4,16 @@
 # accessibility bus (AT_SPI_BUS_ADDRESS), for the end-to-end tests
 # (tests/e2e/lib/accessible.mjs runs it).
 #
-#   accessible.py tree PID
+#   accessible.py tree PID [SKIP...]
 #       prints, as JSON, the tree of the application of process PID:
 #       {role, name, description, text, states, actions, children}, without
-#       what is hidden and without the insides of terminals and web pages.
-#   accessible.py act PID ROLE NAME [ACTION]
-#       does ACTION ("click" unless given) on the first visible element of
-#       ROLE named NAME, as a screen reader's user would; fails when there
-#       is none.
+#       what is hidden, the insides of terminals and web pages, and the
+#       insides of elements named SKIP (each element is a few calls to the
+#       app: a big tree takes long on a loaded machine).
+#   accessible.py act PID ROLE NAME ACTION [SKIP...]
+#       does ACTION (e.g. "click") on the first visible element of ROLE
+#       named NAME, outside the elements named SKIP, as a screen reader's
+#       user would; fails when there is none.
 
 import json
 import sys
@@ -56,7 +58,7 @@ def actions_of(node):
     return [Atspi.Action.get_action_name(node, i) for i in range(Atspi.Action.get_n_actions(node))]
 
 
-def walk(node, depth=0):
+def walk(node, skip, depth=0):
     states = states_of(node)
     if 'visible' not in states and depth > 0:
         return None
@@ -74,27 +76,28 @@ def walk(node, depth=0):
     if actions:
         out['actions'] = actions
     children = []
-    if role not in OPAQUE_ROLES:
+    if role not in OPAQUE_ROLES and out['name'] not in skip:
         for i in range(node.get_child_count()):
             child = node.get_child_at_index(i)
             if child is None:
                 continue
-            item = walk(child, depth + 1)
+            item = walk(child, skip, depth + 1)
             if item is not None:
                 children.append(item)
     out['children'] = children
     return out
 
 
-def find(node, role, name):
-    if node.get_role_name() == role and node.get_name() == name and \
+def find(node, role, name, skip):
+    node_name = node.get_name()
+    if node.get_role_name() == role and node_name == name and \
             'visible' in states_of(node):
         return node
-    if node.get_role_name() in OPAQUE_ROLES:
+    if node.get_role_name() in OPAQUE_ROLES or node_name in skip:
         return None
     for i in range(node.get_child_count()):
         child = node.get_child_at_index(i)
-        found = find(child, role, name) if child is not None else None
+        found = find(child, role, name, skip) if child is not None else None
         if found is not None:
             return found
     return None
@@ -108,12 +111,11 @@ def main(argv):
         print(f'no application of process {pid} on the accessibility bus', file=sys.stderr)
         return 2
     if command == 'tree':
-        json.dump(walk(app), sys.stdout)
+        json.dump(walk(app, set(argv[3:])), sys.stdout)
         return 0
     if command == 'act':
-        role, name = argv[3], argv[4]
-        wanted = argv[5] if len(argv) > 5 else 'click'
-        node = find(app, role, name)
+        role, name, wanted = argv[3], argv[4], argv[5]
+        node = find(app, role, name, set(argv[6:]))
         if node is None:
             print(f'no visible {role} named "{name}"', file=sys.stderr)
             return 3
