@@ -587,6 +587,18 @@ test_bad_input (Fixture       *fixture,
   /* Stopping or discarding what does not record does nothing. */
   g_assert_false (tw_demonstration_bar_stop (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
+
+  /* A call that waits on a tab that closes ends at once, saying so. */
+  {
+    TwTestOutcome state = { 0 };
+    g_autoptr(TwToolCall) call = start_demonstration (fixture, &state);
+    g_autoptr(JsonObject) closed = NULL;
+
+    tw_browser_close_tab (fixture->browser, fixture->tab);
+    closed = tw_test_await_tool (&state, "browser_demonstration");
+    g_assert_cmpstr (tw_test_result_error_code (closed), ==, "browser_not_found");
+    g_test_message ("%s", tw_test_result_text (closed));
+  }
 }
 
 int
