@@ -514,6 +514,46 @@ test_discarded (Fixture       *fixture,
   g_assert_false (g_file_test (flows, G_FILE_TEST_EXISTS));
 }
 
+/* Enter in a field sends its form: the field's value, then the key, which
+ * opened the next page. */
+static void
+test_enter (Fixture       *fixture,
+            gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  Display *display = x_display (GTK_WIDGET (view));
+  KeyCode enter = XKeysymToKeycode (display, XK_Return);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *opened = g_strdup_printf ("\n2. press Enter in textbox \"Email\" → opened %ssubmit",
+                                             base_url);
+  const char *text;
+
+  call = start_demonstration (fixture, &state);
+  g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
+  person_clicks (view, "#email");
+  wait_for_page (view, "document.activeElement.id", "email");
+  focus_window (fixture->window);
+  person_types (view, "x@y.z");
+  wait_for_page (view, "document.querySelector('#email').value", "x@y.z");
+  XTestFakeKeyEvent (display, enter, True, CurrentTime);
+  XTestFakeKeyEvent (display, enter, False, CurrentTime);
+  XFlush (display);
+  wait_for_page (view, "document.title", "Thanks");
+  wait_for_steps (fixture->tab, 2);
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  text = tw_test_result_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The person demonstrated 2 steps"));
+  g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"x@y.z\"\n"));
+  g_assert_nonnull (strstr (text, opened));
+  g_assert_cmpuint (posted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=x%40y.z");
+}
+
 /* A password's step is kept, never its value. */
 static void
 test_password (Fixture       *fixture,
@@ -627,6 +667,8 @@ main (int   argc,
               fixture_set_up, test_demonstrated, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/discarded", Fixture, NULL,
               fixture_set_up, test_discarded, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/enter", Fixture, NULL,
+              fixture_set_up, test_enter, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/password", Fixture, NULL,
               fixture_set_up, test_password, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/bad-input", Fixture, NULL,
