@@ -141,6 +141,43 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->data_dir, g_free);
 }
 
+/* What the page says */
+
+static char *
+page_string (WebKitWebView *view,
+             const char    *script)
+{
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, WAIT_MS);
+
+  return jsc_value_to_string (value);
+}
+
+typedef struct
+{
+  WebKitWebView *view;
+  const char    *script;
+  const char    *expected;
+} PageWait;
+
+static gboolean
+page_says (gpointer data)
+{
+  PageWait *wait = data;
+  g_autofree char *actual = page_string (wait->view, wait->script);
+
+  return g_strcmp0 (actual, wait->expected) == 0;
+}
+
+static void
+wait_for_page (WebKitWebView *view,
+               const char    *script,
+               const char    *expected)
+{
+  PageWait wait = { view, script, expected };
+
+  tw_test_wait_until (page_says, &wait, WAIT_MS, script);
+}
+
 /* The person's hands: real X input */
 
 static Display *
@@ -171,10 +208,12 @@ element_middle (WebKitWebView *view,
                               json_array_get_double_element (xy, 1));
 }
 
-/* A press of the left button on the element, where a person points. */
+/* Where the middle of the element @selector matches is on the X screen. */
 static void
-person_clicks (WebKitWebView *view,
-               const char    *selector)
+root_point (WebKitWebView *view,
+            const char    *selector,
+            int           *x,
+            int           *y)
 {
   GtkWidget *widget = GTK_WIDGET (view);
   GtkNative *native = gtk_widget_get_native (widget);
@@ -182,15 +221,62 @@ person_clicks (WebKitWebView *view,
   graphene_point_t middle = element_middle (view, selector);
   graphene_point_t in_window;
   double dx, dy;
-  int x, y;
   Window child;
 
   g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &middle, &in_window));
   gtk_native_get_surface_transform (native, &dx, &dy);
   XTranslateCoordinates (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
                          DefaultRootWindow (display), (int) (in_window.x + dx),
-                         (int) (in_window.y + dy), &x, &y, &child);
-  XTestFakeMotionEvent (display, -1, x, y, CurrentTime);
+                         (int) (in_window.y + dy), x, y, &child);
+}
+
+typedef struct
+{
+  WebKitWebView *view;
+  const char    *selector;
+  gboolean       moved;
+  int            x;
+  int            y;
+} Aim;
+
+/* The pointer goes onto the element, again wherever it moved meanwhile
+ * (a bar above the page appears), until the page says it is over it. */
+static gboolean
+pointer_over (gpointer data)
+{
+  Aim *aim = data;
+  Display *display = x_display (GTK_WIDGET (aim->view));
+  g_autofree char *hovered = NULL;
+  g_autofree char *answer = NULL;
+  int x, y;
+
+  root_point (aim->view, aim->selector, &x, &y);
+  if (!aim->moved || x != aim->x || y != aim->y)
+    {
+      XTestFakeMotionEvent (display, -1, x, y, CurrentTime);
+      XFlush (display);
+      aim->moved = TRUE;
+      aim->x = x;
+      aim->y = y;
+      return FALSE;
+    }
+
+  hovered = g_strdup_printf ("String(document.querySelector('%s').matches(':hover'))", aim->selector);
+  answer = page_string (aim->view, hovered);
+
+  return g_str_equal (answer, "true");
+}
+
+/* A press of the left button on the element, as a person's hand: onto
+ * it first, then the press. */
+static void
+person_clicks (WebKitWebView *view,
+               const char    *selector)
+{
+  Display *display = x_display (GTK_WIDGET (view));
+  Aim aim = { view, selector, FALSE, 0, 0 };
+
+  tw_test_wait_until (pointer_over, &aim, WAIT_MS, selector);
   XTestFakeButtonEvent (display, 1, True, CurrentTime);
   XTestFakeButtonEvent (display, 1, False, CurrentTime);
   XFlush (display);
@@ -240,43 +326,6 @@ focus_window (TwWindow *window)
                   RevertToParent, CurrentTime);
   XFlush (display);
   tw_test_wait_until (window_active, window, WAIT_MS, "the window to get the keyboard");
-}
-
-/* What the page says */
-
-static char *
-page_string (WebKitWebView *view,
-             const char    *script)
-{
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, WAIT_MS);
-
-  return jsc_value_to_string (value);
-}
-
-typedef struct
-{
-  WebKitWebView *view;
-  const char    *script;
-  const char    *expected;
-} PageWait;
-
-static gboolean
-page_says (gpointer data)
-{
-  PageWait *wait = data;
-  g_autofree char *actual = page_string (wait->view, wait->script);
-
-  return g_strcmp0 (actual, wait->expected) == 0;
-}
-
-static void
-wait_for_page (WebKitWebView *view,
-               const char    *script,
-               const char    *expected)
-{
-  PageWait wait = { view, script, expected };
-
-  tw_test_wait_until (page_says, &wait, WAIT_MS, script);
 }
 
 /* The tab and the bar */
@@ -446,6 +495,7 @@ test_discarded (Fixture       *fixture,
   g_assert_false (tw_demonstration_bar_start (fixture->bar, NULL));
 
   person_clicks (view, "#agree");
+  wait_for_page (view, "String(document.querySelector('#agree').checked)", "true");
   wait_for_steps (fixture->tab, 1);
   g_assert_true (tw_demonstration_bar_discard (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
@@ -462,6 +512,46 @@ test_discarded (Fixture       *fixture,
   /* Nothing saved. */
   flows = g_build_filename (tw_timeline_get_dir (fixture->timeline), "flows", NULL);
   g_assert_false (g_file_test (flows, G_FILE_TEST_EXISTS));
+}
+
+/* Enter in a field sends its form: the field's value, then the key, which
+ * opened the next page. */
+static void
+test_enter (Fixture       *fixture,
+            gconstpointer  data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  Display *display = x_display (GTK_WIDGET (view));
+  KeyCode enter = XKeysymToKeycode (display, XK_Return);
+  TwTestOutcome state = { 0 };
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autofree char *opened = g_strdup_printf ("\n2. press Enter in textbox \"Email\" → opened %ssubmit",
+                                             base_url);
+  const char *text;
+
+  call = start_demonstration (fixture, &state);
+  g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
+  person_clicks (view, "#email");
+  wait_for_page (view, "document.activeElement.id", "email");
+  focus_window (fixture->window);
+  person_types (view, "x@y.z");
+  wait_for_page (view, "document.querySelector('#email').value", "x@y.z");
+  XTestFakeKeyEvent (display, enter, True, CurrentTime);
+  XTestFakeKeyEvent (display, enter, False, CurrentTime);
+  XFlush (display);
+  wait_for_page (view, "document.title", "Thanks");
+  wait_for_steps (fixture->tab, 2);
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+
+  result = tw_test_await_tool (&state, "browser_demonstration");
+  text = tw_test_result_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The person demonstrated 2 steps"));
+  g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"x@y.z\"\n"));
+  g_assert_nonnull (strstr (text, opened));
+  g_assert_cmpuint (posted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=x%40y.z");
 }
 
 /* A password's step is kept, never its value. */
@@ -537,6 +627,18 @@ test_bad_input (Fixture       *fixture,
   /* Stopping or discarding what does not record does nothing. */
   g_assert_false (tw_demonstration_bar_stop (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
+
+  /* A call that waits on a tab that closes ends at once, saying so. */
+  {
+    TwTestOutcome state = { 0 };
+    g_autoptr(TwToolCall) call = start_demonstration (fixture, &state);
+    g_autoptr(JsonObject) closed = NULL;
+
+    tw_browser_close_tab (fixture->browser, fixture->tab);
+    closed = tw_test_await_tool (&state, "browser_demonstration");
+    g_assert_cmpstr (tw_test_result_error_code (closed), ==, "browser_not_found");
+    g_test_message ("%s", tw_test_result_text (closed));
+  }
 }
 
 int
@@ -548,6 +650,9 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   adw_init ();
+  /* The bars over the tab appear at once, so the page stays where the
+   * person's pointer aims. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
     {
@@ -562,6 +667,8 @@ main (int   argc,
               fixture_set_up, test_demonstrated, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/discarded", Fixture, NULL,
               fixture_set_up, test_discarded, fixture_tear_down);
+  g_test_add ("/ui/teach/demonstrate/enter", Fixture, NULL,
+              fixture_set_up, test_enter, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/password", Fixture, NULL,
               fixture_set_up, test_password, fixture_tear_down);
   g_test_add ("/ui/teach/demonstrate/bad-input", Fixture, NULL,

@@ -213,7 +213,10 @@ tab_handoff_cb (TwWindow     *self,
 {
   AdwTabPage *page = g_hash_table_lookup (self->pages, tab);
 
-  if (page == NULL || tw_browser_tab_get_handoff_message (tab) == NULL)
+  /* An agent waits for the person here: for a handoff, or for a
+   * demonstration of how something is done. */
+  if (page == NULL || (tw_browser_tab_get_handoff_message (tab) == NULL &&
+                       tw_browser_tab_get_demonstrate_message (tab) == NULL))
     return;
 
   adw_tab_view_set_selected_page (self->tab_view, page);
@@ -270,6 +273,8 @@ add_page (TwWindow     *self,
   g_signal_connect_object (tab, "script-dialog",
                            G_CALLBACK (tab_script_dialog_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "notify::handoff-message",
+                           G_CALLBACK (tab_handoff_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "notify::demonstrate-message",
                            G_CALLBACK (tab_handoff_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (tab, "notify::resting",
                            G_CALLBACK (tab_resting_cb), self, G_CONNECT_SWAPPED);

@@ -521,6 +521,29 @@ tw_browser_dup_next_demonstration_name (TwBrowser *self)
 }
 
 void
+tw_browser_demonstrations_tab_closed (TwBrowser    *self,
+                                      TwBrowserTab *tab)
+{
+  TwBrowserDemonstrations *demonstrations = self->demonstrations;
+  const char *browser_id = tw_browser_tab_get_id (tab);
+
+  if (demonstrations == NULL)
+    return;
+
+  g_hash_table_remove (demonstrations->unclaimed, browser_id);
+  for (guint i = demonstrations->waiters->len; i > 0; i--)
+    {
+      Waiter *waiter = g_ptr_array_index (demonstrations->waiters, i - 1);
+
+      if (g_str_equal (waiter->browser_id, browser_id))
+        waiter_finish (waiter, NULL,
+                       g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                                    "tab %s was closed while it waited for a demonstration",
+                                    browser_id));
+    }
+}
+
+void
 tw_browser_demonstrations_dispose (TwBrowser *self)
 {
   TwBrowserDemonstrations *demonstrations = self->demonstrations;

@@ -122,6 +122,9 @@ void          tw_browser_wait_demonstration    (TwBrowser                 *self,
                                                 const TwCaller            *caller,
                                                 GCancellable              *cancellable,
                                                 GTask                     *task);
+/* Ends the calls that wait for a demonstration in @tab: it closes. */
+void          tw_browser_demonstrations_tab_closed (TwBrowser             *self,
+                                                    TwBrowserTab          *tab);
 void          tw_browser_demonstrations_dispose (TwBrowser                *self);
 
 /* tw-browser-owners.c */

@@ -587,6 +587,7 @@ tw_browser_close_tab (TwBrowser    *self,
     return;
 
   hold = g_object_ref (tab);
+  tw_browser_demonstrations_tab_closed (self, tab);
   g_signal_handlers_disconnect_by_data (tab, self);
   tw_browser_tab_close (tab);
   g_list_store_remove (self->tabs, position);

@@ -27,6 +27,9 @@ const Demonstrate = {
   // Fields an agent typed into: their change is the agent's.
   agentEdited: new WeakSet(),
   listeners: null,
+  // The form an Enter in one of its fields is submitting, for the task of
+  // that key press.
+  submitting: null,
 
   TEXT_INPUTS: new Set([
     '', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'time',
@@ -205,6 +208,10 @@ const Demonstrate = {
     if (el === null || Demonstrate.isTextField(el) || Demonstrate.isToggle(el) ||
         el.localName === 'select' || el.localName === 'option')
       return;
+    // Enter in a field clicks its form's default button for the person
+    // (implicit submission): that is the Enter step, not a click.
+    if (e.detail === 0 && Demonstrate.submitting !== null && el.form === Demonstrate.submitting)
+      return;
     Demonstrate.flushAll();
     Demonstrate.post(Object.assign({ action: 'click' }, Demonstrate.describe(ctx, el)));
   },
@@ -218,6 +225,9 @@ const Demonstrate = {
     Demonstrate.flush(el);
     const ctx = Dom.context({});
     Demonstrate.post(Object.assign({ action: 'press', key: 'Enter' }, Demonstrate.describe(ctx, el)));
+    // The key's own default action follows in this task.
+    Demonstrate.submitting = el.form || null;
+    setTimeout(() => { Demonstrate.submitting = null; }, 0);
   },
 };
 
