@@ -400,6 +400,7 @@ tw_browser_tab_init (TwBrowserTab *self)
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   g_queue_init (&self->dialogs);
   g_queue_init (&self->pending);
+  _tw_browser_tab_init_person_asks (self);
 }
 
 TwBrowserTab *
@@ -463,7 +464,6 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
 
   _tw_browser_tab_init_load (self);
   _tw_browser_tab_init_dialogs (self);
-  _tw_browser_tab_init_person_asks (self);
 
   return self;
 }
