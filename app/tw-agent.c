@@ -188,6 +188,17 @@ update_running_text (TwAgent *self)
   set_status (self, TW_AGENT_STATUS_RUNNING, text);
 }
 
+/* Deletes a file made for one run and forgets its path. */
+static void
+remove_run_file (char **path)
+{
+  if (*path == NULL)
+    return;
+
+  g_unlink (*path);
+  g_clear_pointer (path, g_free);
+}
+
 /* The token and the files made for one run go away together: after this
  * the agent's requests get 401 and nothing of it is left on disk. */
 static void
@@ -201,17 +212,8 @@ revoke_token (TwAgent *self)
         tw_browser_remove_agent (TW_BROWSER (self->service), self->id);
     }
 
-  if (self->mcp_config_path != NULL)
-    {
-      g_unlink (self->mcp_config_path);
-      g_clear_pointer (&self->mcp_config_path, g_free);
-    }
-
-  if (self->config_path != NULL)
-    {
-      g_unlink (self->config_path);
-      g_clear_pointer (&self->config_path, g_free);
-    }
+  remove_run_file (&self->mcp_config_path);
+  remove_run_file (&self->config_path);
 }
 
 static void

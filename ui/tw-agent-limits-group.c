@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "tw-agent-limits-group.h"
+#include "tw-setting-choice.h"
 
 struct _TwAgentLimitsGroup
 {
@@ -101,22 +102,8 @@ approval_switch_cb (TwAgentLimitsGroup *self,
   g_settings_set_strv (self->settings, "agent-approvals", (const char * const *) updated);
 }
 
-static gboolean
-session_to_active (GValue   *value,
-                   GVariant *variant,
-                   gpointer  user_data)
-{
-  g_value_set_boolean (value, g_strcmp0 (g_variant_get_string (variant, NULL), "own") == 0);
-  return TRUE;
-}
-
-static GVariant *
-active_to_session (const GValue       *value,
-                   const GVariantType *expected_type,
-                   gpointer            user_data)
-{
-  return g_variant_new_string (g_value_get_boolean (value) ? "own" : "workspace");
-}
+/* The agent-session key: the switch is on for "own". */
+static const char * const session_choice[] = { "own", "workspace" };
 
 static GtkWidget *
 add_row (TwAgentLimitsGroup *self,
@@ -214,9 +201,8 @@ tw_agent_limits_group_new (GSettings *workspace_settings)
   add_row (self, _("Each Agent on a _Session of Its Own"),
            _("Its tabs share cookies and storage with each other, not with your tabs "
              "or other agents’"), sw);
-  g_settings_bind_with_mapping (workspace_settings, "agent-session", sw, "active",
-                                G_SETTINGS_BIND_DEFAULT, session_to_active, active_to_session,
-                                NULL, NULL);
+  tw_setting_bind_choice (workspace_settings, "agent-session", sw, "active",
+                          G_SETTINGS_BIND_DEFAULT, session_choice);
 
   g_signal_connect_object (workspace_settings, "changed", G_CALLBACK (settings_changed_cb), self,
                            G_CONNECT_SWAPPED);

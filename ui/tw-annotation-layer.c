@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tw-annotation-layer.h"
+#include "tw-person-bar.h"
 
 /* Below this many pixels of travel, a press is a point, not a box. */
 #define POINT_SLOP 4.0
@@ -34,18 +35,10 @@ struct _TwAnnotationLayer
   double          drag_dy;
 
   GtkWidget      *area;
-  GtkLabel       *prompt;
+  TwPersonBar    *bar;
   GtkEntry       *note;
   GtkWidget      *send_button;
 };
-
-enum {
-  PROP_0,
-  PROP_TAB,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TwAnnotationLayer, tw_annotation_layer, ADW_TYPE_BIN)
 
@@ -53,21 +46,17 @@ static void
 update (TwAnnotationLayer *self)
 {
   const char *message = self->tab != NULL ? tw_browser_tab_get_annotate_message (self->tab) : NULL;
+  g_autofree char *text = NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self), self->active);
   gtk_widget_set_sensitive (self->send_button,
                             self->marks->len > 0 || *gtk_editable_get_text (GTK_EDITABLE (self->note)) != '\0');
   if (message != NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("%s asks: %s"),
-                                               tw_browser_tab_get_annotate_agent (self->tab), message);
-
-      gtk_label_set_label (self->prompt, text);
-    }
-  else
-    {
-      gtk_label_set_label (self->prompt, _("Drag to draw a box, click to point at an element"));
-    }
+    text = g_strdup_printf (_("%s asks: %s"), tw_browser_tab_get_annotate_agent (self->tab), message);
+  /* The bar stays shown inside the layer, which shows and hides as a whole. */
+  tw_person_bar_show (self->bar,
+                      text != NULL ? text : _("Drag to draw a box, click to point at an element"),
+                      NULL);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -80,8 +69,10 @@ clear (TwAnnotationLayer *self)
 }
 
 static void
-tab_notify_annotate_cb (TwAnnotationLayer *self)
+tab_notify_annotate_cb (gpointer user_data)
 {
+  TwAnnotationLayer *self = user_data;
+
   /* A waiting call opens the mode; when it ends (sent, cancelled, timed
    * out) the mode closes with it. */
   if (tw_browser_tab_get_annotate_message (self->tab) != NULL)
@@ -186,15 +177,15 @@ note_changed_cb (TwAnnotationLayer *self)
 }
 
 static void
-send_clicked_cb (TwAnnotationLayer *self)
+send_clicked_cb (gpointer user_data)
 {
-  tw_annotation_layer_send (self);
+  tw_annotation_layer_send (user_data);
 }
 
 static void
-cancel_clicked_cb (TwAnnotationLayer *self)
+cancel_clicked_cb (gpointer user_data)
 {
-  tw_annotation_layer_cancel (self);
+  tw_annotation_layer_cancel (user_data);
 }
 
 static void
@@ -219,69 +210,18 @@ tw_annotation_layer_finalize (GObject *object)
 }
 
 static void
-tw_annotation_layer_get_property (GObject    *object,
-                                  guint       prop_id,
-                                  GValue     *value,
-                                  GParamSpec *pspec)
-{
-  TwAnnotationLayer *self = TW_ANNOTATION_LAYER (object);
-
-  switch (prop_id)
-    {
-    case PROP_TAB:
-      g_value_set_object (value, self->tab);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tw_annotation_layer_set_property (GObject      *object,
-                                  guint         prop_id,
-                                  const GValue *value,
-                                  GParamSpec   *pspec)
-{
-  TwAnnotationLayer *self = TW_ANNOTATION_LAYER (object);
-
-  switch (prop_id)
-    {
-    case PROP_TAB:
-      self->tab = g_value_dup_object (value);
-      if (self->tab != NULL)
-        g_signal_connect_object (self->tab, "notify::annotate-message",
-                                 G_CALLBACK (tab_notify_annotate_cb), self, G_CONNECT_SWAPPED);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tw_annotation_layer_class_init (TwAnnotationLayerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = tw_annotation_layer_dispose;
   object_class->finalize = tw_annotation_layer_finalize;
-  object_class->get_property = tw_annotation_layer_get_property;
-  object_class->set_property = tw_annotation_layer_set_property;
-
-  properties[PROP_TAB] =
-    g_param_spec_object ("tab", NULL, NULL, TW_TYPE_BROWSER_TAB,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 tw_annotation_layer_init (TwAnnotationLayer *self)
 {
   GtkWidget *overlay = gtk_overlay_new ();
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *cancel;
   GtkGesture *drag;
 
   self->marks = g_array_new (FALSE, TRUE, sizeof (LayerMark));
@@ -298,37 +238,6 @@ tw_annotation_layer_init (TwAnnotationLayer *self)
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
   gtk_overlay_set_child (GTK_OVERLAY (overlay), self->area);
 
-  self->prompt = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->prompt, PANGO_ELLIPSIZE_END);
-  self->note = GTK_ENTRY (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (self->note, _("Note for the agent"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->note), TRUE);
-  g_signal_connect_object (self->note, "changed", G_CALLBACK (note_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->note, "activate", G_CALLBACK (send_clicked_cb), self,
-                           G_CONNECT_SWAPPED);
-  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  g_signal_connect_object (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self,
-                           G_CONNECT_SWAPPED);
-  self->send_button = gtk_button_new_with_mnemonic (_("_Send"));
-  gtk_widget_add_css_class (self->send_button, "suggested-action");
-  gtk_widget_set_tooltip_text (self->send_button, _("Send the marks and the note to the agent"));
-  g_signal_connect_object (self->send_button, "clicked", G_CALLBACK (send_clicked_cb), self,
-                           G_CONNECT_SWAPPED);
-
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->prompt));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->note));
-  gtk_box_append (GTK_BOX (bar), cancel);
-  gtk_box_append (GTK_BOX (bar), self->send_button);
-  gtk_widget_set_valign (bar, GTK_ALIGN_END);
-  gtk_widget_set_margin_start (bar, 12);
-  gtk_widget_set_margin_end (bar, 12);
-  gtk_widget_set_margin_bottom (bar, 12);
-  gtk_widget_add_css_class (bar, "osd");
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_widget_add_css_class (bar, "tw-annotation-bar");
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), bar);
-
   adw_bin_set_child (ADW_BIN (self), overlay);
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
@@ -342,10 +251,31 @@ tw_annotation_layer_new (TwBrowserTab *tab,
   g_return_val_if_fail (TW_IS_BROWSER_TAB (tab), NULL);
   g_return_val_if_fail (GTK_IS_WIDGET (web_view), NULL);
 
-  self = g_object_new (TW_TYPE_ANNOTATION_LAYER, "tab", tab, NULL);
+  self = g_object_new (TW_TYPE_ANNOTATION_LAYER, NULL);
+  self->tab = g_object_ref (tab);
   g_set_weak_pointer (&self->web_view, web_view);
+
+  /* The person's note and buttons, at the foot of the page. */
+  self->bar = tw_person_bar_new (tab, NULL, "tw-annotation-bar");
+  self->note = GTK_ENTRY (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (self->note, _("Note for the agent"));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->note), TRUE);
+  g_signal_connect_swapped (self->note, "changed", G_CALLBACK (note_changed_cb), self);
+  g_signal_connect_swapped (self->note, "activate", G_CALLBACK (send_clicked_cb), self);
+  tw_person_bar_add_child (self->bar, GTK_WIDGET (self->note));
+  tw_person_bar_add_button (self->bar, _("_Cancel"), NULL, NULL, cancel_clicked_cb, self);
+  self->send_button = tw_person_bar_add_button (self->bar, _("_Send"), "suggested-action",
+                                                _("Send the marks and the note to the agent"),
+                                                send_clicked_cb, self);
+  gtk_widget_set_valign (GTK_WIDGET (self->bar), GTK_ALIGN_END);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->bar), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->bar), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->bar), 12);
+  gtk_overlay_add_overlay (GTK_OVERLAY (adw_bin_get_child (ADW_BIN (self))),
+                           GTK_WIDGET (self->bar));
+
   /* A call may already wait. */
-  tab_notify_annotate_cb (self);
+  tw_person_bar_follow (self->bar, "annotate-message", tab_notify_annotate_cb, self);
 
   return GTK_WIDGET (self);
 }

@@ -6,6 +6,7 @@
 #include "tw-preferences-dialog.h"
 
 #include "tw-agent-limits-group.h"
+#include "tw-setting-choice.h"
 
 #include "tw-tool-registry.h"
 
@@ -145,24 +146,7 @@ add_group_rows (TwPreferencesDialog *self)
 }
 
 /* The port policy is an enum key; the switch says whether it is "fixed". */
-
-static gboolean
-policy_to_active (GValue   *value,
-                  GVariant *variant,
-                  gpointer  user_data)
-{
-  g_value_set_boolean (value, g_strcmp0 (g_variant_get_string (variant, NULL), "fixed") == 0);
-
-  return TRUE;
-}
-
-static GVariant *
-active_to_policy (const GValue       *value,
-                  const GVariantType *expected_type,
-                  gpointer            user_data)
-{
-  return g_variant_new_string (g_value_get_boolean (value) ? "fixed" : "random");
-}
+static const char * const port_policy_choice[] = { "fixed", "random" };
 
 /* Where agents reach the tabs now, since a new port policy only applies
  * from the next start. */
@@ -385,12 +369,10 @@ tw_preferences_dialog_new (GtkWindow  *parent,
       gtk_widget_set_visible (GTK_WIDGET (self->tool_groups_group), FALSE);
     }
 
-  g_settings_bind_with_mapping (settings, "mcp-port-policy",
-                                self->fixed_port_switch, "active", G_SETTINGS_BIND_DEFAULT,
-                                policy_to_active, active_to_policy, NULL, NULL);
-  g_settings_bind_with_mapping (settings, "mcp-port-policy",
-                                self->port_row, "sensitive", G_SETTINGS_BIND_GET,
-                                policy_to_active, NULL, NULL, NULL);
+  tw_setting_bind_choice (settings, "mcp-port-policy", self->fixed_port_switch, "active",
+                          G_SETTINGS_BIND_DEFAULT, port_policy_choice);
+  tw_setting_bind_choice (settings, "mcp-port-policy", self->port_row, "sensitive",
+                          G_SETTINGS_BIND_GET, port_policy_choice);
   g_settings_bind (settings, "mcp-port", self->port_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "overlay-animations",
                    self->animations_switch, "active", G_SETTINGS_BIND_DEFAULT);

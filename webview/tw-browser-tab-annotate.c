@@ -121,80 +121,6 @@ mark_is_point (const TwAnnotationMark *mark)
   return mark->width <= 0 && mark->height <= 0;
 }
 
-/* The waiting call */
-
-void
-_tw_browser_tab_set_annotate (TwBrowserTab *self,
-                              GTask        *task,
-                              const char   *message,
-                              const char   *agent)
-{
-  self->annotate_task = task;
-  if (task == NULL)
-    self->annotate_sending = FALSE;
-  _tw_browser_tab_update_focus (self);
-  g_free (self->annotate_agent);
-  self->annotate_agent = g_strdup (agent);
-
-  if (g_strcmp0 (self->annotate_message, message) != 0)
-    {
-      g_free (self->annotate_message);
-      self->annotate_message = g_strdup (message);
-      g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_ANNOTATE_MESSAGE]);
-    }
-}
-
-gboolean
-_tw_browser_tab_annotate_timeout_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
-  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 0);
-
-  cmd->timeout_source = 0;
-  _tw_browser_tab_finish_command (self, task, NULL,
-                                  g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
-                                               "the person sent no annotation in tab %s within "
-                                               "%.1f s", self->id, timeout_ms / 1000.0));
-
-  return G_SOURCE_REMOVE;
-}
-
-const char *
-tw_browser_tab_get_annotate_message (TwBrowserTab *self)
-{
-  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
-
-  return self->annotate_message;
-}
-
-const char *
-tw_browser_tab_get_annotate_agent (TwBrowserTab *self)
-{
-  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), NULL);
-
-  return self->annotate_task != NULL ? self->annotate_agent : NULL;
-}
-
-gboolean
-tw_browser_tab_cancel_annotation (TwBrowserTab *self)
-{
-  JsonObject *result;
-
-  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
-
-  if (self->annotate_task == NULL || self->annotate_sending)
-    return FALSE;
-
-  result = _tw_browser_tab_build_page_result (self, NULL);
-  json_object_remove_member (result, "status");
-  json_object_set_string_member (result, "outcome", "cancelled");
-  _tw_browser_tab_finish_command (self, self->annotate_task, result, NULL);
-
-  return TRUE;
-}
-
 /* Sending */
 
 typedef struct
@@ -273,7 +199,7 @@ deliver (SendData   *data,
   TwBrowserTab *self = data->tab;
 
   /* The call may have ended meanwhile (the tab closed). */
-  if (data->task != NULL && self->annotate_task == data->task)
+  if (data->task != NULL && self->annotate.task == data->task)
     {
       _tw_browser_tab_finish_command (self, data->task, result, error);
       return;
@@ -470,12 +396,12 @@ tw_browser_tab_send_annotation (TwBrowserTab *self,
   data = g_new0 (SendData, 1);
   data->tab = g_object_ref (self);
   data->annotation = g_steal_pointer (&owned);
-  if (self->annotate_task != NULL)
+  if (self->annotate.task != NULL)
     {
-      TabCommand *cmd = g_task_get_task_data (self->annotate_task);
+      TabCommand *cmd = g_task_get_task_data (self->annotate.task);
 
       /* From now on the marks are on their way: no timeout, no cancel. */
-      data->task = g_object_ref (self->annotate_task);
+      data->task = g_object_ref (self->annotate.task);
       g_clear_handle_id (&cmd->timeout_source, g_source_remove);
     }
   self->annotate_sending = TRUE;

@@ -189,44 +189,6 @@ start_logs (TwBrowserTab *self,
 }
 
 static void
-start_handoff (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 30000);
-
-  /* The agent waits as long as it said it would, and no longer. */
-  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
-  cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
-                                       _tw_browser_tab_handoff_timeout_cb, task);
-  _tw_browser_tab_set_handoff (self, task, tw_json_get_string (cmd->params, "message", NULL),
-                               cmd->agent_name != NULL ? cmd->agent_name : "An agent");
-}
-
-static void
-start_annotate (TwBrowserTab *self,
-                GTask        *task,
-                TabCommand   *cmd)
-{
-  gint64 timeout_ms = json_object_get_int_member_with_default (cmd->params, "timeoutMs", 300000);
-
-  if (self->annotate_task != NULL)
-    {
-      _tw_browser_tab_finish_command (self, task, NULL,
-                                      g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                                                   "tab %s already waits for the person's marks for "
-                                                   "another call", self->id));
-      return;
-    }
-
-  g_clear_handle_id (&cmd->timeout_source, g_source_remove);
-  cmd->timeout_source = g_timeout_add ((guint) CLAMP (timeout_ms, 1, G_MAXINT),
-                                       _tw_browser_tab_annotate_timeout_cb, task);
-  _tw_browser_tab_set_annotate (self, task, tw_json_get_string (cmd->params, "message", NULL),
-                                cmd->agent_name != NULL ? cmd->agent_name : "An agent");
-}
-
-static void
 start_handle_dialog (TwBrowserTab *self,
                      GTask        *task,
                      TabCommand   *cmd)
@@ -589,7 +551,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_UPLOAD]        = ACTION_ROW,
   [TW_TAB_COMMAND_SCROLL]        = ACTION_ROW,
   [TW_TAB_COMMAND_EVALUATE]      = ACTION_ROW,
-  [TW_TAB_COMMAND_HANDOFF]       = { start_handoff, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_HANDOFF]       = { _tw_browser_tab_start_handoff, NULL, 0, 0, NULL },
   [TW_TAB_COMMAND_CONSOLE]       = { start_console, finish_console, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL, TRUE },
   /* The HTTP session gives up after 30 s. */
   [TW_TAB_COMMAND_FETCH]         = { start_fetch, finish_fetch, 35000, 0, NULL },
@@ -607,7 +569,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
   [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_ANNOTATE]      = { start_annotate, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_ANNOTATE]      = { _tw_browser_tab_start_annotate, NULL, 0, 0, NULL },
 };
 
 /* The row of @command; NULL for the commands of the workspace (list, new

@@ -18,6 +18,24 @@ G_BEGIN_DECLS
 
 #define NOTHING_HAPPENED_DELAY_MS 300
 
+/* What the tab asks of the person for an agent's call that waits for them
+ * (tw-browser-tab-person.c): do something and say Done (browser_handoff),
+ * or mark the page (browser_annotate). */
+typedef enum
+{
+  TAB_ASK_HANDOFF,
+  TAB_ASK_ANNOTATE,
+} TabAskKind;
+
+typedef struct
+{
+  TabAskKind    kind;
+  GTask        *task;           /* the waiting command; NULL while none waits */
+  char         *message;        /* what the agent asks, as the tab shows it */
+  char         *agent;
+  guint         time_limit_ms;
+} TabPersonAsk;
+
 struct _TwBrowserTab
 {
   GObject         parent_instance;
@@ -65,18 +83,12 @@ struct _TwBrowserTab
   guint           next_source;
   guint           command_timeout_ms;
 
-  /* browser_handoff: the command waiting for the person, and what it
-   * asks of them. */
-  GTask          *handoff_task;
-  char           *handoff_message;
-  char           *handoff_agent;
+  /* browser_handoff: the command waiting for the person to act. */
+  TabPersonAsk    handoff;
 
-  /* browser_annotate: the command waiting for the person's marks, what it
-   * asks, and whether the marks are on their way (being resolved and
-   * drawn). */
-  GTask          *annotate_task;
-  char           *annotate_message;
-  char           *annotate_agent;
+  /* browser_annotate: the command waiting for the person's marks, and
+   * whether the marks are on their way (being resolved and drawn). */
+  TabPersonAsk    annotate;
   gboolean        annotate_sending;
   /* What the person sent while no call waited: the "annotation" of the
    * next result of a call on this tab. */
@@ -285,18 +297,23 @@ void _tw_browser_tab_add_dialogs (TwBrowserTab *self,
 void _tw_browser_tab_init_dialogs (TwBrowserTab *self);
 void _tw_tab_dialog_free (TabDialog *dialog);
 
-/* tw-browser-tab-handoff.c */
-gboolean _tw_browser_tab_handoff_timeout_cb (gpointer user_data);
-gboolean _tw_browser_tab_annotate_timeout_cb (gpointer user_data);
+/* tw-browser-tab-person.c */
+void _tw_browser_tab_init_person_asks (TwBrowserTab *self);
+void _tw_browser_tab_clear_person_asks (TwBrowserTab *self);
+/* The start of browser_handoff and browser_annotate: @cmd waits in its
+ * ask until the person answers or its time limit runs out. */
+void _tw_browser_tab_start_handoff (TwBrowserTab *self,
+                                    GTask        *task,
+                                    TabCommand   *cmd);
+void _tw_browser_tab_start_annotate (TwBrowserTab *self,
+                                     GTask        *task,
+                                     TabCommand   *cmd);
+/* Forgets the call of @ask, which has finished. */
+void _tw_browser_tab_end_person_ask (TwBrowserTab *self,
+                                     TabPersonAsk *ask);
+
+/* tw-browser-tab-annotate.c */
 JsonObject *_tw_browser_tab_take_annotation (TwBrowserTab *self);
-void _tw_browser_tab_set_annotate (TwBrowserTab *self,
-                                   GTask        *task,
-                                   const char   *message,
-                                   const char   *agent);
-void _tw_browser_tab_set_handoff (TwBrowserTab *self,
-                                  GTask        *task,
-                                  const char   *message,
-                                  const char   *agent);
 
 /* tw-browser-tab-demonstrate.c */
 void _tw_browser_tab_init_demonstration (TwBrowserTab *self);

@@ -135,10 +135,10 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
   else
     g_queue_remove (&self->pending, task);
 
-  if (self->handoff_task == task)
-    _tw_browser_tab_set_handoff (self, NULL, NULL, NULL);
-  if (self->annotate_task == task)
-    _tw_browser_tab_set_annotate (self, NULL, NULL, NULL);
+  if (self->handoff.task == task)
+    _tw_browser_tab_end_person_ask (self, &self->handoff);
+  if (self->annotate.task == task)
+    _tw_browser_tab_end_person_ask (self, &self->annotate);
   else if (result != NULL && self->annotation_waiting != NULL)
     json_object_set_object_member (result, "annotation", _tw_browser_tab_take_annotation (self));
 

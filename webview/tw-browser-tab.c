@@ -64,8 +64,8 @@ _tw_browser_tab_update_focus (TwBrowserTab *self)
 {
   /* The person's own tabs, and an agent's tab while the person has it
    * (paused, or doing what a handoff asks), see the real focus. */
-  gboolean driven = self->owner_id != NULL && !self->paused && self->handoff_task == NULL &&
-                    self->annotate_task == NULL &&
+  gboolean driven = self->owner_id != NULL && !self->paused && self->handoff.task == NULL &&
+                    self->annotate.task == NULL &&
                     !self->closed && !self->no_focus_emulation;
 
   if (self->focus != NULL)
@@ -117,10 +117,7 @@ tw_browser_tab_finalize (GObject *object)
   g_clear_pointer (&self->load_error, g_free);
   g_clear_pointer (&self->load_error_uri, g_free);
   g_clear_pointer (&self->deferred_uri, g_free);
-  g_clear_pointer (&self->handoff_message, g_free);
-  g_clear_pointer (&self->handoff_agent, g_free);
-  g_clear_pointer (&self->annotate_message, g_free);
-  g_clear_pointer (&self->annotate_agent, g_free);
+  _tw_browser_tab_clear_person_asks (self);
   g_clear_pointer (&self->annotation_waiting, json_object_unref);
   _tw_browser_tab_clear_demonstration (self);
   g_clear_object (&self->approval);
@@ -197,11 +194,11 @@ tw_browser_tab_get_property (GObject    *object,
       break;
 
     case PROP_HANDOFF_MESSAGE:
-      g_value_set_string (value, self->handoff_message);
+      g_value_set_string (value, self->handoff.message);
       break;
 
     case PROP_ANNOTATE_MESSAGE:
-      g_value_set_string (value, self->annotate_message);
+      g_value_set_string (value, self->annotate.message);
       break;
 
     case PROP_DEMONSTRATING:
@@ -437,6 +434,7 @@ tw_browser_tab_init (TwBrowserTab *self)
   self->command_timeout_ms = TW_BROWSER_TAB_DEFAULT_TIMEOUT_MS;
   g_queue_init (&self->dialogs);
   g_queue_init (&self->pending);
+  _tw_browser_tab_init_person_asks (self);
 }
 
 TwBrowserTab *
