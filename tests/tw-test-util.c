@@ -651,15 +651,12 @@ tw_fake_service_new_full (TwFakeServiceRunFunc run,
 
 typedef struct
 {
-  GPtrArray        *log;
-  char             *label;
-  JsonObject       *result;
-  GError           *error;
-  GSource          *timeout;
-  GSource          *cancel;
-  TwTestReturnFunc  returning;
-  gpointer          data;
-  GDestroyNotify    data_free;
+  GPtrArray  *log;
+  char       *label;
+  JsonObject *result;
+  GError     *error;
+  GSource    *timeout;
+  GSource    *cancel;
 } Later;
 
 static void
@@ -673,8 +670,6 @@ later_free (Later *later)
   g_clear_pointer (&later->cancel, g_source_unref);
   g_clear_pointer (&later->result, json_object_unref);
   g_clear_error (&later->error);
-  if (later->data_free != NULL)
-    g_clear_pointer (&later->data, later->data_free);
   g_free (later->label);
   g_free (later);
 }
@@ -687,8 +682,6 @@ later_return (GTask    *task,
 
   g_ptr_array_add (later->log, g_strdup_printf ("%s %s", cancelled ? "cancelled" : "end",
                                                 later->label));
-  if (later->returning != NULL)
-    later->returning (task, later->data);
 
   if (later->timeout != NULL)
     {
@@ -731,20 +724,15 @@ later_cancelled_cb (GCancellable *cancellable,
 /* Returns @task's @result, or its @error when that is set (both taken),
  * after @delay_ms, or never when that is negative; when @cancellable fires
  * first, the task returns G_IO_ERROR_CANCELLED at once. The service's
- * @log gets "start @label", then "end @label" or "cancelled @label";
- * @returning, when set, is called with @data just before the task
- * returns, and @data_free frees @data. */
+ * @log gets "start @label", then "end @label" or "cancelled @label". */
 void
-tw_test_return_later (GTask            *task,
-                      GPtrArray        *log,
-                      const char       *label,
-                      JsonObject       *result,
-                      GError           *error,
-                      int               delay_ms,
-                      GCancellable     *cancellable,
-                      TwTestReturnFunc  returning,
-                      gpointer          data,
-                      GDestroyNotify    data_free)
+tw_test_return_later (GTask        *task,
+                      GPtrArray    *log,
+                      const char   *label,
+                      JsonObject   *result,
+                      GError       *error,
+                      int           delay_ms,
+                      GCancellable *cancellable)
 {
   Later *later = g_new0 (Later, 1);
 
@@ -752,9 +740,6 @@ tw_test_return_later (GTask            *task,
   later->label = g_strdup (label);
   later->result = result;
   later->error = error;
-  later->returning = returning;
-  later->data = data;
-  later->data_free = data_free;
   g_task_set_task_data (task, later, (GDestroyNotify) later_free);
 
   g_ptr_array_add (log, g_strdup_printf ("start %s", label));

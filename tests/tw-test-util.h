@@ -166,9 +166,6 @@ void           tw_fake_service_set_tool_groups (TwFakeService      *self,
 
 /* Commands of in-test browser services that take their time */
 
-typedef void (*TwTestReturnFunc) (GTask    *task,
-                                  gpointer  data);
-
 /* How long a command on a page at @url takes: N ms for "ms=N" in @url,
  * for ever (-1: until cancelled) for "/hang", else 0. */
 int         tw_test_url_delay_ms       (const char       *url);
@@ -178,10 +175,7 @@ void        tw_test_return_later       (GTask            *task,
                                         JsonObject       *result,
                                         GError           *error,
                                         int               delay_ms,
-                                        GCancellable     *cancellable,
-                                        TwTestReturnFunc  returning,
-                                        gpointer          data,
-                                        GDestroyNotify    data_free);
+                                        GCancellable     *cancellable);
 
 /* The protocol versions a client may ask for in initialize, and the one
  * the server answers: the one asked for when it knows it, else its latest. */
