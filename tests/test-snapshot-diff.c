@@ -701,6 +701,78 @@ runtime_snapshot (TwTestTab  *tab,
   return json_object_ref (json_node_get_object (node));
 }
 
+/* The snapshots the model tests compare: quick ones, which the model may
+ * answer or walk in part, and full walks that never use it. */
+static const char quick_options[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+static const char full_options[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+static const char interactive_options[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+static const char interactive_full_options[] =
+  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+
+static const char *
+text_of (JsonObject *snapshot)
+{
+  return json_object_get_string_member (snapshot, "text");
+}
+
+/* Of the whole page and of its interactive elements, a quick snapshot and
+ * a full walk, which must print the same. */
+typedef struct
+{
+  JsonObject *quick;
+  JsonObject *interactive;
+  JsonObject *full;
+  JsonObject *interactive_full;
+} Snapshots;
+
+static void
+snapshots_clear (Snapshots *snapshots)
+{
+  g_clear_pointer (&snapshots->quick, json_object_unref);
+  g_clear_pointer (&snapshots->interactive, json_object_unref);
+  g_clear_pointer (&snapshots->full, json_object_unref);
+  g_clear_pointer (&snapshots->interactive_full, json_object_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Snapshots, snapshots_clear)
+
+/* Takes the four, and fails unless each quick one prints what its walk
+ * prints; @when says what happened before, in the message. */
+static void
+take_snapshots (TwTestTab  *tab,
+                Snapshots  *snapshots,
+                const char *when)
+{
+  snapshots->quick = runtime_snapshot (tab, quick_options);
+  snapshots->interactive = runtime_snapshot (tab, interactive_options);
+  snapshots->full = runtime_snapshot (tab, full_options);
+  snapshots->interactive_full = runtime_snapshot (tab, interactive_full_options);
+  if (g_strcmp0 (text_of (snapshots->quick), text_of (snapshots->full)) != 0 ||
+      g_strcmp0 (text_of (snapshots->interactive), text_of (snapshots->interactive_full)) != 0)
+    g_error ("%sthe model printed\n%s\n%s\nbut a full walk\n%s\n%s", when,
+             text_of (snapshots->quick), text_of (snapshots->interactive),
+             text_of (snapshots->full), text_of (snapshots->interactive_full));
+}
+
+/* Makes @change on the page, then returns the quick snapshot after it,
+ * which must print what a full walk prints, and differ from @before. */
+static JsonObject *
+quick_after_change (TwTestTab  *tab,
+                    JsonObject *before,
+                    const char *change)
+{
+  g_autoptr(JsonObject) walk = NULL;
+  JsonObject *after;
+
+  tw_test_tab_eval (tab, change);
+  after = runtime_snapshot (tab, quick_options);
+  walk = runtime_snapshot (tab, full_options);
+  g_assert_cmpstr (text_of (after), ==, text_of (walk));
+  g_assert_cmpstr (text_of (after), !=, text_of (before));
+
+  return after;
+}
+
 static void
 test_model (gconstpointer data)
 {
@@ -727,14 +799,7 @@ test_model (gconstpointer data)
 
   for (guint round = 0; round < (index < MODEL_STRICT_PAGES ? 40 : MODEL_ROUNDS); round++)
     {
-      static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-      static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-      static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-      static const char interactive_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
-      g_autoptr(JsonObject) a = NULL;
-      g_autoptr(JsonObject) b = NULL;
-      g_autoptr(JsonObject) c = NULL;
-      g_autoptr(JsonObject) d = NULL;
+      g_auto(Snapshots) snapshots = { 0 };
       /* One round in three changes nothing. */
       guint changes = round % 3 == 2 ? 0 : 1 + round % 2;
       g_autofree char *call = g_strdup_printf ("String(window.__mutate(%u, %u))",
@@ -743,20 +808,13 @@ test_model (gconstpointer data)
                                                changes);
       g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
       g_autofree char *done = jsc_value_to_string (what);
+      g_autofree char *when = g_strdup_printf ("%s, round %u (%s): ", page, round, done);
+      JsonObject *a;
+      JsonObject *b;
 
-      a = runtime_snapshot (tab, quick);
-      c = runtime_snapshot (tab, interactive);
-      b = runtime_snapshot (tab, full);
-      d = runtime_snapshot (tab, interactive_full);
-      if (g_strcmp0 (json_object_get_string_member (a, "text"),
-                     json_object_get_string_member (b, "text")) != 0 ||
-          g_strcmp0 (json_object_get_string_member (c, "text"),
-                     json_object_get_string_member (d, "text")) != 0)
-        g_error ("%s, round %u (%s): the model printed\n%s\n%s\nbut a full walk\n%s\n%s", page,
-                 round, done, json_object_get_string_member (a, "text"),
-                 json_object_get_string_member (c, "text"),
-                 json_object_get_string_member (b, "text"),
-                 json_object_get_string_member (d, "text"));
+      take_snapshots (tab, &snapshots, when);
+      a = snapshots.quick;
+      b = snapshots.full;
       g_assert_false (json_object_get_boolean_member (b, "cached"));
       g_assert_false (json_object_get_boolean_member (b, "incremental"));
       /* The diff of the lines that differ says what the diff of all says. */
@@ -770,7 +828,7 @@ test_model (gconstpointer data)
         }
       g_free (last);
       last = g_strdup (json_object_get_string_member (b, "text"));
-      g_assert_false (json_object_get_boolean_member (d, "incremental"));
+      g_assert_false (json_object_get_boolean_member (snapshots.interactive_full, "incremental"));
 
       if (json_object_get_boolean_member (a, "cached"))
         served++;
@@ -813,27 +871,18 @@ test_model_silent (void)
     "document.getElementById('mover').focus();",
     "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
-      g_autoptr(JsonObject) same = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick_options);
+      g_autoptr(JsonObject) same = runtime_snapshot (tab, quick_options);
       g_autoptr(JsonObject) after = NULL;
-      g_autoptr(JsonObject) walk = NULL;
 
       g_assert_true (json_object_get_boolean_member (same, "cached"));
-      tw_test_tab_eval (tab, changes[i]);
-      after = runtime_snapshot (tab, quick);
-      walk = runtime_snapshot (tab, full);
+      after = quick_after_change (tab, before, changes[i]);
       g_assert_false (json_object_get_boolean_member (after, "cached"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
-                       json_object_get_string_member (walk, "text"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
-                       json_object_get_string_member (before, "text"));
     }
 }
 
@@ -848,28 +897,18 @@ test_model_incremental (void)
     "document.getElementById('rename').textContent = 'Renamed';",
     "document.getElementById('list').append(document.createElement('li'));",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
-      g_autoptr(JsonObject) after = NULL;
-      g_autoptr(JsonObject) walk = NULL;
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick_options);
+      g_autoptr(JsonObject) after = quick_after_change (tab, before, changes[i]);
 
-      tw_test_tab_eval (tab, changes[i]);
-      after = runtime_snapshot (tab, quick);
-      walk = runtime_snapshot (tab, full);
       g_assert_true (json_object_get_boolean_member (after, "incremental"));
       g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
       g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
                        json_object_get_int_member (after, "elements"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
-                       json_object_get_string_member (walk, "text"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
-                       json_object_get_string_member (before, "text"));
     }
 }
 
@@ -915,46 +954,27 @@ test_model_series (void)
     "document.getElementById('right').append(document.getElementById('mover'));",
     "document.getElementById('dlg').show();",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-  static const char interactive_full[] =
-    "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(JsonObject) first = NULL;
   g_autofree char *last = NULL;
   guint incremental = 0;
 
   tab_load (tab, "/diff.html");
-  first = runtime_snapshot (tab, quick);
+  first = runtime_snapshot (tab, quick_options);
   last = g_strdup (json_object_get_string_member (first, "text"));
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
-      g_autoptr(JsonObject) a = NULL;
-      g_autoptr(JsonObject) b = NULL;
-      g_autoptr(JsonObject) c = NULL;
-      g_autoptr(JsonObject) d = NULL;
+      g_auto(Snapshots) snapshots = { 0 };
+      g_autofree char *when = g_strdup_printf ("after %s\n", changes[i]);
 
       tw_test_tab_eval (tab, changes[i]);
-      a = runtime_snapshot (tab, quick);
-      c = runtime_snapshot (tab, interactive);
-      b = runtime_snapshot (tab, full);
-      d = runtime_snapshot (tab, interactive_full);
-      if (g_strcmp0 (json_object_get_string_member (a, "text"),
-                     json_object_get_string_member (b, "text")) != 0 ||
-          g_strcmp0 (json_object_get_string_member (c, "text"),
-                     json_object_get_string_member (d, "text")) != 0)
-        g_error ("after %s\nthe model printed\n%s\n%s\nbut a full walk\n%s\n%s", changes[i],
-                 json_object_get_string_member (a, "text"),
-                 json_object_get_string_member (c, "text"),
-                 json_object_get_string_member (b, "text"),
-                 json_object_get_string_member (d, "text"));
-      if (g_strcmp0 (json_object_get_string_member (a, "text"), last) == 0)
+      take_snapshots (tab, &snapshots, when);
+      if (g_strcmp0 (text_of (snapshots.quick), last) == 0)
         g_error ("after %s the snapshot did not change:\n%s", changes[i], last);
-      if (json_object_get_boolean_member (a, "incremental"))
+      if (json_object_get_boolean_member (snapshots.quick, "incremental"))
         incremental++;
       g_free (last);
-      last = g_strdup (json_object_get_string_member (b, "text"));
+      last = g_strdup (text_of (snapshots.full));
     }
   g_test_message ("%u of %" G_GSIZE_FORMAT " snapshots walked only what changed", incremental,
                   G_N_ELEMENTS (changes));
@@ -967,8 +987,7 @@ main (int   argc,
 {
   int ret;
 
-  gtk_init ();
-  g_test_init (&argc, &argv, NULL);
+  tw_test_init_gtk (&argc, &argv, NULL);
 
   server = tw_test_server_new (serve_cb, &base);
   /* "http://127.0.0.1:port/" without the last slash. */

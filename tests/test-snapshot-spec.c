@@ -211,8 +211,7 @@ main (int   argc,
   const char *name;
   int ret;
 
-  gtk_init ();
-  g_test_init (&argc, &argv, NULL);
+  tw_test_init_gtk (&argc, &argv, NULL);
 
   cases = g_ptr_array_new_with_free_func ((GDestroyNotify) case_free);
   folder = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-spec", NULL);
