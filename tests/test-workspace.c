@@ -203,30 +203,22 @@ test_snippets (void)
 
 /* The window */
 
-static void
-command_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  JsonObject **reply = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
-  g_assert_no_error (error);
-}
-
 static JsonObject *
 run_command (TwBrowser    *browser,
              TwTabCommand  command,
              const char   *browser_id)
 {
   g_autoptr(JsonObject) params = json_object_new ();
-  JsonObject *reply = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
-                                &test_caller, NULL, command_done_cb, &reply);
-  while (reply == NULL)
-    g_main_context_iteration (NULL, TRUE);
+                                &test_caller, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (TW_TEST_WAIT_MS, tw_tab_command_to_string (command));
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (browser), result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
 
   return reply;
 }
