@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 
 import { ensureDisplay } from './display.mjs';
 import { percentile } from './servers.mjs';
-import { waitFor } from '../tests/e2e/lib/agents.mjs';
+import { readToken, tokenAgent, waitFor } from '../tests/e2e/lib/agents.mjs';
 import { listenOnLoopback } from '../tests/e2e/lib/fixture-server.mjs';
 import { connectClient, refIn, resultText } from '../tests/e2e/lib/mcp.mjs';
 import { makeAppDirs, startTabwright } from '../tests/e2e/lib/tabwright.mjs';
@@ -48,25 +48,6 @@ const ROUNDS = Number(opts.rounds);
 const cleanups = [];
 function log(message) {
   process.stderr.write(`bench: ${message}\n`);
-}
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-// An agent that only hands its token over, then waits to be ended.
-function tokenAgent(file) {
-  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
-    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep 3600`;
-  return `custom:sh -c ${shellQuote(script)}`;
-}
-
-function readToken(file) {
-  try {
-    return fs.readFileSync(file, 'utf8') || null;
-  } catch {
-    return null;
-  }
 }
 
 const TASK_PAGE = (title) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
@@ -130,7 +111,7 @@ try {
   const dirs = makeAppDirs('tabwright-bench-agents-');
   cleanups.push(() => fs.rmSync(dirs.root, { recursive: true, force: true }));
   const files = Array.from({ length: AGENTS }, (_, i) => path.join(dirs.root, `agent-${i}.token`));
-  const app = await startTabwright({ dirs, env, args: files.flatMap((file) => ['--launch-agent', tokenAgent(file)]) });
+  const app = await startTabwright({ dirs, env, args: files.flatMap((file) => ['--launch-agent', tokenAgent(file, 'custom', 3600)]) });
   cleanups.push(() => app.stop());
 
   const agents = [];

@@ -18,13 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-    return condition
+from checks import check, report
 
 
 def main():
@@ -61,11 +55,7 @@ def main():
             check(words in run.stderr, f'{case} {args} says "{words}", not {run.stderr.strip()!r}')
             check(not os.path.exists(refused), f'{case} {args} writes no file')
 
-    for failure in failures:
-        print(f'FAIL: {failure}')
-    if not failures:
-        print('bundle-turndown: joins the fixture modules right and refuses the four bad sources')
-    return 1 if failures else 0
+    return report('bundle-turndown: joins the fixture modules right and refuses the four bad sources')
 
 
 if __name__ == '__main__':

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, failures, report
+
 # What org.gnome.Platform//47 and //48 ship, by pkg-config name.
 RUNTIME_PROVIDES = {
     'glib-2.0', 'gio-2.0', 'gio-unix-2.0', 'json-glib-1.0', 'libsoup-3.0', 'gtk4',
@@ -36,6 +38,8 @@ MODULE_PROVIDES = {
     'vte-2.91-gtk4': ('vte', ['fast_float']),
 }
 RUNTIME_VERSIONS = {'47', '48'}
+SUCCESS = 'flatpak manifest: id, runtime, command, sandbox, modules and /app layout check out'
+
 FINISH_ARGS = [
     '--share=network',        # web pages, and agents on the host reach the loopback MCP server
     '--share=ipc',            # X11 shared memory
@@ -44,15 +48,6 @@ FINISH_ARGS = [
     '--device=dri',           # WebKit's GPU rendering
     '--talk-name=org.freedesktop.Flatpak',  # flatpak-spawn --host, to run agents on the host
 ]
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-    return condition
-
 
 def run(*args, **kwargs):
     return subprocess.run(args, check=True, capture_output=True, text=True, **kwargs).stdout
@@ -144,7 +139,7 @@ def main():
         except subprocess.CalledProcessError as error:
             print(error.stdout, error.stderr, sep='\n', file=sys.stderr)
             failures.append('meson setup with the manifest\'s options fails')
-            return report()
+            return report(SUCCESS)
 
         deps = [d['name'] for d in json.loads(run(meson, 'introspect', '--dependencies', build))]
         check('vte-2.91-gtk4' in deps or 'vte' not in names,
@@ -200,15 +195,7 @@ def main():
                      '/io/github/tabwright/Tabwright/style.css'):
         check(resource in listed, f'the tabwright binary carries {resource}')
 
-    return report()
-
-
-def report():
-    for failure in failures:
-        print(f'FAIL: {failure}')
-    if not failures:
-        print('flatpak manifest: id, runtime, command, sandbox, modules and /app layout check out')
-    return 1 if failures else 0
+    return report(SUCCESS)
 
 
 if __name__ == '__main__':

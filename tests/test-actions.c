@@ -43,21 +43,11 @@ unpause_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Requests to /hang: never answered. */
-static GPtrArray *held;
-
 static void
 serve_cb (SoupServerMessage *msg,
           const char        *path,
           GHashTable        *query)
 {
-  if (g_str_equal (path, "/hang"))
-    {
-      soup_server_message_pause (msg);
-      g_ptr_array_add (held, g_object_ref (msg));
-      return;
-    }
-
   /* A slow API: answers after 300 ms, so the page renders late. */
   if (g_str_equal (path, "/api/slow"))
     {
@@ -1555,7 +1545,6 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
 
-  held = g_ptr_array_new_with_free_func (g_object_unref);
   server = tw_test_server_new (serve_cb, &base_url);
   session = webkit_network_session_new_ephemeral ();
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
@@ -1591,7 +1580,6 @@ main (int   argc,
   tw_test_remove_tree (workspace);
   g_clear_pointer (&workspace, g_free);
   g_clear_object (&server);
-  g_clear_pointer (&held, g_ptr_array_unref);
   g_clear_object (&session);
   return status;
 }

@@ -17,12 +17,9 @@
  * (browser_handoff). Everything goes through real tool calls on a real
  * window, the way agents reach it over MCP. */
 
-#define WAIT_MS 60000
-
 static const TwCaller ada = { "agent-ada", "Ada", 0 };
 static const TwCaller bob = { "agent-bob", "Bob", 0 };
 
-static SoupServer *server;
 static char *base_url;
 
 static const char form_html[] =
@@ -73,7 +70,7 @@ wait_for_feed (TwActivityFeed *feed,
 {
   ModelLength length = { tw_activity_feed_get_model (feed), n_items };
 
-  tw_test_wait_until (model_has_length, &length, WAIT_MS, "the feed to catch up");
+  tw_test_wait_until (model_has_length, &length, TW_TEST_WAIT_MS, "the feed to catch up");
 }
 
 /* A window and the form page in a tab of Ada's. */
@@ -274,7 +271,7 @@ test_dialog_between_calls (Fixture       *fixture,
   armed = call_ok (fixture->browser, &ada, "browser_evaluate", args);
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (armed), "result"), ==, "armed");
 
-  tw_test_wait_until (log_has_tool, &has, WAIT_MS, "the page's alert to reach the log");
+  tw_test_wait_until (log_has_tool, &has, TW_TEST_WAIT_MS, "the page's alert to reach the log");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 3);
   entry = entry_at (G_LIST_MODEL (log), 2);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "alert");
@@ -378,7 +375,7 @@ test_choose_entry (Fixture       *fixture,
   /* Choosing Ada's click shows her tab and points at the button again. */
   tw_activity_feed_activate (feed, 1);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
-  tw_test_wait_until (overlay_flashing, overlay, WAIT_MS, "the flash");
+  tw_test_wait_until (overlay_flashing, overlay, TW_TEST_WAIT_MS, "the flash");
   g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
   g_assert_cmpfloat (highlight.size.width, >, 10);
 }
@@ -469,7 +466,7 @@ start_handoff (Fixture        *fixture,
 
   *call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_handoff", args,
                               state);
-  tw_test_wait_until (banner_shown, banner, WAIT_MS, "the handoff banner");
+  tw_test_wait_until (banner_shown, banner, TW_TEST_WAIT_MS, "the handoff banner");
 
   return banner;
 }
@@ -697,7 +694,7 @@ test_feed_model (void)
   /* ... and then as the row that left the bottom and the rows that came in
    * on top, without touching the rows in between. */
   started = g_get_monotonic_time ();
-  tw_test_wait_until (feed_flushed, &changes, WAIT_MS, "the batch");
+  tw_test_wait_until (feed_flushed, &changes, TW_TEST_WAIT_MS, "the batch");
   waited_ms = (g_get_monotonic_time () - started) / 1000.0;
   g_assert_cmpfloat (waited_ms, >=, TW_FEED_MODEL_BATCH_MS / 2.0);
   g_assert_cmpstr (changes.changes->str, ==, "2-1+0 0-0+2 ");
@@ -750,42 +747,25 @@ test_feed_model (void)
   g_string_free (changes.changes, TRUE);
 }
 
+static const TwTestFixtureCase activity_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/ui/activity/session", test_session),
+  TW_TEST_FIXTURE_CASE ("/ui/activity/dialog-between-calls", test_dialog_between_calls),
+  TW_TEST_FIXTURE_CASE ("/ui/live/covered-window", test_covered_window),
+  TW_TEST_FIXTURE_CASE ("/ui/activity/choose-entry", test_choose_entry),
+  TW_TEST_FIXTURE_CASE ("/ui/steering/pause", test_pause),
+  TW_TEST_FIXTURE_CASE ("/ui/steering/handoff/done", test_handoff_done),
+  TW_TEST_FIXTURE_CASE ("/ui/steering/handoff/cancel", test_handoff_cancel),
+  TW_TEST_FIXTURE_CASE ("/ui/steering/handoff/timeout", test_handoff_timeout),
+  TW_TEST_FIXTURE_CASE ("/ui/steering/follow", test_follow),
+};
+
 int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-
-  server = tw_test_server_new_page (form_html, &base_url);
-
+  tw_test_init_gtk (&argc, &argv, adw_init);
   g_test_add_func ("/ui/activity/feed-model", test_feed_model);
-  g_test_add ("/ui/activity/session", Fixture, NULL,
-              fixture_set_up, test_session, fixture_tear_down);
-  g_test_add ("/ui/activity/dialog-between-calls", Fixture, NULL,
-              fixture_set_up, test_dialog_between_calls, fixture_tear_down);
-  g_test_add ("/ui/live/covered-window", Fixture, NULL,
-              fixture_set_up, test_covered_window, fixture_tear_down);
-  g_test_add ("/ui/activity/choose-entry", Fixture, NULL,
-              fixture_set_up, test_choose_entry, fixture_tear_down);
-  g_test_add ("/ui/steering/pause", Fixture, NULL,
-              fixture_set_up, test_pause, fixture_tear_down);
-  g_test_add ("/ui/steering/handoff/done", Fixture, NULL,
-              fixture_set_up, test_handoff_done, fixture_tear_down);
-  g_test_add ("/ui/steering/handoff/cancel", Fixture, NULL,
-              fixture_set_up, test_handoff_cancel, fixture_tear_down);
-  g_test_add ("/ui/steering/handoff/timeout", Fixture, NULL,
-              fixture_set_up, test_handoff_timeout, fixture_tear_down);
-  g_test_add ("/ui/steering/follow", Fixture, NULL,
-              fixture_set_up, test_follow, fixture_tear_down);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, activity_cases, fixture_set_up, fixture_tear_down);
 
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return ret;
+  return tw_test_run_with_page (form_html, &base_url);
 }

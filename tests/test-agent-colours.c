@@ -22,12 +22,9 @@
  * every agent and every tab at once, and brings a tab forward when the
  * person picks it. The tests drive real tool calls through real windows. */
 
-#define WAIT_MS 60000
-
 static const TwCaller claude = { "claude-1", "Claude Code #1", 0 };
 static const TwCaller codex = { "codex-2", "Codex #1", 0 };
 
-static SoupServer *server;
 static char *base_url;
 
 static void
@@ -342,9 +339,9 @@ test_tabs_feed_terminal (void)
   /* Their rows in the activity feed carry the same badges. */
   ignored = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &claude, "browser_list_tabs", "{}");
   query = (BadgeQuery) { tw_window_get_activity_feed (window), colour_a, mark_a };
-  tw_test_wait_until (shows_badge, &query, WAIT_MS, "the feed to show Claude Code's badge");
+  tw_test_wait_until (shows_badge, &query, TW_TEST_WAIT_MS, "the feed to show Claude Code's badge");
   query = (BadgeQuery) { tw_window_get_activity_feed (window), colour_b, mark_b };
-  tw_test_wait_until (shows_badge, &query, WAIT_MS, "the feed to show Codex's badge");
+  tw_test_wait_until (shows_badge, &query, TW_TEST_WAIT_MS, "the feed to show Codex's badge");
 
   /* And an agent's terminal, its colour along the top and its badge. */
   terminal = tw_agent_terminal_new ();
@@ -433,7 +430,7 @@ page_fills_view (gpointer data)
   if (!gtk_widget_get_mapped (GTK_WIDGET (view)) || gtk_widget_get_height (GTK_WIDGET (view)) < 300)
     return FALSE;
 
-  value = tw_test_view_evaluate (view, "window.innerWidth", WAIT_MS);
+  value = tw_test_view_evaluate (view, "window.innerWidth", TW_TEST_WAIT_MS);
 
   return ABS (jsc_value_to_int32 (value) * webkit_web_view_get_zoom_level (view) -
               gtk_widget_get_width (GTK_WIDGET (view))) <= 2;
@@ -467,7 +464,7 @@ test_overlay (void)
   check.colour = -2;
   g_signal_connect_after (tab, "action-started", G_CALLBACK (action_started_cb), &check);
   g_signal_connect_after (tab, "action-updated", G_CALLBACK (action_updated_cb), &check);
-  tw_test_wait_until (page_fills_view, tab, WAIT_MS, "the page to be laid out in the window");
+  tw_test_wait_until (page_fills_view, tab, TW_TEST_WAIT_MS, "the page to be laid out in the window");
 
   args = tw_test_tab_id_args (tab);
   snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &codex, "browser_snapshot", args);
@@ -550,7 +547,7 @@ test_overview (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overview)));
   action = g_action_map_lookup_action (G_ACTION_MAP (window), "overview");
   g_action_activate (action, NULL);
-  tw_test_wait_until (widget_mapped, overview, WAIT_MS, "the overview to show");
+  tw_test_wait_until (widget_mapped, overview, TW_TEST_WAIT_MS, "the overview to show");
 
   /* Every tab, under the agent it belongs to; the person's under theirs. */
   for (guint i = 0; i < 12; i++)
@@ -572,7 +569,7 @@ test_overview (void)
       g_assert_true (tw_browser_get_agent_mark (browser, ids[i], &colour, &mark));
       g_assert_true (has_badge (GTK_WIDGET (overview), colour, mark));
     }
-  tw_test_wait_until (doing_mentions_new_tab, overview, WAIT_MS, "the overview to say what Agent #4 did");
+  tw_test_wait_until (doing_mentions_new_tab, overview, TW_TEST_WAIT_MS, "the overview to say what Agent #4 did");
 
   /* It all fits a 1280 × 800 window, with no scrolling. */
   while (g_main_context_iteration (NULL, FALSE))
@@ -600,7 +597,7 @@ test_overview (void)
 
   /* Taking one over pauses its agents, then brings it forward. */
   g_action_activate (action, NULL);
-  tw_test_wait_until (widget_mapped, overview, WAIT_MS, "the overview to show again");
+  tw_test_wait_until (widget_mapped, overview, TW_TEST_WAIT_MS, "the overview to show again");
   tw_overview_activate_card (overview, tabs[2], TRUE);
   g_assert_true (tw_browser_tab_get_paused (tabs[2]));
   g_assert_true (adw_tab_view_get_selected_page (tw_window_get_tab_view (window)) == page_of (window, tabs[2]));
@@ -614,23 +611,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-
-  server = tw_test_server_new (serve_cb, &base_url);
-
+  tw_test_init_gtk (&argc, &argv, adw_init);
   g_test_add_func ("/webview/agent-marks", test_marks);
   g_test_add_func ("/ui/agent-colours/tabs-feed-terminal", test_tabs_feed_terminal);
   g_test_add_func ("/ui/agent-colours/overlay", test_overlay);
   g_test_add_func ("/ui/overview", test_overview);
 
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return ret;
+  return tw_test_run_with_server (serve_cb, &base_url);
 }

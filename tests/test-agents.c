@@ -1214,25 +1214,19 @@ test_gemini_writer (void)
   g_assert_true (g_str_has_prefix (other_path, other_home));
 }
 
+static gboolean
+is_row_titled (GtkWidget     *widget,
+               gconstpointer  title)
+{
+  return ADW_IS_ACTION_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0;
+}
+
 static AdwActionRow *
 find_row_titled (GtkWidget  *root,
                  const char *title)
 {
-  if (ADW_IS_ACTION_ROW (root) &&
-      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title) == 0)
-    return ADW_ACTION_ROW (root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      AdwActionRow *found = find_row_titled (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
+  return ADW_ACTION_ROW (tw_test_find_matching (root, is_row_titled, title));
 }
 
 /* The message dialog on screen, if there is one. */

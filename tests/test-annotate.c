@@ -17,11 +17,8 @@
  * the drag gesture and the buttons do), the call is a real tool call on a
  * real window. */
 
-#define WAIT_MS 60000
-
 static const TwCaller ada = { "agent-ada", "Ada", 0 };
 
-static SoupServer *server;
 static char *base_url;
 
 /* A button and a link where the test can mark them. */
@@ -88,7 +85,7 @@ start_annotate (Fixture       *fixture,
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
   call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_annotate", args,
                              state);
-  tw_test_wait_until (layer_active, fixture->layer, WAIT_MS, "the annotation layer");
+  tw_test_wait_until (layer_active, fixture->layer, TW_TEST_WAIT_MS, "the annotation layer");
 
   return call;
 }
@@ -256,7 +253,7 @@ test_next_result (Fixture       *fixture,
   tw_annotation_layer_set_note (fixture->layer, "Use this button");
   g_assert_true (tw_annotation_layer_send (fixture->layer));
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
-  tw_test_wait_until (annotation_ready, fixture->tab, WAIT_MS, "the annotation to be drawn");
+  tw_test_wait_until (annotation_ready, fixture->tab, TW_TEST_WAIT_MS, "the annotation to be drawn");
 
   /* The snapshot's own text comes first, the annotation and its picture after. */
   result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_snapshot",
@@ -279,29 +276,19 @@ test_next_result (Fixture       *fixture,
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (later, "content")), ==, 1);
 }
 
+static const TwTestFixtureCase annotate_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/ui/teach/annotate/sent", test_sent),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/annotate/cancel", test_cancel),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/annotate/bad-input", test_bad_input),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/annotate/next-result", test_next_result),
+};
+
 int
 main (int   argc,
       char *argv[])
 {
-  int ret;
+  tw_test_init_gtk (&argc, &argv, adw_init);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, annotate_cases, fixture_set_up, fixture_tear_down);
 
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-
-  server = tw_test_server_new_page (page_html, &base_url);
-
-  g_test_add ("/ui/teach/annotate/sent", Fixture, NULL, fixture_set_up, test_sent, fixture_tear_down);
-  g_test_add ("/ui/teach/annotate/cancel", Fixture, NULL, fixture_set_up, test_cancel, fixture_tear_down);
-  g_test_add ("/ui/teach/annotate/bad-input", Fixture, NULL,
-              fixture_set_up, test_bad_input, fixture_tear_down);
-  g_test_add ("/ui/teach/annotate/next-result", Fixture, NULL,
-              fixture_set_up, test_next_result, fixture_tear_down);
-
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return ret;
+  return tw_test_run_with_page (page_html, &base_url);
 }

@@ -13,11 +13,8 @@
  * way the MCP tools do, against real WebKit web views and pages served from
  * tests/fixtures/pages/ by a SoupServer on loopback. */
 
-#define WAIT_MS 60000
-
 static const TwCaller test_caller = { "test-agent", "Test Agent" };
 
-static SoupServer *server;
 static char *base_url;
 static guint counter;
 static guint slow_in_flight;
@@ -145,7 +142,7 @@ command_done_cb (GObject      *object,
 static void
 wait_for (gboolean *flag)
 {
-  tw_test_wait_for_flag (flag, WAIT_MS, "a browser command");
+  tw_test_wait_for_flag (flag, TW_TEST_WAIT_MS, "a browser command");
 }
 
 static void
@@ -471,7 +468,7 @@ test_visits (void)
 
   /* The person opens the index too, and another agent a second page. */
   person_tab = tw_browser_open_tab (browser, index_url);
-  tw_test_wait_until (tab_is_done, person_tab, WAIT_MS, "the person's page to load");
+  tw_test_wait_until (tab_is_done, person_tab, TW_TEST_WAIT_MS, "the person's page to load");
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_NEW_TAB, NULL, args,
                                 &other, NULL, command_done_cb, &opened);
   wait_for (&opened.done);
@@ -512,7 +509,7 @@ run_page_script (TwBrowser  *browser,
 {
   TwBrowserTab *tab = tw_browser_lookup_tab (browser, browser_id);
   g_autoptr(JSCValue) value = tw_test_view_evaluate (tw_browser_tab_get_view (tab), script,
-                                                     WAIT_MS);
+                                                     TW_TEST_WAIT_MS);
 }
 
 static void
@@ -728,7 +725,7 @@ test_paused_queue (void)
 
   start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &loading);
   start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &queued);
-  tw_test_wait_until (tab_is_loading, tab, WAIT_MS, "the navigation to start");
+  tw_test_wait_until (tab_is_loading, tab, TW_TEST_WAIT_MS, "the navigation to start");
   tw_browser_tab_set_paused (tab, TRUE);
   wait_for (&queued.done);
   g_assert_error (queued.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
@@ -1211,7 +1208,7 @@ test_actions_dropdown (void)
    * runs, and the value is the one picked. */
   params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Large\"}", size);
   reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
-  tw_test_wait_until (picker_ended, &menus, WAIT_MS, "the page's native menu to be asked for and closed");
+  tw_test_wait_until (picker_ended, &menus, TW_TEST_WAIT_MS, "the page's native menu to be asked for and closed");
   g_assert_cmpuint (menus.requested, ==, 1);
   g_assert_cmpuint (menus.ended, ==, 1);
   g_clear_pointer (&value, g_free);
@@ -1261,7 +1258,7 @@ test_actions_color_picker (void)
    * it at once instead of opening a dialog over the person's screen, and
    * the colour stays as it was. */
   reply = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
-  tw_test_wait_until (picker_ended, &choosers, WAIT_MS, "the colour chooser to be asked for and ended");
+  tw_test_wait_until (picker_ended, &choosers, TW_TEST_WAIT_MS, "the colour chooser to be asked for and ended");
   g_assert_cmpuint (choosers.requested, ==, 1);
   g_assert_cmpuint (choosers.ended, ==, 1);
   g_assert_cmpuint (shown, ==, 0);
@@ -1564,15 +1561,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   /* Ephemeral network sessions keep nothing on disk, so the tests need no
    * folders of their own. */
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-
-  server = tw_test_server_new (serve_cb, &base_url);
-
+  tw_test_init_gtk (&argc, &argv, NULL);
   g_test_add_func ("/webview/address/normalize", test_address);
   g_test_add_func ("/webview/browser/new-tab", test_new_tab);
   g_test_add_func ("/webview/browser/new-tab-refuses", test_new_tab_refuses);
@@ -1606,10 +1597,5 @@ main (int   argc,
   g_test_add_func ("/webview/browser/crash", test_crash);
   g_test_add_func ("/webview/browser/window-close", test_window_close);
 
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return ret;
+  return tw_test_run_with_server (serve_cb, &base_url);
 }

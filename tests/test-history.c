@@ -4,6 +4,7 @@
 #include "tw-history.h"
 
 #include "tw-error.h"
+#include "tw-test-webview.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -46,27 +47,6 @@ search (TwHistory     *history,
   g_assert_nonnull (wait.entries);
 
   return wait.entries;
-}
-
-static void
-flushed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (tw_history_flush_finish (TW_HISTORY (object), result, NULL));
-  *done = TRUE;
-}
-
-static void
-flush (TwHistory *history)
-{
-  gboolean done = FALSE;
-
-  tw_history_flush_async (history, NULL, flushed_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static TwHistoryEntry *
@@ -163,7 +143,7 @@ test_time_range (void)
   gint64 middle;
 
   tw_history_add_visit (history, "http://127.0.0.1/old", "Old", TW_HISTORY_PERSON);
-  flush (history);
+  tw_test_flush_history (history);
   middle = g_get_real_time () + 1;
   while (g_get_real_time () <= middle)
     ;
@@ -221,7 +201,7 @@ test_bookmarks_kept (void)
 
     tw_history_set_bookmarked (history, "http://127.0.0.1/never-visited", NULL, FALSE);
     g_assert_false (tw_history_is_bookmarked (history, "http://127.0.0.1/never-visited"));
-    flush (history);
+    tw_test_flush_history (history);
   }
 
   /* Kept on disk: a new store knows the bookmark and the visit. */
@@ -287,7 +267,7 @@ test_bookmarks_before_read (void)
 
     tw_history_set_bookmarked (history, "http://127.0.0.1/kept", "Kept", TRUE);
     tw_history_set_bookmarked (history, "http://127.0.0.1/removed", "Removed", TRUE);
-    flush (history);
+    tw_test_flush_history (history);
   }
 
   {
@@ -300,7 +280,7 @@ test_bookmarks_before_read (void)
     g_assert_false (lookup_bookmark (history, "http://127.0.0.1/removed"));
     g_assert_true (lookup_bookmark (history, "http://127.0.0.1/new"));
     g_assert_false (lookup_bookmark (history, "http://127.0.0.1/never"));
-    flush (history);
+    tw_test_flush_history (history);
     g_assert_true (tw_history_is_bookmarked (history, "http://127.0.0.1/kept"));
     g_assert_false (tw_history_is_bookmarked (history, "http://127.0.0.1/removed"));
     g_assert_true (tw_history_is_bookmarked (history, "http://127.0.0.1/new"));

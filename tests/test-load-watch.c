@@ -17,20 +17,12 @@
 
 static SoupServer *server;
 static char *base_url;
-static GPtrArray *held;  /* SoupServerMessage: requests that never get an answer */
 
 static void
 serve_cb (SoupServerMessage *msg,
           const char        *path,
           GHashTable        *query)
 {
-  if (g_str_equal (path, "/hang"))
-    {
-      soup_server_message_pause (msg);
-      g_ptr_array_add (held, g_object_ref (msg));
-      return;
-    }
-
   tw_test_serve_html (msg, "<!doctype html><title>Page</title><p>A page.</p>"
                       "<a id=next href='#later'>Later</a>");
 }
@@ -296,7 +288,6 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
 
-  held = g_ptr_array_new_with_free_func (g_object_unref);
   server = tw_test_server_new (serve_cb, &base_url);
 
   g_test_add_func ("/load-watch/loaded", test_loaded);
@@ -311,7 +302,6 @@ main (int   argc,
   status = g_test_run ();
 
   tw_test_tab_clear_session ();
-  g_ptr_array_unref (held);
   g_object_unref (server);
   g_free (base_url);
 

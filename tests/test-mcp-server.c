@@ -200,8 +200,7 @@ tabs_run (GTask          *task,
   if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
     cancellable = NULL;
 
-  tw_test_return_later (task, self->log, label, result, error, delay, cancellable,
-                        NULL, NULL, NULL);
+  tw_test_return_later (task, self->log, label, result, error, delay, cancellable);
 }
 
 /* Tools that exist only in this test. */

@@ -15,11 +15,8 @@
  * whether the page had to scroll, the element lives in an iframe, or the
  * page is zoomed. The tests drive real tool calls through a real window. */
 
-#define WAIT_MS 60000
-
 static const TwCaller agent = { "agent-1", "Test Agent", 0 };
 
-static SoupServer *server;
 static char *base_url;
 
 static const char page_html[] =
@@ -122,7 +119,7 @@ fixture_set_up (Fixture       *fixture,
 
   /* Let the view get its size on screen, and the page its viewport of that
    * size. */
-  tw_test_wait_until (page_fills_view, fixture, WAIT_MS,
+  tw_test_wait_until (page_fills_view, fixture, TW_TEST_WAIT_MS,
                       "the page to be laid out in the view's size on screen");
 
   snapshot_args = tw_test_tab_id_args (fixture->tab);
@@ -147,7 +144,7 @@ page_evaluate (Fixture    *fixture,
 {
   g_autofree char *wrapped = g_strdup_printf ("JSON.stringify((%s)())", script);
   g_autoptr(JSCValue) value = tw_test_view_evaluate (tw_browser_tab_get_view (fixture->tab),
-                                                     wrapped, WAIT_MS);
+                                                     wrapped, TW_TEST_WAIT_MS);
   g_autofree char *json = jsc_value_to_string (value);
 
   return tw_test_parse_object (json);
@@ -271,7 +268,7 @@ test_zoom (Fixture       *fixture,
 
   /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
   webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
-  tw_test_wait_until (page_fills_view, fixture, WAIT_MS, "the page to be laid out at the new zoom");
+  tw_test_wait_until (page_fills_view, fixture, TW_TEST_WAIT_MS, "the page to be laid out at the new zoom");
 
   click (fixture, ref);
 
@@ -305,7 +302,7 @@ test_typing_and_failure (Fixture       *fixture,
                    "Test Agent: click @e999 — browser_stale_ref");
 
   /* It lets go a moment later. */
-  tw_test_wait_until (overlay_has_no_caption, overlay, WAIT_MS, "the failure's caption to go away");
+  tw_test_wait_until (overlay_has_no_caption, overlay, TW_TEST_WAIT_MS, "the failure's caption to go away");
 }
 
 static void
@@ -324,33 +321,20 @@ test_flash (Fixture       *fixture,
   g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Near Top”");
 }
 
+static const TwTestFixtureCase overlay_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/ui/overlay/highlight/scrolled", test_scrolled),
+  TW_TEST_FIXTURE_CASE ("/ui/overlay/highlight/iframe", test_iframe),
+  TW_TEST_FIXTURE_CASE ("/ui/overlay/highlight/zoom", test_zoom),
+  TW_TEST_FIXTURE_CASE ("/ui/overlay/caption/outcome", test_typing_and_failure),
+  TW_TEST_FIXTURE_CASE ("/ui/overlay/flash", test_flash),
+};
+
 int
 main (int   argc,
       char *argv[])
 {
-  int ret;
+  tw_test_init_gtk (&argc, &argv, adw_init);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, overlay_cases, fixture_set_up, fixture_tear_down);
 
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-
-  server = tw_test_server_new (serve_cb, &base_url);
-
-  g_test_add ("/ui/overlay/highlight/scrolled", Fixture, NULL,
-              fixture_set_up, test_scrolled, fixture_tear_down);
-  g_test_add ("/ui/overlay/highlight/iframe", Fixture, NULL,
-              fixture_set_up, test_iframe, fixture_tear_down);
-  g_test_add ("/ui/overlay/highlight/zoom", Fixture, NULL,
-              fixture_set_up, test_zoom, fixture_tear_down);
-  g_test_add ("/ui/overlay/caption/outcome", Fixture, NULL,
-              fixture_set_up, test_typing_and_failure, fixture_tear_down);
-  g_test_add ("/ui/overlay/flash", Fixture, NULL,
-              fixture_set_up, test_flash, fixture_tear_down);
-
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return ret;
+  return tw_test_run_with_server (serve_cb, &base_url);
 }

@@ -154,35 +154,21 @@ shape_text (const char *text)
 }
 
 static void
-snapshot_done_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  JsonObject **out = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *out = tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (object), result, &error);
-  g_assert_no_error (error);
-}
-
-static gboolean
-object_is_set (gpointer data)
-{
-  return *(JsonObject **) data != NULL;
-}
-
-static void
 test_case (gconstpointer data)
 {
   guint index = GPOINTER_TO_UINT (data);
   Case *c = g_ptr_array_index (cases, index);
   g_autofree char *url = g_strdup_printf ("%scase?case=%u", base_url, index);
+  g_autoptr(GAsyncResult) snapshotted = NULL;
   g_autoptr(JsonObject) result = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
   g_assert_true (tw_test_view_load (view, url, LOAD_TIMEOUT_MS));
-  tw_page_runtime_snapshot_async (runtime, NULL, NULL, snapshot_done_cb, &result);
-  tw_test_wait_until (object_is_set, &result, CALL_TIMEOUT_MS, "a snapshot");
+  tw_page_runtime_snapshot_async (runtime, NULL, NULL, tw_test_store_result_cb, NULL);
+  snapshotted = tw_test_await_result (CALL_TIMEOUT_MS, "a snapshot");
+  result = tw_page_runtime_snapshot_finish (runtime, snapshotted, &error);
+  g_assert_no_error (error);
   text = shape_text (json_object_get_string_member (result, "text"));
 
   /* A failed case fails the test and the run goes on with the next. */
@@ -211,8 +197,7 @@ main (int   argc,
   const char *name;
   int ret;
 
-  gtk_init ();
-  g_test_init (&argc, &argv, NULL);
+  tw_test_init_gtk (&argc, &argv, NULL);
 
   cases = g_ptr_array_new_with_free_func ((GDestroyNotify) case_free);
   folder = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-spec", NULL);

@@ -1044,8 +1044,7 @@ main (int   argc,
 {
   int ret;
 
-  gtk_init ();
-  g_test_init (&argc, &argv, NULL);
+  tw_test_init_gtk (&argc, &argv, NULL);
 
   base_a = start_server (&server_a);
   base_b = start_server (&server_b);

@@ -111,7 +111,7 @@ tabs_run (GTask          *task,
   }
 
   tw_test_return_later (task, self->log, url, result, NULL, tw_test_url_delay_ms (url),
-                        g_task_get_cancellable (task), NULL, NULL, NULL);
+                        g_task_get_cancellable (task));
 }
 
 static const TwToolDef test_tools[] = {

@@ -12,8 +12,6 @@
  * person's or paused, a focused page while an agent drives it, and the
  * person's field keeps GTK's focus and its input method all along. */
 
-#define WAIT_MS 60000
-
 static const char page_html[] =
   "<!doctype html><html><head><title>Focus</title>"
   "<style>#box:focus-within { outline: 2px solid rgb(0, 95, 204); }</style></head><body>"
@@ -25,7 +23,6 @@ static const char page_html[] =
   "document.getElementById('field').focus();"
   "</script></body></html>";
 
-static SoupServer *server;
 static char *base_url;
 
 typedef struct
@@ -55,7 +52,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (fixture->window);
   gtk_widget_grab_focus (fixture->entry);
 
-  g_assert_true (tw_test_view_load (tw_browser_tab_get_view (fixture->tab), base_url, WAIT_MS));
+  g_assert_true (tw_test_view_load (tw_browser_tab_get_view (fixture->tab), base_url, TW_TEST_WAIT_MS));
 }
 
 static void
@@ -80,7 +77,7 @@ page_focus (Fixture *fixture)
                                  " focus: document.getElementById('field').matches(':focus'),"
                                  " within: getComputedStyle(document.getElementById('box')).outlineColor,"
                                  " seen: window.seen.join(' ')})",
-                                 WAIT_MS);
+                                 TW_TEST_WAIT_MS);
   g_assert_nonnull (value);
 
   return jsc_value_to_string (value);
@@ -92,7 +89,7 @@ static char *
 wait_page_focus (Fixture  *fixture,
                  gboolean  has_focus)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_MS * G_TIME_SPAN_MILLISECOND;
+  gint64 deadline = g_get_monotonic_time () + TW_TEST_WAIT_MS * G_TIME_SPAN_MILLISECOND;
   const char *want = has_focus ? "\"hasFocus\":true" : "\"hasFocus\":false";
 
   for (;;)
@@ -220,7 +217,7 @@ test_window_inactive (Fixture       *fixture,
    * keeps it, and sees no blur. */
   other = GTK_WINDOW (gtk_window_new ());
   gtk_window_present (other);
-  tw_test_wait_until (window_active, other, WAIT_MS, "the other window to become active");
+  tw_test_wait_until (window_active, other, TW_TEST_WAIT_MS, "the other window to become active");
   g_assert_false (gtk_window_is_active (fixture->window));
   /* WebKit sends the change at the next turn of the main loop, which the
    * first evaluation lets pass; the second is answered after it. */
@@ -231,27 +228,19 @@ test_window_inactive (Fixture       *fixture,
   gtk_window_destroy (other);
 }
 
+static const TwTestFixtureCase tab_focus_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/webview/tab-focus/person-tab", test_person_tab),
+  TW_TEST_FIXTURE_CASE ("/webview/tab-focus/driven-tab", test_driven_tab),
+  TW_TEST_FIXTURE_CASE ("/webview/tab-focus/emulation-off", test_emulation_off),
+  TW_TEST_FIXTURE_CASE ("/webview/tab-focus/window-inactive", test_window_inactive),
+};
+
 int
 main (int    argc,
       char **argv)
 {
-  int status;
-
   gtk_test_init (&argc, &argv, NULL);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, tab_focus_cases, fixture_set_up, fixture_tear_down);
 
-  server = tw_test_server_new_page (page_html, &base_url);
-
-  g_test_add ("/webview/tab-focus/person-tab", Fixture, NULL, fixture_set_up, test_person_tab, fixture_tear_down);
-  g_test_add ("/webview/tab-focus/driven-tab", Fixture, NULL, fixture_set_up, test_driven_tab, fixture_tear_down);
-  g_test_add ("/webview/tab-focus/emulation-off", Fixture, NULL, fixture_set_up, test_emulation_off,
-              fixture_tear_down);
-  g_test_add ("/webview/tab-focus/window-inactive", Fixture, NULL, fixture_set_up, test_window_inactive,
-              fixture_tear_down);
-
-  status = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
-
-  return status;
+  return tw_test_run_with_page (page_html, &base_url);
 }

@@ -7,16 +7,14 @@
 #include "tw-browser.h"
 #include "tw-tab-page.h"
 #include "tw-test-webview.h"
+#include "tw-test-widgets.h"
 
 /* A tab's page on its own, in a window of its own: the bars over the web
  * view, the status page and pointing at an element again follow the tab
  * they show, and the person's buttons on them act on that tab. */
 
-#define WAIT_MS 60000
-
 static const TwCaller ada = { "agent-ada", "Ada", 0 };
 
-static SoupServer *server;
 static char *base_url;
 
 static const char page_html[] =
@@ -59,63 +57,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->id_args, g_free);
 }
 
-/* The page's parts, found the way a person finds them: by what they are. */
-static GtkWidget *
-find_by_class (GtkWidget  *widget,
-               const char *css_class)
-{
-  if (gtk_widget_has_css_class (widget, css_class))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_by_class (child, css_class);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* What a click on the button does, without a pointer on this display. */
 static void
 click (GtkWidget *button)
@@ -125,23 +66,11 @@ click (GtkWidget *button)
   g_signal_emit_by_name (button, "clicked");
 }
 
-static gboolean
-widget_shown (gpointer data)
-{
-  return gtk_widget_get_visible (data);
-}
-
-static gboolean
-widget_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (data);
-}
-
 static void
 test_paused_bar (Fixture       *fixture,
                  gconstpointer  data)
 {
-  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-paused-bar");
+  GtkWidget *bar = tw_test_find (GTK_WIDGET (fixture->page), TW_TEST_FIND_CLASS, "tw-paused-bar");
 
   g_assert_nonnull (bar);
   g_assert_false (gtk_widget_get_visible (bar));
@@ -150,7 +79,7 @@ test_paused_bar (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (bar));
 
   /* The person's Resume gives the tab back to agents. */
-  click (find_button (bar, "_Resume"));
+  click (tw_test_find (bar, TW_TEST_FIND_BUTTON, "_Resume"));
   g_assert_false (tw_browser_tab_get_paused (fixture->tab));
   g_assert_false (gtk_widget_get_visible (bar));
 }
@@ -159,7 +88,7 @@ static void
 test_viewport_bar (Fixture       *fixture,
                    gconstpointer  data)
 {
-  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-viewport-bar");
+  GtkWidget *bar = tw_test_find (GTK_WIDGET (fixture->page), TW_TEST_FIND_CLASS, "tw-viewport-bar");
   TwViewFrame *frame = tw_browser_tab_get_frame (fixture->tab);
   g_autoptr(JsonObject) resized = NULL;
   g_autofree char *args = NULL;
@@ -175,10 +104,10 @@ test_viewport_bar (Fixture       *fixture,
   resized = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_resize",
                                   args);
   g_assert_true (gtk_widget_get_visible (bar));
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_label (bar))), ==, "Viewport 420 × 300");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tw_test_find_widget (bar, GTK_TYPE_LABEL))), ==, "Viewport 420 × 300");
 
   /* Fit to Window gives the page the whole window again. */
-  click (find_button (bar, "_Fit to Window"));
+  click (tw_test_find (bar, TW_TEST_FIND_BUTTON, "_Fit to Window"));
   g_assert_false (tw_view_frame_get_viewport_size (frame, &width, &height));
   g_assert_false (gtk_widget_get_visible (bar));
 }
@@ -187,7 +116,7 @@ static void
 test_status_page (Fixture       *fixture,
                   gconstpointer  data)
 {
-  GtkWidget *status = find_by_class (GTK_WIDGET (fixture->page), "tw-page-status");
+  GtkWidget *status = tw_test_find (GTK_WIDGET (fixture->page), TW_TEST_FIND_CLASS, "tw-page-status");
   g_autofree char *closed = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
   g_autofree char *good = g_strdup_printf ("%sagain", base_url);
 
@@ -196,14 +125,14 @@ test_status_page (Fixture       *fixture,
 
   /* A page that cannot load leaves the status page, naming the address. */
   tw_browser_tab_load_uri (fixture->tab, closed, NULL);
-  tw_test_wait_until (widget_shown, status, WAIT_MS, "the status page");
+  tw_test_wait_until (tw_test_widget_shown, status, TW_TEST_WAIT_MS, "the status page");
   g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==,
                    "Unable to Load Page");
   g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status)), closed));
 
   /* A page that loads puts it away. */
   tw_browser_tab_load_uri (fixture->tab, good, NULL);
-  tw_test_wait_until (widget_hidden, status, WAIT_MS, "the status page to go");
+  tw_test_wait_until (tw_test_widget_hidden, status, TW_TEST_WAIT_MS, "the status page to go");
   g_assert_cmpstr (tw_browser_tab_get_uri (fixture->tab), ==, good);
 }
 
@@ -217,7 +146,7 @@ flash_ref (TwTabPage   *page,
   g_autoptr(GAsyncResult) result = NULL;
 
   tw_tab_page_flash_ref_async (page, ref, caption, NULL, tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (WAIT_MS, "the flash");
+  result = tw_test_await_result (TW_TEST_WAIT_MS, "the flash");
 
   return tw_tab_page_flash_ref_finish (page, result, error);
 }
@@ -249,25 +178,6 @@ test_flash_ref (Fixture       *fixture,
   g_assert_nonnull (error);
 }
 
-static GtkWidget *
-find_of_type (GtkWidget *widget,
-              GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_of_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static gboolean
 approval_shown (gpointer data)
 {
@@ -285,7 +195,7 @@ test_approval_banner (Fixture       *fixture,
   static const char * const approve[] = { "browser_evaluate", NULL };
   const TwAgentPolicy policy = { NULL, approve, 0, NULL };
   TwApprovalBanner *banner = tw_tab_page_get_approval_banner (fixture->page);
-  GtkWidget *bar = find_by_class (GTK_WIDGET (fixture->page), "tw-approval-banner");
+  GtkWidget *bar = tw_test_find (GTK_WIDGET (fixture->page), TW_TEST_FIND_CLASS, "tw-approval-banner");
   g_autofree char *args = NULL;
   g_autoptr(JsonObject) denied = NULL;
   g_autoptr(JsonObject) allowed = NULL;
@@ -304,11 +214,11 @@ test_approval_banner (Fixture       *fixture,
 
   call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
                              args, &outcome);
-  tw_test_wait_until (approval_shown, banner, WAIT_MS, "the approval bar");
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (bar, "heading"))), ==,
+  tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tw_test_find (bar, TW_TEST_FIND_CLASS, "heading"))), ==,
                    "Ada asks to run a script in the page");
-  gtk_editable_set_text (GTK_EDITABLE (find_of_type (bar, GTK_TYPE_ENTRY)), "wrong page");
-  click (find_button (bar, "_Deny"));
+  gtk_editable_set_text (GTK_EDITABLE (tw_test_find_widget (bar, GTK_TYPE_ENTRY)), "wrong page");
+  click (tw_test_find (bar, TW_TEST_FIND_BUTTON, "_Deny"));
   denied = tw_test_await_tool (&outcome, "the denied step");
   g_assert_cmpstr (tw_test_result_error_code (denied), ==, "browser_denied");
   g_assert_nonnull (strstr (tw_test_result_text (denied), "the person denied browser_evaluate"));
@@ -320,8 +230,8 @@ test_approval_banner (Fixture       *fixture,
 
   call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
                              args, &outcome);
-  tw_test_wait_until (approval_shown, banner, WAIT_MS, "the approval bar, again");
-  click (find_button (bar, "_Allow Once"));
+  tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar, again");
+  click (tw_test_find (bar, TW_TEST_FIND_BUTTON, "_Allow Once"));
   allowed = tw_test_await_tool (&outcome, "the allowed step");
   g_assert_false (tw_test_result_is_error (allowed));
   g_assert_false (tw_approval_banner_get_shown (banner));
@@ -334,33 +244,20 @@ test_approval_banner (Fixture       *fixture,
   g_assert_false (tw_approval_banner_get_shown (banner));
 }
 
+static const TwTestFixtureCase tab_page_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/ui/tab-page/paused-bar", test_paused_bar),
+  TW_TEST_FIXTURE_CASE ("/ui/tab-page/viewport-bar", test_viewport_bar),
+  TW_TEST_FIXTURE_CASE ("/ui/tab-page/status-page", test_status_page),
+  TW_TEST_FIXTURE_CASE ("/ui/tab-page/flash-ref", test_flash_ref),
+  TW_TEST_FIXTURE_CASE ("/ui/tab-page/approval-banner", test_approval_banner),
+};
+
 int
 main (int   argc,
       char *argv[])
 {
-  int ret;
+  tw_test_init_gtk (&argc, &argv, adw_init);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, tab_page_cases, fixture_set_up, fixture_tear_down);
 
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
-
-  server = tw_test_server_new_page (page_html, &base_url);
-
-  g_test_add ("/ui/tab-page/paused-bar", Fixture, NULL,
-              fixture_set_up, test_paused_bar, fixture_tear_down);
-  g_test_add ("/ui/tab-page/viewport-bar", Fixture, NULL,
-              fixture_set_up, test_viewport_bar, fixture_tear_down);
-  g_test_add ("/ui/tab-page/status-page", Fixture, NULL,
-              fixture_set_up, test_status_page, fixture_tear_down);
-  g_test_add ("/ui/tab-page/flash-ref", Fixture, NULL,
-              fixture_set_up, test_flash_ref, fixture_tear_down);
-  g_test_add ("/ui/tab-page/approval-banner", Fixture, NULL,
-              fixture_set_up, test_approval_banner, fixture_tear_down);
-
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_free (base_url);
-
-  return ret;
+  return tw_test_run_with_page (page_html, &base_url);
 }

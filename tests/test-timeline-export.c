@@ -54,27 +54,9 @@ serve_cb (SoupServerMessage *msg,
   tw_test_serve_html (msg, page);
 }
 
-static JsonObject *
-call_ok (TwBrowser  *browser,
-         const char *tool,
-         const char *format,
-         ...) G_GNUC_PRINTF (3, 4);
-
-static JsonObject *
-call_ok (TwBrowser  *browser,
-         const char *tool,
-         const char *format,
-         ...)
-{
-  g_autofree char *arguments = NULL;
-  va_list args;
-
-  va_start (args, format);
-  arguments = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &ada, tool, arguments);
-}
+/* Runs @tool as Ada with the arguments made from the format that follows;
+ * it must succeed. */
+#define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &ada, (tool), __VA_ARGS__)
 
 static gboolean
 nothing_pending (gpointer data)

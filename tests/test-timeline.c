@@ -97,27 +97,9 @@ workspace_free (Workspace *ws)
   g_free (ws);
 }
 
-static JsonObject *
-call_ok (Workspace  *ws,
-         const char *tool,
-         const char *format,
-         ...) G_GNUC_PRINTF (3, 4);
-
-static JsonObject *
-call_ok (Workspace  *ws,
-         const char *tool,
-         const char *format,
-         ...)
-{
-  g_autofree char *arguments = NULL;
-  va_list args;
-
-  va_start (args, format);
-  arguments = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), &ada, tool, arguments);
-}
+/* Runs @tool as Ada with the arguments made from the format that follows;
+ * it must succeed. */
+#define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE ((ws)->browser), &ada, (tool), __VA_ARGS__)
 
 static char *
 open_tab (Workspace *ws)

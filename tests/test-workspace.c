@@ -11,7 +11,7 @@
 #include "tw-connect-dialog.h"
 #include "tw-mcp-snippets.h"
 #include "tw-window.h"
-#include "tw-test-util.h"
+#include "tw-test-webview.h"
 #include "tw-test-widgets.h"
 #include "tw-workspace.h"
 
@@ -203,30 +203,22 @@ test_snippets (void)
 
 /* The window */
 
-static void
-command_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  JsonObject **reply = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
-  g_assert_no_error (error);
-}
-
 static JsonObject *
 run_command (TwBrowser    *browser,
              TwTabCommand  command,
              const char   *browser_id)
 {
   g_autoptr(JsonObject) params = json_object_new ();
-  JsonObject *reply = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *reply;
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
-                                &test_caller, NULL, command_done_cb, &reply);
-  while (reply == NULL)
-    g_main_context_iteration (NULL, TRUE);
+                                &test_caller, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (TW_TEST_WAIT_MS, tw_tab_command_to_string (command));
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (browser), result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (reply);
 
   return reply;
 }
@@ -360,42 +352,28 @@ tab_loaded (gpointer data)
 }
 
 static gboolean
-popover_shows (gpointer data)
-{
-  return gtk_widget_get_visible (data);
-}
-
-static gboolean
-popover_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (data);
-}
-
-static gboolean
 star_shows_bookmark (gpointer data)
 {
   return g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (data)), "starred-symbolic") == 0;
 }
 
-static void
-history_flushed_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+/* The window of the workspace at @folder, presented, as the app shows it
+ * on start; *@workspace becomes that workspace (the one it held is let go
+ * first). */
+static TwWindow *
+open_workspace_window (const char   *folder,
+                       TwWorkspace **workspace)
 {
-  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+  TwWindow *window;
 
-  g_assert_true (tw_history_flush_finish (TW_HISTORY (object), result, NULL));
-  *done = TRUE;
-}
+  g_clear_object (workspace);
+  *workspace = tw_workspace_new (folder, &error);
+  g_assert_no_error (error);
+  window = tw_window_new (NULL, tw_workspace_get_browser (*workspace), "history", folder);
+  gtk_window_present (GTK_WINDOW (window));
 
-static void
-flush_history (TwHistory *history)
-{
-  gboolean done = FALSE;
-
-  tw_history_flush_async (history, NULL, history_flushed_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+  return window;
 }
 
 /* The workspace's history in the window: the star bookmarks the page shown,
@@ -405,8 +383,7 @@ static void
 test_window_history (void)
 {
   g_autofree char *folder = make_folder ("history");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TwWorkspace) workspace = tw_workspace_new (folder, &error);
+  g_autoptr(TwWorkspace) workspace = NULL;
   g_autofree char *base_url = NULL;
   g_autoptr(SoupServer) server =
     tw_test_server_new_page ("<title>Heron Field Notes</title><p>Herons wade.</p>", &base_url);
@@ -420,11 +397,9 @@ test_window_history (void)
   GtkWidget *entry;
   GtkListBoxRow *row;
 
-  g_assert_no_error (error);
+  window = open_workspace_window (folder, &workspace);
   browser = tw_workspace_get_browser (workspace);
   history = tw_browser_get_history (browser);
-  window = tw_window_new (NULL, browser, "history", folder);
-  gtk_window_present (GTK_WINDOW (window));
   star = tw_test_find_named (GTK_WIDGET (window), "bookmark_button");
   entry = tw_test_find_named (GTK_WIDGET (window), "address_entry");
   suggestions = tw_test_find_named (GTK_WIDGET (window), "address_suggestions");
@@ -449,7 +424,7 @@ test_window_history (void)
 
   /* Typing words of the title suggests the page, marked as a bookmark. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "heron fie");
-  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to show");
+  tw_test_wait_until (tw_test_widget_shown, suggestions, 5000, "the suggestions to show");
   row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
   g_assert_nonnull (row);
   g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 1));
@@ -458,13 +433,13 @@ test_window_history (void)
 
   /* Words nothing has close the list. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "zebra");
-  tw_test_wait_until (popover_hidden, suggestions, 5000, "the suggestions to close");
+  tw_test_wait_until (tw_test_widget_hidden, suggestions, 5000, "the suggestions to close");
 
   /* Choosing a suggestion opens it. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "notes");
-  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to show again");
+  tw_test_wait_until (tw_test_widget_shown, suggestions, 5000, "the suggestions to show again");
   tw_browser_tab_load_uri (tab, "about:blank", NULL);
-  tw_test_wait_until (popover_shows, suggestions, 5000, "the suggestions to stay");
+  tw_test_wait_until (tw_test_widget_shown, suggestions, 5000, "the suggestions to stay");
   row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
   g_signal_emit_by_name (row, "activate");
   g_assert_false (gtk_widget_get_visible (suggestions));
@@ -480,16 +455,12 @@ test_window_history (void)
    * of the page shown, and removes it. */
   g_signal_emit_by_name (star, "clicked");
   g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "starred-symbolic");
-  flush_history (history);
+  tw_test_flush_history (history);
   gtk_window_destroy (GTK_WINDOW (window));
-  g_clear_object (&workspace);
 
-  workspace = tw_workspace_new (folder, &error);
-  g_assert_no_error (error);
+  window = open_workspace_window (folder, &workspace);
   browser = tw_workspace_get_browser (workspace);
   history = tw_browser_get_history (browser);
-  window = tw_window_new (NULL, browser, "history", folder);
-  gtk_window_present (GTK_WINDOW (window));
   star = tw_test_find_named (GTK_WIDGET (window), "bookmark_button");
   tab = tw_browser_open_tab (browser, base_url);
   tw_test_wait_until (tab_loaded, tab, 20000, "the page to load after the restart");
@@ -497,7 +468,7 @@ test_window_history (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (star), ==, "Remove Bookmark");
   g_signal_emit_by_name (star, "clicked");
   g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
-  flush_history (history);
+  tw_test_flush_history (history);
   g_assert_false (tw_history_is_bookmarked (history, base_url));
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -29,6 +29,32 @@ tw_test_skip_or_fail (const char *reason)
     g_test_skip (reason);
 }
 
+/* Test programs */
+
+void
+tw_test_add_fixture_cases (const TwTestFixtureCase *cases,
+                           guint                    n_cases,
+                           gsize                    fixture_size,
+                           GTestFixtureFunc         set_up,
+                           GTestFixtureFunc         tear_down)
+{
+  for (guint i = 0; i < n_cases; i++)
+    g_test_add_vtable (cases[i].path, fixture_size, NULL, set_up, cases[i].test, tear_down);
+}
+
+/* Runs the tests with @server up, then drops it and *@base_url. */
+static int
+run_with (SoupServer  *server,
+          char       **base_url)
+{
+  int status = g_test_run ();
+
+  g_object_unref (server);
+  g_clear_pointer (base_url, g_free);
+
+  return status;
+}
+
 /* Fixture server */
 
 static const char *
@@ -76,8 +102,23 @@ serve_func_cb (SoupServer        *server,
                gpointer           user_data)
 {
   TwTestServeFunc *serve = user_data;
+  GPtrArray *held;
 
-  (*serve)(msg, path, query);
+  if (!g_str_equal (path, "/hang"))
+    {
+      (*serve)(msg, path, query);
+      return;
+    }
+
+  /* Never answered: the request stays paused, held by the server. */
+  held = g_object_get_data (G_OBJECT (server), "tw-test-held");
+  if (held == NULL)
+    {
+      held = g_ptr_array_new_with_free_func (g_object_unref);
+      g_object_set_data_full (G_OBJECT (server), "tw-test-held", held, (GDestroyNotify) g_ptr_array_unref);
+    }
+  soup_server_message_pause (msg);
+  g_ptr_array_add (held, g_object_ref (msg));
 }
 
 /* A server on a free loopback port that answers every request with
@@ -116,6 +157,20 @@ tw_test_server_new_page (const char  *html,
                          char       **base_url)
 {
   return server_listen (serve_page_cb, (gpointer) html, NULL, base_url);
+}
+
+int
+tw_test_run_with_server (TwTestServeFunc   serve,
+                         char            **base_url)
+{
+  return run_with (tw_test_server_new (serve, base_url), base_url);
+}
+
+int
+tw_test_run_with_page (const char  *html,
+                       char       **base_url)
+{
+  return run_with (tw_test_server_new_page (html, base_url), base_url);
 }
 
 void
@@ -596,15 +651,12 @@ tw_fake_service_new_full (TwFakeServiceRunFunc run,
 
 typedef struct
 {
-  GPtrArray        *log;
-  char             *label;
-  JsonObject       *result;
-  GError           *error;
-  GSource          *timeout;
-  GSource          *cancel;
-  TwTestReturnFunc  returning;
-  gpointer          data;
-  GDestroyNotify    data_free;
+  GPtrArray  *log;
+  char       *label;
+  JsonObject *result;
+  GError     *error;
+  GSource    *timeout;
+  GSource    *cancel;
 } Later;
 
 static void
@@ -618,8 +670,6 @@ later_free (Later *later)
   g_clear_pointer (&later->cancel, g_source_unref);
   g_clear_pointer (&later->result, json_object_unref);
   g_clear_error (&later->error);
-  if (later->data_free != NULL)
-    g_clear_pointer (&later->data, later->data_free);
   g_free (later->label);
   g_free (later);
 }
@@ -632,8 +682,6 @@ later_return (GTask    *task,
 
   g_ptr_array_add (later->log, g_strdup_printf ("%s %s", cancelled ? "cancelled" : "end",
                                                 later->label));
-  if (later->returning != NULL)
-    later->returning (task, later->data);
 
   if (later->timeout != NULL)
     {
@@ -676,20 +724,15 @@ later_cancelled_cb (GCancellable *cancellable,
 /* Returns @task's @result, or its @error when that is set (both taken),
  * after @delay_ms, or never when that is negative; when @cancellable fires
  * first, the task returns G_IO_ERROR_CANCELLED at once. The service's
- * @log gets "start @label", then "end @label" or "cancelled @label";
- * @returning, when set, is called with @data just before the task
- * returns, and @data_free frees @data. */
+ * @log gets "start @label", then "end @label" or "cancelled @label". */
 void
-tw_test_return_later (GTask            *task,
-                      GPtrArray        *log,
-                      const char       *label,
-                      JsonObject       *result,
-                      GError           *error,
-                      int               delay_ms,
-                      GCancellable     *cancellable,
-                      TwTestReturnFunc  returning,
-                      gpointer          data,
-                      GDestroyNotify    data_free)
+tw_test_return_later (GTask        *task,
+                      GPtrArray    *log,
+                      const char   *label,
+                      JsonObject   *result,
+                      GError       *error,
+                      int           delay_ms,
+                      GCancellable *cancellable)
 {
   Later *later = g_new0 (Later, 1);
 
@@ -697,9 +740,6 @@ tw_test_return_later (GTask            *task,
   later->label = g_strdup (label);
   later->result = result;
   later->error = error;
-  later->returning = returning;
-  later->data = data;
-  later->data_free = data_free;
   g_task_set_task_data (task, later, (GDestroyNotify) later_free);
 
   g_ptr_array_add (log, g_strdup_printf ("start %s", label));
@@ -905,6 +945,23 @@ tw_test_call_tool_ok (TwBrowserService *service,
     g_error ("%s(%s) failed: %s", name, arguments, tw_test_result_text (result));
 
   return result;
+}
+
+JsonObject *
+tw_test_call_ok_printf (TwBrowserService *service,
+                        const TwCaller   *caller,
+                        const char       *name,
+                        const char       *format,
+                        ...)
+{
+  g_autofree char *arguments = NULL;
+  va_list args;
+
+  va_start (args, format);
+  arguments = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  return tw_test_call_tool_ok (service, caller, name, arguments);
 }
 
 /* Runs the tool @name, as tw_test_start_tool() does, and waits until it

@@ -21,9 +21,38 @@ G_BEGIN_DECLS
 
 void        tw_test_skip_or_fail       (const char         *reason);
 
+/* Test programs */
+
+/* How long a test waits for anything on the main loop (a page, a tool
+ * call, a widget) before it fails: a deadline against hangs. */
+#define TW_TEST_WAIT_MS 60000
+
+/* A test of a program's fixture: its GTest path and function. */
+typedef struct
+{
+  const char       *path;
+  GTestFixtureFunc  test;
+} TwTestFixtureCase;
+
+#define TW_TEST_FIXTURE_CASE(path, test) { (path), (GTestFixtureFunc) (test) }
+/* Adds the tests of the array @cases on fixtures of type @Type. */
+#define TW_TEST_ADD_FIXTURE_CASES(Type, cases, set_up, tear_down) \
+  tw_test_add_fixture_cases ((cases), G_N_ELEMENTS (cases), sizeof (Type), \
+                             (GTestFixtureFunc) (set_up), (GTestFixtureFunc) (tear_down))
+
+/* Adds the tests of @cases, each on a fixture of @fixture_size bytes that
+ * @set_up makes and @tear_down ends. */
+void        tw_test_add_fixture_cases  (const TwTestFixtureCase *cases,
+                                        guint                    n_cases,
+                                        gsize                    fixture_size,
+                                        GTestFixtureFunc         set_up,
+                                        GTestFixtureFunc         tear_down);
+
 /* Fixture server */
 
-/* Answers @msg, a request for @path with @query (or NULL). */
+/* Answers @msg, a request for @path with @query (or NULL). Every server of
+ * tw_test_server_new() leaves a request for /hang unanswered (paused until
+ * the server goes) without asking it. */
 typedef void (*TwTestServeFunc) (SoupServerMessage *msg,
                                  const char        *path,
                                  GHashTable        *query);
@@ -41,6 +70,15 @@ void        tw_test_serve_file         (SoupServerMessage  *msg,
                                         const char         *path,
                                         gboolean            no_store);
 guint16     tw_test_closed_port        (void);
+
+/* Runs the program's tests (g_test_run()) with a fixture server up that
+ * answers with @serve, its address in *@base_url meanwhile (freed after);
+ * returns what g_test_run() does. */
+int         tw_test_run_with_server    (TwTestServeFunc     serve,
+                                        char              **base_url);
+/* The same with a server that answers every path with @html (static). */
+int         tw_test_run_with_page      (const char         *html,
+                                        char              **base_url);
 
 /* Waiting on the main loop */
 
@@ -128,9 +166,6 @@ void           tw_fake_service_set_tool_groups (TwFakeService      *self,
 
 /* Commands of in-test browser services that take their time */
 
-typedef void (*TwTestReturnFunc) (GTask    *task,
-                                  gpointer  data);
-
 /* How long a command on a page at @url takes: N ms for "ms=N" in @url,
  * for ever (-1: until cancelled) for "/hang", else 0. */
 int         tw_test_url_delay_ms       (const char       *url);
@@ -140,10 +175,7 @@ void        tw_test_return_later       (GTask            *task,
                                         JsonObject       *result,
                                         GError           *error,
                                         int               delay_ms,
-                                        GCancellable     *cancellable,
-                                        TwTestReturnFunc  returning,
-                                        gpointer          data,
-                                        GDestroyNotify    data_free);
+                                        GCancellable     *cancellable);
 
 /* The protocol versions a client may ask for in initialize, and the one
  * the server answers: the one asked for when it knows it, else its latest. */
@@ -211,6 +243,12 @@ JsonObject *tw_test_call_tool_ok       (TwBrowserService *service,
                                         const TwCaller   *caller,
                                         const char       *name,
                                         const char       *arguments);
+/* tw_test_call_tool_ok() with the arguments made from @format. */
+JsonObject *tw_test_call_ok_printf     (TwBrowserService *service,
+                                        const TwCaller   *caller,
+                                        const char       *name,
+                                        const char       *format,
+                                        ...) G_GNUC_PRINTF (4, 5);
 void        tw_test_run_tool_full      (TwBrowserService *service,
                                         const TwCaller   *caller,
                                         const char       *name,

@@ -33,6 +33,17 @@ load_failed_cb (WebKitWebView   *view,
   return FALSE;
 }
 
+void
+tw_test_init_gtk (int    *argc,
+                  char ***argv,
+                  void  (*init)(void))
+{
+  g_test_init (argc, argv, NULL);
+  gtk_init ();
+  if (init != NULL)
+    init ();
+}
+
 /* Loads @url in @view and waits until the load has finished, failing the
  * test when that takes longer than @timeout_ms. Returns FALSE when the
  * load failed on the way (an error page may still have loaded). */
@@ -275,4 +286,24 @@ tw_test_close_browser (TwBrowser **browser)
 {
   tw_browser_close_all (*browser);
   g_clear_object (browser);
+}
+
+static void
+history_flushed_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (tw_history_flush_finish (TW_HISTORY (object), result, NULL));
+  *done = TRUE;
+}
+
+void
+tw_test_flush_history (TwHistory *history)
+{
+  gboolean done = FALSE;
+
+  tw_history_flush_async (history, NULL, history_flushed_cb, &done);
+  tw_test_wait_for_flag (&done, TW_TEST_WAIT_MS, "the history to be written");
 }

@@ -5,6 +5,7 @@
 #include <webkit/webkit.h>
 
 #include "tw-browser.h"
+#include "tw-history.h"
 #include "tw-page-runtime.h"
 #include "tw-test-util.h"
 
@@ -12,6 +13,12 @@ G_BEGIN_DECLS
 
 /* What the C tests with real web views share: loading a page and running
  * script in it, waiting on the main loop until they are done. */
+
+/* Starts a test program with GTK: GTest, GTK, then @init (such as
+ * adw_init) unless it is NULL. */
+void      tw_test_init_gtk       (int           *argc,
+                                  char        ***argv,
+                                  void         (*init)(void));
 
 gboolean  tw_test_view_load      (WebKitWebView *view,
                                   const char    *url,
@@ -83,5 +90,8 @@ TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
 char         *tw_test_tab_id_args   (TwBrowserTab    *tab);
 /* Closes every tab of *@browser, then drops it. */
 void          tw_test_close_browser (TwBrowser      **browser);
+
+/* Writes what @history holds to disk, and waits until it has. */
+void          tw_test_flush_history (TwHistory      *history);
 
 G_END_DECLS

@@ -4,59 +4,102 @@
 #include "tw-test-widgets.h"
 
 GtkWidget *
-tw_test_find_widget (GtkWidget *root,
-                     GType      type)
+tw_test_find_matching (GtkWidget         *root,
+                       TwTestWidgetMatch  match,
+                       gconstpointer      data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+  if (match (root, data))
     return root;
 
   for (GtkWidget *child = gtk_widget_get_first_child (root);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = tw_test_find_widget (child, type);
+      GtkWidget *found = tw_test_find_matching (child, match, data);
 
       if (found != NULL)
         return found;
     }
 
   return NULL;
+}
+
+/* What a finder looks for: a widget of @type, or else one whose name,
+ * style class, button label or label text (@by) is @text. */
+typedef struct
+{
+  GType         type;
+  TwTestFindBy  by;
+  const char   *text;
+} Wanted;
+
+static gboolean
+is_wanted (GtkWidget     *widget,
+           gconstpointer  data)
+{
+  const Wanted *wanted = data;
+
+  if (wanted->type != G_TYPE_INVALID)
+    return G_TYPE_CHECK_INSTANCE_TYPE (widget, wanted->type);
+
+  switch (wanted->by)
+    {
+    case TW_TEST_FIND_NAME:
+      return g_strcmp0 (gtk_widget_get_name (widget), wanted->text) == 0;
+    case TW_TEST_FIND_CLASS:
+      return gtk_widget_has_css_class (widget, wanted->text);
+    case TW_TEST_FIND_BUTTON:
+      return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), wanted->text) == 0;
+    case TW_TEST_FIND_LABEL:
+      return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), wanted->text) == 0;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+GtkWidget *
+tw_test_find_widget (GtkWidget *root,
+                     GType      type)
+{
+  Wanted wanted = { type, 0, NULL };
+
+  g_assert (type != G_TYPE_INVALID);
+
+  return tw_test_find_matching (root, is_wanted, &wanted);
+}
+
+GtkWidget *
+tw_test_find (GtkWidget    *root,
+              TwTestFindBy  by,
+              const char   *text)
+{
+  Wanted wanted = { G_TYPE_INVALID, by, text };
+
+  return tw_test_find_matching (root, is_wanted, &wanted);
 }
 
 GtkWidget *
 tw_test_find_named (GtkWidget  *root,
                     const char *name)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = tw_test_find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
+  return tw_test_find (root, TW_TEST_FIND_NAME, name);
 }
 
 gboolean
 tw_test_label_shows (GtkWidget  *root,
                      const char *text)
 {
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
-    return TRUE;
+  return tw_test_find (root, TW_TEST_FIND_LABEL, text) != NULL;
+}
 
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (tw_test_label_shows (child, text))
-        return TRUE;
-    }
+gboolean
+tw_test_widget_shown (gpointer widget)
+{
+  return gtk_widget_get_visible (widget);
+}
 
-  return FALSE;
+gboolean
+tw_test_widget_hidden (gpointer widget)
+{
+  return !gtk_widget_get_visible (widget);
 }

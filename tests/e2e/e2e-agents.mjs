@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { initializeStatus, waitFor as waitForAgent } from './lib/agents.mjs';
+import { initializeStatus, shellQuote, waitFor as waitForAgent } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { appEnv, makeAppDirs, requirementOptions, run, srcdir, startTabwright } from './lib/tabwright.mjs';
@@ -24,10 +24,6 @@ const WAIT_MS = 60000;
 // The stand-in agents start in seconds: a minute is plenty.
 function waitFor(what, check, app) {
   return waitForAgent(what, check, app, WAIT_MS);
-}
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function command(...words) {

@@ -17,32 +17,13 @@ import { test } from 'node:test';
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { waitFor } from './lib/agents.mjs';
+import { readToken, tokenAgent, waitFor } from './lib/agents.mjs';
 import { listenOnLoopback, startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
 import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-// An agent of @preset that only hands its token to the test.
-function tokenAgent(preset, file) {
-  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
-    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep 600`;
-  return `${preset}:sh -c ${shellQuote(script)}`;
-}
-
-function readToken(file) {
-  try {
-    return fs.readFileSync(file, 'utf8') || null;
-  } catch {
-    return null;
-  }
-}
 
 function writePresets(dirs, presets) {
   fs.mkdirSync(path.join(dirs.config, 'tabwright'), { recursive: true });
@@ -117,7 +98,7 @@ test('a step that needs the person\'s OK waits until allowed, denied or out of t
       id: 'guarded', name: 'Guarded', needsCommand: true,
       approve: ['browser_evaluate'], approvalTimeoutSeconds: 3,
     }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('guarded', tokenFile)] });
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'guarded')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-guarded-agent');
 
@@ -182,7 +163,7 @@ test('an agent kept to some sites is refused elsewhere and loads nothing from th
     writePresets(dirs, [{
       id: 'kept', name: 'Kept', needsCommand: true, allowedSites: [`127.0.0.1:${recorder.port}`],
     }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('kept', tokenFile)] });
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'kept')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-kept-agent');
     person = await connectClient(app, 'e2e-person');
@@ -230,7 +211,7 @@ test('an agent on a session of its own shares cookies among its tabs only', opti
 
   try {
     writePresets(dirs, [{ id: 'apart', name: 'Apart', needsCommand: true, session: 'own' }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('apart', tokenFile)] });
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'apart')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-apart-agent');
     person = await connectClient(app, 'e2e-person');
@@ -265,7 +246,7 @@ test('a form sent to another site waits for the person\'s OK', options, async ()
 
   try {
     writePresets(dirs, [{ id: 'forms', name: 'Forms', needsCommand: true, approve: ['cross-origin-forms'] }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('forms', tokenFile)] });
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'forms')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-forms-agent');
 
@@ -308,7 +289,7 @@ test('a download waits for the person\'s OK before it is saved', options, async 
 
   try {
     writePresets(dirs, [{ id: 'fetcher', name: 'Fetcher', needsCommand: true, approve: ['downloads'] }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent('fetcher', tokenFile)] });
+    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'fetcher')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-downloads-agent');
 

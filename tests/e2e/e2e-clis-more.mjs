@@ -20,9 +20,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
 
-import { PROMPT, runLaunchedFromApp, runPrintedSnippets } from './lib/clis.mjs';
+import { PROMPT, testCLIs } from './lib/clis.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -92,10 +91,4 @@ const CLIS = {
   },
 };
 
-for (const [preset, cli] of Object.entries(CLIS)) {
-  test(`${cli.name} launched from the app sees a snapshot, a screenshot and an error as what they are`, options,
-    () => runLaunchedFromApp(preset, cli));
-}
-
-test('the Copilot CLI and Qwen Code commands that --print-mcp-config prints work as printed', options,
-  () => runPrintedSnippets(Object.values(CLIS)));
+testCLIs(CLIS, 'Copilot CLI and Qwen Code', options);

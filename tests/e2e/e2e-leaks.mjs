@@ -115,7 +115,9 @@ test('closing tabs gives back descriptors, web processes and memory', options, a
   for (let i = 0; i < ROUNDS; i++)
     await round(i);
   let last = null;
-  await waitUntil('the app to give back what tabs opened one at a time took', () => {
+  // Waits until the app is back to @base, after @what; @after says when in
+  // the message of a failure.
+  const givenBack = (what, after) => waitUntil(`the app to give back what ${what} took`, () => {
     last = state(app);
     return last.web <= base.web &&
       last.fds.total <= base.fds.total + FD_SLACK &&
@@ -124,8 +126,9 @@ test('closing tabs gives back descriptors, web processes and memory', options, a
   }, {
     timeoutMs: SETTLE_MS,
     intervalMs: 500,
-    detail: () => `before: ${JSON.stringify(base)}\nafter ${ROUNDS} tabs: ${JSON.stringify(last)}`,
+    detail: () => `before: ${JSON.stringify(base)}\n${after}: ${JSON.stringify(last)}`,
   });
+  await givenBack('tabs opened one at a time', `after ${ROUNDS} tabs`);
   process.stderr.write(`e2e-leaks: before ${JSON.stringify(base)}; after ${ROUNDS} tabs ${JSON.stringify(last)}\n`);
 
   const burst = [];
@@ -136,17 +139,7 @@ test('closing tabs gives back descriptors, web processes and memory', options, a
   for (const browserId of burst)
     await callOk(client, 'browser_close_tab', { browserId });
 
-  await waitUntil('the app to give back what a burst of tabs took', () => {
-    last = state(app);
-    return last.web <= base.web &&
-      last.fds.total <= base.fds.total + FD_SLACK &&
-      last.fds.proxies <= base.fds.proxies &&
-      last.appMb <= base.appMb + MEMORY_SLACK_MB;
-  }, {
-    timeoutMs: SETTLE_MS,
-    intervalMs: 500,
-    detail: () => `before: ${JSON.stringify(base)}\nafter ${BURST} more at once: ${JSON.stringify(last)}`,
-  });
+  await givenBack('a burst of tabs', `after ${BURST} more at once`);
   process.stderr.write(`e2e-leaks: after ${BURST} more open at once ${JSON.stringify(last)}\n`);
 });
 

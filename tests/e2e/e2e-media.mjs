@@ -11,20 +11,19 @@
 
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, connectClient, evaluateIn, openTab, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { useSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
 let server;
 let otherServer;
 let origin;
 let otherOrigin;
-let client;
 
 const THEME_CSS = `
 @media (prefers-reduced-motion: reduce) { #motion-still { display: block } #motion-moving { display: none } }
@@ -74,7 +73,7 @@ function themePage(title) {
 </body></html>`;
 }
 
-function startServers() {
+async function startServers() {
   otherServer = http.createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' });
     res.end('@media (prefers-color-scheme: dark) { h1 { color: rgb(1, 2, 3) } }');
@@ -90,14 +89,16 @@ function startServers() {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(themePage(url.searchParams.get('title') ?? 'Theme'));
   });
-  return Promise.all([listenOnLoopback(otherServer), listenOnLoopback(server)]);
+  const servers = await listenAll(otherServer, server);
+  [otherOrigin, origin] = servers.origins;
+  return servers;
 }
 
-const emulate = (args) => callOk(client, 'browser_emulate', args);
+const emulate = (args) => callOk(session.client, 'browser_emulate', args);
 
 // The page's answers as it renders and scripts them.
 async function pageSees(browserId) {
-  return evaluateIn(client, browserId, `() => ({
+  return evaluateIn(session.client, browserId, `() => ({
     shown: [...document.querySelectorAll('.answer')].filter((p) => getComputedStyle(p).display !== 'none').map((p) => p.id),
     background: getComputedStyle(document.body).backgroundColor,
     shadowDark: getComputedStyle(document.querySelector('owl-card').shadowRoot.querySelector('p')).display === 'block',
@@ -114,27 +115,17 @@ async function pageSees(browserId) {
 }
 
 async function tabEmulation(browserId) {
-  const { data, text } = await callOk(client, 'browser_list_tabs', {});
+  const { data, text } = await callOk(session.client, 'browser_list_tabs', {});
   return { emulation: data.tabs.find((t) => t.browserId === browserId).emulation, text };
 }
 
-before(async () => {
-  if (options.skip)
-    return;
-  [otherOrigin, origin] = await startServers();
-  app = await startTabwright({ args: ['--tools', 'core,emulation'] });
-  client = await connectClient(app);
-});
-
-after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  await new Promise((resolve) => (otherServer ? otherServer.close(resolve) : resolve()));
+const session = useSession(options, {
+  tabwright: { args: ['--tools', 'core,emulation'] },
+  fixtures: startServers,
 });
 
 test('dark mode, reduced motion, forced colours and print: the page renders them and matchMedia matches', options, async () => {
-  const id = await openTab(client, `${origin}/theme`);
+  const id = await openTab(session.client, `${origin}/theme`);
   const before = await pageSees(id);
   assert.deepEqual(before.shown, ['light', 'motion-moving', 'screen'], 'the display answers light, motion, screen');
   assert.equal(before.dark, false);
@@ -164,7 +155,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   assert.deepEqual(seen.changes, [true], 'the page\'s listener was told of the change');
 
   // What the person reads in the snapshot.
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = (await callText(session.client, 'browser_snapshot', { browserId: id })).text;
   assert.ok(snapshot.includes('Dark theme') && !snapshot.includes('Light theme'), snapshot);
 
   const listed = await tabEmulation(id);
@@ -173,7 +164,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
     listed.text.includes('emulating colorScheme: dark, reducedMotion: reduce, forcedColors: active, media: print'), listed.text);
 
   // It holds on the next page, from the page's first script on.
-  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/theme?title=Next` });
+  await callOk(session.client, 'browser_navigate', { browserId: id, url: `${origin}/theme?title=Next` });
   const next = await pageSees(id);
   assert.equal(next.firstAnswer, true, 'the new page\'s first script already sees dark');
   assert.equal(next.shadowDark, true);
@@ -195,13 +186,13 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   assert.deepEqual([after.dark, after.reduce, after.forced, after.print, after.screen], [false, false, false, false, true]);
   assert.equal(after.mediaText, '(prefers-color-scheme: dark)');
   assert.equal((await tabEmulation(id)).emulation, undefined);
-  await callOk(client, 'browser_reload', { browserId: id });
+  await callOk(session.client, 'browser_reload', { browserId: id });
   assert.deepEqual((await pageSees(id)).shown, ['light', 'motion-moving', 'screen']);
 });
 
 test('media emulation is per tab, and a tab behind the one shown gets it too', options, async () => {
-  const first = await openTab(client, `${origin}/theme?title=First`);
-  const second = await openTab(client, `${origin}/theme?title=Second`);
+  const first = await openTab(session.client, `${origin}/theme?title=First`);
+  const second = await openTab(session.client, `${origin}/theme?title=Second`);
 
   await emulate({ browserId: first, colorScheme: 'dark' });
   await emulate({ browserId: second, media: 'print' });
@@ -212,7 +203,7 @@ test('media emulation is per tab, and a tab behind the one shown gets it too', o
   assert.deepEqual(b.shown, ['light', 'motion-moving', 'print', 'print-sheet']);
   assert.equal(b.dark, false);
 
-  const { data } = await callOk(client, 'browser_list_tabs', {});
+  const { data } = await callOk(session.client, 'browser_list_tabs', {});
   assert.deepEqual(data.tabs.find((t) => t.browserId === first).emulation, { colorScheme: 'dark' });
   assert.deepEqual(data.tabs.find((t) => t.browserId === second).emulation, { media: 'print' });
 
@@ -221,13 +212,13 @@ test('media emulation is per tab, and a tab behind the one shown gets it too', o
 });
 
 test('bad media arguments are refused and change nothing', options, async () => {
-  const id = await openTab(client, `${origin}/theme?title=Bad`);
+  const id = await openTab(session.client, `${origin}/theme?title=Bad`);
   await emulate({ browserId: id, colorScheme: 'dark' });
 
-  await callError(client, 'browser_emulate', { browserId: id, colorScheme: 'purple' }, 'browser_invalid_argument');
-  await callError(client, 'browser_emulate', { browserId: id, media: 'tv' }, 'browser_invalid_argument');
-  await callError(client, 'browser_emulate', { browserId: id, reducedMotion: true }, 'browser_invalid_argument');
-  await callError(client, 'browser_emulate', { browserId: id, reset: true, media: 'print' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_emulate', { browserId: id, colorScheme: 'purple' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_emulate', { browserId: id, media: 'tv' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_emulate', { browserId: id, reducedMotion: true }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_emulate', { browserId: id, reset: true, media: 'print' }, 'browser_invalid_argument');
 
   assert.deepEqual((await tabEmulation(id)).emulation, { colorScheme: 'dark' });
   assert.deepEqual((await pageSees(id)).shown, ['dark', 'motion-moving', 'screen', 'inserted']);

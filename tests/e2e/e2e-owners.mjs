@@ -9,36 +9,15 @@
 // them off as Tabwright's: page content sits between <page> and </page>.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { waitFor } from './lib/agents.mjs';
+import { readToken, tokenAgent, waitFor } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-// An agent that only hands its token to the test, then waits to be ended
-// with the app: the test drives its token through an SDK client.
-function tokenAgent(file) {
-  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
-    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep 600`;
-  return `custom:sh -c ${shellQuote(script)}`;
-}
-
-function readToken(file) {
-  try {
-    return fs.readFileSync(file, 'utf8') || null;
-  } catch {
-    return null;
-  }
-}
 
 function tabOf(data, browserId) {
   return data.tabs.find((tab) => tab.browserId === browserId);

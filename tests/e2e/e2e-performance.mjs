@@ -9,22 +9,21 @@
 
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import zlib from 'node:zlib';
 
-import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, connectClient, openTab, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, openTab, textField } from './lib/mcp.mjs';
+import { useSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
 // The slow page's server waits this long before it answers.
 const SERVER_DELAY_MS = 1200;
 
-let app;
 let server;
 let origin;
-let client;
 // Every path the server was asked for, in order.
 const seen = [];
 
@@ -88,7 +87,7 @@ const FAST_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Fast 
 const MANY_PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Gallery</title></head>
 <body><h1>Gallery</h1>${[1, 2, 3, 4, 5].map((n) => `<img src="/small.png?${n}" alt="Owl ${n}">`).join('')}</body></html>`;
 
-function startServer() {
+async function startServers() {
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     seen.push(url.pathname);
@@ -113,23 +112,14 @@ function startServer() {
       res.end();
     }
   });
-  return listenOnLoopback(server).then((address) => {
-    origin = address;
-  });
+  const servers = await listenAll(server);
+  [origin] = servers.origins;
+  return servers;
 }
 
-before(async () => {
-  if (options.skip)
-    return;
-  await startServer();
-  app = await startTabwright({ args: ['--tools', 'core,debugging'] });
-  client = await connectClient(app);
-});
-
-after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+const session = useSession(options, {
+  tabwright: { args: ['--tools', 'core,debugging'] },
+  fixtures: startServers,
 });
 
 const byKind = (data, kind) => data.findings.filter((f) => f.kind === kind);
@@ -137,8 +127,8 @@ const byKind = (data, kind) => data.findings.filter((f) => f.kind === kind);
 let slowTab;
 
 test('the findings name the slow server, the render-blocking script and the oversized image', options, async () => {
-  slowTab = await openTab(client, `${origin}/slow`);
-  const { data, text } = await callOk(client, 'browser_performance', { browserId: slowTab });
+  slowTab = await openTab(session.client, `${origin}/slow`);
+  const { data, text } = await callOk(session.client, 'browser_performance', { browserId: slowTab });
 
   assert.equal(data.browserId, slowTab);
   assert.equal(textField(text, 'browserId'), slowTab);
@@ -173,7 +163,7 @@ test('the findings name the slow server, the render-blocking script and the over
 });
 
 test('it reports navigation, paint and resources by type with their sizes', options, async () => {
-  const { data, text } = await callOk(client, 'browser_performance', { browserId: slowTab, maxResources: 2 });
+  const { data, text } = await callOk(session.client, 'browser_performance', { browserId: slowTab, maxResources: 2 });
 
   const nav = data.navigation;
   assert.ok(nav.domContentLoadedMs >= nav.timeToFirstByteMs, JSON.stringify(nav));
@@ -205,7 +195,7 @@ test('it reports navigation, paint and resources by type with their sizes', opti
 
 test('reload: true measures a fresh load, fetched again from the server', options, async () => {
   const before = seen.length;
-  const { data, text } = await callOk(client, 'browser_performance', { browserId: slowTab, reload: true });
+  const { data, text } = await callOk(session.client, 'browser_performance', { browserId: slowTab, reload: true });
   const fetched = seen.slice(before);
 
   assert.equal(data.reloaded, true);
@@ -219,16 +209,16 @@ test('reload: true measures a fresh load, fetched again from the server', option
 });
 
 test('a page without those faults has no findings', options, async () => {
-  const fast = await openTab(client, `${origin}/fast`);
-  const { data, text } = await callOk(client, 'browser_performance', { browserId: fast });
+  const fast = await openTab(session.client, `${origin}/fast`);
+  const { data, text } = await callOk(session.client, 'browser_performance', { browserId: fast });
   assert.deepEqual(data.findings, []);
   assert.match(text, /\nFindings: none\./);
   assert.ok(data.navigation.serverResponseMs < SERVER_DELAY_MS);
 });
 
 test('many findings of one kind are counted, not listed', options, async () => {
-  const gallery = await openTab(client, `${origin}/many`);
-  const { data, text } = await callOk(client, 'browser_performance', { browserId: gallery });
+  const gallery = await openTab(session.client, `${origin}/many`);
+  const { data, text } = await callOk(session.client, 'browser_performance', { browserId: gallery });
   const shift = byKind(data, 'layout-shift-cause');
   assert.deepEqual(shift.map((f) => f.url), [`${origin}/small.png?1`, `${origin}/small.png?2`, `${origin}/small.png?3`, null]);
   assert.equal(shift[3].message, 'And 2 more of the kind layout-shift-cause.');
@@ -237,7 +227,7 @@ test('many findings of one kind are counted, not listed', options, async () => {
 });
 
 test('bad input gets a clear error', options, async () => {
-  await callError(client, 'browser_performance', { browserId: 'b999999' }, 'browser_not_found');
-  await callError(client, 'browser_performance', { browserId: slowTab, maxResources: 0 }, 'browser_invalid_argument');
-  await callError(client, 'browser_performance', { browserId: slowTab, reload: 'yes' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_performance', { browserId: 'b999999' }, 'browser_not_found');
+  await callError(session.client, 'browser_performance', { browserId: slowTab, maxResources: 0 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_performance', { browserId: slowTab, reload: 'yes' }, 'browser_invalid_argument');
 });

@@ -11,20 +11,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, connectClient, evaluateIn, openTab, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { useSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
 let server;
 let otherServer;
 let origin;
 let otherOrigin;
-let client;
 // Every request the servers got: "METHOD path", and the headers by path.
 const seen = [];
 const headersSeen = new Map();
@@ -66,7 +65,7 @@ const ASSETS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Assets</
 // A 3 × 2 PNG.
 const PNG_3x2 = 'iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAEElEQVR4nGP4z8AAQQxwFgBB0gX7h/C5SAAAAABJRU5ErkJggg==';
 
-function startServers() {
+async function startServers() {
   otherServer = http.createServer((req, res) => {
     seen.push(`${req.method} other${req.url}`);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
@@ -120,39 +119,31 @@ function startServers() {
     }
     res.end(APP);
   });
-  return Promise.all([listenOnLoopback(otherServer), listenOnLoopback(server)]);
+  const servers = await listenAll(otherServer, server);
+  [otherOrigin, origin] = servers.origins;
+  return servers;
 }
 
-const route = (args) => callOk(client, 'browser_route', args);
+const route = (args) => callOk(session.client, 'browser_route', args);
 const requestsTo = (p) => seen.filter((line) => line === `GET ${p}`).length;
 
-before(async () => {
-  if (options.skip)
-    return;
-  [otherOrigin, origin] = await startServers();
-  app = await startTabwright({ args: ['--tools', 'core,debugging'] });
-  client = await connectClient(app);
-});
-
-after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  await new Promise((resolve) => (otherServer ? otherServer.close(resolve) : resolve()));
+const session = useSession(options, {
+  tabwright: { args: ['--tools', 'core,debugging'] },
+  fixtures: startServers,
 });
 
 async function appResults(id) {
-  return evaluateIn(client, id, 'async () => ({ fetch: await window.got, xhr: await window.xhr, ' +
+  return evaluateIn(session.client, id, 'async () => ({ fetch: await window.got, xhr: await window.xhr, ' +
     'items: [...document.querySelectorAll("li")].map((li) => li.textContent), xhrText: document.getElementById("xhr").textContent })');
 }
 
 test('a routed API answer is rendered by the page, and the server never gets the request', options, async () => {
-  const id = await openTab(client, `${origin}/app`);
+  const id = await openTab(session.client, `${origin}/app`);
   assert.deepEqual((await appResults(id)).items, ['Real owl']);
   const itemsBefore = requestsTo('/api/items');
   const xhrBefore = requestsTo('/api/xhr');
 
-  fs.writeFileSync(path.join(app.dirs.workspace, 'xhr.json'), '{"says":"from a workspace file"}');
+  fs.writeFileSync(path.join(session.app.dirs.workspace, 'xhr.json'), '{"says":"from a workspace file"}');
   const added = await route({ browserId: id, url: '*/api/items', status: 201, headers: { 'X-Mock': 'yes' },
     body: '[{"name":"Mocked owl"},{"name":"Second owl"}]' });
   assert.equal(added.data.added, 'r1');
@@ -161,7 +152,7 @@ test('a routed API answer is rendered by the page, and the server never gets the
   await route({ browserId: id, url: '*/api/xhr', bodyPath: 'xhr.json' });
 
   // The call whose page made the requests says which the routes answered.
-  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  const reload = await callOk(session.client, 'browser_reload', { browserId: id });
   assert.deepEqual(reload.data.routed, [
     { route: 'r1', action: 'fulfill', method: 'GET', url: `${origin}/api/items`, status: 201 },
     { route: 'r2', action: 'fulfill', method: 'GET', url: `${origin}/api/xhr`, status: 200 },
@@ -177,7 +168,7 @@ test('a routed API answer is rendered by the page, and the server never gets the
   assert.equal(requestsTo('/api/items'), itemsBefore, 'the server never got the routed fetch');
   assert.equal(requestsTo('/api/xhr'), xhrBefore, 'the server never got the routed XMLHttpRequest');
 
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = (await callText(session.client, 'browser_snapshot', { browserId: id })).text;
   assert.ok(snapshot.includes('Mocked owl'), snapshot);
 
   // The routes say what they answered.
@@ -190,18 +181,18 @@ test('a routed API answer is rendered by the page, and the server never gets the
   const removed = await route({ browserId: id, remove: 'all' });
   assert.deepEqual(removed.data.removed, ['r1', 'r2']);
   assert.deepEqual(removed.data.routes, []);
-  await callOk(client, 'browser_reload', { browserId: id });
+  await callOk(session.client, 'browser_reload', { browserId: id });
   assert.deepEqual((await appResults(id)).items, ['Real owl']);
   assert.equal(requestsTo('/api/items'), itemsBefore + 1);
 });
 
 test('a route fails requests, or sends them with changed headers', options, async () => {
-  const id = await openTab(client, `${origin}/app`);
+  const id = await openTab(session.client, `${origin}/app`);
   await route({ browserId: id, url: '*/api/items', abort: true });
   await route({ browserId: id, url: '*/api/xhr', setHeaders: { 'X-Agent': 'tabwright' } });
   const itemsBefore = requestsTo('/api/items');
 
-  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  const reload = await callOk(session.client, 'browser_reload', { browserId: id });
   assert.ok(reload.text.includes(`GET ${origin}/api/items -> failed (route r1); GET ${origin}/api/xhr -> sent with changed headers (route r2)`), reload.text);
   const results = await appResults(id);
   assert.deepEqual(results.fetch, { error: 'TypeError: Load failed' }, 'the page saw a network error');
@@ -214,62 +205,62 @@ test('a route fails requests, or sends them with changed headers', options, asyn
 });
 
 test('an abort route fails the page\'s images and documents too, before they reach the server', options, async () => {
-  const id = await openTab(client, `${origin}/gallery`);
-  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  const id = await openTab(session.client, `${origin}/gallery`);
+  assert.equal(await evaluateIn(session.client, id, '() => window.image'), 'loaded');
   const before = requestsTo('/owl.png');
 
   const added = await route({ browserId: id, url: '*/owl.png', abort: true });
   assert.match(added.text, /every load of the tab that matches fails as a network error/);
-  await callOk(client, 'browser_reload', { browserId: id });
-  assert.equal(await evaluateIn(client, id, '() => window.image'), 'failed', 'the image failed to load');
+  await callOk(session.client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(session.client, id, '() => window.image'), 'failed', 'the image failed to load');
   assert.equal(requestsTo('/owl.png'), before, 'the server never got the image request');
 
   await route({ browserId: id, remove: 'all' });
-  await callOk(client, 'browser_reload', { browserId: id });
-  assert.equal(await evaluateIn(client, id, '() => window.image'), 'loaded');
+  await callOk(session.client, 'browser_reload', { browserId: id });
+  assert.equal(await evaluateIn(session.client, id, '() => window.image'), 'loaded');
   assert.equal(requestsTo('/owl.png'), before + 1);
 });
 
 test('a routed answer to another origin is checked and filtered as CORS would', options, async () => {
-  const id = await openTab(client, `${origin}/app`);
+  const id = await openTab(session.client, `${origin}/app`);
   const ask = `async () => { try { const r = await fetch(${JSON.stringify(`${otherOrigin}/data`)});
     return { status: r.status, type: r.type, mock: r.headers.get('X-Mock'), contentType: r.headers.get('Content-Type'), body: await r.text() }; }
     catch (e) { return { error: String(e) }; } }`;
   const before = seen.length;
 
   await route({ browserId: id, url: `${otherOrigin}/data`, headers: { 'X-Mock': 'hidden' }, body: '{"from":"route"}' });
-  assert.deepEqual(await evaluateIn(client, id, ask),
+  assert.deepEqual(await evaluateIn(session.client, id, ask),
     { status: 200, type: 'cors', mock: null, contentType: 'application/json', body: '{"from":"route"}' });
 
   await route({ browserId: id, remove: 'r1' });
   await route({ browserId: id, url: `${otherOrigin}/data`, headers: { 'Access-Control-Allow-Origin': 'http://elsewhere.test' }, body: '{}' });
-  assert.deepEqual(await evaluateIn(client, id, ask), { error: 'TypeError: Load failed' }, 'an origin the route does not allow is refused');
+  assert.deepEqual(await evaluateIn(session.client, id, ask), { error: 'TypeError: Load failed' }, 'an origin the route does not allow is refused');
   assert.equal(seen.slice(before).filter((line) => line.includes('other')).length, 0, 'the other server got nothing');
   await route({ browserId: id, remove: 'all' });
 });
 
 test('bad routes are refused and change nothing', options, async () => {
-  const id = await openTab(client, `${origin}/app`);
-  await callError(client, 'browser_route', { browserId: id, url: '*/x', status: 99 }, 'browser_invalid_argument');
-  await callError(client, 'browser_route', { browserId: id, url: '*/x', abort: true, body: 'x' }, 'browser_invalid_argument');
-  await callError(client, 'browser_route', { browserId: id, url: '*/x', headers: { 'Bad\nName': 'x' } }, 'browser_invalid_argument');
-  await callError(client, 'browser_route', { browserId: id, remove: 'r42' }, 'browser_invalid_argument');
-  await callError(client, 'browser_route', { browserId: id, url: '*/x', bodyPath: '/etc/passwd' }, 'browser_denied');
-  await callError(client, 'browser_route', { browserId: 'b999', url: '*/x' }, 'browser_not_found');
+  const id = await openTab(session.client, `${origin}/app`);
+  await callError(session.client, 'browser_route', { browserId: id, url: '*/x', status: 99 }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_route', { browserId: id, url: '*/x', abort: true, body: 'x' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_route', { browserId: id, url: '*/x', headers: { 'Bad\nName': 'x' } }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_route', { browserId: id, remove: 'r42' }, 'browser_invalid_argument');
+  await callError(session.client, 'browser_route', { browserId: id, url: '*/x', bodyPath: '/etc/passwd' }, 'browser_denied');
+  await callError(session.client, 'browser_route', { browserId: 'b999', url: '*/x' }, 'browser_not_found');
   assert.deepEqual((await route({ browserId: id })).data.routes, []);
 });
 
 test('a routed page, image, script and style sheet reach the page as if the server sent them', options, async () => {
-  const id = await openTab(client, `${origin}/assets`);
+  const id = await openTab(session.client, `${origin}/assets`);
   const look = `async () => { const img = document.getElementById('pic'); let decoded = 'no';
     try { await img.decode(); decoded = 'yes'; } catch (e) { decoded = String(e); }
     return { width: img.naturalWidth, height: img.naturalHeight, decoded, src: img.currentSrc,
       script: window.fromScript, color: getComputedStyle(document.querySelector('h1')).color }; }`;
-  assert.deepEqual(await evaluateIn(client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
+  assert.deepEqual(await evaluateIn(session.client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
     script: 'real', color: 'rgb(0, 0, 255)' });
   const before = { png: requestsTo('/owl.png'), js: requestsTo('/assets/app.js'), css: requestsTo('/assets/app.css') };
 
-  fs.writeFileSync(path.join(app.dirs.workspace, 'pic.png'), Buffer.from(PNG_3x2, 'base64'));
+  fs.writeFileSync(path.join(session.app.dirs.workspace, 'pic.png'), Buffer.from(PNG_3x2, 'base64'));
   await route({ browserId: id, url: '*/owl.png', bodyPath: 'pic.png' });
   await route({ browserId: id, url: '*/assets/app.js', headers: { 'Content-Type': 'text/javascript' },
     body: 'window.fromScript = "mocked";' });
@@ -277,73 +268,73 @@ test('a routed page, image, script and style sheet reach the page as if the serv
   const added = await route({ browserId: id, url: '*/assets/app.css', body: 'h1 { color: rgb(255, 0, 0); }' });
   assert.match(added.text, /images, scripts, style sheets/);
 
-  const reload = await callOk(client, 'browser_reload', { browserId: id });
+  const reload = await callOk(session.client, 'browser_reload', { browserId: id });
   assert.deepEqual(reload.data.routed.map((r) => [r.route, r.url, r.status]).sort(), [
     ['r1', `${origin}/owl.png`, 200], ['r2', `${origin}/assets/app.js`, 200], ['r3', `${origin}/assets/app.css`, 200],
   ].sort());
-  assert.deepEqual(await evaluateIn(client, id, look), { width: 3, height: 2, decoded: 'yes', src: `${origin}/owl.png`,
+  assert.deepEqual(await evaluateIn(session.client, id, look), { width: 3, height: 2, decoded: 'yes', src: `${origin}/owl.png`,
     script: 'mocked', color: 'rgb(255, 0, 0)' }, 'the page shows the mocked image, ran the mocked script and applied the mocked style');
   assert.deepEqual({ png: requestsTo('/owl.png'), js: requestsTo('/assets/app.js'), css: requestsTo('/assets/app.css') }, before,
     'the server never got the routed requests');
 
   // Removed, the real ones load again.
   await route({ browserId: id, remove: 'all' });
-  await callOk(client, 'browser_reload', { browserId: id });
-  assert.deepEqual(await evaluateIn(client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
+  await callOk(session.client, 'browser_reload', { browserId: id });
+  assert.deepEqual(await evaluateIn(session.client, id, look), { width: 1, height: 1, decoded: 'yes', src: `${origin}/owl.png`,
     script: 'real', color: 'rgb(0, 0, 255)' });
 });
 
 test('a routed page is shown at its own URL, whether navigated to or reached by a link', options, async () => {
-  const id = await openTab(client, `${origin}/assets`);
+  const id = await openTab(session.client, `${origin}/assets`);
   const page = '<!DOCTYPE html><title>Mocked page</title><h1>Answered by a route</h1>' +
     '<script>window.seen = { href: location.href, origin: location.origin, url: document.URL };</script>';
   const added = await route({ browserId: id, url: '*/mocked/*', status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: page });
   assert.match(added.text, /a page the tab goes to is shown at its own URL/);
 
   const target = `${origin}/mocked/page?from=navigate`;
-  const navigated = await callOk(client, 'browser_navigate', { browserId: id, url: target });
+  const navigated = await callOk(session.client, 'browser_navigate', { browserId: id, url: target });
   assert.equal(navigated.data.url, target);
   assert.equal(navigated.data.title, 'Mocked page');
-  assert.deepEqual(await evaluateIn(client, id, '() => window.seen'), { href: target, origin, url: target });
-  const tabs = await callOk(client, 'browser_list_tabs', {});
+  assert.deepEqual(await evaluateIn(session.client, id, '() => window.seen'), { href: target, origin, url: target });
+  const tabs = await callOk(session.client, 'browser_list_tabs', {});
   assert.equal(tabs.data.tabs.find((tab) => tab.browserId === id).url, target, 'the address bar shows the URL asked for');
 
-  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
-  const link = (await callText(client, 'browser_snapshot', { browserId: id })).text.match(/link "Mocked page" (@e\d+)/)[1];
-  await callOk(client, 'browser_click', { browserId: id, ref: link });
-  assert.deepEqual(await evaluateIn(client, id, '() => window.seen'),
+  await callOk(session.client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
+  const link = (await callText(session.client, 'browser_snapshot', { browserId: id })).text.match(/link "Mocked page" (@e\d+)/)[1];
+  await callOk(session.client, 'browser_click', { browserId: id, ref: link });
+  assert.deepEqual(await evaluateIn(session.client, id, '() => window.seen'),
     { href: `${origin}/mocked/page?from=link`, origin, url: `${origin}/mocked/page?from=link` });
   assert.equal(seen.filter((line) => line.startsWith('GET /mocked')).length, 0, 'the server never got the page requests');
   const listed = await route({ browserId: id });
   assert.equal(listed.data.routes[0].hits, 2);
 
   // Going back to a routed page shows it again at its URL, from the route.
-  await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
-  const back = await callOk(client, 'browser_back', { browserId: id });
+  await callOk(session.client, 'browser_navigate', { browserId: id, url: `${origin}/assets` });
+  const back = await callOk(session.client, 'browser_back', { browserId: id });
   assert.equal(back.data.url, `${origin}/mocked/page?from=link`);
   assert.equal(back.data.title, 'Mocked page');
-  assert.equal((await evaluateIn(client, id, '() => window.seen')).href, `${origin}/mocked/page?from=link`);
+  assert.equal((await evaluateIn(session.client, id, '() => window.seen')).href, `${origin}/mocked/page?from=link`);
   assert.equal(seen.filter((line) => line.startsWith('GET /mocked')).length, 0);
   await route({ browserId: id, remove: 'all' });
 });
 
 test('a routed frame document is answered inside its frame, and the page around it stays', options, async () => {
-  const id = await openTab(client, `${origin}/assets`);
+  const id = await openTab(session.client, `${origin}/assets`);
   await route({ browserId: id, url: '*/mocked/*', headers: { 'Content-Type': 'text/html' },
     body: '<!DOCTYPE html><title>Inner</title><p id="inside">Inside the frame</p>' });
-  const navigated = await callOk(client, 'browser_navigate', { browserId: id, url: `${origin}/framed` });
+  const navigated = await callOk(session.client, 'browser_navigate', { browserId: id, url: `${origin}/framed` });
   assert.equal(navigated.data.url, `${origin}/framed`);
   assert.equal(navigated.data.title, 'Framed');
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = (await callText(session.client, 'browser_snapshot', { browserId: id })).text;
   assert.ok(snapshot.includes('Outer page') && snapshot.includes('Inside the frame'), snapshot);
   // As the result says: the frame's document comes from another origin.
-  assert.equal(await evaluateIn(client, id, '() => document.getElementById("inner").contentDocument'), null);
+  assert.equal(await evaluateIn(session.client, id, '() => document.getElementById("inner").contentDocument'), null);
   assert.equal(seen.filter((line) => line === 'GET /mocked/frame').length, 0, 'the server never got the frame request');
   await route({ browserId: id, remove: 'all' });
 });
 
 test('an error status a route gives reaches the page as the same status from the server does', options, async () => {
-  const id = await openTab(client, `${origin}/assets`);
+  const id = await openTab(session.client, `${origin}/assets`);
   await route({ browserId: id, url: '*/routed/gone.js', status: 404, headers: { 'Content-Type': 'text/javascript' },
     body: 'window.ran = (window.ran || []).concat("routed");' });
   const before = seen.length;
@@ -353,9 +344,9 @@ test('an error status a route gives reaches the page as the same status from the
     script.onload = () => resolve({ event: 'load', ran: window.ran || [] });
     script.onerror = () => resolve({ event: 'error', ran: window.ran || [] });
     document.body.append(script); })`;
-  const real = await evaluateIn(client, id, look(''));
+  const real = await evaluateIn(session.client, id, look(''));
   assert.equal(requestsTo('/gone.js'), 1);
-  const routed = await evaluateIn(client, id, look('/routed'));
+  const routed = await evaluateIn(session.client, id, look('/routed'));
   assert.deepEqual(real, { event: 'error', ran: [] });
   assert.deepEqual(routed, real, 'the page sees the routed 404 as it sees the server\'s');
   assert.equal(seen.slice(before).filter((line) => line.startsWith('GET /routed')).length, 0);

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { shellQuote } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { requirementOptions, run, startTabwright, makeAppDirs } from './lib/tabwright.mjs';
@@ -31,10 +32,6 @@ trap '' HUP TERM
 echo $$ > "$3.tmp"; mv "$3.tmp" "$3"
 while :; do sleep 1; done
 `;
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
 
 // { pid, comm, state, ppid, pgid } of a live process, or null once it has
 // ended (a zombie runs nothing and writes nothing: it counts as ended).

@@ -9,6 +9,29 @@ import fs from 'node:fs';
 import { ACCEPT, PROTOCOL_VERSION, request } from './raw-http.mjs';
 import { waitUntil } from './wait.mjs';
 
+// @word quoted for sh, when it needs to be.
+export function shellQuote(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+// The --launch-agent value of an agent of @preset that only hands its token
+// over, in @file, then waits @sleepSeconds to be ended with the app: the
+// test (or benchmark) drives that token through an SDK client.
+export function tokenAgent(file, preset = 'custom', sleepSeconds = 600) {
+  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
+    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep ${sleepSeconds}`;
+  return `${preset}:sh -c ${shellQuote(script)}`;
+}
+
+// The token a tokenAgent() wrote, or null while there is none.
+export function readToken(file) {
+  try {
+    return fs.readFileSync(file, 'utf8') || null;
+  } catch {
+    return null;
+  }
+}
+
 // How long a CLI may take for one step of its script.
 export const AGENT_WAIT_MS = 240000;
 

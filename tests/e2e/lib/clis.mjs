@@ -26,6 +26,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 
 import { AGENT_WAIT_MS, agentProcess, initializeStatus, waitFor } from './agents.mjs';
 import { startFixtureServer } from './fixture-server.mjs';
@@ -226,4 +227,17 @@ export async function runPrintedSnippets(clis) {
       await model.close();
     await fixtures.close();
   }
+}
+
+// The tests of a file of CLIs: each of @clis (preset name -> CLI) launched
+// from the app, then the snippets --print-mcp-config prints for them all,
+// whose names @names gives in the test's title; @options skip them.
+export function testCLIs(clis, names, options) {
+  for (const [preset, cli] of Object.entries(clis)) {
+    test(`${cli.name} launched from the app sees a snapshot, a screenshot and an error as what they are`, options,
+      () => runLaunchedFromApp(preset, cli));
+  }
+
+  test(`the ${names} commands that --print-mcp-config prints work as printed`, options,
+    () => runPrintedSnippets(Object.values(clis)));
 }

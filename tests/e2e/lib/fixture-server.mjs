@@ -108,6 +108,15 @@ export function listenOnLoopback(server) {
   });
 }
 
+// Starts each of @servers (http.Server) on a free loopback port; resolves
+// with { origins, close() }: their origins, in order, and what closes them
+// all, as a session's fixtures (session.mjs).
+export async function listenAll(...servers) {
+  const origins = await Promise.all(servers.map(listenOnLoopback));
+  const close = () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return { origins, close };
+}
+
 // Starts the server on a free loopback port; resolves with
 // { origin, url(path), requested(), close() }: requested() gives the paths
 // of the requests it got so far, in order.
