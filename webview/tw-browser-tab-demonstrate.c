@@ -43,7 +43,7 @@ agent_acting (TwBrowserTab *self)
   /* A call that waits for the person is no agent acting in the page. */
   return self->busy &&
          (self->active == NULL ||
-          (self->active != self->handoff_task && self->active != self->annotate_task));
+          (self->active != self->handoff.task && self->active != self->annotate.task));
 }
 
 static void
