@@ -202,8 +202,15 @@ pipes_of (int pid,
  * a bwrap of their own that is a child of the app, so a web process goes
  * with the last proxy started before it. Proxies started after the newest
  * web process are left alone: their web process may be starting. */
-static guint
-close_orphan_proxies (void)
+typedef struct
+{
+  int    fd;
+  gint64 inode;
+  int    proxy;
+} OrphanPipe;
+
+static GArray *
+find_orphan_proxies (void)
 {
   g_autoptr(GArray) procs = list_descendants ();
   g_autoptr(GPtrArray) proxies = g_ptr_array_new ();
@@ -211,7 +218,7 @@ close_orphan_proxies (void)
   g_autoptr(GHashTable) claimed = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) own_reads = NULL;
   const Proc *newest_web = NULL;
-  guint closed = 0;
+  GArray *orphans = g_array_new (FALSE, FALSE, sizeof (OrphanPipe));
 
   for (guint i = 0; i < procs->len; i++)
     {
@@ -245,7 +252,7 @@ close_orphan_proxies (void)
     }
 
   if (newest_web == NULL)
-    return 0;
+    return orphans;
 
   own_reads = pipes_of (getpid (), O_RDONLY);
 
@@ -269,24 +276,39 @@ close_orphan_proxies (void)
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
           const char *own_fd = g_hash_table_lookup (own_reads, key);
-          struct stat st;
-          int fd;
+          OrphanPipe orphan;
 
           if (own_fd == NULL)
             continue;
 
-          fd = atoi (own_fd);
-          if (fstat (fd, &st) != 0 || !S_ISFIFO (st.st_mode) ||
-              (gint64) st.st_ino != *(gint64 *) key)
-            continue;
-
-          g_debug ("Ending the D-Bus proxy %d of a web process that is gone", leaf->pid);
-          if (close (fd) == 0 || errno == EINTR)
-            closed++;
+          orphan.fd = atoi (own_fd);
+          orphan.inode = *(gint64 *) key;
+          orphan.proxy = leaf->pid;
+          g_array_append_val (orphans, orphan);
         }
     }
 
-  return closed;
+  return orphans;
+}
+
+/* On the main thread, where WebKit opens and closes the descriptors of the
+ * processes it starts: the descriptor is still the proxy's pipe when it is
+ * closed, never a number reused a moment before by a starting process. */
+static void
+close_orphan_pipes (GArray *orphans)
+{
+  for (guint i = 0; i < orphans->len; i++)
+    {
+      const OrphanPipe *orphan = &g_array_index (orphans, OrphanPipe, i);
+      struct stat st;
+
+      if (fstat (orphan->fd, &st) != 0 || !S_ISFIFO (st.st_mode) ||
+          (gint64) st.st_ino != orphan->inode)
+        continue;
+
+      g_debug ("Ending the D-Bus proxy %d of a web process that is gone", orphan->proxy);
+      close (orphan->fd);
+    }
 }
 
 static void
@@ -295,13 +317,15 @@ pass_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
+  GArray *orphans = NULL;
+
 #ifdef __linux__
-  close_orphan_proxies ();
+  orphans = find_orphan_proxies ();
 #endif
 #ifdef HAVE_MALLOC_TRIM
   malloc_trim (0);
 #endif
-  g_task_return_boolean (task, TRUE);
+  g_task_return_pointer (task, orphans, orphans != NULL ? (GDestroyNotify) g_array_unref : NULL);
 }
 
 static gboolean pass_cb (gpointer user_data);
@@ -327,6 +351,11 @@ pass_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
+  g_autoptr(GArray) orphans = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (orphans != NULL)
+    close_orphan_pipes (orphans);
+
   pass_running = FALSE;
   next_pass++;
   if (pass_source == 0)
