@@ -107,6 +107,13 @@ void          tw_browser_run_flow_command      (TwBrowser                 *self,
                                                 const TwCaller            *caller,
                                                 GTask                     *task);
 
+/* tw-browser-export.c: browser_export_session. Finishes @task. */
+void          tw_browser_run_export_command    (TwBrowser                 *self,
+                                                const char                *browser_id,
+                                                JsonObject                *params,
+                                                const TwCaller            *caller,
+                                                GTask                     *task);
+
 /* tw-browser-owners.c */
 void          tw_browser_agent_free            (TwBrowserAgent            *agent);
 /* TRUE when @caller may run a command on @tab; else FALSE with
