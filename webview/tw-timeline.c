@@ -48,6 +48,7 @@ struct _TwTimeline
   guint          ended_unwritten;  /* calls that ended, not yet written */
   GPtrArray     *settle_waits;     /* GTask, tw_timeline_settle_async() */
   GListModel    *tabs;             /* the browser's, watched for actions */
+  GHashTable    *after_due;        /* browser id -> Step whose picture after is due */
 };
 
 enum {
@@ -91,7 +92,7 @@ last_picture_expired_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-typedef struct
+typedef struct _Step
 {
   TwTimeline      *timeline;  /* strong, until written */
   guint64          seq;
@@ -117,6 +118,8 @@ typedef struct
   double           zoom;
   int              view_width;      /* logical pixels */
   guint            waiting;
+  guint            after_source;    /* the picture after is due */
+  struct _Step    *next;            /* takes the picture after as its picture before */
   gboolean         ended;
   /* Filled in for the writer, on the main thread. */
   char            *line_fields;  /* the line's JSON, without the pictures */
@@ -687,6 +690,17 @@ picture_taken (Step          *step,
         }
     }
 
+  /* The next call's picture before is this one. */
+  if (after && step->next != NULL)
+    {
+      Step *next = g_steal_pointer (&step->next);
+
+      if (texture != NULL && next->before == NULL)
+        next->before = g_object_ref (texture);
+      next->waiting--;
+      maybe_finish (next);
+    }
+
   /* Once pushed to the writer, the step is the writer's. */
   step->waiting--;
   maybe_finish (step);
@@ -721,6 +735,40 @@ take_picture (Step                *step,
   step->waiting++;
   webkit_web_view_get_snapshot (step->view, WEBKIT_SNAPSHOT_REGION_VISIBLE,
                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, callback, step);
+}
+
+/* Takes the picture after @step now; @next, the tab's call that begins,
+ * gets it as its picture before. */
+static void
+take_after (TwTimeline *self,
+            Step       *step,
+            Step       *next)
+{
+  const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
+
+  if (browser_id != NULL && g_hash_table_lookup (self->after_due, browser_id) == step)
+    g_hash_table_remove (self->after_due, browser_id);
+  g_clear_handle_id (&step->after_source, g_source_remove);
+
+  if (next != NULL)
+    {
+      step->next = next;
+      next->waiting++;
+    }
+  /* step->waiting counts it since the call ended. */
+  webkit_web_view_get_snapshot (step->view, WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, after_taken_cb, step);
+}
+
+static gboolean
+after_due_cb (gpointer user_data)
+{
+  Step *step = user_data;
+
+  step->after_source = 0;
+  take_after (step->timeline, step, NULL);
+
+  return G_SOURCE_REMOVE;
 }
 
 static WebKitWebView *
@@ -822,6 +870,7 @@ call_began_cb (TwTimeline      *self,
                TwActivityLog   *log)
 {
   Step *step;
+  Step *due;
   WebKitWebView *view;
 
   if (self->max_bytes == 0)
@@ -840,11 +889,21 @@ call_began_cb (TwTimeline      *self,
   view = is_acting (tw_activity_entry_get_tool (entry))
          ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
   if (view != NULL)
+    step->view = g_object_ref (view);
+
+  /* The picture after the tab's call before, when it is still due, is
+   * taken now, before anything else reaches the tab: it is this call's
+   * picture before too. */
+  due = tw_activity_entry_get_browser_id (entry) != NULL
+        ? g_hash_table_lookup (self->after_due, tw_activity_entry_get_browser_id (entry)) : NULL;
+  if (due != NULL)
+    take_after (self, due, view != NULL ? step : NULL);
+
+  if (view != NULL && step->before == NULL && step->waiting == 0)
     {
       LastPicture *last = g_hash_table_lookup (self->last_after,
                                                tw_activity_entry_get_browser_id (entry));
 
-      step->view = g_object_ref (view);
       /* The tab's picture after the call just before, when it is recent,
        * is its picture before this one: asking WebKit for another would
        * make the action wait behind it. */
@@ -905,8 +964,18 @@ call_ended_cb (TwTimeline      *self,
          ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
   if (view != NULL && g_strcmp0 (tw_activity_entry_get_tool (entry), "browser_close_tab") != 0)
     {
+      const char *browser_id = tw_activity_entry_get_browser_id (entry);
+      Step *due = g_hash_table_lookup (self->after_due, browser_id);
+
       g_set_object (&step->view, view);
-      take_picture (step, after_taken_cb);
+      /* Due once the reply has gone (an idle of low priority runs after
+       * the reply is written: the agent waits for no picture), or when the
+       * tab's next call begins, whichever comes first. */
+      if (due != NULL)
+        take_after (self, due, NULL);
+      step->waiting++;
+      step->after_source = g_idle_add_full (G_PRIORITY_LOW, after_due_cb, step, NULL);
+      g_hash_table_replace (self->after_due, g_strdup (browser_id), step);
     }
 
   maybe_finish (step);
@@ -940,6 +1009,7 @@ tw_timeline_finalize (GObject *object)
   /* Every step holds the timeline until it is written: none is left. */
   g_thread_pool_free (self->writer, FALSE, TRUE);
   g_hash_table_unref (self->steps);
+  g_hash_table_unref (self->after_due);
   g_ptr_array_unref (self->settle_waits);
   g_free (self->dir);
   g_free (self->run_id);
@@ -1009,6 +1079,7 @@ tw_timeline_init (TwTimeline *self)
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
 
   self->steps = g_hash_table_new (NULL, NULL);
+  self->after_due = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->last_after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                             (GDestroyNotify) last_picture_free);
   self->writer = g_thread_pool_new (write_step, NULL, 1, FALSE, NULL);
