@@ -63,6 +63,7 @@ static const char *command_names[] = {
   /* Replay (issue 33). */
   [TW_TAB_COMMAND_REPLAY]    = "replay",
   [TW_TAB_COMMAND_SAVE_FLOW] = "save_flow",
+  [TW_TAB_COMMAND_EXPORT_SESSION] = "export_session",
   [TW_TAB_COMMAND_ANNOTATE]  = "annotate",
   [TW_TAB_COMMAND_DEMONSTRATION] = "demonstration",
 };
@@ -95,7 +96,7 @@ tw_tab_command_targets_tab (TwTabCommand command)
          command != TW_TAB_COMMAND_COOKIES && command != TW_TAB_COMMAND_STORAGE_STATE &&
          command != TW_TAB_COMMAND_DOWNLOADS && command != TW_TAB_COMMAND_FIND_IN_TABS &&
          command != TW_TAB_COMMAND_HISTORY && command != TW_TAB_COMMAND_REPLAY &&
-         command != TW_TAB_COMMAND_SAVE_FLOW;
+         command != TW_TAB_COMMAND_SAVE_FLOW && command != TW_TAB_COMMAND_EXPORT_SESSION;
 }
 
 void

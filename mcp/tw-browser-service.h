@@ -97,6 +97,10 @@ typedef enum
    * names the tab to run it in (else a new one). */
   TW_TAB_COMMAND_REPLAY,        /* workspace: {flow?|session?,fromStep?,toStep?} -> {browserId,source,ok,total,replayed,skipped,stoppedAt?,expected?,found?,steps:[...]} */
   TW_TAB_COMMAND_SAVE_FLOW,     /* workspace: {name,session?,fromStep?,toStep?} -> {name,source,steps:[{step,tool,target?}]} */
+  /* The caller's session (or one tab's part of it) exported to a folder of
+   * the workspace (webview/tw-browser-export.c); the browser id, when given,
+   * names the tab. */
+  TW_TAB_COMMAND_EXPORT_SESSION, /* workspace: {folder?,session?} -> {folder,session,browserId?,calls,images,requests,consoleMessages,files} */
 
   /* Teach (issue 33, webview/tw-browser-tab-annotate.c): waits until the
    * person marks the tab and sends, or cancels. */

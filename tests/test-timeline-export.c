@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <gst/app/gstappsink.h>
 #include <gst/pbutils/pbutils.h>
 #include <gtk/gtk.h>
 #include <libsoup/soup.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tw-browser.h"
@@ -11,6 +13,7 @@
 #include "tw-tab-log.h"
 #include "tw-timeline.h"
 #include "tw-timeline-export.h"
+#include "tw-timeline-video.h"
 #include "tw-web-context.h"
 #include "tw-test-webview.h"
 
@@ -199,9 +202,23 @@ has_header (JsonObject *message,
   return FALSE;
 }
 
-/* The video, read back by GStreamer's demuxer: a duration, a VP8 stream
- * and a chapter per call. */
+typedef struct
+{
+  char   *title;
+  gint64  start;
+  gint64  stop;
+} Chapter;
+
 static void
+chapter_free (Chapter *chapter)
+{
+  g_free (chapter->title);
+  g_free (chapter);
+}
+
+/* The video, read back by GStreamer's demuxer: a duration, a VP8 stream
+ * and a chapter per call, which it returns. */
+static GPtrArray *
 check_video (const char *folder,
              guint       n_calls)
 {
@@ -210,12 +227,12 @@ check_video (const char *folder,
   g_autoptr(GError) error = NULL;
   g_autoptr(GstDiscoverer) discoverer = gst_discoverer_new (30 * GST_SECOND, &error);
   g_autoptr(GstDiscovererInfo) info = NULL;
+  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) chapter_free);
   GList *streams;
   const GstToc *toc;
   GList *editions;
   GstTocEntry *edition;
   GList *chapters;
-  guint n = 0;
 
   g_assert_no_error (error);
   info = gst_discoverer_discover_uri (discoverer, uri, &error);
@@ -241,15 +258,120 @@ check_video (const char *folder,
   for (GList *link = chapters; link != NULL; link = link->next)
     {
       GstTocEntry *chapter = link->data;
-      gint64 start;
-      gint64 stop;
+      GstTagList *tags = gst_toc_entry_get_tags (chapter);
+      Chapter *item = g_new0 (Chapter, 1);
 
       g_assert_cmpint (gst_toc_entry_get_entry_type (chapter), ==, GST_TOC_ENTRY_TYPE_CHAPTER);
-      g_assert_true (gst_toc_entry_get_start_stop_times (chapter, &start, &stop));
-      g_assert_cmpint (stop, >, start);
-      n++;
+      g_assert_true (gst_toc_entry_get_start_stop_times (chapter, &item->start, &item->stop));
+      g_assert_cmpint (item->stop, >, item->start);
+      if (tags != NULL)
+        gst_tag_list_get_string (tags, GST_TAG_TITLE, &item->title);
+      g_ptr_array_add (found, item);
     }
-  g_assert_cmpuint (n, ==, n_calls);
+  g_assert_cmpuint (found->len, ==, n_calls);
+
+  return found;
+}
+
+static Chapter *
+find_chapter (GPtrArray  *chapters,
+              const char *tool)
+{
+  for (guint i = 0; i < chapters->len; i++)
+    {
+      Chapter *chapter = g_ptr_array_index (chapters, i);
+
+      if (chapter->title != NULL && strstr (chapter->title, tool) != NULL)
+        return chapter;
+    }
+  g_error ("The video has no chapter of %s", tool);
+
+  return NULL;
+}
+
+typedef struct
+{
+  GstClockTime  pts;
+  int           width;
+  int           height;
+  guint8       *pixels;   /* RGBx, rows of width × 4 bytes */
+} Frame;
+
+static void
+frame_free (Frame *frame)
+{
+  g_free (frame->pixels);
+  g_free (frame);
+}
+
+/* Every frame of the video, decoded as a player would. */
+static GPtrArray *
+decode_frames (const char *folder)
+{
+  g_autofree char *path = g_build_filename (folder, "video.webm", NULL);
+  g_autofree char *description = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GstElement) pipeline = NULL;
+  g_autoptr(GstElement) sink = NULL;
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
+  GstSample *sample;
+
+  description = g_strdup_printf ("filesrc name=source ! decodebin ! videoconvert ! "
+                                 "video/x-raw,format=RGBx ! appsink name=sink sync=false");
+  pipeline = gst_parse_launch (description, &error);
+  g_assert_no_error (error);
+  gst_object_ref_sink (pipeline);
+  {
+    g_autoptr(GstElement) source = gst_bin_get_by_name (GST_BIN (pipeline), "source");
+
+    g_object_set (source, "location", path, NULL);
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_assert_cmpint (gst_element_set_state (pipeline, GST_STATE_PLAYING), !=, GST_STATE_CHANGE_FAILURE);
+
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND)) != NULL)
+    {
+      GstBuffer *buffer = gst_sample_get_buffer (sample);
+      GstStructure *structure = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+      Frame *frame = g_new0 (Frame, 1);
+      GstMapInfo map;
+
+      g_assert_true (gst_structure_get_int (structure, "width", &frame->width));
+      g_assert_true (gst_structure_get_int (structure, "height", &frame->height));
+      frame->pts = GST_BUFFER_PTS (buffer);
+      g_assert_true (gst_buffer_map (buffer, &map, GST_MAP_READ));
+      g_assert_cmpuint (map.size, >=, (gsize) frame->width * frame->height * 4);
+      frame->pixels = g_memdup2 (map.data, (gsize) frame->width * frame->height * 4);
+      gst_buffer_unmap (buffer, &map);
+      gst_sample_unref (sample);
+      g_ptr_array_add (frames, frame);
+    }
+  g_assert_true (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  return frames;
+}
+
+/* Whether the frame's pixel at (@x, @y) is near @rgb ("#9141ac"): the
+ * video is lossy. */
+static gboolean
+pixel_near (Frame      *frame,
+            double      x,
+            double      y,
+            const char *rgb)
+{
+  unsigned int want[3];
+  const guint8 *p;
+
+  g_assert_cmpint (sscanf (rgb, "#%02x%02x%02x", &want[0], &want[1], &want[2]), ==, 3);
+  g_assert_cmpint ((int) x, >=, 0);
+  g_assert_cmpint ((int) y, >=, 0);
+  g_assert_cmpint ((int) x, <, frame->width);
+  g_assert_cmpint ((int) y, <, frame->height);
+  p = frame->pixels + ((gsize) y * frame->width + (gsize) x) * 4;
+
+  return ABS ((int) p[0] - (int) want[0]) <= 48 && ABS ((int) p[1] - (int) want[1]) <= 48 &&
+         ABS ((int) p[2] - (int) want[2]) <= 48;
 }
 
 static void
@@ -267,6 +389,11 @@ test_export (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonArray) entries = NULL;
+  g_autoptr(GPtrArray) chapters = NULL;
+  g_autoptr(GPtrArray) frames = NULL;
+  g_autofree char *rgb = NULL;
+  double pointer_x = 0;
+  double pointer_y = 0;
   g_auto(GStrv) calls = NULL;
   g_auto(GStrv) console = NULL;
   g_autofree char *id = NULL;
@@ -284,6 +411,8 @@ test_export (void)
   gssize n;
 
   tw_timeline_set_max_bytes (timeline, 10 * 1024 * 1024);
+  /* Ada is an agent of the workspace: she has a colour and a mark. */
+  tw_browser_add_agent (browser, ada.agent_id, ada.agent_name);
   page_url = g_strdup_printf ("%s/", base_url);
   data_url = g_strdup_printf ("%s/data.json?kind=fruit", base_url);
   opened = call_ok (browser, "browser_new_tab", "{\"url\": \"%s\"}", page_url);
@@ -360,7 +489,67 @@ test_export (void)
     g_assert_true (found);
   }
 
-  check_video (folder, G_N_ELEMENTS (tools));
+  chapters = check_video (folder, G_N_ELEMENTS (tools));
+
+  /* The click's line says where the overlay drew its pointer, in the
+   * pictures' pixels, and in Ada's colour; the snapshot's says nothing. */
+  {
+    g_autoptr(JsonObject) click = tw_test_parse_object (calls[2]);
+    g_autoptr(JsonObject) read = tw_test_parse_object (calls[1]);
+    JsonObject *action = json_object_get_object_member (click, "action");
+    JsonObject *at = json_object_get_object_member (action, "pointer");
+    JsonObject *box = json_object_get_object_member (action, "highlight");
+    int colour = -1;
+    const char *mark = NULL;
+
+    g_assert_true (tw_browser_get_agent_mark (browser, ada.agent_id, &colour, &mark));
+    g_assert_false (json_object_has_member (read, "action"));
+    pointer_x = json_object_get_double_member (at, "x");
+    pointer_y = json_object_get_double_member (at, "y");
+    rgb = g_strdup (json_object_get_string_member (action, "rgb"));
+    g_assert_cmpstr (json_object_get_string_member (action, "mark"), ==, mark);
+    /* The button is at 400, 300 of the 1280 pixels wide viewport: a
+     * quarter of that in the pictures, 320 wide; the point is in it. */
+    g_assert_cmpfloat (json_object_get_double_member (box, "x"), >=, 99);
+    g_assert_cmpfloat (json_object_get_double_member (box, "x"), <=, 101);
+    g_assert_cmpfloat (json_object_get_double_member (box, "y"), >=, 74);
+    g_assert_cmpfloat (json_object_get_double_member (box, "y"), <=, 76);
+    g_assert_cmpfloat (pointer_x, >, json_object_get_double_member (box, "x"));
+    g_assert_cmpfloat (pointer_x, <, json_object_get_double_member (box, "x") +
+                       json_object_get_double_member (box, "width"));
+    g_assert_cmpfloat (pointer_y, >, json_object_get_double_member (box, "y"));
+    g_assert_cmpfloat (pointer_y, <, json_object_get_double_member (box, "y") +
+                       json_object_get_double_member (box, "height"));
+  }
+
+  /* Played back: in the click's chapter the pointer is drawn at the
+   * click's point, in Ada's colour (a little inside its tip); in the
+   * snapshot's chapter, which did nothing, it is not. */
+  frames = decode_frames (folder);
+  {
+    Chapter *clicked_chapter = find_chapter (chapters, "browser_click");
+    Chapter *read_chapter = find_chapter (chapters, "browser_snapshot");
+    guint with_pointer = 0;
+    guint without = 0;
+
+    for (guint i = 0; i < frames->len; i++)
+      {
+        Frame *frame = g_ptr_array_index (frames, i);
+
+        if ((gint64) frame->pts >= clicked_chapter->start && (gint64) frame->pts < clicked_chapter->stop)
+          {
+            g_assert_true (pixel_near (frame, pointer_x + 2, pointer_y + 7, rgb));
+            with_pointer++;
+          }
+        else if ((gint64) frame->pts >= read_chapter->start && (gint64) frame->pts < read_chapter->stop)
+          {
+            g_assert_false (pixel_near (frame, pointer_x + 2, pointer_y + 7, rgb));
+            without++;
+          }
+      }
+    g_assert_cmpuint (with_pointer, >=, 1);
+    g_assert_cmpuint (without, >=, 1);
+  }
 
   tw_browser_close_all (browser);
   g_clear_object (&timeline);
@@ -392,6 +581,50 @@ test_export_nothing (void)
   tw_test_remove_tree (data_dir);
 }
 
+/* Lines of older versions say nothing of the action: they read back, and
+ * their video is made without a pointer. */
+static void
+test_older_lines (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
+  g_autofree char *video = g_build_filename (folder, "video.webm", NULL);
+  g_autoptr(GListStore) steps = g_list_store_new (TW_TYPE_TIMELINE_STEP);
+  g_autoptr(GPtrArray) chapters = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const lines[] = {
+    "{\"seq\":1,\"time\":\"2025-01-01T10:00:00Z\",\"agentId\":\"ada\",\"tool\":\"browser_click\","
+    "\"browserId\":\"b1\",\"arguments\":{\"ref\":\"@e1\"},\"durationMs\":12,"
+    "\"element\":{\"ref\":\"@e1\",\"role\":\"button\",\"name\":\"Load\"},\"result\":\"Clicked\"}",
+    "{\"seq\":2,\"agentId\":\"ada\",\"tool\":\"browser_click\",\"browserId\":\"b1\","
+    "\"error\":{\"code\":\"browser_stale_ref\",\"message\":\"gone\"},\"result\":\"\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      g_autoptr(TwTimelineStep) step = tw_timeline_step_new_from_line (lines[i], folder);
+      graphene_point_t at;
+      graphene_rect_t box;
+
+      g_assert_nonnull (step);
+      g_assert_false (tw_timeline_step_get_pointer (step, FALSE, &at));
+      g_assert_false (tw_timeline_step_get_pointer (step, TRUE, &at));
+      g_assert_false (tw_timeline_step_get_highlight (step, FALSE, &box));
+      g_assert_null (tw_timeline_step_get_agent_rgb (step));
+      g_list_store_append (steps, step);
+    }
+  {
+    g_autoptr(TwTimelineStep) first = g_list_model_get_item (G_LIST_MODEL (steps), 0);
+
+    g_assert_true (tw_timeline_step_get_ok (first));
+  }
+
+  g_assert_true (tw_timeline_video_write (G_LIST_MODEL (steps), video, &error));
+  g_assert_no_error (error);
+  chapters = check_video (folder, G_N_ELEMENTS (lines));
+
+  tw_test_remove_tree (folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -407,6 +640,7 @@ main (int   argc,
 
   g_test_add_func ("/timeline-export/export", test_export);
   g_test_add_func ("/timeline-export/nothing", test_export_nothing);
+  g_test_add_func ("/timeline-export/older-lines", test_older_lines);
 
   ret = g_test_run ();
 

@@ -8,6 +8,8 @@
 
 #include "tw-activity-feed.h"
 #include "tw-browser.h"
+#include "tw-browser-tab.h"
+#include "tw-view-frame.h"
 #include "tw-timeline.h"
 #include "tw-timeline-view.h"
 #include "tw-web-context.h"
@@ -268,6 +270,63 @@ test_calls_in_order (void)
   after = load_picture (ws, g_ptr_array_index (steps, 0), "after");
   assert_colour (after, 255, 0, 0);
 
+  workspace_free (ws);
+}
+
+static gboolean
+view_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+/* A tab on screen, as in a window: its pictures after are taken once the
+ * replies have gone, and still show the page before and after each
+ * action, the picture after a call standing for the next one's before. */
+static void
+test_on_screen (void)
+{
+  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autoptr(JsonObject) snapshot = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) filled = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GdkPixbuf) before = NULL;
+  g_autoptr(GdkPixbuf) after = NULL;
+  g_autofree char *button = NULL;
+  g_autofree char *note = NULL;
+  TwBrowserTab *tab = tw_browser_lookup_tab (ws->browser, id);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  WebKitWebView *view = tw_browser_tab_get_view (tab);
+
+  gtk_window_set_default_size (window, 1280, 800);
+  gtk_window_set_child (window, GTK_WIDGET (tw_browser_tab_get_frame (tab)));
+  gtk_window_present (window);
+  tw_test_wait_until (view_mapped, view, 60000, "the tab to be on screen");
+
+  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
+  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"x\"}",
+                    id, note);
+
+  steps = read_session (ws, ada.agent_id);
+  g_assert_cmpuint (steps->len, ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (steps, 2), "tool"), ==, "browser_click");
+  before = load_picture (ws, g_ptr_array_index (steps, 2), "before");
+  after = load_picture (ws, g_ptr_array_index (steps, 2), "after");
+  assert_colour (before, 255, 0, 0);
+  assert_colour (after, 0, 255, 0);
+  g_clear_object (&before);
+  g_clear_object (&after);
+  /* The fill's picture before is the click's after. */
+  before = load_picture (ws, g_ptr_array_index (steps, 3), "before");
+  after = load_picture (ws, g_ptr_array_index (steps, 3), "after");
+  assert_colour (before, 0, 255, 0);
+  assert_colour (after, 0, 255, 0);
+
+  gtk_window_destroy (window);
   workspace_free (ws);
 }
 
@@ -549,6 +608,7 @@ main (int   argc,
 
   g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
   g_test_add_func ("/timeline/size-limit", test_size_limit);
+  g_test_add_func ("/timeline/on-screen", test_on_screen);
   g_test_add_func ("/timeline/view", test_view);
   g_test_add_func ("/timeline/view-replay", test_view_replay);
 

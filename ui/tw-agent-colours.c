@@ -7,25 +7,13 @@
 
 #include "tw-agent-colours.h"
 
+#include "tw-agent-marks.h"
 #include "tw-window.h"
 
-/* libadwaita's accent colours, in the order agents get them: neighbours
- * differ in hue and in brightness, and the first four in shape too. Blue
- * comes last, since the person's own clients are drawn in it. */
-static const struct
-{
-  const char *hex;
-  const char *name;
-} palette[TW_BROWSER_N_AGENT_COLOURS] = {
-  { "#9141ac", N_("Purple") },
-  { "#ed5b00", N_("Orange") },
-  { "#2190a4", N_("Teal") },
-  { "#d56199", N_("Pink") },
-  { "#3a944a", N_("Green") },
-  { "#6f8396", N_("Slate") },
-  { "#c88800", N_("Yellow") },
-  { "#e62d42", N_("Red") },
-  { "#3584e4", N_("Blue") },
+/* The names of the palette's colours (tw-agent-marks.h), in its order. */
+static const char * const names[TW_BROWSER_N_AGENT_COLOURS] = {
+  N_("Purple"), N_("Orange"), N_("Teal"), N_("Pink"), N_("Green"), N_("Slate"), N_("Yellow"),
+  N_("Red"), N_("Blue"),
 };
 
 /* What an icon's pixels are made at, per logical pixel. */
@@ -47,13 +35,13 @@ tw_agent_colour_get_rgba (int      colour,
 {
   g_return_if_fail (rgba != NULL);
 
-  gdk_rgba_parse (rgba, palette[clamp_colour (colour)].hex);
+  gdk_rgba_parse (rgba, tw_agent_marks_get_colour_hex (clamp_colour (colour)));
 }
 
 const char *
 tw_agent_colour_get_name (int colour)
 {
-  return _(palette[clamp_colour (colour)].name);
+  return _(names[clamp_colour (colour)]);
 }
 
 TwAgentShape

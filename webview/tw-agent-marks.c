@@ -3,6 +3,29 @@
 
 #include "tw-agent-marks.h"
 
+#include "tw-browser.h"
+
+/* libadwaita's accent colours, in the order agents get them: neighbours
+ * differ in hue and in brightness, and the first four in shape too. Blue
+ * comes last, since the person's own clients are drawn in it. */
+static const char * const palette[TW_BROWSER_N_AGENT_COLOURS] = {
+  "#9141ac", /* purple */
+  "#ed5b00", /* orange */
+  "#2190a4", /* teal */
+  "#d56199", /* pink */
+  "#3a944a", /* green */
+  "#6f8396", /* slate */
+  "#c88800", /* yellow */
+  "#e62d42", /* red */
+  "#3584e4", /* blue */
+};
+
+const char *
+tw_agent_marks_get_colour_hex (int colour)
+{
+  return palette[colour < 0 ? 0 : colour % TW_BROWSER_N_AGENT_COLOURS];
+}
+
 typedef struct
 {
   int       colour;

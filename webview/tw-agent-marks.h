@@ -10,9 +10,9 @@ G_BEGIN_DECLS
  * mark, one letter or digit shown with the colour for people who cannot
  * tell the colours apart. Both are distinct among the running agents, and
  * an agent keeps its own for the whole session: when it ends and runs
- * again it gets them back unless a running agent took them meanwhile. The
- * RGBA of each colour is the window's business (ui/tw-agent-colours.c);
- * here a colour is only a number. */
+ * again it gets them back unless a running agent took them meanwhile. A
+ * colour is a number into one palette, libadwaita's accent colours, which
+ * the window (ui/tw-agent-colours.c) and the timeline's video draw in. */
 
 typedef struct _TwAgentMarks TwAgentMarks;
 
@@ -34,6 +34,9 @@ gboolean      tw_agent_marks_lookup   (TwAgentMarks  *self,
                                        const char    *agent_id,
                                        int           *colour,
                                        const char   **mark);
+
+/* The palette: "#9141ac" for colour 0; colours wrap around. */
+const char   *tw_agent_marks_get_colour_hex (int     colour);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwAgentMarks, tw_agent_marks_free)
 

@@ -548,6 +548,10 @@ tw_browser_run_async (TwBrowserService    *service,
                                      g_steal_pointer (&task));
       break;
 
+    case TW_TAB_COMMAND_EXPORT_SESSION:
+      tw_browser_run_export_command (self, browser_id, params, caller, g_steal_pointer (&task));
+      break;
+
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "unknown browser command %d", command);

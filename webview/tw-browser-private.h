@@ -126,6 +126,12 @@ void          tw_browser_wait_demonstration    (TwBrowser                 *self,
 void          tw_browser_demonstrations_tab_closed (TwBrowser             *self,
                                                     TwBrowserTab          *tab);
 void          tw_browser_demonstrations_dispose (TwBrowser                *self);
+/* tw-browser-export.c: browser_export_session. Finishes @task. */
+void          tw_browser_run_export_command    (TwBrowser                 *self,
+                                                const char                *browser_id,
+                                                JsonObject                *params,
+                                                const TwCaller            *caller,
+                                                GTask                     *task);
 
 /* tw-browser-owners.c */
 void          tw_browser_agent_free            (TwBrowserAgent            *agent);

@@ -287,6 +287,7 @@ write_thread (GTask        *task,
   g_autofree char *console_path = g_build_filename (export->folder, "console.jsonl", NULL);
   g_autofree char *video_path = g_build_filename (export->folder, "video.webm", NULL);
   guint n = g_list_model_get_n_items (export->steps);
+  TwTimelineExportCounts *counts = g_new0 (TwTimelineExportCounts, 1);
   GError *error = NULL;
 
   if (g_mkdir_with_parents (pictures, 0755) != 0)
@@ -295,6 +296,7 @@ write_thread (GTask        *task,
 
       g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved),
                                "Cannot make the folder %s: %s", pictures, g_strerror (saved));
+      g_free (counts);
       return;
     }
 
@@ -319,8 +321,10 @@ write_thread (GTask        *task,
           if (name == NULL)
             {
               g_task_return_error (task, error);
+              g_free (counts);
               return;
             }
+          counts->images++;
           json_object_set_string_member (json_node_get_object (node), names[j], name);
         }
       line = to_json (node, FALSE);
@@ -342,6 +346,7 @@ write_thread (GTask        *task,
       !g_file_set_contents (console_path, console->str, console->len, &error))
     {
       g_task_return_error (task, error);
+      g_free (counts);
       return;
     }
 
@@ -349,10 +354,15 @@ write_thread (GTask        *task,
   if (!tw_timeline_video_write (export->steps, video_path, &error))
     {
       g_task_return_error (task, error);
+      g_free (counts);
       return;
     }
 
-  g_task_return_int (task, n);
+  counts->calls = n;
+  counts->requests = json_array_get_length (json_object_get_array_member (
+                                              json_object_get_object_member (json_node_get_object (export->har), "log"), "entries"));
+  counts->console = export->console->len;
+  g_task_return_pointer (task, counts, g_free);
 }
 
 /* Only the calls on the chosen tab. */
@@ -424,12 +434,36 @@ tw_timeline_export_async (TwTimeline          *timeline,
   tw_timeline_load_session_async (timeline, agent_id, cancellable, loaded_cb, g_steal_pointer (&task));
 }
 
+gboolean
+tw_timeline_export_finish_counts (TwTimeline             *timeline,
+                                  GAsyncResult           *result,
+                                  TwTimelineExportCounts *counts,
+                                  GError                **error)
+{
+  g_autofree TwTimelineExportCounts *written = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, timeline), FALSE);
+
+  written = g_task_propagate_pointer (G_TASK (result), error);
+  if (written == NULL)
+    return FALSE;
+  if (counts != NULL)
+    *counts = *written;
+
+  return TRUE;
+}
+
 gssize
 tw_timeline_export_finish (TwTimeline   *timeline,
                            GAsyncResult *result,
                            GError      **error)
 {
+  TwTimelineExportCounts counts;
+
   g_return_val_if_fail (g_task_is_valid (result, timeline), -1);
 
-  return g_task_propagate_int (G_TASK (result), error);
+  if (!tw_timeline_export_finish_counts (timeline, result, &counts, error))
+    return -1;
+
+  return counts.calls;
 }

@@ -30,4 +30,19 @@ gssize   tw_timeline_export_finish (TwTimeline          *timeline,
                                     GAsyncResult        *result,
                                     GError             **error);
 
+/* What an export wrote. */
+typedef struct
+{
+  guint calls;
+  guint images;
+  guint requests;   /* entries of network.har */
+  guint console;    /* lines of console.jsonl */
+} TwTimelineExportCounts;
+
+/* As tw_timeline_export_finish(), with what was written in @counts. */
+gboolean tw_timeline_export_finish_counts (TwTimeline             *timeline,
+                                           GAsyncResult           *result,
+                                           TwTimelineExportCounts *counts,
+                                           GError                **error);
+
 G_END_DECLS

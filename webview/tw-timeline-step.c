@@ -31,6 +31,16 @@ struct _TwTimelineStep
   double   duration_ms;
   char    *before_path;
   char    *after_path;
+
+  /* The action, in the pictures' pixels: [0] after, [1] before. */
+  gboolean         has_pointer[2];
+  graphene_point_t pointer[2];
+  gboolean         has_highlight[2];
+  graphene_rect_t  highlight[2];
+  gboolean         has_drop;
+  graphene_rect_t  drop;
+  char            *agent_rgb;
+  char            *agent_mark;
 };
 
 G_DEFINE_FINAL_TYPE (TwTimelineStep, tw_timeline_step, G_TYPE_OBJECT)
@@ -56,6 +66,8 @@ tw_timeline_step_finalize (GObject *object)
   g_free (self->error);
   g_free (self->before_path);
   g_free (self->after_path);
+  g_free (self->agent_rgb);
+  g_free (self->agent_mark);
 
   G_OBJECT_CLASS (tw_timeline_step_parent_class)->finalize (object);
 }
@@ -82,6 +94,75 @@ picture_path (const char *dir,
     return NULL;
 
   return g_build_filename (dir, relative, NULL);
+}
+
+static gboolean
+read_point (JsonObject       *object,
+            const char       *member,
+            graphene_point_t *point)
+{
+  JsonObject *at = tw_json_get_object (object, member);
+
+  if (at == NULL || !json_object_has_member (at, "x") || !json_object_has_member (at, "y"))
+    return FALSE;
+  graphene_point_init (point, tw_json_get_number (at, "x", 0), tw_json_get_number (at, "y", 0));
+
+  return TRUE;
+}
+
+static gboolean
+read_rect (JsonObject      *object,
+           const char      *member,
+           graphene_rect_t *rect)
+{
+  JsonObject *box = tw_json_get_object (object, member);
+
+  if (box == NULL || !json_object_has_member (box, "width") || !json_object_has_member (box, "height"))
+    return FALSE;
+  graphene_rect_init (rect, tw_json_get_number (box, "x", 0), tw_json_get_number (box, "y", 0),
+                      tw_json_get_number (box, "width", 0), tw_json_get_number (box, "height", 0));
+
+  return TRUE;
+}
+
+/* The "action" of a line (tw-timeline.c); lines of older versions have
+ * none, and draw nothing. */
+static void
+read_action (TwTimelineStep *self,
+             JsonObject     *action)
+{
+  JsonObject *before = tw_json_get_object (action, "before");
+  const char *rgb = tw_json_get_string (action, "rgb", NULL);
+
+  if (action == NULL)
+    return;
+
+  self->has_pointer[0] = read_point (action, "pointer", &self->pointer[0]);
+  self->has_highlight[0] = read_rect (action, "highlight", &self->highlight[0]);
+  self->has_drop = read_rect (action, "drop", &self->drop);
+  /* Where the element did not move, the picture before has them where
+   * the picture after has. */
+  self->has_pointer[1] = read_point (before, "pointer", &self->pointer[1]);
+  if (!self->has_pointer[1])
+    {
+      self->has_pointer[1] = self->has_pointer[0];
+      self->pointer[1] = self->pointer[0];
+    }
+  self->has_highlight[1] = read_rect (before, "highlight", &self->highlight[1]);
+  if (!self->has_highlight[1])
+    {
+      self->has_highlight[1] = self->has_highlight[0];
+      self->highlight[1] = self->highlight[0];
+    }
+
+  /* Only a colour as "#rrggbb": it is drawn, never interpreted. */
+  if (rgb != NULL && strlen (rgb) == 7 && rgb[0] == '#' && strspn (rgb + 1, "0123456789abcdefABCDEF") == 6)
+    {
+      self->agent_rgb = g_strdup (rgb);
+      self->agent_mark = g_utf8_make_valid (tw_json_get_string (action, "mark", ""), -1);
+      if (g_utf8_strlen (self->agent_mark, -1) > 2)
+        g_clear_pointer (&self->agent_mark, g_free);
+    }
 }
 
 TwTimelineStep *
@@ -146,6 +227,7 @@ tw_timeline_step_new_from_line (const char *line,
 
   self->before_path = picture_path (dir, tw_json_get_string (object, "before", NULL));
   self->after_path = picture_path (dir, tw_json_get_string (object, "after", NULL));
+  read_action (self, tw_json_get_object (object, "action"));
 
   return self;
 }
@@ -215,4 +297,58 @@ tw_timeline_step_get_field_name (TwTimelineStep *self,
   g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), NULL);
 
   return tw_json_get_string (field_at (self, index), "name", NULL);
+}
+
+gboolean
+tw_timeline_step_get_pointer (TwTimelineStep   *self,
+                              gboolean          before,
+                              graphene_point_t *pointer)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), FALSE);
+  g_return_val_if_fail (pointer != NULL, FALSE);
+
+  *pointer = self->pointer[before ? 1 : 0];
+
+  return self->has_pointer[before ? 1 : 0];
+}
+
+gboolean
+tw_timeline_step_get_highlight (TwTimelineStep  *self,
+                                gboolean         before,
+                                graphene_rect_t *rect)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), FALSE);
+  g_return_val_if_fail (rect != NULL, FALSE);
+
+  *rect = self->highlight[before ? 1 : 0];
+
+  return self->has_highlight[before ? 1 : 0];
+}
+
+gboolean
+tw_timeline_step_get_drop (TwTimelineStep  *self,
+                           graphene_rect_t *rect)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), FALSE);
+  g_return_val_if_fail (rect != NULL, FALSE);
+
+  *rect = self->drop;
+
+  return self->has_drop;
+}
+
+const char *
+tw_timeline_step_get_agent_rgb (TwTimelineStep *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), NULL);
+
+  return self->agent_rgb;
+}
+
+const char *
+tw_timeline_step_get_agent_mark (TwTimelineStep *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_STEP (self), NULL);
+
+  return self->agent_mark;
 }

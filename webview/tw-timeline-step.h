@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <graphene.h>
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,25 @@ double      tw_timeline_step_get_duration_ms  (TwTimelineStep *self);
 /* The pictures' files, or NULL. */
 const char *tw_timeline_step_get_before_path  (TwTimelineStep *self);
 const char *tw_timeline_step_get_after_path   (TwTimelineStep *self);
+
+/* The action as the overlay drew it, in the pixels of the call's
+ * pictures: the pointer and the element's highlight in the picture after
+ * the call, or, with @before, in the picture before (where the element
+ * was before the action scrolled it into view). FALSE when the line has
+ * none: calls without an element, and lines of older versions. */
+gboolean    tw_timeline_step_get_pointer      (TwTimelineStep   *self,
+                                               gboolean          before,
+                                               graphene_point_t *pointer);
+gboolean    tw_timeline_step_get_highlight    (TwTimelineStep   *self,
+                                               gboolean          before,
+                                               graphene_rect_t  *rect);
+/* A drag's drop target. */
+gboolean    tw_timeline_step_get_drop         (TwTimelineStep   *self,
+                                               graphene_rect_t  *rect);
+/* The agent's colour ("#9141ac") and mark ("A"), or NULL for callers
+ * without (the person's clients). */
+const char *tw_timeline_step_get_agent_rgb    (TwTimelineStep   *self);
+const char *tw_timeline_step_get_agent_mark   (TwTimelineStep   *self);
 
 /* browser_fill_form: each field's role and name, in the order of the
  * call's fields (NULL for a field the page did not name). */

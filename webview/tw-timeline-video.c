@@ -5,6 +5,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/gst.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tw-timeline-step.h"
@@ -16,6 +17,8 @@
 #define DEFAULT_WIDTH   320
 #define DEFAULT_HEIGHT  240
 #define CAPTION_HEIGHT  22
+/* The overlay's pointer, a little smaller: the frames are small. */
+#define POINTER_SCALE   0.8
 
 void
 tw_timeline_video_init (void)
@@ -72,13 +75,141 @@ step_title (TwTimelineStep *step,
                         : g_strdup_printf ("%u. %s", index + 1, tw_timeline_step_get_tool (step));
 }
 
-/* Draws @pixbuf (or grey) and the call's caption into a frame. */
+/* "#9141ac" into @rgb; FALSE for anything else. */
+static gboolean
+parse_rgb (const char *hex,
+           double      rgb[3])
+{
+  unsigned int r;
+  unsigned int g;
+  unsigned int b;
+
+  if (hex == NULL || sscanf (hex, "#%02x%02x%02x", &r, &g, &b) != 3)
+    return FALSE;
+  rgb[0] = r / 255.0;
+  rgb[1] = g / 255.0;
+  rgb[2] = b / 255.0;
+
+  return TRUE;
+}
+
+static void
+draw_highlight (cairo_t               *cr,
+                const graphene_rect_t *rect,
+                const double           accent[3],
+                double                 alpha)
+{
+  /* A little room around the element, so the outline never hides its
+   * edges, with rounded corners, as the overlay draws it. */
+  double x = rect->origin.x - 2;
+  double y = rect->origin.y - 2;
+  double w = rect->size.width + 4;
+  double h = rect->size.height + 4;
+  double r = MIN (3, MIN (w, h) / 2);
+
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, accent[0], accent[1], accent[2], 0.14 * alpha);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, accent[0], accent[1], accent[2], 0.95 * alpha);
+  cairo_set_line_width (cr, 2);
+  cairo_stroke (cr);
+}
+
+/* The overlay's pointer: an arrow with its tip on the point, in the
+ * agent's colour with the agent's mark at its tail, or dark for the
+ * person's clients. */
+static void
+draw_pointer (cairo_t                *cr,
+              const graphene_point_t *at,
+              const double           *colour,
+              const char             *mark)
+{
+  static const double shape[][2] = {
+    { 0, 0 }, { 0, 17 }, { 4.2, 13.2 }, { 7, 19.5 }, { 9.8, 18.3 }, { 7.1, 12.2 }, { 12.5, 12.2 },
+  };
+
+  cairo_save (cr);
+  cairo_translate (cr, at->x, at->y);
+  cairo_scale (cr, POINTER_SCALE, POINTER_SCALE);
+  cairo_move_to (cr, shape[0][0], shape[0][1]);
+  for (guint i = 1; i < G_N_ELEMENTS (shape); i++)
+    cairo_line_to (cr, shape[i][0], shape[i][1]);
+  cairo_close_path (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (colour != NULL)
+    cairo_set_source_rgb (cr, colour[0], colour[1], colour[2]);
+  else
+    cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke (cr);
+
+  if (colour != NULL && mark != NULL && mark[0] != '\0')
+    {
+      cairo_text_extents_t extents;
+
+      /* The agent's badge, in a white ring that keeps it apart from the
+       * page under it. */
+      cairo_translate (cr, 11 + 8, 16 + 8);
+      cairo_arc (cr, 0, 0, 9.5, 0, 2 * G_PI);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_fill (cr);
+      cairo_arc (cr, 0, 0, 8, 0, 2 * G_PI);
+      cairo_set_source_rgb (cr, colour[0], colour[1], colour[2]);
+      cairo_fill (cr);
+      cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+      cairo_set_font_size (cr, 11);
+      cairo_text_extents (cr, mark, &extents);
+      cairo_move_to (cr, -extents.x_bearing - extents.width / 2, -extents.y_bearing - extents.height / 2);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_show_text (cr, mark);
+    }
+
+  cairo_restore (cr);
+}
+
+/* The call's action where the overlay drew it, on its picture before or
+ * after: the element's highlight in the agent's colour (Adwaita's blue for
+ * the person's clients, red when the call failed), and the pointer. */
+static void
+draw_action (cairo_t        *cr,
+             TwTimelineStep *step,
+             gboolean        before)
+{
+  double agent[3];
+  double accent[3] = { 0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0 };
+  gboolean has_agent = parse_rgb (tw_timeline_step_get_agent_rgb (step), agent);
+  graphene_rect_t rect;
+  graphene_point_t at;
+
+  if (!tw_timeline_step_get_ok (step))
+    parse_rgb ("#e01b24", accent);
+  else if (has_agent)
+    memcpy (accent, agent, sizeof accent);
+
+  if (tw_timeline_step_get_highlight (step, before, &rect))
+    draw_highlight (cr, &rect, accent, 1.0);
+  if (tw_timeline_step_get_drop (step, &rect))
+    draw_highlight (cr, &rect, accent, 0.8);
+  if (tw_timeline_step_get_pointer (step, before, &at))
+    draw_pointer (cr, &at, has_agent ? agent : NULL, tw_timeline_step_get_agent_mark (step));
+}
+
+/* Draws @pixbuf (or grey), the call's action, and the call's caption into
+ * a frame. */
 static GstBuffer *
-draw_frame (GdkPixbuf  *pixbuf,
-            const char *caption,
-            gboolean    failed,
-            int         width,
-            int         height)
+draw_frame (GdkPixbuf      *pixbuf,
+            TwTimelineStep *step,
+            gboolean        before,
+            const char     *caption,
+            int             width,
+            int             height)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   cairo_t *cr = cairo_create (surface);
@@ -111,9 +242,11 @@ draw_frame (GdkPixbuf  *pixbuf,
       cairo_surface_mark_dirty (surface);
     }
 
+  draw_action (cr, step, before);
+
   /* The call, as the overlay names it, in a band at the bottom: red when
    * it failed. */
-  if (failed)
+  if (!tw_timeline_step_get_ok (step))
     cairo_set_source_rgba (cr, 0.75, 0.1, 0.1, 0.85);
   else
     cairo_set_source_rgba (cr, 0.1, 0.35, 0.75, 0.85);
@@ -227,8 +360,7 @@ tw_timeline_video_write (GListModel  *steps,
         after = before != NULL ? g_object_ref (before) : NULL;
       for (guint j = 0; j < FRAMES_PER_CALL; j++)
         {
-          GstBuffer *buffer = draw_frame (j == 0 ? before : after, caption, !tw_timeline_step_get_ok (step),
-                                          width, height);
+          GstBuffer *buffer = draw_frame (j == 0 ? before : after, step, j == 0, caption, width, height);
 
           GST_BUFFER_PTS (buffer) = gst_util_uint64_scale (frame, GST_SECOND, FPS);
           GST_BUFFER_DURATION (buffer) = gst_util_uint64_scale (1, GST_SECOND, FPS);

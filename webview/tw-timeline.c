@@ -4,9 +4,11 @@
 #include "tw-timeline.h"
 #include "tw-timeline-private.h"
 
+#include "tw-agent-marks.h"
 #include "tw-browser-private.h"
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-tab-action.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -45,6 +47,8 @@ struct _TwTimeline
   guint          pending;
   guint          ended_unwritten;  /* calls that ended, not yet written */
   GPtrArray     *settle_waits;     /* GTask, tw_timeline_settle_async() */
+  GListModel    *tabs;             /* the browser's, watched for actions */
+  GHashTable    *after_due;        /* browser id -> Step whose picture after is due */
 };
 
 enum {
@@ -88,7 +92,7 @@ last_picture_expired_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-typedef struct
+typedef struct _Step
 {
   TwTimeline      *timeline;  /* strong, until written */
   guint64          seq;
@@ -101,7 +105,21 @@ typedef struct
   WebKitWebView   *view;
   GdkTexture      *before;
   GdkTexture      *after;
+  /* The action as the overlay drew it (TwTabAction), in CSS pixels of the
+   * viewport, and how to turn those into the pictures' pixels. */
+  gboolean         has_point;
+  graphene_point_t point;
+  gboolean         has_rect;
+  graphene_rect_t  rect;
+  gboolean         has_start_rect;  /* where it was before the action scrolled it */
+  graphene_rect_t  start_rect;
+  gboolean         has_drop;
+  graphene_rect_t  drop_rect;
+  double           zoom;
+  int              view_width;      /* logical pixels */
   guint            waiting;
+  guint            after_source;    /* the picture after is due */
+  struct _Step    *next;            /* takes the picture after as its picture before */
   gboolean         ended;
   /* Filled in for the writer, on the main thread. */
   char            *line_fields;  /* the line's JSON, without the pictures */
@@ -405,6 +423,127 @@ result_text (JsonNode *result)
   return g_string_free (text, FALSE);
 }
 
+/* The action, where the overlay drew it */
+
+/* A tenth of a pixel is enough. */
+static double
+tenths (double value)
+{
+  return (double) (gint64) (value * 10 + (value >= 0 ? 0.5 : -0.5)) / 10;
+}
+
+static void
+add_point (JsonBuilder            *builder,
+           const char             *member,
+           const graphene_point_t *point)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "x");
+  json_builder_add_double_value (builder, tenths (point->x));
+  json_builder_set_member_name (builder, "y");
+  json_builder_add_double_value (builder, tenths (point->y));
+  json_builder_end_object (builder);
+}
+
+static void
+add_rect (JsonBuilder           *builder,
+          const char            *member,
+          const graphene_rect_t *rect)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "x");
+  json_builder_add_double_value (builder, tenths (rect->origin.x));
+  json_builder_set_member_name (builder, "y");
+  json_builder_add_double_value (builder, tenths (rect->origin.y));
+  json_builder_set_member_name (builder, "width");
+  json_builder_add_double_value (builder, tenths (rect->size.width));
+  json_builder_set_member_name (builder, "height");
+  json_builder_add_double_value (builder, tenths (rect->size.height));
+  json_builder_end_object (builder);
+}
+
+/* Where the overlay drew the pointer and the highlight of the call's
+ * action, in the pixels of the call's pictures, and in whose colour: what
+ * the video draws again. "before" says where they were in the picture
+ * before, when the action first scrolled its element into view. Calls
+ * without an element, and lines of older versions, have none. */
+static void
+add_action (TwTimeline  *self,
+            Step        *step,
+            JsonBuilder *builder)
+{
+  GdkTexture *picture = step->after != NULL ? step->after : step->before;
+  const char *agent_id = tw_activity_entry_get_agent_id (step->entry);
+  const char *mark = NULL;
+  int colour = -1;
+  double picture_width;
+  double scale;
+  graphene_point_t pointer;
+  graphene_point_t shifted;
+  graphene_rect_t rect;
+
+  if ((!step->has_point && !step->has_rect) || step->view_width <= 0)
+    return;
+
+  /* The pictures are the viewport in device pixels, made at most
+   * TW_TIMELINE_IMAGE_WIDTH across: a CSS pixel is the zoom times their
+   * width over the viewport's, whatever the device's scale. */
+  picture_width = picture != NULL ? gdk_texture_get_width (picture) : step->view_width;
+  scale = step->zoom * MIN (picture_width, TW_TIMELINE_IMAGE_WIDTH) / step->view_width;
+
+  /* The pointer goes to the point acted on, or else to the middle of the
+   * element, as in the overlay. */
+  if (step->has_point)
+    pointer = step->point;
+  else
+    graphene_rect_get_center (&step->rect, &pointer);
+
+  json_builder_set_member_name (builder, "action");
+  json_builder_begin_object (builder);
+  graphene_point_init (&shifted, pointer.x * scale, pointer.y * scale);
+  add_point (builder, "pointer", &shifted);
+  if (step->has_rect)
+    {
+      graphene_rect_scale (&step->rect, scale, scale, &rect);
+      add_rect (builder, "highlight", &rect);
+    }
+  if (step->has_drop)
+    {
+      graphene_rect_scale (&step->drop_rect, scale, scale, &rect);
+      add_rect (builder, "drop", &rect);
+    }
+  if (step->has_rect && step->has_start_rect &&
+      !graphene_point_equal (&step->rect.origin, &step->start_rect.origin))
+    {
+      /* The element moved under the pointer: both by as much. */
+      json_builder_set_member_name (builder, "before");
+      json_builder_begin_object (builder);
+      graphene_point_init (&shifted,
+                           (pointer.x - step->rect.origin.x + step->start_rect.origin.x) * scale,
+                           (pointer.y - step->rect.origin.y + step->start_rect.origin.y) * scale);
+      add_point (builder, "pointer", &shifted);
+      graphene_rect_scale (&step->start_rect, scale, scale, &rect);
+      add_rect (builder, "highlight", &rect);
+      json_builder_end_object (builder);
+    }
+  if (self->browser != NULL && agent_id != NULL &&
+      tw_browser_get_agent_mark (self->browser, agent_id, &colour, &mark))
+    {
+      json_builder_set_member_name (builder, "colour");
+      json_builder_add_int_value (builder, colour);
+      json_builder_set_member_name (builder, "rgb");
+      json_builder_add_string_value (builder, tw_agent_marks_get_colour_hex (colour));
+      if (mark != NULL)
+        {
+          json_builder_set_member_name (builder, "mark");
+          json_builder_add_string_value (builder, mark);
+        }
+    }
+  json_builder_end_object (builder);
+}
+
 static void
 finish_step (Step *step)
 {
@@ -491,6 +630,7 @@ finish_step (Step *step)
       json_builder_add_boolean_value (builder, step->navigated);
       json_builder_end_object (builder);
     }
+  add_action (self, step, builder);
   json_builder_set_member_name (builder, "result");
   json_builder_add_string_value (builder, step->result_text);
   json_builder_end_object (builder);
@@ -550,6 +690,17 @@ picture_taken (Step          *step,
         }
     }
 
+  /* The next call's picture before is this one. */
+  if (after && step->next != NULL)
+    {
+      Step *next = g_steal_pointer (&step->next);
+
+      if (texture != NULL && next->before == NULL)
+        next->before = g_object_ref (texture);
+      next->waiting--;
+      maybe_finish (next);
+    }
+
   /* Once pushed to the writer, the step is the writer's. */
   step->waiting--;
   maybe_finish (step);
@@ -586,6 +737,40 @@ take_picture (Step                *step,
                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, callback, step);
 }
 
+/* Takes the picture after @step now; @next, the tab's call that begins,
+ * gets it as its picture before. */
+static void
+take_after (TwTimeline *self,
+            Step       *step,
+            Step       *next)
+{
+  const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
+
+  if (browser_id != NULL && g_hash_table_lookup (self->after_due, browser_id) == step)
+    g_hash_table_remove (self->after_due, browser_id);
+  g_clear_handle_id (&step->after_source, g_source_remove);
+
+  if (next != NULL)
+    {
+      step->next = next;
+      next->waiting++;
+    }
+  /* step->waiting counts it since the call ended. */
+  webkit_web_view_get_snapshot (step->view, WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, after_taken_cb, step);
+}
+
+static gboolean
+after_due_cb (gpointer user_data)
+{
+  Step *step = user_data;
+
+  step->after_source = 0;
+  take_after (step->timeline, step, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
 static WebKitWebView *
 lookup_view (TwTimeline *self,
              const char *browser_id)
@@ -599,6 +784,85 @@ lookup_view (TwTimeline *self,
   return tab != NULL ? tw_browser_tab_get_view (tab) : NULL;
 }
 
+/* The call whose action @action is, while it runs. */
+static Step *
+step_of_action (TwTimeline  *self,
+                TwTabAction *action)
+{
+  TwActivityEntry *entry;
+  Step *step;
+
+  if (self->activity == NULL || action->call_id == 0)
+    return NULL;
+  entry = tw_activity_log_lookup (self->activity, action->call_id);
+  step = entry != NULL ? g_hash_table_lookup (self->steps, entry) : NULL;
+
+  return step != NULL && !step->ended ? step : NULL;
+}
+
+/* Where the element was before the action scrolled it into view: where
+ * the picture before shows it. */
+static void
+action_started_cb (TwTimeline   *self,
+                   TwTabAction  *action,
+                   TwBrowserTab *tab)
+{
+  Step *step = step_of_action (self, action);
+
+  if (step == NULL || !action->has_rect)
+    return;
+  step->has_start_rect = TRUE;
+  step->start_rect = action->rect;
+}
+
+static void
+action_finished_cb (TwTimeline   *self,
+                    TwTabAction  *action,
+                    TwBrowserTab *tab)
+{
+  Step *step = step_of_action (self, action);
+  WebKitWebView *view = tw_browser_tab_get_view (tab);
+
+  if (step == NULL || view == NULL)
+    return;
+  step->has_point = action->has_point;
+  step->point = action->point;
+  step->has_rect = action->has_rect;
+  step->rect = action->rect;
+  step->has_drop = action->has_target_rect;
+  step->drop_rect = action->target_rect;
+  step->zoom = webkit_web_view_get_zoom_level (view);
+  step->view_width = gtk_widget_get_width (GTK_WIDGET (view));
+}
+
+static void
+watch_tab (TwTimeline   *self,
+           TwBrowserTab *tab)
+{
+  if (g_signal_handler_find (tab, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA, 0, 0, NULL,
+                             action_finished_cb, self) != 0)
+    return;
+  g_signal_connect_object (tab, "action-started", G_CALLBACK (action_started_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (tab, "action-finished", G_CALLBACK (action_finished_cb), self,
+                           G_CONNECT_SWAPPED);
+}
+
+static void
+tabs_changed_cb (TwTimeline *self,
+                 guint       position,
+                 guint       removed,
+                 guint       added,
+                 GListModel *tabs)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (tabs, i);
+
+      watch_tab (self, tab);
+    }
+}
+
 static void
 call_began_cb (TwTimeline      *self,
                TwActivityEntry *entry,
@@ -606,6 +870,7 @@ call_began_cb (TwTimeline      *self,
                TwActivityLog   *log)
 {
   Step *step;
+  Step *due;
   WebKitWebView *view;
 
   if (self->max_bytes == 0)
@@ -624,11 +889,21 @@ call_began_cb (TwTimeline      *self,
   view = is_acting (tw_activity_entry_get_tool (entry))
          ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
   if (view != NULL)
+    step->view = g_object_ref (view);
+
+  /* The picture after the tab's call before, when it is still due, is
+   * taken now, before anything else reaches the tab: it is this call's
+   * picture before too. */
+  due = tw_activity_entry_get_browser_id (entry) != NULL
+        ? g_hash_table_lookup (self->after_due, tw_activity_entry_get_browser_id (entry)) : NULL;
+  if (due != NULL)
+    take_after (self, due, view != NULL ? step : NULL);
+
+  if (view != NULL && step->before == NULL && step->waiting == 0)
     {
       LastPicture *last = g_hash_table_lookup (self->last_after,
                                                tw_activity_entry_get_browser_id (entry));
 
-      step->view = g_object_ref (view);
       /* The tab's picture after the call just before, when it is recent,
        * is its picture before this one: asking WebKit for another would
        * make the action wait behind it. */
@@ -689,8 +964,18 @@ call_ended_cb (TwTimeline      *self,
          ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
   if (view != NULL && g_strcmp0 (tw_activity_entry_get_tool (entry), "browser_close_tab") != 0)
     {
+      const char *browser_id = tw_activity_entry_get_browser_id (entry);
+      Step *due = g_hash_table_lookup (self->after_due, browser_id);
+
       g_set_object (&step->view, view);
-      take_picture (step, after_taken_cb);
+      /* Due once the reply has gone (an idle of low priority runs after
+       * the reply is written: the agent waits for no picture), or when the
+       * tab's next call begins, whichever comes first. */
+      if (due != NULL)
+        take_after (self, due, NULL);
+      step->waiting++;
+      step->after_source = g_idle_add_full (G_PRIORITY_LOW, after_due_cb, step, NULL);
+      g_hash_table_replace (self->after_due, g_strdup (browser_id), step);
     }
 
   maybe_finish (step);
@@ -706,6 +991,9 @@ tw_timeline_dispose (GObject *object)
   if (self->activity != NULL)
     g_signal_handlers_disconnect_by_data (self->activity, self);
   g_clear_object (&self->activity);
+  if (self->tabs != NULL)
+    g_signal_handlers_disconnect_by_data (self->tabs, self);
+  g_clear_object (&self->tabs);
   g_clear_weak_pointer (&self->browser);
   g_clear_pointer (&self->last_after, g_hash_table_unref);
   settle_waits_done (self);
@@ -721,6 +1009,7 @@ tw_timeline_finalize (GObject *object)
   /* Every step holds the timeline until it is written: none is left. */
   g_thread_pool_free (self->writer, FALSE, TRUE);
   g_hash_table_unref (self->steps);
+  g_hash_table_unref (self->after_due);
   g_ptr_array_unref (self->settle_waits);
   g_free (self->dir);
   g_free (self->run_id);
@@ -790,6 +1079,7 @@ tw_timeline_init (TwTimeline *self)
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
 
   self->steps = g_hash_table_new (NULL, NULL);
+  self->after_due = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->last_after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                             (GDestroyNotify) last_picture_free);
   self->writer = g_thread_pool_new (write_step, NULL, 1, FALSE, NULL);
@@ -814,6 +1104,10 @@ tw_timeline_new (TwBrowser  *browser,
   self->activity = g_object_ref (tw_browser_get_activity (browser));
   g_signal_connect_swapped (self->activity, "call-began", G_CALLBACK (call_began_cb), self);
   g_signal_connect_swapped (self->activity, "call-ended", G_CALLBACK (call_ended_cb), self);
+  /* The tabs say where each action went, as they tell the overlay. */
+  self->tabs = g_object_ref (tw_browser_get_tabs (browser));
+  g_signal_connect_swapped (self->tabs, "items-changed", G_CALLBACK (tabs_changed_cb), self);
+  tabs_changed_cb (self, 0, 0, g_list_model_get_n_items (self->tabs), self->tabs);
 
   return self;
 }

@@ -6,8 +6,8 @@
 
 /* Replay (issue 33): what an agent did, recorded in the workspace's
  * timeline, run again in a fresh tab as a check, instead of repeated step
- * by step; and a stretch of it saved under a name. Offered in the "replay"
- * group, off by default. */
+ * by step; a stretch of it saved under a name; and all of it exported to a
+ * folder. Offered in the "replay" group, off by default. */
 
 static void
 append_steps (GString    *text,
@@ -81,6 +81,30 @@ format_save_flow (JsonObject *result)
   return g_string_free (text, FALSE);
 }
 
+static char *
+format_export_session (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonObject *files = tw_json_get_object (result, "files");
+  const char *browser_id = tw_json_get_string (result, "browserId", NULL);
+  static const char * const members[] = { "calls", "images", "har", "console", "video" };
+
+  g_string_append_printf (text, "Exported %" G_GINT64_FORMAT " calls of the session of %s%s%s: "
+                          "%" G_GINT64_FORMAT " images, %" G_GINT64_FORMAT " network requests, "
+                          "%" G_GINT64_FORMAT " console messages, and a video with a chapter per "
+                          "call. Paths are relative to the workspace.",
+                          tw_json_get_int (result, "calls", 0), tw_json_get_string (result, "session", "?"),
+                          browser_id != NULL ? " on tab " : "", browser_id != NULL ? browser_id : "",
+                          tw_json_get_int (result, "images", 0), tw_json_get_int (result, "requests", 0),
+                          tw_json_get_int (result, "consoleMessages", 0));
+  tw_tool_append_field (text, "folder", tw_json_get_string (result, "folder", NULL));
+  tw_tool_append_field (text, "path", tw_json_get_string (result, "path", NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    tw_tool_append_field (text, members[i], tw_json_get_string (files, members[i], NULL));
+
+  return g_string_free (text, FALSE);
+}
+
 static const TwToolDef replay_tools[] = {
   {
     .name = "browser_replay",
@@ -114,6 +138,22 @@ static const TwToolDef replay_tools[] = {
     .command = TW_TAB_COMMAND_SAVE_FLOW,
     .arguments = TW_TOOL_ARGUMENTS ("name", "session", "fromStep", "toStep"),
     .format = format_save_flow,
+  },
+  {
+    .name = "browser_export_session",
+    .title = "Export a session to a folder",
+    .description =
+      "Export your recorded calls in this run (or another agent's session, or one tab's "
+      "part) to a folder of the workspace to share or attach to a bug report: calls.jsonl "
+      "(calls and results), images/ (before and after each action), network.har (HAR 1.2), "
+      "console.jsonl and video.webm (pointer and highlights drawn, a chapter per call).",
+    .read_only = FALSE,
+    .destructive = FALSE,
+    .idempotent = TRUE,
+    .open_world = FALSE,
+    .command = TW_TAB_COMMAND_EXPORT_SESSION,
+    .arguments = TW_TOOL_ARGUMENTS ("folder", "session"),
+    .format = format_export_session,
   },
 };
 
