@@ -521,19 +521,8 @@ finish_performance (GObject       *source,
                     GAsyncResult  *result,
                     GError       **error)
 {
-  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (source), result, error);
-
-  if (value == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (value))
-    {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                           "the page runtime returned no measurements");
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (value));
+  return tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (source), result, error,
+                                             "the page runtime returned no measurements");
 }
 
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then

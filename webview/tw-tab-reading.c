@@ -48,19 +48,8 @@ tw_tab_reading_answer_finish (TwPageRuntime  *runtime,
                               GAsyncResult   *result,
                               GError        **error)
 {
-  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (runtime, result, error);
-
-  if (value == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (value))
-    {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                           "the page's reader returned no text");
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (value));
+  return tw_page_runtime_call_finish_object (runtime, result, error,
+                                             "the page's reader returned no text");
 }
 
 void
