@@ -23,18 +23,6 @@
 
 /* Commands */
 
-static void
-copy_member (JsonObject  *source,
-             const char  *name,
-             JsonNode    *node,
-             gpointer     user_data)
-{
-  JsonObject *dest = user_data;
-
-  if (!json_object_has_member (dest, name))
-    json_object_set_member (dest, name, json_node_copy (node));
-}
-
 /* The result of a command another module carried out: it gains the tab's
  * browserId, in front. Takes @answer. */
 void
@@ -48,7 +36,7 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
 
   reply = json_object_new ();
   json_object_set_string_member (reply, "browserId", self->id);
-  json_object_foreach_member (owned, copy_member, reply);
+  tw_json_merge (reply, owned);
 
   /* An action reports the title its page has now (tw-tab-actions.h),
    * which may not have reached the UI process yet. */
@@ -181,7 +169,7 @@ start_logs (TwBrowserTab *self,
 
   reply = json_object_new ();
   json_object_set_string_member (reply, "browserId", self->id);
-  json_object_foreach_member (answer, copy_member, reply);
+  tw_json_merge (reply, answer);
   _tw_browser_tab_finish_command (self, task, reply, NULL);
 }
 

@@ -67,15 +67,6 @@ tw_tab_reading_set_next_cursor (JsonObject *reply,
 }
 
 static void
-copy_member (JsonObject  *from,
-             const char  *name,
-             JsonNode    *node,
-             gpointer     user_data)
-{
-  json_object_set_member (user_data, name, json_node_copy (node));
-}
-
-static void
 read_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -93,7 +84,7 @@ read_cb (GObject      *object,
     }
 
   reply = json_object_new ();
-  json_object_foreach_member (answer, copy_member, reply);
+  tw_json_merge (reply, answer);
   json_object_remove_member (reply, "nextOffset");
   tw_tab_reading_set_next_cursor (reply, answer);
 
