@@ -164,3 +164,25 @@ tw_json_get_boolean_arg (JsonObject  *object,
   *value = json_node_get_boolean (node);
   return TRUE;
 }
+
+static void
+merge_member (JsonObject *source,
+              const char *member,
+              JsonNode   *node,
+              gpointer    user_data)
+{
+  JsonObject *dest = user_data;
+
+  if (!json_object_has_member (dest, member))
+    json_object_set_member (dest, member, json_node_copy (node));
+}
+
+void
+tw_json_merge (JsonObject *dest,
+               JsonObject *source)
+{
+  g_return_if_fail (dest != NULL);
+  g_return_if_fail (source != NULL);
+
+  json_object_foreach_member (source, merge_member, dest);
+}

@@ -59,4 +59,9 @@ gboolean    tw_json_get_boolean_arg (JsonObject  *object,
                                      gboolean    *value,
                                      GError     **error);
 
+/* Writing: copies into @dest the members of @source it does not have
+ * yet, in their order. */
+void        tw_json_merge       (JsonObject *dest,
+                                 JsonObject *source);
+
 G_END_DECLS

@@ -132,6 +132,20 @@ test_strv (void)
 }
 
 static void
+test_merge (void)
+{
+  g_autoptr(JsonObject) dest = parse_object ("{\"a\": 1, \"b\": null}");
+  g_autoptr(JsonObject) source = parse_object ("{\"a\": 2, \"b\": 3, \"c\": {\"d\": 4}}");
+
+  /* What @dest has stays, null included; the rest is added. */
+  tw_json_merge (dest, source);
+  g_assert_cmpint (json_object_get_int_member (dest, "a"), ==, 1);
+  g_assert_true (json_object_get_null_member (dest, "b"));
+  g_assert_cmpint (json_object_get_int_member (tw_json_get_object (dest, "c"), "d"), ==, 4);
+  g_assert_cmpuint (json_object_get_size (dest), ==, 3);
+}
+
+static void
 test_error_names (void)
 {
   for (int code = 0; code <= TW_BROWSER_ERROR_INTERNAL; code++)
@@ -153,6 +167,7 @@ main (int   argc,
   g_test_add_func ("/mcp/json/boolean-arg", test_boolean_arg);
   g_test_add_func ("/mcp/json/value-type", test_value_type);
   g_test_add_func ("/mcp/json/strv", test_strv);
+  g_test_add_func ("/mcp/json/merge", test_merge);
   g_test_add_func ("/mcp/json/error-names", test_error_names);
 
   return g_test_run ();

@@ -23,18 +23,6 @@
 
 /* Commands */
 
-static void
-copy_member (JsonObject  *source,
-             const char  *name,
-             JsonNode    *node,
-             gpointer     user_data)
-{
-  JsonObject *dest = user_data;
-
-  if (!json_object_has_member (dest, name))
-    json_object_set_member (dest, name, json_node_copy (node));
-}
-
 /* The result of a command another module carried out: it gains the tab's
  * browserId, in front. Takes @answer. */
 void
@@ -48,7 +36,7 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
 
   reply = json_object_new ();
   json_object_set_string_member (reply, "browserId", self->id);
-  json_object_foreach_member (owned, copy_member, reply);
+  tw_json_merge (reply, owned);
 
   /* An action reports the title its page has now (tw-tab-actions.h),
    * which may not have reached the UI process yet. */
@@ -184,7 +172,7 @@ start_logs (TwBrowserTab *self,
 
   reply = json_object_new ();
   json_object_set_string_member (reply, "browserId", self->id);
-  json_object_foreach_member (answer, copy_member, reply);
+  tw_json_merge (reply, answer);
   _tw_browser_tab_finish_command (self, task, reply, NULL);
 }
 
@@ -486,19 +474,8 @@ finish_performance (GObject       *source,
                     GAsyncResult  *result,
                     GError       **error)
 {
-  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (source), result, error);
-
-  if (value == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (value))
-    {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                           "the page runtime returned no measurements");
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (value));
+  return tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (source), result, error,
+                                             "the page runtime returned no measurements");
 }
 
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then

@@ -152,26 +152,23 @@ snapshot_cb (GObject      *object,
 {
   TwPageRuntime *self = TW_PAGE_RUNTIME (object);
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
-  JsonObject *reply;
+  g_autoptr(JsonObject) reply = NULL;
   GError *error = NULL;
 
-  node = tw_page_runtime_call_finish (self, result, &error);
-  if (node == NULL)
+  reply = tw_page_runtime_call_finish_object (self, result, &error,
+                                              "The page runtime returned no snapshot");
+  if (reply == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      json_object_get_string_member_with_default (json_node_get_object (node), "text", NULL) == NULL)
+  if (json_object_get_string_member_with_default (reply, "text", NULL) == NULL)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                "The page runtime returned no snapshot");
       return;
     }
 
-  reply = json_node_get_object (node);
   if (json_object_has_member (reply, "walkMs"))
     g_debug ("Snapshot of %" G_GINT64_FORMAT " elements (%" G_GINT64_FORMAT " taken again%s), %"
              G_GINT64_FORMAT " lines: %" G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT
@@ -189,7 +186,7 @@ snapshot_cb (GObject      *object,
              json_object_get_boolean_member_with_default (reply, "held", FALSE)
                ? ", the text the tab held" : "");
 
-  g_task_return_pointer (task, json_object_ref (reply), (GDestroyNotify) json_object_unref);
+  g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify) json_object_unref);
 }
 
 void

@@ -758,6 +758,28 @@ tw_page_runtime_call_finish (TwPageRuntime  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+JsonObject *
+tw_page_runtime_call_finish_object (TwPageRuntime  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error,
+                                    const char     *no_object_format,
+                                    ...)
+{
+  g_autoptr(JsonNode) node = tw_page_runtime_call_finish (self, result, error);
+  va_list args;
+
+  if (node == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return json_object_ref (json_node_get_object (node));
+
+  va_start (args, no_object_format);
+  g_propagate_error (error, g_error_new_valist (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                                                no_object_format, args));
+  va_end (args);
+  return NULL;
+}
+
 /* Ref resolution. */
 
 static void
@@ -765,27 +787,16 @@ resolve_ref_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  TwPageRuntime *self = TW_PAGE_RUNTIME (object);
   g_autoptr(GTask) task = user_data;
-  g_autoptr(JsonNode) node = NULL;
   GError *error = NULL;
+  JsonObject *element;
 
-  node = tw_page_runtime_call_finish (self, result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "The page runtime resolved a ref to something else");
-      return;
-    }
-
-  g_task_return_pointer (task, json_object_ref (json_node_get_object (node)),
-                         (GDestroyNotify) json_object_unref);
+  element = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
+                                                "The page runtime resolved a ref to something else");
+  if (element == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, element, (GDestroyNotify) json_object_unref);
 }
 
 void

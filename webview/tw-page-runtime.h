@@ -96,6 +96,14 @@ void           tw_page_runtime_call_with_timeout_async (TwPageRuntime        *se
 JsonNode      *tw_page_runtime_call_finish             (TwPageRuntime        *self,
                                                         GAsyncResult         *result,
                                                         GError              **error);
+/* The same for a function that answers with an object: the object, or
+ * NULL with @error set, TW_BROWSER_ERROR_INTERNAL with the message
+ * @no_object_format for a value that is no object. */
+JsonObject    *tw_page_runtime_call_finish_object      (TwPageRuntime        *self,
+                                                        GAsyncResult         *result,
+                                                        GError              **error,
+                                                        const char           *no_object_format,
+                                                        ...) G_GNUC_PRINTF (4, 5);
 
 /* Checks that @ref ("@e3" or "e3") still names the element the last
  * snapshots printed, with the same role and name. Completes with

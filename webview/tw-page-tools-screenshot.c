@@ -460,24 +460,14 @@ marks_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   ScreenshotData *data = g_task_get_task_data (task);
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "the page gave no marks");
-      return;
-    }
-
-  data->marks_reply = json_object_ref (json_node_get_object (node));
-  take_snapshot (g_steal_pointer (&task));
+  data->marks_reply = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
+                                                          "the page gave no marks");
+  if (data->marks_reply == NULL)
+    g_task_return_error (task, error);
+  else
+    take_snapshot (g_steal_pointer (&task));
 }
 
 /* Marks are read just before the picture is taken, so that the labels sit
@@ -516,24 +506,17 @@ element_box_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   ScreenshotData *data = g_task_get_task_data (task);
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonObject *box;
+  g_autoptr(JsonObject) box = NULL;
+  GError *error = NULL;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (node == NULL)
+  box = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
+                                            "the page gave no box for %s", data->ref);
+  if (box == NULL)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "the page gave no box for %s", data->ref);
+      g_task_return_error (task, error);
       return;
     }
 
-  box = json_node_get_object (node);
   data->box[0] = box_member (box, "x");
   data->box[1] = box_member (box, "y");
   data->box[2] = box_member (box, "width");

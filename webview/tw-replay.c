@@ -302,6 +302,34 @@ differs (TwReplay   *self,
   step_done (self, TW_REPLAY_STEP_DIFFERS, detail);
 }
 
+/* The reply of the command a step ran, or NULL when there is none to go
+ * on with: the replay was cancelled (it is then finished), or the command
+ * failed where the recording succeeded (the step then differs). */
+static JsonObject *
+step_reply (TwReplay     *self,
+            GObject      *service,
+            GAsyncResult *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) reply = NULL;
+  g_autofree char *found = NULL;
+
+  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (service), result, &error);
+  if (g_cancellable_is_cancelled (cancellable (self)))
+    {
+      finish (self);
+      return NULL;
+    }
+  if (reply != NULL)
+    return g_steal_pointer (&reply);
+
+  found = g_strdup_printf ("Error: %s — %s",
+                           tw_browser_error_code_name (tw_browser_error_from_gerror (error)),
+                           error->message);
+  differs (self, "the step failed", "the step succeeds", found);
+  return NULL;
+}
+
 /* Outcomes */
 
 /* The path of a URL, which a replay reaches again even on another port or
@@ -450,28 +478,10 @@ command_done_cb (GObject      *object,
                  gpointer      user_data)
 {
   g_autoptr(TwReplay) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) reply = NULL;
+  g_autoptr(JsonObject) reply = step_reply (self, object, result);
 
-  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
-  if (g_cancellable_is_cancelled (cancellable (self)))
-    {
-      finish (self);
-      return;
-    }
-
-  if (reply == NULL)
-    {
-      g_autofree char *found = g_strdup_printf ("Error: %s — %s",
-                                                tw_browser_error_code_name (
-                                                  tw_browser_error_from_gerror (error)),
-                                                error->message);
-
-      differs (self, "the step failed", "the step succeeds", found);
-      return;
-    }
-
-  check_outcome (self, reply);
+  if (reply != NULL)
+    check_outcome (self, reply);
 }
 
 static void
@@ -662,29 +672,14 @@ new_tab_done_cb (GObject      *object,
                  gpointer      user_data)
 {
   g_autoptr(TwReplay) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) reply = NULL;
+  /* A first page that failed leaves the tab open (its id is in the
+   * message): the step differs. */
+  g_autoptr(JsonObject) reply = step_reply (self, object, result);
   TwTimelineStep *step;
   int row;
 
-  reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (object), result, &error);
-  if (g_cancellable_is_cancelled (cancellable (self)))
-    {
-      finish (self);
-      return;
-    }
   if (reply == NULL)
-    {
-      /* A first page that failed leaves the tab open (its id is in the
-       * message): the step differs. */
-      g_autofree char *found = g_strdup_printf ("Error: %s — %s",
-                                                tw_browser_error_code_name (
-                                                  tw_browser_error_from_gerror (error)),
-                                                error->message);
-
-      differs (self, "the step failed", "the step succeeds", found);
-      return;
-    }
+    return;
 
   g_free (self->browser_id);
   self->browser_id = g_strdup (tw_json_get_string (reply, "browserId", NULL));

@@ -99,3 +99,16 @@ tw_script_expand (const char *script,
 
   return g_string_free (expanded, FALSE);
 }
+
+char *
+tw_script_page_world_call (const char *path,
+                           const char *state_json,
+                           gboolean    announce)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (state_json != NULL, NULL);
+
+  return g_strdup_printf ("%s(%s, %s, %s);", tw_script_get (path), state_json,
+                          announce ? "true" : "false",
+                          tw_script_get ("/io/github/tabwright/Tabwright/page-world/each-frame.js"));
+}

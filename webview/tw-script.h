@@ -25,4 +25,13 @@ const char *tw_script_get    (const char *path);
 char       *tw_script_expand (const char *script,
                               ...) G_GNUC_NULL_TERMINATED;
 
+/* A call of the page-world script at @path that gives a tab's pages its
+ * state (webview/page-world/emulation.js, media.js, routes.js): the script
+ * with @state_json, @announce (FALSE at the start of every document, TRUE
+ * for the pages shown when the state changes) and each-frame.js as its
+ * arguments. */
+char       *tw_script_page_world_call (const char *path,
+                                       const char *state_json,
+                                       gboolean    announce);
+
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "tw-tab-emulation.h"
 
 #include "tw-error.h"
+#include "tw-script.h"
 #include "tw-tab-geolocation.h"
 #include "tw-page-tools.h"
 
@@ -120,41 +121,6 @@ tw_tab_emulation_is_offline (WebKitWebView *view)
 
   state = g_object_get_data (G_OBJECT (view), PAGE_STATE_KEY);
   return state != NULL && state->offline;
-}
-
-static char *
-load_script (const char *resource)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-
-  bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-  if (bytes == NULL)
-    g_error ("The page-world script %s is missing: %s", resource, error->message);
-
-  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-}
-
-static const char *
-page_script_source (void)
-{
-  static char *source;
-
-  if (g_once_init_enter (&source))
-    g_once_init_leave (&source, load_script (PAGE_SCRIPT_RESOURCE));
-
-  return source;
-}
-
-static const char *
-media_script_source (void)
-{
-  static char *source;
-
-  if (g_once_init_enter (&source))
-    g_once_init_leave (&source, load_script (MEDIA_SCRIPT_RESOURCE));
-
-  return source;
 }
 
 static gboolean
@@ -333,7 +299,7 @@ set_media_script (WebKitWebView *view,
                   const char    *state_json)
 {
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
-  g_autofree char *start = g_strdup_printf ("%s(%s, false);", media_script_source (), state_json);
+  g_autofree char *start = tw_script_page_world_call (MEDIA_SCRIPT_RESOURCE, state_json, FALSE);
 
   if (state->media_script != NULL)
     {
@@ -395,7 +361,7 @@ set_media_state (GTask *task)
   set_media_script (view, state, state_json->str);
 
   /* The page shown answers at once, and its queries fire change. */
-  script = g_strdup_printf ("%s(%s, true);", media_script_source (), state_json->str);
+  script = tw_script_page_world_call (MEDIA_SCRIPT_RESOURCE, state_json->str, TRUE);
   webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-media.js",
                                        g_task_get_cancellable (task), media_evaluated_cb, task);
 }
@@ -450,7 +416,7 @@ set_page_state (GTask *task)
     }
   if (state->offline || state->device != NULL)
     {
-      g_autofree char *start = g_strdup_printf ("%s(%s, false);", page_script_source (), state_json);
+      g_autofree char *start = tw_script_page_world_call (PAGE_SCRIPT_RESOURCE, state_json, FALSE);
 
       state->script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
                                               WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
@@ -458,7 +424,7 @@ set_page_state (GTask *task)
     }
 
   /* The page shown learns it now, with the events a browser fires. */
-  script = g_strdup_printf ("%s(%s, true);", page_script_source (), state_json);
+  script = tw_script_page_world_call (PAGE_SCRIPT_RESOURCE, state_json, TRUE);
   webkit_web_view_evaluate_javascript (view, script, -1, NULL, "tabwright-emulation.js",
                                        g_task_get_cancellable (task), page_evaluated_cb, task);
 }

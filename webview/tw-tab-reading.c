@@ -48,19 +48,8 @@ tw_tab_reading_answer_finish (TwPageRuntime  *runtime,
                               GAsyncResult   *result,
                               GError        **error)
 {
-  g_autoptr(JsonNode) value = tw_page_runtime_call_finish (runtime, result, error);
-
-  if (value == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (value))
-    {
-      g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                           "the page's reader returned no text");
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (value));
+  return tw_page_runtime_call_finish_object (runtime, result, error,
+                                             "the page's reader returned no text");
 }
 
 void
@@ -75,15 +64,6 @@ tw_tab_reading_set_next_cursor (JsonObject *reply,
 
       json_object_set_string_member (reply, "nextCursor", cursor);
     }
-}
-
-static void
-copy_member (JsonObject  *from,
-             const char  *name,
-             JsonNode    *node,
-             gpointer     user_data)
-{
-  json_object_set_member (user_data, name, json_node_copy (node));
 }
 
 static void
@@ -104,7 +84,7 @@ read_cb (GObject      *object,
     }
 
   reply = json_object_new ();
-  json_object_foreach_member (answer, copy_member, reply);
+  tw_json_merge (reply, answer);
   json_object_remove_member (reply, "nextOffset");
   tw_tab_reading_set_next_cursor (reply, answer);
 

@@ -7,6 +7,7 @@
 #include "extension/tw-web-process-extension.h"
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-script.h"
 #include "tw-workspace-path.h"
 
 #include <libsoup/soup.h>
@@ -85,24 +86,6 @@ routes_of (WebKitWebView *view)
       g_signal_connect (view, "user-message-received", G_CALLBACK (_tw_tab_routes_user_message_cb), NULL);
     }
   return routes;
-}
-
-static const char *
-script_source (void)
-{
-  static char *source;
-
-  if (g_once_init_enter (&source))
-    {
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GError) error = NULL;
-
-      bytes = g_resources_lookup_data (ROUTES_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-      if (bytes == NULL)
-        g_error ("The page-world script %s is missing: %s", ROUTES_RESOURCE, error->message);
-      g_once_init_leave (&source, g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
-    }
-  return source;
 }
 
 /* "*" matches anything; every other character itself. */
@@ -489,7 +472,7 @@ publish_script (GTask *task)
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   Routes *routes = routes_of (view);
   g_autofree char *json = routes_json (routes, TRUE);
-  g_autofree char *live = g_strdup_printf ("%s(%s, true);", script_source (), json);
+  g_autofree char *live = tw_script_page_world_call (ROUTES_RESOURCE, json, TRUE);
   g_autofree char *lean = routes_json (routes, FALSE);
   g_autoptr(JsonNode) lean_node = json_node_new (JSON_NODE_VALUE);
   g_autofree char *lean_literal = NULL;
@@ -526,7 +509,7 @@ publish_script (GTask *task)
                                        NULL, NULL, NULL);
   if (routes->routes->len > 0)
     {
-      g_autofree char *start = g_strdup_printf ("%s(%s, false);", script_source (), json);
+      g_autofree char *start = tw_script_page_world_call (ROUTES_RESOURCE, json, FALSE);
 
       routes->script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
                                                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);

@@ -203,6 +203,26 @@ _tw_tab_storage_cookie_same_slot (SoupCookie *a,
          g_strcmp0 (soup_cookie_get_path (a), soup_cookie_get_path (b)) == 0;
 }
 
+gboolean
+_tw_tab_storage_get_cookies_finish (GTask         *task,
+                                    GObject       *manager,
+                                    GAsyncResult  *result,
+                                    GList        **cookies)
+{
+  g_autoptr(GError) error = NULL;
+
+  *cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (manager), result,
+                                                           &error);
+  if (error != NULL)
+    {
+      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
+                               "WebKit could not list the cookies: %s", error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 void
 _tw_tab_storage_cookie_list_free (GList *cookies)
 {
@@ -299,18 +319,11 @@ cookies_verified_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   CookiesData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   GList *cookies;
   JsonObject *reply;
 
-  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
-                                                          &error);
-  if (error != NULL)
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "WebKit could not list the cookies: %s", error->message);
-      return;
-    }
+  if (!_tw_tab_storage_get_cookies_finish (task, object, result, &cookies))
+    return;
 
   for (GList *l = cookies; l != NULL; l = l->next)
     if (_tw_tab_storage_cookie_same_slot (l->data, data->cookie) &&
@@ -357,21 +370,14 @@ cookies_listed_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   CookiesData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   const char *name = tw_json_get_string (data->params, "name", NULL);
   const char *domain = tw_json_get_string (data->params, "domain", NULL);
   const char *path = tw_json_get_string (data->params, "path", NULL);
   GList *cookies;
   GList *kept = NULL;
 
-  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
-                                                          &error);
-  if (error != NULL)
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "WebKit could not list the cookies: %s", error->message);
-      return;
-    }
+  if (!_tw_tab_storage_get_cookies_finish (task, object, result, &cookies))
+    return;
 
   if (g_str_equal (data->action, "list") || g_str_equal (data->action, "get"))
     {

@@ -24,6 +24,13 @@ SoupCookie *_tw_tab_storage_cookie_from_json (JsonObject  *object,
 gboolean    _tw_tab_storage_cookie_same_slot (SoupCookie  *a,
                                               SoupCookie  *b);
 void        _tw_tab_storage_cookie_list_free (GList       *cookies);
+/* In the callback of webkit_cookie_manager_get_all_cookies() for @task:
+ * TRUE with *@cookies set (free with _tw_tab_storage_cookie_list_free()),
+ * or FALSE once @task has returned WebKit's error. */
+gboolean    _tw_tab_storage_get_cookies_finish (GTask         *task,
+                                                GObject       *manager,
+                                                GAsyncResult  *result,
+                                                GList        **cookies);
 JsonArray  *_tw_tab_storage_cookies_to_json  (GList       *cookies,
                                               const char  *name,
                                               const char  *domain,

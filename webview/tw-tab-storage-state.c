@@ -230,17 +230,10 @@ state_cookies_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StateData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   GList *cookies;
 
-  cookies = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
-                                                          &error);
-  if (error != NULL)
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "WebKit could not list the cookies: %s", error->message);
-      return;
-    }
+  if (!_tw_tab_storage_get_cookies_finish (task, object, result, &cookies))
+    return;
 
   data->cookies = _tw_tab_storage_cookies_to_json (cookies, NULL, NULL, NULL);
   _tw_tab_storage_cookie_list_free (cookies);
@@ -445,18 +438,11 @@ state_existing_cookies_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   StateData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
   GList *existing;
   GList *merged = NULL;
 
-  existing = webkit_cookie_manager_get_all_cookies_finish (WEBKIT_COOKIE_MANAGER (object), result,
-                                                           &error);
-  if (error != NULL)
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "WebKit could not list the cookies: %s", error->message);
-      return;
-    }
+  if (!_tw_tab_storage_get_cookies_finish (task, object, result, &existing))
+    return;
 
   for (GList *l = existing; l != NULL; l = l->next)
     {

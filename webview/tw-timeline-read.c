@@ -141,15 +141,28 @@ load_thread (GTask        *task,
   g_task_return_pointer (task, store, g_object_unref);
 }
 
+/* Reads the steps in a thread: those of the file @path, or with none,
+ * those of every file of @dir whose name starts with @prefix; @flow names
+ * the saved flow @path holds, for the error when there is none. Takes the
+ * strings. */
 static void
 load (TwTimeline          *self,
-      LoadData            *data,
+      char                *dir,
+      char                *prefix,
+      char                *path,
+      char                *flow,
       GCancellable        *cancellable,
       GAsyncReadyCallback  callback,
       gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  LoadData *data = g_new0 (LoadData, 1);
+  g_autoptr(GTask) task = NULL;
 
+  data->dir = dir;
+  data->prefix = prefix;
+  data->path = path;
+  data->flow = flow;
+  task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, load);
   g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
   g_task_run_in_thread (task, load_thread);
@@ -161,14 +174,11 @@ tw_timeline_load_async (TwTimeline          *self,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  LoadData *data;
-
   g_return_if_fail (TW_IS_TIMELINE (self));
 
-  data = g_new0 (LoadData, 1);
-  data->dir = g_strdup (tw_timeline_get_dir (self));
-  data->prefix = g_strconcat (_tw_timeline_get_run_id (self), "-", NULL);
-  load (self, data, cancellable, callback, user_data);
+  load (self, g_strdup (tw_timeline_get_dir (self)),
+        g_strconcat (_tw_timeline_get_run_id (self), "-", NULL), NULL, NULL,
+        cancellable, callback, user_data);
 }
 
 void
@@ -178,14 +188,10 @@ tw_timeline_load_session_async (TwTimeline          *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  LoadData *data;
-
   g_return_if_fail (TW_IS_TIMELINE (self));
 
-  data = g_new0 (LoadData, 1);
-  data->dir = g_strdup (tw_timeline_get_dir (self));
-  data->path = tw_timeline_dup_session_path (self, agent_id);
-  load (self, data, cancellable, callback, user_data);
+  load (self, g_strdup (tw_timeline_get_dir (self)), NULL,
+        tw_timeline_dup_session_path (self, agent_id), NULL, cancellable, callback, user_data);
 }
 
 GListModel *
@@ -265,8 +271,7 @@ tw_timeline_load_flow_async (TwTimeline          *self,
                              gpointer             user_data)
 {
   GError *error = NULL;
-  g_autofree char *path = NULL;
-  LoadData *data;
+  char *path;
 
   g_return_if_fail (TW_IS_TIMELINE (self));
 
@@ -277,11 +282,7 @@ tw_timeline_load_flow_async (TwTimeline          *self,
       return;
     }
 
-  data = g_new0 (LoadData, 1);
-  data->dir = flows_dir (self);
-  data->path = g_steal_pointer (&path);
-  data->flow = g_strdup (name);
-  load (self, data, cancellable, callback, user_data);
+  load (self, flows_dir (self), NULL, path, g_strdup (name), cancellable, callback, user_data);
 }
 
 static void

@@ -11,6 +11,42 @@
  * only (no outputSchema): labelled lines say where the text came from, and
  * a last "cursor:" line says how to go on when the body was cut. */
 
+/* The "range:" line of a reply: which characters of the whole text it
+ * holds. */
+static void
+append_range (GString    *text,
+              JsonObject *result)
+{
+  const char *body = tw_json_get_string (result, "text", "");
+  gint64 offset = tw_json_get_int (result, "offset", 0);
+  g_autofree char *range = NULL;
+
+  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
+                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
+                           tw_json_get_int (result, "total", 0));
+  tw_tool_append_field (text, "range", range);
+}
+
+/* The body of a reply, and when it was cut the "cursor:" line, which says
+ * to call again with @again to read on. */
+static void
+append_body (GString    *text,
+             JsonObject *result,
+             const char *again)
+{
+  const char *body = tw_json_get_string (result, "text", "");
+  const char *cursor = tw_json_get_string (result, "nextCursor", NULL);
+
+  g_string_append (text, "\n\n");
+  if (*body != '\0')
+    tw_tool_append_page_content (text, body);
+  else
+    g_string_append (text, "(no text)");
+  if (cursor != NULL)
+    g_string_append_printf (text, "\n\ncursor: %s (cut here: call again with %s to read on)",
+                            cursor, again);
+}
+
 /* What every reading reply looks like:
  *   <what> of "<title>"
  *   browserId: b3
@@ -25,12 +61,7 @@ format_reading (JsonObject *result,
                 const char *what)
 {
   GString *text = g_string_new (NULL);
-  const char *body = tw_json_get_string (result, "text", "");
-  const char *cursor = tw_json_get_string (result, "nextCursor", NULL);
   const char *main_content = tw_json_get_string (result, "mainContent", NULL);
-  gint64 offset = tw_json_get_int (result, "offset", 0);
-  gint64 total = tw_json_get_int (result, "total", 0);
-  g_autofree char *range = NULL;
 
   g_string_append (text, what);
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
@@ -38,23 +69,9 @@ format_reading (JsonObject *result,
   tw_tool_append_title (text, result);
   if (main_content != NULL)
     tw_tool_append_field (text, "mainContent", main_content);
-  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
-                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
-                           total);
-  tw_tool_append_field (text, "range", range);
+  append_range (text, result);
   tw_tool_append_dialogs (text, result);
-
-  g_string_append (text, "\n\n");
-  if (*body != '\0')
-    tw_tool_append_page_content (text, body);
-  else
-    g_string_append (text, "(no text)");
-
-  if (cursor != NULL)
-    {
-      g_string_append_printf (text, "\n\ncursor: %s", cursor);
-      g_string_append (text, " (cut here: call again with this cursor to read on)");
-    }
+  append_body (text, result, "this cursor");
 
   return g_string_free (text, FALSE);
 }
@@ -86,14 +103,10 @@ static char *
 format_fetched (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  const char *body = tw_json_get_string (result, "text", "");
-  const char *cursor = tw_json_get_string (result, "nextCursor", NULL);
   const char *note = tw_json_get_string (result, "note", NULL);
   const char *main_content = tw_json_get_string (result, "mainContent", NULL);
   const char *title = tw_json_get_string (result, "title", NULL);
-  gint64 offset = tw_json_get_int (result, "offset", 0);
   g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT, tw_json_get_int (result, "status", 0));
-  g_autofree char *range = NULL;
 
   g_string_append_printf (text, "The page read over HTTP without a tab, from %s.",
                           tw_json_get_string (result, "source", "?"));
@@ -110,19 +123,8 @@ format_fetched (JsonObject *result)
     tw_tool_append_field (text, "mainContent", main_content);
   if (note != NULL)
     tw_tool_append_field (text, "note", note);
-  range = g_strdup_printf ("characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " of %"
-                           G_GINT64_FORMAT, offset, offset + (gint64) g_utf8_strlen (body, -1),
-                           tw_json_get_int (result, "total", 0));
-  tw_tool_append_field (text, "range", range);
-
-  g_string_append (text, "\n\n");
-  if (*body != '\0')
-    tw_tool_append_page_content (text, body);
-  else
-    g_string_append (text, "(no text)");
-  if (cursor != NULL)
-    g_string_append_printf (text, "\n\ncursor: %s (cut here: call again with the same url and "
-                            "this cursor to read on)", cursor);
+  append_range (text, result);
+  append_body (text, result, "the same url and this cursor");
 
   return g_string_free (text, FALSE);
 }

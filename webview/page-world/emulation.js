@@ -11,9 +11,9 @@
 // offline or online event where navigator.onLine changed. The browser's
 // own properties are kept on the window under a registered symbol, so
 // undoing an emulation gives them back. It returns what the page says
-// now: { onLine, maxTouchPoints }.
+// now: { onLine, maxTouchPoints }. Its third argument is each-frame.js.
 
-(function (state, announce) {
+(function (state, announce, eachFrame) {
   const key = Symbol.for('tabwright.emulation');
   const TOUCH_POINTS = 5;
 
@@ -60,19 +60,6 @@
       win.dispatchEvent(new win.Event(win.navigator.onLine ? 'online' : 'offline'));
   }
 
-  function visit(win) {
-    try {
-      set(win);
-    } catch {
-      return; // another origin's frame: it follows on its next load
-    }
-    for (let i = 0; i < win.frames.length; i++)
-      visit(win.frames[i]);
-  }
-
-  if (announce)
-    visit(window);
-  else
-    set(window);
+  eachFrame(window, announce, set);
   return { onLine: navigator.onLine, maxTouchPoints: navigator.maxTouchPoints };
 })

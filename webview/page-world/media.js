@@ -23,9 +23,9 @@
 // matchMedia gave, so that they can follow a later emulation), and with
 // the new state and true in the main frame when the state changes: then
 // it reaches the frames of the same origin too. It returns what the page
-// answers now.
+// answers now. Its third argument is each-frame.js.
 
-(function (state, announce) {
+(function (state, announce, eachFrame) {
   const key = Symbol.for('tabwright.media');
   const ALWAYS = '(width >= 0px)';
   const NEVER = '(width < 0px)';
@@ -333,20 +333,7 @@
     return self;
   }
 
-  function visit(win) {
-    try {
-      install(win).set(state, true);
-    } catch {
-      return; // another origin's frame: it follows on its next load
-    }
-    for (let i = 0; i < win.frames.length; i++)
-      visit(win.frames[i]);
-  }
-
-  if (announce)
-    visit(window);
-  else
-    install(window).set(state, false);
+  eachFrame(window, announce, (win) => install(win).set(state, announce));
 
   const self = window[key];
   return {

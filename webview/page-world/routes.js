@@ -15,9 +15,10 @@
 // every document of a tab that has routes (a user script in every frame),
 // and with the new routes and true in the main frame when they change.
 // Each request a route answers is told to the tab through the
-// "tabwrightRoute" message handler: {id, method, url}.
+// "tabwrightRoute" message handler: {id, method, url}. Its third
+// argument is each-frame.js.
 
-(function (routes, announce) {
+(function (routes, announce, eachFrame) {
   const key = Symbol.for('tabwright.routes');
   const NULL_BODY = new Set([101, 204, 205, 304]);
   const SAFELISTED = new Set(['cache-control', 'content-language', 'content-length', 'content-type',
@@ -213,19 +214,6 @@
     install(win).routes = routes.map((route) => ({ ...route, regex: new RegExp(route.pattern) }));
   }
 
-  function visit(win) {
-    try {
-      set(win);
-    } catch {
-      return; // another origin's frame: it follows on its next load
-    }
-    for (let i = 0; i < win.frames.length; i++)
-      visit(win.frames[i]);
-  }
-
-  if (announce)
-    visit(window);
-  else
-    set(window);
+  eachFrame(window, announce, set);
   return { routes: routes.length };
 })

@@ -133,6 +133,27 @@ const Actionability = {
   // clipped by every ancestor that clips its overflow and by the viewport
   // of every frame it sits in.
   visibleRect (el, rect) {
+    return Actionability.clipToViewport(Actionability.clipByFrames(el, rect));
+  },
+
+  // v ({x1, y1, x2, y2}, top-level coordinates) cut by the top-level
+  // viewport, or null when less than a pixel of it is left.
+  clipToViewport (v) {
+    v.x1 = Math.max(v.x1, 0);
+    v.y1 = Math.max(v.y1, 0);
+    v.x2 = Math.min(v.x2, window.innerWidth);
+    v.y2 = Math.min(v.y2, window.innerHeight);
+    if (v.x2 - v.x1 < 1 || v.y2 - v.y1 < 1)
+      return null;
+    return v;
+  },
+
+  // el's box (rect, from its getBoundingClientRect()) in top-level
+  // viewport coordinates, {x1, y1, x2, y2}, clipped by every ancestor that
+  // clips its overflow and by the viewport of each frame it sits in, but
+  // not by the top-level viewport: that is the caller's (Marks.shownRect
+  // may keep what a picture of the whole page shows beyond it).
+  clipByFrames (el, rect) {
     const off = Pointer.frameOffset(el);
     const v = { x1: rect.left + off.x, y1: rect.top + off.y, x2: rect.right + off.x, y2: rect.bottom + off.y };
     let node = el;
@@ -140,19 +161,16 @@ const Actionability = {
     let vo = off;
     for (;;) {
       Actionability.clipByAncestors(node, vo, v);
+      if (!view.frameElement)
+        return v;
       v.x1 = Math.max(v.x1, vo.x);
       v.y1 = Math.max(v.y1, vo.y);
       v.x2 = Math.min(v.x2, vo.x + view.innerWidth);
       v.y2 = Math.min(v.y2, vo.y + view.innerHeight);
-      if (!view.frameElement)
-        break;
       node = view.frameElement;
       view = node.ownerDocument.defaultView;
       vo = Pointer.frameOffset(node);
     }
-    if (v.x2 - v.x1 < 1 || v.y2 - v.y1 < 1)
-      return null;
-    return v;
   },
 
   // Intersects v (top-level coordinates) with the padding box of each

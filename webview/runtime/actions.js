@@ -127,16 +127,22 @@ const Actions = {
     return Actions.how(ctx, el, r, { ready: true, element: info, point: r.point });
   },
 
+  // What fill and select act on: the element of args.ref, its label for
+  // messages, and args.value, which must be a string.
+  valueTarget (ctx, args) {
+    const el = Refs.resolve(ctx, args.ref);
+    const label = Actions.label(ctx, el, args.ref);
+    if (typeof args.value !== 'string')
+      throw Base.error('browser_invalid_argument', 'value must be a string');
+    return { el, label, value: args.value };
+  },
+
   // Prepares a fill: checks the field, focuses it and selects its content,
   // and answers the editing commands that replace it. Fields whose value a
   // person picks (date, colour, range) are set here instead, through the
   // native setter, which frameworks that track the value notice.
   async fill (ctx, args) {
-    const el0 = Refs.resolve(ctx, args.ref);
-    const label = Actions.label(ctx, el0, args.ref);
-    const value = args.value;
-    if (typeof value !== 'string')
-      throw Base.error('browser_invalid_argument', 'value must be a string');
+    const { el: el0, label, value } = Actions.valueTarget(ctx, args);
 
     if (el0.localName === 'select')
       return Actions.select(ctx, args);
@@ -247,11 +253,7 @@ const Actions = {
   },
 
   async select (ctx, args) {
-    const el = Refs.resolve(ctx, args.ref);
-    const label = Actions.label(ctx, el, args.ref);
-    const value = args.value;
-    if (typeof value !== 'string')
-      throw Base.error('browser_invalid_argument', 'value must be a string');
+    const { el, label, value } = Actions.valueTarget(ctx, args);
 
     if (el.localName !== 'select') {
       const role = Roles.role(ctx, el);

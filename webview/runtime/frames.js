@@ -143,14 +143,7 @@ const Frames = {
     const budget = typeof args.budgetMs === 'number' ? args.budgetMs : 1000;
     ctx.start = Base.now();
     ctx.deadline = ctx.start + budget;
-    ctx.cut = false;
-    ctx.deep = false;
-    ctx.visited = 0;
-    ctx.focused = Dom.deepActiveElement(doc);
-    if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
-      ctx.focused = null;
-    ctx.interactive = args.interactive === true;
-    ctx.labelDepth = 0;
+    Snapshot.startWalk(ctx, doc, args);
     ctx.watch = false;
     ctx.keep = null;
     ctx.reuse = false;
@@ -245,14 +238,14 @@ const Frames = {
     return null;
   },
 
-  // frames.offset: where the content of the frame at args.path (relative
-  // to this one) starts, in this frame's viewport, and the size of that
-  // viewport. A frame of another origin on the way answers for the rest of
-  // the path.
-  offsetOf (ctx, args) {
-    const parts = String(args.path).split('.');
-    let x = 0;
-    let y = 0;
+  // The frames on path (frame indexes joined by dots, relative to this
+  // frame), one step at a time: { win, doc, el } for each frame of this
+  // origin on the way, el being the element of doc that holds the next
+  // frame (null when there is none, the last step); or, where a frame of
+  // another origin stands, { here, rest }: its path from the main frame
+  // (null when unknown) and the rest of the path, for its own runtime.
+  * pathSteps (path) {
+    const parts = String(path).split('.');
     let win = window;
     for (let i = 0; i < parts.length; i++) {
       let doc = null;
@@ -262,21 +255,38 @@ const Frames = {
         // Another origin: its own runtime goes on from there.
       }
       if (!doc) {
-        const here = Frames.pathOf(win);
-        const rest = here === null ? null
-          : Frames.call(here, 'frames.offset', { path: parts.slice(i).join('.') });
+        yield { here: Frames.pathOf(win), rest: parts.slice(i).join('.') };
+        return;
+      }
+      const child = win[parseInt(parts[i], 10)];
+      const el = child ? Frames.holder(doc, child) : null;
+      yield { win, doc, el };
+      if (el === null)
+        return;
+      win = child;
+    }
+  },
+
+  // frames.offset: where the content of the frame at args.path (relative
+  // to this one) starts, in this frame's viewport, and the size of that
+  // viewport. A frame of another origin on the way answers for the rest of
+  // the path.
+  offsetOf (ctx, args) {
+    let x = 0;
+    let y = 0;
+    for (const step of Frames.pathSteps(args.path)) {
+      if (step.rest !== undefined) {
+        const rest = step.here === null ? null
+          : Frames.call(step.here, 'frames.offset', { path: step.rest });
         if (rest === null || typeof rest !== 'object')
           return null;
         return Frames.here(x + rest.x, y + rest.y);
       }
-      const child = win[parseInt(parts[i], 10)];
-      const el = child ? Frames.holder(doc, child) : null;
-      if (el === null)
+      if (step.el === null)
         return null;
-      const o = Pointer.contentOrigin(el);
+      const o = Pointer.contentOrigin(step.el);
       x += o.x;
       y += o.y;
-      win = child;
     }
     return Frames.here(x, y);
   },
@@ -291,25 +301,13 @@ const Frames = {
   // scrolls to, focuses and points at the element that holds the next
   // one.
   show (ctx, args) {
-    const parts = String(args.path).split('.');
-    let win = window;
-    for (let i = 0; i < parts.length; i++) {
-      let doc = null;
-      try {
-        doc = win.document;
-      } catch (e) {
-        // Another origin: its own runtime goes on from there.
-      }
-      if (!doc) {
-        const here = Frames.pathOf(win);
+    for (const { win, doc, el, here, rest } of Frames.pathSteps(args.path)) {
+      if (rest !== undefined) {
         return here !== null &&
                Frames.call(here, 'frames.show', {
-                 path: parts.slice(i).join('.'), focus: args.focus === true,
-                 pointer: args.pointer === true,
+                 path: rest, focus: args.focus === true, pointer: args.pointer === true,
                }) === true;
       }
-      const child = win[parseInt(parts[i], 10)];
-      const el = child ? Frames.holder(doc, child) : null;
       if (el === null)
         return false;
       const r = el.getBoundingClientRect();
@@ -321,7 +319,6 @@ const Frames = {
         const b = el.getBoundingClientRect();
         Pointer.moveTo(b.left + b.width / 2, b.top + b.height / 2, Frames.NO_MODS);
       }
-      win = child;
     }
     return true;
   },

@@ -57,35 +57,14 @@ const Marks = {
     const r = el.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0)
       return null;
-    const off = Pointer.frameOffset(el);
-    const v = { x1: r.left + off.x, y1: r.top + off.y, x2: r.right + off.x, y2: r.bottom + off.y };
-    let node = el;
-    let view = el.ownerDocument.defaultView;
-    let vo = off;
-    for (;;) {
-      Actionability.clipByAncestors(node, vo, v);
-      if (!view.frameElement)
-        break;
-      v.x1 = Math.max(v.x1, vo.x);
-      v.y1 = Math.max(v.y1, vo.y);
-      v.x2 = Math.min(v.x2, vo.x + view.innerWidth);
-      v.y2 = Math.min(v.y2, vo.y + view.innerHeight);
-      node = view.frameElement;
-      view = node.ownerDocument.defaultView;
-      vo = Pointer.frameOffset(node);
-    }
-    if (whole) {
-      const page = Marks.pageSize();
-      v.x1 = Math.max(v.x1, -window.scrollX);
-      v.y1 = Math.max(v.y1, -window.scrollY);
-      v.x2 = Math.min(v.x2, page.width - window.scrollX);
-      v.y2 = Math.min(v.y2, page.height - window.scrollY);
-    } else {
-      v.x1 = Math.max(v.x1, 0);
-      v.y1 = Math.max(v.y1, 0);
-      v.x2 = Math.min(v.x2, window.innerWidth);
-      v.y2 = Math.min(v.y2, window.innerHeight);
-    }
+    const v = Actionability.clipByFrames(el, r);
+    if (!whole)
+      return Actionability.clipToViewport(v);
+    const page = Marks.pageSize();
+    v.x1 = Math.max(v.x1, -window.scrollX);
+    v.y1 = Math.max(v.y1, -window.scrollY);
+    v.x2 = Math.min(v.x2, page.width - window.scrollX);
+    v.y2 = Math.min(v.y2, page.height - window.scrollY);
     if (v.x2 - v.x1 < 1 || v.y2 - v.y1 < 1)
       return null;
     return v;

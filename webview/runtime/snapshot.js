@@ -68,6 +68,20 @@ const Snapshot = {
   HEADER_MAX: 300,
   TRAILER_RESERVE: 160,
 
+  // What every walk of a document starts from, the main frame's and each
+  // frame's of another origin (Frames.snapshotHere): nothing cut or visited
+  // yet, and the element with the focus (none when it is the page itself).
+  startWalk (ctx, doc, args) {
+    ctx.cut = false;
+    ctx.deep = false;
+    ctx.visited = 0;
+    ctx.focused = Dom.deepActiveElement(doc);
+    if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
+      ctx.focused = null;
+    ctx.interactive = args.interactive === true;
+    ctx.labelDepth = 0;
+  },
+
   // browser_snapshot: walks and prints the page, keeps the lines, and
   // answers with the first reply's worth.
   run (ctx, args) {
@@ -76,15 +90,8 @@ const Snapshot = {
     ctx.start = Base.now();
     // Most of the time for reading the page, the rest for writing it out.
     ctx.deadline = ctx.start + budget * 0.75;
-    ctx.cut = false;
-    ctx.deep = false;
+    Snapshot.startWalk(ctx, doc, args);
     ctx.remote = false;
-    ctx.visited = 0;
-    ctx.focused = Dom.deepActiveElement(doc);
-    if (ctx.focused === doc.body || ctx.focused === doc.documentElement)
-      ctx.focused = null;
-    ctx.interactive = args.interactive === true;
-    ctx.labelDepth = 0;
 
     // The page as walked last, when nothing has happened since that could
     // change a line (see page-model.js); otherwise a walk.
