@@ -819,9 +819,65 @@ tw_jsonrpc_new_notification (const char *method,
 static void write_node (GString  *out,
                         JsonNode *node);
 
+/* The last long text written and its escaped form: the same text again
+ * (the snapshot of a page that did not change) is written from it, rather
+ * than validated and escaped again. Only texts of lines are kept (not an
+ * image's base64), and none larger than the largest snapshot reply. */
+#define KEEP_ESCAPED_MIN (64 * 1024)
+#define KEEP_ESCAPED_MAX (2 * 1024 * 1024)
+
+static struct
+{
+  char  *text;
+  gsize  length;
+  char  *escaped;
+  gsize  escaped_length;
+} kept_escaped;
+
+G_LOCK_DEFINE_STATIC (kept_escaped);
+
+static void write_string_escaped (GString    *out,
+                                  const char *text);
+
 static void
 write_string (GString    *out,
               const char *text)
+{
+  gsize length = strlen (text);
+  gsize start;
+
+  if (length < KEEP_ESCAPED_MIN || length > KEEP_ESCAPED_MAX || memchr (text, '\n', length) == NULL)
+    {
+      write_string_escaped (out, text);
+      return;
+    }
+
+  G_LOCK (kept_escaped);
+  if (kept_escaped.text != NULL && kept_escaped.length == length &&
+      memcmp (kept_escaped.text, text, length) == 0)
+    {
+      g_string_append_len (out, kept_escaped.escaped, kept_escaped.escaped_length);
+      G_UNLOCK (kept_escaped);
+      return;
+    }
+  G_UNLOCK (kept_escaped);
+
+  start = out->len;
+  write_string_escaped (out, text);
+
+  G_LOCK (kept_escaped);
+  g_free (kept_escaped.text);
+  g_free (kept_escaped.escaped);
+  kept_escaped.text = g_memdup2 (text, length);
+  kept_escaped.length = length;
+  kept_escaped.escaped = g_memdup2 (out->str + start, out->len - start);
+  kept_escaped.escaped_length = out->len - start;
+  G_UNLOCK (kept_escaped);
+}
+
+static void
+write_string_escaped (GString    *out,
+                      const char *text)
 {
   g_autofree char *made_valid = NULL;
   const char *p = text;

@@ -458,6 +458,41 @@ test_round_trip (void)
   g_assert_cmpint (json_object_get_int_member (message->error, "code"), ==, -32800);
 }
 
+/* A long text written again (a snapshot of a page that did not change)
+ * comes from its escaped form kept from the last time: the very same JSON,
+ * and another text of the same length is escaped for itself. */
+static void
+test_long_text_again (void)
+{
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *other = NULL;
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; long_text->len < 200000; i++)
+    g_string_append_printf (long_text, "  - button \"Delete \\\"item\\\" %u\" @e%u — é\n", i, i);
+
+  json_node_set_string (node, long_text->str);
+  first = tw_jsonrpc_to_string (node, NULL);
+  again = tw_jsonrpc_to_string (node, NULL);
+  g_assert_cmpstr (again, ==, first);
+  g_assert_true (json_parser_load_from_data (parser, again, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (json_parser_get_root (parser)), ==, long_text->str);
+
+  /* One character changed, the length the same. */
+  *strrchr (long_text->str, 'D') = 'd';
+  json_node_set_string (node, long_text->str);
+  other = tw_jsonrpc_to_string (node, NULL);
+  g_assert_cmpstr (other, !=, first);
+  g_assert_true (json_parser_load_from_data (parser, other, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_node_get_string (json_parser_get_root (parser)), ==, long_text->str);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -481,6 +516,7 @@ main (int   argc,
   g_test_add_func ("/mcp/jsonrpc/error-objects", test_error_objects);
   g_test_add_func ("/mcp/jsonrpc/result-and-notification", test_result_and_notification);
   g_test_add_func ("/mcp/jsonrpc/round-trip", test_round_trip);
+  g_test_add_func ("/mcp/jsonrpc/long-text-again", test_long_text_again);
 
   return g_test_run ();
 }
