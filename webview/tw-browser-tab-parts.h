@@ -110,6 +110,13 @@ struct _TwBrowserTab
   guint           rest_delay_ms;
   guint           rest_source;
   guint           resting : 1;
+
+  /* Drawing (tw-browser-tab-drawing.c): which tabs draw with accelerated
+   * compositing, whether the person sees this one now, and the timer that
+   * turns compositing on once they have looked at it. */
+  TwTabCompositing compositing;
+  guint           look_source;
+  guint           shown : 1;
 };
 
 typedef struct
@@ -215,6 +222,9 @@ void _tw_browser_tab_continue_command (TwBrowserTab *self,
 JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
                                                const char   *title);
 GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);
+
+/* tw-browser-tab-drawing.c */
+void    _tw_browser_tab_update_drawing (TwBrowserTab *self);
 void _tw_browser_tab_fail_all_commands (TwBrowserTab *self,
                                         const GError *error);
 void _tw_browser_tab_finish_command (TwBrowserTab *self,

@@ -423,7 +423,12 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
   self->owner = g_strdup (owner);
   self->private_session = private_session;
 
-  settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE, NULL);
+  /* A tab starts without accelerated compositing, until the person looks
+   * at it (tw-browser-tab-drawing.c). */
+  settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE,
+                                                "hardware-acceleration-policy",
+                                                WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER,
+                                                NULL);
 
   /* Every tab gets a content manager of its own, because the in-page runtime
    * installs per-tab scripts and message handlers into it. */
@@ -829,6 +834,7 @@ tw_browser_tab_close (TwBrowserTab *self)
 
   self->closed = TRUE;
   g_clear_handle_id (&self->rest_source, g_source_remove);
+  g_clear_handle_id (&self->look_source, g_source_remove);
   if (self->process_tabs != NULL && *self->process_tabs > 0)
     (*self->process_tabs)--;
 
