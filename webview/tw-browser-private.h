@@ -23,7 +23,7 @@ typedef struct
   char        *session;
 } TwBrowserPolicy;
 
-#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 1
+#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 4
 #define TW_BROWSER_DEFAULT_TAB_REST_MS      30000
 
 struct _TwBrowser
