@@ -6,6 +6,7 @@
 
 #include "tw-address.h"
 #include "tw-browser.h"
+#include "tw-browser-tab-private.h"
 #include "tw-error.h"
 #include "tw-test-webview.h"
 
@@ -1485,6 +1486,60 @@ test_crash (void)
   g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
+/* An agent's tabs share a web process, four to a process; another
+ * agent's never do. A crash takes the tabs of that process alone, and each
+ * says which others went with it. */
+static void
+test_shared_process_crash (void)
+{
+  g_autoptr(TwBrowser) browser = new_browser ();
+  const TwCaller other = { "other-agent", "Other Agent", 0 };
+  g_autofree char *first = new_tab (browser, "index.html");
+  g_autofree char *second = new_tab (browser, "second.html");
+  g_autofree char *url = page_url ("index.html");
+  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autoptr(JsonObject) others = NULL;
+  g_autoptr(JsonObject) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  TwBrowserTab *first_tab = tw_browser_lookup_tab (browser, first);
+  TwBrowserTab *second_tab = tw_browser_lookup_tab (browser, second);
+  TwBrowserTab *other_tab;
+  g_autofree char *named = NULL;
+
+  others = run_as (browser, &other, TW_TAB_COMMAND_NEW_TAB, NULL, params, &error);
+  g_assert_no_error (error);
+  other_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (others, "browserId"));
+
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab), ==, 2);
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (second_tab), ==, 2);
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (other_tab), ==, 1);
+
+  webkit_web_view_terminate_web_process (tw_browser_tab_get_view (first_tab));
+  while (!tw_browser_tab_get_crashed (first_tab) || !tw_browser_tab_get_crashed (second_tab))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (tw_browser_tab_get_crashed (other_tab));
+
+  /* Each names the tab that went with it. */
+  named = g_strdup_printf ("and with it tabs %s of the same agent", first);
+  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, second, "{}", TW_BROWSER_ERROR_CRASHED, named);
+  g_free (named);
+  named = g_strdup_printf ("and with it tabs %s of the same agent", second);
+  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, first, "{}", TW_BROWSER_ERROR_CRASHED, named);
+
+  /* Another agent's tab goes on; each of the crashed ones comes back. */
+  g_clear_pointer (&others, json_object_unref);
+  others = run_as (browser, &other, TW_TAB_COMMAND_RELOAD, tw_browser_tab_get_id (other_tab), "{}",
+                   &error);
+  g_assert_no_error (error);
+  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, second, "{}");
+  assert_page (reloaded, second, "second.html", "Second Page", 200);
+  g_clear_pointer (&reloaded, json_object_unref);
+  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, first, "{}");
+  assert_page (reloaded, first, "index.html", "Fixture Index", 200);
+
+  g_assert_finalize_object (g_steal_pointer (&browser));
+}
+
 static void
 test_window_close (void)
 {
@@ -1595,6 +1650,7 @@ main (int   argc,
   g_test_add_func ("/webview/browser/timeout", test_timeout);
   g_test_add_func ("/webview/browser/cancel", test_cancel);
   g_test_add_func ("/webview/browser/crash", test_crash);
+  g_test_add_func ("/webview/browser/shared-process-crash", test_shared_process_crash);
   g_test_add_func ("/webview/browser/window-close", test_window_close);
 
   return tw_test_run_with_server (serve_cb, &base_url);

@@ -351,6 +351,139 @@ tab_loaded (gpointer data)
          tw_browser_tab_get_title (data)[0] != '\0';
 }
 
+/* Compositing follows what the person sees */
+
+static WebKitHardwareAccelerationPolicy
+tab_policy (TwBrowserTab *tab)
+{
+  return webkit_settings_get_hardware_acceleration_policy (webkit_web_view_get_settings (tw_browser_tab_get_view (tab)));
+}
+
+/* The share of @texture's pixels that are the page's red. */
+static double
+red_share (GdkTexture *texture)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guchar *pixels = g_malloc ((gsize) width * height * 4);
+  gsize red = 0;
+
+  /* GDK_MEMORY_DEFAULT: B, G, R, A. */
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    {
+      const guchar *p = pixels + i * 4;
+
+      if (p[2] > 180 && p[1] < 90 && p[0] < 90)
+        red++;
+    }
+
+  return width * height > 0 ? (double) red / (width * height) : 0;
+}
+
+static void
+store_snapshot_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  GdkTexture **texture = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* What browser_screenshot takes of @tab's viewport. */
+static GdkTexture *
+screenshot (TwBrowserTab *tab)
+{
+  GdkTexture *texture = NULL;
+
+  webkit_web_view_get_snapshot (tw_browser_tab_get_view (tab), WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, store_snapshot_cb, &texture);
+  while (texture == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return texture;
+}
+
+static gboolean
+tab_composited (gpointer data)
+{
+  return tab_policy (data) == WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS;
+}
+
+static void flush_history (TwHistory *history);
+
+static void
+test_window_compositing (void)
+{
+  g_autofree char *folder = make_folder ("compositing");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwWorkspace) workspace = tw_workspace_new (folder, &error);
+  g_autofree char *base_url = NULL;
+  g_autoptr(SoupServer) server =
+    tw_test_server_new_page ("<title>Red</title><style>html, body { margin: 0; height: 100%; "
+                             "background: rgb(220, 20, 20); }</style><h1>Red</h1>", &base_url);
+  g_autoptr(JsonObject) agent_reply = NULL;
+  g_autoptr(GdkTexture) behind_shot = NULL;
+  g_autoptr(GdkTexture) shown_shot = NULL;
+  AdwTabView *view;
+  TwBrowser *browser;
+  TwWindow *window;
+  TwBrowserTab *person_tab;
+  TwBrowserTab *agent_tab;
+  AdwTabPage *person_page;
+
+  g_assert_no_error (error);
+  browser = tw_workspace_get_browser (workspace);
+  window = tw_window_new (NULL, browser, "compositing", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  view = ADW_TAB_VIEW (tw_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TAB_VIEW));
+
+  /* The tab the person looks at draws with accelerated compositing. */
+  person_tab = tw_browser_open_tab (browser, NULL);
+  person_page = adw_tab_view_get_selected_page (view);
+  tw_browser_tab_load_uri (person_tab, base_url, NULL);
+  tw_test_wait_until (tab_loaded, person_tab, 20000, "the person's page to load");
+  g_assert_true (tw_browser_tab_get_shown (person_tab));
+  tw_test_wait_until (tab_composited, person_tab, 20000, "the person's tab to be composited");
+  shown_shot = screenshot (person_tab);
+  g_assert_cmpfloat (red_share (shown_shot), >, 0.5);
+  g_clear_object (&shown_shot);
+
+  /* An agent's tab in the background draws without it, and is as live:
+   * its screenshot shows the page. */
+  agent_reply = run_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL);
+  agent_tab = tw_browser_lookup_tab (browser,
+                                     json_object_get_string_member (agent_reply, "browserId"));
+  tw_browser_tab_load_uri (agent_tab, base_url, NULL);
+  tw_test_wait_until (tab_loaded, agent_tab, 20000, "the agent's page to load");
+  g_assert_false (tw_browser_tab_get_shown (agent_tab));
+  g_assert_cmpint (tab_policy (agent_tab), ==, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
+  behind_shot = screenshot (agent_tab);
+  g_assert_cmpfloat (red_share (behind_shot), >, 0.5);
+
+  /* Once the person looks at it, it draws with compositing, and shows the
+   * page, not a blank view. */
+  adw_tab_view_set_selected_page (view, adw_tab_view_get_nth_page (view, 1));
+  g_assert_true (tw_browser_tab_get_shown (agent_tab));
+  g_assert_false (tw_browser_tab_get_shown (person_tab));
+  tw_test_wait_until (tab_composited, agent_tab, 20000, "the agent's tab to be composited");
+  shown_shot = screenshot (agent_tab);
+  g_assert_cmpfloat (red_share (shown_shot), >, 0.5);
+
+  /* Back in the background, each keeps compositing: leaving it gives back
+   * only part of its memory in WebKitGTK 2.50, and coming back takes more. */
+  adw_tab_view_set_selected_page (view, person_page);
+  g_assert_false (tw_browser_tab_get_shown (agent_tab));
+  g_assert_cmpint (tab_policy (agent_tab), ==, WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS);
+  g_assert_cmpint (tab_policy (person_tab), ==, WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS);
+
+  flush_history (tw_browser_get_history (browser));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 star_shows_bookmark (gpointer data)
 {
@@ -528,6 +661,7 @@ main (int   argc,
   g_test_add_func ("/ui/snippets", test_snippets);
   g_test_add_func ("/ui/window/tabs", test_window_tabs);
   g_test_add_func ("/ui/window/history", test_window_history);
+  g_test_add_func ("/ui/window/compositing", test_window_compositing);
   g_test_add_func ("/ui/connect-dialog", test_connect_dialog);
 
   ret = g_test_run ();

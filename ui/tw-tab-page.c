@@ -321,6 +321,7 @@ tw_tab_page_set_on_screen (TwTabPage *self,
   g_return_if_fail (TW_IS_TAB_PAGE (self));
 
   gtk_widget_set_visible (self->action_overlay, on_screen);
+  tw_browser_tab_set_shown (self->tab, on_screen);
 }
 
 void

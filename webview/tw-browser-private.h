@@ -25,7 +25,7 @@ typedef struct
   char        *session;
 } TwBrowserPolicy;
 
-#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 1
+#define TW_BROWSER_DEFAULT_TABS_PER_PROCESS 4
 #define TW_BROWSER_DEFAULT_TAB_REST_MS      30000
 
 struct _TwBrowser
@@ -40,9 +40,9 @@ struct _TwBrowser
    * last command before it may rest (tw-browser-tab-rest.c). */
   guint                 tabs_per_process;
   guint                 tab_rest_ms;
-  /* Whether tabs draw with accelerated compositing (TABWRIGHT_TAB_COMPOSITING=0
-   * turns it off; tw_browser_add_tab()). */
-  gboolean              tab_compositing;
+  /* Which tabs draw with accelerated compositing: those the person has
+   * looked at (default), all (TABWRIGHT_TAB_COMPOSITING=1) or none (=0). */
+  TwTabCompositing      tab_compositing;
   GListStore           *tabs;
   TwActivityLog        *activity;
   TwTabDownloads       *downloads;

@@ -96,8 +96,8 @@ tw_browser_create_tab (TwBrowser      *self,
   const char *owner = caller ? caller->agent_name : NULL;
   TwBrowserTab *sibling = find_process_to_share (self, owner_id);
 
-  /* Tabs of one agent may share its web process, up to tabs_per_process
-   * (1 by default, TABWRIGHT_TABS_PER_PROCESS): a process
+  /* Tabs of one agent share its web process, up to tabs_per_process
+   * (4 by default, TABWRIGHT_TABS_PER_PROCESS): a process
    * costs some 40 MB before its first page (WebKit, JavaScriptCore and the
    * GL renderer, relocated and initialised in every process), so a tab in
    * a running process costs half of one in a process of its own (README).

@@ -117,6 +117,8 @@ view_load_changed_cb (TwBrowserTab    *self,
    * page then fails to load. */
   if (event == WEBKIT_LOAD_STARTED && self->crashed)
     {
+      _tw_browser_tab_leave_process (self);
+      g_clear_pointer (&self->crashed_with, g_free);
       self->crashed = FALSE;
       g_object_notify_by_pspec (G_OBJECT (self), _tw_browser_tab_properties[PROP_CRASHED]);
     }
@@ -240,6 +242,9 @@ stuck_process_ended (TwBrowserTab                      *self,
     return FALSE;
 
   self->ending_stuck = FALSE;
+  /* The page loads again in a process of its own; the tabs that shared
+   * the one that was ended report it as a crash. */
+  _tw_browser_tab_leave_process (self);
   return TRUE;
 }
 
@@ -331,10 +336,22 @@ view_web_process_terminated_cb (TwBrowserTab                      *self,
   if (stuck_process_ended (self, reason))
     return;
 
-  tw_tab_log_add_note (self->log,
-                       reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
-                         ? "The web process ran out of memory and was stopped"
-                         : "The web process crashed");
+  _tw_browser_tab_note_process_crash (self);
+  if (self->crashed_with != NULL)
+    {
+      g_autofree char *note = g_strdup_printf ("%s, and with it tabs %s, which shared it",
+                                               reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
+                                                 ? "The web process ran out of memory and was stopped"
+                                                 : "The web process crashed",
+                                               self->crashed_with);
+
+      tw_tab_log_add_note (self->log, note);
+    }
+  else
+    tw_tab_log_add_note (self->log,
+                         reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
+                           ? "The web process ran out of memory and was stopped"
+                           : "The web process crashed");
 
   if (!self->crashed)
     {

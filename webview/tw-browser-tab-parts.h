@@ -130,15 +130,26 @@ struct _TwBrowserTab
   /* The name of the private context whose session the tab shares with the
    * other private tabs of that name; NULL for a session of its own. */
   char           *context_name;
-  /* The count of open tabs in the tab's web process, shared by those tabs
-   * (a GRcBox), or NULL while the tab has its process to itself. */
-  guint          *process_tabs;
+  /* The open tabs of the tab's web process, this one included, shared by
+   * those tabs (unowned: each leaves it as it closes), or NULL while the
+   * tab has its process to itself. */
+  GPtrArray      *process_tabs;
+  /* The other tabs that the last crash of the shared web process took,
+   * "b4, b5", or NULL: the crash's error names them. */
+  char           *crashed_with;
 
   /* Resting (tw-browser-tab-rest.c): how long the tab stays live after its
    * last command (0: always), the timer, and whether it rests now. */
   guint           rest_delay_ms;
   guint           rest_source;
   guint           resting : 1;
+
+  /* Drawing (tw-browser-tab-drawing.c): which tabs draw with accelerated
+   * compositing, whether the person sees this one now, and the timer that
+   * turns compositing on once they have looked at it. */
+  TwTabCompositing compositing;
+  guint           look_source;
+  guint           shown : 1;
 };
 
 typedef struct
@@ -248,6 +259,12 @@ void _tw_browser_tab_continue_command (TwBrowserTab *self,
 JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
                                                const char   *title);
 GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);
+
+void    _tw_browser_tab_leave_process (TwBrowserTab *self);
+void    _tw_browser_tab_note_process_crash (TwBrowserTab *self);
+
+/* tw-browser-tab-drawing.c */
+void    _tw_browser_tab_update_drawing (TwBrowserTab *self);
 void _tw_browser_tab_fail_all_commands (TwBrowserTab *self,
                                         const GError *error);
 void _tw_browser_tab_finish_command (TwBrowserTab *self,

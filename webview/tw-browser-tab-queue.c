@@ -66,6 +66,15 @@ _tw_browser_tab_build_page_result (TwBrowserTab *self,
 GError *
 _tw_browser_tab_crashed_error (TwBrowserTab *self)
 {
+  /* Tabs of one agent may share a web process: its crash takes them all,
+   * and each says which others went with it. */
+  if (self->crashed_with != NULL)
+    return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
+                        "the web process of tab %s crashed, and with it tabs %s of the same "
+                        "agent, which shared that process; call browser_reload or "
+                        "browser_navigate to recover it (and each of those tabs)",
+                        self->id, self->crashed_with);
+
   return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED,
                       "the web process of tab %s crashed; call browser_reload or browser_navigate to recover it",
                       self->id);

@@ -122,7 +122,8 @@ tw_browser_tab_finalize (GObject *object)
   _tw_browser_tab_clear_demonstration (self);
   g_clear_object (&self->approval);
   g_clear_pointer (&self->dialog_prompt_text, g_free);
-  g_clear_pointer (&self->process_tabs, g_rc_box_release);
+  g_clear_pointer (&self->process_tabs, g_ptr_array_unref);
+  g_clear_pointer (&self->crashed_with, g_free);
 
   G_OBJECT_CLASS (tw_browser_tab_parent_class)->finalize (object);
 }
@@ -455,7 +456,12 @@ _tw_browser_tab_new_internal (WebKitNetworkSession *session,
   self->owner = g_strdup (owner);
   self->private_session = private_session;
 
-  settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE, NULL);
+  /* A tab starts without accelerated compositing, until the person looks
+   * at it (tw-browser-tab-drawing.c). */
+  settings = webkit_settings_new_with_settings ("enable-developer-extras", TRUE,
+                                                "hardware-acceleration-policy",
+                                                WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER,
+                                                NULL);
 
   /* Every tab gets a content manager of its own, because the in-page runtime
    * installs per-tab scripts and message handlers into it. */
@@ -577,13 +583,48 @@ tw_browser_tab_share_process_with (TwBrowserTab *self,
 
   if (sibling->process_tabs == NULL)
     {
-      sibling->process_tabs = g_rc_box_new0 (guint);
-      *sibling->process_tabs = sibling->closed ? 0 : 1;
+      sibling->process_tabs = g_ptr_array_new ();
+      if (!sibling->closed)
+        g_ptr_array_add (sibling->process_tabs, sibling);
     }
 
-  self->process_tabs = g_rc_box_acquire (sibling->process_tabs);
+  self->process_tabs = g_ptr_array_ref (sibling->process_tabs);
   if (!self->closed)
-    (*self->process_tabs)++;
+    g_ptr_array_add (self->process_tabs, self);
+}
+
+/* The tab's page runs in a process of its own again (a crashed tab that
+ * loads starts a new one). */
+void
+_tw_browser_tab_leave_process (TwBrowserTab *self)
+{
+  if (self->process_tabs == NULL)
+    return;
+
+  g_ptr_array_remove (self->process_tabs, self);
+  g_clear_pointer (&self->process_tabs, g_ptr_array_unref);
+}
+
+/* Which other tabs the crash of the tab's web process takes with it. */
+void
+_tw_browser_tab_note_process_crash (TwBrowserTab *self)
+{
+  g_autoptr(GString) others = g_string_new (NULL);
+
+  for (guint i = 0; self->process_tabs != NULL && i < self->process_tabs->len; i++)
+    {
+      TwBrowserTab *other = g_ptr_array_index (self->process_tabs, i);
+
+      if (other == self)
+        continue;
+      if (others->len > 0)
+        g_string_append (others, ", ");
+      g_string_append (others, other->id);
+    }
+
+  g_clear_pointer (&self->crashed_with, g_free);
+  if (others->len > 0)
+    self->crashed_with = g_string_free (g_steal_pointer (&others), FALSE);
 }
 
 guint
@@ -594,7 +635,7 @@ tw_browser_tab_get_process_tabs (TwBrowserTab *self)
   if (self->process_tabs == NULL)
     return self->closed ? 0 : 1;
 
-  return *self->process_tabs;
+  return self->process_tabs->len;
 }
 
 void
@@ -862,8 +903,9 @@ tw_browser_tab_close (TwBrowserTab *self)
 
   self->closed = TRUE;
   g_clear_handle_id (&self->rest_source, g_source_remove);
-  if (self->process_tabs != NULL && *self->process_tabs > 0)
-    (*self->process_tabs)--;
+  g_clear_handle_id (&self->look_source, g_source_remove);
+  if (self->process_tabs != NULL)
+    g_ptr_array_remove (self->process_tabs, self);
 
   error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
                        "tab %s was closed", self->id);
@@ -881,7 +923,7 @@ tw_browser_tab_close (TwBrowserTab *self)
                                             self);
       if (tw_browser_tab_get_process_tabs (self) == 0)
         webkit_web_view_terminate_web_process (self->view);
-      else
+      else if (!self->crashed)
         webkit_web_view_load_uri (self->view, "about:blank");
     }
 }

@@ -234,6 +234,26 @@ void           tw_browser_tab_set_rest_delay    (TwBrowserTab  *self,
                                                  guint          rest_ms);
 void           tw_browser_tab_wake              (TwBrowserTab  *self);
 
+/* Whether a tab draws with accelerated compositing. By default
+ * (TW_TAB_COMPOSITING_SHOWN) a tab draws without it, which costs a
+ * fraction of the memory and keeps the page as live, until the person has
+ * looked at it (shown for a moment), and with it from then on
+ * (tw-browser-tab-drawing.c). */
+typedef enum
+{
+  TW_TAB_COMPOSITING_SHOWN,
+  TW_TAB_COMPOSITING_ALWAYS,
+  TW_TAB_COMPOSITING_NEVER,
+} TwTabCompositing;
+
+void           tw_browser_tab_set_compositing   (TwBrowserTab     *self,
+                                                 TwTabCompositing  compositing);
+/* Whether the person sees the tab now: the window says so of the tab it
+ * shows. */
+gboolean       tw_browser_tab_get_shown         (TwBrowserTab  *self);
+void           tw_browser_tab_set_shown         (TwBrowserTab  *self,
+                                                 gboolean       shown);
+
 /* Where the element @ref names is in the viewport now, in CSS pixels
  * (tw-tab-locate.c). Fails when the page no longer has it. */
 void           tw_browser_tab_locate_ref_async  (TwBrowserTab        *self,

@@ -126,13 +126,9 @@ tw_browser_add_tab (TwBrowser    *self,
   tw_browser_tab_set_emulate_focus (tab, self->emulate_focus);
   tw_browser_tab_set_rest_delay (tab, self->tab_rest_ms);
 
-  /* Drawn without accelerated compositing, a page keeps no GL layers, tiles
-   * and buffers: half of what a live tab costs under a software renderer
-   * (README). Off by default: WebGL and heavy animations draw faster with
-   * compositing on a real GPU. */
-  if (!self->tab_compositing)
-    webkit_settings_set_hardware_acceleration_policy (webkit_web_view_get_settings (tw_browser_tab_get_view (tab)),
-                                                      WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
+  /* Only tabs the person has looked at draw with accelerated compositing
+   * (tw-browser-tab-drawing.c). */
+  tw_browser_tab_set_compositing (tab, self->tab_compositing);
 
   g_signal_connect_object (tab, "close-requested",
                            G_CALLBACK (tab_close_requested_cb), self, G_CONNECT_SWAPPED);
@@ -428,7 +424,12 @@ tw_browser_init (TwBrowser *self)
    * person would see only after minutes. */
   if (g_getenv ("TABWRIGHT_TABS_PER_PROCESS") != NULL)
     self->tabs_per_process = MAX (1, atoi (g_getenv ("TABWRIGHT_TABS_PER_PROCESS")));
-  self->tab_compositing = g_strcmp0 (g_getenv ("TABWRIGHT_TAB_COMPOSITING"), "0") != 0;
+  if (g_strcmp0 (g_getenv ("TABWRIGHT_TAB_COMPOSITING"), "0") == 0)
+    self->tab_compositing = TW_TAB_COMPOSITING_NEVER;
+  else if (g_strcmp0 (g_getenv ("TABWRIGHT_TAB_COMPOSITING"), "1") == 0)
+    self->tab_compositing = TW_TAB_COMPOSITING_ALWAYS;
+  else
+    self->tab_compositing = TW_TAB_COMPOSITING_SHOWN;
   if (g_getenv ("TABWRIGHT_TAB_REST_MS") != NULL)
     self->tab_rest_ms = (guint) g_ascii_strtoull (g_getenv ("TABWRIGHT_TAB_REST_MS"), NULL, 10);
   self->agents = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_browser_agent_free);
