@@ -413,7 +413,6 @@ tab_composited (gpointer data)
   return tab_policy (data) == WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS;
 }
 
-static void flush_history (TwHistory *history);
 
 static void
 test_window_compositing (void)
@@ -480,7 +479,7 @@ test_window_compositing (void)
   g_assert_cmpint (tab_policy (agent_tab), ==, WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS);
   g_assert_cmpint (tab_policy (person_tab), ==, WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS);
 
-  flush_history (tw_browser_get_history (browser));
+  tw_test_flush_history (tw_browser_get_history (browser));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -30,8 +30,9 @@
  *   web process is gone; the proxy quits, GLib reaps its bwrap and drops
  *   the pidfd.
  *
- * Both run on a worker thread, a moment after a tab closes and again a few
- * times after, since a web process ends a while after its view. */
+ * Both run on a worker thread (the pipes found there are closed on the
+ * main thread), a moment after a tab closes and again a few times after,
+ * since a web process ends a while after its view. */
 
 /* Seconds after the last close at which a pass runs. */
 static const guint pass_delays[] = { 1, 2, 4, 8, 16 };
