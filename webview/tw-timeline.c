@@ -19,7 +19,6 @@
 /* A tab's last picture after a call stands for its picture before the next
  * call within this long: one picture per action instead of two. */
 #define REUSE_AFTER_US (2 * G_USEC_PER_SEC)
-#define IMAGE_QUALITY "70"
 
 /* Calls that change what a tab shows: they get a picture before and
  * after. */
@@ -92,42 +91,6 @@ last_picture_expired_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-typedef struct _Step
-{
-  TwTimeline      *timeline;  /* strong, until written */
-  guint64          seq;
-  TwActivityEntry *entry;
-  JsonObject      *arguments;
-  char            *result_text;
-  char            *outcome_url;
-  gboolean         navigated;
-  JsonArray       *fields;   /* browser_fill_form: each field's role and name */
-  WebKitWebView   *view;
-  GdkTexture      *before;
-  GdkTexture      *after;
-  /* The action as the overlay drew it (TwTabAction), in CSS pixels of the
-   * viewport, and how to turn those into the pictures' pixels. */
-  gboolean         has_point;
-  graphene_point_t point;
-  gboolean         has_rect;
-  graphene_rect_t  rect;
-  gboolean         has_start_rect;  /* where it was before the action scrolled it */
-  graphene_rect_t  start_rect;
-  gboolean         has_drop;
-  graphene_rect_t  drop_rect;
-  double           zoom;
-  int              view_width;      /* logical pixels */
-  guint            waiting;
-  guint            after_source;    /* the picture after is due */
-  struct _Step    *next;            /* takes the picture after as its picture before */
-  gboolean         ended;
-  /* Filled in for the writer, on the main thread. */
-  char            *line_fields;  /* the line's JSON, without the pictures */
-  char            *session_path;
-  char            *image_prefix;
-  guint64          max_bytes;
-  char            *dir;
-} Step;
 
 static void
 step_free (Step *step)
@@ -189,133 +152,6 @@ tw_timeline_dup_session_path (TwTimeline *self,
 
 /* The writer thread */
 
-/* A picture of at most TW_TIMELINE_IMAGE_WIDTH pixels across, as JPEG;
- * returns its size, 0 when it could not be written. */
-static gsize
-write_image (GdkTexture *texture,
-             const char *path)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize) width * 4;
-  g_autofree guchar *pixels = g_malloc (stride * height);
-  g_autoptr(GdkPixbuf) pixbuf = NULL;
-  g_autoptr(GdkPixbuf) scaled = NULL;
-  int out_width = MIN (width, TW_TIMELINE_IMAGE_WIDTH);
-  int out_height = MAX (1, (int) ((gint64) height * out_width / MAX (1, width)));
-  GStatBuf st;
-
-  /* B, G, R, A premultiplied in memory; pages are opaque. */
-  gdk_texture_download (texture, pixels, stride);
-  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
-  for (int y = 0; y < height; y++)
-    {
-      const guchar *in = pixels + (gsize) y * stride;
-      guchar *out = gdk_pixbuf_get_pixels (pixbuf) + (gsize) y * gdk_pixbuf_get_rowstride (pixbuf);
-
-      for (int x = 0; x < width; x++, in += 4, out += 3)
-        {
-          int white = 255 - in[3];
-
-          out[0] = (guchar) MIN (255, in[2] + white);
-          out[1] = (guchar) MIN (255, in[1] + white);
-          out[2] = (guchar) MIN (255, in[0] + white);
-        }
-    }
-  scaled = gdk_pixbuf_scale_simple (pixbuf, out_width, out_height, GDK_INTERP_BILINEAR);
-  if (!gdk_pixbuf_save (scaled, path, "jpeg", NULL, "quality", IMAGE_QUALITY, NULL))
-    return 0;
-
-  return g_stat (path, &st) == 0 ? (gsize) st.st_size : 0;
-}
-
-typedef struct
-{
-  char   *path;
-  gint64  size;
-} StoredFile;
-
-static void
-stored_file_clear (StoredFile *file)
-{
-  g_free (file->path);
-}
-
-static int
-compare_stored (gconstpointer a,
-                gconstpointer b)
-{
-  return g_strcmp0 (((const StoredFile *) a)->path, ((const StoredFile *) b)->path);
-}
-
-/* Keeps the folder within its limits: the oldest pictures go first (names
- * begin with the run's time and the call's number, so they sort oldest
- * first), then the oldest sessions other than @keep. */
-static void
-prune (const char *dir,
-       guint64     max_bytes,
-       const char *keep)
-{
-  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
-  g_autofree char *images_dir = g_build_filename (dir, "images", NULL);
-  g_autoptr(GDir) images_folder = g_dir_open (images_dir, 0, NULL);
-  g_autoptr(GArray) images = g_array_new (FALSE, TRUE, sizeof (StoredFile));
-  g_autoptr(GArray) sessions = g_array_new (FALSE, TRUE, sizeof (StoredFile));
-  guint64 total = 0;
-  const char *name;
-
-  g_array_set_clear_func (images, (GDestroyNotify) stored_file_clear);
-  g_array_set_clear_func (sessions, (GDestroyNotify) stored_file_clear);
-
-  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
-    {
-      StoredFile file = { g_build_filename (dir, name, NULL), 0 };
-      GStatBuf st;
-
-      if (!g_str_has_suffix (name, ".jsonl") || g_stat (file.path, &st) != 0)
-        {
-          g_free (file.path);
-          continue;
-        }
-      file.size = st.st_size;
-      total += st.st_size;
-      g_array_append_val (sessions, file);
-    }
-  while (images_folder != NULL && (name = g_dir_read_name (images_folder)) != NULL)
-    {
-      StoredFile file = { g_build_filename (images_dir, name, NULL), 0 };
-      GStatBuf st;
-
-      if (g_stat (file.path, &st) != 0)
-        {
-          g_free (file.path);
-          continue;
-        }
-      file.size = st.st_size;
-      total += st.st_size;
-      g_array_append_val (images, file);
-    }
-
-  g_array_sort (images, compare_stored);
-  g_array_sort (sessions, compare_stored);
-
-  for (guint i = 0; i < images->len && (total > max_bytes ||
-                                        images->len - i > TW_TIMELINE_MAX_IMAGES); i++)
-    {
-      StoredFile *file = &g_array_index (images, StoredFile, i);
-
-      if (g_unlink (file->path) == 0)
-        total -= file->size;
-    }
-  for (guint i = 0; i < sessions->len && total > max_bytes; i++)
-    {
-      StoredFile *file = &g_array_index (sessions, StoredFile, i);
-
-      if (g_strcmp0 (file->path, keep) != 0 && g_unlink (file->path) == 0)
-        total -= file->size;
-    }
-}
-
 static void settle_waits_done (TwTimeline *self);
 
 static gboolean
@@ -357,7 +193,7 @@ write_step (gpointer data,
         continue;
       file_name = g_strdup_printf ("%s-%s.jpg", step->image_prefix, names[i]);
       path = g_build_filename (images_dir, file_name, NULL);
-      if (write_image (pictures[i], path) > 0)
+      if (_tw_timeline_write_image (pictures[i], path) > 0)
         {
           g_autofree char *relative = g_build_filename ("images", file_name, NULL);
 
@@ -374,7 +210,7 @@ write_step (gpointer data,
       g_output_stream_close (G_OUTPUT_STREAM (out), NULL, NULL);
     }
 
-  prune (step->dir, step->max_bytes, step->session_path);
+  _tw_timeline_prune (step->dir, step->max_bytes, step->session_path);
 
   /* The pictures are no longer needed; the step goes back to the main
    * thread, which owns the timeline. */
@@ -423,126 +259,6 @@ result_text (JsonNode *result)
   return g_string_free (text, FALSE);
 }
 
-/* The action, where the overlay drew it */
-
-/* A tenth of a pixel is enough. */
-static double
-tenths (double value)
-{
-  return (double) (gint64) (value * 10 + (value >= 0 ? 0.5 : -0.5)) / 10;
-}
-
-static void
-add_point (JsonBuilder            *builder,
-           const char             *member,
-           const graphene_point_t *point)
-{
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "x");
-  json_builder_add_double_value (builder, tenths (point->x));
-  json_builder_set_member_name (builder, "y");
-  json_builder_add_double_value (builder, tenths (point->y));
-  json_builder_end_object (builder);
-}
-
-static void
-add_rect (JsonBuilder           *builder,
-          const char            *member,
-          const graphene_rect_t *rect)
-{
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "x");
-  json_builder_add_double_value (builder, tenths (rect->origin.x));
-  json_builder_set_member_name (builder, "y");
-  json_builder_add_double_value (builder, tenths (rect->origin.y));
-  json_builder_set_member_name (builder, "width");
-  json_builder_add_double_value (builder, tenths (rect->size.width));
-  json_builder_set_member_name (builder, "height");
-  json_builder_add_double_value (builder, tenths (rect->size.height));
-  json_builder_end_object (builder);
-}
-
-/* Where the overlay drew the pointer and the highlight of the call's
- * action, in the pixels of the call's pictures, and in whose colour: what
- * the video draws again. "before" says where they were in the picture
- * before, when the action first scrolled its element into view. Calls
- * without an element, and lines of older versions, have none. */
-static void
-add_action (TwTimeline  *self,
-            Step        *step,
-            JsonBuilder *builder)
-{
-  GdkTexture *picture = step->after != NULL ? step->after : step->before;
-  const char *agent_id = tw_activity_entry_get_agent_id (step->entry);
-  const char *mark = NULL;
-  int colour = -1;
-  double picture_width;
-  double scale;
-  graphene_point_t pointer;
-  graphene_point_t shifted;
-  graphene_rect_t rect;
-
-  if ((!step->has_point && !step->has_rect) || step->view_width <= 0)
-    return;
-
-  /* The pictures are the viewport in device pixels, made at most
-   * TW_TIMELINE_IMAGE_WIDTH across: a CSS pixel is the zoom times their
-   * width over the viewport's, whatever the device's scale. */
-  picture_width = picture != NULL ? gdk_texture_get_width (picture) : step->view_width;
-  scale = step->zoom * MIN (picture_width, TW_TIMELINE_IMAGE_WIDTH) / step->view_width;
-
-  /* The pointer goes to the point acted on, or else to the middle of the
-   * element, as in the overlay. */
-  if (step->has_point)
-    pointer = step->point;
-  else
-    graphene_rect_get_center (&step->rect, &pointer);
-
-  json_builder_set_member_name (builder, "action");
-  json_builder_begin_object (builder);
-  graphene_point_init (&shifted, pointer.x * scale, pointer.y * scale);
-  add_point (builder, "pointer", &shifted);
-  if (step->has_rect)
-    {
-      graphene_rect_scale (&step->rect, scale, scale, &rect);
-      add_rect (builder, "highlight", &rect);
-    }
-  if (step->has_drop)
-    {
-      graphene_rect_scale (&step->drop_rect, scale, scale, &rect);
-      add_rect (builder, "drop", &rect);
-    }
-  if (step->has_rect && step->has_start_rect &&
-      !graphene_point_equal (&step->rect.origin, &step->start_rect.origin))
-    {
-      /* The element moved under the pointer: both by as much. */
-      json_builder_set_member_name (builder, "before");
-      json_builder_begin_object (builder);
-      graphene_point_init (&shifted,
-                           (pointer.x - step->rect.origin.x + step->start_rect.origin.x) * scale,
-                           (pointer.y - step->rect.origin.y + step->start_rect.origin.y) * scale);
-      add_point (builder, "pointer", &shifted);
-      graphene_rect_scale (&step->start_rect, scale, scale, &rect);
-      add_rect (builder, "highlight", &rect);
-      json_builder_end_object (builder);
-    }
-  if (self->browser != NULL && agent_id != NULL &&
-      tw_browser_get_agent_mark (self->browser, agent_id, &colour, &mark))
-    {
-      json_builder_set_member_name (builder, "colour");
-      json_builder_add_int_value (builder, colour);
-      json_builder_set_member_name (builder, "rgb");
-      json_builder_add_string_value (builder, tw_agent_marks_get_colour_hex (colour));
-      if (mark != NULL)
-        {
-          json_builder_set_member_name (builder, "mark");
-          json_builder_add_string_value (builder, mark);
-        }
-    }
-  json_builder_end_object (builder);
-}
 
 static void
 finish_step (Step *step)
@@ -630,7 +346,7 @@ finish_step (Step *step)
       json_builder_add_boolean_value (builder, step->navigated);
       json_builder_end_object (builder);
     }
-  add_action (self, step, builder);
+  _tw_timeline_add_action (self->browser, step, builder);
   json_builder_set_member_name (builder, "result");
   json_builder_add_string_value (builder, step->result_text);
   json_builder_end_object (builder);

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-timeline-private.h"
+
+#include "tw-agent-marks.h"
+#include "tw-browser-private.h"
+
+/* The action of a call in its line of the timeline: where the overlay drew
+ * the pointer and the highlight, for the video to draw them again. */
+
+/* A tenth of a pixel is enough. */
+static double
+tenths (double value)
+{
+  return (double) (gint64) (value * 10 + (value >= 0 ? 0.5 : -0.5)) / 10;
+}
+
+static void
+add_point (JsonBuilder            *builder,
+           const char             *member,
+           const graphene_point_t *point)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "x");
+  json_builder_add_double_value (builder, tenths (point->x));
+  json_builder_set_member_name (builder, "y");
+  json_builder_add_double_value (builder, tenths (point->y));
+  json_builder_end_object (builder);
+}
+
+static void
+add_rect (JsonBuilder           *builder,
+          const char            *member,
+          const graphene_rect_t *rect)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "x");
+  json_builder_add_double_value (builder, tenths (rect->origin.x));
+  json_builder_set_member_name (builder, "y");
+  json_builder_add_double_value (builder, tenths (rect->origin.y));
+  json_builder_set_member_name (builder, "width");
+  json_builder_add_double_value (builder, tenths (rect->size.width));
+  json_builder_set_member_name (builder, "height");
+  json_builder_add_double_value (builder, tenths (rect->size.height));
+  json_builder_end_object (builder);
+}
+
+/* Where the overlay drew the pointer and the highlight of the call's
+ * action, in the pixels of the call's pictures, and in whose colour: what
+ * the video draws again. "before" says where they were in the picture
+ * before, when the action first scrolled its element into view. Calls
+ * without an element, and lines of older versions, have none. */
+void
+_tw_timeline_add_action (TwBrowser   *browser,
+                         Step        *step,
+                         JsonBuilder *builder)
+{
+  GdkTexture *picture = step->after != NULL ? step->after : step->before;
+  const char *agent_id = tw_activity_entry_get_agent_id (step->entry);
+  const char *mark = NULL;
+  int colour = -1;
+  double picture_width;
+  double scale;
+  graphene_point_t pointer;
+  graphene_point_t shifted;
+  graphene_rect_t rect;
+
+  if ((!step->has_point && !step->has_rect) || step->view_width <= 0)
+    return;
+
+  /* The pictures are the viewport in device pixels, made at most
+   * TW_TIMELINE_IMAGE_WIDTH across: a CSS pixel is the zoom times their
+   * width over the viewport's, whatever the device's scale. */
+  picture_width = picture != NULL ? gdk_texture_get_width (picture) : step->view_width;
+  scale = step->zoom * MIN (picture_width, TW_TIMELINE_IMAGE_WIDTH) / step->view_width;
+
+  /* The pointer goes to the point acted on, or else to the middle of the
+   * element, as in the overlay. */
+  if (step->has_point)
+    pointer = step->point;
+  else
+    graphene_rect_get_center (&step->rect, &pointer);
+
+  json_builder_set_member_name (builder, "action");
+  json_builder_begin_object (builder);
+  graphene_point_init (&shifted, pointer.x * scale, pointer.y * scale);
+  add_point (builder, "pointer", &shifted);
+  if (step->has_rect)
+    {
+      graphene_rect_scale (&step->rect, scale, scale, &rect);
+      add_rect (builder, "highlight", &rect);
+    }
+  if (step->has_drop)
+    {
+      graphene_rect_scale (&step->drop_rect, scale, scale, &rect);
+      add_rect (builder, "drop", &rect);
+    }
+  if (step->has_rect && step->has_start_rect &&
+      !graphene_point_equal (&step->rect.origin, &step->start_rect.origin))
+    {
+      /* The element moved under the pointer: both by as much. */
+      json_builder_set_member_name (builder, "before");
+      json_builder_begin_object (builder);
+      graphene_point_init (&shifted,
+                           (pointer.x - step->rect.origin.x + step->start_rect.origin.x) * scale,
+                           (pointer.y - step->rect.origin.y + step->start_rect.origin.y) * scale);
+      add_point (builder, "pointer", &shifted);
+      graphene_rect_scale (&step->start_rect, scale, scale, &rect);
+      add_rect (builder, "highlight", &rect);
+      json_builder_end_object (builder);
+    }
+  if (browser != NULL && agent_id != NULL &&
+      tw_browser_get_agent_mark (browser, agent_id, &colour, &mark))
+    {
+      json_builder_set_member_name (builder, "colour");
+      json_builder_add_int_value (builder, colour);
+      json_builder_set_member_name (builder, "rgb");
+      json_builder_add_string_value (builder, tw_agent_marks_get_colour_hex (colour));
+      if (mark != NULL)
+        {
+          json_builder_set_member_name (builder, "mark");
+          json_builder_add_string_value (builder, mark);
+        }
+    }
+  json_builder_end_object (builder);
+}

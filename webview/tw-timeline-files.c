@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "tw-timeline-private.h"
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <glib/gstdio.h>
+
+/* The timeline's files, written on its writer thread: each picture as a
+ * small JPEG, and the folder kept within the size the person set. */
+
+#define IMAGE_QUALITY "70"
+
+/* A picture of at most TW_TIMELINE_IMAGE_WIDTH pixels across, as JPEG;
+ * returns its size, 0 when it could not be written. */
+gsize
+_tw_timeline_write_image (GdkTexture *texture,
+                          const char *path)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guchar *pixels = g_malloc (stride * height);
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GdkPixbuf) scaled = NULL;
+  int out_width = MIN (width, TW_TIMELINE_IMAGE_WIDTH);
+  int out_height = MAX (1, (int) ((gint64) height * out_width / MAX (1, width)));
+  GStatBuf st;
+
+  /* B, G, R, A premultiplied in memory; pages are opaque. */
+  gdk_texture_download (texture, pixels, stride);
+  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
+  for (int y = 0; y < height; y++)
+    {
+      const guchar *in = pixels + (gsize) y * stride;
+      guchar *out = gdk_pixbuf_get_pixels (pixbuf) + (gsize) y * gdk_pixbuf_get_rowstride (pixbuf);
+
+      for (int x = 0; x < width; x++, in += 4, out += 3)
+        {
+          int white = 255 - in[3];
+
+          out[0] = (guchar) MIN (255, in[2] + white);
+          out[1] = (guchar) MIN (255, in[1] + white);
+          out[2] = (guchar) MIN (255, in[0] + white);
+        }
+    }
+  scaled = gdk_pixbuf_scale_simple (pixbuf, out_width, out_height, GDK_INTERP_BILINEAR);
+  if (!gdk_pixbuf_save (scaled, path, "jpeg", NULL, "quality", IMAGE_QUALITY, NULL))
+    return 0;
+
+  return g_stat (path, &st) == 0 ? (gsize) st.st_size : 0;
+}
+
+typedef struct
+{
+  char   *path;
+  gint64  size;
+} StoredFile;
+
+static void
+stored_file_clear (StoredFile *file)
+{
+  g_free (file->path);
+}
+
+static int
+compare_stored (gconstpointer a,
+                gconstpointer b)
+{
+  return g_strcmp0 (((const StoredFile *) a)->path, ((const StoredFile *) b)->path);
+}
+
+/* Keeps the folder within its limits: the oldest pictures go first (names
+ * begin with the run's time and the call's number, so they sort oldest
+ * first), then the oldest sessions other than @keep. */
+void
+_tw_timeline_prune (const char *dir,
+                    guint64     max_bytes,
+                    const char *keep)
+{
+  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+  g_autofree char *images_dir = g_build_filename (dir, "images", NULL);
+  g_autoptr(GDir) images_folder = g_dir_open (images_dir, 0, NULL);
+  g_autoptr(GArray) images = g_array_new (FALSE, TRUE, sizeof (StoredFile));
+  g_autoptr(GArray) sessions = g_array_new (FALSE, TRUE, sizeof (StoredFile));
+  guint64 total = 0;
+  const char *name;
+
+  g_array_set_clear_func (images, (GDestroyNotify) stored_file_clear);
+  g_array_set_clear_func (sessions, (GDestroyNotify) stored_file_clear);
+
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      StoredFile file = { g_build_filename (dir, name, NULL), 0 };
+      GStatBuf st;
+
+      if (!g_str_has_suffix (name, ".jsonl") || g_stat (file.path, &st) != 0)
+        {
+          g_free (file.path);
+          continue;
+        }
+      file.size = st.st_size;
+      total += st.st_size;
+      g_array_append_val (sessions, file);
+    }
+  while (images_folder != NULL && (name = g_dir_read_name (images_folder)) != NULL)
+    {
+      StoredFile file = { g_build_filename (images_dir, name, NULL), 0 };
+      GStatBuf st;
+
+      if (g_stat (file.path, &st) != 0)
+        {
+          g_free (file.path);
+          continue;
+        }
+      file.size = st.st_size;
+      total += st.st_size;
+      g_array_append_val (images, file);
+    }
+
+  g_array_sort (images, compare_stored);
+  g_array_sort (sessions, compare_stored);
+
+  for (guint i = 0; i < images->len && (total > max_bytes ||
+                                        images->len - i > TW_TIMELINE_MAX_IMAGES); i++)
+    {
+      StoredFile *file = &g_array_index (images, StoredFile, i);
+
+      if (g_unlink (file->path) == 0)
+        total -= file->size;
+    }
+  for (guint i = 0; i < sessions->len && total > max_bytes; i++)
+    {
+      StoredFile *file = &g_array_index (sessions, StoredFile, i);
+
+      if (g_strcmp0 (file->path, keep) != 0 && g_unlink (file->path) == 0)
+        total -= file->size;
+    }
+}
