@@ -1798,6 +1798,13 @@ main (int   argc,
   g_autofree char *session_dir = NULL;
   int ret;
 
+  /* These tabs are in no window. A page drawn without accelerated
+   * compositing paints only in a window, where the app's tab deck keeps
+   * every tab (tw-browser-tab-drawing.c; /ui/window/compositing and the
+   * e2e tests check pictures and events of those tabs). The drawing tools
+   * here run on tabs drawn as the person's looked-at tabs are. */
+  g_setenv ("TABWRIGHT_TAB_COMPOSITING", "1", TRUE);
+
   gtk_test_init (&argc, &argv, NULL);
 
   /* Our web context, so the web process extension is loaded from the build
