@@ -164,15 +164,6 @@ page_box (Fixture    *fixture,
                              json_object_get_double_member (box, "height"));
 }
 
-static void
-click (Fixture    *fixture,
-       const char *ref)
-{
-  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}",
-                                           fixture->browser_id, ref);
-  g_autoptr(JsonObject) result = call_ok (fixture->browser, "browser_click", args);
-}
-
 static TwActionOverlay *
 get_overlay (Fixture *fixture)
 {
@@ -182,25 +173,58 @@ get_overlay (Fixture *fixture)
   return TW_ACTION_OVERLAY (overlay);
 }
 
+/* What the overlay showed once the click had answered: read at once, as the
+ * outcome stays only LINGER_MS, and what the test asks of the page after
+ * may take longer than that on a busy machine. */
+typedef struct
+{
+  gboolean         has_highlight;
+  graphene_rect_t  highlight;
+  char            *caption;
+} Shown;
+
+static void
+shown_clear (Shown *shown)
+{
+  g_clear_pointer (&shown->caption, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Shown, shown_clear)
+
+static void
+click (Fixture    *fixture,
+       const char *ref,
+       Shown      *shown)
+{
+  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}",
+                                           fixture->browser_id, ref);
+  g_autoptr(JsonObject) result = call_ok (fixture->browser, "browser_click", args);
+  TwActionOverlay *overlay = get_overlay (fixture);
+
+  shown->has_highlight = tw_action_overlay_get_highlight (overlay, &shown->highlight);
+  shown->caption = g_strdup (tw_action_overlay_get_caption (overlay));
+}
+
 /* Asserts that the overlay outlines @css (a box in CSS pixels of the page)
  * where the person sees it: scaled by the page zoom, from the view's
  * corner, which is the overlay's own corner while the page fills the tab. */
 static void
 assert_highlight (Fixture               *fixture,
+                  const Shown           *shown,
                   const graphene_rect_t *css)
 {
   TwActionOverlay *overlay = get_overlay (fixture);
   WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
   double zoom = webkit_web_view_get_zoom_level (view);
   graphene_point_t origin;
-  graphene_rect_t highlight;
+  graphene_rect_t highlight = shown->highlight;
 
   g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), GTK_WIDGET (overlay),
                                            &GRAPHENE_POINT_INIT (0, 0), &origin));
   g_assert_cmpfloat_with_epsilon (origin.x, 0, 0.5);
   g_assert_cmpfloat_with_epsilon (origin.y, 0, 0.5);
 
-  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
+  g_assert_true (shown->has_highlight);
   g_assert_cmpfloat_with_epsilon (highlight.origin.x, css->origin.x * zoom, 1.0);
   g_assert_cmpfloat_with_epsilon (highlight.origin.y, css->origin.y * zoom, 1.0);
   g_assert_cmpfloat_with_epsilon (highlight.size.width, css->size.width * zoom, 1.0);
@@ -227,21 +251,21 @@ test_scrolled (Fixture       *fixture,
 {
   g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Far Down\"");
   g_autoptr(JsonObject) scrolled = NULL;
+  g_auto(Shown) shown = { 0 };
   graphene_rect_t box;
-  TwActionOverlay *overlay = get_overlay (fixture);
 
   /* Nothing to show before the agent acts. */
-  g_assert_null (tw_action_overlay_get_caption (overlay));
+  g_assert_null (tw_action_overlay_get_caption (get_overlay (fixture)));
 
-  click (fixture, ref);
+  click (fixture, ref, &shown);
 
   /* The button was 1600 px down: clicking scrolled the page to it. */
   scrolled = page_evaluate (fixture, "() => ({ y: window.scrollY })");
   g_assert_cmpint (json_object_get_int_member (scrolled, "y"), >, 500);
 
   box = page_box (fixture, FAR_BOX);
-  assert_highlight (fixture, &box);
-  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Far Down”");
+  assert_highlight (fixture, &shown, &box);
+  g_assert_cmpstr (shown.caption, ==, "Test Agent: click “Far Down”");
 }
 
 static void
@@ -249,14 +273,14 @@ test_iframe (Fixture       *fixture,
              gconstpointer  data)
 {
   g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Inside Frame\"");
+  g_auto(Shown) shown = { 0 };
   graphene_rect_t box;
 
-  click (fixture, ref);
+  click (fixture, ref, &shown);
 
   box = page_box (fixture, INNER_BOX);
-  assert_highlight (fixture, &box);
-  g_assert_cmpstr (tw_action_overlay_get_caption (get_overlay (fixture)), ==,
-                   "Test Agent: click “Inside Frame”");
+  assert_highlight (fixture, &shown, &box);
+  g_assert_cmpstr (shown.caption, ==, "Test Agent: click “Inside Frame”");
 }
 
 static void
@@ -264,16 +288,17 @@ test_zoom (Fixture       *fixture,
            gconstpointer  data)
 {
   g_autofree char *ref = tw_test_find_ref (fixture->snapshot, "button \"Inside Frame\"");
+  g_auto(Shown) shown = { 0 };
   graphene_rect_t box;
 
   /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
   webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
   tw_test_wait_until (page_fills_view, fixture, TW_TEST_WAIT_MS, "the page to be laid out at the new zoom");
 
-  click (fixture, ref);
+  click (fixture, ref, &shown);
 
   box = page_box (fixture, INNER_BOX);
-  assert_highlight (fixture, &box);
+  assert_highlight (fixture, &shown, &box);
 }
 
 static void
@@ -284,13 +309,14 @@ test_typing_and_failure (Fixture       *fixture,
   g_autofree char *args = NULL;
   g_autoptr(JsonObject) failed = NULL;
   TwActionOverlay *overlay = get_overlay (fixture);
+  g_auto(Shown) shown = { 0 };
   graphene_rect_t highlight;
 
   /* Without animations the outcome shows at once, and the same way. */
   tw_action_overlay_set_animations (overlay, FALSE);
-  click (fixture, ref);
-  g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
-  g_assert_cmpstr (tw_action_overlay_get_caption (overlay), ==, "Test Agent: click “Near Top”");
+  click (fixture, ref, &shown);
+  g_assert_true (shown.has_highlight);
+  g_assert_cmpstr (shown.caption, ==, "Test Agent: click “Near Top”");
 
   /* A ref the page does not have: no box, and the caption says why. */
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
