@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Runs a test with HOME and the XDG base folders in a temporary folder of
+# its own, removed afterwards, so tests with web views can run side by side:
+# none reads or writes another's workspaces, agent sockets, content filters,
+# recent workspaces or WebKit data, nor the user's own. Mesa's shader cache
+# stays where it was, so each test does not compile llvmpipe's shaders again.
+#   own-folders.sh TEST [ARGUMENTS...]
+set -eu
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/tabwright-test-XXXXXX")
+trap 'rm -rf "$root"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$root}/.cache}/mesa_shader_cache}"
+for folder in home data cache config state runtime; do
+  mkdir -m 700 "$root/$folder"
+done
+export HOME="$root/home" XDG_DATA_HOME="$root/data" XDG_CACHE_HOME="$root/cache" \
+  XDG_CONFIG_HOME="$root/config" XDG_STATE_HOME="$root/state" XDG_RUNTIME_DIR="$root/runtime"
+
+status=0
+"$@" || status=$?
+exit "$status"
