@@ -19,6 +19,7 @@ struct _TwPersonBar
   GArray          *buttons;   /* BarButton; the info bar's response is the index + 1 */
 
   GtkInfoBar      *info_bar;
+  GtkImage        *icon;
   GtkBox          *texts;
   GtkLabel        *heading;
   GtkLabel        *detail;
@@ -93,6 +94,12 @@ tw_person_bar_init (TwPersonBar *self)
   self->info_bar = GTK_INFO_BAR (gtk_info_bar_new ());
   gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_QUESTION);
 
+  /* Shown once the bar has an icon. */
+  self->icon = GTK_IMAGE (gtk_image_new ());
+  gtk_widget_set_valign (GTK_WIDGET (self->icon), GTK_ALIGN_CENTER);
+  gtk_image_set_pixel_size (self->icon, 24);
+  gtk_widget_set_visible (GTK_WIDGET (self->icon), FALSE);
+
   self->heading = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->heading, 0);
   gtk_label_set_wrap (self->heading, TRUE);
@@ -107,6 +114,7 @@ tw_person_bar_init (TwPersonBar *self)
   gtk_box_append (self->texts, GTK_WIDGET (self->heading));
   gtk_box_append (self->texts, GTK_WIDGET (self->detail));
   gtk_widget_set_hexpand (GTK_WIDGET (self->texts), TRUE);
+  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->icon));
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->texts));
   gtk_info_bar_add_child (self->info_bar, row);
 
@@ -130,18 +138,19 @@ tw_person_bar_new (TwBrowserTab *tab,
   self = g_object_new (TW_TYPE_PERSON_BAR, NULL);
   self->tab = g_object_ref (tab);
   gtk_widget_add_css_class (GTK_WIDGET (self->info_bar), css_class);
-
-  if (icon_name != NULL)
-    {
-      GtkWidget *icon = gtk_image_new_from_icon_name (icon_name);
-
-      gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
-      gtk_image_set_pixel_size (GTK_IMAGE (icon), 24);
-      gtk_widget_insert_before (icon, gtk_widget_get_parent (GTK_WIDGET (self->texts)),
-                                GTK_WIDGET (self->texts));
-    }
+  tw_person_bar_set_icon (self, icon_name);
 
   return self;
+}
+
+void
+tw_person_bar_set_icon (TwPersonBar *self,
+                        const char  *icon_name)
+{
+  g_return_if_fail (TW_IS_PERSON_BAR (self));
+
+  gtk_image_set_from_icon_name (self->icon, icon_name);
+  gtk_widget_set_visible (GTK_WIDGET (self->icon), icon_name != NULL);
 }
 
 TwBrowserTab *
@@ -163,7 +172,8 @@ tw_person_bar_follow (TwPersonBar     *self,
   g_return_if_fail (TW_IS_PERSON_BAR (self));
   g_return_if_fail (tab_property != NULL);
   g_return_if_fail (changed != NULL);
-  g_return_if_fail (self->changed == NULL);
+  g_return_if_fail (self->changed == NULL ||
+                    (self->changed == changed && self->changed_data == user_data));
 
   self->changed = changed;
   self->changed_data = user_data;

@@ -25,9 +25,13 @@ TwPersonBar  *tw_person_bar_new        (TwBrowserTab    *tab,
                                         const char      *icon_name,
                                         const char      *css_class);
 TwBrowserTab *tw_person_bar_get_tab    (TwPersonBar     *self);
+/* Changes the icon; NULL shows none. */
+void          tw_person_bar_set_icon   (TwPersonBar     *self,
+                                        const char      *icon_name);
 
 /* Calls @changed now and whenever @tab_property of the tab notifies, for
- * as long as the bar lives; @user_data must outlive the bar. */
+ * as long as the bar lives; @user_data must outlive the bar. Call it again
+ * with the same @changed and @user_data to follow more properties. */
 void          tw_person_bar_follow     (TwPersonBar     *self,
                                         const char      *tab_property,
                                         TwPersonBarFunc  changed,

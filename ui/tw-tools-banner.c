@@ -13,14 +13,6 @@ struct _TwToolsBanner
   GtkInfoBar *info_bar;
 };
 
-enum {
-  PROP_0,
-  PROP_BROWSER,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (TwToolsBanner, tw_tools_banner, ADW_TYPE_BIN)
 
 static void
@@ -63,57 +55,11 @@ tw_tools_banner_dispose (GObject *object)
 }
 
 static void
-tw_tools_banner_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  TwToolsBanner *self = TW_TOOLS_BANNER (object);
-
-  switch (prop_id)
-    {
-    case PROP_BROWSER:
-      g_value_set_object (value, self->browser);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tw_tools_banner_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TwToolsBanner *self = TW_TOOLS_BANNER (object);
-
-  switch (prop_id)
-    {
-    case PROP_BROWSER:
-      tw_tools_banner_set_browser (self, g_value_get_object (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tw_tools_banner_class_init (TwToolsBannerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = tw_tools_banner_dispose;
-  object_class->get_property = tw_tools_banner_get_property;
-  object_class->set_property = tw_tools_banner_set_property;
-
-  properties[PROP_BROWSER] =
-    g_param_spec_object ("browser", NULL, NULL, TW_TYPE_BROWSER,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -169,7 +115,6 @@ tw_tools_banner_set_browser (TwToolsBanner *self,
                              self, G_CONNECT_SWAPPED);
 
   update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BROWSER]);
 }
 
 gboolean
