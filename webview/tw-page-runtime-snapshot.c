@@ -12,8 +12,26 @@
 
 /* How long the snapshot may spend reading and writing out the page, well
  * within the call's time limit: a huge page gives a partial snapshot with a
- * note rather than a timeout. */
+ * note rather than a timeout. TABWRIGHT_SNAPSHOT_BUDGET_MS gives a slow or
+ * busy machine more; the call's limit grows with it. */
 #define SNAPSHOT_BUDGET_MS 2000
+#define SNAPSHOT_CALL_MARGIN_MS 3000
+
+static guint
+snapshot_budget_ms (void)
+{
+  static gsize budget = 0;
+
+  if (g_once_init_enter (&budget))
+    {
+      const char *value = g_getenv ("TABWRIGHT_SNAPSHOT_BUDGET_MS");
+      guint64 ms = value != NULL ? g_ascii_strtoull (value, NULL, 10) : 0;
+
+      g_once_init_leave (&budget, ms > 0 && ms <= 600000 ? (gsize) ms : SNAPSHOT_BUDGET_MS);
+    }
+
+  return (guint) budget;
+}
 
 /* Snapshots. */
 
@@ -243,7 +261,7 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
   json_object_set_boolean_member (args, "interactive", parsed->interactive);
   if (parsed->ref != NULL)
     json_object_set_string_member (args, "ref", parsed->ref);
-  json_object_set_int_member (args, "budgetMs", SNAPSHOT_BUDGET_MS);
+  json_object_set_int_member (args, "budgetMs", snapshot_budget_ms ());
   /* The page forgets its snapshots when it navigates; this says whether
    * there was one before, so a diff can tell a new document from a first
    * look. */
@@ -252,8 +270,9 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
   json_object_set_boolean_member (args, "hadSnapshot", had_snapshot);
   json_object_set_int_member (args, "snapshotId", snapshot_id);
 
-  tw_page_runtime_call_async (self, "snapshot", args, cancellable,
-                              snapshot_cb, g_steal_pointer (&task));
+  tw_page_runtime_call_with_timeout_async (self, "snapshot", args,
+                                           snapshot_budget_ms () + SNAPSHOT_CALL_MARGIN_MS,
+                                           cancellable, snapshot_cb, g_steal_pointer (&task));
 }
 
 JsonObject *
