@@ -341,16 +341,15 @@ window_object_cleared_cb (WebKitScriptWorld *world,
                           WebKitFrame       *frame,
                           gpointer           user_data)
 {
-  g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world (frame, world);
-
   page_frames_register (page_frames_get (page), frame);
 
-  tw_extension_set_native (context, "__tabwrightFrames", page, G_CALLBACK (native_call_cb),
-                           JSC_TYPE_VALUE, 4, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
-                           G_TYPE_DOUBLE);
-  tw_extension_set_native (context, "__tabwrightPageCall", frame,
+  tw_extension_set_native (frame, world, "__tabwrightFrames", page, G_CALLBACK (native_call_cb),
+                           JSC_TYPE_VALUE, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                           G_TYPE_DOUBLE, G_TYPE_INVALID);
+  tw_extension_set_native (frame, world, "__tabwrightPageCall", frame,
                            G_CALLBACK (native_page_call_cb),
-                           JSC_TYPE_VALUE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE);
+                           JSC_TYPE_VALUE, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE,
+                           G_TYPE_INVALID);
 }
 
 void

@@ -20,23 +20,27 @@ tw_extension_weak_ref_free (GWeakRef *ref)
 }
 
 void
-tw_extension_set_native (JSCContext *context,
-                         const char *name,
-                         gpointer    object,
-                         GCallback   callback,
-                         GType       return_type,
-                         guint       n_params,
+tw_extension_set_native (WebKitFrame       *frame,
+                         WebKitScriptWorld *world,
+                         const char        *name,
+                         gpointer           object,
+                         GCallback          callback,
+                         GType              return_type,
                          ...)
 {
+  g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world (frame, world);
   g_autoptr(JSCValue) native = NULL;
   GType types[8];
+  guint n_params = 0;
   va_list params;
+  GType type;
 
-  g_assert (n_params <= G_N_ELEMENTS (types));
-
-  va_start (params, n_params);
-  for (guint i = 0; i < n_params; i++)
-    types[i] = va_arg (params, GType);
+  va_start (params, return_type);
+  while ((type = va_arg (params, GType)) != G_TYPE_INVALID)
+    {
+      g_assert (n_params < G_N_ELEMENTS (types));
+      types[n_params++] = type;
+    }
   va_end (params);
 
   native = jsc_value_new_functionv (context, name, callback, tw_extension_weak_ref_new (object),

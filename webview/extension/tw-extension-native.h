@@ -12,15 +12,16 @@ G_BEGIN_DECLS
 GWeakRef *tw_extension_weak_ref_new  (gpointer    object);
 void      tw_extension_weak_ref_free (GWeakRef   *ref);
 
-/* Sets the global @name of @context to a native function that calls
- * @callback with its @n_params arguments, of the GTypes that follow, and a
- * GWeakRef * to @object; it returns @return_type. */
-void      tw_extension_set_native    (JSCContext *context,
-                                      const char *name,
-                                      gpointer    object,
-                                      GCallback   callback,
-                                      GType       return_type,
-                                      guint       n_params,
+/* Sets the global @name of @world in @frame to a native function that
+ * calls @callback with its arguments, of the GTypes that follow up to
+ * G_TYPE_INVALID (at most eight), and a GWeakRef * to @object; it returns
+ * @return_type. */
+void      tw_extension_set_native    (WebKitFrame       *frame,
+                                      WebKitScriptWorld *world,
+                                      const char        *name,
+                                      gpointer           object,
+                                      GCallback          callback,
+                                      GType              return_type,
                                       ...);
 
 G_END_DECLS

@@ -111,10 +111,8 @@ window_object_cleared_cb (WebKitScriptWorld *world,
                           WebKitFrame       *frame,
                           gpointer           user_data)
 {
-  g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world (frame, world);
-
-  tw_extension_set_native (context, "__tabwrightSetRoutes", page, G_CALLBACK (set_routes_cb),
-                           G_TYPE_NONE, 1, G_TYPE_STRING);
+  tw_extension_set_native (frame, world, "__tabwrightSetRoutes", page, G_CALLBACK (set_routes_cb),
+                           G_TYPE_NONE, G_TYPE_STRING, G_TYPE_INVALID);
 }
 
 /* The main frame's document being loaded: WebKit tells the page its
