@@ -282,8 +282,7 @@ page_answer_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) answer = NULL;
 
-  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (cmd->finished)
+  if (!_tw_browser_tab_command_call_finish (task, object, result, &answer, &error))
     return;
 
   cmd->alive_checked = TRUE;
@@ -311,16 +310,12 @@ _tw_browser_tab_check_page_answers (TwBrowserTab *self,
                                     GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  g_autoptr(JsonObject) args = NULL;
 
   if ((cmd->command != TW_TAB_COMMAND_RELOAD && cmd->command != TW_TAB_COMMAND_NAVIGATE) ||
       cmd->alive_checked || self->crashed)
     return FALSE;
 
-  args = json_object_new ();
-  tw_page_runtime_call_with_timeout_async (self->runtime, "ping", args, STUCK_PAGE_PING_MS,
-                                           g_task_get_cancellable (task), page_answer_cb,
-                                           g_object_ref (task));
+  _tw_browser_tab_command_call (self, task, "ping", NULL, STUCK_PAGE_PING_MS, page_answer_cb);
   return TRUE;
 }
 

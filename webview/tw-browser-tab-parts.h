@@ -256,6 +256,25 @@ gboolean _tw_browser_tab_wake_for_command (TwBrowserTab *self,
 /* The rest of _tw_browser_tab_start_command() once the tab is awake. */
 void _tw_browser_tab_continue_command (TwBrowserTab *self,
                                        GTask        *task);
+/* Calls the runtime function @function of the tab's page for @task's
+ * command within @timeout_ms (@args may be NULL); @callback gets a new
+ * reference to @task as its data. */
+void _tw_browser_tab_command_call (TwBrowserTab        *self,
+                                   GTask               *task,
+                                   const char          *function,
+                                   JsonObject          *args,
+                                   guint                timeout_ms,
+                                   GAsyncReadyCallback  callback);
+/* The answer of such a call in @answer (NULL with @error set when it
+ * failed); FALSE when @task's command has finished meanwhile (its time
+ * limit, a cancel, a crash), and the answer goes nowhere. */
+gboolean _tw_browser_tab_command_call_finish (GTask         *task,
+                                              GObject       *runtime,
+                                              GAsyncResult  *result,
+                                              JsonNode     **answer,
+                                              GError       **error);
+/* The time left until @cmd's one time limit, in ms (negative once over). */
+gint64 _tw_browser_tab_command_remaining_ms (TabCommand *cmd);
 JsonObject *_tw_browser_tab_build_page_result (TwBrowserTab *self,
                                                const char   *title);
 GError *_tw_browser_tab_crashed_error (TwBrowserTab *self);

@@ -194,33 +194,85 @@ _tw_browser_tab_finish_command (TwBrowserTab *self,
   update_busy (self);
 }
 
+/* Calls the runtime function @function of the tab's page for @task's
+ * command, within @timeout_ms; @callback gets a new reference to @task and
+ * reads the answer with _tw_browser_tab_command_call_finish(). */
+void
+_tw_browser_tab_command_call (TwBrowserTab        *self,
+                              GTask               *task,
+                              const char          *function,
+                              JsonObject          *args,
+                              guint                timeout_ms,
+                              GAsyncReadyCallback  callback)
+{
+  tw_page_runtime_call_with_timeout_async (self->runtime, function, args, timeout_ms,
+                                           g_task_get_cancellable (task), callback,
+                                           g_object_ref (task));
+}
+
+gboolean
+_tw_browser_tab_command_call_finish (GTask         *task,
+                                     GObject       *runtime,
+                                     GAsyncResult  *result,
+                                     JsonNode     **answer,
+                                     GError       **error)
+{
+  TabCommand *cmd = g_task_get_task_data (task);
+
+  *answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (runtime), result, error);
+
+  /* The command may have timed out, crashed or been cancelled meanwhile. */
+  return !cmd->finished;
+}
+
+gint64
+_tw_browser_tab_command_remaining_ms (TabCommand *cmd)
+{
+  return (cmd->deadline_us - g_get_monotonic_time ()) / 1000;
+}
+
+/* Sets the title the page answered with after its load: the answer of
+ * pageState.title (a string) or of actions.settle ({title}). FALSE when
+ * @task's command has finished meanwhile. */
+static gboolean
+take_page_title (GTask        *task,
+                 GObject      *runtime,
+                 GAsyncResult *result,
+                 const char   *failure)
+{
+  TwBrowserTab *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  const char *title = NULL;
+
+  if (!_tw_browser_tab_command_call_finish (task, runtime, result, &answer, &error))
+    return FALSE;
+
+  if (answer != NULL && JSON_NODE_HOLDS_VALUE (answer) &&
+      json_node_get_value_type (answer) == G_TYPE_STRING)
+    title = json_node_get_string (answer);
+  else if (answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
+    title = tw_json_get_string (json_node_get_object (answer), "title", NULL);
+  else
+    g_debug ("Tab %s: %s: %s", self->id, failure, error != NULL ? error->message : "no answer");
+
+  if (title != NULL)
+    _tw_browser_tab_set_title (self, title);
+
+  return TRUE;
+}
+
+/* The result carries the title just set, or the one the tab had. */
 static void
 page_title_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = NULL;
   TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
-  const char *title = NULL;
 
-  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (cmd->finished)
-    return;
-
-  if (answer != NULL && JSON_NODE_HOLDS_VALUE (answer) &&
-      json_node_get_value_type (answer) == G_TYPE_STRING)
-    title = json_node_get_string (answer);
-  else
-    g_debug ("Tab %s: no title after the load: %s", self->id,
-             error != NULL ? error->message : "no answer");
-
-  if (title != NULL)
-    _tw_browser_tab_set_title (self, title);
-
-  _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, title), NULL);
+  if (take_page_title (task, object, result, "no title after the load"))
+    _tw_browser_tab_finish_command (self, task, _tw_browser_tab_build_page_result (self, NULL), NULL);
 }
 
 /* A navigation returns once its page has loaded, with the title the
@@ -237,7 +289,6 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
                                   GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  g_autoptr(JsonObject) args = NULL;
   const char *url;
   gint64 remaining_ms;
 
@@ -267,13 +318,10 @@ _tw_browser_tab_finish_with_page (TwBrowserTab *self,
     }
 
   /* Within the command's one time limit, leaving a second to answer. */
-  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
-
-  args = json_object_new ();
-  tw_page_runtime_call_with_timeout_async (self->runtime, "pageState.title", args,
-                                           CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 1000,
-                                           g_task_get_cancellable (task), page_title_cb,
-                                           g_object_ref (task));
+  remaining_ms = _tw_browser_tab_command_remaining_ms (cmd) - 1000;
+  _tw_browser_tab_command_call (self, task, "pageState.title", NULL,
+                                CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS) + 1000,
+                                page_title_cb);
 }
 
 static void
@@ -282,26 +330,9 @@ page_settled_cb (GObject      *object,
                  gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) answer = NULL;
-  TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
-  const char *title = NULL;
 
-  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (cmd->finished)
-    return;
-
-  if (answer != NULL && JSON_NODE_HOLDS_OBJECT (answer))
-    title = tw_json_get_string (json_node_get_object (answer), "title", NULL);
-  else
-    g_debug ("Tab %s: the page did not settle after its load: %s", self->id,
-             error != NULL ? error->message : "no answer");
-
-  if (title != NULL)
-    _tw_browser_tab_set_title (self, title);
-
-  _tw_browser_tab_dispatch_command (self, task);
+  if (take_page_title (task, object, result, "the page did not settle after its load"))
+    _tw_browser_tab_dispatch_command (g_task_get_source_object (task), task);
 }
 
 /* Runs @task's command on the page, once the page has settled after the
@@ -325,16 +356,15 @@ _tw_browser_tab_run_on_page (TwBrowserTab *self,
   self->settle_pending = FALSE;
 
   /* Within the command's one time limit, leaving it time of its own. */
-  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 / 2;
+  remaining_ms = _tw_browser_tab_command_remaining_ms (cmd) / 2;
   settle_ms = CLAMP (remaining_ms, 0, TW_TAB_ACTIONS_DEFAULT_SETTLE_MS);
 
   args = json_object_new ();
   json_object_set_int_member (args, "quietMs", MIN (TW_TAB_SETTLE_QUIET_MS, settle_ms));
   json_object_set_int_member (args, "maxMs", settle_ms);
   json_object_set_boolean_member (args, "afterLoad", TRUE);
-  tw_page_runtime_call_with_timeout_async (self->runtime, "actions.settle", args, settle_ms + 1000,
-                                           g_task_get_cancellable (task), page_settled_cb,
-                                           g_object_ref (task));
+  _tw_browser_tab_command_call (self, task, "actions.settle", args, settle_ms + 1000,
+                                page_settled_cb);
 }
 
 static gboolean

@@ -92,10 +92,8 @@ page_visible_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) answer = NULL;
   TwBrowserTab *self = g_task_get_source_object (task);
-  TabCommand *cmd = g_task_get_task_data (task);
 
-  answer = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (cmd->finished)
+  if (!_tw_browser_tab_command_call_finish (task, object, result, &answer, &error))
     return;
 
   if (g_error_matches (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_CRASHED))
@@ -119,7 +117,6 @@ _tw_browser_tab_wake_for_command (TwBrowserTab *self,
                                   GTask        *task)
 {
   TabCommand *cmd = g_task_get_task_data (task);
-  g_autoptr(JsonObject) args = NULL;
   gint64 remaining_ms;
 
   if (!self->resting)
@@ -134,12 +131,8 @@ _tw_browser_tab_wake_for_command (TwBrowserTab *self,
     return FALSE;
 
   /* Within the command's time limit, leaving it a second of its own. */
-  remaining_ms = (cmd->deadline_us - g_get_monotonic_time ()) / 1000 - 1000;
-
-  args = json_object_new ();
-  tw_page_runtime_call_with_timeout_async (self->runtime, "pageState.whenVisible", args,
-                                           (guint) CLAMP (remaining_ms, 100, 5000),
-                                           g_task_get_cancellable (task), page_visible_cb,
-                                           g_object_ref (task));
+  remaining_ms = _tw_browser_tab_command_remaining_ms (cmd) - 1000;
+  _tw_browser_tab_command_call (self, task, "pageState.whenVisible", NULL,
+                                (guint) CLAMP (remaining_ms, 100, 5000), page_visible_cb);
   return TRUE;
 }

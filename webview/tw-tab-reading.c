@@ -74,7 +74,6 @@ read_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) answer = NULL;
-  JsonObject *reply;
 
   answer = tw_tab_reading_answer_finish (TW_PAGE_RUNTIME (object), result, &error);
   if (answer == NULL)
@@ -83,12 +82,11 @@ read_cb (GObject      *object,
       return;
     }
 
-  reply = json_object_new ();
-  tw_json_merge (reply, answer);
-  json_object_remove_member (reply, "nextOffset");
-  tw_tab_reading_set_next_cursor (reply, answer);
+  /* The answer is the reply, with a cursor for its offset. */
+  tw_tab_reading_set_next_cursor (answer, answer);
+  json_object_remove_member (answer, "nextOffset");
 
-  g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
+  g_task_return_pointer (task, g_steal_pointer (&answer), (GDestroyNotify) json_object_unref);
 }
 
 void

@@ -16,18 +16,33 @@ tenths (double value)
   return (double) (gint64) (value * 10 + (value >= 0 ? 0.5 : -0.5)) / 10;
 }
 
+/* @member: an object of @n numbers named by @names, each to a tenth. */
+static void
+add_numbers (JsonBuilder        *builder,
+             const char         *member,
+             const char * const *names,
+             const double       *values,
+             guint               n)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_set_member_name (builder, names[i]);
+      json_builder_add_double_value (builder, tenths (values[i]));
+    }
+  json_builder_end_object (builder);
+}
+
 static void
 add_point (JsonBuilder            *builder,
            const char             *member,
            const graphene_point_t *point)
 {
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "x");
-  json_builder_add_double_value (builder, tenths (point->x));
-  json_builder_set_member_name (builder, "y");
-  json_builder_add_double_value (builder, tenths (point->y));
-  json_builder_end_object (builder);
+  static const char * const names[] = { "x", "y" };
+  const double values[] = { point->x, point->y };
+
+  add_numbers (builder, member, names, values, G_N_ELEMENTS (names));
 }
 
 static void
@@ -35,17 +50,10 @@ add_rect (JsonBuilder           *builder,
           const char            *member,
           const graphene_rect_t *rect)
 {
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "x");
-  json_builder_add_double_value (builder, tenths (rect->origin.x));
-  json_builder_set_member_name (builder, "y");
-  json_builder_add_double_value (builder, tenths (rect->origin.y));
-  json_builder_set_member_name (builder, "width");
-  json_builder_add_double_value (builder, tenths (rect->size.width));
-  json_builder_set_member_name (builder, "height");
-  json_builder_add_double_value (builder, tenths (rect->size.height));
-  json_builder_end_object (builder);
+  static const char * const names[] = { "x", "y", "width", "height" };
+  const double values[] = { rect->origin.x, rect->origin.y, rect->size.width, rect->size.height };
+
+  add_numbers (builder, member, names, values, G_N_ELEMENTS (names));
 }
 
 /* Where the overlay drew the pointer and the highlight of the call's

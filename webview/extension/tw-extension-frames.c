@@ -31,6 +31,7 @@
 #include <webkit/webkit-web-process-extension.h>
 
 #include "tw-extension-frames.h"
+#include "tw-extension-native.h"
 #include "tw-web-process-extension.h"
 
 static WebKitScriptWorld *runtime_world;
@@ -46,22 +47,6 @@ typedef struct
   GWeakRef    main;
   guint       next;
 } PageFrames;
-
-static GWeakRef *
-weak_ref_new (gpointer object)
-{
-  GWeakRef *ref = g_new0 (GWeakRef, 1);
-
-  g_weak_ref_init (ref, object);
-  return ref;
-}
-
-static void
-weak_ref_free (GWeakRef *ref)
-{
-  g_weak_ref_clear (ref);
-  g_free (ref);
-}
 
 static void
 page_frames_clear (PageFrames *pf)
@@ -87,9 +72,9 @@ page_frames_get (WebKitWebPage *page)
     {
       pf = g_rc_box_new0 (PageFrames);
       pf->known = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                         (GDestroyNotify) weak_ref_free);
+                                         (GDestroyNotify) tw_extension_weak_ref_free);
       pf->numbers = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      pf->frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) weak_ref_free);
+      pf->frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) tw_extension_weak_ref_free);
       g_weak_ref_init (&pf->main, NULL);
       pf->next = 1;
       g_object_set_data_full (G_OBJECT (page), "tw-page-frames", pf, page_frames_unref);
@@ -141,7 +126,7 @@ page_frames_register (PageFrames  *pf,
     return;
 
   page_frames_sweep (pf);
-  g_hash_table_insert (pf->known, g_memdup2 (&id, sizeof id), weak_ref_new (frame));
+  g_hash_table_insert (pf->known, g_memdup2 (&id, sizeof id), tw_extension_weak_ref_new (frame));
 }
 
 /* The number of a child frame, the same for as long as the frame lives,
@@ -158,7 +143,7 @@ page_frames_number (PageFrames  *pf,
 
   number = GUINT_TO_POINTER (pf->next++);
   g_hash_table_insert (pf->numbers, g_memdup2 (&id, sizeof id), number);
-  g_hash_table_insert (pf->frames, number, weak_ref_new (frame));
+  g_hash_table_insert (pf->frames, number, tw_extension_weak_ref_new (frame));
 
   return GPOINTER_TO_UINT (number);
 }
@@ -356,23 +341,15 @@ window_object_cleared_cb (WebKitScriptWorld *world,
                           WebKitFrame       *frame,
                           gpointer           user_data)
 {
-  g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world (frame, world);
-  g_autoptr(JSCValue) native = NULL;
-
   page_frames_register (page_frames_get (page), frame);
 
-  native = jsc_value_new_function (context, "__tabwrightFrames", G_CALLBACK (native_call_cb),
-                                   weak_ref_new (page), (GDestroyNotify) weak_ref_free,
-                                   JSC_TYPE_VALUE, 4, G_TYPE_STRING, G_TYPE_STRING,
-                                   G_TYPE_STRING, G_TYPE_DOUBLE);
-  jsc_context_set_value (context, "__tabwrightFrames", native);
-
-  g_clear_object (&native);
-  native = jsc_value_new_function (context, "__tabwrightPageCall", G_CALLBACK (native_page_call_cb),
-                                   weak_ref_new (frame), (GDestroyNotify) weak_ref_free,
-                                   JSC_TYPE_VALUE, 3, G_TYPE_STRING, G_TYPE_STRING,
-                                   G_TYPE_DOUBLE);
-  jsc_context_set_value (context, "__tabwrightPageCall", native);
+  tw_extension_set_native (frame, world, "__tabwrightFrames", page, G_CALLBACK (native_call_cb),
+                           JSC_TYPE_VALUE, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                           G_TYPE_DOUBLE, G_TYPE_INVALID);
+  tw_extension_set_native (frame, world, "__tabwrightPageCall", frame,
+                           G_CALLBACK (native_page_call_cb),
+                           JSC_TYPE_VALUE, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE,
+                           G_TYPE_INVALID);
 }
 
 void

@@ -24,6 +24,7 @@
 
 #include "config.h"
 
+#include "tw-extension-native.h"
 #include "tw-extension-routes.h"
 #include "tw-web-process-extension.h"
 
@@ -105,27 +106,13 @@ set_routes_cb (const char *json,
 }
 
 static void
-weak_ref_free (GWeakRef *ref)
-{
-  g_weak_ref_clear (ref);
-  g_free (ref);
-}
-
-static void
 window_object_cleared_cb (WebKitScriptWorld *world,
                           WebKitWebPage     *page,
                           WebKitFrame       *frame,
                           gpointer           user_data)
 {
-  g_autoptr(JSCContext) context = webkit_frame_get_js_context_for_script_world (frame, world);
-  g_autoptr(JSCValue) native = NULL;
-  GWeakRef *ref = g_new0 (GWeakRef, 1);
-
-  g_weak_ref_init (ref, page);
-  native = jsc_value_new_function (context, "__tabwrightSetRoutes", G_CALLBACK (set_routes_cb),
-                                   ref, (GDestroyNotify) weak_ref_free,
-                                   G_TYPE_NONE, 1, G_TYPE_STRING);
-  jsc_context_set_value (context, "__tabwrightSetRoutes", native);
+  tw_extension_set_native (frame, world, "__tabwrightSetRoutes", page, G_CALLBACK (set_routes_cb),
+                           G_TYPE_NONE, G_TYPE_STRING, G_TYPE_INVALID);
 }
 
 /* The main frame's document being loaded: WebKit tells the page its

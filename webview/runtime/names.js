@@ -89,9 +89,14 @@ const Names = {
   // roles that exist only when named, which cannot ask for the full name
   // before they know their role.
   labelledBy (ctx, el) {
+    return Names.fromRefs(ctx, el, Dom.idrefs(el, 'aria-labelledby'));
+  },
+
+  // The text of the elements @refs names for @el, each read afresh.
+  fromRefs (ctx, el, refs) {
     const parts = [];
-    for (const r of Dom.idrefs(el, 'aria-labelledby')) {
-      const sub = {
+    for (const r of refs) {
+      const state = {
         root: el,
         visited: new Set(),
         inLabelledBy: true,
@@ -100,33 +105,36 @@ const Names = {
         ancestorsShown: false,
         source: '',
       };
-      parts.push(Names.flat(Names.alternative(ctx, r, sub)));
+      parts.push(Names.alternative(ctx, r, state));
     }
     return Names.flat(parts.join(' '));
   },
 
   description (ctx, el) {
     const refs = Dom.idrefs(el, 'aria-describedby');
-    if (refs.length > 0) {
-      const parts = [];
-      for (const r of refs) {
-        const state = {
-          root: el,
-          visited: new Set(),
-          inLabelledBy: true,
-          recursion: true,
-          allowHidden: Dom.hiddenDeep(ctx, r),
-          ancestorsShown: false,
-          source: '',
-        };
-        parts.push(Names.alternative(ctx, r, state));
-      }
-      return Names.flat(parts.join(' '));
-    }
+    if (refs.length > 0)
+      return Names.fromRefs(ctx, el, refs);
     const d = Names.flat(el.getAttribute('aria-description'));
     if (d !== '')
       return d;
     return '';
+  },
+
+  // The state for reading a node below @st's, one step down its recursion:
+  // the same root and visited nodes; whether hidden nodes count, whether
+  // its ancestors are known to be shown, and whether it is read for an
+  // aria-labelledby (by default as @st is).
+  below (st, allowHidden, ancestorsShown, inLabelledBy = st.inLabelledBy) {
+    return {
+      root: st.root,
+      visited: st.visited,
+      inLabelledBy,
+      recursion: true,
+      allowHidden,
+      ancestorsShown,
+      source: '',
+      depth: (st.depth || 0) + 1,
+    };
   },
 
   // Steps 2A to 2I of the text alternative computation for one node.
@@ -163,16 +171,7 @@ const Names = {
           // already brought in adds nothing the second time.
           if (st.visited.has(r))
             continue;
-          const sub = {
-            root: st.root,
-            visited: st.visited,
-            inLabelledBy: true,
-            recursion: true,
-            allowHidden: st.allowHidden || Dom.hiddenDeep(ctx, r),
-            ancestorsShown: false,
-            source: '',
-            depth: (st.depth || 0) + 1,
-          };
+          const sub = Names.below(st, st.allowHidden || Dom.hiddenDeep(ctx, r), false, true);
           parts.push(Names.flat(Names.alternative(ctx, r, sub)));
           st.visited.add(r);
         }
@@ -467,16 +466,7 @@ const Names = {
     for (const label of labels) {
       if (st.visited.has(label))
         continue;
-      const sub = {
-        root: st.root,
-        visited: st.visited,
-        inLabelledBy: st.inLabelledBy,
-        recursion: true,
-        allowHidden: st.allowHidden || Dom.hiddenDeep(ctx, label),
-        ancestorsShown: false,
-        source: '',
-        depth: (st.depth || 0) + 1,
-      };
+      const sub = Names.below(st, st.allowHidden || Dom.hiddenDeep(ctx, label), false);
       parts.push(Names.flat(Names.fromContent(ctx, label, sub)));
     }
     return Names.flat(parts.join(' '));
@@ -488,17 +478,7 @@ const Names = {
         continue;
       if (!st.allowHidden && Dom.hiddenSelf(ctx, c))
         return null;
-      const sub = {
-        root: st.root,
-        visited: st.visited,
-        inLabelledBy: st.inLabelledBy,
-        recursion: true,
-        allowHidden: st.allowHidden,
-        ancestorsShown: true,
-        source: '',
-        depth: (st.depth || 0) + 1,
-      };
-      return Names.fromContent(ctx, c, sub);
+      return Names.fromContent(ctx, c, Names.below(st, st.allowHidden, true));
     }
     return null;
   },
@@ -510,17 +490,7 @@ const Names = {
       const c = kids[i];
       if (c.nodeType !== 1 || (Dom.SKIP.has(c.localName) && Dom.isHtml(c)))
         continue;
-      const sub = {
-        root: st.root,
-        visited: st.visited,
-        inLabelledBy: st.inLabelledBy,
-        recursion: true,
-        allowHidden: false,
-        ancestorsShown: true,
-        source: '',
-        depth: (st.depth || 0) + 1,
-      };
-      out += ' ' + Names.alternative(ctx, c, sub) + ' ';
+      out += ' ' + Names.alternative(ctx, c, Names.below(st, false, true)) + ' ';
     }
     return out;
   },
@@ -552,17 +522,7 @@ const Names = {
         continue;
       if (Dom.SKIP.has(c.localName) && Dom.isHtml(c))
         continue;
-      const sub = {
-        root: st.root,
-        visited: st.visited,
-        inLabelledBy: st.inLabelledBy,
-        recursion: true,
-        allowHidden: st.allowHidden,
-        ancestorsShown: !st.allowHidden,
-        source: '',
-        depth: (st.depth || 0) + 1,
-      };
-      let text = Names.alternative(ctx, c, sub);
+      let text = Names.alternative(ctx, c, Names.below(st, st.allowHidden, !st.allowHidden));
       if (c.localName === 'br') {
         out += ' ';
         continue;
