@@ -223,14 +223,12 @@ invalid (GError     **error,
          const char  *format,
          ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  g_propagate_error (error, g_error_new_valist (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                                                format, args));
   va_end (args);
-
-  g_set_error_literal (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT, message);
 
   return FALSE;
 }

@@ -156,36 +156,12 @@ tw_tool_call_get_arguments (TwToolCall *call)
   return call->arguments;
 }
 
-TwBrowserService *
-tw_tool_call_get_service (TwToolCall *call)
-{
-  g_return_val_if_fail (call != NULL, NULL);
-
-  return call->service;
-}
-
-const TwCaller *
-tw_tool_call_get_caller (TwToolCall *call)
-{
-  g_return_val_if_fail (call != NULL, NULL);
-
-  return &call->caller;
-}
-
 GCancellable *
 tw_tool_call_get_cancellable (TwToolCall *call)
 {
   g_return_val_if_fail (call != NULL, NULL);
 
   return call->cancellable;
-}
-
-const TwToolDef *
-tw_tool_call_get_def (TwToolCall *call)
-{
-  g_return_val_if_fail (call != NULL, NULL);
-
-  return call->def;
 }
 
 JsonObject *
@@ -335,18 +311,29 @@ build_result (TwToolCall  *call,
   return node;
 }
 
+/* Finishes @call with a text block, an image block or both, taking
+ * @structured; the text and the image each say what they need. */
+static void
+return_content (TwToolCall *call,
+                const char *text,
+                GBytes     *png,
+                JsonObject *structured)
+{
+  g_autoptr(JsonObject) owned = structured;
+
+  g_return_if_fail (call != NULL);
+  g_return_if_fail (text != NULL || png != NULL);
+  g_return_if_fail (call->started && !call->finished);
+
+  tw_tool_call_finish (call, build_result (call, text, png, owned), NULL);
+}
+
 void
 tw_tool_call_return_text (TwToolCall *call,
                           const char *text,
                           JsonObject *structured)
 {
-  g_autoptr(JsonObject) owned = structured;
-
-  g_return_if_fail (call != NULL);
-  g_return_if_fail (text != NULL);
-  g_return_if_fail (call->started && !call->finished);
-
-  tw_tool_call_finish (call, build_result (call, text, NULL, owned), NULL);
+  return_content (call, text, NULL, structured);
 }
 
 void
@@ -355,13 +342,9 @@ tw_tool_call_return_image (TwToolCall *call,
                            GBytes     *png,
                            JsonObject *structured)
 {
-  g_autoptr(JsonObject) owned = structured;
-
-  g_return_if_fail (call != NULL);
   g_return_if_fail (png != NULL);
-  g_return_if_fail (call->started && !call->finished);
 
-  tw_tool_call_finish (call, build_result (call, text, png, owned), NULL);
+  return_content (call, text, png, structured);
 }
 
 void

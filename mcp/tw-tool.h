@@ -67,10 +67,7 @@ typedef struct
 } TwToolDef;
 
 JsonObject       *tw_tool_call_get_arguments    (TwToolCall       *call);
-TwBrowserService *tw_tool_call_get_service      (TwToolCall       *call);
-const TwCaller   *tw_tool_call_get_caller       (TwToolCall       *call);
 GCancellable     *tw_tool_call_get_cancellable  (TwToolCall       *call);
-const TwToolDef  *tw_tool_call_get_def          (TwToolCall       *call);
 
 /* A new object with the members of the call's arguments named in the
  * NULL-terminated @names that are present and not null: the parameters a
