@@ -1564,32 +1564,6 @@ test_workspace_cookies (void)
 
 /* The agent's menu: its network session (issue 32) */
 
-/* Whether @menu, or a section of it, has an item labelled @label. */
-static gboolean
-menu_has_label (GMenuModel *menu,
-                const char *label)
-{
-  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
-    {
-      g_autofree char *text = NULL;
-      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
-
-      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) &&
-          g_str_equal (text, label))
-        return TRUE;
-
-      while (g_menu_link_iter_next (links))
-        {
-          g_autoptr(GMenuModel) child = g_menu_link_iter_get_value (links);
-
-          if (menu_has_label (child, label))
-            return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
 /* Opens a tab on @url as @agent, through MCP with its token, and returns
  * the title its page shows ("cookie: …"). */
 static char *
@@ -1673,9 +1647,9 @@ test_agent_session_menu (Fixture       *f,
   button = tw_agent_terminal_get_menu_button (terminal);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (button)));
   menu = gtk_menu_button_get_menu_model (button);
-  g_assert_true (menu_has_label (menu, "Network Session"));
-  g_assert_true (menu_has_label (menu, "The Workspace’s"));
-  g_assert_true (menu_has_label (menu, "Its Own, “Custom Command #1”"));
+  g_assert_true (tw_test_menu_has_label (menu, "Network Session"));
+  g_assert_true (tw_test_menu_has_label (menu, "The Workspace’s"));
+  g_assert_true (tw_test_menu_has_label (menu, "Its Own, “Custom Command #1”"));
   g_assert_true (tw_test_label_shows (GTK_WIDGET (gtk_menu_button_get_popover (button)),
                                       "Applies to the tabs it opens next; the tabs it has keep "
                                       "theirs. Kept for Custom Command agents launched later."));

@@ -201,24 +201,7 @@ static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *no_message = g_strdup_printf ("{\"browserId\": \"%s\"}",
-                                                 tw_browser_tab_get_id (fixture->tab));
-  g_autofree char *short_wait = g_strdup_printf ("{\"browserId\": \"%s\", \"message\": \"x\", "
-                                                 "\"timeoutMs\": 5}",
-                                                 tw_browser_tab_get_id (fixture->tab));
-  g_autoptr(JsonObject) missing = NULL;
-  g_autoptr(JsonObject) too_short = NULL;
-  g_autoptr(JsonObject) no_tab = NULL;
-
-  missing = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_annotate",
-                               no_message);
-  g_assert_cmpstr (tw_test_result_error_code (missing), ==, "browser_invalid_argument");
-  too_short = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_annotate",
-                                 short_wait);
-  g_assert_cmpstr (tw_test_result_error_code (too_short), ==, "browser_invalid_argument");
-  no_tab = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_annotate",
-                              "{\"browserId\": \"b999\", \"message\": \"x\"}");
-  g_assert_cmpstr (tw_test_result_error_code (no_tab), ==, "browser_not_found");
+  tw_test_check_asking_tool_input (fixture->browser, &ada, "browser_annotate", fixture->tab);
 
   /* None of them opened the mode or left a call waiting. */
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));

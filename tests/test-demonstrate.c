@@ -600,25 +600,7 @@ static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *no_message = g_strdup_printf ("{\"browserId\": \"%s\"}",
-                                                 tw_browser_tab_get_id (fixture->tab));
-  g_autofree char *short_wait = g_strdup_printf ("{\"browserId\": \"%s\", \"message\": \"x\", "
-                                                 "\"timeoutMs\": 5}",
-                                                 tw_browser_tab_get_id (fixture->tab));
-  g_autoptr(JsonObject) missing = NULL;
-  g_autoptr(JsonObject) too_short = NULL;
-  g_autoptr(JsonObject) no_tab = NULL;
-
-  missing = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
-                               no_message);
-  g_assert_cmpstr (tw_test_result_error_code (missing), ==, "browser_invalid_argument");
-  too_short = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
-                                 short_wait);
-  g_assert_cmpstr (tw_test_result_error_code (too_short), ==, "browser_invalid_argument");
-  no_tab = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
-                              "{\"browserId\": \"b999\", \"message\": \"x\"}");
-  g_assert_cmpstr (tw_test_result_error_code (no_tab), ==, "browser_not_found");
-  g_assert_true (g_str_has_prefix (tw_test_result_text (no_tab), "Error: browser_not_found"));
+  tw_test_check_asking_tool_input (fixture->browser, &ada, "browser_demonstration", fixture->tab);
 
   /* None of them left a call waiting or started a recording. */
   g_assert_null (tw_browser_tab_get_demonstrate_message (fixture->tab));

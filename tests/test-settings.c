@@ -196,6 +196,60 @@ test_install_dirs_build_tree (void)
 
 /* Browser tools on and off */
 
+/* A workspace's Preferences: the workspace's settings and the app's, the
+ * workspace's browser bound to them, and the dialog that writes them. */
+typedef struct
+{
+  GSettings           *workspace;
+  GSettings           *settings;
+  TwBrowser           *browser;
+  TwPreferencesDialog *dialog;
+} Prefs;
+
+static void
+prefs_set_up (Prefs         *f,
+              gconstpointer  data)
+{
+  f->workspace = tw_settings_new_for_workspace ("prefs-00000001", NULL);
+  f->settings = tw_settings_new (NULL);
+  f->browser = tw_browser_new (NULL, NULL);
+  tw_settings_bind_browser (f->workspace, f->browser);
+  f->dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, f->settings, f->workspace,
+                                                            "/tmp/prefs"));
+}
+
+/* Closes the dialog and puts back every key of the workspace. */
+static void
+prefs_tear_down (Prefs         *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  gtk_window_destroy (GTK_WINDOW (f->dialog));
+  g_object_get (f->workspace, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (f->workspace, keys[i]);
+  g_clear_object (&f->dialog);
+  g_clear_object (&f->browser);
+  g_clear_object (&f->settings);
+  g_clear_object (&f->workspace);
+}
+
+/* The switch named @name in the dialog. */
+static GtkSwitch *
+prefs_switch (Prefs      *f,
+              const char *name)
+{
+  GtkWidget *widget = tw_test_find_named (GTK_WIDGET (f->dialog), name);
+
+  g_assert_nonnull (widget);
+
+  return GTK_SWITCH (widget);
+}
+
+
 static void
 call_tool (TwBrowser     *browser,
            const char    *name,
@@ -221,29 +275,24 @@ assert_disabled (TwTestOutcome *outcome)
 }
 
 static void
-test_browser_tools_live (void)
+test_browser_tools_live (Prefs         *f,
+                         gconstpointer  data)
 {
-  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("live-00000001", NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
-  g_autoptr(TwPreferencesDialog) dialog = NULL;
-  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  TwBrowser *browser = f->browser;
   TwTestOutcome outcome = { 0 };
-  GtkWidget *tools_switch;
+  GtkSwitch *tools_switch;
 
-  tw_settings_bind_browser (workspace, browser);
   g_assert_true (tw_browser_get_enabled (browser));
 
   call_tool (browser, "browser_list_tabs", "{}", &outcome);
   g_assert_no_error (outcome.error);
 
   /* The switch in Preferences writes the key; the key turns tools off. */
-  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/live"));
-  tools_switch = tw_test_find_named (GTK_WIDGET (dialog), "browser-tools-switch");
-  g_assert_nonnull (tools_switch);
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (tools_switch)));
+  tools_switch = prefs_switch (f, "browser-tools-switch");
+  g_assert_true (gtk_switch_get_active (tools_switch));
 
-  gtk_switch_set_active (GTK_SWITCH (tools_switch), FALSE);
-  g_assert_false (g_settings_get_boolean (workspace, "browser-tools-enabled"));
+  gtk_switch_set_active (tools_switch, FALSE);
+  g_assert_false (g_settings_get_boolean (f->workspace, "browser-tools-enabled"));
   g_assert_false (tw_browser_get_enabled (browser));
 
   /* Every tool, before it looks at its arguments. */
@@ -264,8 +313,8 @@ test_browser_tools_live (void)
   g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 0);
 
   /* And on again, from the key this time (gsettings, another window). */
-  g_settings_set_boolean (workspace, "browser-tools-enabled", TRUE);
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (tools_switch)));
+  g_settings_set_boolean (f->workspace, "browser-tools-enabled", TRUE);
+  g_assert_true (gtk_switch_get_active (tools_switch));
   g_assert_true (tw_browser_get_enabled (browser));
   call_tool (browser, "browser_list_tabs", "{}", &outcome);
   g_assert_no_error (outcome.error);
@@ -273,120 +322,85 @@ test_browser_tools_live (void)
                     json_node_get_object (outcome.result), "isError", FALSE));
 
   tw_test_outcome_clear (&outcome);
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  g_settings_reset (workspace, "browser-tools-enabled");
 }
 
 /* Agents' tabs as focused pages: on by default; the Preferences switch
  * writes the workspace's key, and the workspace's browser follows it
  * (test-tab-focus shows what a page then sees). */
 static void
-test_emulate_focus (void)
+test_emulate_focus (Prefs         *f,
+                    gconstpointer  data)
 {
-  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("focus-00000001", NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
-  g_autoptr(TwPreferencesDialog) dialog = NULL;
-  g_autoptr(GSettings) settings = tw_settings_new (NULL);
-  GtkWidget *focus_switch;
+  GtkSwitch *focus_switch = prefs_switch (f, "emulate-focus-switch");
 
-  g_assert_true (g_settings_get_boolean (workspace, "emulate-focus"));
-  tw_settings_bind_browser (workspace, browser);
-  g_assert_true (tw_browser_get_emulate_focus (browser));
+  g_assert_true (g_settings_get_boolean (f->workspace, "emulate-focus"));
+  g_assert_true (tw_browser_get_emulate_focus (f->browser));
+  g_assert_true (gtk_switch_get_active (focus_switch));
 
-  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/focus"));
-  focus_switch = tw_test_find_named (GTK_WIDGET (dialog), "emulate-focus-switch");
-  g_assert_nonnull (focus_switch);
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (focus_switch)));
+  gtk_switch_set_active (focus_switch, FALSE);
+  g_assert_false (g_settings_get_boolean (f->workspace, "emulate-focus"));
+  g_assert_false (tw_browser_get_emulate_focus (f->browser));
 
-  gtk_switch_set_active (GTK_SWITCH (focus_switch), FALSE);
-  g_assert_false (g_settings_get_boolean (workspace, "emulate-focus"));
-  g_assert_false (tw_browser_get_emulate_focus (browser));
-
-  g_settings_set_boolean (workspace, "emulate-focus", TRUE);
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (focus_switch)));
-  g_assert_true (tw_browser_get_emulate_focus (browser));
-
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  g_settings_reset (workspace, "emulate-focus");
+  g_settings_set_boolean (f->workspace, "emulate-focus", TRUE);
+  g_assert_true (gtk_switch_get_active (focus_switch));
+  g_assert_true (tw_browser_get_emulate_focus (f->browser));
 }
 
 /* Agents' Limits (issue 32): the rows write the workspace's keys, and
  * the workspace's browser follows them. */
 static void
-test_agent_limits (void)
+test_agent_limits (Prefs         *f,
+                   gconstpointer  data)
 {
-  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("limits-00000001", NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
-  g_autoptr(TwPreferencesDialog) dialog = NULL;
-  g_autoptr(GSettings) settings = tw_settings_new (NULL);
+  GtkSwitch *evaluate_switch = prefs_switch (f, "approve-browser_evaluate-switch");
+  GtkSwitch *session_switch = prefs_switch (f, "agent-session-switch");
+  GtkWidget *sites_row = tw_test_find_named (GTK_WIDGET (f->dialog), "allowed-sites-row");
   g_auto(GStrv) approve = NULL;
   g_auto(GStrv) sites = NULL;
   g_autofree char *session = NULL;
-  GtkWidget *evaluate_switch;
-  GtkWidget *session_switch;
-  GtkWidget *sites_row;
 
-  tw_settings_bind_browser (workspace, browser);
-  tw_browser_add_agent (browser, "agent-1", "Ada");
-  g_assert_cmpstr (tw_browser_get_agent_session (browser, "agent-1"), ==, "workspace");
-
-  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/limits"));
-  evaluate_switch = tw_test_find_named (GTK_WIDGET (dialog), "approve-browser_evaluate-switch");
-  session_switch = tw_test_find_named (GTK_WIDGET (dialog), "agent-session-switch");
-  sites_row = tw_test_find_named (GTK_WIDGET (dialog), "allowed-sites-row");
-  g_assert_nonnull (evaluate_switch);
-  g_assert_nonnull (session_switch);
   g_assert_nonnull (sites_row);
-  g_assert_false (gtk_switch_get_active (GTK_SWITCH (evaluate_switch)));
+  tw_browser_add_agent (f->browser, "agent-1", "Ada");
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, "agent-1"), ==, "workspace");
+  g_assert_false (gtk_switch_get_active (evaluate_switch));
 
-  gtk_switch_set_active (GTK_SWITCH (evaluate_switch), TRUE);
-  approve = g_settings_get_strv (workspace, "agent-approvals");
+  gtk_switch_set_active (evaluate_switch, TRUE);
+  approve = g_settings_get_strv (f->workspace, "agent-approvals");
   g_assert_cmpstrv (approve, ((const char * const[]) { "browser_evaluate", NULL }));
 
-  gtk_switch_set_active (GTK_SWITCH (session_switch), TRUE);
-  session = g_settings_get_string (workspace, "agent-session");
+  gtk_switch_set_active (session_switch, TRUE);
+  session = g_settings_get_string (f->workspace, "agent-session");
   g_assert_cmpstr (session, ==, "own");
-  g_assert_cmpstr (tw_browser_get_agent_session (browser, "agent-1"), ==, "own");
+  g_assert_cmpstr (tw_browser_get_agent_session (f->browser, "agent-1"), ==, "own");
 
   gtk_editable_set_text (GTK_EDITABLE (sites_row), "localhost:5173, *.example.com");
   g_signal_emit_by_name (sites_row, "apply");
-  sites = g_settings_get_strv (workspace, "agent-allowed-sites");
+  sites = g_settings_get_strv (f->workspace, "agent-allowed-sites");
   g_assert_cmpstrv (sites, ((const char * const[]) { "localhost:5173", "*.example.com", NULL }));
 
   /* The key changed elsewhere shows in the dialog. */
-  g_settings_reset (workspace, "agent-approvals");
-  g_assert_false (gtk_switch_get_active (GTK_SWITCH (evaluate_switch)));
-
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  g_settings_reset (workspace, "agent-session");
-  g_settings_reset (workspace, "agent-allowed-sites");
+  g_settings_reset (f->workspace, "agent-approvals");
+  g_assert_false (gtk_switch_get_active (evaluate_switch));
 }
 
 /* The timeline's size: a row of the workspace's Preferences, the key
  * both ways. */
 static void
-test_timeline_size (void)
+test_timeline_size (Prefs         *f,
+                    gconstpointer  data)
 {
-  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("timeline-00000001", NULL);
-  g_autoptr(GSettings) settings = tw_settings_new (NULL);
-  g_autoptr(TwPreferencesDialog) dialog = NULL;
-  GtkWidget *spin;
+  GtkWidget *spin = tw_test_find_named (GTK_WIDGET (f->dialog), "timeline-spin");
 
-  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/timeline"));
-  spin = tw_test_find_named (GTK_WIDGET (dialog), "timeline-spin");
   g_assert_nonnull (spin);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==,
-                   g_settings_get_uint (workspace, "timeline-size-mb"));
+                   g_settings_get_uint (f->workspace, "timeline-size-mb"));
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 50);
-  g_assert_cmpuint (g_settings_get_uint (workspace, "timeline-size-mb"), ==, 50);
+  g_assert_cmpuint (g_settings_get_uint (f->workspace, "timeline-size-mb"), ==, 50);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 0);
-  g_assert_cmpuint (g_settings_get_uint (workspace, "timeline-size-mb"), ==, 0);
-  g_settings_set_uint (workspace, "timeline-size-mb", 700);
+  g_assert_cmpuint (g_settings_get_uint (f->workspace, "timeline-size-mb"), ==, 0);
+  g_settings_set_uint (f->workspace, "timeline-size-mb", 700);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 700);
-
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  g_settings_reset (workspace, "timeline-size-mb");
 }
 
 static void
@@ -432,45 +446,39 @@ tools_changed_cb (TwBrowserService *service,
 }
 
 static void
-test_tool_groups (void)
+test_tool_groups (Prefs         *f,
+                  gconstpointer  data)
 {
-  g_autoptr(GSettings) workspace = tw_settings_new_for_workspace ("groups-00000001", NULL);
-  g_autoptr(GSettings) settings = tw_settings_new (NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (NULL, NULL);
-  g_autoptr(TwPreferencesDialog) dialog = NULL;
-  g_auto(GStrv) defaults = g_settings_get_strv (workspace, "tool-groups");
+  TwBrowser *browser = f->browser;
+  g_auto(GStrv) defaults = g_settings_get_strv (f->workspace, "tool-groups");
   g_auto(GStrv) after = NULL;
   g_auto(GStrv) parsed = NULL;
   g_auto(GStrv) empty = NULL;
   g_autoptr(GError) error = NULL;
   TwTestOutcome outcome = { 0 };
-  GtkWidget *core_switch;
+  GtkSwitch *core_switch;
   JsonObject *result;
   guint changed = 0;
 
   g_assert_true (g_strv_contains ((const char * const *) defaults, "core"));
   g_assert_false (g_strv_contains ((const char * const *) defaults, "reading"));
 
-  tw_settings_bind_browser (workspace, browser);
   g_signal_connect (browser, "tools-changed", G_CALLBACK (tools_changed_cb), &changed);
   g_assert_true (tw_browser_service_get_tool_group_enabled (TW_BROWSER_SERVICE (browser), "core"));
 
-  dialog = g_object_ref_sink (tw_preferences_dialog_new (NULL, settings, workspace, "/tmp/groups"));
   for (guint i = 0; i < tw_tool_registry_get_n_groups (); i++)
     {
       const char *group = tw_tool_registry_get_group_name (i);
       g_autofree char *name = g_strdup_printf ("tool-group-%s", group);
-      GtkWidget *toggle = tw_test_find_named (GTK_WIDGET (dialog), name);
 
-      g_assert_nonnull (toggle);
-      g_assert_cmpint (gtk_switch_get_active (GTK_SWITCH (toggle)), ==,
+      g_assert_cmpint (gtk_switch_get_active (prefs_switch (f, name)), ==,
                        g_strv_contains ((const char * const *) defaults, group));
     }
 
   /* Core off from Preferences: the key, the browser and the call agree. */
-  core_switch = tw_test_find_named (GTK_WIDGET (dialog), "tool-group-core");
-  gtk_switch_set_active (GTK_SWITCH (core_switch), FALSE);
-  after = g_settings_get_strv (workspace, "tool-groups");
+  core_switch = prefs_switch (f, "tool-group-core");
+  gtk_switch_set_active (core_switch, FALSE);
+  after = g_settings_get_strv (f->workspace, "tool-groups");
   g_assert_false (g_strv_contains ((const char * const *) after, "core"));
   g_assert_cmpuint (changed, ==, 1);
   g_assert_false (tw_browser_service_get_tool_group_enabled (TW_BROWSER_SERVICE (browser), "core"));
@@ -483,8 +491,8 @@ test_tool_groups (void)
                                    "Error: browser_disabled — browser_list_tabs belongs to the \"core\" tools"));
 
   /* On again from the key (gsettings, --tools): the switch follows. */
-  g_settings_reset (workspace, "tool-groups");
-  g_assert_true (gtk_switch_get_active (GTK_SWITCH (core_switch)));
+  g_settings_reset (f->workspace, "tool-groups");
+  g_assert_true (gtk_switch_get_active (core_switch));
   g_assert_cmpuint (changed, ==, 2);
   call_tool (browser, "browser_list_tabs", "{}", &outcome);
   g_assert_no_error (outcome.error);
@@ -502,7 +510,6 @@ test_tool_groups (void)
   g_assert_nonnull (strstr (error->message, "“nonsense”; the groups are: core"));
 
   tw_test_outcome_clear (&outcome);
-  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 /* Preferences */
@@ -737,13 +744,13 @@ main (int   argc,
   g_test_add_func ("/settings/install-dirs/relocate", test_install_dirs_relocate);
   g_test_add_func ("/settings/install-dirs/lookup", test_install_dirs_lookup);
   g_test_add_func ("/settings/install-dirs/build-tree", test_install_dirs_build_tree);
-  g_test_add_func ("/settings/browser-tools/live", test_browser_tools_live);
+  g_test_add ("/settings/browser-tools/live", Prefs, NULL, prefs_set_up, test_browser_tools_live, prefs_tear_down);
   g_test_add_func ("/settings/browser-tools/banner", test_browser_tools_banner);
-  g_test_add_func ("/settings/emulate-focus", test_emulate_focus);
-  g_test_add_func ("/settings/workspace/agent-limits", test_agent_limits);
-  g_test_add_func ("/settings/preferences/timeline-size", test_timeline_size);
+  g_test_add ("/settings/emulate-focus", Prefs, NULL, prefs_set_up, test_emulate_focus, prefs_tear_down);
+  g_test_add ("/settings/workspace/agent-limits", Prefs, NULL, prefs_set_up, test_agent_limits, prefs_tear_down);
+  g_test_add ("/settings/preferences/timeline-size", Prefs, NULL, prefs_set_up, test_timeline_size, prefs_tear_down);
   g_test_add_func ("/settings/preferences/app-settings", test_preferences_app_settings);
-  g_test_add_func ("/settings/preferences/tool-groups", test_tool_groups);
+  g_test_add ("/settings/preferences/tool-groups", Prefs, NULL, prefs_set_up, test_tool_groups, prefs_tear_down);
   g_test_add_func ("/settings/window/size", test_window_state);
   g_test_add_func ("/settings/session/parse", test_session_parse);
   g_test_add_func ("/settings/session/restore", test_session_restore);

@@ -223,32 +223,6 @@ run_command (TwBrowser    *browser,
   return reply;
 }
 
-/* Whether @menu, or a section or submenu of it, has an item labelled @label. */
-static gboolean
-menu_has_label (GMenuModel *menu,
-                const char *label)
-{
-  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
-    {
-      g_autofree char *text = NULL;
-      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
-
-      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) &&
-          g_str_equal (text, label))
-        return TRUE;
-
-      while (g_menu_link_iter_next (links))
-        {
-          g_autoptr(GMenuModel) child = g_menu_link_iter_get_value (links);
-
-          if (menu_has_label (child, label))
-            return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
 static gboolean
 shows_empty_state (TwWindow *window)
 {
@@ -307,17 +281,17 @@ test_window_tabs (void)
    * or another running agent (issue 32). */
   tw_browser_add_agent (browser, "other-agent", "Other Agent");
   g_signal_emit_by_name (view, "setup-menu", agent_page);
-  g_assert_true (menu_has_label (adw_tab_view_get_menu_model (view), "_Share with All Agents"));
-  g_assert_true (menu_has_label (adw_tab_view_get_menu_model (view), "_Give Tab To"));
-  g_assert_true (menu_has_label (adw_tab_view_get_menu_model (view), "Other Agent"));
-  g_assert_true (menu_has_label (adw_tab_view_get_menu_model (view), "Me"));
+  g_assert_true (tw_test_menu_has_label (adw_tab_view_get_menu_model (view), "_Share with All Agents"));
+  g_assert_true (tw_test_menu_has_label (adw_tab_view_get_menu_model (view), "_Give Tab To"));
+  g_assert_true (tw_test_menu_has_label (adw_tab_view_get_menu_model (view), "Other Agent"));
+  g_assert_true (tw_test_menu_has_label (adw_tab_view_get_menu_model (view), "Me"));
   g_signal_emit_by_name (view, "setup-menu", NULL);
   g_action_group_activate_action (G_ACTION_GROUP (window), "share-tab",
                                   g_variant_new_string (tw_browser_tab_get_id (agent_tab)));
   g_assert_true (tw_browser_tab_get_shared (agent_tab));
   g_assert_nonnull (strstr (adw_tab_page_get_tooltip (agent_page), "shared with all agents"));
   g_signal_emit_by_name (view, "setup-menu", agent_page);
-  g_assert_true (menu_has_label (adw_tab_view_get_menu_model (view), "Stop _Sharing with Agents"));
+  g_assert_true (tw_test_menu_has_label (adw_tab_view_get_menu_model (view), "Stop _Sharing with Agents"));
   g_signal_emit_by_name (view, "setup-menu", NULL);
   g_action_group_activate_action (G_ACTION_GROUP (window), "give-tab",
                                   g_variant_new ("(ss)", tw_browser_tab_get_id (agent_tab),

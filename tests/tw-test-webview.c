@@ -282,6 +282,30 @@ tw_test_tab_id_args (TwBrowserTab *tab)
 }
 
 void
+tw_test_check_asking_tool_input (TwBrowser      *browser,
+                                 const TwCaller *caller,
+                                 const char     *tool,
+                                 TwBrowserTab   *tab)
+{
+  g_autofree char *no_message = tw_test_tab_id_args (tab);
+  g_autofree char *short_wait = g_strdup_printf ("{\"browserId\": \"%s\", \"message\": \"x\", "
+                                                 "\"timeoutMs\": 5}",
+                                                 tw_browser_tab_get_id (tab));
+  g_autoptr(JsonObject) missing = NULL;
+  g_autoptr(JsonObject) too_short = NULL;
+  g_autoptr(JsonObject) no_tab = NULL;
+
+  missing = tw_test_call_tool (TW_BROWSER_SERVICE (browser), caller, tool, no_message);
+  g_assert_cmpstr (tw_test_result_error_code (missing), ==, "browser_invalid_argument");
+  too_short = tw_test_call_tool (TW_BROWSER_SERVICE (browser), caller, tool, short_wait);
+  g_assert_cmpstr (tw_test_result_error_code (too_short), ==, "browser_invalid_argument");
+  no_tab = tw_test_call_tool (TW_BROWSER_SERVICE (browser), caller, tool,
+                              "{\"browserId\": \"b999\", \"message\": \"x\"}");
+  g_assert_cmpstr (tw_test_result_error_code (no_tab), ==, "browser_not_found");
+  g_assert_true (g_str_has_prefix (tw_test_result_text (no_tab), "Error: browser_not_found"));
+}
+
+void
 tw_test_close_browser (TwBrowser **browser)
 {
   tw_browser_close_all (*browser);

@@ -88,6 +88,13 @@ TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
                                      const char      *url);
 /* {"browserId": "<the tab's id>"}, the arguments of most tab tools. */
 char         *tw_test_tab_id_args   (TwBrowserTab    *tab);
+/* Calls @tool, a call that waits for the person, on @tab without a
+ * message, with a time limit too short, and on an unknown tab: each fails
+ * with its error code, as text that says so. */
+void          tw_test_check_asking_tool_input (TwBrowser        *browser,
+                                               const TwCaller   *caller,
+                                               const char       *tool,
+                                               TwBrowserTab     *tab);
 /* Closes every tab of *@browser, then drops it. */
 void          tw_test_close_browser (TwBrowser      **browser);
 

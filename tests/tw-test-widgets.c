@@ -103,3 +103,28 @@ tw_test_widget_hidden (gpointer widget)
 {
   return !gtk_widget_get_visible (widget);
 }
+
+gboolean
+tw_test_menu_has_label (GMenuModel *menu,
+                        const char *label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) &&
+          g_str_equal (text, label))
+        return TRUE;
+
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) child = g_menu_link_iter_get_value (links);
+
+          if (tw_test_menu_has_label (child, label))
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}

@@ -49,4 +49,9 @@ gboolean   tw_test_label_shows     (GtkWidget  *root,
 gboolean   tw_test_widget_shown    (gpointer    widget);
 gboolean   tw_test_widget_hidden   (gpointer    widget);
 
+/* Whether @menu, or a section or submenu of it, has an item labelled
+ * @label. */
+gboolean   tw_test_menu_has_label  (GMenuModel *menu,
+                                    const char *label);
+
 G_END_DECLS

@@ -8,14 +8,12 @@
 // display never meet each other's apps.
 
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-import { run, skipOrFail } from './tabwright.mjs';
+import { readBusAddress, run, skipOrFail, stopChild } from './tabwright.mjs';
 
 const READER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'accessible.py');
 const BUS_CONFIGS = ['/etc/at-spi2/accessibility.conf', '/usr/share/defaults/at-spi2/accessibility.conf'];
@@ -60,43 +58,17 @@ export async function startAccessibilityBus() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabwright-a11y-'));
   const daemon = track(spawn('dbus-daemon', [`--config-file=${firstExisting(BUS_CONFIGS)}`, '--nofork',
     '--nopidfile', '--print-address=1', `--address=unix:dir=${dir}`], { stdio: ['ignore', 'pipe', 'inherit'] }));
-  let output = '';
-  const address = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the accessibility bus printed no address')), 10000);
-    daemon.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    daemon.stdout.on('data', (chunk) => {
-      output += chunk.toString();
-      const newline = output.indexOf('\n');
-      if (newline >= 0) {
-        clearTimeout(timer);
-        resolve(output.slice(0, newline).trim());
-      }
-    });
-  });
+  const address = await readBusAddress(daemon, 'the accessibility bus');
   const env = { ...process.env, AT_SPI_BUS_ADDRESS: address };
   const registry = track(spawn(firstExisting(REGISTRIES), [], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
-
-  const stopOne = async (child) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    if (await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]) === false) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  };
 
   return {
     address,
     // GTK reads the bus from AT_SPI_BUS_ADDRESS before anything else.
     env: { AT_SPI_BUS_ADDRESS: address, GTK_A11Y: 'atspi' },
     stop: async () => {
-      await stopOne(registry);
-      await stopOne(daemon);
+      await stopChild(registry);
+      await stopChild(daemon);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

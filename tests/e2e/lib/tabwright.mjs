@@ -129,6 +129,28 @@ function appendLog(state, chunk) {
     state.log = state.log.slice(-LOG_LIMIT);
 }
 
+// Resolves with the address that @daemon, a dbus-daemon started with
+// --print-address=1 and its stdout piped, prints on its first line; @what
+// names it in the errors.
+export function readBusAddress(daemon, what) {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} printed no address`)), 10000);
+    daemon.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot start ${what}: ${error.message}`));
+    });
+    daemon.stdout.on('data', (chunk) => {
+      output += chunk.toString();
+      const newline = output.indexOf('\n');
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolve(output.slice(0, newline).trim());
+      }
+    });
+  });
+}
+
 // Starts a dbus-daemon of our own and resolves with its address.
 // Its messages go to @state's log, shown when a test fails.
 async function startSessionBus(dir, state, wrap = []) {
@@ -140,26 +162,12 @@ async function startSessionBus(dir, state, wrap = []) {
   liveChildren.add(daemon);
   daemon.on('exit', () => liveChildren.delete(daemon));
 
-  let output = '';
-  const address = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('dbus-daemon printed no address')), 10000);
-    daemon.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot start dbus-daemon: ${error.message}`));
-    });
-    daemon.stdout.on('data', (chunk) => {
-      output += chunk.toString();
-      const newline = output.indexOf('\n');
-      if (newline >= 0) {
-        clearTimeout(timer);
-        resolve(output.slice(0, newline).trim());
-      }
-    });
-  });
+  const address = await readBusAddress(daemon, 'dbus-daemon');
   return { daemon, address };
 }
 
-async function stopChild(child, timeoutMs = 5000) {
+// Ends @child: SIGTERM, then SIGKILL after @timeoutMs; resolves once it exited.
+export async function stopChild(child, timeoutMs = 5000) {
   if (!child || child.exitCode !== null || child.signalCode !== null)
     return;
   const exited = once(child, 'exit');
