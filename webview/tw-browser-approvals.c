@@ -680,17 +680,22 @@ download_answered_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
+  TwBrowser *self = TW_BROWSER (object);
   DownloadAsk *ask = user_data;
   gboolean handled = FALSE;
 
-  if (ask_finish (TW_BROWSER (object), result, NULL))
+  if (ask_finish (self, result, NULL))
     {
       /* Allowed: what decides downloads' destinations runs now. */
+      tw_tab_downloads_set_approval (self->downloads, ask->download, ask->suggested,
+                                     TW_DOWNLOAD_APPROVAL_ALLOWED);
       g_object_set_data (G_OBJECT (ask->download), "tw-download-allowed", GINT_TO_POINTER (TRUE));
       g_signal_emit_by_name (ask->download, "decide-destination", ask->suggested, &handled);
     }
   else
     {
+      tw_tab_downloads_set_approval (self->downloads, ask->download, ask->suggested,
+                                     TW_DOWNLOAD_APPROVAL_DENIED);
       webkit_download_cancel (ask->download);
     }
 
@@ -719,6 +724,10 @@ download_decide_destination_cb (WebKitDownload *download,
   ask->suggested = g_strdup (suggested);
   detail = g_strdup_printf ("%s\n%s", suggested,
                             request != NULL ? webkit_uri_request_get_uri (request) : "");
+  /* The command that started it reports it as waiting for the OK rather
+   * than wait for an answer. */
+  tw_tab_downloads_set_approval (self->downloads, download, suggested,
+                                 TW_DOWNLOAD_APPROVAL_ASKING);
   ask_async (self, tw_browser_tab_get_id (tab), agent->id, agent->name, "downloads",
              "download a file", detail, NULL, NULL, NULL, download_answered_cb, ask);
 

@@ -30,6 +30,8 @@ typedef struct
   char           *mime_type;
   char           *error;
   DownloadState   state;
+  /* The person has not allowed it yet: it waits for no command. */
+  gboolean        awaiting;
   gboolean        reported;
 } Download;
 
@@ -84,7 +86,7 @@ tab_busy (TwTabDownloads *self,
     {
       Download *record = g_ptr_array_index (self->downloads, i);
 
-      if (!record->reported && record->state == DOWNLOAD_RUNNING &&
+      if (!record->reported && record->state == DOWNLOAD_RUNNING && !record->awaiting &&
           g_strcmp0 (record->browser_id, browser_id) == 0)
         return TRUE;
     }
@@ -220,6 +222,7 @@ decide_destination_cb (WebKitDownload *download,
       return TRUE;
     }
 
+  g_free (record->file_name);
   record->file_name = g_path_get_basename (checked);
   record->path = g_strdup (checked);
   webkit_download_set_allow_overwrite (download, FALSE);
@@ -240,6 +243,7 @@ download_failed_cb (WebKitDownload *download,
       record->state = DOWNLOAD_FAILED;
       record->error = g_strdup (error->message);
     }
+  record->awaiting = FALSE;
 
   check_waiters (self);
 }
@@ -262,6 +266,7 @@ download_to_json (Download *record)
 {
   JsonObject *object = json_object_new ();
   static const char * const states[] = { "running", "finished", "failed" };
+  const char *state = record->awaiting ? "awaiting approval" : states[record->state];
   guint64 size = record->download != NULL
                  ? webkit_download_get_received_data_length (record->download) : 0;
 
@@ -276,7 +281,7 @@ download_to_json (Download *record)
   json_object_set_int_member (object, "size", (gint64) size);
   if (record->mime_type != NULL)
     json_object_set_string_member (object, "mimeType", record->mime_type);
-  json_object_set_string_member (object, "state", states[record->state]);
+  json_object_set_string_member (object, "state", state);
   if (record->error != NULL)
     json_object_set_string_member (object, "error", record->error);
 
@@ -314,6 +319,49 @@ tw_tab_downloads_add (TwTabDownloads *self,
   g_signal_connect (download, "decide-destination", G_CALLBACK (decide_destination_cb), record);
   g_signal_connect (download, "failed", G_CALLBACK (download_failed_cb), record);
   g_signal_connect (download, "finished", G_CALLBACK (download_finished_cb), record);
+}
+
+void
+tw_tab_downloads_set_approval (TwTabDownloads     *self,
+                               WebKitDownload     *download,
+                               const char         *suggested,
+                               TwDownloadApproval  approval)
+{
+  g_return_if_fail (TW_IS_TAB_DOWNLOADS (self));
+  g_return_if_fail (WEBKIT_IS_DOWNLOAD (download));
+
+  for (guint i = 0; i < self->downloads->len; i++)
+    {
+      Download *record = g_ptr_array_index (self->downloads, i);
+
+      if (record->download != download || record->state != DOWNLOAD_RUNNING)
+        continue;
+
+      record->awaiting = approval == TW_DOWNLOAD_APPROVAL_ASKING;
+      switch (approval)
+        {
+        case TW_DOWNLOAD_APPROVAL_ASKING:
+          /* The name it would be saved under, until it has one. */
+          g_free (record->file_name);
+          record->file_name = tw_tab_downloads_clean_name (suggested);
+          break;
+        case TW_DOWNLOAD_APPROVAL_ALLOWED:
+          /* Where it goes is decided next. */
+          g_clear_pointer (&record->file_name, g_free);
+          break;
+        case TW_DOWNLOAD_APPROVAL_DENIED:
+        default:
+          /* Before the download is cancelled, which says only that. */
+          record->state = DOWNLOAD_FAILED;
+          record->error = g_strdup ("the person did not allow it");
+          break;
+        }
+      break;
+    }
+
+  /* A command that waits for the tab's downloads no longer waits for one
+   * the person is asked about: an answer may take minutes. */
+  check_waiters (self);
 }
 
 JsonObject *

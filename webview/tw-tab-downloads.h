@@ -28,6 +28,21 @@ void            tw_tab_downloads_add               (TwTabDownloads       *self,
                                                     WebKitDownload       *download,
                                                     const char           *browser_id);
 
+typedef enum
+{
+  TW_DOWNLOAD_APPROVAL_ASKING,
+  TW_DOWNLOAD_APPROVAL_ALLOWED,
+  TW_DOWNLOAD_APPROVAL_DENIED,
+} TwDownloadApproval;
+
+/* Where the person's OK for @download stands. While they are asked, its
+ * state is "awaiting approval", under the name @suggested cleaned up, and
+ * no command's result waits for it; once denied, it failed. */
+void            tw_tab_downloads_set_approval      (TwTabDownloads       *self,
+                                                    WebKitDownload       *download,
+                                                    const char           *suggested,
+                                                    TwDownloadApproval    approval);
+
 /* {downloads: [{id, browserId, url, fileName, path, size, mimeType, state, error?}]} */
 JsonObject     *tw_tab_downloads_list              (TwTabDownloads       *self);
 
@@ -35,7 +50,7 @@ gboolean        tw_tab_downloads_has_unreported    (TwTabDownloads       *self,
                                                     const char           *browser_id);
 
 /* Completes when no download of @browser_id that was not reported yet is
- * still running, or after @timeout_ms. */
+ * still running (or awaiting the person's OK), or after @timeout_ms. */
 void            tw_tab_downloads_settle_async      (TwTabDownloads       *self,
                                                     const char           *browser_id,
                                                     guint                 timeout_ms,

@@ -178,6 +178,13 @@ tw_tool_append_downloads (GString    *text,
 
       download = json_node_get_object (element);
       state = tw_json_get_string (download, "state", "running");
+      if (g_str_equal (state, "awaiting approval"))
+        {
+          g_string_append_printf (text, "\nDownload: %s awaits the person's OK before it is "
+                                  "saved; browser_downloads tells when it is",
+                                  tw_json_get_string (download, "fileName", "(no name)"));
+          continue;
+        }
       size = json_object_get_member (download, "size");
       g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
                               tw_json_get_string (download, "fileName", "(no name)"),

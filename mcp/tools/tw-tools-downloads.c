@@ -32,7 +32,7 @@ static const TwToolDef downloads_tools[] = {
     .title = "List downloaded files",
     .description =
       "List the files that pages of the workspace downloaded: file name, size, MIME type, "
-      "state (running, finished, failed) and path. Downloads are saved into the workspace's "
+      "state (running, awaiting approval, finished, failed) and path. Downloads are saved into the workspace's "
       "downloads/ folder, never elsewhere; the result of the click or navigation that starts "
       "one already reports it. Use it to find a file a page exported, or to check on a long "
       "download.",

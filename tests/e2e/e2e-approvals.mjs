@@ -289,21 +289,40 @@ test('a download waits for the person\'s OK before it is saved', options, async 
 
   try {
     writePresets(dirs, [{ id: 'fetcher', name: 'Fetcher', needsCommand: true, approve: ['downloads'] }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'fetcher')] });
+    app = await startTabwright({ dirs, args: ['--tools', 'core,output', '--launch-agent', tokenAgent(tokenFile, 'fetcher')] });
     const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
     client = await connectClient({ ...app, token }, 'e2e-downloads-agent');
 
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/download` });
     const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));
-    await client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: refIn(snapshot, 'link "Get the report"') } });
-    // The click is over (it waits for the downloads it started, within a
-    // bound); nothing is saved while the person has not answered.
+    const click = await client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: refIn(snapshot, 'link "Get the report"') } });
+    // The click reports the download as waiting for the person's OK rather
+    // than wait for an answer; nothing is saved before it.
+    assert.match(resultText(click), /Download: report\.txt awaits the person's OK/);
     assert.equal(fs.existsSync(saved), false, 'nothing saved before the OK');
+    const { data: waiting } = await callOk(client, 'browser_downloads');
+    assert.deepEqual(waiting.downloads.map((d) => [d.fileName, d.state]),
+      [['report.txt', 'awaiting approval']]);
 
     await waitUntil('the allowed download was saved', async () => {
       await answer(app, tab.browserId, 'allow-once');
       return fs.existsSync(saved) && fs.readFileSync(saved, 'utf8') === 'the report\n';
     }, { timeoutMs: 60000, intervalMs: 300 });
+    await waitUntil('the download is listed as finished', async () => {
+      const { data: listed } = await callOk(client, 'browser_downloads');
+      return listed.downloads.some((d) => d.fileName === 'report.txt' && d.state === 'finished');
+    }, { timeoutMs: 20000, intervalMs: 200 });
+
+    // A second one, denied: it fails, saying so, and nothing is saved.
+    await client.callTool({ name: 'browser_click', arguments: { browserId: tab.browserId, ref: refIn(snapshot, 'link "Get the report"') } });
+    await waitUntil('the denied download failed', async () => {
+      await answer(app, tab.browserId, 'deny', 'not twice');
+      const { data: listed } = await callOk(client, 'browser_downloads');
+      return listed.downloads.length === 2 && listed.downloads[1].state === 'failed';
+    }, { timeoutMs: 60000, intervalMs: 300 });
+    const { data: listed } = await callOk(client, 'browser_downloads');
+    assert.equal(listed.downloads[1].error, 'the person did not allow it');
+    assert.deepEqual(fs.readdirSync(path.dirname(saved)), ['report.txt']);
   } finally {
     await client?.close().catch(() => {});
     await app?.stop();
