@@ -22,7 +22,7 @@ import warnings
 import gi
 
 gi.require_version('Atspi', '2.0')
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 # libatspi marks the name of an action deprecated for a C function that
 # its bindings do not have.
@@ -58,6 +58,23 @@ def actions_of(node):
     return [Atspi.Action.get_action_name(node, i) for i in range(Atspi.Action.get_n_actions(node))]
 
 
+def vanished(error):
+    # A widget the app destroyed between two calls of the walk (a page of
+    # the window closing while it is read): the app answers that the
+    # object is unknown, and libatspi says so in its own domain. A screen
+    # reader passes over it; a gone app fails the next read instead.
+    return error.domain == 'atspi_error'
+
+
+def child_at(node, i):
+    try:
+        return node.get_child_at_index(i)
+    except GLib.Error as error:
+        if vanished(error):
+            return None
+        raise
+
+
 def walk(node, skip, depth=0):
     states = states_of(node)
     if 'visible' not in states and depth > 0:
@@ -78,10 +95,15 @@ def walk(node, skip, depth=0):
     children = []
     if role not in OPAQUE_ROLES and out['name'] not in skip:
         for i in range(node.get_child_count()):
-            child = node.get_child_at_index(i)
+            child = child_at(node, i)
             if child is None:
                 continue
-            item = walk(child, skip, depth + 1)
+            try:
+                item = walk(child, skip, depth + 1)
+            except GLib.Error as error:
+                if not vanished(error):
+                    raise
+                item = None
             if item is not None:
                 children.append(item)
     out['children'] = children
