@@ -45,12 +45,21 @@ export async function callOk(client, name, args = {}) {
   return { result, text, data: result.structuredContent };
 }
 
-// Calls a tool that must fail with @code; checks the error's shape, then
-// that the SDK's own callTool() accepts the error result as it is.
+// Calls a tool that must fail with @code, once, through the SDK's own
+// callTool(), and checks the error's shape.
 export async function callError(client, name, args, code) {
-  // client.request() skips the SDK's outputSchema check, so the error's
-  // shape is checked first and reported precisely.
-  const result = await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
+  // Clients built on the official SDK (Claude Code among them) validate
+  // structuredContent against the tool's outputSchema even on errors: an
+  // outputSchema that does not admit {error} turns every tool error into a
+  // protocol error that hides the message from the model. callTool() is
+  // request() and that check.
+  let result;
+  try {
+    result = await client.callTool({ name, arguments: args });
+  } catch (thrown) {
+    assert.fail(`the MCP SDK client rejects the ${code} result of ${name}: ${thrown.message}. ` +
+      'The outputSchema must also admit the error object {error: {code, message, retryable}}.');
+  }
   const text = resultText(result);
   assert.equal(result.isError, true, `${name}(${JSON.stringify(args)}) should fail with ${code}, got: ${text}`);
   const error = result.structuredContent?.error;
@@ -65,17 +74,6 @@ export async function callError(client, name, args, code) {
   const [first, next, ...rest] = text.split('\n');
   assert.equal(first, `Error: ${code} — ${error.message}`, 'the error text and structured error say the same');
   assert.ok(next && next.length > 0 && rest.length === 0, `a second line says what to do next: ${text}`);
-
-  // Clients built on the official SDK (Claude Code among them) validate
-  // structuredContent against the tool's outputSchema even on errors: an
-  // outputSchema that does not admit {error} turns every tool error into a
-  // protocol error that hides the message from the model.
-  try {
-    await client.callTool({ name, arguments: args });
-  } catch (thrown) {
-    assert.fail(`the MCP SDK client rejects the ${code} result of ${name}: ${thrown.message}. ` +
-      'The outputSchema must also admit the error object {error: {code, message, retryable}}.');
-  }
   return { result, text, error };
 }
 
