@@ -163,25 +163,40 @@ gemini_problem (TwGeminiExtensionState state)
     }
 }
 
+/* Finishes a check of the extension: FALSE when it was cancelled, with
+ * nothing to say; else TRUE, with what keeps Gemini CLI from its browser
+ * tools in @problem (the failure's message when the file could not be
+ * read), or NULL when nothing does. */
+static gboolean
+finish_gemini_check (GAsyncResult  *result,
+                     char         **problem)
+{
+  g_autoptr(GError) error = NULL;
+  TwGeminiExtensionState state;
+
+  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return FALSE;
+
+      *problem = g_strdup (error->message);
+      return TRUE;
+    }
+
+  *problem = g_strdup (gemini_problem (state));
+  return TRUE;
+}
+
 static void
 gemini_checked_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
   g_autoptr(TwAgentManager) self = user_data;
-  g_autoptr(GError) error = NULL;
-  TwGeminiExtensionState state;
+  g_autofree char *problem = NULL;
 
-  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->launcher != NULL)
-        tw_agent_launcher_set_problem (self->launcher, GEMINI_PRESET, error->message,
-                                       _("Install Extension…"));
-      return;
-    }
-
-  if (self->launcher != NULL)
-    tw_agent_launcher_set_problem (self->launcher, GEMINI_PRESET, gemini_problem (state),
+  if (finish_gemini_check (result, &problem) && self->launcher != NULL)
+    tw_agent_launcher_set_problem (self->launcher, GEMINI_PRESET, problem,
                                    _("Install Extension…"));
 }
 
@@ -205,16 +220,9 @@ agent_checked_cb (GObject      *object,
                   gpointer      user_data)
 {
   AgentCheck *check = user_data;
-  g_autoptr(GError) error = NULL;
-  TwGeminiExtensionState state = TW_GEMINI_EXTENSION_INSTALLED;
-  const char *problem;
+  g_autofree char *problem = NULL;
 
-  if (!tw_gemini_extension_check_finish (result, &state, NULL, &error))
-    problem = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message;
-  else
-    problem = gemini_problem (state);
-
-  if (problem != NULL)
+  if (finish_gemini_check (result, &problem) && problem != NULL)
     {
       g_autofree char *notice = g_strdup_printf (_("%s. Install it from the Agent menu or "
                                                    "Connect an Agent, then restart."), problem);
