@@ -16,23 +16,6 @@
 
 /* Reading results */
 
-static gint64
-get_int (JsonObject *object,
-         const char *member,
-         gint64      fallback)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return fallback;
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    return json_node_get_int (node);
-  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (node);
-
-  return fallback;
-}
-
 /* `button "Save" @e7`, or `button @e7` for an unnamed one. */
 static void
 append_element (GString    *text,
@@ -407,6 +390,9 @@ format_scroll (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   const char *scrolled = tw_json_get_string (result, "scrolled", "page");
+  /* Scroll positions may have fractions; they are said in whole pixels. */
+  gint64 moved_x = (gint64) tw_json_get_number (result, "movedX", 0);
+  gint64 moved_y = (gint64) tw_json_get_number (result, "movedY", 0);
 
   if (tw_json_get_boolean (result, "prevented", FALSE))
     {
@@ -419,10 +405,11 @@ format_scroll (JsonObject *result)
                           "; its scroll position is now %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ".",
                           g_str_equal (scrolled, "page") ? "the " : "",
                           scrolled,
-                          get_int (result, "movedX", 0), get_int (result, "movedY", 0),
-                          get_int (result, "scrollX", 0), get_int (result, "scrollY", 0));
+                          moved_x, moved_y,
+                          (gint64) tw_json_get_number (result, "scrollX", 0),
+                          (gint64) tw_json_get_number (result, "scrollY", 0));
 
-  if (get_int (result, "movedX", 0) == 0 && get_int (result, "movedY", 0) == 0)
+  if (moved_x == 0 && moved_y == 0)
     g_string_append (text, " It could not move further that way.");
   else if (tw_json_get_boolean (result, "atBottom", FALSE))
     g_string_append (text, " It reached the bottom.");
