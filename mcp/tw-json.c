@@ -186,3 +186,46 @@ tw_json_merge (JsonObject *dest,
 
   json_object_foreach_member (source, merge_member, dest);
 }
+
+void
+tw_json_append_string (GString    *out,
+                       const char *text)
+{
+  g_autofree char *made_valid = NULL;
+  const char *p = text;
+  const char *run;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL);
+
+  /* Most strings are valid UTF-8 already: only the others are copied. */
+  if (!g_utf8_validate (text, -1, NULL))
+    p = made_valid = g_utf8_make_valid (text, -1);
+
+  g_string_append_c (out, '"');
+  /* A string can hold a whole page: what needs no escape goes in runs. */
+  for (run = p; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      if (c >= 0x20 && c != '"' && c != '\\')
+        continue;
+
+      g_string_append_len (out, run, p - run);
+      run = p + 1;
+      switch (c)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          g_string_append_printf (out, "\\u%04x", c);
+        }
+    }
+  g_string_append_len (out, run, p - run);
+  g_string_append_c (out, '"');
+}

@@ -64,4 +64,10 @@ gboolean    tw_json_get_boolean_arg (JsonObject  *object,
 void        tw_json_merge       (JsonObject *dest,
                                  JsonObject *source);
 
+/* Appends @text as a JSON string: in double quotes, with its quotes,
+ * backslashes and control characters escaped, and what is not UTF-8
+ * replaced by U+FFFD. */
+void        tw_json_append_string (GString    *out,
+                                   const char *text);
+
 G_END_DECLS

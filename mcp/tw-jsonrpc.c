@@ -338,9 +338,6 @@ static struct
 
 G_LOCK_DEFINE_STATIC (kept_escaped);
 
-static void write_string_escaped (GString    *out,
-                                  const char *text);
-
 static void
 write_string (GString    *out,
               const char *text)
@@ -350,7 +347,7 @@ write_string (GString    *out,
 
   if (length < KEEP_ESCAPED_MIN || length > KEEP_ESCAPED_MAX || memchr (text, '\n', length) == NULL)
     {
-      write_string_escaped (out, text);
+      tw_json_append_string (out, text);
       return;
     }
 
@@ -365,7 +362,7 @@ write_string (GString    *out,
   G_UNLOCK (kept_escaped);
 
   start = out->len;
-  write_string_escaped (out, text);
+  tw_json_append_string (out, text);
 
   G_LOCK (kept_escaped);
   g_free (kept_escaped.text);
@@ -375,46 +372,6 @@ write_string (GString    *out,
   kept_escaped.escaped = g_memdup2 (out->str + start, out->len - start);
   kept_escaped.escaped_length = out->len - start;
   G_UNLOCK (kept_escaped);
-}
-
-static void
-write_string_escaped (GString    *out,
-                      const char *text)
-{
-  g_autofree char *made_valid = NULL;
-  const char *p = text;
-  const char *run;
-
-  /* Most strings are valid UTF-8 already: only the others are copied. */
-  if (!g_utf8_validate (text, -1, NULL))
-    p = made_valid = g_utf8_make_valid (text, -1);
-
-  g_string_append_c (out, '"');
-  /* A reply can hold a whole page: what needs no escape goes in runs. */
-  for (run = p; *p != '\0'; p++)
-    {
-      guchar c = *p;
-
-      if (c >= 0x20 && c != '"' && c != '\\')
-        continue;
-
-      g_string_append_len (out, run, p - run);
-      run = p + 1;
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          g_string_append_printf (out, "\\u%04x", c);
-        }
-    }
-  g_string_append_len (out, run, p - run);
-  g_string_append_c (out, '"');
 }
 
 /* The shortest form that reads back as the same double. */

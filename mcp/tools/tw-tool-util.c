@@ -373,39 +373,7 @@ tw_tool_append_quoted (GString    *text,
 {
   g_return_if_fail (text != NULL);
 
-  g_string_append_c (text, '"');
-  for (const char *p = value != NULL ? value : ""; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (text, "\\\"");
-          break;
-
-        case '\\':
-          g_string_append (text, "\\\\");
-          break;
-
-        case '\n':
-          g_string_append (text, "\\n");
-          break;
-
-        case '\r':
-          g_string_append (text, "\\r");
-          break;
-
-        case '\t':
-          g_string_append (text, "\\t");
-          break;
-
-        default:
-          if ((guchar) *p < 0x20)
-            g_string_append_printf (text, "\\u%04x", (guchar) *p);
-          else
-            g_string_append_c (text, *p);
-        }
-    }
-  g_string_append_c (text, '"');
+  tw_json_append_string (text, value != NULL ? value : "");
 }
 
 void

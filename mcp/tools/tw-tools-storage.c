@@ -8,22 +8,6 @@
  * localStorage and sessionStorage, and all of it saved to a file and loaded
  * again, so that a login survives into later work. */
 
-/* A string quoted the way JSON does, so values with spaces or quotes read
- * unambiguously. */
-static void
-append_quoted (GString    *text,
-               const char *value)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *quoted = NULL;
-
-  json_node_set_string (node, value);
-  json_generator_set_root (generator, node);
-  quoted = json_generator_to_data (generator, NULL);
-  g_string_append (text, quoted);
-}
-
 /* browser_cookies */
 
 static void
@@ -33,7 +17,7 @@ append_cookie (GString    *text,
   gint64 expires = tw_json_get_int (cookie, "expires", -1);
 
   g_string_append_printf (text, "\n- %s=", tw_json_get_string (cookie, "name", ""));
-  append_quoted (text, tw_json_get_string (cookie, "value", ""));
+  tw_tool_append_quoted (text, tw_json_get_string (cookie, "value", ""));
   g_string_append_printf (text, "; domain=%s; path=%s",
                           tw_json_get_string (cookie, "domain", ""),
                           tw_json_get_string (cookie, "path", "/"));
@@ -120,9 +104,9 @@ format_storage (JsonObject *result)
           JsonObject *item = json_array_get_object_element (items, i);
 
           g_string_append (text, "\n- ");
-          append_quoted (text, tw_json_get_string (item, "key", ""));
+          tw_tool_append_quoted (text, tw_json_get_string (item, "key", ""));
           g_string_append (text, ": ");
-          append_quoted (text, tw_json_get_string (item, "value", ""));
+          tw_tool_append_quoted (text, tw_json_get_string (item, "value", ""));
           if (tw_json_get_boolean (item, "truncated", FALSE))
             g_string_append (text, " (cut; read it whole with action get)");
         }
@@ -133,13 +117,13 @@ format_storage (JsonObject *result)
         {
           g_string_append_printf (text, "%s %s ", area,
                                   g_str_equal (action, "set") ? "now holds" : "holds");
-          append_quoted (text, key != NULL ? key : "");
+          tw_tool_append_quoted (text, key != NULL ? key : "");
           g_string_append (text, ".");
         }
       else
         {
           g_string_append_printf (text, "%s has no item ", area);
-          append_quoted (text, key != NULL ? key : "");
+          tw_tool_append_quoted (text, key != NULL ? key : "");
           g_string_append (text, ".");
         }
       if (key != NULL)
