@@ -328,6 +328,24 @@ focus_window (TwWindow *window)
   tw_test_wait_until (window_active, window, WAIT_MS, "the window to get the keyboard");
 }
 
+/* The person clicks the field with the id @id, which gets the keyboard,
+ * and types @text, which the field then shows. */
+static void
+person_fills (Fixture    *fixture,
+              const char *id,
+              const char *text)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
+  g_autofree char *selector = g_strconcat ("#", id, NULL);
+  g_autofree char *value = g_strdup_printf ("document.querySelector('%s').value", selector);
+
+  person_clicks (view, selector);
+  wait_for_page (view, "document.activeElement.id", id);
+  focus_window (fixture->window);
+  person_types (view, text);
+  wait_for_page (view, value, text);
+}
+
 /* The tab and the bar */
 
 typedef struct
@@ -434,11 +452,7 @@ test_demonstrated (Fixture       *fixture,
   g_assert_false (state.done);
 
   /* The person: types an address, ticks the box, sends. */
-  person_clicks (view, "#email");
-  wait_for_page (view, "document.activeElement.id", "email");
-  focus_window (fixture->window);
-  person_types (view, "a@b.c");
-  wait_for_page (view, "document.querySelector('#email').value", "a@b.c");
+  person_fills (fixture, "email", "a@b.c");
   person_clicks (view, "#agree");
   wait_for_page (view, "String(document.querySelector('#agree').checked)", "true");
   person_clicks (view, "#send");
@@ -532,11 +546,7 @@ test_enter (Fixture       *fixture,
 
   call = start_demonstration (fixture, &state);
   g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
-  person_clicks (view, "#email");
-  wait_for_page (view, "document.activeElement.id", "email");
-  focus_window (fixture->window);
-  person_types (view, "x@y.z");
-  wait_for_page (view, "document.querySelector('#email').value", "x@y.z");
+  person_fills (fixture, "email", "x@y.z");
   XTestFakeKeyEvent (display, enter, True, CurrentTime);
   XTestFakeKeyEvent (display, enter, False, CurrentTime);
   XFlush (display);
@@ -571,11 +581,7 @@ test_password (Fixture       *fixture,
   call = start_demonstration (fixture, &state);
   g_assert_true (tw_demonstration_bar_start (fixture->bar, "sign in"));
 
-  person_clicks (view, "#pin");
-  wait_for_page (view, "document.activeElement.id", "pin");
-  focus_window (fixture->window);
-  person_types (view, "hunter2");
-  wait_for_page (view, "document.querySelector('#pin').value", "hunter2");
+  person_fills (fixture, "pin", "hunter2");
   person_clicks (view, "#agree");
   wait_for_steps (fixture->tab, 2);
   g_assert_true (tw_demonstration_bar_stop (fixture->bar));

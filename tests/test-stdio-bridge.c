@@ -334,20 +334,10 @@ request (Fixture    *f,
   return json_node_get_object (answer);
 }
 
-/* The object @member of @object, or NULL when it has none. */
-static JsonObject *
-object_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 static JsonObject *
 get_result (JsonObject *answer)
 {
-  JsonObject *error = object_member (answer, "error");
+  JsonObject *error = tw_json_get_object (answer, "error");
 
   if (error != NULL)
     g_error ("Expected a result, got the error %s",
@@ -360,7 +350,7 @@ static void
 assert_error (JsonObject *answer,
               int         code)
 {
-  JsonObject *error = object_member (answer, "error");
+  JsonObject *error = tw_json_get_object (answer, "error");
 
   g_assert_false (json_object_has_member (answer, "result"));
   g_assert_nonnull (error);
