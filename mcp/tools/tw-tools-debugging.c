@@ -11,6 +11,26 @@
 /* Tools for debugging a page in depth: its console, its network requests, and
  * HTTP requests with the workspace's cookies. */
 
+/* The first line of a listing of @what (a noun that takes an "s"): "No
+ * requests match.", "3 matching requests, oldest first." or, when only
+ * the newest @shown of @matched are listed, "The newest 50 of 120
+ * matching requests, oldest first." */
+static void
+append_matching (GString    *text,
+                 const char *what,
+                 guint       shown,
+                 gint64      matched)
+{
+  if (shown == 0)
+    g_string_append_printf (text, "No %ss match.", what);
+  else if (matched > shown)
+    g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching %ss, "
+                            "oldest first.", shown, matched, what);
+  else
+    g_string_append_printf (text, "%u matching %s%s, oldest first.", shown, what,
+                            shown == 1 ? "" : "s");
+}
+
 /* browser_console */
 
 static void
@@ -113,14 +133,8 @@ format_console (JsonObject *result)
     g_string_append_printf (text, "%" G_GINT64_FORMAT " new matching console message%s after "
                             "%" G_GINT64_FORMAT " ms, oldest first.",
                             matched, matched == 1 ? "" : "s", tw_json_get_int (result, "waitedMs", 0));
-  else if (n == 0)
-    g_string_append (text, "No console messages match.");
-  else if (matched > n)
-    g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching console "
-                            "messages, oldest first.", n, matched);
   else
-    g_string_append_printf (text, "%u matching console message%s, oldest first.",
-                            n, n == 1 ? "" : "s");
+    append_matching (text, "console message", n, matched);
 
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
 
@@ -311,13 +325,7 @@ format_network (JsonObject *result)
       guint n = requests != NULL ? json_array_get_length (requests) : 0;
       gint64 matched = tw_json_get_int (result, "matched", n);
 
-      if (n == 0)
-        g_string_append (text, "No requests match.");
-      else if (matched > n)
-        g_string_append_printf (text, "The newest %u of %" G_GINT64_FORMAT " matching requests, "
-                                "oldest first.", n, matched);
-      else
-        g_string_append_printf (text, "%u matching request%s, oldest first.", n, n == 1 ? "" : "s");
+      append_matching (text, "request", n, matched);
       tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
       for (guint i = 0; i < n; i++)
         append_request_line (text, json_array_get_object_element (requests, i));
