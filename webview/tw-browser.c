@@ -411,6 +411,9 @@ tw_browser_notify_agents (TwBrowser *self)
 static void
 tw_browser_init (TwBrowser *self)
 {
+  /* Before the first tab, so that closing tabs gives their memory back. */
+  tw_reclaim_tune_allocator ();
+
   self->tabs = g_list_store_new (TW_TYPE_BROWSER_TAB);
   self->activity = tw_activity_log_new (TW_ACTIVITY_LOG_DEFAULT_CAPACITY);
   self->downloads = tw_tab_downloads_new ();

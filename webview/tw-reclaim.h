@@ -12,4 +12,8 @@ G_BEGIN_DECLS
  * few times while the tab's web process winds down. */
 void tw_reclaim_after_close (void);
 
+/* Sets the allocator up to give back large blocks as soon as they are
+ * freed (see tw-reclaim.c). Called once, before the first tab. */
+void tw_reclaim_tune_allocator (void);
+
 G_END_DECLS
