@@ -6,6 +6,7 @@
 
 #include "tw-json.h"
 #include "tw-error.h"
+#include "tw-opaque-pixbuf.h"
 #include "tw-screenshot-marks.h"
 #include "tw-workspace-path.h"
 
@@ -88,8 +89,7 @@ encode_data_free (EncodeData *data)
   g_free (data);
 }
 
-/* Cropping, scaling and JPEG go through a pixbuf. Pages are opaque, so
- * the alpha that a memory texture carries is composited onto white. */
+/* Cropping, scaling and JPEG go through a pixbuf. */
 static GBytes *
 encode_pixbuf (EncodeData  *data,
                GError     **error)
@@ -97,14 +97,10 @@ encode_pixbuf (EncodeData  *data,
   GdkTexture *texture = data->texture;
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize) width * 4;
-  g_autofree guchar *pixels = g_malloc (stride * height);
   g_autoptr(GdkPixbuf) pixbuf = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
   GdkPixbuf *out;
   int x0 = 0, y0 = 0, w = width, h = height;
-  int out_stride;
-  guchar *out_pixels;
   g_autofree char *quality = NULL;
   char *buffer = NULL;
   gsize size = 0;
@@ -120,26 +116,7 @@ encode_pixbuf (EncodeData  *data,
   if (data->max_height > 0 && h > data->max_height)
     h = data->max_height;
 
-  /* GDK_MEMORY_DEFAULT is B, G, R, A (premultiplied) in memory. */
-  gdk_texture_download (texture, pixels, stride);
-  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, w, h);
-  out_stride = gdk_pixbuf_get_rowstride (pixbuf);
-  out_pixels = gdk_pixbuf_get_pixels (pixbuf);
-  for (int y = 0; y < h; y++)
-    {
-      const guchar *in = pixels + (gsize) (y0 + y) * stride + (gsize) x0 * 4;
-      guchar *o = out_pixels + (gsize) y * out_stride;
-
-      for (int x = 0; x < w; x++, in += 4, o += 3)
-        {
-          int white = 255 - in[3];
-
-          o[0] = (guchar) MIN (255, in[2] + white);
-          o[1] = (guchar) MIN (255, in[1] + white);
-          o[2] = (guchar) MIN (255, in[0] + white);
-        }
-    }
-
+  pixbuf = tw_opaque_pixbuf_new_from_texture (texture, x0, y0, w, h);
   out = pixbuf;
   if (data->max_width > 0 && w > data->max_width)
     {

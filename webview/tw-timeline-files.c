@@ -3,6 +3,8 @@
 
 #include "tw-timeline-private.h"
 
+#include "tw-opaque-pixbuf.h"
+
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
 
@@ -19,31 +21,13 @@ _tw_timeline_write_image (GdkTexture *texture,
 {
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize) width * 4;
-  g_autofree guchar *pixels = g_malloc (stride * height);
   g_autoptr(GdkPixbuf) pixbuf = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
   int out_width = MIN (width, TW_TIMELINE_IMAGE_WIDTH);
   int out_height = MAX (1, (int) ((gint64) height * out_width / MAX (1, width)));
   GStatBuf st;
 
-  /* B, G, R, A premultiplied in memory; pages are opaque. */
-  gdk_texture_download (texture, pixels, stride);
-  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, width, height);
-  for (int y = 0; y < height; y++)
-    {
-      const guchar *in = pixels + (gsize) y * stride;
-      guchar *out = gdk_pixbuf_get_pixels (pixbuf) + (gsize) y * gdk_pixbuf_get_rowstride (pixbuf);
-
-      for (int x = 0; x < width; x++, in += 4, out += 3)
-        {
-          int white = 255 - in[3];
-
-          out[0] = (guchar) MIN (255, in[2] + white);
-          out[1] = (guchar) MIN (255, in[1] + white);
-          out[2] = (guchar) MIN (255, in[0] + white);
-        }
-    }
+  pixbuf = tw_opaque_pixbuf_new_from_texture (texture, 0, 0, width, height);
   scaled = gdk_pixbuf_scale_simple (pixbuf, out_width, out_height, GDK_INTERP_BILINEAR);
   if (!gdk_pixbuf_save (scaled, path, "jpeg", NULL, "quality", IMAGE_QUALITY, NULL))
     return 0;
