@@ -45,5 +45,20 @@ gboolean  _tw_page_poll_cancelled   (TwPagePoll     *poll,
 /* Once a look at the page has answered: FALSE when the poll is over and
  * the answer is for nobody. */
 gboolean  _tw_page_poll_look_done   (TwPagePoll     *poll);
+/* Looks at the page once, the runtime function @function_name with
+ * @args, unless a look is in flight; @callback gets a reference on @task
+ * and calls _tw_page_poll_look_finish(). */
+void      _tw_page_poll_look        (TwPagePoll          *poll,
+                                     GTask               *task,
+                                     const char          *function_name,
+                                     JsonObject          *args,
+                                     guint                timeout_ms,
+                                     GAsyncReadyCallback  callback);
+/* FALSE when the poll is over and the answer is for nobody; else TRUE,
+ * with *@answer the page's answer, or NULL and @error set. */
+gboolean  _tw_page_poll_look_finish (TwPagePoll     *poll,
+                                     GAsyncResult   *result,
+                                     JsonNode      **answer,
+                                     GError        **error);
 
 G_END_DECLS

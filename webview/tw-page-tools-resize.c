@@ -85,8 +85,7 @@ resize_check_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *answer;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (!_tw_page_poll_look_done (&data->poll))
+  if (!_tw_page_poll_look_finish (&data->poll, result, &node, &error))
     return;
 
   if (node == NULL)
@@ -144,15 +143,8 @@ resize_poll_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  if (!data->poll.check_in_flight)
-    {
-      data->poll.check_in_flight = TRUE;
-      tw_page_runtime_call_with_timeout_async (data->poll.runtime, "pageState.viewportSize", NULL,
-                                               RESIZE_CONFIRM_TIMEOUT_MS,
-                                               data->poll.check_cancellable,
-                                               resize_check_cb,
-                                               g_object_ref (task));
-    }
+  _tw_page_poll_look (&data->poll, task, "pageState.viewportSize", NULL, RESIZE_CONFIRM_TIMEOUT_MS,
+                      resize_check_cb);
 
   return G_SOURCE_CONTINUE;
 }

@@ -224,8 +224,7 @@ wait_check_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonObject *answer;
 
-  node = tw_page_runtime_call_finish (TW_PAGE_RUNTIME (object), result, &error);
-  if (!_tw_page_poll_look_done (&data->poll))
+  if (!_tw_page_poll_look_finish (&data->poll, result, &node, &error))
     return;
 
   data->n_checks++;
@@ -395,15 +394,9 @@ wait_check_text (GTask *task)
       json_object_set_string_member (args, "text", data->text);
     }
 
-  data->poll.check_in_flight = TRUE;
-  tw_page_runtime_call_with_timeout_async (data->poll.runtime,
-                                           data->condition != NULL ? "wait.check"
-                                                                   : "pageState.findText",
-                                           args,
-                                           WAIT_CHECK_TIMEOUT_MS,
-                                           data->poll.check_cancellable,
-                                           wait_check_cb,
-                                           g_object_ref (task));
+  _tw_page_poll_look (&data->poll, task,
+                      data->condition != NULL ? "wait.check" : "pageState.findText",
+                      args, WAIT_CHECK_TIMEOUT_MS, wait_check_cb);
 }
 
 static gboolean

@@ -108,3 +108,38 @@ _tw_page_poll_look_done (TwPagePoll *poll)
   poll->check_in_flight = FALSE;
   return TRUE;
 }
+
+void
+_tw_page_poll_look (TwPagePoll          *poll,
+                    GTask               *task,
+                    const char          *function_name,
+                    JsonObject          *args,
+                    guint                timeout_ms,
+                    GAsyncReadyCallback  callback)
+{
+  if (poll->check_in_flight)
+    return;
+
+  poll->check_in_flight = TRUE;
+  tw_page_runtime_call_with_timeout_async (poll->runtime, function_name, args, timeout_ms,
+                                           poll->check_cancellable, callback,
+                                           g_object_ref (task));
+}
+
+gboolean
+_tw_page_poll_look_finish (TwPagePoll    *poll,
+                           GAsyncResult  *result,
+                           JsonNode     **answer,
+                           GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) node = tw_page_runtime_call_finish (poll->runtime, result, &local_error);
+
+  if (!_tw_page_poll_look_done (poll))
+    return FALSE;
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  *answer = g_steal_pointer (&node);
+  return TRUE;
+}
