@@ -112,3 +112,29 @@ tw_script_page_world_call (const char *path,
                           announce ? "true" : "false",
                           tw_script_get ("/io/github/tabwright/Tabwright/page-world/each-frame.js"));
 }
+
+void
+tw_script_set_page_world_start (WebKitUserContentManager  *manager,
+                                WebKitUserScript         **script,
+                                const char                *path,
+                                const char                *state_json)
+{
+  g_autofree char *start = NULL;
+
+  g_return_if_fail (WEBKIT_IS_USER_CONTENT_MANAGER (manager));
+  g_return_if_fail (script != NULL);
+  g_return_if_fail (path != NULL);
+
+  if (*script != NULL)
+    {
+      webkit_user_content_manager_remove_script (manager, *script);
+      g_clear_pointer (script, webkit_user_script_unref);
+    }
+  if (state_json == NULL)
+    return;
+
+  start = tw_script_page_world_call (path, state_json, FALSE);
+  *script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                    WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+  webkit_user_content_manager_add_script (manager, *script);
+}

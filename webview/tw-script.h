@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <webkit/webkit.h>
 
 G_BEGIN_DECLS
 
@@ -33,5 +33,13 @@ char       *tw_script_expand (const char *script,
 char       *tw_script_page_world_call (const char *path,
                                        const char *state_json,
                                        gboolean    announce);
+
+/* Every next document of @manager's views, in all its frames, starts with
+ * that call (announce FALSE) in place of *@script, the user script the
+ * state had so far; with @state_json NULL none does. */
+void        tw_script_set_page_world_start (WebKitUserContentManager  *manager,
+                                            WebKitUserScript         **script,
+                                            const char                *path,
+                                            const char                *state_json);
 
 G_END_DECLS

@@ -298,17 +298,8 @@ set_media_script (WebKitWebView *view,
                   PageState     *state,
                   const char    *state_json)
 {
-  WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
-  g_autofree char *start = tw_script_page_world_call (MEDIA_SCRIPT_RESOURCE, state_json, FALSE);
-
-  if (state->media_script != NULL)
-    {
-      webkit_user_content_manager_remove_script (manager, state->media_script);
-      g_clear_pointer (&state->media_script, webkit_user_script_unref);
-    }
-  state->media_script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-                                                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
-  webkit_user_content_manager_add_script (manager, state->media_script);
+  tw_script_set_page_world_start (webkit_web_view_get_user_content_manager (view),
+                                  &state->media_script, MEDIA_SCRIPT_RESOURCE, state_json);
 }
 
 static void
@@ -409,19 +400,8 @@ set_page_state (GTask *task)
 
   state_json = g_strdup_printf ("{\"offline\": %s, \"touch\": %s}", state->offline ? "true" : "false",
                                 state->device != NULL ? "true" : "false");
-  if (state->script != NULL)
-    {
-      webkit_user_content_manager_remove_script (manager, state->script);
-      g_clear_pointer (&state->script, webkit_user_script_unref);
-    }
-  if (state->offline || state->device != NULL)
-    {
-      g_autofree char *start = tw_script_page_world_call (PAGE_SCRIPT_RESOURCE, state_json, FALSE);
-
-      state->script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-                                              WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
-      webkit_user_content_manager_add_script (manager, state->script);
-    }
+  tw_script_set_page_world_start (manager, &state->script, PAGE_SCRIPT_RESOURCE,
+                                  state->offline || state->device != NULL ? state_json : NULL);
 
   /* The page shown learns it now, with the events a browser fires. */
   script = tw_script_page_world_call (PAGE_SCRIPT_RESOURCE, state_json, TRUE);

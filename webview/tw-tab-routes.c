@@ -485,11 +485,6 @@ publish_script (GTask *task)
                                G_CALLBACK (route_message_cb), view, 0);
       routes->handler = TRUE;
     }
-  if (routes->script != NULL)
-    {
-      webkit_user_content_manager_remove_script (manager, routes->script);
-      g_clear_pointer (&routes->script, webkit_user_script_unref);
-    }
   if (routes->world_script != NULL)
     {
       webkit_user_content_manager_remove_script (manager, routes->world_script);
@@ -507,14 +502,8 @@ publish_script (GTask *task)
     }
   webkit_web_view_evaluate_javascript (view, world_call, -1, TW_WEB_EXTENSION_ROUTES_WORLD, "tabwright-routes-world.js",
                                        NULL, NULL, NULL);
-  if (routes->routes->len > 0)
-    {
-      g_autofree char *start = tw_script_page_world_call (ROUTES_RESOURCE, json, FALSE);
-
-      routes->script = webkit_user_script_new (start, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-                                               WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
-      webkit_user_content_manager_add_script (manager, routes->script);
-    }
+  tw_script_set_page_world_start (manager, &routes->script, ROUTES_RESOURCE,
+                                  routes->routes->len > 0 ? json : NULL);
   webkit_web_view_evaluate_javascript (view, live, -1, NULL, "tabwright-routes.js",
                                        g_task_get_cancellable (task), page_told_cb, task);
 }
