@@ -114,6 +114,20 @@ finish_fetch (GTask *task)
   g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
 }
 
+static void read_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data);
+
+/* The body is read a chunk at a time, up to TW_TAB_FETCH_MAX_BODY_BYTES. */
+static void
+read_next_chunk (GTask *task)
+{
+  Fetch *fetch = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (fetch->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   g_task_get_cancellable (task), read_cb, g_object_ref (task));
+}
+
 static void
 read_cb (GObject      *object,
          GAsyncResult *result,
@@ -147,8 +161,7 @@ read_cb (GObject      *object,
       return;
     }
 
-  g_input_stream_read_bytes_async (fetch->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), read_cb, g_object_ref (task));
+  read_next_chunk (task);
 }
 
 static void
@@ -168,8 +181,7 @@ sent_cb (GObject      *object,
       return;
     }
 
-  g_input_stream_read_bytes_async (fetch->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), read_cb, g_object_ref (task));
+  read_next_chunk (task);
 }
 
 static void
