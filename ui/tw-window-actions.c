@@ -320,11 +320,11 @@ flash_done_cb (GObject      *object,
     tw_window_add_toast (self, _("That element is no longer on the page"));
 }
 
-/* A step of the timeline asks for its tab. */
-void
-_tw_window_feed_show_tab_cb (TwWindow       *self,
-                             const char     *browser_id,
-                             TwActivityFeed *feed)
+/* Selects the tab @browser_id, or says that it was closed: the tab, or
+ * NULL. */
+static TwBrowserTab *
+show_tab_by_id (TwWindow   *self,
+                const char *browser_id)
 {
   TwBrowserTab *tab = browser_id != NULL ? tw_browser_lookup_tab (self->browser, browser_id) : NULL;
 
@@ -333,11 +333,21 @@ _tw_window_feed_show_tab_cb (TwWindow       *self,
       g_autofree char *message = g_strdup_printf (_("Tab %s was closed"), browser_id);
 
       tw_window_add_toast (self, message);
-      return;
+      return NULL;
     }
 
   select_tab (self, tab);
-  gtk_window_present (GTK_WINDOW (self));
+  return tab;
+}
+
+/* A step of the timeline asks for its tab. */
+void
+_tw_window_feed_show_tab_cb (TwWindow       *self,
+                             const char     *browser_id,
+                             TwActivityFeed *feed)
+{
+  if (show_tab_by_id (self, browser_id) != NULL)
+    gtk_window_present (GTK_WINDOW (self));
 }
 
 void
@@ -353,18 +363,8 @@ _tw_window_feed_entry_activated_cb (TwWindow        *self,
   if (browser_id == NULL)
     return;
 
-  tab = tw_browser_lookup_tab (self->browser, browser_id);
-  if (tab == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("Tab %s was closed"), browser_id);
-
-      tw_window_add_toast (self, message);
-      return;
-    }
-
-  select_tab (self, tab);
-
-  if (ref == NULL)
+  tab = show_tab_by_id (self, browser_id);
+  if (tab == NULL || ref == NULL)
     return;
 
   {
