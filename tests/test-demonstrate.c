@@ -30,7 +30,6 @@
 
 static const TwCaller ada = { "agent-ada", "Ada", 0 };
 
-static SoupServer *server;
 static char *base_url;
 /* The bodies of the forms the server received, oldest first. */
 static GPtrArray *posted;
@@ -629,15 +628,21 @@ test_bad_input (Fixture       *fixture,
   }
 }
 
+static const TwTestFixtureCase demonstrate_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/ui/teach/demonstrate/demonstrated", test_demonstrated),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/demonstrate/discarded", test_discarded),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/demonstrate/enter", test_enter),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/demonstrate/password", test_password),
+  TW_TEST_FIXTURE_CASE ("/ui/teach/demonstrate/bad-input", test_bad_input),
+};
+
 int
 main (int   argc,
       char *argv[])
 {
   int ret;
 
-  g_test_init (&argc, &argv, NULL);
-  gtk_init ();
-  adw_init ();
+  tw_test_init_gtk (&argc, &argv, adw_init);
   /* The bars over the tab appear at once, so the page stays where the
    * person's pointer aims. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
@@ -649,23 +654,8 @@ main (int   argc,
     }
 
   posted = g_ptr_array_new_with_free_func (g_free);
-  server = tw_test_server_new (serve, &base_url);
-
-  g_test_add ("/ui/teach/demonstrate/demonstrated", Fixture, NULL,
-              fixture_set_up, test_demonstrated, fixture_tear_down);
-  g_test_add ("/ui/teach/demonstrate/discarded", Fixture, NULL,
-              fixture_set_up, test_discarded, fixture_tear_down);
-  g_test_add ("/ui/teach/demonstrate/enter", Fixture, NULL,
-              fixture_set_up, test_enter, fixture_tear_down);
-  g_test_add ("/ui/teach/demonstrate/password", Fixture, NULL,
-              fixture_set_up, test_password, fixture_tear_down);
-  g_test_add ("/ui/teach/demonstrate/bad-input", Fixture, NULL,
-              fixture_set_up, test_bad_input, fixture_tear_down);
-
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_clear_pointer (&base_url, g_free);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, demonstrate_cases, fixture_set_up, fixture_tear_down);
+  ret = tw_test_run_with_server (serve, &base_url);
   g_clear_pointer (&posted, g_ptr_array_unref);
 
   return ret;

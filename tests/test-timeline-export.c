@@ -59,7 +59,7 @@ serve_cb (SoupServerMessage *msg,
 
 /* Runs @tool as Ada with the arguments made from the format that follows;
  * it must succeed. */
-#define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &ada, (tool), __VA_ARGS__)
+#define call_ok(browser, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &ada, (tool), __VA_ARGS__)
 
 static gboolean
 nothing_pending (gpointer data)
@@ -374,14 +374,46 @@ pixel_near (Frame      *frame,
          ABS ((int) p[2] - (int) want[2]) <= 48;
 }
 
-static void
-test_export (void)
+/* A workspace's browser whose tool calls a timeline records, in a data
+ * folder of its own. */
+typedef struct
 {
-  g_autofree char *data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
-  g_autofree char *timeline_dir = g_build_filename (data_dir, "timeline", NULL);
-  g_autofree char *folder = g_build_filename (data_dir, "shared", "export", NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (data_dir, data_dir);
-  g_autoptr(TwTimeline) timeline = tw_timeline_new (browser, timeline_dir);
+  char       *data_dir;
+  TwBrowser  *browser;
+  TwTimeline *timeline;
+} Recording;
+
+static void
+recording_set_up (Recording     *recording,
+                  gconstpointer  data)
+{
+  g_autofree char *timeline_dir = NULL;
+
+  recording->data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
+  timeline_dir = g_build_filename (recording->data_dir, "timeline", NULL);
+  recording->browser = tw_browser_new (recording->data_dir, recording->data_dir);
+  recording->timeline = tw_timeline_new (recording->browser, timeline_dir);
+  tw_timeline_set_max_bytes (recording->timeline, 10 * 1024 * 1024);
+}
+
+static void
+recording_tear_down (Recording     *recording,
+                     gconstpointer  data)
+{
+  tw_browser_close_all (recording->browser);
+  g_clear_object (&recording->timeline);
+  g_clear_object (&recording->browser);
+  tw_test_remove_tree (recording->data_dir);
+  g_clear_pointer (&recording->data_dir, g_free);
+}
+
+static void
+test_export (Recording     *recording,
+             gconstpointer  user_data)
+{
+  TwBrowser *browser = recording->browser;
+  TwTimeline *timeline = recording->timeline;
+  g_autofree char *folder = g_build_filename (recording->data_dir, "shared", "export", NULL);
   g_autoptr(JsonObject) opened = NULL;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(JsonObject) clicked = NULL;
@@ -410,7 +442,6 @@ test_export (void)
   guint pictures = 0;
   gssize n;
 
-  tw_timeline_set_max_bytes (timeline, 10 * 1024 * 1024);
   /* Ada is an agent of the workspace: she has a colour and a mark. */
   tw_browser_add_agent (browser, ada.agent_id, ada.agent_name);
   page_url = g_strdup_printf ("%s/", base_url);
@@ -550,35 +581,23 @@ test_export (void)
     g_assert_cmpuint (with_pointer, >=, 1);
     g_assert_cmpuint (without, >=, 1);
   }
-
-  tw_browser_close_all (browser);
-  g_clear_object (&timeline);
-  g_clear_object (&browser);
-  tw_test_remove_tree (data_dir);
 }
 
 /* A session without calls is not found, and nothing is written. */
 static void
-test_export_nothing (void)
+test_export_nothing (Recording     *recording,
+                     gconstpointer  data)
 {
-  g_autofree char *data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
-  g_autofree char *timeline_dir = g_build_filename (data_dir, "timeline", NULL);
-  g_autofree char *folder = g_build_filename (data_dir, "export", NULL);
-  g_autoptr(TwBrowser) browser = tw_browser_new (data_dir, data_dir);
-  g_autoptr(TwTimeline) timeline = tw_timeline_new (browser, timeline_dir);
+  TwTimeline *timeline = recording->timeline;
+  g_autofree char *folder = g_build_filename (recording->data_dir, "export", NULL);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  tw_timeline_set_max_bytes (timeline, 10 * 1024 * 1024);
   tw_timeline_export_async (timeline, "nobody", NULL, folder, NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (60000, "the export");
   g_assert_cmpint (tw_timeline_export_finish (timeline, result, &error), ==, -1);
   g_assert_nonnull (error);
   g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
-
-  g_clear_object (&timeline);
-  g_clear_object (&browser);
-  tw_test_remove_tree (data_dir);
 }
 
 /* Lines of older versions say nothing of the action: they read back, and
@@ -638,8 +657,10 @@ main (int   argc,
   if (g_str_has_suffix (base_url, "/"))
     base_url[strlen (base_url) - 1] = '\0';
 
-  g_test_add_func ("/timeline-export/export", test_export);
-  g_test_add_func ("/timeline-export/nothing", test_export_nothing);
+  g_test_add ("/timeline-export/export", Recording, NULL,
+              recording_set_up, test_export, recording_tear_down);
+  g_test_add ("/timeline-export/nothing", Recording, NULL,
+              recording_set_up, test_export_nothing, recording_tear_down);
   g_test_add_func ("/timeline-export/older-lines", test_older_lines);
 
   ret = g_test_run ();
