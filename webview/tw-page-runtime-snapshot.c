@@ -189,15 +189,16 @@ snapshot_cb (GObject      *object,
 
   if (json_object_has_member (reply, "walkMs"))
     g_debug ("Snapshot of %" G_GINT64_FORMAT " elements (%" G_GINT64_FORMAT " taken again%s), %"
-             G_GINT64_FORMAT " lines: %" G_GINT64_FORMAT " ms reading, %" G_GINT64_FORMAT
-             " ms writing, %" G_GINT64_FORMAT " ms for the diff and the reply, %.1f ms in the "
-             "page in all%s",
+             G_GINT64_FORMAT " lines: %" G_GINT64_FORMAT " ms reading (%.1f ms for what changed), %"
+             G_GINT64_FORMAT " ms writing, %" G_GINT64_FORMAT " ms for the diff and the reply, "
+             "%.1f ms in the page in all%s",
              json_object_get_int_member_with_default (reply, "elements", 0),
              json_object_get_int_member_with_default (reply, "reused", 0),
              json_object_get_boolean_member_with_default (reply, "cached", FALSE)
                ? ", unchanged page" : "",
              json_object_get_int_member_with_default (reply, "lines", 0),
              json_object_get_int_member_with_default (reply, "walkMs", 0),
+             json_object_get_double_member_with_default (reply, "prepMs", 0),
              json_object_get_int_member_with_default (reply, "printMs", 0),
              json_object_get_int_member_with_default (reply, "diffMs", 0),
              json_object_get_double_member_with_default (reply, "runMs", 0),

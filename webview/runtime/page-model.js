@@ -59,11 +59,12 @@ const PageModel = {
   // with their state when last walked (controls[i] was in state states[i]).
   roots: new Set(),
   controls: [],
+  kinds: [],
   states: [],
   sheets: '',
   // What the last record() found, kept while no element came, went or
-  // changed an attribute and no root was added: the controls, and the
-  // elements that take names from elsewhere.
+  // changed an attribute and no root was added: the controls with the kind
+  // of state each shows, and the elements that take names from elsewhere.
   found: null,
   // Counts the changes of roots, so that found knows it is stale.
   rootsChanged: 0,
@@ -92,6 +93,17 @@ const PageModel = {
   kept: new WeakMap(),
   // Element → the walk from which the kept parts of its subtree are void.
   stamps: new WeakMap(),
+  // Element → how the last walk of its children laid out what each child
+  // produced (see Snapshot.walkLaidOut), kept apart from `kept` so that a
+  // change under one child voids the element's kept part but not this.
+  layouts: new WeakMap(),
+  // Element with a layout → its children (DOM children, text nodes among
+  // them) that a change has reached since the layout was made, which a
+  // walk from the layout walks anew; null past MAX_DIRTY_KIDS, when all
+  // are. They gather until a walk lays the element out again, so they do
+  // not depend on every walk in between having reached the element.
+  dirtyKids: new WeakMap(),
+  MAX_DIRTY_KIDS: 16,
   // The number of the current walk, and the first walk whose kept parts
   // are valid at all.
   gen: 0,
@@ -172,19 +184,46 @@ const PageModel = {
 
   // What a snapshot shows of a control's state that no mutation records:
   // the rest (disabled, a value attribute, the options) are attributes and
-  // elements.
-  controlState (el) {
+  // elements. The kind of state a control has (KIND_*) changes only with
+  // its attributes (type, multiple), so it is found once, and the check of
+  // a page's thousands of controls reads one or two properties of each.
+  KIND_CHECK: 0,
+  KIND_SELECT: 1,
+  KIND_MULTIPLE: 2,
+  KIND_VALUE: 3,
+
+  controlKind (el) {
     const tag = el.localName;
-    if (tag === 'select') {
-      return el.multiple ? 'm' + Array.from(el.selectedOptions, (o) => o.index).join(',')
-        : el.selectedIndex;
-    }
+    if (tag === 'select')
+      return el.multiple ? PageModel.KIND_MULTIPLE : PageModel.KIND_SELECT;
     if (tag === 'input') {
       const type = el.type;
       if (type === 'checkbox' || type === 'radio')
-        return (el.checked ? 1 : 0) + (el.indeterminate ? 2 : 0);
+        return PageModel.KIND_CHECK;
     }
-    return el.value;
+    return PageModel.KIND_VALUE;
+  },
+
+  controlState (el, kind) {
+    switch (kind) {
+    case 0:
+      return (el.checked ? 1 : 0) + (el.indeterminate ? 2 : 0);
+    case 1:
+      return el.selectedIndex;
+    case 2:
+      return 'm' + Array.from(el.selectedOptions, (o) => o.index).join(',');
+    default:
+      return el.value;
+    }
+  },
+
+  // Whether every control is in the state it was in when last recorded.
+  sameStates (controls, kinds, states) {
+    for (let i = 0; i < controls.length; i++) {
+      if (PageModel.controlState(controls[i], kinds[i]) !== states[i])
+        return false;
+    }
+    return true;
   },
 
   // The form controls of the watched roots with their states, and the
@@ -198,29 +237,36 @@ const PageModel = {
     if (PageModel.structureDirty || found === null ||
         found.rootsChanged !== PageModel.rootsChanged) {
       const controls = [];
+      const kinds = [];
       const dependents = [];
       for (const root of PageModel.roots) {
         if (!root.isConnected && root.nodeType !== 9)
           continue;
-        for (const el of root.querySelectorAll('input, select, textarea'))
+        for (const el of root.querySelectorAll('input, select, textarea')) {
           controls.push(el);
+          kinds.push(PageModel.controlKind(el));
+        }
         for (const el of root.querySelectorAll(PageModel.DEPENDENTS))
           dependents.push(el);
       }
-      found = PageModel.found = { controls, dependents, rootsChanged: PageModel.rootsChanged };
+      found = PageModel.found = {
+        controls, kinds, dependents, rootsChanged: PageModel.rootsChanged,
+      };
       PageModel.structureDirty = false;
     }
     const controls = found.controls;
+    const kinds = found.kinds;
     const states = new Array(controls.length);
     for (let i = 0; i < controls.length; i++)
-      states[i] = PageModel.controlState(controls[i]);
+      states[i] = PageModel.controlState(controls[i], kinds[i]);
     let sheets = '';
     for (const root of PageModel.roots) {
       if (root.isConnected || root.nodeType === 9)
         sheets += PageModel.sheetsOf(root) + ';';
     }
     return {
-      controls, states, dependents: found.dependents, sheets, rootsChanged: PageModel.rootsChanged,
+      controls, kinds, states, dependents: found.dependents, sheets,
+      rootsChanged: PageModel.rootsChanged,
     };
   },
 
@@ -266,13 +312,7 @@ const PageModel = {
       return false;
     // No mutation since the last walk, so no control came or went: the
     // ones it recorded are the page's, and only their states can differ.
-    const controls = PageModel.controls;
-    const states = PageModel.states;
-    for (let i = 0; i < controls.length; i++) {
-      if (PageModel.controlState(controls[i]) !== states[i])
-        return false;
-    }
-    return true;
+    return PageModel.sameStates(PageModel.controls, PageModel.kinds, PageModel.states);
   },
 
   // Whether a record has the controls and states of the last walk.
@@ -308,6 +348,7 @@ const PageModel = {
     if (!sameState || focused !== PageModel.focused)
       PageModel.clean.clear();
     PageModel.controls = now.controls;
+    PageModel.kinds = now.kinds;
     PageModel.states = now.states;
     PageModel.sheets = now.sheets;
     PageModel.focused = focused;
@@ -427,6 +468,18 @@ const PageModel = {
         PageModel.chain(n.assignedSlot);
       }
       let p = n.parentNode;
+      if (p !== null && p.nodeType === 1 && PageModel.layouts.has(p)) {
+        // Past a few changed children, all of them are walked (null).
+        const kids = PageModel.dirtyKids.get(p);
+        if (kids === undefined)
+          PageModel.dirtyKids.set(p, [n]);
+        else if (kids !== null && !kids.includes(n)) {
+          if (kids.length < PageModel.MAX_DIRTY_KIDS)
+            kids.push(n);
+          else
+            PageModel.dirtyKids.set(p, null);
+        }
+      }
       if (p !== null && p.nodeType === 11)
         p = p.host;
       else if (p !== null && p.nodeType === 9) {

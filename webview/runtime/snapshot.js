@@ -116,6 +116,7 @@ const Snapshot = {
       ctx.keep = pageWide ? PageModel.kept : null;
       ctx.stamp = 0;
       ctx.reuse = pageWide && PageModel.prepare(doc, args.noCache !== true);
+      ctx.prepared = Base.now();
       ctx.reused = 0;
       const done = Snapshot.walkAndPrint(ctx, args, budget);
       lines = done.lines;
@@ -155,6 +156,8 @@ const Snapshot = {
     reply.cached = cached;
     reply.incremental = ctx.reuse === true;
     reply.reused = ctx.reused || 0;
+    // The model's look at what changed, then the walk.
+    reply.prepMs = Math.round(((ctx.prepared || ctx.start) - ctx.start) * 10) / 10;
     reply.walkMs = Math.round(walked - ctx.start);
     reply.printMs = Math.round(compared - walked);
     // The diff, when asked for, and the reply.
@@ -187,7 +190,9 @@ const Snapshot = {
     }
 
     const walked = Base.now();
-    const out = { lines: [], size: 0, full: false, late: false, deadline: ctx.start + budget };
+    const out = {
+      lines: [], size: 0, full: false, late: false, deadline: ctx.start + budget, copies: 0,
+    };
     if (ctx.interactive)
       items = Snapshot.interactiveOnly(items);
     // An incremental walk prints the parts it took again as they were
@@ -195,6 +200,8 @@ const Snapshot = {
     // state read while printing that the page model does not follow).
     ctx.printedBefore = ctx.reuse === true ? Snapshot.printed : null;
     ctx.printedNow = ctx.keep ? new WeakMap() : null;
+    ctx.optionLists = new Map();
+    ctx.optionUses = ctx.printedNow !== null ? [] : undefined;
     ctx.focusedBefore = Snapshot.printedFocus;
     ctx.nearFocus = new Set();
     if (ctx.printedBefore !== null) {
@@ -361,6 +368,10 @@ const Snapshot = {
       const kids = Dom.children(el);
       for (let i = 0; i < kids.length && !ctx.cut; i++)
         Snapshot.walkChild(ctx, kids[i], out, depth, frameDepth, modal, textShown, skip);
+    } else if (root === null && ctx.keep && el.childElementCount >= Snapshot.LAYOUT_MIN) {
+      if (!ctx.reuse ||
+          !Snapshot.walkLaidOut(ctx, el, out, depth, frameDepth, modal, textShown, skip))
+        Snapshot.walkAndLayOut(ctx, el, out, depth, frameDepth, modal, textShown, skip);
     } else {
       // Sibling links rather than an array: this loop runs for every
       // element of the page.
@@ -369,6 +380,120 @@ const Snapshot = {
         Snapshot.walkChild(ctx, c, out, depth, frameDepth, modal, textShown, skip);
     }
     ctx.fast = fast;
+  },
+
+  // A wide element (a table body, a long list) keeps, in the page model,
+  // where the items of each of its children lie among what its children
+  // produced (the layout), so that after a change under a few of them the
+  // walk takes the rest from there without visiting them: the cost of the
+  // walk follows the change, not the width of the page.
+  LAYOUT_MIN: 8,
+
+  walkAndLayOut (ctx, el, out, depth, frameDepth, modal, textShown, skip) {
+    const start = out.length;
+    const visited = ctx.visited;
+    const kids = [];
+    // from[i]: where child i's items start, seen[i]: the elements visited
+    // before it; both relative to the element's, with the totals last.
+    const from = [];
+    const seen = [];
+    for (let c = el.firstChild; c !== null && !ctx.cut; c = c.nextSibling) {
+      kids.push(c);
+      from.push(out.length - start);
+      seen.push(ctx.visited - visited);
+      Snapshot.walkChild(ctx, c, out, depth, frameDepth, modal, textShown, skip);
+    }
+    from.push(out.length - start);
+    seen.push(ctx.visited - visited);
+    Snapshot.layOut(ctx, el, out, start, kids, from, seen, depth, frameDepth, modal, textShown,
+                    skip);
+  },
+
+  layOut (ctx, el, out, start, kids, from, seen, depth, frameDepth, modal, textShown, skip) {
+    if (ctx.cut || ctx.deep || ctx.remote)
+      return;
+    PageModel.layouts.set(el, {
+      gen: PageModel.gen, kids, from, seen, items: out.slice(start), depth, frameDepth,
+      fast: ctx.fast, label: ctx.labelDepth, modal, textShown, skip,
+    });
+    PageModel.dirtyKids.delete(el);
+  },
+
+  // The children of el from its layout, walking again only the children
+  // that a change since lies under (PageModel.dirtyKids); false when the
+  // layout is not what a walk would produce now.
+  walkLaidOut (ctx, el, out, depth, frameDepth, modal, textShown, skip) {
+    const layout = PageModel.layouts.get(el);
+    if (layout === undefined)
+      return false;
+    const dirty = PageModel.dirtyKids.get(el);
+    if (dirty === null || layout.gen < ctx.stamp || layout.gen < PageModel.floor ||
+        layout.depth !== depth || layout.frameDepth !== frameDepth || layout.fast !== ctx.fast ||
+        layout.label !== ctx.labelDepth || layout.modal !== modal ||
+        layout.textShown !== textShown || layout.skip !== skip)
+      return false;
+    const kids = layout.kids;
+    const redo = [];
+    if (dirty !== undefined) {
+      for (const n of dirty) {
+        const i = kids.indexOf(n);
+        if (i < 0)
+          return false;
+        redo.push(i);
+      }
+      redo.sort((a, b) => a - b);
+    }
+    const items = layout.items;
+    const from = layout.from;
+    const seen = layout.seen;
+    const n = kids.length;
+    const start = out.length;
+    // Lengths and visits of the children walked again, in order.
+    const grew = [];
+    const more = [];
+    let next = 0;
+    let clean = seen[n];
+    for (const d of redo) {
+      for (let i = from[next]; i < from[d]; i++)
+        out.push(items[i]);
+      const before = out.length;
+      const visited = ctx.visited;
+      Snapshot.walkChild(ctx, kids[d], out, depth, frameDepth, modal, textShown, skip);
+      if (ctx.cut)
+        return true;
+      grew.push(out.length - before - (from[d + 1] - from[d]));
+      more.push(ctx.visited - visited - (seen[d + 1] - seen[d]));
+      clean -= seen[d + 1] - seen[d];
+      next = d + 1;
+    }
+    for (let i = from[next]; i < from[n]; i++)
+      out.push(items[i]);
+    ctx.visited += clean;
+    ctx.reused += clean;
+
+    // The new layout: offsets past a child walked again move by what it
+    // grew.
+    let newFrom = from;
+    let newSeen = seen;
+    if (grew.some((g) => g !== 0) || more.some((m) => m !== 0)) {
+      newFrom = from.slice();
+      newSeen = seen.slice();
+      let g = 0;
+      let m = 0;
+      let r = 0;
+      for (let i = 0; i <= n; i++) {
+        while (r < redo.length && redo[r] < i) {
+          g += grew[r];
+          m += more[r];
+          r++;
+        }
+        newFrom[i] += g;
+        newSeen[i] += m;
+      }
+    }
+    Snapshot.layOut(ctx, el, out, start, kids, newFrom, newSeen, depth, frameDepth, modal,
+                    textShown, skip);
+    return true;
   },
 
   walkChild (ctx, c, out, depth, frameDepth, modal, textShown, skip) {
@@ -717,13 +842,18 @@ const Snapshot = {
   },
 
   // Drop-downs with the same long list of options (one per table row, say)
-  // print it once; the others point at the first: options=@eN.
+  // print it once; the others point at the first: options=@eN. So the
+  // lines of a drop-down depend on the ones printed before it: a print that
+  // keeps its lines logs each use (ctx.optionUses), and lines are taken
+  // again only where the same uses would print the same (sameUses).
   sameOptions (ctx, extra, ref) {
     if (!extra.startsWith('options=') || extra.length < 30)
       return extra;
     if (ctx.optionLists === undefined)
       ctx.optionLists = new Map();
     const first = ctx.optionLists.get(extra);
+    if (ctx.optionUses !== undefined)
+      ctx.optionUses.push({ extra, first, ref });
     if (first === undefined) {
       ctx.optionLists.set(extra, ref);
       return extra;
@@ -883,12 +1013,16 @@ const Snapshot = {
 
   printNode (ctx, node, indent, out) {
     const before = ctx.printedBefore ? ctx.printedBefore.get(node) : undefined;
-    if (before !== undefined && before.indent === indent && !ctx.nearFocus.has(node.el)) {
+    const uses = ctx.optionUses;
+    const usesFrom = uses !== undefined ? uses.length : 0;
+    if (before !== undefined && before.indent === indent && !ctx.nearFocus.has(node.el) &&
+        Snapshot.sameUses(ctx, before.uses, before.usesFrom, before.usesTo)) {
       const from = out.lines.length;
       Snapshot.emitAll(out, before.lines, before.from, before.to, before.size);
       if (!out.full) {
         ctx.printedNow.set(node, {
-          indent, lines: out.lines, from, to: out.lines.length, size: before.size,
+          indent, lines: out.lines, from, to: out.lines.length, size: before.size, uses,
+          usesFrom, usesTo: uses.length,
         });
       }
       return;
@@ -898,15 +1032,109 @@ const Snapshot = {
     Snapshot.printNodeAgain(ctx, node, indent, out);
     if (ctx.printedNow && !out.full) {
       ctx.printedNow.set(node, {
-        indent, lines: out.lines, from, to: out.lines.length, size: out.size - size,
+        indent, lines: out.lines, from, to: out.lines.length, size: out.size - size, uses,
+        usesFrom, usesTo: uses.length,
       });
     }
+  },
+
+  // Whether lines printed before, whose drop-downs made the uses
+  // uses[from..to) of option lists, print the same here: each list they
+  // used was first printed by the same drop-down then and now (or by none
+  // before them). When so, the uses are logged again and the lists they
+  // printed first count as printed.
+  sameUses (ctx, uses, from, to) {
+    if (from === to)
+      return true;
+    const lists = ctx.optionLists;
+    let added = null;
+    for (let i = from; i < to; i++) {
+      const u = uses[i];
+      if (lists.get(u.extra) !== u.first) {
+        if (added !== null) {
+          for (const extra of added)
+            lists.delete(extra);
+        }
+        return false;
+      }
+      if (u.first === undefined) {
+        lists.set(u.extra, u.ref);
+        if (added === null)
+          added = [];
+        added.push(u.extra);
+      }
+    }
+    for (let i = from; i < to; i++)
+      ctx.optionUses.push(uses[i]);
+    return true;
+  },
+
+  // The children of a wide node (a table body, a long list): the print
+  // keeps, under the node's element, where the lines of each child begin,
+  // so that the next print takes the lines of every child that is the
+  // same as then (the same kept node, or the same text) from there, at the
+  // price of a comparison, and prints only the others.
+  printKids (ctx, el, kids, indent, out) {
+    const n = kids.length;
+    const before = ctx.printedBefore !== null ? ctx.printedBefore.get(el) : undefined;
+    const usable = before !== undefined && before.indent === indent;
+    const lines = out.lines;
+    const first = lines.length;
+    const size = out.size;
+    const uses = ctx.optionUses;
+    // starts[i], sizes[i], usesAt[i]: where child i's lines begin, the
+    // characters before them, from the first child's, and its first use of
+    // an option list.
+    const starts = new Array(n + 1);
+    const sizes = new Array(n + 1);
+    const usesAt = new Array(n + 1);
+    // The children's places then, looked up once a child is not where it
+    // was (children came or went before it).
+    let places = null;
+    for (let i = 0; i < n && !out.full; i++) {
+      const k = kids[i];
+      starts[i] = lines.length - first;
+      sizes[i] = out.size - size;
+      usesAt[i] = uses.length;
+      let j = -1;
+      if (usable && (typeof k === 'string' || !ctx.nearFocus.has(k.el))) {
+        if (i < before.kids.length && before.kids[i] === k) {
+          j = i;
+        } else {
+          if (places === null) {
+            places = new Map();
+            for (let m = 0; m < before.kids.length; m++)
+              places.set(before.kids[m], m);
+          }
+          const m = places.get(k);
+          if (m !== undefined)
+            j = m;
+        }
+      }
+      if (j >= 0 && Snapshot.sameUses(ctx, before.uses, before.usesAt[j], before.usesAt[j + 1])) {
+        const from = before.first + before.starts[j];
+        const to = before.first + before.starts[j + 1];
+        Snapshot.emitAll(out, before.lines, from, to, before.sizes[j + 1] - before.sizes[j]);
+      } else if (typeof k === 'string') {
+        Snapshot.printText(k, indent, out);
+      } else {
+        Snapshot.printNode(ctx, k, indent, out);
+      }
+    }
+    if (out.full)
+      return;
+    starts[n] = lines.length - first;
+    sizes[n] = out.size - size;
+    usesAt[n] = uses.length;
+    ctx.printedNow.set(el, { indent, kids, lines, first, starts, sizes, uses, usesAt });
   },
 
   // Lines printed before, `size` characters with their newlines, at once
   // when they fit and time is left, else one by one.
   emitAll (out, lines, from, to, size) {
-    if (out.size + size > Snapshot.MAX_OUTPUT || Base.now() > out.deadline) {
+    // The clock is read once in 64 copies: a wide node copies thousands.
+    if (out.size + size > Snapshot.MAX_OUTPUT ||
+        ((++out.copies & 63) === 0 && Base.now() > out.deadline)) {
       for (let i = from; i < to && !out.full; i++)
         Snapshot.emit(out, lines[i]);
       return;
@@ -987,7 +1215,10 @@ const Snapshot = {
     if (inline)
       line += ': ' + inline;
     Snapshot.emit(out, line);
-    Snapshot.printList(ctx, kids, indent + 1, out, true);
+    if (kids.length >= Snapshot.LAYOUT_MIN && ctx.printedNow)
+      Snapshot.printKids(ctx, node.el, kids, indent + 1, out);
+    else
+      Snapshot.printList(ctx, kids, indent + 1, out, true);
     // A frame of another origin, as its own runtime printed it.
     if (remote !== null) {
       const pad = Snapshot.pad(indent + 1);
