@@ -13,22 +13,24 @@
  * prefix search over addresses and titles, time ranges, bookmarks, what is
  * kept on disk across a restart, and a query's syntax taken as text. */
 
-typedef struct
+/* Searches @history as tw_history_search_async() does, and waits for the
+ * answer: the entries, or NULL with @error set. */
+static GPtrArray *
+search_full (TwHistory      *history,
+             const char     *query,
+             gint64          since,
+             gint64          until,
+             TwHistoryKind   kind,
+             guint           limit,
+             GError        **error)
 {
-  GPtrArray *entries;
-  GError    *error;
-  gboolean   done;
-} Wait;
+  g_autoptr(GAsyncResult) result = NULL;
 
-static void
-searched_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Wait *wait = user_data;
+  tw_history_search_async (history, query, since, until, kind, limit, NULL,
+                           tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (TW_TEST_WAIT_MS, "the history search");
 
-  wait->entries = tw_history_search_finish (TW_HISTORY (object), result, &wait->error);
-  wait->done = TRUE;
+  return tw_history_search_finish (history, result, error);
 }
 
 static GPtrArray *
@@ -38,15 +40,13 @@ search (TwHistory     *history,
         gint64         until,
         TwHistoryKind  kind)
 {
-  Wait wait = { 0 };
+  g_autoptr(GError) error = NULL;
+  GPtrArray *entries = search_full (history, query, since, until, kind, 20, &error);
 
-  tw_history_search_async (history, query, since, until, kind, 20, NULL, searched_cb, &wait);
-  while (!wait.done)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (wait.error);
-  g_assert_nonnull (wait.entries);
+  g_assert_no_error (error);
+  g_assert_nonnull (entries);
 
-  return wait.entries;
+  return entries;
 }
 
 static TwHistoryEntry *
@@ -222,35 +222,20 @@ test_bookmarks_kept (void)
   g_rmdir (dir);
 }
 
-typedef struct
-{
-  gboolean done;
-  gboolean bookmarked;
-} Lookup;
-
-static void
-looked_up_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Lookup *lookup = user_data;
-  g_autoptr(GError) error = NULL;
-
-  lookup->bookmarked = tw_history_lookup_bookmark_finish (TW_HISTORY (object), result, &error);
-  g_assert_no_error (error);
-  lookup->done = TRUE;
-}
-
 static gboolean
 lookup_bookmark (TwHistory  *history,
                  const char *url)
 {
-  Lookup lookup = { 0 };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean bookmarked;
 
-  tw_history_lookup_bookmark_async (history, url, NULL, looked_up_cb, &lookup);
-  while (!lookup.done)
-    g_main_context_iteration (NULL, TRUE);
-  return lookup.bookmarked;
+  tw_history_lookup_bookmark_async (history, url, NULL, tw_test_store_result_cb, NULL);
+  result = tw_test_await_result (TW_TEST_WAIT_MS, "the bookmark lookup");
+  bookmarked = tw_history_lookup_bookmark_finish (history, result, &error);
+  g_assert_no_error (error);
+
+  return bookmarked;
 }
 
 /* After a restart, before the bookmarks are read: the database answers
@@ -301,15 +286,12 @@ static void
 test_unavailable (void)
 {
   g_autoptr(TwHistory) history = tw_history_new ("/proc/no-such-dir/history.sqlite");
-  Wait wait = { 0 };
+  g_autoptr(GError) error = NULL;
+  GPtrArray *entries = search_full (history, "x", 0, 0, TW_HISTORY_KIND_ALL, 5, &error);
 
-  tw_history_search_async (history, "x", 0, 0, TW_HISTORY_KIND_ALL, 5, NULL, searched_cb, &wait);
-  while (!wait.done)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_null (wait.entries);
-  g_assert_error (wait.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL);
-  g_assert_nonnull (strstr (wait.error->message, "history is not available"));
-  g_clear_error (&wait.error);
+  g_assert_null (entries);
+  g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL);
+  g_assert_nonnull (strstr (error->message, "history is not available"));
 }
 
 int
