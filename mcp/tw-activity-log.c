@@ -358,15 +358,6 @@ get_number (JsonObject *object,
     }
 }
 
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 /* Quotes @text on one line, cut to a length the feed can show. */
 static char *
 quote (const char *text)
@@ -619,7 +610,7 @@ tw_activity_log_end (TwActivityLog *self,
   g_object_notify_by_pspec (G_OBJECT (entry), entry_properties[ENTRY_PROP_DURATION_MS]);
 
   if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
-    structured = get_object (json_node_get_object (result), "structuredContent");
+    structured = tw_json_get_object (json_node_get_object (result), "structuredContent");
 
   if (error != NULL)
     {
@@ -647,9 +638,9 @@ tw_activity_log_end (TwActivityLog *self,
 
   /* Actions report the element they acted on, named as it was when the
    * agent chose it. */
-  element = get_object (structured, "element");
+  element = tw_json_get_object (structured, "element");
   if (element == NULL)
-    element = get_object (structured, "source");
+    element = tw_json_get_object (structured, "source");
   if (element != NULL && entry->target_role == NULL && tw_json_get_string (element, "role", NULL) != NULL)
     {
       entry_set_string (entry, &entry->target_role, tw_json_get_string (element, "role", NULL),

@@ -114,17 +114,9 @@ void
 tw_tool_append_dialogs (GString    *text,
                         JsonObject *result)
 {
-  JsonNode *node = json_object_get_member (result, "dialogs");
-  JsonArray *dialogs;
+  JsonArray *dialogs = tw_json_get_array (result, "dialogs");
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    {
-      tw_tool_append_downloads (text, result);
-      return;
-    }
-
-  dialogs = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (dialogs); i++)
+  for (guint i = 0; dialogs != NULL && i < json_array_get_length (dialogs); i++)
     {
       JsonNode *element = json_array_get_element (dialogs, i);
       JsonObject *dialog;
@@ -159,14 +151,9 @@ void
 tw_tool_append_downloads (GString    *text,
                           JsonObject *result)
 {
-  JsonNode *node = json_object_get_member (result, "downloads");
-  JsonArray *downloads;
+  JsonArray *downloads = tw_json_get_array (result, "downloads");
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return;
-
-  downloads = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (downloads); i++)
+  for (guint i = 0; downloads != NULL && i < json_array_get_length (downloads); i++)
     {
       JsonNode *element = json_array_get_element (downloads, i);
       JsonObject *download;
@@ -245,7 +232,7 @@ char *
 tw_tool_describe_emulation (JsonObject *emulation)
 {
   GString *text;
-  JsonNode *geolocation;
+  JsonObject *where;
 
   if (emulation == NULL)
     return NULL;
@@ -256,11 +243,9 @@ tw_tool_describe_emulation (JsonObject *emulation)
   if (json_object_has_member (emulation, "userAgent"))
     g_string_append_printf (text, "%suserAgent: %s", text->len > 0 ? ", " : "",
                             tw_json_get_string (emulation, "userAgent", "?"));
-  geolocation = json_object_get_member (emulation, "geolocation");
-  if (geolocation != NULL && JSON_NODE_HOLDS_OBJECT (geolocation))
+  where = tw_json_get_object (emulation, "geolocation");
+  if (where != NULL)
     {
-      JsonObject *where = json_node_get_object (geolocation);
-
       g_string_append (text, text->len > 0 ? ", geolocation: " : "geolocation: ");
       append_number (text, where, "latitude");
       g_string_append (text, ", ");

@@ -256,13 +256,12 @@ format_network (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   const char *mode = tw_json_get_string (result, "mode", "list");
-  JsonNode *node = json_object_get_member (result, "request");
+  JsonObject *request = tw_json_get_object (result, "request");
 
-  if (g_strcmp0 (mode, "request") == 0 && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  if (g_strcmp0 (mode, "request") == 0 && request != NULL)
     {
-      JsonObject *request = json_node_get_object (node);
-      JsonNode *timing = json_object_get_member (request, "timing");
-      JsonNode *body = json_object_get_member (request, "responseBody");
+      JsonObject *timing = tw_json_get_object (request, "timing");
+      JsonObject *body = tw_json_get_object (request, "responseBody");
       JsonArray *unavailable = tw_json_get_array (request, "unavailable");
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, tw_json_get_int (request, "id", 0));
 
@@ -278,32 +277,31 @@ format_network (JsonObject *result)
           tw_tool_append_page_content (text, tw_json_get_string (request, "requestBody", ""));
         }
       append_headers (text, "responseHeaders", request);
-      if (timing != NULL && JSON_NODE_HOLDS_OBJECT (timing))
-        append_timing (text, json_node_get_object (timing));
+      if (timing != NULL)
+        append_timing (text, timing);
 
-      if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
+      if (body != NULL)
         {
-          JsonObject *b = json_node_get_object (body);
-          const char *kind = tw_json_get_string (b, "kind", "binary");
+          const char *kind = tw_json_get_string (body, "kind", "binary");
 
           g_string_append_printf (text, "\nresponseBody: %s, ", kind);
-          tw_tool_append_size (text, tw_json_get_int (b, "size", 0));
-          if (tw_json_get_string (b, "mimeType", NULL) != NULL)
-            g_string_append_printf (text, ", %s", tw_json_get_string (b, "mimeType", ""));
+          tw_tool_append_size (text, tw_json_get_int (body, "size", 0));
+          if (tw_json_get_string (body, "mimeType", NULL) != NULL)
+            g_string_append_printf (text, ", %s", tw_json_get_string (body, "mimeType", ""));
           if (g_strcmp0 (kind, "binary") == 0)
             g_string_append (text, " (not shown; savePath writes it to a file)");
           else
             {
-              gint64 chars = tw_json_get_int (b, "chars", 0);
-              gint64 offset = tw_json_get_int (b, "offset", 0);
-              gint64 next = tw_json_get_int (b, "nextCursor", -1);
+              gint64 chars = tw_json_get_int (body, "chars", 0);
+              gint64 offset = tw_json_get_int (body, "offset", 0);
+              gint64 next = tw_json_get_int (body, "nextCursor", -1);
 
               if (next >= 0 || offset > 0)
                 g_string_append_printf (text, ", characters %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
                                         " of %" G_GINT64_FORMAT,
                                         offset, next >= 0 ? next : chars, chars);
               g_string_append_c (text, '\n');
-              tw_tool_append_page_content (text, tw_json_get_string (b, "text", ""));
+              tw_tool_append_page_content (text, tw_json_get_string (body, "text", ""));
               if (next >= 0)
                 {
                   g_autofree char *cursor = g_strdup_printf ("%" G_GINT64_FORMAT, next);
@@ -344,9 +342,7 @@ static char *
 format_fetch (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonNode *node = json_object_get_member (result, "body");
-  JsonObject *body = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node)
-                                                                    : NULL;
+  JsonObject *body = tw_json_get_object (result, "body");
   JsonArray *headers = tw_json_get_array (result, "headers");
   g_autofree char *status = g_strdup_printf ("%" G_GINT64_FORMAT " %s", tw_json_get_int (result, "status", 0),
                                              tw_json_get_string (result, "statusText", ""));

@@ -11,9 +11,8 @@ static char *
 format_downloads (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonNode *node = json_object_get_member (result, "downloads");
-  guint n = node != NULL && JSON_NODE_HOLDS_ARRAY (node)
-            ? json_array_get_length (json_node_get_array (node)) : 0;
+  JsonArray *downloads = tw_json_get_array (result, "downloads");
+  guint n = downloads != NULL ? json_array_get_length (downloads) : 0;
 
   if (n == 0)
     g_string_append (text, "No downloads yet.");

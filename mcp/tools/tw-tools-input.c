@@ -71,7 +71,7 @@ static void
 append_effects (GString    *text,
                 JsonObject *result)
 {
-  JsonNode *node;
+  JsonArray *tabs = tw_json_get_array (result, "newTabs");
 
   if (tw_json_get_boolean (result, "navigated", FALSE))
     g_string_append (text, tw_json_get_boolean (result, "loading", FALSE)
@@ -92,14 +92,8 @@ append_effects (GString    *text,
   tw_tool_append_field (text, "url", tw_json_get_string (result, "url", ""));
   tw_tool_append_title (text, result);
 
-  node = json_object_get_member (result, "newTabs");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *tabs = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (tabs); i++)
-        tw_tool_append_field (text, "newTab browserId", json_array_get_string_element (tabs, i));
-    }
+  for (guint i = 0; tabs != NULL && i < json_array_get_length (tabs); i++)
+    tw_tool_append_field (text, "newTab browserId", json_array_get_string_element (tabs, i));
 
   tw_tool_append_dialogs (text, result);
 }
@@ -356,11 +350,10 @@ format_upload (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
   JsonObject *element = tw_json_get_object (result, "element");
-  JsonNode *node = json_object_get_member (result, "files");
+  JsonArray *files = tw_json_get_array (result, "files");
 
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+  if (files != NULL)
     {
-      JsonArray *files = json_node_get_array (node);
       guint n = json_array_get_length (files);
 
       g_string_append_printf (text, "The page now has %u file%s", n, n == 1 ? "" : "s");

@@ -205,8 +205,8 @@ format_styles (JsonObject *result)
   GString *text = g_string_new (NULL);
   const char *ref = tw_json_get_string (result, "ref", "?");
   const char *why = tw_json_get_string (result, "hiddenBecause", NULL);
-  JsonNode *box_node = json_object_get_member (result, "box");
-  JsonNode *style_node = json_object_get_member (result, "style");
+  JsonObject *box = tw_json_get_object (result, "box");
+  JsonObject *style = tw_json_get_object (result, "style");
 
   if (tw_json_get_boolean (result, "visible", FALSE))
     g_string_append_printf (text, "%s <%s> is visible.", ref, tw_json_get_string (result, "tag", "?"));
@@ -216,9 +216,8 @@ format_styles (JsonObject *result)
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_field (text, "ref", ref);
 
-  if (box_node != NULL && JSON_NODE_HOLDS_OBJECT (box_node))
+  if (box != NULL)
     {
-      JsonObject *box = json_node_get_object (box_node);
       static const char * const sides[] = { "margin", "padding", "border", NULL };
 
       g_string_append_printf (text, "\nbox: x %" G_GINT64_FORMAT ", y %" G_GINT64_FORMAT
@@ -235,9 +234,8 @@ format_styles (JsonObject *result)
         }
     }
 
-  if (style_node != NULL && JSON_NODE_HOLDS_OBJECT (style_node))
+  if (style != NULL)
     {
-      JsonObject *style = json_node_get_object (style_node);
       g_autoptr(GList) names = json_object_get_members (style);
 
       g_string_append (text, "\nstyle:");

@@ -47,12 +47,12 @@ format_cookies (JsonObject *result)
 
   if (g_str_equal (action, "set"))
     {
-      JsonNode *node = json_object_get_member (result, "cookie");
+      JsonObject *cookie = tw_json_get_object (result, "cookie");
 
       g_string_append (text, "Set the cookie; pages of its domain send it from their next "
                        "request on:");
-      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        append_cookie (text, json_node_get_object (node));
+      if (cookie != NULL)
+        append_cookie (text, cookie);
     }
   else if (g_str_equal (action, "delete") || g_str_equal (action, "clear"))
     {

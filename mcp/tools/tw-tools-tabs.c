@@ -24,6 +24,8 @@ format_tab_list (JsonObject *result)
   for (guint i = 0; i < json_array_get_length (tabs); i++)
     {
       JsonNode *element = json_array_get_element (tabs, i);
+      g_autofree char *emulation = NULL;
+      g_autofree char *media = NULL;
       JsonObject *tab;
       const char *owner;
       const char *title;
@@ -55,17 +57,11 @@ format_tab_list (JsonObject *result)
       if (tw_json_get_boolean (tab, "shared", FALSE))
         g_string_append (text, ", shared");
       /* Emulation (issue 18). */
-      if (json_object_get_member (tab, "emulation") != NULL &&
-          JSON_NODE_HOLDS_OBJECT (json_object_get_member (tab, "emulation")))
-        {
-          JsonObject *object = json_object_get_object_member (tab, "emulation");
-          g_autofree char *emulation = tw_tool_describe_emulation (object);
-          g_autofree char *media = tw_tools_describe_media (object);
-
-          if (emulation != NULL || media != NULL)
-            g_string_append_printf (text, ", emulating %s%s%s", emulation != NULL ? emulation : "",
-                                    emulation != NULL && media != NULL ? ", " : "", media != NULL ? media : "");
-        }
+      emulation = tw_tool_describe_emulation (tw_json_get_object (tab, "emulation"));
+      media = tw_tools_describe_media (tw_json_get_object (tab, "emulation"));
+      if (emulation != NULL || media != NULL)
+        g_string_append_printf (text, ", emulating %s%s%s", emulation != NULL ? emulation : "",
+                                emulation != NULL && media != NULL ? ", " : "", media != NULL ? media : "");
     }
 
   return g_string_free (text, FALSE);
