@@ -111,6 +111,41 @@ open_tab (Workspace *ws)
   return g_strdup (json_object_get_string_member (tw_test_result_structured (result), "browserId"));
 }
 
+/* Ada reads the page of the tab @id: the refs of its button and, unless
+ * @note is NULL, of its field. */
+static void
+read_refs (Workspace   *ws,
+           const char  *id,
+           char       **button,
+           char       **note)
+{
+  g_autoptr(JsonObject) snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
+
+  *button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
+  if (note != NULL)
+    *note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
+}
+
+static void
+click (Workspace  *ws,
+       const char *id,
+       const char *ref)
+{
+  g_autoptr(JsonObject) clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}",
+                                           id, ref);
+}
+
+static void
+fill (Workspace  *ws,
+      const char *id,
+      const char *ref,
+      const char *value)
+{
+  g_autoptr(JsonObject) filled = call_ok (ws, "browser_fill",
+                                          "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"%s\"}",
+                                          id, ref, value);
+}
+
 /* The lines of a session file, parsed. */
 static GPtrArray *
 read_session (Workspace  *ws,
@@ -159,20 +194,45 @@ load_picture (Workspace  *ws,
   return pixbuf;
 }
 
+typedef struct
+{
+  guint8 red;
+  guint8 green;
+  guint8 blue;
+} Colour;
+
+/* The page before its button is pressed, after, and the other page. */
+static const Colour red = { 255, 0, 0 };
+static const Colour green = { 0, 255, 0 };
+static const Colour white = { 255, 255, 255 };
+
 /* The colour in the middle of the top-left part of a picture: JPEG is
  * lossy, so near enough. */
 static void
-assert_colour (GdkPixbuf *pixbuf,
-               guint8     red,
-               guint8     green,
-               guint8     blue)
+assert_colour (GdkPixbuf    *pixbuf,
+               const Colour *colour)
 {
   const guchar *p = gdk_pixbuf_get_pixels (pixbuf) + 20 * gdk_pixbuf_get_rowstride (pixbuf) +
                     20 * gdk_pixbuf_get_n_channels (pixbuf);
 
-  g_assert_cmpint (ABS ((int) p[0] - red), <=, 24);
-  g_assert_cmpint (ABS ((int) p[1] - green), <=, 24);
-  g_assert_cmpint (ABS ((int) p[2] - blue), <=, 24);
+  g_assert_cmpint (ABS ((int) p[0] - colour->red), <=, 24);
+  g_assert_cmpint (ABS ((int) p[1] - colour->green), <=, 24);
+  g_assert_cmpint (ABS ((int) p[2] - colour->blue), <=, 24);
+}
+
+/* The pictures of @step show the page in @before before its action and
+ * in @after after it. */
+static void
+assert_pictures (Workspace    *ws,
+                 JsonObject   *step,
+                 const Colour *before,
+                 const Colour *after)
+{
+  g_autoptr(GdkPixbuf) before_picture = load_picture (ws, step, "before");
+  g_autoptr(GdkPixbuf) after_picture = load_picture (ws, step, "after");
+
+  assert_colour (before_picture, before);
+  assert_colour (after_picture, after);
 }
 
 static void
@@ -180,27 +240,20 @@ test_calls_in_order (void)
 {
   Workspace *ws = workspace_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
-  g_autoptr(JsonObject) snapshot = NULL;
-  g_autoptr(JsonObject) clicked = NULL;
-  g_autoptr(JsonObject) filled = NULL;
   g_autoptr(JsonObject) navigated = NULL;
   g_autoptr(GPtrArray) steps = NULL;
-  g_autoptr(GdkPixbuf) before = NULL;
-  g_autoptr(GdkPixbuf) after = NULL;
+  g_autoptr(GdkPixbuf) opened = NULL;
   g_autofree char *button = NULL;
   g_autofree char *note = NULL;
   static const char * const tools[] = {
     "browser_new_tab", "browser_snapshot", "browser_click", "browser_fill", "browser_navigate",
   };
-  JsonObject *click;
+  JsonObject *clicked;
   JsonObject *element;
 
-  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
-  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
-  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
-  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
-  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"hello\"}",
-                    id, note);
+  read_refs (ws, id, &button, &note);
+  click (ws, id, button);
+  fill (ws, id, note, "hello");
   navigated = call_ok (ws, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id,
                        base_url);
 
@@ -227,24 +280,16 @@ test_calls_in_order (void)
 
   /* The click: its arguments, the element, and the page before (red) and
    * after (green). */
-  click = g_ptr_array_index (steps, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (click, "arguments"),
+  clicked = g_ptr_array_index (steps, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (clicked, "arguments"),
                                                   "ref"), ==, button);
-  element = json_object_get_object_member (click, "element");
+  element = json_object_get_object_member (clicked, "element");
   g_assert_cmpstr (json_object_get_string_member (element, "role"), ==, "button");
   g_assert_cmpstr (json_object_get_string_member (element, "name"), ==, "Switch");
-  before = load_picture (ws, click, "before");
-  after = load_picture (ws, click, "after");
-  assert_colour (before, 255, 0, 0);
-  assert_colour (after, 0, 255, 0);
-  g_clear_object (&before);
-  g_clear_object (&after);
+  assert_pictures (ws, clicked, &red, &green);
 
   /* The navigation: from the green page to the white one. */
-  before = load_picture (ws, g_ptr_array_index (steps, 4), "before");
-  after = load_picture (ws, g_ptr_array_index (steps, 4), "after");
-  assert_colour (before, 0, 255, 0);
-  assert_colour (after, 255, 255, 255);
+  assert_pictures (ws, g_ptr_array_index (steps, 4), &green, &white);
 
   /* Read back as the viewer reads it: typed steps, oldest first. */
   {
@@ -266,9 +311,8 @@ test_calls_in_order (void)
   }
 
   /* The new tab has its first picture after it opened. */
-  g_clear_object (&after);
-  after = load_picture (ws, g_ptr_array_index (steps, 0), "after");
-  assert_colour (after, 255, 0, 0);
+  opened = load_picture (ws, g_ptr_array_index (steps, 0), "after");
+  assert_colour (opened, &red);
 
   workspace_free (ws);
 }
@@ -287,12 +331,7 @@ test_on_screen (void)
 {
   Workspace *ws = workspace_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
-  g_autoptr(JsonObject) snapshot = NULL;
-  g_autoptr(JsonObject) clicked = NULL;
-  g_autoptr(JsonObject) filled = NULL;
   g_autoptr(GPtrArray) steps = NULL;
-  g_autoptr(GdkPixbuf) before = NULL;
-  g_autoptr(GdkPixbuf) after = NULL;
   g_autofree char *button = NULL;
   g_autofree char *note = NULL;
   TwBrowserTab *tab = tw_browser_lookup_tab (ws->browser, id);
@@ -304,27 +343,16 @@ test_on_screen (void)
   gtk_window_present (window);
   tw_test_wait_until (view_mapped, view, 60000, "the tab to be on screen");
 
-  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
-  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
-  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
-  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
-  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"x\"}",
-                    id, note);
+  read_refs (ws, id, &button, &note);
+  click (ws, id, button);
+  fill (ws, id, note, "x");
 
   steps = read_session (ws, ada.agent_id);
   g_assert_cmpuint (steps->len, ==, 4);
   g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (steps, 2), "tool"), ==, "browser_click");
-  before = load_picture (ws, g_ptr_array_index (steps, 2), "before");
-  after = load_picture (ws, g_ptr_array_index (steps, 2), "after");
-  assert_colour (before, 255, 0, 0);
-  assert_colour (after, 0, 255, 0);
-  g_clear_object (&before);
-  g_clear_object (&after);
+  assert_pictures (ws, g_ptr_array_index (steps, 2), &red, &green);
   /* The fill's picture before is the click's after. */
-  before = load_picture (ws, g_ptr_array_index (steps, 3), "before");
-  after = load_picture (ws, g_ptr_array_index (steps, 3), "after");
-  assert_colour (before, 0, 255, 0);
-  assert_colour (after, 0, 255, 0);
+  assert_pictures (ws, g_ptr_array_index (steps, 3), &green, &green);
 
   gtk_window_destroy (window);
   workspace_free (ws);
@@ -451,17 +479,14 @@ test_view (void)
   g_autofree char *other = open_tab (ws);
   g_autofree char *button = NULL;
   g_autofree char *shown_tab = NULL;
-  g_autoptr(JsonObject) snapshot = NULL;
-  g_autoptr(JsonObject) clicked = NULL;
   g_autoptr(TwTimelineView) view = NULL;
   GtkWidget *feed;
   GtkWindow *window;
   TwTimelineStep *step;
   GListModel *steps;
 
-  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
-  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
-  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  read_refs (ws, id, &button, NULL);
+  click (ws, id, button);
   g_ptr_array_unref (read_session (ws, ada.agent_id));
 
   /* The feed of a window, narrowed to the first tab, opens the timeline
@@ -526,9 +551,6 @@ test_view_replay (void)
   g_autofree char *id = open_tab (ws);
   g_autofree char *button = NULL;
   g_autofree char *note = NULL;
-  g_autoptr(JsonObject) snapshot = NULL;
-  g_autoptr(JsonObject) filled = NULL;
-  g_autoptr(JsonObject) clicked = NULL;
   g_autoptr(JsonObject) tabs = NULL;
   g_autoptr(JsonObject) state = NULL;
   g_autoptr(TwTimelineView) view = NULL;
@@ -537,12 +559,9 @@ test_view_replay (void)
   const char *replay_tab;
   JsonArray *tab_list;
 
-  snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
-  note = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Note\"");
-  button = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Switch\"");
-  filled = call_ok (ws, "browser_fill", "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"again\"}",
-                    id, note);
-  clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
+  read_refs (ws, id, &button, &note);
+  fill (ws, id, note, "again");
+  click (ws, id, button);
   g_ptr_array_unref (read_session (ws, ada.agent_id));
 
   view = g_object_ref_sink (TW_TIMELINE_VIEW (tw_timeline_view_new (ws->timeline, NULL, NULL)));
