@@ -49,18 +49,6 @@ command_function (TwTabCommand command)
     }
 }
 
-static gboolean
-retry_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  ActionRun *run = g_task_get_task_data (task);
-
-  run->timer_id = 0;
-  _tw_tab_actions_run_attempt (task);
-
-  return G_SOURCE_REMOVE;
-}
-
 /* The element is not actionable yet: try again shortly, or give up with
  * what stands in the way once the time is up. */
 static void
@@ -104,9 +92,8 @@ run_not_ready (GTask      *task,
       return;
     }
 
-  run->timer_id = _tw_tab_actions_run_add_timeout (task,
-                                                   g_str_equal (reason, "moving") ? RETRY_MOVING_MS : RETRY_MS,
-                                                   retry_cb);
+  _tw_tab_actions_run_start_timer (task, g_str_equal (reason, "moving") ? RETRY_MOVING_MS : RETRY_MS,
+                                   _tw_tab_actions_run_attempt);
 }
 
 static void run_after_act (GTask *task, JsonObject *answer);
@@ -233,8 +220,8 @@ run_after_act (GTask      *task,
       else
         {
           run->phase = PHASE_CHOOSER;
-          run->timer_id = _tw_tab_actions_run_add_timeout (task, CHOOSER_TIMEOUT_MS,
-                                                           _tw_tab_actions_chooser_timeout_cb);
+          _tw_tab_actions_run_start_timer (task, CHOOSER_TIMEOUT_MS,
+                                           _tw_tab_actions_chooser_timed_out);
         }
       break;
 

@@ -22,32 +22,22 @@ utf8_cut (const char *text,
   return g_strndup (text, end - text);
 }
 
-static gboolean
-evaluate_timeout_cb (gpointer user_data)
+static void
+evaluate_timed_out (GTask *task)
 {
-  GTask *task = user_data;
   ActionRun *run = g_task_get_task_data (task);
 
-  run->timer_id = 0;
   _tw_tab_actions_run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_TIMEOUT,
                                                "The function did not finish within %.1f s; it may wait for "
                                                "something that never happens, or loop",
                                                run->script_timeout_ms / 1000.0));
-
-  return G_SOURCE_REMOVE;
 }
 
-static gboolean
-evaluate_lost_cb (gpointer user_data)
+static void
+evaluate_lost (GTask *task)
 {
-  GTask *task = user_data;
-  ActionRun *run = g_task_get_task_data (task);
-
-  run->timer_id = 0;
   _tw_tab_actions_run_fail (task, g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
                                                "The page's answer to the function was lost"));
-
-  return G_SOURCE_REMOVE;
 }
 
 /* The helper always answers a string, so WebKit only fails to convert the
@@ -58,15 +48,13 @@ static gboolean
 evaluate_answer_lost (GTask        *task,
                       const GError *error)
 {
-  ActionRun *run = g_task_get_task_data (task);
-
   if (error->domain != WEBKIT_JAVASCRIPT_ERROR ||
       g_strcmp0 (error->message, "Unsupported result type") != 0)
     return FALSE;
 
   g_debug ("browser_evaluate lost its answer (%s); waiting for the tab to hear of a crash",
            error->message);
-  run->timer_id = _tw_tab_actions_run_add_timeout (task, 2000, evaluate_lost_cb);
+  _tw_tab_actions_run_start_timer (task, 2000, evaluate_lost);
   return TRUE;
 }
 
@@ -209,8 +197,7 @@ run_evaluate_in_page (GTask *task)
   g_variant_dict_insert (&dict, "nonce", "s", run->nonce != NULL ? run->nonce : "");
   g_variant_dict_insert (&dict, "maxBytes", "d", (double) TW_TAB_ACTIONS_MAX_RESULT_BYTES);
 
-  run->timer_id = _tw_tab_actions_run_add_timeout (task, run->script_timeout_ms,
-                                                   evaluate_timeout_cb);
+  _tw_tab_actions_run_start_timer (task, run->script_timeout_ms, evaluate_timed_out);
 
   /* A NULL world is the page's own: the function sees the page's globals,
    * as the agent expects. */
@@ -264,8 +251,7 @@ run_evaluate_in_frame (GTask *task)
   json_object_set_string_member (args, "nonce", run->nonce != NULL ? run->nonce : "");
   json_object_set_double_member (args, "maxBytes", (double) TW_TAB_ACTIONS_MAX_RESULT_BYTES);
 
-  run->timer_id = _tw_tab_actions_run_add_timeout (task, run->script_timeout_ms,
-                                                   evaluate_timeout_cb);
+  _tw_tab_actions_run_start_timer (task, run->script_timeout_ms, evaluate_timed_out);
   /* The runtime's own limit comes after the function's, which says more. */
   tw_page_runtime_call_with_timeout_async (run->runtime, "frames.evaluate", args,
                                            run->script_timeout_ms + 5000,

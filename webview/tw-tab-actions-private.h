@@ -57,7 +57,9 @@ typedef struct
   gboolean        title_asked;
   GCancellable   *step_cancellable;
   GSource        *cancel_watch;
+  /* The run's one timer, and what it does when it fires. */
   guint           timer_id;
+  void          (*timer_fired)(GTask *task);
 
   /* What the page did meanwhile: the loads the action started, and its
    * requests. */
@@ -90,9 +92,9 @@ typedef struct
 typedef void (*StepFunc) (GTask *task, JsonObject *answer);
 
 /* tw-tab-actions.c: the run itself. */
-guint      _tw_tab_actions_run_add_timeout             (GTask              *task,
+void       _tw_tab_actions_run_start_timer             (GTask              *task,
                                                         guint               ms,
-                                                        GSourceFunc         func);
+                                                        void              (*fired)(GTask *task));
 gboolean   _tw_tab_actions_run_is_done                 (GTask              *task);
 void       _tw_tab_actions_run_fail                    (GTask              *task,
                                                         GError             *error);
@@ -128,7 +130,7 @@ void       _tw_tab_actions_run_next_key                (GTask              *task
 gboolean   _tw_tab_actions_on_run_file_chooser_cb      (WebKitWebView            *view,
                                                         WebKitFileChooserRequest *request,
                                                         GTask                    *task);
-gboolean   _tw_tab_actions_chooser_timeout_cb          (gpointer            user_data);
+void       _tw_tab_actions_chooser_timed_out           (GTask              *task);
 void       _tw_tab_actions_upload_checked              (GTask              *task,
                                                         JsonObject         *answer);
 

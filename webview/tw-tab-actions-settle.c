@@ -247,18 +247,6 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
   tw_load_watch_wait (run->watch, 0, deadline_us, navigation_ended_cb, task);
 }
 
-static gboolean
-resources_timeout_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  ActionRun *run = g_task_get_task_data (task);
-
-  run->timer_id = 0;
-  run_finish_settled (task);
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
 settle_cb (GObject      *object,
            GAsyncResult *result,
@@ -297,9 +285,8 @@ settle_cb (GObject      *object,
   if (g_hash_table_size (run->pending_resources) > 0 && now < run->settle_deadline_us)
     {
       run->phase = PHASE_RESOURCES;
-      run->timer_id = _tw_tab_actions_run_add_timeout (task,
-                                                       (run->settle_deadline_us - now) / 1000 + 1,
-                                                       resources_timeout_cb);
+      _tw_tab_actions_run_start_timer (task, (run->settle_deadline_us - now) / 1000 + 1,
+                                       run_finish_settled);
       return;
     }
 

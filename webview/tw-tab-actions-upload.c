@@ -55,15 +55,12 @@ _tw_tab_actions_on_run_file_chooser_cb (WebKitWebView            *view,
   return TRUE;
 }
 
-gboolean
-_tw_tab_actions_chooser_timeout_cb (gpointer user_data)
+void
+_tw_tab_actions_chooser_timed_out (GTask *task)
 {
-  GTask *task = user_data;
   ActionRun *run = g_task_get_task_data (task);
   JsonObject *element = NULL;
   const char *ref = json_object_get_string_member_with_default (run->params, "ref", "");
-
-  run->timer_id = 0;
 
   if (json_object_has_member (run->result, "element"))
     element = json_object_get_object_member (run->result, "element");
@@ -74,8 +71,6 @@ _tw_tab_actions_chooser_timeout_cb (gpointer user_data)
                                                ref,
                                                element != NULL ? json_object_get_string_member_with_default (element, "role", "") : "",
                                                element != NULL ? json_object_get_string_member_with_default (element, "name", "") : ""));
-
-  return G_SOURCE_REMOVE;
 }
 
 void

@@ -9,14 +9,31 @@
 #include "tw-json.h"
 #include "tw-workspace-path.h"
 
-/* Timers hold a reference on the task, so a run waiting on one alone stays
- * alive; ending the run removes them. */
-guint
-_tw_tab_actions_run_add_timeout (GTask       *task,
-                                 guint        ms,
-                                 GSourceFunc  func)
+static gboolean
+run_timer_cb (gpointer user_data)
 {
-  return g_timeout_add_full (G_PRIORITY_DEFAULT, ms, func, g_object_ref (task), g_object_unref);
+  GTask *task = user_data;
+  ActionRun *run = g_task_get_task_data (task);
+
+  run->timer_id = 0;
+  run->timer_fired (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The timer holds a reference on the task, so a run waiting on it alone
+ * stays alive; ending the run removes it. */
+void
+_tw_tab_actions_run_start_timer (GTask  *task,
+                                 guint   ms,
+                                 void  (*fired)(GTask *task))
+{
+  ActionRun *run = g_task_get_task_data (task);
+
+  g_clear_handle_id (&run->timer_id, g_source_remove);
+  run->timer_fired = fired;
+  run->timer_id = g_timeout_add_full (G_PRIORITY_DEFAULT, ms, run_timer_cb, g_object_ref (task),
+                                      g_object_unref);
 }
 
 gboolean
