@@ -157,7 +157,6 @@ tw_tool_append_downloads (GString    *text,
     {
       JsonNode *element = json_array_get_element (downloads, i);
       JsonObject *download;
-      JsonNode *size;
       const char *state;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
@@ -172,11 +171,10 @@ tw_tool_append_downloads (GString    *text,
                                   tw_json_get_string (download, "fileName", "(no name)"));
           continue;
         }
-      size = json_object_get_member (download, "size");
       g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
                               tw_json_get_string (download, "fileName", "(no name)"),
                               state,
-                              size != NULL && JSON_NODE_HOLDS_VALUE (size) ? json_node_get_int (size) : 0,
+                              (gint64) tw_json_get_number (download, "size", 0),
                               tw_json_get_string (download, "mimeType", "unknown type"));
       if (json_object_has_member (download, "error"))
         g_string_append_printf (text, ": %s", tw_json_get_string (download, "error", ""));

@@ -10,10 +10,9 @@ static char *
 format_pdf (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonNode *size = json_object_get_member (result, "size");
 
   g_string_append_printf (text, "Printed the page to a PDF of %" G_GINT64_FORMAT " bytes.",
-                          size != NULL && JSON_NODE_HOLDS_VALUE (size) ? json_node_get_int (size) : 0);
+                          (gint64) tw_json_get_number (result, "size", 0));
   tw_tool_append_field (text, "path", tw_json_get_string (result, "path", "?"));
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
   tw_tool_append_dialogs (text, result);

@@ -15,11 +15,9 @@ append_match (GString    *text,
 {
   const char *indexed = tw_json_get_string (match, "indexed", "page");
   const char *note = tw_json_get_string (match, "note", NULL);
-  JsonNode *score = json_object_get_member (match, "score");
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE] = "0";
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
-  if (score != NULL && JSON_NODE_HOLDS_VALUE (score))
-    g_ascii_formatd (buffer, sizeof buffer, "%.3g", json_node_get_double (score));
+  g_ascii_formatd (buffer, sizeof buffer, "%.3g", tw_json_get_number (match, "score", 0));
 
   g_string_append_printf (text, "\n\n%u. browserId: %s", position,
                           tw_json_get_string (match, "browserId", "?"));
