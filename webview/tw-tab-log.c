@@ -458,6 +458,23 @@ network_state_to_string (NetworkState state)
     }
 }
 
+static const char *
+entry_type_to_string (EntryType type)
+{
+  switch (type)
+    {
+    case ENTRY_CONSOLE:
+      return "console";
+    case ENTRY_NETWORK:
+      return "network";
+    case ENTRY_NAVIGATION:
+      return "navigation";
+    case ENTRY_NOTE:
+    default:
+      return "note";
+    }
+}
+
 JsonObject *
 tw_tab_log_entry_to_json (const Entry *entry)
 {
@@ -468,11 +485,12 @@ tw_tab_log_entry_to_json (const Entry *entry)
   if (time != NULL && strlen (time) > 26)
     memmove (time + 23, time + 26, strlen (time + 26) + 1);
 
+  json_object_set_string_member (object, "type", entry_type_to_string (entry->type));
+  json_object_set_string_member (object, "time", time);
+
   switch (entry->type)
     {
     case ENTRY_CONSOLE:
-      json_object_set_string_member (object, "type", "console");
-      json_object_set_string_member (object, "time", time);
       json_object_set_string_member (object, "level", entry->level);
       json_object_set_string_member (object, "source", entry->source);
       json_object_set_string_member (object, "text", entry->text);
@@ -483,8 +501,6 @@ tw_tab_log_entry_to_json (const Entry *entry)
       break;
 
     case ENTRY_NETWORK:
-      json_object_set_string_member (object, "type", "network");
-      json_object_set_string_member (object, "time", time);
       json_object_set_string_member (object, "method", entry->method);
       json_object_set_string_member (object, "url", entry->url);
       json_object_set_string_member (object, "resourceType", entry->resource_type);
@@ -504,15 +520,11 @@ tw_tab_log_entry_to_json (const Entry *entry)
       break;
 
     case ENTRY_NAVIGATION:
-      json_object_set_string_member (object, "type", "navigation");
-      json_object_set_string_member (object, "time", time);
       json_object_set_string_member (object, "url", entry->url);
       break;
 
     case ENTRY_NOTE:
     default:
-      json_object_set_string_member (object, "type", "note");
-      json_object_set_string_member (object, "time", time);
       json_object_set_string_member (object, "text", entry->text);
       break;
     }
