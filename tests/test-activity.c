@@ -452,21 +452,13 @@ start_handoff (Fixture        *fixture,
                TwToolCall    **call,
                guint           timeout_ms)
 {
-  g_autofree char *timeout = timeout_ms > 0 ? g_strdup_printf (", \"timeoutMs\": %u", timeout_ms)
-                                             : g_strdup ("");
-  g_autofree char *args = NULL;
-  TwHandoffBanner *banner;
+  TwHandoffBanner *banner = TW_HANDOFF_BANNER (tw_window_get_handoff_banner (fixture->window,
+                                                                             fixture->tab));
 
-  args = g_strdup_printf ("{\"browserId\": \"%s\", "
-                          "\"message\": \"Please log in, then press Done.\"%s}",
-                          fixture->browser_id, timeout);
-
-  banner = TW_HANDOFF_BANNER (tw_window_get_handoff_banner (fixture->window, fixture->tab));
   g_assert_false (tw_handoff_banner_get_shown (banner));
-
-  *call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_handoff", args,
-                              state);
-  tw_test_wait_until (banner_shown, banner, TW_TEST_WAIT_MS, "the handoff banner");
+  *call = tw_test_start_asking_tool (fixture->browser, &ada, "browser_handoff", fixture->tab,
+                                     "Please log in, then press Done.", timeout_ms, banner_shown,
+                                     banner, state);
 
   return banner;
 }
@@ -496,8 +488,7 @@ test_handoff_done (Fixture       *fixture,
 
   /* The person presses Done. */
   g_assert_true (tw_handoff_banner_respond (banner, TRUE));
-  result = tw_test_await_tool (&state, "browser_handoff");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_handoff");
   structured = tw_test_result_structured (result);
   g_assert_cmpstr (json_object_get_string_member (structured, "outcome"), ==, "done");
   g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==,
@@ -524,8 +515,7 @@ test_handoff_cancel (Fixture       *fixture,
   /* Through the window action, as a keyboard shortcut or a script would. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.handoff-cancel",
                                              "s", fixture->browser_id));
-  result = tw_test_await_tool (&state, "browser_handoff");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_handoff");
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result),
                                                   "outcome"), ==, "cancelled");
   g_assert_cmpfloat (state.last_total, ==, 60);

@@ -77,17 +77,10 @@ static TwToolCall *
 start_annotate (Fixture       *fixture,
                 TwTestOutcome *state)
 {
-  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", "
-                                           "\"message\": \"Show me what to press.\"}",
-                                           tw_browser_tab_get_id (fixture->tab));
-  TwToolCall *call;
-
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
-  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_annotate", args,
-                             state);
-  tw_test_wait_until (layer_active, fixture->layer, TW_TEST_WAIT_MS, "the annotation layer");
 
-  return call;
+  return tw_test_start_asking_tool (fixture->browser, &ada, "browser_annotate", fixture->tab,
+                                    "Show me what to press.", 0, layer_active, fixture->layer, state);
 }
 
 /* The ref the result gives for "ROLE "NAME"", e.g. "@e3". */
@@ -139,10 +132,8 @@ test_sent (Fixture       *fixture,
   g_assert_true (tw_annotation_layer_send (fixture->layer));
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
 
-  result = tw_test_await_tool (&state, "browser_annotate");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_annotate");
   text = tw_test_result_text (result);
-  g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "note: Press this, not the help link"));
   g_assert_nonnull (strstr (text, "mark 1: box at 10,10 size 140x60:"));
   g_assert_nonnull (strstr (text, "mark 2: point at 50,130:"));
@@ -189,8 +180,7 @@ test_cancel (Fixture       *fixture,
   tw_annotation_layer_cancel (fixture->layer);
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
 
-  result = tw_test_await_tool (&state, "browser_annotate");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_annotate");
   g_assert_true (g_str_has_prefix (tw_test_result_text (result),
                                    "The person cancelled the annotation"));
   g_assert_nonnull (strstr (tw_test_result_text (result), "outcome: cancelled"));

@@ -380,16 +380,8 @@ static TwToolCall *
 start_demonstration (Fixture       *fixture,
                      TwTestOutcome *state)
 {
-  g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", "
-                                           "\"message\": \"Show me how you sign up.\"}",
-                                           tw_browser_tab_get_id (fixture->tab));
-  TwToolCall *call;
-
-  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_demonstration",
-                             args, state);
-  tw_test_wait_until (asked, fixture->tab, WAIT_MS, "the agent's request");
-
-  return call;
+  return tw_test_start_asking_tool (fixture->browser, &ada, "browser_demonstration", fixture->tab,
+                                    "Show me how you sign up.", 0, asked, fixture->tab, state);
 }
 
 static char *
@@ -461,10 +453,8 @@ test_demonstrated (Fixture       *fixture,
   g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=a%40b.c&agree=on");
 
   g_assert_true (tw_demonstration_bar_stop (fixture->bar));
-  result = tw_test_await_tool (&state, "browser_demonstration");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_demonstration");
   text = tw_test_result_text (result);
-  g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "The person demonstrated 3 steps"));
   g_assert_nonnull (strstr (text, "flow: Demonstration 1"));
   g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"a@b.c\"\n"));
@@ -513,9 +503,7 @@ test_discarded (Fixture       *fixture,
   g_assert_true (tw_demonstration_bar_discard (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
 
-  result = tw_test_await_tool (&state, "browser_demonstration");
-  g_assert_false (tw_test_result_is_error (result));
-  g_test_message ("%s", tw_test_result_text (result));
+  result = tw_test_await_tool_ok (&state, "browser_demonstration");
   g_assert_true (g_str_has_prefix (tw_test_result_text (result),
                                    "The person discarded the demonstration; nothing was saved."));
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result), "outcome"),
@@ -553,9 +541,8 @@ test_enter (Fixture       *fixture,
   wait_for_steps (fixture->tab, 2);
   g_assert_true (tw_demonstration_bar_stop (fixture->bar));
 
-  result = tw_test_await_tool (&state, "browser_demonstration");
+  result = tw_test_await_tool_ok (&state, "browser_demonstration");
   text = tw_test_result_text (result);
-  g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "The person demonstrated 2 steps"));
   g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"x@y.z\"\n"));
   g_assert_nonnull (strstr (text, opened));
@@ -585,10 +572,8 @@ test_password (Fixture       *fixture,
   wait_for_steps (fixture->tab, 2);
   g_assert_true (tw_demonstration_bar_stop (fixture->bar));
 
-  result = tw_test_await_tool (&state, "browser_demonstration");
-  g_assert_false (tw_test_result_is_error (result));
+  result = tw_test_await_tool_ok (&state, "browser_demonstration");
   text = tw_test_result_text (result);
-  g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "flow: sign in"));
   g_assert_nonnull (strstr (text, "\"PIN\" = ••• (a password: its value is never recorded"));
   g_assert_nonnull (strstr (text, "\n2. check checkbox \"I agree\""));

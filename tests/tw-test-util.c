@@ -918,6 +918,19 @@ tw_test_await_tool (TwTestOutcome *outcome,
   return result;
 }
 
+JsonObject *
+tw_test_await_tool_ok (TwTestOutcome *outcome,
+                       const char    *what)
+{
+  JsonObject *result = tw_test_await_tool (outcome, what);
+
+  if (tw_test_result_is_error (result))
+    g_error ("%s failed: %s", what, tw_test_result_text (result));
+  g_test_message ("%s", tw_test_result_text (result));
+
+  return result;
+}
+
 /* Runs the tool @name, as tw_test_start_tool() does, and returns its
  * CallToolResult. */
 JsonObject *

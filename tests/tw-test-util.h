@@ -235,6 +235,9 @@ TwToolCall *tw_test_start_tool         (TwBrowserService *service,
                                         TwTestOutcome    *outcome);
 JsonObject *tw_test_await_tool         (TwTestOutcome    *outcome,
                                         const char       *what);
+/* The same, for a call that must succeed; its text goes to the test's log. */
+JsonObject *tw_test_await_tool_ok      (TwTestOutcome    *outcome,
+                                        const char       *what);
 JsonObject *tw_test_call_tool          (TwBrowserService *service,
                                         const TwCaller   *caller,
                                         const char       *name,

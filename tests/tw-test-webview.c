@@ -281,6 +281,33 @@ tw_test_tab_id_args (TwBrowserTab *tab)
   return g_strdup_printf ("{\"browserId\": \"%s\"}", tw_browser_tab_get_id (tab));
 }
 
+TwToolCall *
+tw_test_start_asking_tool (TwBrowser       *browser,
+                           const TwCaller  *caller,
+                           const char      *tool,
+                           TwBrowserTab    *tab,
+                           const char      *message,
+                           guint            timeout_ms,
+                           TwTestCondition  asked,
+                           gpointer         asked_data,
+                           TwTestOutcome   *outcome)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autofree char *text = NULL;
+  TwToolCall *call;
+
+  json_object_set_string_member (arguments, "browserId", tw_browser_tab_get_id (tab));
+  json_object_set_string_member (arguments, "message", message);
+  if (timeout_ms > 0)
+    json_object_set_int_member (arguments, "timeoutMs", timeout_ms);
+  text = tw_test_object_to_string (arguments);
+
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (browser), caller, tool, text, outcome);
+  tw_test_wait_until (asked, asked_data, TW_TEST_WAIT_MS, "the person to see what the agent asks");
+
+  return call;
+}
+
 void
 tw_test_check_asking_tool_input (TwBrowser      *browser,
                                  const TwCaller *caller,

@@ -88,6 +88,18 @@ TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
                                      const char      *url);
 /* {"browserId": "<the tab's id>"}, the arguments of most tab tools. */
 char         *tw_test_tab_id_args   (TwBrowserTab    *tab);
+/* Starts @tool, a call that waits for the person, on @tab as @caller,
+ * with @message and, unless it is 0, @timeout_ms; then waits until @asked
+ * (given @asked_data) says the person sees what the agent asks. */
+TwToolCall   *tw_test_start_asking_tool (TwBrowser        *browser,
+                                         const TwCaller   *caller,
+                                         const char       *tool,
+                                         TwBrowserTab     *tab,
+                                         const char       *message,
+                                         guint             timeout_ms,
+                                         TwTestCondition   asked,
+                                         gpointer          asked_data,
+                                         TwTestOutcome    *outcome);
 /* Calls @tool, a call that waits for the person, on @tab without a
  * message, with a time limit too short, and on an unknown tab: each fails
  * with its error code, as text that says so. */
