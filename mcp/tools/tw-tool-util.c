@@ -226,6 +226,10 @@ append_number (GString    *text,
     g_string_append (text, g_ascii_formatd (buffer, sizeof buffer, "%.10g", json_node_get_double (node)));
 }
 
+/* The media features a tab's emulation may name, in the order they are
+ * said. */
+static const char * const media_names[] = { "colorScheme", "reducedMotion", "forcedColors", "media" };
+
 char *
 tw_tool_describe_emulation (JsonObject *emulation)
 {
@@ -255,6 +259,14 @@ tw_tool_describe_emulation (JsonObject *emulation)
 
   if (tw_json_get_boolean (emulation, "offline", FALSE))
     g_string_append (text, text->len > 0 ? ", offline" : "offline");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (media_names); i++)
+    {
+      const char *value = tw_json_get_string (emulation, media_names[i], NULL);
+
+      if (value != NULL)
+        g_string_append_printf (text, "%s%s: %s", text->len > 0 ? ", " : "", media_names[i], value);
+    }
 
   if (text->len == 0)
     {

@@ -95,7 +95,8 @@ void        tw_tool_append_snapshot     (GString     *text,
 
 /* What a tab emulates (the "emulation" of browser_emulate and
  * browser_list_tabs) in words: "device: phone, userAgent: …, geolocation: 52.52, 13.405
- * (accuracy 10 m), offline"; NULL when it emulates nothing. */
+ * (accuracy 10 m), offline, colorScheme: dark, media: print"; NULL when it
+ * emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
 
 /* For tools that wait for the person (browser_handoff, browser_annotate):

@@ -10,29 +10,6 @@
  * the whole display, so the tab answers them in its pages' own world
  * (webview/tw-tab-emulation.h), and the result says what that leaves out. */
 
-static const char * const media_names[] = { "colorScheme", "reducedMotion", "forcedColors", "media" };
-
-char *
-tw_tools_describe_media (JsonObject *emulation)
-{
-  GString *text = g_string_new (NULL);
-
-  for (gsize i = 0; emulation != NULL && i < G_N_ELEMENTS (media_names); i++)
-    {
-      const char *value = tw_json_get_string (emulation, media_names[i], NULL);
-
-      if (value != NULL)
-        g_string_append_printf (text, "%s%s: %s", text->len > 0 ? ", " : "", media_names[i], value);
-    }
-
-  if (text->len == 0)
-    {
-      g_string_free (text, TRUE);
-      return NULL;
-    }
-  return g_string_free (text, FALSE);
-}
-
 static void
 append_page_media (GString    *text,
                    JsonObject *result)
@@ -85,7 +62,6 @@ format_emulate (JsonObject *result)
   GString *text = g_string_new (NULL);
   JsonObject *emulation = tw_json_get_object (result, "emulation");
   g_autofree char *described = tw_tool_describe_emulation (emulation);
-  g_autofree char *media = tw_tools_describe_media (emulation);
 
   if (tw_json_get_boolean (result, "reset", FALSE))
     g_string_append (text, "The tab no longer emulates anything: from its next page load on it sends "
@@ -94,9 +70,8 @@ format_emulate (JsonObject *result)
                      "the display does.");
   else
     {
-      g_string_append_printf (text, "The tab now emulates %s%s%s.", described != NULL ? described : "",
-                              described != NULL && media != NULL ? ", " : "",
-                              media != NULL ? media : described != NULL ? "" : "nothing");
+      g_string_append_printf (text, "The tab now emulates %s.",
+                              described != NULL ? described : "nothing");
       if (emulation != NULL && json_object_has_member (emulation, "device"))
         {
           JsonObject *viewport = tw_json_get_object (result, "viewport");

@@ -25,7 +25,6 @@ format_tab_list (JsonObject *result)
     {
       JsonNode *element = json_array_get_element (tabs, i);
       g_autofree char *emulation = NULL;
-      g_autofree char *media = NULL;
       JsonObject *tab;
       const char *owner;
       const char *title;
@@ -58,10 +57,8 @@ format_tab_list (JsonObject *result)
         g_string_append (text, ", shared");
       /* Emulation (issue 18). */
       emulation = tw_tool_describe_emulation (tw_json_get_object (tab, "emulation"));
-      media = tw_tools_describe_media (tw_json_get_object (tab, "emulation"));
-      if (emulation != NULL || media != NULL)
-        g_string_append_printf (text, ", emulating %s%s%s", emulation != NULL ? emulation : "",
-                                emulation != NULL && media != NULL ? ", " : "", media != NULL ? media : "");
+      if (emulation != NULL)
+        g_string_append_printf (text, ", emulating %s", emulation);
     }
 
   return g_string_free (text, FALSE);

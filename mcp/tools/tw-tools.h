@@ -10,10 +10,6 @@ G_BEGIN_DECLS
 #include "tw-tool-groups.h"
 #undef TW_TOOL_GROUP
 
-/* "colorScheme: dark, media: print": the media features a tab's
- * emulation object names (browser_emulate, browser_list_tabs), or NULL. */
-char *tw_tools_describe_media (JsonObject *emulation);
-
 /* The marks of a browser_annotate result, one a line, with their refs. */
 void  tw_tools_annotate_append_marks (GString    *text,
                                       JsonObject *result);
