@@ -119,6 +119,16 @@ page_url (const char *path)
   return g_strconcat (base_url, path, NULL);
 }
 
+/* {"url": "<the address of the fixture page @path>"}: the arguments of
+ * new_tab and navigate that open it. */
+static char *
+url_params (const char *path)
+{
+  g_autofree char *url = page_url (path);
+
+  return g_strdup_printf ("{\"url\": \"%s\"}", url);
+}
+
 /* Running commands the way tools do */
 
 typedef struct
@@ -231,8 +241,7 @@ navigate (TwBrowser  *browser,
           const char *browser_id,
           const char *path)
 {
-  g_autofree char *url = page_url (path);
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autofree char *params = url_params (path);
 
   return run_ok (browser, TW_TAB_COMMAND_NAVIGATE, browser_id, params);
 }
@@ -612,8 +621,7 @@ test_close_while_loading (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=3000");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=3000");
   Outcome outcome = { 0 };
 
   /* A navigation in flight ends as soon as the person closes its tab. */
@@ -635,8 +643,7 @@ test_close_in_turn (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=700");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=700");
   Outcome loading = { 0 };
   Outcome closing = { 0 };
   Outcome after = { 0 };
@@ -668,10 +675,8 @@ test_cancel_queued (void)
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=700");
-  g_autofree char *slow_params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
-  g_autofree char *second = page_url ("second.html");
-  g_autofree char *second_params = g_strdup_printf ("{\"url\": \"%s\"}", second);
+  g_autofree char *slow_params = url_params ("slow?ms=700");
+  g_autofree char *second_params = url_params ("second.html");
   TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
   Outcome loading = { 0 };
   Outcome cancelled = { 0 };
@@ -714,8 +719,7 @@ test_paused_queue (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=700");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=700");
   TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
   g_autoptr(JsonObject) reply = NULL;
   Outcome loading = { 0 };
@@ -1311,8 +1315,7 @@ test_dialogs (void)
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(JsonObject) after = NULL;
-  g_autofree char *url = page_url ("dialogs.html");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autofree char *params = url_params ("dialogs.html");
   JsonArray *dialogs;
   JsonObject *dialog;
   const char *id;
@@ -1348,8 +1351,7 @@ static void
 test_concurrent_tabs (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *slow = page_url ("slow?ms=2000&count=1");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=2000&count=1");
   Outcome first = { 0 };
   Outcome second = { 0 };
 
@@ -1381,10 +1383,8 @@ test_same_tab_in_order (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=700");
-  g_autofree char *slow_params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
-  g_autofree char *second_url = page_url ("second.html");
-  g_autofree char *second_params = g_strdup_printf ("{\"url\": \"%s\"}", second_url);
+  g_autofree char *slow_params = url_params ("slow?ms=700");
+  g_autofree char *second_params = url_params ("second.html");
   Outcome first = { 0 };
   Outcome then = { 0 };
 
@@ -1410,8 +1410,7 @@ test_timeout (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=2000");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=2000");
 
   /* The page takes 2 s; the tab gives up long before. */
   tw_browser_set_command_timeout (browser, 400);
@@ -1427,8 +1426,7 @@ test_cancel (void)
   g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *slow = page_url ("slow?ms=2000");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", slow);
+  g_autofree char *params = url_params ("slow?ms=2000");
   g_autoptr(JsonObject) after = NULL;
   Outcome outcome = { 0 };
 
@@ -1496,8 +1494,7 @@ test_shared_process_crash (void)
   const TwCaller other = { "other-agent", "Other Agent", 0 };
   g_autofree char *first = new_tab (browser, "index.html");
   g_autofree char *second = new_tab (browser, "second.html");
-  g_autofree char *url = page_url ("index.html");
-  g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autofree char *params = url_params ("index.html");
   g_autoptr(JsonObject) others = NULL;
   g_autoptr(JsonObject) reloaded = NULL;
   g_autoptr(GError) error = NULL;
