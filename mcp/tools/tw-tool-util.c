@@ -458,6 +458,26 @@ tw_tool_append_snapshot (GString    *text,
     }
 }
 
+void
+tw_tool_return_text_and_image (TwToolCall *call,
+                               const char *text,
+                               const char *base64)
+{
+  g_autoptr(GBytes) image = NULL;
+  guchar *data;
+  gsize size = 0;
+
+  if (base64 == NULL)
+    {
+      tw_tool_call_return_text (call, text, NULL);
+      return;
+    }
+
+  data = g_base64_decode (base64, &size);
+  image = g_bytes_new_take (data, size);
+  tw_tool_call_return_image (call, text, image, NULL);
+}
+
 #define PERSON_PROGRESS_INTERVAL_MS 5000
 
 typedef struct
@@ -525,3 +545,4 @@ tw_tool_wait_for_person (TwToolCall      *call,
   else
     person_wait_free (wait);
 }
+

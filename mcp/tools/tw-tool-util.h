@@ -99,6 +99,13 @@ void        tw_tool_append_snapshot     (GString     *text,
  * emulates nothing. */
 char       *tw_tool_describe_emulation  (JsonObject  *emulation);
 
+/* Finishes @call with @text and, when @base64 is not NULL, the picture it
+ * encodes, as the runtime and the tab send pictures (browser_screenshot,
+ * browser_annotate). */
+void        tw_tool_return_text_and_image (TwToolCall  *call,
+                                           const char  *text,
+                                           const char  *base64);
+
 /* For tools that wait for the person (browser_handoff, browser_annotate):
  * runs @command on the call's tab with {message, timeoutMs} from the
  * arguments (@default_timeout_ms when not given) and hands its result to

@@ -80,19 +80,7 @@ annotate_reply (TwToolCall *call,
   tw_tools_annotate_append_marks (text, result);
   g_string_append (text, "\nThese refs are the ones browser_snapshot prints for the same elements.");
 
-  if (png == NULL)
-    {
-      tw_tool_call_return_text (call, text->str, NULL);
-      return;
-    }
-
-  {
-    gsize size = 0;
-    guchar *data = g_base64_decode (png, &size);
-    g_autoptr(GBytes) bytes = g_bytes_new_take (data, size);
-
-    tw_tool_call_return_image (call, text->str, bytes, NULL);
-  }
+  tw_tool_return_text_and_image (call, text->str, png);
 }
 
 static void

@@ -65,7 +65,6 @@ screenshot_reply (TwToolCall *call,
   JsonArray *marks = tw_json_get_array (result, "marks");
   g_autofree char *width_text = g_strdup_printf ("%" G_GINT64_FORMAT, width);
   g_autofree char *height_text = g_strdup_printf ("%" G_GINT64_FORMAT, height);
-  g_autoptr(GBytes) bytes = NULL;
 
   if (path != NULL)
     g_string_append_printf (text, "Saved the screenshot as a %s file.", kind);
@@ -95,20 +94,7 @@ screenshot_reply (TwToolCall *call,
     append_marks (text, marks, tw_json_get_int (result, "marksLeftOut", 0));
   tw_tool_append_dialogs (text, result);
 
-  if (image == NULL)
-    {
-      tw_tool_call_return_text (call, text->str, NULL);
-      return;
-    }
-
-  {
-    gsize size = 0;
-    guchar *data = g_base64_decode (image, &size);
-
-    bytes = g_bytes_new_take (data, size);
-  }
-
-  tw_tool_call_return_image (call, text->str, bytes, NULL);
+  tw_tool_return_text_and_image (call, text->str, image);
 }
 
 static void
