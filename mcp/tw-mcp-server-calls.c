@@ -3,8 +3,6 @@
 
 #include "tw-mcp-server-private.h"
 
-#include <string.h>
-
 #include <libsoup/soup.h>
 
 #include "tw-error.h"
@@ -85,10 +83,8 @@ pending_send_event (McpPending *pending,
                     JsonNode   *message)
 {
   g_autofree char *json = tw_jsonrpc_to_string (message, NULL);
-  char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
-  SoupMessageBody *body = soup_server_message_get_response_body (pending->msg);
 
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, event, strlen (event));
+  _tw_mcp_server_send_event (pending->msg, json);
 }
 
 /* Sends the final JSON-RPC message for the call and lets libsoup write it. */
@@ -357,20 +353,9 @@ _tw_mcp_server_handle_tools_call (TwMcpServer       *self,
                  pending->serial, client->agent_id, client->agent_name, def->name, arguments);
 
   if (pending->sse)
-    {
-      SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-
-      /* The headers go out now; events follow as chunks. */
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-      soup_message_headers_replace (headers, "Cache-Control", "no-cache");
-      soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-      soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
-    }
+    _tw_mcp_server_start_event_stream (msg);
   else
-    {
-      soup_server_message_pause (msg);
-    }
+    soup_server_message_pause (msg);
 
   pending_watch_client (pending);
 

@@ -5,6 +5,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <string.h>
 
 #include <libsoup/soup.h>
 
@@ -66,6 +67,28 @@ _tw_mcp_server_reply_result (SoupServerMessage *msg,
   g_autoptr(JsonNode) body = tw_jsonrpc_new_result (id, result);
 
   _tw_mcp_server_set_json_response (msg, SOUP_STATUS_OK, body);
+}
+
+void
+_tw_mcp_server_start_event_stream (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+}
+
+void
+_tw_mcp_server_send_event (SoupServerMessage *msg,
+                           const char        *json)
+{
+  char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
+
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_TAKE,
+                            event, strlen (event));
 }
 
 /* Refuses a request before its body is read: nothing of the body is kept,

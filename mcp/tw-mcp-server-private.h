@@ -127,6 +127,13 @@ void        _tw_mcp_server_reply_error              (SoupServerMessage *msg,
 void        _tw_mcp_server_reply_result             (SoupServerMessage *msg,
                                                      JsonNode          *id,
                                                      JsonNode          *result);
+/* Answers @msg with a stream of server-sent events: the headers go out
+ * now, then each event as a chunk (the caller unpauses @msg). */
+void        _tw_mcp_server_start_event_stream       (SoupServerMessage *msg);
+/* Adds one event to the stream of @msg, carrying the JSON-RPC message
+ * @json. */
+void        _tw_mcp_server_send_event               (SoupServerMessage *msg,
+                                                     const char        *json);
 void        _tw_mcp_server_request_started_cb       (SoupServer        *soup,
                                                      SoupServerMessage *msg,
                                                      TwMcpServer       *self);

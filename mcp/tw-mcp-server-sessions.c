@@ -221,7 +221,6 @@ _tw_mcp_server_handle_get (TwMcpServer       *self,
                            McpClient         *client)
 {
   SoupMessageHeaders *request_headers = soup_server_message_get_request_headers (msg);
-  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
   const char *accept = soup_message_headers_get_one (request_headers, "Accept");
   McpSession *session;
 
@@ -240,11 +239,7 @@ _tw_mcp_server_handle_get (TwMcpServer       *self,
 
   session->last_used = g_get_monotonic_time ();
 
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
-  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+  _tw_mcp_server_start_event_stream (msg);
 
   g_ptr_array_add (session->streams, g_object_ref (msg));
   g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), session);
@@ -259,10 +254,8 @@ session_send_notification (McpSession *session,
   for (guint i = 0; i < session->streams->len; i++)
     {
       SoupServerMessage *msg = g_ptr_array_index (session->streams, i);
-      char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
 
-      soup_message_body_append (soup_server_message_get_response_body (msg),
-                                SOUP_MEMORY_TAKE, event, strlen (event));
+      _tw_mcp_server_send_event (msg, json);
       soup_server_message_unpause (msg);
     }
 }
