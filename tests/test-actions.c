@@ -259,6 +259,9 @@ run (Page          *page,
     _result; \
   })
 
+/* The same, for a command whose result the test does not read. */
+#define act(page, command, ...) json_object_unref (run_ok ((page), (command), __VA_ARGS__))
+
 static const char *
 element_member (JsonObject *result,
                 const char *member)
@@ -655,26 +658,22 @@ test_fill (void)
   result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"forty\"}", age);
   assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a number");
   g_clear_error (&error);
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"42\"}", age);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"42\"}", age);
   assert_eval (page, "document.getElementById('age').value", "42");
 
   /* Pickers take their value directly, with input and change. */
   page_eval (page, "clearEvents()");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"2024-02-29\"}", birthday);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"2024-02-29\"}", birthday);
   assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
   assert_eval (page, "seq('input', 'change')", "change:age input:birthday change:birthday");
   result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"tomorrow\"}", birthday);
   assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "YYYY-MM-DD");
   g_clear_error (&error);
   assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"8\"}", volume);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"8\"}", volume);
   assert_eval (page, "document.getElementById('volume').value", "8");
 
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Line one\\nLine two\"}", message);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Line one\\nLine two\"}", message);
   assert_eval (page, "JSON.stringify(document.getElementById('message').value)", "\"Line one\\nLine two\"");
 
   result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Hello notes\"}", notes);
@@ -684,15 +683,13 @@ test_fill (void)
 
   /* An empty value clears the field. */
   page_eval (page, "clearEvents()");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"\"}", email);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"\"}", email);
   assert_eval (page, "document.getElementById('email').value", "");
   assert_eval (page, "events.filter(e => e.type === 'input').map(e => e.inputType + '/' + e.trusted).join()",
                "deleteContentBackward/true");
 
   /* A dropdown given to fill is chosen from. */
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Germany\"}", country);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Germany\"}", country);
   assert_eval (page, "document.getElementById('country').value", "de");
 
   /* No text field at all: refused at once, without waiting for the
@@ -817,8 +814,7 @@ test_keypress (void)
   json_object_unref (result);
 
   /* Shortcuts: select all, then delete it. */
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Control+A\"}", email);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Control+A\"}", email);
   result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Backspace\"}");
   assert_eval (page, "document.getElementById('email').value", "");
   g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "");
@@ -862,8 +858,7 @@ test_select (void)
   assert_eval (page, "seq('click', 'input', 'change')", "click:country input:country change:country");
   assert_eval (page, "events.filter(e => e.type === 'change').every(e => !e.trusted)", "true");
 
-  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"de\"}", country);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"de\"}", country);
   assert_eval (page, "document.getElementById('country').value", "de");
 
   page_eval (page, "clearEvents()");
@@ -939,8 +934,7 @@ test_react (void)
   beta = find_ref (page, "button \"Remove Beta\"");
 
   /* React's state follows: the input events reached its handlers. */
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", username);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", username);
   assert_eval (page, "appState.name", "Ada");
   assert_eval (page, "document.getElementById('greeting').textContent", "Hello, Ada!");
 
@@ -956,12 +950,10 @@ test_react (void)
   g_assert_true (json_object_get_boolean_member (result, "changedByPage"));
   json_object_unref (result);
 
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", agree);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", agree);
   assert_eval (page, "appState.agree", "true");
 
-  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Pro\"}", plan);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Pro\"}", plan);
   assert_eval (page, "appState.plan", "pro");
 
   /* The click renames the button: the old ref no longer matches it. */
@@ -975,8 +967,7 @@ test_react (void)
   assert_eval (page, "appState.count", "1");
 
   /* Removed by a re-render: stale, never acting on a neighbour. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", beta);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", beta);
   assert_eval (page, "appState.items.join()", "Alpha,Gamma");
   result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", beta);
   assert_error (error, TW_BROWSER_ERROR_STALE_REF, "was removed from the page");
@@ -1014,54 +1005,42 @@ test_widgets (void)
 
   /* Menu button: open with a click, move with arrows, choose with Enter;
    * focus goes back to the button. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
   assert_eval (page, "document.activeElement.textContent", "Copy");
   result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
   g_assert_cmpstr (json_object_get_string_member (result, "focused"), ==, "menuitem \"Rename\"");
   g_assert_true (json_object_get_boolean_member (result, "prevented"));
   json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
   assert_eval (page, "document.getElementById('menu-result').textContent", "Chose Rename");
   assert_eval (page, "document.activeElement.id + ':' + document.getElementById('actions-menu').hidden",
                "menu-button:true");
   /* ArrowUp on the button opens it at the last item; Escape closes it. */
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"ArrowUp\"}", actions);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"ArrowUp\"}", actions);
   assert_eval (page, "document.activeElement.textContent", "Delete");
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
   assert_eval (page, "document.getElementById('actions-menu').hidden", "true");
   /* And a menu item is clicked like anything else. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
   page_snapshot (page);
   delete_item = find_ref (page, "menuitem \"Delete\"");
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", delete_item);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", delete_item);
   assert_eval (page, "document.getElementById('menu-result').textContent", "Chose Delete");
 
   /* Combobox: typing filters the list, arrows move, Enter picks. */
-  result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"ap\"}", fruit);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"ap\"}", fruit);
   assert_eval (page, "Array.from(document.querySelectorAll('#fruit-list [role=option]')).map(o => o.textContent).join()",
                "Apple,Apricot");
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
-  json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
-  json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowDown\"}");
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
   assert_eval (page, "window.pickedFruit + ':' + document.getElementById('fruit').value", "Apricot:Apricot");
   /* Its options are clicked, or chosen with browser_select on the list. */
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"b\"}", fruit);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"b\"}", fruit);
   page_snapshot (page);
   blueberry = find_ref (page, "option \"Blueberry\"");
   fruits = find_ref (page, "listbox \"Fruits\"");
-  result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruits);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruits);
   assert_eval (page, "window.pickedFruit", "Banana");
   /* The list closed with the pick: its options are there but hidden. */
   result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", blueberry);
@@ -1072,45 +1051,36 @@ test_widgets (void)
   g_clear_error (&error);
 
   /* Tabs: click one, then arrows. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", privacy);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", privacy);
   assert_eval (page, "document.getElementById('panel-privacy').hidden", "false");
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowRight\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"ArrowRight\"}");
   assert_eval (page, "document.getElementById('tab-about').getAttribute('aria-selected') + ':' + "
                "document.getElementById('panel-about').hidden", "true:false");
 
   /* Modal dialog: what is behind it cannot be clicked, Escape closes it
    * and the focus comes back. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
   assert_eval (page, "document.getElementById('profile').open", "true");
   result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", faq);
   assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "covered by dialog \"Profile\"");
   g_clear_error (&error);
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
   assert_eval (page, "document.getElementById('profile').open + ':' + document.activeElement.id", "false:open-dialog");
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
   page_snapshot (page);
   display_name = find_ref (page, "textbox \"Display name\"");
   save_profile = find_ref (page, "button \"Save profile\"");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", display_name);
-  json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save_profile);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", display_name);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save_profile);
   assert_eval (page, "document.getElementById('profile-result').textContent", "Saved Ada");
 
   /* Disclosure: click opens, Enter closes. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", faq);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", faq);
   assert_eval (page, "document.getElementById('faq-answer').hidden", "false");
   page_snapshot (page);
   g_free (faq);
   faq = find_ref (page, "button \"What is Tabwright?\"");
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", faq);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", faq);
   assert_eval (page, "document.getElementById('faq-answer').hidden", "true");
 
   /* Hover menu: opened by mouseenter, closed by mouseleave. */
@@ -1120,8 +1090,7 @@ test_widgets (void)
   assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "true");
   page_snapshot (page);
   g_free (find_ref (page, "link \"Laptops\""));
-  result = run_ok (page, TW_TAB_COMMAND_HOVER, "{\"ref\": \"%s\"}", heading);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_HOVER, "{\"ref\": \"%s\"}", heading);
   assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "false");
   assert_eval (page, "seq('mouseenter', 'mouseleave').split(' ').filter(s => s.endsWith('products-menu')).join(' ')",
                "mouseenter:products-menu mouseleave:products-menu");
@@ -1164,8 +1133,7 @@ test_drag (void)
   assert_eval (page, "seq('dragenter').split(' ').pop() + ' ' + seq('dragover').split(' ').pop()",
                "dragenter:cheese dragover:cheese");
 
-  result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", bread, trash);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", bread, trash);
   assert_eval (page, "order('groceries') + ' / ' + document.getElementById('trash').textContent",
                "Cheese,Apples,Dates / Trash: bread");
 
@@ -1242,15 +1210,13 @@ test_upload (void)
   assert_eval (page, "JSON.stringify(uploads[0])",
                "{\"input\":\"avatar\",\"trusted\":true,\"files\":[{\"name\":\"a.txt\",\"size\":5,\"text\":\"hello\"}]}");
 
-  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"%s\", \"docs/b.txt\"]}",
-                   attachments, a);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"%s\", \"docs/b.txt\"]}",
+       attachments, a);
   page_wait_for (page, "uploads.length === 2");
   assert_eval (page, "uploads[1].files.map(f => f.name + '=' + f.text).join()", "a.txt=hello,b.txt=second file");
 
   /* A button that opens a hidden input's chooser works the same. */
-  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", choose);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", choose);
   page_wait_for (page, "uploads.length === 3");
   assert_eval (page, "uploads[2].input + ':' + uploads[2].files[0].name", "hidden-input:b.txt");
 
@@ -1275,8 +1241,7 @@ test_upload (void)
   g_clear_error (&error);
   /* An upload that works after them is the next the page sees: none of the
    * refused ones reached it, not even late. */
-  result = run_ok (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", avatar);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", avatar);
   page_wait_for (page, "uploads.length >= 4");
   assert_eval (page, "uploads.length", "4");
   assert_eval (page, "uploads[3].input + ':' + uploads[3].files[0].name", "avatar:b.txt");
@@ -1434,12 +1399,10 @@ test_background (void)
   query = find_ref (page, "textbox \"Query\"");
 
   /* How long such a click takes is a figure of bench/run. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
   assert_eval (page, "document.getElementById('message').textContent", "Done later");
 
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
   assert_eval (page, "Array.from(document.querySelectorAll('#list li')).map(li => li.textContent).join()",
                "Apples,Pears");
 
@@ -1452,10 +1415,8 @@ test_background (void)
   page_load (page, "form.html");
   g_clear_pointer (&page->snapshot, g_free);
   search = find_ref (page, "textbox \"Search\"");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"dogs\"}", search);
-  json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"dogs\"}", search);
+  act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
   assert_eval (page, "window.searched", "dogs");
 }
 
@@ -1479,11 +1440,9 @@ test_frames (void)
   pay = find_ref (page, "button \"Pay\"");
 
   /* Inside an open shadow root: the hit test looks through the host. */
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", add);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", add);
   assert_eval (page, "window.shadowClicks + ':' + window.composedTarget", "1:add");
-  result = run_ok (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"12\"}", amount);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"12\"}", amount);
   assert_eval (page, "document.querySelector('counter-card').shadowRoot.getElementById('amount').value", "12");
 
   /* Inside a same-origin frame: events carry the frame's own coordinates
@@ -1491,8 +1450,7 @@ test_frames (void)
   result = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"4242\"}", card);
   g_assert_cmpstr (json_object_get_string_member (result, "value"), ==, "4242");
   json_object_unref (result);
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", pay);
-  json_object_unref (result);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", pay);
   assert_eval (page, "(() => { const d = document.querySelector('iframe').contentDocument; "
                "const w = d.defaultView; const r = w.payRect; const e = w.payEvent; "
                "return d.getElementById('pay').textContent + ':' + "
