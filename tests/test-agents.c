@@ -285,8 +285,10 @@ load_with_user_file (const char  *user_json,
   return presets;
 }
 
-static char *
-preset_ids (GListModel *presets)
+/* The ids of @presets, in order and apart by spaces, are @expected. */
+static void
+assert_preset_ids (GListModel *presets,
+                   const char *expected)
 {
   g_autoptr(GString) ids = g_string_new (NULL);
 
@@ -296,8 +298,7 @@ preset_ids (GListModel *presets)
 
       g_string_append_printf (ids, "%s%s", i ? " " : "", tw_agent_preset_get_id (preset));
     }
-
-  return g_string_free (g_steal_pointer (&ids), FALSE);
+  g_assert_cmpstr (ids->str, ==, expected);
 }
 
 static void
@@ -305,7 +306,6 @@ test_presets_merge (void)
 {
   g_autoptr(GError) user_error = NULL;
   g_autoptr(GListModel) presets = NULL;
-  g_autofree char *ids = NULL;
   g_auto(GStrv) argv = NULL;
   TwAgentPreset *alpha;
   TwAgentPreset *mine;
@@ -313,10 +313,8 @@ test_presets_merge (void)
   /* No user file: the built-ins, untouched. */
   presets = load_with_user_file (NULL, &user_error);
   g_assert_no_error (user_error);
-  ids = preset_ids (presets);
-  g_assert_cmpstr (ids, ==, "alpha beta gamma custom");
+  assert_preset_ids (presets, "alpha beta gamma custom");
   g_clear_object (&presets);
-  g_clear_pointer (&ids, g_free);
 
   /* The user changes one member of alpha, hides gamma and adds a preset. */
   presets = load_with_user_file ("{\"presets\": ["
@@ -326,8 +324,7 @@ test_presets_merge (void)
                                  "   \"args\": [\"--config={mcpConfig}\", \"{{literal}}\"]}"
                                  "]}", &user_error);
   g_assert_no_error (user_error);
-  ids = preset_ids (presets);
-  g_assert_cmpstr (ids, ==, "alpha beta custom mine");
+  assert_preset_ids (presets, "alpha beta custom mine");
 
   alpha = tw_agent_presets_lookup (presets, "alpha");
   g_assert_cmpstr (tw_agent_preset_get_program (alpha), ==, "/opt/alpha/bin/alpha");
@@ -357,7 +354,6 @@ test_presets_user_mistakes (void)
 {
   g_autoptr(GError) user_error = NULL;
   g_autoptr(GListModel) presets = NULL;
-  g_autofree char *ids = NULL;
   g_auto(GStrv) env = NULL;
   TwAgentPreset *beta;
 
@@ -373,25 +369,21 @@ test_presets_user_mistakes (void)
   g_assert_nonnull (strstr (user_error->message, "preset “beta”: unknown placeholder {tokn}"));
   g_assert_nonnull (strstr (user_error->message, "preset “new”: “program” is missing"));
   g_assert_nonnull (strstr (user_error->message, "preset “Bad Id”"));
-  ids = preset_ids (presets);
-  g_assert_cmpstr (ids, ==, "alpha beta gamma custom fine");
+  assert_preset_ids (presets, "alpha beta gamma custom fine");
 
   beta = tw_agent_presets_lookup (presets, "beta");
   env = tw_agent_preset_build_env (beta, &test_values, NULL);
   g_assert_true (strv_has (env, "BETA=secret-token"));
   g_clear_object (&presets);
   g_clear_error (&user_error);
-  g_clear_pointer (&ids, g_free);
 
   /* A file that is not JSON changes nothing and says why. */
   presets = load_with_user_file ("{\"presets\": [", &user_error);
   g_assert_error (user_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_assert_nonnull (strstr (user_error->message, "agent-presets.json"));
-  ids = preset_ids (presets);
-  g_assert_cmpstr (ids, ==, "alpha beta gamma custom");
+  assert_preset_ids (presets, "alpha beta gamma custom");
   g_clear_object (&presets);
   g_clear_error (&user_error);
-  g_clear_pointer (&ids, g_free);
 
   /* Nor does one of another shape. */
   presets = load_with_user_file ("[1, 2]", &user_error);
@@ -886,13 +878,30 @@ test_agent_stop (Fixture       *f,
   g_assert_true (g_str_has_prefix (tw_agent_get_status_text (agent), "Ended by signal 1"));
 }
 
-static gboolean
-terminal_shows_install (gpointer data)
+typedef struct
 {
-  g_autofree char *text = vte_terminal_get_text_range (data, 0, 0, 20, 200, NULL, NULL, NULL);
+  VteTerminal *vte;
+  const char  *text;
+} TerminalText;
 
-  /* VTE takes in what it is fed from the main loop, not at once. */
-  return text != NULL && strstr (text, "Install it with: npm install -g ghost-agent") != NULL;
+static gboolean
+terminal_shows (gpointer data)
+{
+  TerminalText *wait = data;
+  g_autofree char *text = vte_terminal_get_text_range (wait->vte, 0, 0, 20, 200, NULL, NULL, NULL);
+
+  return text != NULL && strstr (text, wait->text) != NULL;
+}
+
+/* Waits until the terminal of @agent shows @text: VTE takes in what it is
+ * fed from the main loop, not at once. */
+static void
+wait_for_terminal_text (TwAgent    *agent,
+                        const char *text)
+{
+  TerminalText wait = { tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), text };
+
+  tw_test_wait_until (terminal_shows, &wait, WAIT_LIMIT_MS, text);
 }
 
 static void
@@ -906,7 +915,6 @@ test_agent_not_installed (Fixture       *f,
   g_autoptr(GListModel) presets = tw_agent_presets_new_from_data (bytes, NULL, NULL, NULL);
   g_autoptr(TwAgent) agent = NULL;
   g_autoptr(TwAgent) broken = NULL;
-  VteTerminal *vte;
 
   agent = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
                         tw_agent_presets_lookup (presets, "ghost"), NULL, f->workspace,
@@ -923,8 +931,7 @@ test_agent_not_installed (Fixture       *f,
   g_assert_null (tw_agent_get_config_path (agent));
 
   /* The terminal says how to install it. */
-  vte = tw_agent_terminal_get_vte (tw_agent_get_terminal (agent));
-  tw_test_wait_until (terminal_shows_install, vte, WAIT_LIMIT_MS, "the install hint");
+  wait_for_terminal_text (agent, "Install it with: npm install -g ghost-agent");
 
   /* A command that cannot run fails the same way, saying why. */
   broken = tw_agent_new (f->server, TW_BROWSER_SERVICE (f->browser),
@@ -1383,14 +1390,6 @@ test_connect_dialog_gemini (void)
   g_assert_cmpint (g_unlink (path), ==, 0);
 }
 
-static gboolean
-terminal_shows_missing_extension (gpointer data)
-{
-  g_autofree char *text = vte_terminal_get_text_range (data, 0, 0, 20, 200, NULL, NULL, NULL);
-
-  return text != NULL && strstr (text, "Tabwright's extension is not installed") != NULL;
-}
-
 static void
 test_launcher_gemini (Fixture       *f,
                       gconstpointer  data)
@@ -1442,9 +1441,7 @@ test_launcher_gemini (Fixture       *f,
    * terminal. */
   agent = tw_agent_manager_launch (manager, "gemini", "sleep 60", &error);
   g_assert_no_error (error);
-  tw_test_wait_until (terminal_shows_missing_extension,
-                      tw_agent_terminal_get_vte (tw_agent_get_terminal (agent)), WAIT_LIMIT_MS,
-                      "the terminal to say the extension is missing");
+  wait_for_terminal_text (agent, "Tabwright's extension is not installed");
   tw_agent_manager_stop_all (manager);
   tw_test_wait_until (agent_has_ended, agent, WAIT_LIMIT_MS, "the agent to hang up");
   gtk_window_set_child (f->window, GTK_WIDGET (launcher));
