@@ -176,14 +176,22 @@ tab_changed_cb (TwSession    *self,
   schedule_save (self);
 }
 
+/* Saves again whenever one of the @n tabs from @position on changes. */
 static void
-follow_tab (TwSession    *self,
-            TwBrowserTab *tab)
+follow_tabs (TwSession  *self,
+             GListModel *tabs,
+             guint       position,
+             guint       n)
 {
-  g_signal_connect_object (tab, "notify::uri", G_CALLBACK (tab_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (tab, "notify::load-error", G_CALLBACK (tab_changed_cb), self,
-                           G_CONNECT_SWAPPED);
+  for (guint i = position; i < position + n; i++)
+    {
+      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (tabs, i);
+
+      g_signal_connect_object (tab, "notify::uri", G_CALLBACK (tab_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (tab, "notify::load-error", G_CALLBACK (tab_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
 }
 
 static void
@@ -193,13 +201,7 @@ tabs_changed_cb (TwSession  *self,
                  guint       added,
                  GListModel *tabs)
 {
-  for (guint i = position; i < position + added; i++)
-    {
-      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (tabs, i);
-
-      follow_tab (self, tab);
-    }
-
+  follow_tabs (self, tabs, position, added);
   schedule_save (self);
 }
 
@@ -269,7 +271,6 @@ tw_session_new (TwBrowser  *browser,
 {
   TwSession *self;
   GListModel *tabs;
-  guint n_tabs;
 
   g_return_val_if_fail (TW_IS_BROWSER (browser), NULL);
   g_return_val_if_fail (file != NULL, NULL);
@@ -279,14 +280,7 @@ tw_session_new (TwBrowser  *browser,
   self->file = session_file_new (file);
 
   tabs = tw_browser_get_tabs (browser);
-  n_tabs = g_list_model_get_n_items (tabs);
-  for (guint i = 0; i < n_tabs; i++)
-    {
-      g_autoptr(TwBrowserTab) tab = g_list_model_get_item (tabs, i);
-
-      follow_tab (self, tab);
-    }
-
+  follow_tabs (self, tabs, 0, g_list_model_get_n_items (tabs));
   g_signal_connect_object (tabs, "items-changed", G_CALLBACK (tabs_changed_cb), self,
                            G_CONNECT_SWAPPED);
 
