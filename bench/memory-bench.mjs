@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // What tabs cost and whether closing them gives it all back, measured from
-// outside (tests/e2e/lib/processes.mjs): the PSS of the app and of every process it
-// started, by kind, and the app's open file descriptors, with no tab, with
-// 1, 10 and 20 tabs open on a local page of buttons, each read once with
-// browser_snapshot, and after closing them all; then after opening,
-// reading and closing tabs one at a time. Tabwright's tabs are measured
-// twice at each step: live, just read, and once they have rested
-// (--rest-seconds, the app's delay, 30 s by default). Side by side with
-// Playwright MCP on Debian's Chromium, whose browser process stands where
-// Tabwright's app does. Figures are printed with the machine's load
-// average; nothing is asserted.
+// outside (tests/e2e/lib/processes.mjs): the PSS of the app and of every
+// process it started, by kind, the app's own memory (its anonymous PSS)
+// and its open file descriptors, with no tab, with 1, 10 and 20 tabs open
+// on a local page of buttons, each read once with browser_snapshot, and
+// after closing them all; then after opening, reading and closing tabs one
+// at a time. Tabwright's tabs are measured twice at each step: live, just
+// read, and once they have rested (--rest-seconds, the app's delay, 30 s by
+// default). Side by side with Playwright MCP on Debian's Chromium, whose
+// browser process stands where Tabwright's app does. Figures are printed
+// with the machine's load average; nothing is asserted.
 //
 //   bench/run --memory [--tabs 1,10,20] [--cycle 30] [--buttons 200]
 //                      [--settle-seconds 3] [--rest-seconds 30]
@@ -23,7 +23,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-import { appFds, chromiumKind, loadAverage, measureFamily, tabwrightKind } from '../tests/e2e/lib/processes.mjs';
+import { appFds, chromiumKind, loadAverage, measureFamily, pss, tabwrightKind } from '../tests/e2e/lib/processes.mjs';
 import { call, runBench, startPlaywrightClient, startTabwrightClient } from './servers.mjs';
 import { simplePage } from '../tests/e2e/lib/pages.mjs';
 
@@ -128,9 +128,15 @@ function measure(driver, moment, tabs) {
   m.moment = moment;
   m.tabs = tabs;
   m.load = loadAverage();
-  if (driver.kindOf === tabwrightKind)
+  if (driver.kindOf === tabwrightKind) {
     m.appFds = appFds(driver.root);
-  log(`${driver.name}, ${moment}: ${m.total.pss.toFixed(0)} MiB in ${m.total.processes} processes, app ${(m.app?.pss ?? 0).toFixed(0)} MiB, ${m.fds?.total ?? '?'} fds`);
+    // The app's own memory (its heap and anonymous maps): its whole PSS
+    // also holds shares of the libraries it has in common with the web
+    // processes, which move by tens of MB as those processes come and go.
+    m.appOwn = pss(driver.root, 'Pss_Anon') / 1024;
+  }
+  log(`${driver.name}, ${moment}: ${m.total.pss.toFixed(0)} MiB in ${m.total.processes} processes, app ${(m.app?.pss ?? 0).toFixed(0)} MiB` +
+    `${m.appOwn === undefined ? '' : ` (own ${m.appOwn.toFixed(1)} MiB)`}, ${m.fds?.total ?? '?'} fds`);
   return m;
 }
 
@@ -190,11 +196,14 @@ const mib = (v) => (v === undefined ? '—' : `${Math.round(v).toLocaleString('e
 
 function printRows(name, rows) {
   const kinds = KINDS.filter((k) => rows.some((r) => r[k]));
-  const header = ['moment', 'total', ...kinds.map((k) => (k === 'app' && name !== 'Tabwright' ? 'browser' : k)), 'app fds', 'load'];
+  const own = rows.some((r) => r.appOwn !== undefined);
+  const header = ['moment', 'total', ...kinds.map((k) => (k === 'app' && name !== 'Tabwright' ? 'browser' : k)),
+    ...(own ? ['app own'] : []), 'app fds', 'load'];
   const table = rows.map((r) => [
     r.moment,
     mib(r.total.pss),
     ...kinds.map((k) => (r[k] ? `${r[k].processes > 1 || k === 'web' ? `${r[k].processes}, ` : ''}${mib(r[k].pss)}` : '—')),
+    ...(own ? [r.appOwn === undefined ? '—' : `${r.appOwn.toFixed(1)} MB`] : []),
     String(r.fds?.total ?? '—'),
     r.load.split(' ')[0],
   ]);
@@ -221,7 +230,8 @@ function printRows(name, rows) {
       .filter(([, n]) => n !== 0)
       .map(([k, n]) => `${k} ${n > 0 ? '+' : ''}${n}`);
     const appDelta = (r.app?.pss ?? 0) - (rows[0].app?.pss ?? 0);
-    console.log(`  ${r.moment}: ${name === 'Tabwright' ? 'app' : 'browser'} ${appDelta >= 0 ? '+' : ''}${mib(appDelta)} over the start, ` +
+    const ownDelta = r.appOwn === undefined ? '' : ` (its own memory ${r.appOwn >= rows[0].appOwn ? '+' : ''}${(r.appOwn - rows[0].appOwn).toFixed(1)} MB)`;
+    console.log(`  ${r.moment}: ${name === 'Tabwright' ? 'app' : 'browser'} ${appDelta >= 0 ? '+' : ''}${mib(appDelta)}${ownDelta} over the start, ` +
       `${fdDelta >= 0 ? '+' : ''}${fdDelta} fds${kindsDelta.length ? ` (${kindsDelta.join(', ')})` : ''}, ` +
       `web processes ${r.web?.processes ?? 0} (${rows[0].web?.processes ?? 0} at the start)`);
     if (r.appFds && rows[0].appFds) {
