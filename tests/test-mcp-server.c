@@ -1160,6 +1160,24 @@ test_content_type (Fixture       *f,
   assert_still_serving (f, session_id);
 }
 
+/* A TCP connection to the server on loopback, for a client that speaks
+ * HTTP by hand; its reads and writes give up after @timeout_s seconds
+ * (0: never). */
+static GSocketConnection *
+raw_connect (guint16 port,
+             guint   timeout_s)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *connection;
+
+  g_socket_client_set_timeout (client, timeout_s);
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, &error);
+  g_assert_no_error (error);
+
+  return connection;
+}
+
 typedef struct
 {
   guint16  port;
@@ -1177,18 +1195,13 @@ raw_exchange_thread (GTask        *task,
                      GCancellable *cancellable)
 {
   RawExchange *raw = task_data;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GSocketConnection) connection = raw_connect (raw->port, 10);
   g_autoptr(GError) error = NULL;
   GString *reply = g_string_new (NULL);
   GInputStream *input;
   char buffer[4096];
   gssize n;
   gssize wanted = -1;
-
-  g_socket_client_set_timeout (client, 10);
-  connection = g_socket_client_connect_to_host (client, "127.0.0.1", raw->port, NULL, &error);
-  g_assert_no_error (error);
 
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
                              raw->request, strlen (raw->request), NULL, NULL, &error);
@@ -2686,15 +2699,10 @@ slow_client_thread (GTask        *task,
                     GCancellable *cancellable)
 {
   SlowClient *slow = task_data;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GSocketConnection) connection = raw_connect (slow->port, 0);
   g_autoptr(GError) error = NULL;
-  GSocket *socket;
+  GSocket *socket = g_socket_connection_get_socket (connection);
   gsize length = slow->request != NULL ? strlen (slow->request) : 0;
-
-  connection = g_socket_client_connect_to_host (client, "127.0.0.1", slow->port, NULL, &error);
-  g_assert_no_error (error);
-  socket = g_socket_connection_get_socket (connection);
 
   if (slow->at_once > 0)
     {
@@ -2823,14 +2831,8 @@ keep_alive_thread (GTask        *task,
                    GCancellable *cancellable)
 {
   KeepAlive *k = task_data;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) connection = NULL;
-  g_autoptr(GError) error = NULL;
-  GOutputStream *output;
-
-  connection = g_socket_client_connect_to_host (client, "127.0.0.1", k->port, NULL, &error);
-  g_assert_no_error (error);
-  output = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_autoptr(GSocketConnection) connection = raw_connect (k->port, 0);
+  GOutputStream *output = g_io_stream_get_output_stream (G_IO_STREAM (connection));
 
   for (guint i = 0; i < 2; i++)
     {
@@ -2895,14 +2897,8 @@ kept_client_thread (GTask        *task,
 {
   static const char next[] = "POST /mcp HTTP/1.1";
   KeptClient *k = task_data;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) connection = NULL;
-  g_autoptr(GError) error = NULL;
-  GSocket *socket;
-
-  connection = g_socket_client_connect_to_host (client, "127.0.0.1", k->port, NULL, &error);
-  g_assert_no_error (error);
-  socket = g_socket_connection_get_socket (connection);
+  g_autoptr(GSocketConnection) connection = raw_connect (k->port, 0);
+  GSocket *socket = g_socket_connection_get_socket (connection);
 
   g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
                                             k->request, strlen (k->request), NULL, NULL, NULL));
