@@ -61,12 +61,6 @@ serve_cb (SoupServerMessage *msg,
  * it must succeed. */
 #define call_ok(browser, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &ada, (tool), __VA_ARGS__)
 
-static gboolean
-nothing_pending (gpointer data)
-{
-  return tw_timeline_get_pending (data) == 0;
-}
-
 /* The tab's log has the fetch's finished request and its console line. */
 static gboolean
 fetched (gpointer data)
@@ -374,43 +368,10 @@ pixel_near (Frame      *frame,
          ABS ((int) p[2] - (int) want[2]) <= 48;
 }
 
-/* A workspace's browser whose tool calls a timeline records, in a data
- * folder of its own. */
-typedef struct
-{
-  char       *data_dir;
-  TwBrowser  *browser;
-  TwTimeline *timeline;
-} Recording;
-
 static void
-recording_set_up (Recording     *recording,
-                  gconstpointer  data)
+test_export (void)
 {
-  g_autofree char *timeline_dir = NULL;
-
-  recording->data_dir = g_dir_make_tmp ("tw-export-XXXXXX", NULL);
-  timeline_dir = g_build_filename (recording->data_dir, "timeline", NULL);
-  recording->browser = tw_browser_new (recording->data_dir, recording->data_dir);
-  recording->timeline = tw_timeline_new (recording->browser, timeline_dir);
-  tw_timeline_set_max_bytes (recording->timeline, 10 * 1024 * 1024);
-}
-
-static void
-recording_tear_down (Recording     *recording,
-                     gconstpointer  data)
-{
-  tw_browser_close_all (recording->browser);
-  g_clear_object (&recording->timeline);
-  g_clear_object (&recording->browser);
-  tw_test_remove_tree (recording->data_dir);
-  g_clear_pointer (&recording->data_dir, g_free);
-}
-
-static void
-test_export (Recording     *recording,
-             gconstpointer  user_data)
-{
+  g_autoptr(TwTestRecording) recording = tw_test_recording_new (10 * 1024 * 1024);
   TwBrowser *browser = recording->browser;
   TwTimeline *timeline = recording->timeline;
   g_autofree char *folder = g_build_filename (recording->data_dir, "shared", "export", NULL);
@@ -454,7 +415,7 @@ test_export (Recording     *recording,
   tab = tw_browser_lookup_tab (browser, id);
   tw_test_wait_until (fetched, tw_browser_tab_get_log (tab), 60000, "the page's fetch");
   navigated = call_ok (browser, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id, base_url);
-  tw_test_wait_until (nothing_pending, timeline, 60000, "the timeline to be written");
+  tw_test_wait_for_timeline (timeline);
 
   tw_timeline_export_async (timeline, ada.agent_id, NULL, folder, NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (60000, "the export");
@@ -585,9 +546,9 @@ test_export (Recording     *recording,
 
 /* A session without calls is not found, and nothing is written. */
 static void
-test_export_nothing (Recording     *recording,
-                     gconstpointer  data)
+test_export_nothing (void)
 {
+  g_autoptr(TwTestRecording) recording = tw_test_recording_new (10 * 1024 * 1024);
   TwTimeline *timeline = recording->timeline;
   g_autofree char *folder = g_build_filename (recording->data_dir, "export", NULL);
   g_autoptr(GAsyncResult) result = NULL;
@@ -657,10 +618,8 @@ main (int   argc,
   if (g_str_has_suffix (base_url, "/"))
     base_url[strlen (base_url) - 1] = '\0';
 
-  g_test_add ("/timeline-export/export", Recording, NULL,
-              recording_set_up, test_export, recording_tear_down);
-  g_test_add ("/timeline-export/nothing", Recording, NULL,
-              recording_set_up, test_export_nothing, recording_tear_down);
+  g_test_add_func ("/timeline-export/export", test_export);
+  g_test_add_func ("/timeline-export/nothing", test_export_nothing);
   g_test_add_func ("/timeline-export/older-lines", test_older_lines);
 
   ret = g_test_run ();

@@ -58,53 +58,12 @@ serve_cb (SoupServerMessage *msg,
   }
 }
 
-typedef struct
-{
-  TwBrowser  *browser;
-  TwTimeline *timeline;
-  char       *data_dir;
-} Workspace;
-
-static Workspace *
-workspace_new (guint64 max_bytes)
-{
-  Workspace *ws = g_new0 (Workspace, 1);
-  g_autofree char *dir = NULL;
-
-  ws->data_dir = g_dir_make_tmp ("tw-timeline-XXXXXX", NULL);
-  g_assert_nonnull (ws->data_dir);
-  ws->browser = tw_browser_new (ws->data_dir, ws->data_dir);
-  dir = g_build_filename (ws->data_dir, "timeline", NULL);
-  ws->timeline = tw_timeline_new (ws->browser, dir);
-  tw_timeline_set_max_bytes (ws->timeline, max_bytes);
-
-  return ws;
-}
-
-static gboolean
-nothing_pending (gpointer data)
-{
-  return tw_timeline_get_pending (data) == 0;
-}
-
-static void
-workspace_free (Workspace *ws)
-{
-  tw_test_wait_until (nothing_pending, ws->timeline, 60000, "the timeline to be written");
-  tw_browser_close_all (ws->browser);
-  g_clear_object (&ws->timeline);
-  g_clear_object (&ws->browser);
-  tw_test_remove_tree (ws->data_dir);
-  g_free (ws->data_dir);
-  g_free (ws);
-}
-
 /* Runs @tool as Ada with the arguments made from the format that follows;
  * it must succeed. */
 #define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE ((ws)->browser), &ada, (tool), __VA_ARGS__)
 
 static char *
-open_tab (Workspace *ws)
+open_tab (TwTestRecording *ws)
 {
   g_autoptr(JsonObject) result = call_ok (ws, "browser_new_tab", "{\"url\": \"%s/\"}", base_url);
 
@@ -114,10 +73,10 @@ open_tab (Workspace *ws)
 /* Ada reads the page of the tab @id: the refs of its button and, unless
  * @note is NULL, of its field. */
 static void
-read_refs (Workspace   *ws,
-           const char  *id,
-           char       **button,
-           char       **note)
+read_refs (TwTestRecording *ws,
+           const char      *id,
+           char           **button,
+           char           **note)
 {
   g_autoptr(JsonObject) snapshot = call_ok (ws, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
 
@@ -127,19 +86,19 @@ read_refs (Workspace   *ws,
 }
 
 static void
-click (Workspace  *ws,
-       const char *id,
-       const char *ref)
+click (TwTestRecording *ws,
+       const char      *id,
+       const char      *ref)
 {
   g_autoptr(JsonObject) clicked = call_ok (ws, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}",
                                            id, ref);
 }
 
 static void
-fill (Workspace  *ws,
-      const char *id,
-      const char *ref,
-      const char *value)
+fill (TwTestRecording *ws,
+      const char      *id,
+      const char      *ref,
+      const char      *value)
 {
   g_autoptr(JsonObject) filled = call_ok (ws, "browser_fill",
                                           "{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"%s\"}",
@@ -148,15 +107,15 @@ fill (Workspace  *ws,
 
 /* The lines of a session file, parsed. */
 static GPtrArray *
-read_session (Workspace  *ws,
-              const char *agent_id)
+read_session (TwTestRecording *ws,
+              const char      *agent_id)
 {
   g_autofree char *path = tw_timeline_dup_session_path (ws->timeline, agent_id);
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   GPtrArray *steps = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
 
-  tw_test_wait_until (nothing_pending, ws->timeline, 60000, "the timeline to be written");
+  tw_test_wait_for_timeline (ws->timeline);
   if (!g_file_get_contents (path, &contents, NULL, NULL))
     return steps;
 
@@ -172,9 +131,9 @@ read_session (Workspace  *ws,
 
 /* The picture a line names: small, and read back. */
 static GdkPixbuf *
-load_picture (Workspace  *ws,
-              JsonObject *step,
-              const char *which)
+load_picture (TwTestRecording *ws,
+              JsonObject      *step,
+              const char      *which)
 {
   const char *relative = json_object_get_string_member_with_default (step, which, NULL);
   g_autofree char *path = NULL;
@@ -223,10 +182,10 @@ assert_colour (GdkPixbuf    *pixbuf,
 /* The pictures of @step show the page in @before before its action and
  * in @after after it. */
 static void
-assert_pictures (Workspace    *ws,
-                 JsonObject   *step,
-                 const Colour *before,
-                 const Colour *after)
+assert_pictures (TwTestRecording *ws,
+                 JsonObject      *step,
+                 const Colour    *before,
+                 const Colour    *after)
 {
   g_autoptr(GdkPixbuf) before_picture = load_picture (ws, step, "before");
   g_autoptr(GdkPixbuf) after_picture = load_picture (ws, step, "after");
@@ -238,7 +197,7 @@ assert_pictures (Workspace    *ws,
 static void
 test_calls_in_order (void)
 {
-  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  TwTestRecording *ws = tw_test_recording_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
   g_autoptr(JsonObject) navigated = NULL;
   g_autoptr(GPtrArray) steps = NULL;
@@ -314,7 +273,7 @@ test_calls_in_order (void)
   opened = load_picture (ws, g_ptr_array_index (steps, 0), "after");
   assert_colour (opened, &red);
 
-  workspace_free (ws);
+  tw_test_recording_free (ws);
 }
 
 static gboolean
@@ -329,7 +288,7 @@ view_mapped (gpointer data)
 static void
 test_on_screen (void)
 {
-  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  TwTestRecording *ws = tw_test_recording_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
   g_autoptr(GPtrArray) steps = NULL;
   g_autofree char *button = NULL;
@@ -355,7 +314,7 @@ test_on_screen (void)
   assert_pictures (ws, g_ptr_array_index (steps, 3), &green, &green);
 
   gtk_window_destroy (window);
-  workspace_free (ws);
+  tw_test_recording_free (ws);
 }
 
 /* The size of everything in @dir, files of sub-folders included. */
@@ -387,7 +346,7 @@ folder_size (const char *dir,
 static void
 test_size_limit (void)
 {
-  Workspace *ws = workspace_new (12 * 1024);
+  TwTestRecording *ws = tw_test_recording_new (12 * 1024);
   g_autofree char *id = open_tab (ws);
   g_autoptr(GPtrArray) steps = NULL;
   g_autofree char *images = NULL;
@@ -440,7 +399,7 @@ test_size_limit (void)
   steps = read_session (ws, ada.agent_id);
   g_assert_cmpuint (steps->len, ==, 10);
 
-  workspace_free (ws);
+  tw_test_recording_free (ws);
 }
 
 /* The viewer */
@@ -474,7 +433,7 @@ store_string_cb (TwActivityFeed  *feed,
 static void
 test_view (void)
 {
-  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  TwTestRecording *ws = tw_test_recording_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
   g_autofree char *other = open_tab (ws);
   g_autofree char *button = NULL;
@@ -532,7 +491,7 @@ test_view (void)
 
   gtk_window_destroy (GTK_WINDOW (view));
   gtk_window_destroy (window);
-  workspace_free (ws);
+  tw_test_recording_free (ws);
 }
 
 static gboolean
@@ -547,7 +506,7 @@ replay_done (gpointer data)
 static void
 test_view_replay (void)
 {
-  Workspace *ws = workspace_new (10 * 1024 * 1024);
+  TwTestRecording *ws = tw_test_recording_new (10 * 1024 * 1024);
   g_autofree char *id = open_tab (ws);
   g_autofree char *button = NULL;
   g_autofree char *note = NULL;
@@ -609,7 +568,7 @@ test_view_replay (void)
   g_assert_nonnull (strstr (tw_timeline_view_get_difference (view), "found button \"Toggle\""));
 
   gtk_window_destroy (GTK_WINDOW (view));
-  workspace_free (ws);
+  tw_test_recording_free (ws);
 }
 
 int

@@ -358,3 +358,43 @@ tw_test_flush_history (TwHistory *history)
   tw_history_flush_async (history, NULL, history_flushed_cb, &done);
   tw_test_wait_for_flag (&done, TW_TEST_WAIT_MS, "the history to be written");
 }
+
+TwTestRecording *
+tw_test_recording_new (guint64 max_bytes)
+{
+  TwTestRecording *recording = g_new0 (TwTestRecording, 1);
+  g_autofree char *timeline_dir = NULL;
+
+  recording->data_dir = g_dir_make_tmp ("tw-recording-XXXXXX", NULL);
+  g_assert_nonnull (recording->data_dir);
+  recording->browser = tw_browser_new (recording->data_dir, recording->data_dir);
+  timeline_dir = g_build_filename (recording->data_dir, "timeline", NULL);
+  recording->timeline = tw_timeline_new (recording->browser, timeline_dir);
+  tw_timeline_set_max_bytes (recording->timeline, max_bytes);
+
+  return recording;
+}
+
+void
+tw_test_recording_free (TwTestRecording *recording)
+{
+  tw_test_wait_for_timeline (recording->timeline);
+  tw_browser_close_all (recording->browser);
+  g_clear_object (&recording->timeline);
+  g_clear_object (&recording->browser);
+  tw_test_remove_tree (recording->data_dir);
+  g_free (recording->data_dir);
+  g_free (recording);
+}
+
+static gboolean
+nothing_pending (gpointer data)
+{
+  return tw_timeline_get_pending (data) == 0;
+}
+
+void
+tw_test_wait_for_timeline (TwTimeline *timeline)
+{
+  tw_test_wait_until (nothing_pending, timeline, TW_TEST_WAIT_MS, "the timeline to be written");
+}

@@ -7,6 +7,7 @@
 #include "tw-browser.h"
 #include "tw-history.h"
 #include "tw-page-runtime.h"
+#include "tw-timeline.h"
 #include "tw-test-util.h"
 
 G_BEGIN_DECLS
@@ -112,5 +113,24 @@ void          tw_test_close_browser (TwBrowser      **browser);
 
 /* Writes what @history holds to disk, and waits until it has. */
 void          tw_test_flush_history (TwHistory      *history);
+
+/* A workspace's browser whose tool calls a timeline records, in a data
+ * folder of its own. */
+typedef struct
+{
+  char       *data_dir;
+  TwBrowser  *browser;
+  TwTimeline *timeline;
+} TwTestRecording;
+
+/* A recording that keeps @max_bytes of the timeline at the most. */
+TwTestRecording *tw_test_recording_new  (guint64          max_bytes);
+/* Waits until the timeline has written down every call, closes the
+ * browser's tabs and removes the data folder. */
+void             tw_test_recording_free (TwTestRecording *recording);
+/* Waits until @timeline has written down every call it recorded. */
+void             tw_test_wait_for_timeline (TwTimeline   *timeline);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestRecording, tw_test_recording_free)
 
 G_END_DECLS
