@@ -1164,24 +1164,6 @@ call_error (Workspace  *ws,
   return g_strdup (tw_test_result_text (result));
 }
 
-/* Checks that @tool refuses the arguments made from @format as invalid. */
-G_GNUC_PRINTF (3, 4)
-static void
-assert_invalid_arguments (Workspace  *ws,
-                          const char *tool,
-                          const char *format,
-                          ...)
-{
-  g_autofree char *arguments = NULL;
-  va_list args;
-
-  va_start (args, format);
-  arguments = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_free (call_error (ws, tool, arguments, "browser_invalid_argument"));
-}
-
 static char *
 open_tab (Workspace  *ws,
           const char *path)
@@ -1649,8 +1631,10 @@ test_tool_logs (void)
   entries = json_object_get_array_member (tw_test_result_structured (result), "entries");
   g_assert_cmpuint (json_array_get_length (entries), ==, 1);
   g_assert_nonnull (strstr (tw_test_result_text (result), "The last 1 of "));
+  g_free (arguments);
 
-  assert_invalid_arguments (ws, "browser_logs", "{\"browserId\": \"%s\", \"maxEntries\": 501}", id);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"maxEntries\": 501}", id);
+  g_free (call_error (ws, "browser_logs", arguments, "browser_invalid_argument"));
 
   workspace_free (ws);
 }
@@ -1689,13 +1673,17 @@ test_tool_wait (void)
   message = call_error (ws, "browser_wait", arguments, "browser_timeout");
   g_assert_nonnull (strstr (message, "\"Shipped\" did not appear within 400 ms"));
   g_assert_nonnull (strstr (message, "Order CONFIRMED"));
+  g_free (arguments);
 
   /* Exactly one of text and url, and a bounded timeout. */
-  assert_invalid_arguments (ws, "browser_wait", "{\"browserId\": \"%s\", \"text\": \"a\", \"url\": \"b\"}",
-                            id);
-  assert_invalid_arguments (ws, "browser_wait", "{\"browserId\": \"%s\"}", id);
-  assert_invalid_arguments (ws, "browser_wait",
-                            "{\"browserId\": \"%s\", \"url\": \"b\", \"timeoutMs\": 30001}", id);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"text\": \"a\", \"url\": \"b\"}", id);
+  g_free (call_error (ws, "browser_wait", arguments, "browser_invalid_argument"));
+  g_free (arguments);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\"}", id);
+  g_free (call_error (ws, "browser_wait", arguments, "browser_invalid_argument"));
+  g_free (arguments);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"b\", \"timeoutMs\": 30001}", id);
+  g_free (call_error (ws, "browser_wait", arguments, "browser_invalid_argument"));
 
   workspace_free (ws);
 }
@@ -1732,11 +1720,13 @@ test_tool_resize (void)
   arguments = g_strdup_printf ("{\"browserId\": \"%s\"}", id);
   shot = call_ok (ws, "browser_screenshot", arguments);
   g_assert_nonnull (strstr (tw_test_result_text (shot), "\nwidth: 390\nheight: 844"));
+  g_free (arguments);
 
-  assert_invalid_arguments (ws, "browser_resize", "{\"browserId\": \"%s\", \"width\": 150, \"height\": 844}",
-                            id);
-  assert_invalid_arguments (ws, "browser_resize", "{\"browserId\": \"%s\", \"width\": 390, \"height\": 9000}",
-                            id);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 150, \"height\": 844}", id);
+  g_free (call_error (ws, "browser_resize", arguments, "browser_invalid_argument"));
+  g_free (arguments);
+  arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 390, \"height\": 9000}", id);
+  g_free (call_error (ws, "browser_resize", arguments, "browser_invalid_argument"));
 
   workspace_free (ws);
 }

@@ -21,7 +21,7 @@
  * the calls, their pictures, the tab's network as HAR 1.2 and its
  * console, in a folder a person can share. */
 
-static SoupServer *server;
+/* The fixture server's address, with a slash at the end. */
 static char *base_url;
 
 static const TwCaller ada = { "ada", "Ada" };
@@ -405,8 +405,8 @@ test_export (void)
 
   /* Ada is an agent of the workspace: she has a colour and a mark. */
   tw_browser_add_agent (browser, ada.agent_id, ada.agent_name);
-  page_url = g_strdup_printf ("%s/", base_url);
-  data_url = g_strdup_printf ("%s/data.json?kind=fruit", base_url);
+  page_url = g_strdup (base_url);
+  data_url = g_strdup_printf ("%sdata.json?kind=fruit", base_url);
   opened = call_ok (browser, "browser_new_tab", "{\"url\": \"%s\"}", page_url);
   id = g_strdup (json_object_get_string_member (tw_test_result_structured (opened), "browserId"));
   snapshot = call_ok (browser, "browser_snapshot", "{\"browserId\": \"%s\"}", id);
@@ -414,7 +414,7 @@ test_export (void)
   clicked = call_ok (browser, "browser_click", "{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, button);
   tab = tw_browser_lookup_tab (browser, id);
   tw_test_wait_until (fetched, tw_browser_tab_get_log (tab), 60000, "the page's fetch");
-  navigated = call_ok (browser, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id, base_url);
+  navigated = call_ok (browser, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%sother\"}", id, base_url);
   tw_test_wait_for_timeline (timeline);
 
   tw_timeline_export_async (timeline, ada.agent_id, NULL, folder, NULL, tw_test_store_result_cb, NULL);
@@ -463,7 +463,7 @@ test_export (void)
   g_assert_cmpuint (json_array_get_length (query), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (query, 0), "name"), ==, "kind");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (query, 0), "value"), ==, "fruit");
-  other_url = g_strdup_printf ("%s/other", base_url);
+  other_url = g_strdup_printf ("%sother", base_url);
   find_entry (entries, other_url);
 
   /* The console. */
@@ -609,23 +609,13 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   gtk_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
   g_assert_nonnull (tw_web_context_get_shared ());
-  server = tw_test_server_new (serve_cb, &base_url);
-  if (g_str_has_suffix (base_url, "/"))
-    base_url[strlen (base_url) - 1] = '\0';
 
   g_test_add_func ("/timeline-export/export", test_export);
   g_test_add_func ("/timeline-export/nothing", test_export_nothing);
   g_test_add_func ("/timeline-export/older-lines", test_older_lines);
 
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_free (base_url);
-
-  return ret;
+  return tw_test_run_with_server (serve_cb, &base_url);
 }

@@ -19,7 +19,7 @@
  * tabs: the calls in order with their arguments, results and elements, and
  * small pictures before and after each action that show what it did. */
 
-static SoupServer *server;
+/* The fixture server's address, with a slash at the end. */
 static char *base_url;
 
 static const TwCaller ada = { "ada", "Ada" };
@@ -65,7 +65,7 @@ serve_cb (SoupServerMessage *msg,
 static char *
 open_tab (TwTestRecording *ws)
 {
-  g_autoptr(JsonObject) result = call_ok (ws, "browser_new_tab", "{\"url\": \"%s/\"}", base_url);
+  g_autoptr(JsonObject) result = call_ok (ws, "browser_new_tab", "{\"url\": \"%s\"}", base_url);
 
   return g_strdup (json_object_get_string_member (tw_test_result_structured (result), "browserId"));
 }
@@ -213,7 +213,7 @@ test_calls_in_order (void)
   read_refs (ws, id, &button, &note);
   click (ws, id, button);
   fill (ws, id, note, "hello");
-  navigated = call_ok (ws, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%s/other\"}", id,
+  navigated = call_ok (ws, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%sother\"}", id,
                        base_url);
 
   steps = read_session (ws, ada.agent_id);
@@ -575,14 +575,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   gtk_test_init (&argc, &argv, NULL);
   g_assert_nonnull (tw_web_context_get_shared ());
-  server = tw_test_server_new (serve_cb, &base_url);
-  /* base_url ends with a slash. */
-  if (g_str_has_suffix (base_url, "/"))
-    base_url[strlen (base_url) - 1] = '\0';
 
   g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
   g_test_add_func ("/timeline/size-limit", test_size_limit);
@@ -590,10 +584,5 @@ main (int   argc,
   g_test_add_func ("/timeline/view", test_view);
   g_test_add_func ("/timeline/view-replay", test_view_replay);
 
-  ret = g_test_run ();
-
-  g_clear_object (&server);
-  g_free (base_url);
-
-  return ret;
+  return tw_test_run_with_server (serve_cb, &base_url);
 }
