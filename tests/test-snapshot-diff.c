@@ -1068,6 +1068,26 @@ test_model_wide (void)
   g_test_message ("%u of %" G_GSIZE_FORMAT " snapshots walked only what changed", incremental,
                   G_N_ELEMENTS (wide_changes));
   g_assert_cmpuint (incremental, >, G_N_ELEMENTS (wide_changes) / 2);
+
+  /* A scroll changes nothing the walk reads: a click on a row scrolled
+   * into view is read from what changed, like any other. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) scrolled = tw_test_tab_call (tab, "actions.scroll", "{\"deltaY\": 300}",
+                                                     CALL_TIMEOUT_MS, &error);
+    g_autoptr(JsonObject) a = NULL;
+    g_autoptr(JsonObject) b = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (scrolled), "movedY"), >, 0);
+    tw_test_tab_eval (tab, "document.querySelector('#wide tr:nth-child(30) input').click(); 0");
+    a = runtime_snapshot (tab, quick);
+    b = runtime_snapshot (tab, full);
+    g_assert_true (json_object_get_boolean_member (a, "incremental"));
+    g_assert_cmpstr (json_object_get_string_member (a, "text"), ==,
+                     json_object_get_string_member (b, "text"));
+    g_assert_cmpstr (json_object_get_string_member (a, "text"), !=, last);
+  }
 }
 
 /* The text of a snapshot comes from the page once: the same text again

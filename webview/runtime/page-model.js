@@ -42,8 +42,8 @@
 //   (sibling combinators, :has(), :hover, :focus, :checked, :nth-child…),
 //   no @container rules and no counters in generated content are walked
 //   incrementally; any change of the style sheets, a running animation, and
-//   the events whose effect is not tracked (load, error, scroll, wheel,
-//   toggle, reset, submit, drag and drop, fullscreen, animations,
+//   the events whose effect is not tracked (load, error, toggle, reset,
+//   submit, drag and drop, fullscreen, animations,
 //   transitions, resize, and a shadow root attached to an element in the
 //   page, which the page's world tells) make the next walk a full one.
 // A walk that is cut short keeps nothing. tests/test-snapshot-diff.c checks
@@ -78,13 +78,18 @@ const PageModel = {
   // Events after which the lines are not reused. Of these, the effects of
   // the first kind reach the model as mutations, control states and the
   // focused element; the second kind makes the next walk a full one.
+  // A scroll is of the first kind: what the walk reads (computed display,
+  // visibility, content-visibility, content and cursor, checkVisibility())
+  // does not depend on the scroll position, and the rules that could make
+  // it depend on the element under the pointer (:hover) keep the page from
+  // incremental walks (styleGate), as scroll-driven animations do.
   EVENTS: [
     'input', 'change', 'focusin', 'focusout', 'click', 'dblclick', 'auxclick', 'contextmenu',
     'keydown', 'keyup', 'pointerdown', 'pointerup', 'pointerover', 'pointerout', 'mouseover',
-    'mouseout', 'compositionend', 'selectionchange',
+    'mouseout', 'compositionend', 'selectionchange', 'wheel', 'scroll',
   ],
   UNTRACKED_EVENTS: [
-    'wheel', 'scroll', 'load', 'error', 'toggle', 'beforetoggle', 'reset', 'submit',
+    'load', 'error', 'toggle', 'beforetoggle', 'reset', 'submit',
     'animationstart', 'animationend', 'animationiteration', 'transitionrun', 'transitionend',
     'drop', 'dragend', 'fullscreenchange', 'tabwright-shadow-attached',
   ],
