@@ -744,12 +744,23 @@ test_model (gconstpointer data)
       g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
       g_autofree char *done = jsc_value_to_string (what);
 
-      /* The full walk of the whole page last, so that the next quick one
-       * takes lines from a print of its own kind. */
-      a = runtime_snapshot (tab, quick);
-      c = runtime_snapshot (tab, interactive);
-      d = runtime_snapshot (tab, interactive_full);
-      b = runtime_snapshot (tab, full);
+      /* Each quick snapshot after one of its own kind, so that it takes
+       * lines from that print: the whole page's first in even rounds, the
+       * interactive one's in odd ones. */
+      if (round % 2 == 0)
+        {
+          a = runtime_snapshot (tab, quick);
+          c = runtime_snapshot (tab, interactive);
+          b = runtime_snapshot (tab, full);
+          d = runtime_snapshot (tab, interactive_full);
+        }
+      else
+        {
+          c = runtime_snapshot (tab, interactive);
+          a = runtime_snapshot (tab, quick);
+          d = runtime_snapshot (tab, interactive_full);
+          b = runtime_snapshot (tab, full);
+        }
       if (g_strcmp0 (json_object_get_string_member (a, "text"),
                      json_object_get_string_member (b, "text")) != 0 ||
           g_strcmp0 (json_object_get_string_member (c, "text"),
@@ -941,12 +952,23 @@ test_model_series (void)
       g_autoptr(JsonObject) d = NULL;
 
       tw_test_tab_eval (tab, changes[i]);
-      /* The full walk of the whole page last, so that the next quick one
-       * takes lines from a print of its own kind. */
-      a = runtime_snapshot (tab, quick);
-      c = runtime_snapshot (tab, interactive);
-      d = runtime_snapshot (tab, interactive_full);
-      b = runtime_snapshot (tab, full);
+      /* Each quick snapshot after one of its own kind, so that it takes
+       * lines from that print: the whole page's first after even changes,
+       * the interactive one's after odd ones. */
+      if (i % 2 == 0)
+        {
+          a = runtime_snapshot (tab, quick);
+          c = runtime_snapshot (tab, interactive);
+          b = runtime_snapshot (tab, full);
+          d = runtime_snapshot (tab, interactive_full);
+        }
+      else
+        {
+          c = runtime_snapshot (tab, interactive);
+          a = runtime_snapshot (tab, quick);
+          d = runtime_snapshot (tab, interactive_full);
+          b = runtime_snapshot (tab, full);
+        }
       if (g_strcmp0 (json_object_get_string_member (a, "text"),
                      json_object_get_string_member (b, "text")) != 0 ||
           g_strcmp0 (json_object_get_string_member (c, "text"),
@@ -1043,12 +1065,23 @@ test_model_wide (void)
       g_autofree char *change = g_strdup_printf ("%s; 0", wide_changes[i]);
 
       tw_test_tab_eval (tab, change);
-      /* The full walk of the whole page last, so that the next quick one
-       * takes lines from a print of its own kind. */
-      a = runtime_snapshot (tab, quick);
-      c = runtime_snapshot (tab, interactive);
-      d = runtime_snapshot (tab, interactive_full);
-      b = runtime_snapshot (tab, full);
+      /* Each quick snapshot after one of its own kind, so that it takes
+       * lines from that print: the whole page's first after even changes,
+       * the interactive one's after odd ones. */
+      if (i % 2 == 0)
+        {
+          a = runtime_snapshot (tab, quick);
+          c = runtime_snapshot (tab, interactive);
+          b = runtime_snapshot (tab, full);
+          d = runtime_snapshot (tab, interactive_full);
+        }
+      else
+        {
+          c = runtime_snapshot (tab, interactive);
+          a = runtime_snapshot (tab, quick);
+          d = runtime_snapshot (tab, interactive_full);
+          b = runtime_snapshot (tab, full);
+        }
       if (g_strcmp0 (json_object_get_string_member (a, "text"),
                      json_object_get_string_member (b, "text")) != 0 ||
           g_strcmp0 (json_object_get_string_member (c, "text"),

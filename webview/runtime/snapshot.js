@@ -921,20 +921,33 @@ const Snapshot = {
     for (const it of items) {
       if (typeof it === 'string' || it === Snapshot.BREAK)
         continue;
-      const kids = Snapshot.interactiveOnly(it.kids);
-      // The nodes may be kept by the page model: copied, never changed.
-      if (Roles.INTERACTIVE.has(it.role) || it.clickable || Snapshot.LOCATORS.has(it.role) ||
-          it.role === 'iframe') {
-        out.push(Object.assign({}, it, { kids }));
-      } else if ((Roles.LANDMARK.has(it.role) || Snapshot.INTERACTIVE_CONTAINERS.has(it.role)) &&
-                 kids.length > 0) {
-        out.push(Object.assign({}, it, { kids }));
-      } else {
-        for (const k of kids)
-          out.push(k);
+      let part = Snapshot.interactiveParts.get(it);
+      if (part === undefined) {
+        part = Snapshot.interactivePart(it);
+        Snapshot.interactiveParts.set(it, part);
       }
+      for (const k of part)
+        out.push(k);
     }
     return out;
+  },
+
+  // Node → what interactive mode makes of it. A node never changes once
+  // walked (the page model keeps it as it is), so what it makes is the
+  // same every time, and the same objects: the printer takes the lines of
+  // those it printed last, in interactive mode as in the other.
+  interactiveParts: new WeakMap(),
+
+  interactivePart (it) {
+    const kids = Snapshot.interactiveOnly(it.kids);
+    // The nodes may be kept by the page model: copied, never changed.
+    if (Roles.INTERACTIVE.has(it.role) || it.clickable || Snapshot.LOCATORS.has(it.role) ||
+        it.role === 'iframe')
+      return [Object.assign({}, it, { kids })];
+    if ((Roles.LANDMARK.has(it.role) || Snapshot.INTERACTIVE_CONTAINERS.has(it.role)) &&
+        kids.length > 0)
+      return [Object.assign({}, it, { kids })];
+    return kids;
   },
 
   // normalized: the items have been through normalize() already.
