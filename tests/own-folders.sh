@@ -14,6 +14,9 @@ trap 'rm -rf "$root"' EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$root}/.cache}/mesa_shader_cache}"
+# Mesa makes the cache's last folder only: on a fresh machine ~/.cache may
+# not exist yet, and without it every web process compiles anew.
+mkdir -p "$MESA_SHADER_CACHE_DIR" 2>/dev/null || true
 for folder in home data cache config state runtime; do
   mkdir -m 700 "$root/$folder"
 done
