@@ -5,7 +5,10 @@
 # its own, removed afterwards, so tests with web views can run side by side:
 # none reads or writes another's workspaces, agent sockets, content filters,
 # recent workspaces or WebKit data, nor the user's own. Mesa's shader cache
-# stays where it was, so each test does not compile llvmpipe's shaders again.
+# is shared: the temporary cache folder links to the usual one, so each test
+# does not compile llvmpipe's shaders again. A link rather than
+# MESA_SHADER_CACHE_DIR, since WebKit's sandbox lets its web processes see
+# the cache folder of XDG_CACHE_HOME and no other.
 #   own-folders.sh TEST [ARGUMENTS...]
 set -eu
 
@@ -13,13 +16,14 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/tabwright-test-XXXXXX")
 trap 'rm -rf "$root"' EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
-export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$root}/.cache}/mesa_shader_cache}"
-# Mesa makes the cache's last folder only: on a fresh machine ~/.cache may
-# not exist yet, and without it every web process compiles anew.
-mkdir -p "$MESA_SHADER_CACHE_DIR" 2>/dev/null || true
+shaders="${XDG_CACHE_HOME:-${HOME:-$root}/.cache}/mesa_shader_cache"
 for folder in home data cache config state runtime; do
   mkdir -m 700 "$root/$folder"
 done
+# On a fresh machine the usual folder may not exist yet.
+if mkdir -p "$shaders" 2>/dev/null; then
+  ln -s "$shaders" "$root/cache/mesa_shader_cache"
+fi
 export HOME="$root/home" XDG_DATA_HOME="$root/data" XDG_CACHE_HOME="$root/cache" \
   XDG_CONFIG_HOME="$root/config" XDG_STATE_HOME="$root/state" XDG_RUNTIME_DIR="$root/runtime"
 
