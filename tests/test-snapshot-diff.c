@@ -923,51 +923,54 @@ static const char * const series_changes[] = {
   "document.getElementById('dlg').show();",
 };
 
-/* Each change of the series followed by a snapshot that may reuse or walk
- * only what changed, which must print, character for character, what a
- * full walk prints (of the whole page and interactive only), and differ
- * from the one before. */
-static void
-test_model_series (void)
+/* The snapshot options the model tests compare: quick ones may reuse what
+ * the page model kept, full ones (noCache) walk the whole page. */
+static const char model_quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+static const char model_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+static const char model_interactive[] =
+  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+static const char model_interactive_full[] =
+  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+
+/* Makes each of @changes in the page of @tab, and after each checks that
+ * the snapshot that may reuse or walk only what changed prints, character
+ * for character, what a full walk prints (of the whole page and
+ * interactive only), and differs from the one before; more than half of
+ * them must have walked only what changed. Returns the last text. */
+static char *
+check_model_changes (TwTestTab          *tab,
+                     const char * const *changes,
+                     gsize               n_changes)
 {
-  const char * const *changes = series_changes;
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-  static const char interactive_full[] =
-    "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-  g_autoptr(JsonObject) first = NULL;
-  g_autofree char *last = NULL;
+  g_autoptr(JsonObject) first = runtime_snapshot (tab, model_quick);
+  char *last = g_strdup (json_object_get_string_member (first, "text"));
   guint incremental = 0;
 
-  tab_load (tab, "/diff.html");
-  first = runtime_snapshot (tab, quick);
-  last = g_strdup (json_object_get_string_member (first, "text"));
-  for (guint i = 0; i < G_N_ELEMENTS (series_changes); i++)
+  for (gsize i = 0; i < n_changes; i++)
     {
       g_autoptr(JsonObject) a = NULL;
       g_autoptr(JsonObject) b = NULL;
       g_autoptr(JsonObject) c = NULL;
       g_autoptr(JsonObject) d = NULL;
+      g_autofree char *change = g_strdup_printf ("%s; 0", changes[i]);
 
-      tw_test_tab_eval (tab, changes[i]);
+      tw_test_tab_eval (tab, change);
       /* Each quick snapshot after one of its own kind, so that it takes
        * lines from that print: the whole page's first after even changes,
        * the interactive one's after odd ones. */
       if (i % 2 == 0)
         {
-          a = runtime_snapshot (tab, quick);
-          c = runtime_snapshot (tab, interactive);
-          b = runtime_snapshot (tab, full);
-          d = runtime_snapshot (tab, interactive_full);
+          a = runtime_snapshot (tab, model_quick);
+          c = runtime_snapshot (tab, model_interactive);
+          b = runtime_snapshot (tab, model_full);
+          d = runtime_snapshot (tab, model_interactive_full);
         }
       else
         {
-          c = runtime_snapshot (tab, interactive);
-          a = runtime_snapshot (tab, quick);
-          d = runtime_snapshot (tab, interactive_full);
-          b = runtime_snapshot (tab, full);
+          c = runtime_snapshot (tab, model_interactive);
+          a = runtime_snapshot (tab, model_quick);
+          d = runtime_snapshot (tab, model_interactive_full);
+          b = runtime_snapshot (tab, model_full);
         }
       if (g_strcmp0 (json_object_get_string_member (a, "text"),
                      json_object_get_string_member (b, "text")) != 0 ||
@@ -986,8 +989,24 @@ test_model_series (void)
       last = g_strdup (json_object_get_string_member (b, "text"));
     }
   g_test_message ("%u of %" G_GSIZE_FORMAT " snapshots walked only what changed", incremental,
-                  G_N_ELEMENTS (series_changes));
-  g_assert_cmpuint (incremental, >, G_N_ELEMENTS (series_changes) / 2);
+                  n_changes);
+  g_assert_cmpuint (incremental, >, n_changes / 2);
+
+  return last;
+}
+
+/* Each change of the series followed by a snapshot that may reuse or walk
+ * only what changed, which must print, character for character, what a
+ * full walk prints (of the whole page and interactive only), and differ
+ * from the one before. */
+static void
+test_model_series (void)
+{
+  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
+  g_autofree char *last = NULL;
+
+  tab_load (tab, "/diff.html");
+  last = check_model_changes (tab, series_changes, G_N_ELEMENTS (series_changes));
 }
 
 /* Changes inside a wide table (the kind of page where the walk takes the
@@ -1029,15 +1048,8 @@ static const char * const wide_changes[] = {
 static void
 test_model_wide (void)
 {
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-  static const char interactive_full[] =
-    "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-  g_autoptr(JsonObject) first = NULL;
   g_autofree char *last = NULL;
-  guint incremental = 0;
 
   tab_load (tab, "/diff.html");
   tw_test_tab_eval (tab, "(() => { const t = document.createElement('table');"
@@ -1054,53 +1066,7 @@ test_model_wide (void)
                     "    body.append(document.createTextNode('\\n'));"
                     "  }"
                     "  document.querySelector('main').append(t); })();");
-  first = runtime_snapshot (tab, quick);
-  last = g_strdup (json_object_get_string_member (first, "text"));
-  for (guint i = 0; i < G_N_ELEMENTS (wide_changes); i++)
-    {
-      g_autoptr(JsonObject) a = NULL;
-      g_autoptr(JsonObject) b = NULL;
-      g_autoptr(JsonObject) c = NULL;
-      g_autoptr(JsonObject) d = NULL;
-      g_autofree char *change = g_strdup_printf ("%s; 0", wide_changes[i]);
-
-      tw_test_tab_eval (tab, change);
-      /* Each quick snapshot after one of its own kind, so that it takes
-       * lines from that print: the whole page's first after even changes,
-       * the interactive one's after odd ones. */
-      if (i % 2 == 0)
-        {
-          a = runtime_snapshot (tab, quick);
-          c = runtime_snapshot (tab, interactive);
-          b = runtime_snapshot (tab, full);
-          d = runtime_snapshot (tab, interactive_full);
-        }
-      else
-        {
-          c = runtime_snapshot (tab, interactive);
-          a = runtime_snapshot (tab, quick);
-          d = runtime_snapshot (tab, interactive_full);
-          b = runtime_snapshot (tab, full);
-        }
-      if (g_strcmp0 (json_object_get_string_member (a, "text"),
-                     json_object_get_string_member (b, "text")) != 0 ||
-          g_strcmp0 (json_object_get_string_member (c, "text"),
-                     json_object_get_string_member (d, "text")) != 0)
-        g_error ("after %s\nthe model printed\n%s\n%s\nbut a full walk\n%s\n%s", wide_changes[i],
-                 json_object_get_string_member (a, "text"),
-                 json_object_get_string_member (c, "text"),
-                 json_object_get_string_member (b, "text"),
-                 json_object_get_string_member (d, "text"));
-      if (g_strcmp0 (json_object_get_string_member (a, "text"), last) == 0)
-        g_error ("after %s the snapshot did not change:\n%s", wide_changes[i], last);
-      if (json_object_get_boolean_member (a, "incremental"))
-        incremental++;
-      g_free (last);
-      last = g_strdup (json_object_get_string_member (b, "text"));
-    }
-  g_test_message ("%u of %" G_GSIZE_FORMAT " snapshots walked only what changed", incremental,
-                  G_N_ELEMENTS (wide_changes));
-  g_assert_cmpuint (incremental, >, G_N_ELEMENTS (wide_changes) / 2);
+  last = check_model_changes (tab, wide_changes, G_N_ELEMENTS (wide_changes));
 
   /* A scroll changes nothing the walk reads: a click on a row scrolled
    * into view is read from what changed, like any other. */
@@ -1114,8 +1080,8 @@ test_model_wide (void)
     g_assert_no_error (error);
     g_assert_cmpint (json_object_get_int_member (json_node_get_object (scrolled), "movedY"), >, 0);
     tw_test_tab_eval (tab, "document.querySelector('#wide tr:nth-child(30) input').click(); 0");
-    a = runtime_snapshot (tab, quick);
-    b = runtime_snapshot (tab, full);
+    a = runtime_snapshot (tab, model_quick);
+    b = runtime_snapshot (tab, model_full);
     g_assert_true (json_object_get_boolean_member (a, "incremental"));
     g_assert_cmpstr (json_object_get_string_member (a, "text"), ==,
                      json_object_get_string_member (b, "text"));
