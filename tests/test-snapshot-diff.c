@@ -701,6 +701,48 @@ runtime_snapshot (TwTestTab  *tab,
   return json_object_ref (json_node_get_object (node));
 }
 
+/* The snapshot options the model tests compare: quick ones may reuse what
+ * the page model kept, full ones (noCache) walk the whole page. */
+static const char model_quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
+static const char model_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
+static const char model_interactive[] =
+  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
+static const char model_interactive_full[] =
+  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
+
+/* The four snapshots of a model test's turn: each quick one after one of
+ * its own kind, so that it takes lines from that print (the whole page's
+ * first in even turns, the interactive one's in odd ones). TRUE when the
+ * quick ones print what the full walks print. */
+static gboolean
+model_snapshots (TwTestTab   *tab,
+                 guint        turn,
+                 JsonObject **quick,
+                 JsonObject **full,
+                 JsonObject **interactive,
+                 JsonObject **interactive_full)
+{
+  if (turn % 2 == 0)
+    {
+      *quick = runtime_snapshot (tab, model_quick);
+      *interactive = runtime_snapshot (tab, model_interactive);
+      *full = runtime_snapshot (tab, model_full);
+      *interactive_full = runtime_snapshot (tab, model_interactive_full);
+    }
+  else
+    {
+      *interactive = runtime_snapshot (tab, model_interactive);
+      *quick = runtime_snapshot (tab, model_quick);
+      *interactive_full = runtime_snapshot (tab, model_interactive_full);
+      *full = runtime_snapshot (tab, model_full);
+    }
+
+  return g_strcmp0 (json_object_get_string_member (*quick, "text"),
+                    json_object_get_string_member (*full, "text")) == 0 &&
+         g_strcmp0 (json_object_get_string_member (*interactive, "text"),
+                    json_object_get_string_member (*interactive_full, "text")) == 0;
+}
+
 static void
 test_model (gconstpointer data)
 {
@@ -727,10 +769,6 @@ test_model (gconstpointer data)
 
   for (guint round = 0; round < (index < MODEL_STRICT_PAGES ? 40 : MODEL_ROUNDS); round++)
     {
-      static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-      static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-      static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-      static const char interactive_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
       g_autoptr(JsonObject) a = NULL;
       g_autoptr(JsonObject) b = NULL;
       g_autoptr(JsonObject) c = NULL;
@@ -744,27 +782,7 @@ test_model (gconstpointer data)
       g_autoptr(JSCValue) what = tw_test_view_evaluate (tab->view, call, CALL_TIMEOUT_MS);
       g_autofree char *done = jsc_value_to_string (what);
 
-      /* Each quick snapshot after one of its own kind, so that it takes
-       * lines from that print: the whole page's first in even rounds, the
-       * interactive one's in odd ones. */
-      if (round % 2 == 0)
-        {
-          a = runtime_snapshot (tab, quick);
-          c = runtime_snapshot (tab, interactive);
-          b = runtime_snapshot (tab, full);
-          d = runtime_snapshot (tab, interactive_full);
-        }
-      else
-        {
-          c = runtime_snapshot (tab, interactive);
-          a = runtime_snapshot (tab, quick);
-          d = runtime_snapshot (tab, interactive_full);
-          b = runtime_snapshot (tab, full);
-        }
-      if (g_strcmp0 (json_object_get_string_member (a, "text"),
-                     json_object_get_string_member (b, "text")) != 0 ||
-          g_strcmp0 (json_object_get_string_member (c, "text"),
-                     json_object_get_string_member (d, "text")) != 0)
+      if (!model_snapshots (tab, round, &a, &b, &c, &d))
         g_error ("%s, round %u (%s): the model printed\n%s\n%s\nbut a full walk\n%s\n%s", page,
                  round, done, json_object_get_string_member (a, "text"),
                  json_object_get_string_member (c, "text"),
@@ -923,15 +941,6 @@ static const char * const series_changes[] = {
   "document.getElementById('dlg').show();",
 };
 
-/* The snapshot options the model tests compare: quick ones may reuse what
- * the page model kept, full ones (noCache) walk the whole page. */
-static const char model_quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-static const char model_full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-static const char model_interactive[] =
-  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
-static const char model_interactive_full[] =
-  "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true, \"noCache\": true}";
-
 /* Makes each of @changes in the page of @tab, and after each checks that
  * the snapshot that may reuse or walk only what changed prints, character
  * for character, what a full walk prints (of the whole page and
@@ -955,27 +964,7 @@ check_model_changes (TwTestTab          *tab,
       g_autofree char *change = g_strdup_printf ("%s; 0", changes[i]);
 
       tw_test_tab_eval (tab, change);
-      /* Each quick snapshot after one of its own kind, so that it takes
-       * lines from that print: the whole page's first after even changes,
-       * the interactive one's after odd ones. */
-      if (i % 2 == 0)
-        {
-          a = runtime_snapshot (tab, model_quick);
-          c = runtime_snapshot (tab, model_interactive);
-          b = runtime_snapshot (tab, model_full);
-          d = runtime_snapshot (tab, model_interactive_full);
-        }
-      else
-        {
-          c = runtime_snapshot (tab, model_interactive);
-          a = runtime_snapshot (tab, model_quick);
-          d = runtime_snapshot (tab, model_interactive_full);
-          b = runtime_snapshot (tab, model_full);
-        }
-      if (g_strcmp0 (json_object_get_string_member (a, "text"),
-                     json_object_get_string_member (b, "text")) != 0 ||
-          g_strcmp0 (json_object_get_string_member (c, "text"),
-                     json_object_get_string_member (d, "text")) != 0)
+      if (!model_snapshots (tab, i, &a, &b, &c, &d))
         g_error ("after %s\nthe model printed\n%s\n%s\nbut a full walk\n%s\n%s", changes[i],
                  json_object_get_string_member (a, "text"),
                  json_object_get_string_member (c, "text"),
