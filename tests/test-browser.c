@@ -20,6 +20,9 @@ static char *base_url;
 static guint counter;
 static guint slow_in_flight;
 static guint slow_max_in_flight;
+/* The counted requests the server holds, answered when their time is up or
+ * when two wait at once. */
+static GPtrArray *slow_counted_held;
 
 /* The test server */
 
@@ -27,6 +30,7 @@ typedef struct
 {
   SoupServerMessage *msg;
   gboolean           counted;
+  guint              timeout_id;
 } SlowRequest;
 
 static void
@@ -42,7 +46,10 @@ unpause_cb (gpointer user_data)
   SlowRequest *request = user_data;
 
   if (request->counted)
-    slow_in_flight--;
+    {
+      slow_in_flight--;
+      g_ptr_array_remove (slow_counted_held, request);
+    }
 
   soup_server_message_set_status (request->msg, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (request->msg, "text/html", SOUP_MEMORY_STATIC,
@@ -50,6 +57,21 @@ unpause_cb (gpointer user_data)
   soup_server_message_unpause (request->msg);
 
   return G_SOURCE_REMOVE;
+}
+
+/* Answers the counted requests held now, without waiting for their time. */
+static void
+release_counted (void)
+{
+  while (slow_counted_held->len > 0)
+    {
+      SlowRequest *request = g_ptr_array_index (slow_counted_held, 0);
+      guint timeout_id = request->timeout_id;
+
+      unpause_cb (request);
+      /* Frees the request. */
+      g_source_remove (timeout_id);
+    }
 }
 
 static void
@@ -68,7 +90,9 @@ serve_cb (SoupServerMessage *msg,
       const char *ms = query ? g_hash_table_lookup (query, "ms") : NULL;
       SlowRequest *request = g_new0 (SlowRequest, 1);
 
-      /* Requests marked "count" tell how many were waiting at once. */
+      /* Requests marked "count" tell how many were waiting at once; two
+       * waiting at once is what the test waits for, so they are answered
+       * then rather than after their time. */
       request->msg = g_object_ref (msg);
       request->counted = query != NULL && g_hash_table_contains (query, "count");
       if (request->counted)
@@ -78,8 +102,14 @@ serve_cb (SoupServerMessage *msg,
         }
 
       soup_server_message_pause (msg);
-      g_timeout_add_full (G_PRIORITY_DEFAULT, ms ? atoi (ms) : 1000, unpause_cb,
-                          request, (GDestroyNotify) slow_request_free);
+      request->timeout_id = g_timeout_add_full (G_PRIORITY_DEFAULT, ms ? atoi (ms) : 1000, unpause_cb,
+                                                request, (GDestroyNotify) slow_request_free);
+      if (request->counted)
+        {
+          g_ptr_array_add (slow_counted_held, request);
+          if (slow_in_flight == 2)
+            release_counted ();
+        }
       return;
     }
 
@@ -1351,7 +1381,9 @@ static void
 test_concurrent_tabs (void)
 {
   g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *params = url_params ("slow?ms=2000&count=1");
+  /* The server answers once both requests wait, or after 5 s when they
+   * never do at once. */
+  g_autofree char *params = url_params ("slow?ms=5000&count=1");
   Outcome first = { 0 };
   Outcome second = { 0 };
 
@@ -1649,6 +1681,8 @@ main (int   argc,
   g_test_add_func ("/webview/browser/crash", test_crash);
   g_test_add_func ("/webview/browser/shared-process-crash", test_shared_process_crash);
   g_test_add_func ("/webview/browser/window-close", test_window_close);
+
+  slow_counted_held = g_ptr_array_new ();
 
   return tw_test_run_with_server (serve_cb, &base_url);
 }
