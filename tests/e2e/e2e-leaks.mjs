@@ -216,7 +216,12 @@ test('slow and idle clients are closed; an open event stream is not', options, a
   const sockets = [];
   try {
     const host = new URL(app.url).host;
-    const raw = new RawSession(app.url, app.token);
+    // Each request of this session on a connection of its own: Node keeps
+    // connections alive, and the one kept from initialize reaches the
+    // server's idle limit, as short as the test's, about when the last
+    // ping would reuse it, which then meets a connection being closed.
+    const requests = new http.Agent({ keepAlive: false });
+    const raw = new RawSession(app.url, app.token, requests);
     await raw.initialize();
 
     // A stream of server messages, held open on purpose for longer than
@@ -298,6 +303,7 @@ test('slow and idle clients are closed; an open event stream is not', options, a
     assert.equal(stream.closed, false, 'the event stream is still open');
     stream.req.destroy();
     agent.destroy();
+    requests.destroy();
   } finally {
     for (const state of sockets)
       state.socket.destroy();
