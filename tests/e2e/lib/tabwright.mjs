@@ -67,6 +67,18 @@ function groupAlive(child) {
   }
 }
 
+// Resolves with what @promise resolves with, or with @late after @ms. The
+// timer ends with the race: one left running would keep the test process
+// alive until it fires, after its last test.
+async function raceLimit(promise, ms, late) {
+  const limit = new AbortController();
+  try {
+    return await Promise.race([promise, sleep(ms, late, { signal: limit.signal })]);
+  } finally {
+    limit.abort();
+  }
+}
+
 // Once an app has exited, waits a little for the processes it started to
 // end on their own and its output to be read to the end, then kills the
 // processes left. Returns how long they outlived it when they had to be
@@ -77,7 +89,7 @@ async function reapGroup(child, graceMs = 5000) {
   const closed = child.stdout?.closed && child.stderr?.closed
     ? Promise.resolve()
     : once(child, 'close');
-  const within = (ms) => Promise.race([closed.then(() => true), sleep(ms).then(() => false)]);
+  const within = (ms) => raceLimit(closed.then(() => true), ms, false);
   let outlived = 0;
   if (!(await within(graceMs)) || groupAlive(child)) {
     while (groupAlive(child) && Date.now() - start < graceMs)
@@ -172,8 +184,7 @@ export async function stopChild(child, timeoutMs = 5000) {
     return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  const timer = sleep(timeoutMs).then(() => 'timeout');
-  if ((await Promise.race([exited, timer])) === 'timeout') {
+  if ((await raceLimit(exited, timeoutMs, 'timeout')) === 'timeout') {
     child.kill('SIGKILL');
     await exited;
   }
