@@ -15,6 +15,8 @@
 typedef enum
 {
   DOWNLOAD_RUNNING,
+  /* The person has not allowed it yet: it waits for no command. */
+  DOWNLOAD_AWAITING,
   DOWNLOAD_FINISHED,
   DOWNLOAD_FAILED,
 } DownloadState;
@@ -30,8 +32,6 @@ typedef struct
   char           *mime_type;
   char           *error;
   DownloadState   state;
-  /* The person has not allowed it yet: it waits for no command. */
-  gboolean        awaiting;
   gboolean        reported;
 } Download;
 
@@ -86,7 +86,7 @@ tab_busy (TwTabDownloads *self,
     {
       Download *record = g_ptr_array_index (self->downloads, i);
 
-      if (!record->reported && record->state == DOWNLOAD_RUNNING && !record->awaiting &&
+      if (!record->reported && record->state == DOWNLOAD_RUNNING &&
           g_strcmp0 (record->browser_id, browser_id) == 0)
         return TRUE;
     }
@@ -238,12 +238,11 @@ download_failed_cb (WebKitDownload *download,
 {
   TwTabDownloads *self = g_object_get_data (G_OBJECT (download), "tw-tab-downloads");
 
-  if (record->state == DOWNLOAD_RUNNING)
+  if (record->state == DOWNLOAD_RUNNING || record->state == DOWNLOAD_AWAITING)
     {
       record->state = DOWNLOAD_FAILED;
       record->error = g_strdup (error->message);
     }
-  record->awaiting = FALSE;
 
   check_waiters (self);
 }
@@ -265,8 +264,7 @@ static JsonObject *
 download_to_json (Download *record)
 {
   JsonObject *object = json_object_new ();
-  static const char * const states[] = { "running", "finished", "failed" };
-  const char *state = record->awaiting ? "awaiting approval" : states[record->state];
+  static const char * const states[] = { "running", "awaiting approval", "finished", "failed" };
   guint64 size = record->download != NULL
                  ? webkit_download_get_received_data_length (record->download) : 0;
 
@@ -281,7 +279,7 @@ download_to_json (Download *record)
   json_object_set_int_member (object, "size", (gint64) size);
   if (record->mime_type != NULL)
     json_object_set_string_member (object, "mimeType", record->mime_type);
-  json_object_set_string_member (object, "state", state);
+  json_object_set_string_member (object, "state", states[record->state]);
   if (record->error != NULL)
     json_object_set_string_member (object, "error", record->error);
 
@@ -334,18 +332,20 @@ tw_tab_downloads_set_approval (TwTabDownloads     *self,
     {
       Download *record = g_ptr_array_index (self->downloads, i);
 
-      if (record->download != download || record->state != DOWNLOAD_RUNNING)
+      if (record->download != download ||
+          (record->state != DOWNLOAD_RUNNING && record->state != DOWNLOAD_AWAITING))
         continue;
 
-      record->awaiting = approval == TW_DOWNLOAD_APPROVAL_ASKING;
       switch (approval)
         {
         case TW_DOWNLOAD_APPROVAL_ASKING:
+          record->state = DOWNLOAD_AWAITING;
           /* The name it would be saved under, until it has one. */
           g_free (record->file_name);
           record->file_name = tw_tab_downloads_clean_name (suggested);
           break;
         case TW_DOWNLOAD_APPROVAL_ALLOWED:
+          record->state = DOWNLOAD_RUNNING;
           /* Where it goes is decided next. */
           g_clear_pointer (&record->file_name, g_free);
           break;

@@ -545,4 +545,3 @@ tw_tool_wait_for_person (TwToolCall      *call,
   else
     person_wait_free (wait);
 }
-

@@ -211,11 +211,11 @@ const PageModel = {
 
   controlState (el, kind) {
     switch (kind) {
-    case 0:
+    case PageModel.KIND_CHECK:
       return (el.checked ? 1 : 0) + (el.indeterminate ? 2 : 0);
-    case 1:
+    case PageModel.KIND_SELECT:
       return el.selectedIndex;
-    case 2:
+    case PageModel.KIND_MULTIPLE:
       return 'm' + Array.from(el.selectedOptions, (o) => o.index).join(',');
     default:
       return el.value;
