@@ -552,7 +552,10 @@ test_window_history (void)
   tw_test_wait_until (tab_loaded, tab, 20000, "the chosen page to load");
   g_assert_cmpstr (tw_browser_tab_get_uri (tab), ==, base_url);
 
-  /* The star again removes the bookmark. */
+  /* The star again removes the bookmark, once it shows it: until the
+   * history has answered for the page, it shows none, and a click then
+   * bookmarks. */
+  tw_test_wait_until (star_shows_bookmark, star, 5000, "the star to show the chosen bookmark");
   g_signal_emit_by_name (star, "clicked");
   g_assert_false (tw_history_is_bookmarked (history, base_url));
   g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (star)), ==, "non-starred-symbolic");
