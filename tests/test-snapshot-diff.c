@@ -743,6 +743,27 @@ model_snapshots (TwTestTab   *tab,
                     json_object_get_string_member (*interactive_full, "text")) == 0;
 }
 
+/* Makes @change in the page of @tab and returns the quick snapshot after
+ * it, checked to print, character for character, what a full walk prints,
+ * and to differ from @before_text. */
+static JsonObject *
+model_snapshot_after (TwTestTab  *tab,
+                      const char *change,
+                      const char *before_text)
+{
+  g_autoptr(JsonObject) after = NULL;
+  g_autoptr(JsonObject) walk = NULL;
+
+  tw_test_tab_eval (tab, change);
+  after = runtime_snapshot (tab, model_quick);
+  walk = runtime_snapshot (tab, model_full);
+  g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
+                   json_object_get_string_member (walk, "text"));
+  g_assert_cmpstr (json_object_get_string_member (after, "text"), !=, before_text);
+
+  return g_steal_pointer (&after);
+}
+
 static void
 test_model (gconstpointer data)
 {
@@ -844,27 +865,19 @@ test_model_silent (void)
     "document.getElementById('mover').focus();",
     "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
-      g_autoptr(JsonObject) same = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, model_quick);
+      g_autoptr(JsonObject) same = runtime_snapshot (tab, model_quick);
       g_autoptr(JsonObject) after = NULL;
-      g_autoptr(JsonObject) walk = NULL;
 
       g_assert_true (json_object_get_boolean_member (same, "cached"));
-      tw_test_tab_eval (tab, changes[i]);
-      after = runtime_snapshot (tab, quick);
-      walk = runtime_snapshot (tab, full);
+      after = model_snapshot_after (tab, changes[i],
+                                    json_object_get_string_member (before, "text"));
       g_assert_false (json_object_get_boolean_member (after, "cached"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
-                       json_object_get_string_member (walk, "text"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
-                       json_object_get_string_member (before, "text"));
     }
 }
 
@@ -879,28 +892,20 @@ test_model_incremental (void)
     "document.getElementById('rename').textContent = 'Renamed';",
     "document.getElementById('list').append(document.createElement('li'));",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
 
   tab_load (tab, "/diff.html");
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, quick);
+      g_autoptr(JsonObject) before = runtime_snapshot (tab, model_quick);
       g_autoptr(JsonObject) after = NULL;
-      g_autoptr(JsonObject) walk = NULL;
 
-      tw_test_tab_eval (tab, changes[i]);
-      after = runtime_snapshot (tab, quick);
-      walk = runtime_snapshot (tab, full);
+      after = model_snapshot_after (tab, changes[i],
+                                    json_object_get_string_member (before, "text"));
       g_assert_true (json_object_get_boolean_member (after, "incremental"));
       g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
       g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
                        json_object_get_int_member (after, "elements"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), ==,
-                       json_object_get_string_member (walk, "text"));
-      g_assert_cmpstr (json_object_get_string_member (after, "text"), !=,
-                       json_object_get_string_member (before, "text"));
     }
 }
 
@@ -1063,18 +1068,13 @@ test_model_wide (void)
     g_autoptr(GError) error = NULL;
     g_autoptr(JsonNode) scrolled = tw_test_tab_call (tab, "actions.scroll", "{\"deltaY\": 300}",
                                                      CALL_TIMEOUT_MS, &error);
-    g_autoptr(JsonObject) a = NULL;
-    g_autoptr(JsonObject) b = NULL;
+    const char *click = "document.querySelector('#wide tr:nth-child(30) input').click(); 0";
+    g_autoptr(JsonObject) clicked = NULL;
 
     g_assert_no_error (error);
     g_assert_cmpint (json_object_get_int_member (json_node_get_object (scrolled), "movedY"), >, 0);
-    tw_test_tab_eval (tab, "document.querySelector('#wide tr:nth-child(30) input').click(); 0");
-    a = runtime_snapshot (tab, model_quick);
-    b = runtime_snapshot (tab, model_full);
-    g_assert_true (json_object_get_boolean_member (a, "incremental"));
-    g_assert_cmpstr (json_object_get_string_member (a, "text"), ==,
-                     json_object_get_string_member (b, "text"));
-    g_assert_cmpstr (json_object_get_string_member (a, "text"), !=, last);
+    clicked = model_snapshot_after (tab, click, last);
+    g_assert_true (json_object_get_boolean_member (clicked, "incremental"));
   }
 }
 
@@ -1096,9 +1096,6 @@ test_model_held (void)
     "window.scrollTo(0, 400);",
     "document.getElementById('email').value = 'held again';",
   };
-  static const char quick[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000}";
-  static const char full[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"noCache\": true}";
-  static const char interactive[] = "{\"maxChars\": 1000000, \"budgetMs\": 20000, \"interactive\": true}";
   g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
   g_autofree char *last = NULL;
@@ -1120,7 +1117,7 @@ test_model_held (void)
     g_ptr_array_add (all, (gpointer) silent[i]);
 
   {
-    g_autoptr(JsonObject) first = runtime_snapshot (tab, quick);
+    g_autoptr(JsonObject) first = runtime_snapshot (tab, model_quick);
 
     last = g_strdup (json_object_get_string_member (first, "text"));
     g_assert_cmpuint (strlen (last), >, 4096);
@@ -1135,9 +1132,9 @@ test_model_held (void)
       const char *text;
 
       tw_test_tab_eval (tab, change);
-      a = runtime_snapshot (tab, quick);
-      again = runtime_snapshot (tab, quick);
-      b = runtime_snapshot (tab, full);
+      a = runtime_snapshot (tab, model_quick);
+      again = runtime_snapshot (tab, model_quick);
+      b = runtime_snapshot (tab, model_full);
       text = json_object_get_string_member (a, "text");
       g_assert_cmpstr (text, ==, json_object_get_string_member (b, "text"));
       g_assert_cmpstr (json_object_get_string_member (again, "text"), ==, text);
@@ -1153,7 +1150,7 @@ test_model_held (void)
         held++;
       /* Another kind of snapshot sends its own text; the next snapshot of
        * the page sends the page's again. */
-      c = runtime_snapshot (tab, interactive);
+      c = runtime_snapshot (tab, model_interactive);
       g_assert_false (json_object_get_boolean_member_with_default (c, "held", FALSE));
       g_free (last);
       last = g_strdup (text);
