@@ -110,12 +110,8 @@ user_message_received_cb (WebKitWebView     *view,
                           TwTabLog          *self)
 {
   GVariant *params;
-  const char *level;
-  const char *source;
-  const char *text;
+  TwConsoleMessage console;
   const char *url;
-  const char *args;
-  const char *stack;
   guint64 line;
 
   if (g_strcmp0 (webkit_user_message_get_name (message), TW_WEB_EXTENSION_RESPONSE_BODY) == 0)
@@ -183,9 +179,14 @@ user_message_received_cb (WebKitWebView     *view,
       return TRUE;
     }
 
-  g_variant_get (params, "(&s&s&s&st&s&s)", &level, &source, &text, &url, &line, &args, &stack);
-  tw_tab_log_add_console_full (self, level, source, text, url, (guint) MIN (line, G_MAXUINT),
-                               args[0] != '\0' ? args : NULL, stack[0] != '\0' ? stack : NULL);
+  g_variant_get (params, "(&s&s&s&st&s&s)", &console.level, &console.source, &console.text,
+                 &console.url, &line, &console.args, &console.stack);
+  console.line = (guint) MIN (line, G_MAXUINT);
+  if (console.args[0] == '\0')
+    console.args = NULL;
+  if (console.stack[0] == '\0')
+    console.stack = NULL;
+  tw_tab_log_add_console (self, &console);
 
   return TRUE;
 }
@@ -350,48 +351,30 @@ tw_tab_log_get_n_dropped (TwTabLog *self)
   return self->n_dropped;
 }
 
-void
-tw_tab_log_add_console (TwTabLog   *self,
-                        const char *level,
-                        const char *source,
-                        const char *text,
-                        const char *url,
-                        guint       line)
-{
-  g_return_if_fail (TW_IS_TAB_LOG (self));
-  g_return_if_fail (level != NULL);
-
-  tw_tab_log_add_console_full (self, level, source, text, url, line, NULL, NULL);
-}
-
 guint64
-tw_tab_log_add_console_full (TwTabLog   *self,
-                             const char *level,
-                             const char *source,
-                             const char *text,
-                             const char *url,
-                             guint       line,
-                             const char *args,
-                             const char *stack)
+tw_tab_log_add_console (TwTabLog               *self,
+                        const TwConsoleMessage *message)
 {
   Entry *entry;
   guint64 id;
 
   g_return_val_if_fail (TW_IS_TAB_LOG (self), 0);
-  g_return_val_if_fail (level != NULL, 0);
+  g_return_val_if_fail (message != NULL && message->level != NULL, 0);
 
   entry = tw_tab_log_entry_new (ENTRY_CONSOLE);
-  entry->level = g_strdup (level);
-  entry->source = g_strdup (source != NULL ? source : "other");
-  entry->text = tw_tab_log_clip (text != NULL ? text : "", MAX_TEXT_CHARS);
-  entry->url = url != NULL && url[0] != '\0' ? tw_tab_log_clip (url, MAX_URL_CHARS) : NULL;
-  entry->line = line;
+  entry->level = g_strdup (message->level);
+  entry->source = g_strdup (message->source != NULL ? message->source : "other");
+  entry->text = tw_tab_log_clip (message->text != NULL ? message->text : "", MAX_TEXT_CHARS);
+  entry->url = message->url != NULL && message->url[0] != '\0'
+               ? tw_tab_log_clip (message->url, MAX_URL_CHARS) : NULL;
+  entry->line = message->line;
 
   /* WebKit names the caller of the console method, which is the page-world
    * hook's wrapper: the page's own code is the first frame of the stack. */
   if (entry->url != NULL && g_str_has_suffix (entry->url, HOOK_SOURCE_URL))
     {
-      g_autoptr(JsonArray) frames = stack != NULL ? tw_tab_log_parse_stack (stack) : NULL;
+      g_autoptr(JsonArray) frames = message->stack != NULL
+                                    ? tw_tab_log_parse_stack (message->stack) : NULL;
       JsonObject *top = frames != NULL && json_array_get_length (frames) > 0
                         ? json_array_get_object_element (frames, 0) : NULL;
 
@@ -404,8 +387,8 @@ tw_tab_log_add_console_full (TwTabLog   *self,
         }
     }
 
-  entry->args = g_strdup (args);
-  entry->stack = g_strdup (stack);
+  entry->args = g_strdup (message->args);
+  entry->stack = g_strdup (message->stack);
 
   tw_tab_log_push (self, entry);
   id = entry->id;

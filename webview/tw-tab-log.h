@@ -4,6 +4,8 @@
 #include <webkit/webkit.h>
 #include <json-glib/json-glib.h>
 
+#include "extension/tw-web-process-extension.h"
+
 G_BEGIN_DECLS
 
 /* The recent history of one tab as browser_logs reports it: console messages
@@ -36,26 +38,11 @@ guint       tw_tab_log_get_n_entries    (TwTabLog      *self);
 guint64     tw_tab_log_get_n_dropped    (TwTabLog      *self);
 
 /* Direct ways in, for the signals above and for the tab's own notes (e.g. its
- * web process died). @level is "error", "warning", "info", "log" or "debug";
- * @source says who spoke: "console-api", "javascript", "network",
- * "security" or "other". */
-void        tw_tab_log_add_console      (TwTabLog      *self,
-                                         const char    *level,
-                                         const char    *source,
-                                         const char    *text,
-                                         const char    *url,
-                                         guint          line);
-/* Like tw_tab_log_add_console(), with what the page-world hook adds:
- * @args, a JSON array of every argument, and @stack, JavaScriptCore's stack
- * text; either may be NULL. Returns the message's id. */
-guint64     tw_tab_log_add_console_full (TwTabLog      *self,
-                                         const char    *level,
-                                         const char    *source,
-                                         const char    *text,
-                                         const char    *url,
-                                         guint          line,
-                                         const char    *args,
-                                         const char    *stack);
+ * web process died). Adds @message, the fields of which it copies, and
+ * returns its id. WebKit names the page-world hook as the caller of a console
+ * method; the log names the first frame of @message's stack instead. */
+guint64     tw_tab_log_add_console      (TwTabLog               *self,
+                                         const TwConsoleMessage *message);
 void        tw_tab_log_add_navigation   (TwTabLog      *self,
                                          const char    *url);
 void        tw_tab_log_add_note         (TwTabLog      *self,

@@ -108,17 +108,13 @@ clip_utf8 (const char *text)
 }
 
 static void
-send_console_message (WebKitWebPage *page,
-                      const char    *level,
-                      const char    *source,
-                      const char    *text,
-                      const char    *url,
-                      guint          line,
-                      const char    *args,
-                      const char    *stack)
+send_console_message (WebKitWebPage          *page,
+                      const TwConsoleMessage *message)
 {
-  GVariant *params = g_variant_new ("(sssstss)", level, source, text, url, (guint64) line,
-                                    args != NULL ? args : "", stack != NULL ? stack : "");
+  GVariant *params = g_variant_new ("(sssstss)", message->level, message->source, message->text,
+                                    message->url, (guint64) message->line,
+                                    message->args != NULL ? message->args : "",
+                                    message->stack != NULL ? message->stack : "");
 
   /* Nothing to do with a reply: fire and forget. */
   webkit_web_page_send_message_to_view (page,
@@ -149,26 +145,24 @@ method_level (const char *method)
 /* A private page's hook told a message: it is the message. The text and
  * URL come from the page, so they are checked and clipped like the rest. */
 static void
-report_from_page (PageConsole *pc,
-                  const char  *source,
-                  const char  *level,
-                  const char  *text,
-                  const char  *url,
-                  int          line,
-                  const char  *args,
-                  const char  *stack)
+report_from_page (PageConsole            *pc,
+                  const TwConsoleMessage *told)
 {
   g_autoptr(WebKitWebPage) page = g_weak_ref_get (&pc->page);
-  g_autofree char *clipped_text = clip_utf8 (text);
-  g_autofree char *clipped_url = clip_utf8_to (url, 4096);
-  g_autofree char *clipped_args = clip_utf8 (args);
-  g_autofree char *clipped_stack = clip_utf8 (stack);
+  g_autofree char *clipped_text = clip_utf8 (told->text);
+  g_autofree char *clipped_url = clip_utf8_to (told->url, 4096);
+  g_autofree char *clipped_args = clip_utf8 (told->args);
+  g_autofree char *clipped_stack = clip_utf8 (told->stack);
+  TwConsoleMessage message = *told;
 
   if (page == NULL)
     return;
 
-  send_console_message (page, level, source, clipped_text, clipped_url,
-                        (guint) MAX (line, 0), clipped_args, clipped_stack);
+  message.text = clipped_text;
+  message.url = clipped_url;
+  message.args = clipped_args;
+  message.stack = clipped_stack;
+  send_console_message (page, &message);
 }
 
 /* The native function the hook calls: ("console", method, args, stack, 0,
@@ -187,12 +181,21 @@ hook_report_cb (const char  *kind,
 {
   if (report_from_hook && g_strcmp0 (kind, "console") == 0)
     {
-      report_from_page (pc, "console-api", method_level (level), text, HOOK_SOURCE_URL, 0,
-                        args, stack);
+      TwConsoleMessage message = {
+        .level = method_level (level), .source = "console-api", .text = text,
+        .url = HOOK_SOURCE_URL, .line = 0, .args = args, .stack = stack,
+      };
+
+      report_from_page (pc, &message);
     }
   else if (report_from_hook && g_strcmp0 (kind, "exception") == 0)
     {
-      report_from_page (pc, "javascript", "error", text, source_url, line, args, stack);
+      TwConsoleMessage message = {
+        .level = "error", .source = "javascript", .text = text, .url = source_url,
+        .line = (guint) MAX (line, 0), .args = args, .stack = stack,
+      };
+
+      report_from_page (pc, &message);
     }
   else if (g_strcmp0 (kind, "console") == 0)
     {
@@ -328,6 +331,7 @@ console_message_sent_cb (WebKitWebPage        *page,
   WebKitConsoleMessageSource source = webkit_console_message_get_source (message);
   guint line = webkit_console_message_get_line (message);
   g_autofree char *text = clip_utf8 (webkit_console_message_get_text (message));
+  TwConsoleMessage sent;
   g_autofree char *args = NULL;
   g_autofree char *stack = NULL;
   PageConsole *pc = page_console_get (page);
@@ -353,9 +357,12 @@ console_message_sent_cb (WebKitWebPage        *page,
       stack = g_steal_pointer (&pc->exception_stack);
     }
 
-  send_console_message (page, level_to_string (webkit_console_message_get_level (message)),
-                        source_to_string (source), text, source_id != NULL ? source_id : "",
-                        line, args, stack);
+  sent = (TwConsoleMessage) {
+    .level = level_to_string (webkit_console_message_get_level (message)),
+    .source = source_to_string (source), .text = text,
+    .url = source_id != NULL ? source_id : "", .line = line, .args = args, .stack = stack,
+  };
+  send_console_message (page, &sent);
 }
 
 static void

@@ -2,13 +2,32 @@
 #pragma once
 
 /* The names of the user messages the web-process extension sends to the web
- * view. Shared by both sides; no other API. */
+ * view, and the record of a console message. Shared by both sides; no other
+ * API. */
+
+#include <glib.h>
 
 /* Parameters: (level, source, text, source URL, line, arguments, stack) as
  * "(sssstss)". Arguments are a JSON array of every argument of a console
  * call (or the thrown value of an exception), the stack is JavaScriptCore's
  * text ("fn@url:line:column" per line); both are empty when unknown. */
 #define TW_WEB_EXTENSION_CONSOLE_MESSAGE "tabwright.console-message"
+
+/* One console message, on either side of TW_WEB_EXTENSION_CONSOLE_MESSAGE.
+ * @level is "error", "warning", "info", "log" or "debug"; @source says who
+ * spoke: "console-api", "javascript", "network", "security" or "other".
+ * @args and @stack are as above, or NULL when unknown. The strings belong
+ * to whoever fills the record. */
+typedef struct
+{
+  const char *level;
+  const char *source;
+  const char *text;
+  const char *url;
+  guint       line;
+  const char *args;
+  const char *stack;
+} TwConsoleMessage;
 
 /* Parameters: (method, absolute URL, body) as "(sss)": what the page-world
  * hook saw a fetch() or XMLHttpRequest send, described as text. */
