@@ -1386,6 +1386,9 @@ test_concurrent_tabs (void)
   g_autofree char *params = url_params ("slow?ms=5000&count=1");
   Outcome first = { 0 };
   Outcome second = { 0 };
+  g_autofree char *third_id = NULL;
+  TwBrowserTab *first_tab;
+  TwBrowserTab *second_tab;
 
   slow_max_in_flight = 0;
 
@@ -1404,6 +1407,19 @@ test_concurrent_tabs (void)
   /* The server had both requests waiting at once: neither tab waited for
    * the other. */
   g_assert_cmpuint (slow_max_in_flight, ==, 2);
+
+  /* Opened at the same moment, each tab started in a process of its own
+   * (two first loads at once in one fresh process can both be lost)... */
+  first_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (first.reply, "browserId"));
+  second_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (second.reply, "browserId"));
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab), ==, 1);
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (second_tab), ==, 1);
+
+  /* ...and a tab opened once they show their pages joins one of them. */
+  third_id = new_tab (browser, "index.html");
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (tw_browser_lookup_tab (browser, third_id)), ==, 2);
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab) + tw_browser_tab_get_process_tabs (second_tab),
+                    ==, 3);
 
   json_object_unref (first.reply);
   json_object_unref (second.reply);

@@ -61,7 +61,12 @@ tw_browser_start_spare_view_cb (gpointer user_data)
 
 /* An open tab of @owner_id on the workspace's session whose web process
  * has room for one more tab, or NULL. A crashed or stuck tab's process is
- * no place for a new one. */
+ * no place for a new one, and neither is one that has not shown a page
+ * yet: when two tabs make their first loads at once in a process that
+ * has committed none, WebKit can drop both (one never starts, the other
+ * never reaches the network and never ends), so tabs opened at the same
+ * moment each start in a process of their own, and the tabs opened after
+ * them join those. */
 static TwBrowserTab *
 find_process_to_share (TwBrowser  *self,
                        const char *owner_id)
@@ -76,6 +81,7 @@ find_process_to_share (TwBrowser  *self,
           tw_browser_tab_get_process_tabs (tab) >= self->tabs_per_process ||
           tw_browser_tab_get_crashed (tab) ||
           tw_browser_tab_get_unresponsive (tab) ||
+          !tw_browser_tab_get_committed_page (tab) ||
           tw_browser_tab_get_private (tab) ||
           g_strcmp0 (tw_browser_tab_get_owner_id (tab), owner_id) != 0 ||
           webkit_web_view_get_network_session (tw_browser_tab_get_view (tab)) != self->session)

@@ -110,6 +110,9 @@ view_load_changed_cb (TwBrowserTab    *self,
   if (event == WEBKIT_LOAD_STARTED)
     _tw_browser_tab_set_load_error (self, NULL, NULL);
 
+  if (event == WEBKIT_LOAD_COMMITTED)
+    self->committed_page = TRUE;
+
   if (event == WEBKIT_LOAD_COMMITTED && webkit_web_view_get_is_web_process_responsive (self->view))
     _tw_browser_tab_set_unresponsive (self, FALSE);
 

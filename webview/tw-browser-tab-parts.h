@@ -134,6 +134,9 @@ struct _TwBrowserTab
    * those tabs (unowned: each leaves it as it closes), or NULL while the
    * tab has its process to itself. */
   GPtrArray      *process_tabs;
+  /* A page has committed in the tab's view since it opened: its web
+   * process has shown a page, so a new tab may join it. */
+  gboolean        committed_page;
   /* The other tabs that the last crash of the shared web process took,
    * "b4, b5", or NULL: the crash's error names them. */
   char           *crashed_with;

@@ -37,6 +37,8 @@ void          tw_browser_tab_share_process_with  (TwBrowserTab          *self,
                                                   TwBrowserTab          *sibling);
 /* How many open tabs the tab's web process serves, itself included. */
 guint         tw_browser_tab_get_process_tabs    (TwBrowserTab          *self);
+/* Whether a page has committed in the tab since it opened. */
+gboolean      tw_browser_tab_get_committed_page  (TwBrowserTab          *self);
 /* The page runtime of the tab's view: for the browser's own parts, never
  * for the window, which sees the typed records of the tab's signals. */
 TwPageRuntime *tw_browser_tab_get_runtime        (TwBrowserTab          *self);

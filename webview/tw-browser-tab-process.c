@@ -60,6 +60,14 @@ _tw_browser_tab_note_process_crash (TwBrowserTab *self)
     self->crashed_with = g_string_free (g_steal_pointer (&others), FALSE);
 }
 
+gboolean
+tw_browser_tab_get_committed_page (TwBrowserTab *self)
+{
+  g_return_val_if_fail (TW_IS_BROWSER_TAB (self), FALSE);
+
+  return self->committed_page;
+}
+
 guint
 tw_browser_tab_get_process_tabs (TwBrowserTab *self)
 {
