@@ -14,12 +14,12 @@
 
 typedef struct
 {
-  const TwToolDef *(*get)(guint *n_tools);
-  const char       *offered;
+  const TwToolTable *table;
+  const char        *offered;
 } ToolTable;
 
 static const ToolTable tables[] = {
-#define TW_TOOL_GROUP(name, offered) { tw_tools_##name##_get, #offered },
+#define TW_TOOL_GROUP(name, offered) { &tw_tools_##name, #offered },
 #include "tw-tool-groups.h"
 #undef TW_TOOL_GROUP
 };
@@ -267,13 +267,8 @@ get_registry (void)
       self->groups = g_ptr_array_new ();
 
       for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-        {
-          guint n_tools = 0;
-          const TwToolDef *defs = tables[i].get (&n_tools);
-
-          for (guint j = 0; j < n_tools; j++)
-            registry_add (self, &defs[j], tables[i].offered, FALSE);
-        }
+        for (guint j = 0; j < tables[i].table->n_defs; j++)
+          registry_add (self, &tables[i].table->defs[j], tables[i].offered, FALSE);
 
       g_once_init_leave (&registry, self);
     }

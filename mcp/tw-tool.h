@@ -66,6 +66,16 @@ typedef struct
   TwToolCheckFunc      check;
 } TwToolDef;
 
+/* The tools of one table, as its file exports them (tw-tool-groups.h):
+ * const TwToolTable tw_tools_<name> = TW_TOOL_TABLE (<its TwToolDef array>); */
+typedef struct
+{
+  const TwToolDef *defs;
+  guint            n_defs;
+} TwToolTable;
+
+#define TW_TOOL_TABLE(defs) { (defs), G_N_ELEMENTS (defs) }
+
 JsonObject       *tw_tool_call_get_arguments    (TwToolCall       *call);
 GCancellable     *tw_tool_call_get_cancellable  (TwToolCall       *call);
 

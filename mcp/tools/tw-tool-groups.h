@@ -4,7 +4,7 @@
  * the generated reference show them. TW_TOOL_GROUP (name, offered) stands
  * for the table that mcp/tools/tw-tools-<name>.c exports as
  *
- *   const TwToolDef *tw_tools_<name>_get (guint *n_tools);
+ *   const TwToolTable tw_tools_<name> = TW_TOOL_TABLE (<its tools>);
  *
  * and names the group it is offered in: the person turns whole groups on and
  * off per workspace (Preferences, the tool-groups setting, --tools), so

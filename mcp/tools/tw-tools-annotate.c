@@ -106,9 +106,4 @@ static const TwToolDef annotate_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_annotate_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (annotate_tools);
-  return annotate_tools;
-}
+const TwToolTable tw_tools_annotate = TW_TOOL_TABLE (annotate_tools);

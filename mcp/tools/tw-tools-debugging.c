@@ -448,9 +448,4 @@ static const TwToolDef debugging_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_debugging_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (debugging_tools);
-  return debugging_tools;
-}
+const TwToolTable tw_tools_debugging = TW_TOOL_TABLE (debugging_tools);

@@ -119,9 +119,4 @@ static const TwToolDef demonstrate_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_demonstrate_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (demonstrate_tools);
-  return demonstrate_tools;
-}
+const TwToolTable tw_tools_demonstrate = TW_TOOL_TABLE (demonstrate_tools);

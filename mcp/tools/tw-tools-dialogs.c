@@ -44,9 +44,4 @@ static const TwToolDef dialogs_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_dialogs_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (dialogs_tools);
-  return dialogs_tools;
-}
+const TwToolTable tw_tools_dialogs = TW_TOOL_TABLE (dialogs_tools);

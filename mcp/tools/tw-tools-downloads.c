@@ -44,9 +44,4 @@ static const TwToolDef downloads_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_downloads_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (downloads_tools);
-  return downloads_tools;
-}
+const TwToolTable tw_tools_downloads = TW_TOOL_TABLE (downloads_tools);

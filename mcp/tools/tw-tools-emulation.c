@@ -136,9 +136,4 @@ static const TwToolDef emulation_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_emulation_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (emulation_tools);
-  return emulation_tools;
-}
+const TwToolTable tw_tools_emulation = TW_TOOL_TABLE (emulation_tools);

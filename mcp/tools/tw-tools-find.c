@@ -236,9 +236,4 @@ static const TwToolDef find_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_find_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (find_tools);
-  return find_tools;
-}
+const TwToolTable tw_tools_find = TW_TOOL_TABLE (find_tools);

@@ -108,9 +108,4 @@ static const TwToolDef forms_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_forms_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (forms_tools);
-  return forms_tools;
-}
+const TwToolTable tw_tools_forms = TW_TOOL_TABLE (forms_tools);

@@ -60,9 +60,4 @@ static const TwToolDef handoff_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_handoff_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (handoff_tools);
-  return handoff_tools;
-}
+const TwToolTable tw_tools_handoff = TW_TOOL_TABLE (handoff_tools);

@@ -609,9 +609,4 @@ static const TwToolDef input_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_input_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (input_tools);
-  return input_tools;
-}
+const TwToolTable tw_tools_input = TW_TOOL_TABLE (input_tools);

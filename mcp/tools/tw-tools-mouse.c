@@ -112,9 +112,4 @@ static const TwToolDef mouse_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_mouse_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (mouse_tools);
-  return mouse_tools;
-}
+const TwToolTable tw_tools_mouse = TW_TOOL_TABLE (mouse_tools);

@@ -112,9 +112,4 @@ static const TwToolDef navigation_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_navigation_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (navigation_tools);
-  return navigation_tools;
-}
+const TwToolTable tw_tools_navigation = TW_TOOL_TABLE (navigation_tools);

@@ -369,9 +369,4 @@ static const TwToolDef page_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_page_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (page_tools);
-  return page_tools;
-}
+const TwToolTable tw_tools_page = TW_TOOL_TABLE (page_tools);

@@ -39,9 +39,4 @@ static const TwToolDef pdf_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_pdf_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (pdf_tools);
-  return pdf_tools;
-}
+const TwToolTable tw_tools_pdf = TW_TOOL_TABLE (pdf_tools);

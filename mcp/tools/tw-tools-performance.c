@@ -208,9 +208,4 @@ static const TwToolDef performance_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_performance_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (performance_tools);
-  return performance_tools;
-}
+const TwToolTable tw_tools_performance = TW_TOOL_TABLE (performance_tools);

@@ -326,9 +326,4 @@ static const TwToolDef reading_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_reading_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (reading_tools);
-  return reading_tools;
-}
+const TwToolTable tw_tools_reading = TW_TOOL_TABLE (reading_tools);

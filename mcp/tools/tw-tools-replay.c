@@ -157,9 +157,4 @@ static const TwToolDef replay_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_replay_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (replay_tools);
-  return replay_tools;
-}
+const TwToolTable tw_tools_replay = TW_TOOL_TABLE (replay_tools);

@@ -96,9 +96,4 @@ static const TwToolDef route_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_routes_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (route_tools);
-  return route_tools;
-}
+const TwToolTable tw_tools_routes = TW_TOOL_TABLE (route_tools);

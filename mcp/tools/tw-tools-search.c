@@ -142,9 +142,4 @@ static const TwToolDef search_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_search_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (search_tools);
-  return search_tools;
-}
+const TwToolTable tw_tools_search = TW_TOOL_TABLE (search_tools);

@@ -46,9 +46,4 @@ static const TwToolDef sharing_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_sharing_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (sharing_tools);
-  return sharing_tools;
-}
+const TwToolTable tw_tools_sharing = TW_TOOL_TABLE (sharing_tools);

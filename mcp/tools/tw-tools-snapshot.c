@@ -44,9 +44,4 @@ static const TwToolDef snapshot_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_snapshot_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (snapshot_tools);
-  return snapshot_tools;
-}
+const TwToolTable tw_tools_snapshot = TW_TOOL_TABLE (snapshot_tools);

@@ -235,9 +235,4 @@ static const TwToolDef storage_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_storage_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (storage_tools);
-  return storage_tools;
-}
+const TwToolTable tw_tools_storage = TW_TOOL_TABLE (storage_tools);

@@ -149,9 +149,4 @@ static const TwToolDef tab_tools[] = {
   },
 };
 
-const TwToolDef *
-tw_tools_tabs_get (guint *n_tools)
-{
-  *n_tools = G_N_ELEMENTS (tab_tools);
-  return tab_tools;
-}
+const TwToolTable tw_tools_tabs = TW_TOOL_TABLE (tab_tools);

@@ -6,7 +6,7 @@
 G_BEGIN_DECLS
 
 /* The exported table of each tool group listed in tw-tool-groups.h. */
-#define TW_TOOL_GROUP(name, offered) const TwToolDef *tw_tools_##name##_get (guint *n_tools);
+#define TW_TOOL_GROUP(name, offered) extern const TwToolTable tw_tools_##name;
 #include "tw-tool-groups.h"
 #undef TW_TOOL_GROUP
 
