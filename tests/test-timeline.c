@@ -12,6 +12,7 @@
 #include "tw-view-frame.h"
 #include "tw-timeline.h"
 #include "tw-timeline-view.h"
+#include "tw-tool-registry.h"
 #include "tw-web-context.h"
 #include "tw-test-webview.h"
 
@@ -317,6 +318,128 @@ test_on_screen (void)
   tw_test_recording_free (ws);
 }
 
+/* An agent that sends its next call as soon as a click answers, as agent
+ * programs do within one turn: the second call begins from the click's
+ * reply, before anything else runs. */
+typedef struct
+{
+  TwTestRecording *ws;
+  const char      *tool;
+  char            *arguments;
+  TwTestOutcome    clicked;
+  TwTestOutcome    second;
+  TwToolCall      *second_call;
+} BackToBack;
+
+static void
+clicked_then_cb (TwToolCall   *call,
+                 JsonNode     *result,
+                 const GError *error,
+                 gpointer      user_data)
+{
+  BackToBack *run = user_data;
+
+  tw_test_outcome_done_cb (call, result, error, &run->clicked);
+  run->second_call = tw_test_start_tool (TW_BROWSER_SERVICE (run->ws->browser), &ada, run->tool,
+                                         run->arguments, &run->second);
+}
+
+static void
+click_then (TwTestRecording *ws,
+            const char      *id,
+            const char      *ref,
+            const char      *tool,
+            const char      *arguments)
+{
+  g_autofree char *click_arguments = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", id, ref);
+  g_autoptr(JsonObject) click_args = tw_test_parse_object (click_arguments);
+  g_autoptr(TwToolCall) call = NULL;
+  g_autoptr(JsonObject) clicked = NULL;
+  g_autoptr(JsonObject) second = NULL;
+  BackToBack run = { ws, tool, g_strdup (arguments) };
+
+  call = tw_tool_call_new (tw_tool_registry_lookup ("browser_click"), click_args,
+                           TW_BROWSER_SERVICE (ws->browser), &ada, NULL);
+  tw_tool_call_set_done_func (call, clicked_then_cb, &run, NULL);
+  tw_tool_call_start (call);
+  clicked = tw_test_await_tool_ok (&run.clicked, "the click");
+  second = tw_test_await_tool_ok (&run.second, tool);
+  g_clear_pointer (&run.second_call, tw_tool_call_unref);
+  g_free (run.arguments);
+}
+
+/* Milliseconds from the end of the call of line @a to the end of that of
+ * line @b. */
+static double
+ms_between_ends (JsonObject *a,
+                 JsonObject *b)
+{
+  g_autoptr(GDateTime) a_time = g_date_time_new_from_iso8601 (json_object_get_string_member (a, "time"), NULL);
+  g_autoptr(GDateTime) b_time = g_date_time_new_from_iso8601 (json_object_get_string_member (b, "time"), NULL);
+
+  return g_date_time_difference (b_time, a_time) / 1000.0 +
+         json_object_get_double_member (b, "durationMs") - json_object_get_double_member (a, "durationMs");
+}
+
+/* A read that follows a click at once does not wait for the click's picture
+ * after: the picture is asked of WebKit once the read has answered, and
+ * still shows the page the click left. A call that waits for the page, or
+ * acts on it, comes after the picture instead. Lines stay in order. */
+static void
+test_read_after_action (void)
+{
+  TwTestRecording *ws = tw_test_recording_new (10 * 1024 * 1024);
+  g_autofree char *id = open_tab (ws);
+  g_autofree char *button = NULL;
+  g_autofree char *snapshot = g_strdup_printf ("{\"browserId\": \"%s\", \"diff\": true}", id);
+  g_autofree char *wait = g_strdup_printf ("{\"browserId\": \"%s\", \"text\": \"Switch\"}", id);
+  g_autoptr(GPtrArray) steps = NULL;
+  static const char * const tools[] = {
+    "browser_new_tab", "browser_snapshot", "browser_click", "browser_snapshot", "browser_click",
+    "browser_wait",
+  };
+  JsonObject *clicked;
+  JsonObject *read;
+
+  read_refs (ws, id, &button, NULL);
+  click_then (ws, id, button, "browser_snapshot", snapshot);
+  /* No call follows the snapshot for a while. */
+  g_ptr_array_unref (read_session (ws, ada.agent_id));
+  click_then (ws, id, button, "browser_wait", wait);
+
+  steps = read_session (ws, ada.agent_id);
+  g_assert_cmpuint (steps->len, ==, G_N_ELEMENTS (tools));
+  for (guint i = 0; i < steps->len; i++)
+    {
+      g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (steps, i), "tool"), ==, tools[i]);
+      if (i > 0)
+        g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (steps, i), "seq"), >,
+                         json_object_get_int_member (g_ptr_array_index (steps, i - 1), "seq"));
+    }
+
+  /* The snapshot read the page the click made, and answered before the
+   * click's picture after was asked for; that picture shows the page after
+   * the click. */
+  clicked = g_ptr_array_index (steps, 2);
+  read = g_ptr_array_index (steps, 3);
+  g_assert_nonnull (strstr (json_object_get_string_member (read, "result"), "Switch"));
+  assert_pictures (ws, clicked, &red, &green);
+  g_test_message ("The picture after the click was asked for %.1f ms after it ended, the snapshot "
+                  "ended after %.1f ms", json_object_get_double_member (clicked, "afterMs"),
+                  ms_between_ends (clicked, read));
+  g_assert_cmpfloat (json_object_get_double_member (clicked, "afterMs"), >=, ms_between_ends (clicked, read));
+
+  /* A wait for text comes after the picture of the click before it: the
+   * picture is asked for as the wait begins. */
+  clicked = g_ptr_array_index (steps, 4);
+  read = g_ptr_array_index (steps, 5);
+  assert_pictures (ws, clicked, &green, &green);
+  g_assert_cmpfloat (json_object_get_double_member (clicked, "afterMs"), <=,
+                     ms_between_ends (clicked, read) - json_object_get_double_member (read, "durationMs") + 1);
+
+  tw_test_recording_free (ws);
+}
+
 /* The size of everything in @dir, files of sub-folders included. */
 static guint64
 folder_size (const char *dir,
@@ -581,6 +704,7 @@ main (int   argc,
   g_test_add_func ("/timeline/calls-in-order", test_calls_in_order);
   g_test_add_func ("/timeline/size-limit", test_size_limit);
   g_test_add_func ("/timeline/on-screen", test_on_screen);
+  g_test_add_func ("/timeline/read-after-action", test_read_after_action);
   g_test_add_func ("/timeline/view", test_view);
   g_test_add_func ("/timeline/view-replay", test_view_replay);
 

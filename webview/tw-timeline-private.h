@@ -43,7 +43,17 @@ typedef struct _Step
   double           zoom;
   int              view_width;      /* logical pixels */
   guint            waiting;
-  guint            after_source;    /* the picture after is due */
+  /* The picture after an acting call: due once the tab has been quiet for
+   * a moment (after_source) and at the latest after a bound (after_bound);
+   * asked of WebKit once, at after_asked_us. */
+  guint            after_source;
+  guint            after_bound;
+  gboolean         after_asked;
+  gint64           ended_us;
+  gint64           after_asked_us;
+  guint            readers;         /* calls reading the tab that it waits for */
+  GPtrArray       *held;            /* Step: lines written after this one's */
+  struct _Step    *reading_for;     /* a reading call: the step it holds back */
   struct _Step    *next;            /* takes the picture after as its picture before */
   gboolean         ended;
   /* Filled in for the writer, on the main thread. */

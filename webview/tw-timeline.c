@@ -30,6 +30,28 @@ static const char * const acting_tools[] = {
   "browser_resize", "browser_emulate",
 };
 
+/* Calls that only read a tab's page and answer at once. One that comes
+ * right after an action does not wait behind the action's picture after:
+ * the picture is taken once it has answered, and still shows the page the
+ * action left, which reading does not change. Calls that wait for the page
+ * to change (browser_wait, browser_console with wait) take it before they
+ * begin, as every other call on the tab does. */
+static const char * const reading_tools[] = {
+  "browser_snapshot", "browser_find", "browser_get_text", "browser_get_html", "browser_get_styles",
+  "browser_read", "browser_logs", "browser_network", "browser_console",
+};
+
+/* The picture after an acting call is taken once the tab has had no call
+ * for this long. Calls an agent sends back to back (an action, then a
+ * read) arrive within a few milliseconds of the reply before them, so the
+ * read does not wait for the picture; an agent that thinks between two
+ * calls takes far longer than this and the painting together, so its next
+ * call never meets it. */
+#define AFTER_QUIET_MS 50
+/* However many reads follow, the picture after is taken this long after
+ * its call ended at the latest. */
+#define AFTER_BOUND_MS 1000
+
 struct _TwTimeline
 {
   GObject        parent_instance;
@@ -107,6 +129,7 @@ step_free (Step *step)
   g_free (step->session_path);
   g_free (step->image_prefix);
   g_free (step->dir);
+  g_clear_pointer (&step->held, g_ptr_array_unref);
   g_clear_object (&step->timeline);
   g_free (step);
 }
@@ -116,6 +139,19 @@ is_acting (const char *tool)
 {
   for (guint i = 0; i < G_N_ELEMENTS (acting_tools); i++)
     if (g_strcmp0 (tool, acting_tools[i]) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+reads_at_once (const char *tool,
+               JsonObject *arguments)
+{
+  if (g_strcmp0 (tool, "browser_console") == 0 && tw_json_get_boolean (arguments, "wait", FALSE))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (reading_tools); i++)
+    if (g_strcmp0 (tool, reading_tools[i]) == 0)
       return TRUE;
 
   return FALSE;
@@ -346,6 +382,13 @@ finish_step (Step *step)
       json_builder_add_boolean_value (builder, step->navigated);
       json_builder_end_object (builder);
     }
+  /* How long after the call ended its picture after was taken: reading
+   * calls that followed at once came first. */
+  if (step->after_asked && step->ended_us > 0)
+    {
+      json_builder_set_member_name (builder, "afterMs");
+      json_builder_add_double_value (builder, (step->after_asked_us - step->ended_us) / 1000.0);
+    }
   _tw_timeline_add_action (self->browser, step, builder);
   json_builder_set_member_name (builder, "result");
   json_builder_add_string_value (builder, step->result_text);
@@ -369,25 +412,21 @@ maybe_finish (Step *step)
     finish_step (step);
 }
 
+/* The picture after @step is in (@texture, or NULL when there is none):
+ * the tab's next call gets it as its picture before, and @step's line is
+ * written, then those of the reading calls it held back. */
 static void
-picture_taken (Step          *step,
-               GdkTexture   **slot,
-               GObject       *view,
-               GAsyncResult  *result,
-               gboolean       after)
+after_in (Step       *step,
+          GdkTexture *texture)
 {
-  g_autoptr(GdkTexture) texture = NULL;
   TwTimeline *self = step->timeline;
   const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
+  g_autoptr(GPtrArray) held = NULL;
 
-  texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (view), result, NULL);
-  /* The writer thread reads pictures in memory only. */
-  if (texture != NULL && GDK_IS_MEMORY_TEXTURE (texture))
-    g_set_object (slot, texture);
-  else
-    g_clear_object (&texture);
+  if (browser_id != NULL && g_hash_table_lookup (self->after_due, browser_id) == step)
+    g_hash_table_remove (self->after_due, browser_id);
 
-  if (after && self->last_after != NULL && browser_id != NULL)
+  if (self->last_after != NULL && browser_id != NULL)
     {
       if (texture != NULL)
         {
@@ -407,7 +446,7 @@ picture_taken (Step          *step,
     }
 
   /* The next call's picture before is this one. */
-  if (after && step->next != NULL)
+  if (step->next != NULL)
     {
       Step *next = g_steal_pointer (&step->next);
 
@@ -415,6 +454,50 @@ picture_taken (Step          *step,
         next->before = g_object_ref (texture);
       next->waiting--;
       maybe_finish (next);
+    }
+
+  held = g_steal_pointer (&step->held);
+  for (guint i = 0; held != NULL && i < held->len; i++)
+    {
+      Step *reader = g_ptr_array_index (held, i);
+
+      if (reader->reading_for == step)
+        reader->reading_for = NULL;
+    }
+
+  /* Once pushed to the writer, the step is the writer's. */
+  step->waiting--;
+  maybe_finish (step);
+
+  for (guint i = 0; held != NULL && i < held->len; i++)
+    {
+      Step *reader = g_ptr_array_index (held, i);
+
+      reader->waiting--;
+      maybe_finish (reader);
+    }
+}
+
+static void
+picture_taken (Step          *step,
+               GdkTexture   **slot,
+               GObject       *view,
+               GAsyncResult  *result,
+               gboolean       after)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  texture = webkit_web_view_get_snapshot_finish (WEBKIT_WEB_VIEW (view), result, NULL);
+  /* The writer thread reads pictures in memory only. */
+  if (texture != NULL && GDK_IS_MEMORY_TEXTURE (texture))
+    g_set_object (slot, texture);
+  else
+    g_clear_object (&texture);
+
+  if (after)
+    {
+      after_in (step, texture);
+      return;
     }
 
   /* Once pushed to the writer, the step is the writer's. */
@@ -454,7 +537,8 @@ take_picture (Step                *step,
 }
 
 /* Takes the picture after @step now; @next, the tab's call that begins,
- * gets it as its picture before. */
+ * gets it as its picture before. @step stays the tab's due picture until
+ * the picture is in, so that a call beginning meanwhile still gets it. */
 static void
 take_after (TwTimeline *self,
             Step       *step,
@@ -462,14 +546,24 @@ take_after (TwTimeline *self,
 {
   const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
 
-  if (browser_id != NULL && g_hash_table_lookup (self->after_due, browser_id) == step)
-    g_hash_table_remove (self->after_due, browser_id);
+  g_assert (!step->after_asked);
+
+  step->after_asked = TRUE;
+  step->after_asked_us = g_get_monotonic_time ();
   g_clear_handle_id (&step->after_source, g_source_remove);
+  g_clear_handle_id (&step->after_bound, g_source_remove);
 
   if (next != NULL)
     {
       step->next = next;
       next->waiting++;
+    }
+  /* A closed tab shows no page any more (a blank one, or none): its step
+   * is written without a picture after. */
+  if (self->browser == NULL || tw_browser_lookup_tab (self->browser, browser_id) == NULL)
+    {
+      after_in (step, NULL);
+      return;
     }
   /* step->waiting counts it since the call ended. */
   webkit_web_view_get_snapshot (step->view, WEBKIT_SNAPSHOT_REGION_VISIBLE,
@@ -485,6 +579,53 @@ after_due_cb (gpointer user_data)
   take_after (step->timeline, step, NULL);
 
   return G_SOURCE_REMOVE;
+}
+
+static gboolean
+after_bound_cb (gpointer user_data)
+{
+  Step *step = user_data;
+
+  step->after_bound = 0;
+  take_after (step->timeline, step, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The tab has had no call since now: the picture after is taken unless
+ * one begins within AFTER_QUIET_MS. */
+static void
+after_quiet_from_now (Step *step)
+{
+  g_clear_handle_id (&step->after_source, g_source_remove);
+  step->after_source = g_timeout_add (AFTER_QUIET_MS, after_due_cb, step);
+}
+
+/* Takes every picture after that is still due for a reason other than a
+ * call reading its tab now: @gone_only, those of tabs that have closed,
+ * which are written without one. */
+static void
+take_due_now (TwTimeline *self,
+              gboolean    gone_only)
+{
+  g_autoptr(GPtrArray) due = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->after_due);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Step *step = value;
+      const char *browser_id = tw_activity_entry_get_browser_id (step->entry);
+
+      if (step->after_asked || step->readers > 0)
+        continue;
+      if (gone_only && self->browser != NULL && tw_browser_lookup_tab (self->browser, browser_id) != NULL)
+        continue;
+      g_ptr_array_add (due, step);
+    }
+  for (guint i = 0; i < due->len; i++)
+    take_after (self, g_ptr_array_index (due, i), NULL);
 }
 
 static WebKitWebView *
@@ -577,6 +718,10 @@ tabs_changed_cb (TwTimeline *self,
 
       watch_tab (self, tab);
     }
+
+  /* A closed tab's step waits for no picture after. */
+  if (removed > 0)
+    take_due_now (self, TRUE);
 }
 
 static void
@@ -585,12 +730,19 @@ call_began_cb (TwTimeline      *self,
                JsonObject      *arguments,
                TwActivityLog   *log)
 {
+  const char *browser_id = tw_activity_entry_get_browser_id (entry);
+  Step *due = browser_id != NULL ? g_hash_table_lookup (self->after_due, browser_id) : NULL;
   Step *step;
-  Step *due;
   WebKitWebView *view;
 
+  /* Recorded no more: a call before that still is, on this tab, gets its
+   * picture after before this call changes anything. */
   if (self->max_bytes == 0)
-    return;
+    {
+      if (due != NULL && !due->after_asked)
+        take_after (self, due, NULL);
+      return;
+    }
 
   step = g_new0 (Step, 1);
   step->timeline = g_object_ref (self);
@@ -602,23 +754,42 @@ call_began_cb (TwTimeline      *self,
   /* Calls are found again by their entry at the end. */
   g_hash_table_insert (self->steps, entry, step);
 
-  view = is_acting (tw_activity_entry_get_tool (entry))
-         ? lookup_view (self, tw_activity_entry_get_browser_id (entry)) : NULL;
+  view = is_acting (tw_activity_entry_get_tool (entry)) ? lookup_view (self, browser_id) : NULL;
   if (view != NULL)
     step->view = g_object_ref (view);
 
-  /* The picture after the tab's call before, when it is still due, is
-   * taken now, before anything else reaches the tab: it is this call's
-   * picture before too. */
-  due = tw_activity_entry_get_browser_id (entry) != NULL
-        ? g_hash_table_lookup (self->after_due, tw_activity_entry_get_browser_id (entry)) : NULL;
-  if (due != NULL)
-    take_after (self, due, view != NULL ? step : NULL);
+  if (due != NULL && reads_at_once (tw_activity_entry_get_tool (entry), arguments))
+    {
+      /* A call that only reads the page goes first: the picture waits
+       * until it has answered, and its line until the picture is in. */
+      if (!due->after_asked)
+        {
+          g_clear_handle_id (&due->after_source, g_source_remove);
+          due->readers++;
+          step->reading_for = due;
+        }
+      if (due->held == NULL)
+        due->held = g_ptr_array_new ();
+      g_ptr_array_add (due->held, step);
+      step->waiting++;
+    }
+  else if (due != NULL && !due->after_asked)
+    {
+      /* Anything else on the tab comes after the picture after the call
+       * before, taken now: it is this call's picture before too. */
+      take_after (self, due, view != NULL ? step : NULL);
+    }
+  else if (due != NULL && view != NULL && due->next == NULL)
+    {
+      /* The picture after the call before is on its way: it is this
+       * call's picture before. */
+      due->next = step;
+      step->waiting++;
+    }
 
   if (view != NULL && step->before == NULL && step->waiting == 0)
     {
-      LastPicture *last = g_hash_table_lookup (self->last_after,
-                                               tw_activity_entry_get_browser_id (entry));
+      LastPicture *last = g_hash_table_lookup (self->last_after, browser_id);
 
       /* The tab's picture after the call just before, when it is recent,
        * is its picture before this one: asking WebKit for another would
@@ -643,7 +814,20 @@ call_ended_cb (TwTimeline      *self,
     return;
 
   step->ended = TRUE;
+  step->ended_us = g_get_monotonic_time ();
   self->ended_unwritten++;
+
+  /* A read that went before the picture after the call before it has
+   * answered: the picture is due once the tab is quiet again. */
+  if (step->reading_for != NULL)
+    {
+      Step *due = g_steal_pointer (&step->reading_for);
+
+      due->readers--;
+      if (due->readers == 0 && !due->after_asked)
+        after_quiet_from_now (due);
+    }
+
   step->result_text = result_text (result);
   if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
     {
@@ -684,13 +868,15 @@ call_ended_cb (TwTimeline      *self,
       Step *due = g_hash_table_lookup (self->after_due, browser_id);
 
       g_set_object (&step->view, view);
-      /* Due once the reply has gone (an idle of low priority runs after
-       * the reply is written: the agent waits for no picture), or when the
-       * tab's next call begins, whichever comes first. */
-      if (due != NULL)
+      /* Due once the tab has been quiet for a moment after the reply
+       * (the agent waits for no picture), when the tab's next call
+       * begins unless that call only reads the page, then once it has
+       * answered, and after AFTER_BOUND_MS at the latest. */
+      if (due != NULL && !due->after_asked)
         take_after (self, due, NULL);
       step->waiting++;
-      step->after_source = g_idle_add_full (G_PRIORITY_LOW, after_due_cb, step, NULL);
+      after_quiet_from_now (step);
+      step->after_bound = g_timeout_add (AFTER_BOUND_MS, after_bound_cb, step);
       g_hash_table_replace (self->after_due, g_strdup (browser_id), step);
     }
 
@@ -927,6 +1113,9 @@ tw_timeline_settle_async (TwTimeline          *self,
       settle_wait_finish (wait);
       return;
     }
+  /* What was just done is about to be read back: no picture after waits
+   * for its quiet time. */
+  take_due_now (self, FALSE);
   wait->timeout = g_timeout_add (SETTLE_MAX_MS, settle_timeout_cb, wait);
   g_ptr_array_add (self->settle_waits, wait);
 }
