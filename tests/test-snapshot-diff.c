@@ -28,35 +28,17 @@ serve_cb (SoupServerMessage *msg,
   /* /snapshot/… are the pages of the snapshot tests, with both of their
    * servers' names pointing here: {{B}} by another host name, so its
    * frames are of another origin. */
-  gboolean theirs = g_str_has_prefix (path, "/snapshot/");
-  g_autofree char *file = theirs
-    ? g_test_build_filename (G_TEST_DIST, "fixtures", path + 1, NULL)
-    : g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff", path + 1, NULL);
-  char *contents = NULL;
-  gsize length = 0;
-
-  if (strstr (path, "..") != NULL || !g_file_get_contents (file, &contents, &length, NULL))
+  if (g_str_has_prefix (path, "/snapshot/"))
     {
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      return;
-    }
-  if (theirs)
-    {
-      g_autofree char *b = g_strdup_printf ("http://localhost:%s", strrchr (base, ':') + 1);
-      g_autofree char *a_base = g_strconcat (base, "/snapshot", NULL);
-      g_auto(GStrv) a_parts = g_strsplit (contents, "{{A}}", -1);
-      g_autofree char *with_a = g_strjoinv (a_base, a_parts);
-      g_auto(GStrv) b_parts = g_strsplit (with_a, "{{B}}", -1);
-      g_autofree char *b_base = g_strconcat (b, "/snapshot", NULL);
+      g_autofree char *a = g_strconcat (base, "/snapshot", NULL);
+      g_autofree char *b = g_strdup_printf ("http://localhost:%s/snapshot", strrchr (base, ':') + 1);
 
-      g_free (contents);
-      contents = g_strjoinv (b_base, b_parts);
-      length = strlen (contents);
+      tw_test_serve_file_of_two (msg, "fixtures", path, a, b);
     }
-  soup_message_headers_append (soup_server_message_get_response_headers (msg),
-                               "Cache-Control", "no-store");
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, contents, length);
+  else
+    {
+      tw_test_serve_file (msg, "fixtures/snapshot-diff", path, TRUE);
+    }
 }
 
 static void

@@ -29,17 +29,6 @@ static char *base_a;
 static char *base_b;
 static guint total_cases;
 
-/* Every occurrence of @needle in @haystack replaced by @replacement. */
-static char *
-tw_test_replace (const char *haystack,
-                 const char *needle,
-                 const char *replacement)
-{
-  g_auto(GStrv) parts = g_strsplit (haystack, needle, -1);
-
-  return g_strjoinv (replacement, parts);
-}
-
 /* The servers */
 
 /* Pages made by code: sizes that would be silly to keep as files. */
@@ -91,9 +80,7 @@ serve_cb (SoupServerMessage *msg,
           const char        *path,
           GHashTable        *query)
 {
-  g_autofree char *file = NULL;
-  char *contents = NULL;
-  gsize length = 0;
+  char *contents;
 
   if (g_str_equal (path, "/busy-starts"))
     {
@@ -116,32 +103,15 @@ serve_cb (SoupServerMessage *msg,
     }
   else
     {
-      g_autofree char *raw = NULL;
-      g_autofree char *with_a = NULL;
-
-      file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot", path + 1, NULL);
-      if (strstr (path, "..") != NULL || !g_file_get_contents (file, &raw, NULL, NULL))
-        {
-          static const char not_found[] = "<title>Not Found</title><h1>Nothing here</h1>";
-
-          soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-          soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC,
-                                            not_found, strlen (not_found));
-          return;
-        }
-
       /* Fixtures name the other server as {{B}} and their own as {{A}}. */
-      with_a = tw_test_replace (raw, "{{A}}", base_a);
-      contents = tw_test_replace (with_a, "{{B}}", base_b);
+      tw_test_serve_file_of_two (msg, "fixtures/snapshot", path, base_a, base_b);
+      return;
     }
 
-  length = strlen (contents);
   soup_message_headers_append (soup_server_message_get_response_headers (msg),
                                "Cache-Control", "no-store");
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg,
-                                    g_str_has_suffix (path, ".txt") ? "text/plain" : "text/html",
-                                    SOUP_MEMORY_TAKE, contents, length);
+  soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_TAKE, contents, strlen (contents));
 }
 
 static char *

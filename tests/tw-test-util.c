@@ -68,6 +68,8 @@ content_type_for (const char *path)
     return "application/json";
   if (g_str_has_suffix (path, ".png"))
     return "image/png";
+  if (g_str_has_suffix (path, ".txt"))
+    return "text/plain";
   return "text/html";
 }
 
@@ -186,12 +188,15 @@ tw_test_serve_not_found (SoupServerMessage *msg)
 /* Answers @msg with the file at @path below @folder (relative to the
  * tests' source folder), typed by its suffix, or with a 404 page. Paths
  * that climb out with ".." are never served. @no_store keeps WebKit from
- * answering a reload out of its cache. */
-void
-tw_test_serve_file (SoupServerMessage *msg,
-                    const char        *folder,
-                    const char        *path,
-                    gboolean           no_store)
+ * answering a reload out of its cache. Unless @a is NULL, {{A}} and {{B}}
+ * in the file are replaced by @a and @b. */
+static void
+serve_fixture (SoupServerMessage *msg,
+               const char        *folder,
+               const char        *path,
+               gboolean           no_store,
+               const char        *a,
+               const char        *b)
 {
   g_autofree char *file = NULL;
   g_autofree char *contents = NULL;
@@ -210,12 +215,40 @@ tw_test_serve_file (SoupServerMessage *msg,
       return;
     }
 
+  if (a != NULL)
+    {
+      g_autofree char *with_a = tw_test_replace (contents, "{{A}}", a);
+
+      g_free (contents);
+      contents = tw_test_replace (with_a, "{{B}}", b);
+      length = strlen (contents);
+    }
+
   if (no_store)
     soup_message_headers_append (soup_server_message_get_response_headers (msg),
                                  "Cache-Control", "no-store");
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (msg, content_type_for (path), SOUP_MEMORY_TAKE,
                                     g_steal_pointer (&contents), length);
+}
+
+void
+tw_test_serve_file (SoupServerMessage *msg,
+                    const char        *folder,
+                    const char        *path,
+                    gboolean           no_store)
+{
+  serve_fixture (msg, folder, path, no_store, NULL, NULL);
+}
+
+void
+tw_test_serve_file_of_two (SoupServerMessage *msg,
+                           const char        *folder,
+                           const char        *path,
+                           const char        *a,
+                           const char        *b)
+{
+  serve_fixture (msg, folder, path, TRUE, a, b);
 }
 
 /* A loopback port nothing listens on: bound, then let go. */
@@ -400,6 +433,17 @@ tw_test_find_ref (const char *snapshot,
 
   g_error ("No line with %s in:\n%s", needle, snapshot);
   return NULL;
+}
+
+/* Every occurrence of @needle in @haystack replaced by @replacement. */
+char *
+tw_test_replace (const char *haystack,
+                 const char *needle,
+                 const char *replacement)
+{
+  g_auto(GStrv) parts = g_strsplit (haystack, needle, -1);
+
+  return g_strjoinv (replacement, parts);
 }
 
 static int

@@ -69,6 +69,14 @@ void        tw_test_serve_file         (SoupServerMessage  *msg,
                                         const char         *folder,
                                         const char         *path,
                                         gboolean            no_store);
+/* tw_test_serve_file() for a page that names the addresses of two servers
+ * as {{A}} and {{B}} (a page with frames of two origins): they are replaced
+ * by @a and @b, and the page is never cached. */
+void        tw_test_serve_file_of_two  (SoupServerMessage  *msg,
+                                        const char         *folder,
+                                        const char         *path,
+                                        const char         *a,
+                                        const char         *b);
 guint16     tw_test_closed_port        (void);
 
 /* Runs the program's tests (g_test_run()) with a fixture server up that
@@ -108,6 +116,9 @@ JsonObject *tw_test_parse_object       (const char    *json);
 char       *tw_test_object_to_string   (JsonObject    *object);
 char       *tw_test_find_ref           (const char    *snapshot,
                                         const char    *needle);
+char       *tw_test_replace            (const char    *haystack,
+                                        const char    *needle,
+                                        const char    *replacement);
 gboolean    tw_test_log_contains       (GPtrArray     *log,
                                         const char    *entry);
 int         tw_test_log_index          (GPtrArray     *log,
