@@ -4,6 +4,7 @@
 #include "tw-browser-private.h"
 
 #include "tw-error.h"
+#include "tw-filter-store.h"
 #include "tw-json.h"
 
 #include <string.h>
@@ -203,8 +204,6 @@ sites_filter_json (char * const *sites)
   return g_string_free (g_steal_pointer (&json), FALSE);
 }
 
-static WebKitUserContentFilterStore *sites_store;
-
 static void
 sites_filter_saved_cb (GObject      *object,
                        GAsyncResult *result,
@@ -260,19 +259,12 @@ tw_browser_limit_tab_sites_async (TwBrowser           *self,
       return;
     }
 
-  if (sites_store == NULL)
-    {
-      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright",
-                                                "site-filters", NULL);
-
-      sites_store = webkit_user_content_filter_store_new (path);
-    }
-
   json = sites_filter_json (sites);
   checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, json, -1);
   id = g_strdup_printf ("sites-%s", checksum);
   bytes = g_bytes_new (json, strlen (json));
-  webkit_user_content_filter_store_save (sites_store, id, bytes, NULL, sites_filter_saved_cb,
+  webkit_user_content_filter_store_save (tw_filter_store_get_default (), id, bytes, NULL,
+                                         sites_filter_saved_cb,
                                          g_steal_pointer (&task));
 }
 

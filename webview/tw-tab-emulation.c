@@ -4,6 +4,7 @@
 #include "tw-tab-emulation.h"
 
 #include "tw-error.h"
+#include "tw-filter-store.h"
 #include "tw-script.h"
 #include "tw-tab-geolocation.h"
 #include "tw-page-tools.h"
@@ -85,7 +86,6 @@ typedef struct
 
 static struct
 {
-  WebKitUserContentFilterStore *store;
   WebKitUserContentFilter      *filter;
   GPtrArray                    *waiting;   /* GTask *: applies waiting for the filter */
   GError                       *error;     /* why it could not be compiled */
@@ -542,14 +542,11 @@ with_offline_filter (GTask *task)
 
   if (offline.waiting == NULL)
     {
-      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright", "content-filters", NULL);
       g_autoptr(GBytes) rules = g_bytes_new_static (OFFLINE_RULES, strlen (OFFLINE_RULES));
 
       offline.waiting = g_ptr_array_new_with_free_func (g_object_unref);
-      if (offline.store == NULL)
-        offline.store = webkit_user_content_filter_store_new (path);
-      webkit_user_content_filter_store_save (offline.store, OFFLINE_FILTER_ID, rules, NULL,
-                                             filter_saved_cb, NULL);
+      webkit_user_content_filter_store_save (tw_filter_store_get_default (), OFFLINE_FILTER_ID, rules,
+                                             NULL, filter_saved_cb, NULL);
     }
   g_ptr_array_add (offline.waiting, task);
 }

@@ -6,6 +6,7 @@
 
 #include "extension/tw-web-process-extension.h"
 #include "tw-error.h"
+#include "tw-filter-store.h"
 #include "tw-json.h"
 #include "tw-script.h"
 #include "tw-workspace-path.h"
@@ -22,9 +23,6 @@
 #define MAX_LAST_URLS    5
 #define MAX_RECENT       50
 
-/* One store for the filters of every tab, in the cache. */
-static WebKitUserContentFilterStore *filter_store;
-
 static void
 filter_removed_cb (GObject      *object,
                    GAsyncResult *result,
@@ -40,7 +38,8 @@ filter_removed_cb (GObject      *object,
 static void
 forget_filter (const char *id)
 {
-  webkit_user_content_filter_store_remove (filter_store, id, NULL, filter_removed_cb, NULL);
+  webkit_user_content_filter_store_remove (tw_filter_store_get_default (), id, NULL,
+                                           filter_removed_cb, NULL);
 }
 
 static void
@@ -372,7 +371,8 @@ filter_saved_cb (GObject      *object,
   g_autoptr(WebKitUserContentFilter) filter = NULL;
   g_autoptr(GError) error = NULL;
 
-  filter = webkit_user_content_filter_store_save_finish (filter_store, result, &error);
+  filter = webkit_user_content_filter_store_save_finish (WEBKIT_USER_CONTENT_FILTER_STORE (object),
+                                                         result, &error);
   if (filter == NULL)
     {
       g_warning ("Cannot compile the content filter of a tab's abort routes: %s", error->message);
@@ -450,17 +450,12 @@ publish (GTask *task)
       return;
     }
 
-  if (filter_store == NULL)
-    {
-      g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "tabwright", "content-filters", NULL);
-
-      filter_store = webkit_user_content_filter_store_new (path);
-    }
   root = json_builder_get_root (builder);
   rules = json_to_string (root, FALSE);
   bytes = g_bytes_new (rules, strlen (rules));
   id = g_strdup_printf ("tabwright-routes-%d-%p-%u", (int) getpid (), view, ++routes->filters);
-  webkit_user_content_filter_store_save (filter_store, id, bytes, NULL, filter_saved_cb, task);
+  webkit_user_content_filter_store_save (tw_filter_store_get_default (), id, bytes, NULL,
+                                         filter_saved_cb, task);
 }
 
 /* The routes changed: every next document of the tab starts with them, and
