@@ -10,30 +10,26 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, connectClient, evaluateIn, openTab, refIn, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, evaluateIn, openTab, refIn, textField } from './lib/mcp.mjs';
+import { simplePage } from './lib/pages.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
-let app;
-let server;
-let origin;
+let session;
 let client;
+let origin;
 // The User-Agent header of every request, by path.
 const agentsSeen = new Map();
-
-function page(title, body = '') {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
-    `<body><h1>${title}</h1>${body}</body></html>`;
-}
 
 // A form that records every trusted input and change event it gets, by
 // field name, and what was submitted. The combobox has no <datalist>:
 // WebKit's suggestion popover, shown under Xvfb's pointer and closed again
 // within GTK 4.8's 500 ms tooltip timeout, makes GTK raise a critical on
 // the popover's destroyed surface, which the test environment makes fatal.
-const FORM = page('Sign up', `
+const FORM = simplePage('Sign up', `
 <form id="f" action="/done" method="get">
   <label>Full name <input name="fullname"></label>
   <label>Notes <textarea name="notes"></textarea></label>
@@ -82,7 +78,7 @@ const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</
 </script></body></html>`;
 
 async function startServer() {
-  server = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     agentsSeen.set(url.pathname, req.headers['user-agent'] ?? '');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -95,14 +91,16 @@ async function startServer() {
       return;
     }
     if (url.pathname === '/search') {
-      res.end(page('Search', '<form action="/results"><label>Query <input name="q" ' +
+      res.end(simplePage('Search', '<form action="/results"><label>Query <input name="q" ' +
         'oninput="if (this.value === \'go\') location.href = \'/results?q=go\'"></label>' +
         '<label>Page <input name="p"></label></form>'));
       return;
     }
-    res.end(page(url.pathname.slice(1) || 'Home'));
+    res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  origin = await listenOnLoopback(server);
+  const servers = await listenAll(server);
+  [origin] = servers.origins;
+  return servers;
 }
 
 const openPage = (p) => openTab(client, `${origin}${p}`);
@@ -116,15 +114,12 @@ async function snapshot(browserId) {
 before(async () => {
   if (options.skip)
     return;
-  await startServer();
-  app = await startTabwright({ args: ['--tools', 'core,input,emulation'] });
-  client = await connectClient(app);
+  session = await startSession({ tabwright: { args: ['--tools', 'core,input,emulation'] }, fixtures: startServer });
+  ({ client } = session);
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await session?.close();
 });
 
 test('browser_fill_form fills text, textarea, dropdown, combobox, checkboxes and radios', options, async () => {

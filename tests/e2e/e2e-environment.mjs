@@ -12,28 +12,25 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
-import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, connectClient, evaluateIn, openTab, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, callText, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { simplePage } from './lib/pages.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
 
+let session;
 let app;
-let server;
-let origin;
 let client;
+let origin;
 const CSV = Buffer.from('id,name\n1,Ada\n2,Grace\n');
 const BLOB = Buffer.from(Array.from({ length: 70000 }, (_, i) => (i * 7919) % 256));
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
-function page(title, body = '') {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
-    `<body><h1>${title}</h1>${body}</body></html>`;
-}
-
 async function startServer() {
-  server = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
     if (url.pathname === '/login') {
@@ -42,13 +39,13 @@ async function startServer() {
         'Set-Cookie': 'session=server-made; Path=/; HttpOnly',
         'Cache-Control': 'no-store',
       });
-      res.end(page('Logged in'));
+      res.end(simplePage('Logged in'));
       return;
     }
     // Shows what the page itself reads from its storage.
     if (url.pathname === '/storage') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(page('Storage', '<p id="out"></p><script>' +
+      res.end(simplePage('Storage', '<p id="out"></p><script>' +
         'document.getElementById("out").textContent = "theme=" + localStorage.getItem("theme") +' +
         ' " draft=" + sessionStorage.getItem("draft");</script>'));
       return;
@@ -69,33 +66,35 @@ async function startServer() {
     }
     if (url.pathname === '/shot') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(page('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
+      res.end(simplePage('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
         '<div style="height:1500px"></div>' +
         '<button style="width:120px;height:40px;border:0;background:#00f;color:#fff">Far away</button>'));
       return;
     }
     if (url.pathname === '/invoice') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(page('Invoice', '<p>Invoice number 4711 for Ada Lovelace</p><p id="late"></p>' +
+      res.end(simplePage('Invoice', '<p>Invoice number 4711 for Ada Lovelace</p><p id="late"></p>' +
         '<script>document.getElementById("late").textContent = "Total due: 42 EUR";</script>'));
       return;
     }
     if (url.pathname === '/find') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(page('Find', '<main><button onclick="out.textContent=\'draft\'">Save draft</button>' +
+      res.end(simplePage('Find', '<button onclick="out.textContent=\'draft\'">Save draft</button>' +
         '<button onclick="out.textContent=\'sent\'">Save and send</button>' +
-        '<a href="/help">Help</a><label>Email <input type="email"></label><p id="out"></p></main>'));
+        '<a href="/help">Help</a><label>Email <input type="email"></label><p id="out"></p>'));
       return;
     }
     if (url.pathname === '/files') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(page('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
+      res.end(simplePage('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(page(url.pathname.slice(1) || 'Home'));
+    res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  origin = await listenOnLoopback(server);
+  const servers = await listenAll(server);
+  [origin] = servers.origins;
+  return servers;
 }
 
 const openPage = (p) => openTab(client, `${origin}${p}`);
@@ -105,15 +104,12 @@ const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 before(async () => {
   if (options.skip)
     return;
-  await startServer();
-  app = await startTabwright({ args: ['--tools', 'core,reading,storage,output'] });
-  client = await connectClient(app);
+  session = await startSession({ tabwright: { args: ['--tools', 'core,reading,storage,output'] }, fixtures: startServer });
+  ({ app, client } = session);
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await session?.close();
 });
 
 test('a cookie set with browser_cookies is sent to the server', options, async () => {

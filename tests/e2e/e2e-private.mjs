@@ -12,25 +12,23 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, connectClient, refIn, resultText, textField } from './lib/mcp.mjs';
-import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
+import { listenAll } from './lib/fixture-server.mjs';
+import { callError, callOk, evaluateIn, refIn, resultText, textField } from './lib/mcp.mjs';
+import { simplePage } from './lib/pages.mjs';
+import { startSession } from './lib/session.mjs';
+import { requirementOptions } from './lib/tabwright.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 
-let app;
-let server;
-let origin;
+let session;
 let client;
+let origin;
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
-function page(title, body = '') {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
-    `<body><h1>${title}</h1>${body}</body></html>`;
-}
-
-function startServer() {
-  server = http.createServer((req, res) => {
+async function startServer() {
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
     const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' };
@@ -39,20 +37,17 @@ function startServer() {
       headers['Set-Cookie'] = `who=${url.searchParams.get('who')}; Path=/; HttpOnly`;
     res.writeHead(200, headers);
     if (url.pathname === '/opener')
-      res.end(page('Opener', '<a href="/popup" target="_blank">Open a window</a>'));
+      res.end(simplePage('Opener', '<a href="/popup" target="_blank">Open a window</a>'));
     // /remember?cart=x: the page itself sets a cookie, and stores x.
     else if (url.pathname === '/remember')
-      res.end(page('Remember', `<script>document.cookie = "cart=${url.searchParams.get('cart')}; path=/";
+      res.end(simplePage('Remember', `<script>document.cookie = "cart=${url.searchParams.get('cart')}; path=/";
         localStorage.setItem("cart", "${url.searchParams.get('cart')}");</script>`));
     else
-      res.end(page(url.pathname.slice(1) || 'Home'));
+      res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      origin = `http://127.0.0.1:${server.address().port}`;
-      resolve();
-    });
-  });
+  const servers = await listenAll(server);
+  [origin] = servers.origins;
+  return servers;
 }
 
 async function newTab(p, extra = {}) {
@@ -70,29 +65,17 @@ async function cookieNames(args = {}) {
   return data.cookies.map((c) => `${c.name}=${c.value}`).sort();
 }
 
-async function until(check, what) {
-  for (let i = 0; i < 100 && !check(); i++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(check(), what);
-}
-
-async function evaluate(browserId, fn) {
-  const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
-  return data.result;
-}
+const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 before(async () => {
   if (options.skip)
     return;
-  await startServer();
-  app = await startTabwright({ args: ['--tools', 'core,storage'] });
-  client = await connectClient(app);
+  session = await startSession({ tabwright: { args: ['--tools', 'core,storage'] }, fixtures: startServer });
+  ({ client } = session);
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
-  await app?.stop();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await session?.close();
 });
 
 let normal;
@@ -187,7 +170,7 @@ test('a tab a private page opens is private too, on the same session', options, 
   assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
   const popup = clicked.newTabs[0];
 
-  await until(() => cookiesSeen.has('/popup'), 'the popup loaded its page');
+  await waitUntil('the popup to load its page', () => cookiesSeen.has('/popup'));
   const { tabs } = await listTabs();
   assert.equal(tabs.find((t) => t.browserId === popup).private, true, 'browser_list_tabs says private');
   assert.match(cookiesSeen.get('/popup') ?? '', /(^|; )who=agent($|;)/, 'the popup sent the private cookie');
@@ -282,7 +265,7 @@ test('a tab a page of a context opens belongs to that context', options, async (
   const { data: clicked } = await callOk(client, 'browser_click', { browserId: checkoutB, ref: refIn(snapshot, 'Open a window') });
   assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
   const popup = clicked.newTabs[0];
-  await until(() => cookiesSeen.has('/popup'), 'the popup loaded its page');
+  await waitUntil('the popup to load its page', () => cookiesSeen.has('/popup'));
   assert.equal(sends('/popup'), 'cart=apples', 'the popup shares the context\'s cookie');
   const { tabs } = await listTabs();
   assert.equal(tabs.find((t) => t.browserId === popup).context, 'checkout');
