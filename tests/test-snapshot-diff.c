@@ -1032,6 +1032,36 @@ test_model_wide (void)
     g_assert_cmpint (json_object_get_int_member (json_node_get_object (scrolled), "movedY"), >, 0);
     clicked = model_snapshot_after (tab, click, last);
     g_assert_true (json_object_get_boolean_member (clicked, "incremental"));
+    g_free (last);
+    last = g_strdup (json_object_get_string_member (clicked, "text"));
+  }
+
+  /* Rows that come or go leave the other rows' walks as they were: the
+   * walk after each takes the table's other rows again (ten elements a
+   * row) and walks only what came. */
+  {
+    static const char * const reshapes[] = {
+      "document.querySelector('#wide tbody').insertBefore("
+      "document.querySelector('#wide tr:nth-child(2)').cloneNode(true), "
+      "document.querySelector('#wide tr:nth-child(5)')); 0",
+      "document.querySelector('#wide tr:nth-child(7)').remove(); 0",
+      "document.querySelector('#wide tr:nth-child(9)').replaceWith("
+      "document.querySelector('#wide tr:nth-child(3)').cloneNode(true)); 0",
+      "document.querySelector('#wide tbody').append("
+      "document.querySelector('#wide tr:nth-child(11)')); 0",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (reshapes); i++)
+      {
+        g_autoptr(JsonObject) after = model_snapshot_after (tab, reshapes[i], last);
+        gint64 reused = json_object_get_int_member (after, "reused");
+
+        g_test_message ("%s: %" G_GINT64_FORMAT " elements taken again", reshapes[i], reused);
+        g_assert_true (json_object_get_boolean_member (after, "incremental"));
+        g_assert_cmpint (reused, >=, 10 * 36);
+        g_free (last);
+        last = g_strdup (json_object_get_string_member (after, "text"));
+      }
   }
 }
 

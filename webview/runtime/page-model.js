@@ -27,7 +27,10 @@
 //   ancestor (through shadow hosts, slots and frames); an attribute change
 //   or an added node voids the whole subtree of its target and of its
 //   parent (computed styles are inherited; cell and header roles look at
-//   their siblings), a childList change the whole subtree of its target;
+//   their siblings), a childList change the whole subtree of its target,
+//   except under a wide element whose children's walks look only at
+//   themselves (a table body, a list): there only the children that came
+//   are walked, and the others are taken from its layout;
 // - form state changed without a mutation (value, checked, selected): the
 //   controls are compared with their state at the last walk, and a changed
 //   one voids itself, its ancestors and its labels;
@@ -109,6 +112,19 @@ const PageModel = {
   // not depend on every walk in between having reached the element.
   dirtyKids: new WeakMap(),
   MAX_DIRTY_KIDS: 16,
+  // Elements with a layout whose children came or went since it was made:
+  // the walk from the layout takes the children still there from it and
+  // walks the new ones (Snapshot.walkReshaped).
+  reshaped: new WeakSet(),
+  // The wide elements whose children's walks do not look at each other,
+  // so that rows or items that come or go leave the others' walks as they
+  // were. Not a row (a header cell's role looks at the cells beside it),
+  // details (its first summary), a figure (an image named by the caption
+  // beside it), a table or a select (their first caption, their options).
+  RESHAPED_TAGS: new Set([
+    'tbody', 'thead', 'tfoot', 'ul', 'ol', 'menu', 'dl', 'div', 'section', 'article', 'main',
+    'nav', 'aside', 'header', 'footer', 'form', 'search', 'body',
+  ]),
   // The number of the current walk, and the first walk whose kept parts
   // are valid at all.
   gen: 0,
@@ -410,7 +426,13 @@ const PageModel = {
       const el = t.nodeType === 11 ? t.host : t;
       if (el === null || el.nodeType !== 1)
         return false;
-      PageModel.stamps.set(el, gen);
+      // Children that came or went under a wide element leave the walks of
+      // its other children as they were; elsewhere the element's whole
+      // subtree is walked again.
+      if (r.type === 'childList' && t === el && PageModel.reshapes(el))
+        PageModel.reshaped.add(el);
+      else
+        PageModel.stamps.set(el, gen);
       if (r.type === 'attributes') {
         const p = el.parentNode;
         if (p !== null && p.nodeType === 1)
@@ -459,6 +481,15 @@ const PageModel = {
       }
     }
     return true;
+  },
+
+  // Whether the children of el may come and go without walking the others
+  // again: a wide element laid out before, of a kind whose children's walks
+  // look only at themselves and their ancestors, outside any label (whose
+  // text names the control inside it).
+  reshapes (el) {
+    return PageModel.layouts.has(el) && el.namespaceURI === Dom.HTML_NS &&
+           PageModel.RESHAPED_TAGS.has(el.localName) && el.closest('label') === null;
   },
 
   // Voids the kept part of a node and of all its ancestors, through

@@ -417,6 +417,7 @@ const Snapshot = {
       fast: ctx.fast, label: ctx.labelDepth, modal, textShown, skip,
     });
     PageModel.dirtyKids.delete(el);
+    PageModel.reshaped.delete(el);
   },
 
   // The children of el from its layout, walking again only the children
@@ -432,6 +433,9 @@ const Snapshot = {
         layout.label !== ctx.labelDepth || layout.modal !== modal ||
         layout.textShown !== textShown || layout.skip !== skip)
       return false;
+    if (PageModel.reshaped.has(el))
+      return Snapshot.walkReshaped(ctx, el, layout, dirty, out, depth, frameDepth, modal, textShown,
+                                   skip);
     const kids = layout.kids;
     const redo = [];
     if (dirty !== undefined) {
@@ -493,6 +497,49 @@ const Snapshot = {
     }
     Snapshot.layOut(ctx, el, out, start, kids, newFrom, newSeen, depth, frameDepth, modal,
                     textShown, skip);
+    return true;
+  },
+
+  // The children of el from its layout after children came or went: each
+  // child that was there and that no change has reached since gives what
+  // it gave then, the others are walked; the cost follows the children
+  // that came and changed, plus a look at each child.
+  walkReshaped (ctx, el, layout, dirty, out, depth, frameDepth, modal, textShown, skip) {
+    const place = new Map();
+    for (let i = 0; i < layout.kids.length; i++)
+      place.set(layout.kids[i], i);
+    const redo = new Set(dirty === undefined ? [] : dirty);
+    const items = layout.items;
+    const start = out.length;
+    const visited = ctx.visited;
+    const kids = [];
+    const from = [];
+    const seen = [];
+    let reused = 0;
+    for (let c = el.firstChild; c !== null && !ctx.cut; c = c.nextSibling) {
+      kids.push(c);
+      from.push(out.length - start);
+      seen.push(ctx.visited - visited);
+      const i = place.get(c);
+      // A child moved back in is walked again, as every added node is.
+      const stamp = PageModel.stamps.get(c);
+      if (i === undefined || redo.has(c) || (stamp !== undefined && stamp > layout.gen)) {
+        Snapshot.walkChild(ctx, c, out, depth, frameDepth, modal, textShown, skip);
+        continue;
+      }
+      for (let k = layout.from[i]; k < layout.from[i + 1]; k++)
+        out.push(items[k]);
+      const v = layout.seen[i + 1] - layout.seen[i];
+      ctx.visited += v;
+      reused += v;
+    }
+    if (ctx.cut)
+      return true;
+    from.push(out.length - start);
+    seen.push(ctx.visited - visited);
+    ctx.reused += reused;
+    Snapshot.layOut(ctx, el, out, start, kids, from, seen, depth, frameDepth, modal, textShown,
+                    skip);
     return true;
   },
 
