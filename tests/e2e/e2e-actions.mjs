@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { startFolderServer } from './lib/fixture-server.mjs';
-import { assertTextMentions, callError, callOk, evaluateIn, openTab, refIn, resultText, textField } from './lib/mcp.mjs';
+import { assertTextMentions, callError, callOk, evaluateIn, openTab, refIn, snapshotIn, textField } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions, srcdir } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
@@ -48,11 +48,7 @@ const url = (p) => session.fixtures.url(p);
 
 // The snapshot text of a tab, and the ref printed on the first line that
 // holds @needle.
-async function snapshot(browserId) {
-  const result = await session.client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(session.client, browserId);
 
 const openPage = (page) => openTab(session.client, url(page));
 

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callError, callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, refIn, snapshotIn } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -21,11 +21,7 @@ const options = requirementOptions();
 const session = useSession(options, { clientName: 'tabwright-e2e-covered' });
 let onScreen = null;
 
-async function snapshot(browserId) {
-  const result = await session.client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(session.client, browserId);
 
 const evaluate = (browserId, fn) => evaluateIn(session.client, browserId, fn);
 

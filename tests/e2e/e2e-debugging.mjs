@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, connectClient, openTab, resultText, textField } from './lib/mcp.mjs';
+import { callError, callOk, connectClient, openTab, refIn, snapshotIn, textField } from './lib/mcp.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { makeAppDirs, requirementOptions, srcdir, startTabwright } from './lib/tabwright.mjs';
 
@@ -124,11 +124,7 @@ after(async () => {
 const openPage = (p) => openTab(client, fixtures.url(p));
 
 async function refOf(browserId, name) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  const text = resultText(result);
-  const line = text.split('\n').find((l) => l.includes(`button "${name}"`));
-  assert.ok(line, `the snapshot has a button "${name}": ${text}`);
-  return /@e\d+/.exec(line)[0];
+  return refIn(await snapshotIn(client, browserId), `button "${name}"`);
 }
 
 test('browser_console lists messages, filters them and shows one in detail', options, async () => {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callOk, callText, refIn } from './lib/mcp.mjs';
+import { callOk, refIn, snapshotIn } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -21,10 +21,7 @@ async function openPage() {
   return data.browserId;
 }
 
-async function snapshot(browserId, extra = {}) {
-  const { text } = await callText(session.client, 'browser_snapshot', { browserId, ...extra });
-  return text;
-}
+const snapshot = (browserId, extra) => snapshotIn(session.client, browserId, extra);
 
 // The marked lines of a diff, each as "mark body" without the indent.
 function marked(diff) {

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 
 import { listenAll } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, evaluateIn, openTab, refIn, textField } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, openTab, refIn, snapshotIn, textField } from './lib/mcp.mjs';
 import { simplePage } from './lib/pages.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
@@ -107,9 +107,7 @@ const openPage = (p) => openTab(client, `${origin}${p}`);
 
 const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
-async function snapshot(browserId) {
-  return (await callText(client, 'browser_snapshot', { browserId })).text;
-}
+const snapshot = (browserId) => snapshotIn(client, browserId);
 
 before(async () => {
   if (options.skip)

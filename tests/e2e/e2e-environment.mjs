@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
 import { listenAll } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { callError, callOk, callText, evaluateIn, openTab, snapshotIn, textField } from './lib/mcp.mjs';
 import { simplePage } from './lib/pages.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
@@ -289,7 +289,7 @@ test('a download goes into the workspace downloads/ folder with the right bytes'
   assert.match(nav.text, new RegExp(`Download: evilreport\\.csv finished, ${CSV.length} bytes, text/csv\npath: ${csv.path.replace(/[.]/g, '\\.')}`));
 
   // Clicking a download link, twice: the second copy gets a name of its own.
-  const { text: tree } = await callText(client, 'browser_snapshot', { browserId: id });
+  const tree = await snapshotIn(client, id);
   const ref = /link "Get the data" (@e\d+)/.exec(tree)[1];
   for (const expected of ['data.bin', 'data (2).bin']) {
     const click = await callOk(client, 'browser_click', { browserId: id, ref });
@@ -326,7 +326,7 @@ function imageSize(buffer) {
 
 test('browser_screenshot of one element, as JPEG, scaled, and saved', options, async () => {
   const id = await openPage('/shot');
-  const { text: tree } = await callText(client, 'browser_snapshot', { browserId: id });
+  const tree = await snapshotIn(client, id);
   const box = /img "Red box" (@e\d+)/.exec(tree)[1];
   const far = /button "Far away" (@e\d+)/.exec(tree)[1];
 

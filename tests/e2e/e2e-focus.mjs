@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, evaluateIn, refIn, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -21,11 +21,7 @@ let front;
 
 const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
-async function snapshot(browserId) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(client, browserId);
 
 // A tab behind the one on screen, on the fixture.
 async function openBehind() {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { startFixtureServer } from './lib/fixture-server.mjs';
-import { callError, callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
@@ -26,11 +26,7 @@ let fixtures;
 let provider;
 let client;
 
-async function snapshot(browserId, extra = {}) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId, ...extra } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId, extra) => snapshotIn(client, browserId, extra);
 
 // The line of the snapshot that holds @needle.
 function lineOf(text, needle) {

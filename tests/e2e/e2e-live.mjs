@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { callOk, connectClient, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, connectClient, evaluateIn, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 import { expectEvent } from './lib/wait.mjs';
@@ -135,11 +135,7 @@ test('an alert a timer opens between two calls is reported by the next call and 
     `browser_logs lists the alert: ${JSON.stringify(logs.entries.filter((entry) => entry.type === 'note'))}`);
 });
 
-async function snapshot(browserId) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(client, browserId);
 
 async function openBehind(page) {
   const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url(`/live/${page}`) });

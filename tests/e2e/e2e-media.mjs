@@ -14,7 +14,7 @@ import http from 'node:http';
 import { test } from 'node:test';
 
 import { listenAll } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, evaluateIn, openTab, textField } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, openTab, snapshotIn, textField } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -155,7 +155,7 @@ test('dark mode, reduced motion, forced colours and print: the page renders them
   assert.deepEqual(seen.changes, [true], 'the page\'s listener was told of the change');
 
   // What the person reads in the snapshot.
-  const snapshot = (await callText(session.client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(session.client, id);
   assert.ok(snapshot.includes('Dark theme') && !snapshot.includes('Light theme'), snapshot);
 
   const listed = await tabEmulation(id);

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, evaluateIn, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, evaluateIn, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -24,11 +24,7 @@ let session;
 let fixtures;
 let client;
 
-async function snapshot(browserId) {
-  const result = await client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(client, browserId);
 
 const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 

@@ -13,7 +13,7 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 
 import { listenAll } from './lib/fixture-server.mjs';
-import { callError, callOk, evaluateIn, refIn, resultText, textField } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, refIn, snapshotIn, textField } from './lib/mcp.mjs';
 import { simplePage } from './lib/pages.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
@@ -165,7 +165,7 @@ test('browser_logs of a private tab lists its console messages and requests', op
 
 test('a tab a private page opens is private too, on the same session', options, async () => {
   await callOk(client, 'browser_navigate', { browserId: priv, url: `${origin}/opener` });
-  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: priv } }));
+  const snapshot = await snapshotIn(client, priv);
   const { data: clicked } = await callOk(client, 'browser_click', { browserId: priv, ref: refIn(snapshot, 'Open a window') });
   assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
   const popup = clicked.newTabs[0];
@@ -261,7 +261,7 @@ test('browser_list_tabs names each private tab\'s context', options, async () =>
 test('a tab a page of a context opens belongs to that context', options, async () => {
   await callOk(client, 'browser_navigate', { browserId: checkoutB, url: `${origin}/opener` });
   cookiesSeen.delete('/popup');
-  const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: checkoutB } }));
+  const snapshot = await snapshotIn(client, checkoutB);
   const { data: clicked } = await callOk(client, 'browser_click', { browserId: checkoutB, ref: refIn(snapshot, 'Open a window') });
   assert.equal(clicked.newTabs?.length, 1, `the click opened a tab: ${JSON.stringify(clicked)}`);
   const popup = clicked.newTabs[0];

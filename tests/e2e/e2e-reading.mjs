@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { callError, callOk, callText, connectClient, textField } from './lib/mcp.mjs';
+import { callError, callOk, callText, connectClient, snapshotIn, textField } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
@@ -118,7 +118,7 @@ test('browser_get_text gives the visible text in blocks, of the page or of a ref
   assert.ok(!page.includes('hidden paragraph'), 'hidden text is not visible text');
   assert.equal(textField(text, 'range'), `characters 0–${page.length} of ${page.length}`);
 
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(client, id);
   const ref = refFor(snapshot, 'Length: 33');
   const item = await callText(client, 'browser_get_text', { browserId: id, ref });
   assert.equal(body(item.text), 'Length: 33 to 39 cm, a middle-sized owl');
@@ -163,7 +163,7 @@ test('browser_get_html gives outer or inner HTML, scripts emptied on request', o
   assert.ok(!stripped.includes('font-family'), 'style bodies are left out');
   assert.ok(stripped.includes('<script></script>'), 'the script element itself stays');
 
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(client, id);
   const ref = refFor(snapshot, 'heading "Tawny owl"');
   assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref })).text), '<h2>Tawny owl</h2>');
   assert.equal(body((await callText(client, 'browser_get_html', { browserId: id, ref, inner: true })).text), 'Tawny owl');
@@ -315,7 +315,7 @@ test('browser_set_content replaces the document, and its scripts run', options, 
   assert.equal(data.url, fixtures.url('/reading/article.html'), 'the same URL and origin');
   assert.equal(textField(text, 'browserId'), id);
 
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(client, id);
   assert.match(snapshot, /heading "Markup under test"/);
   assert.match(snapshot, /button "Pressed by script"/);
   assert.ok(!snapshot.includes('Barn owl'), 'the old document is gone');
@@ -338,7 +338,7 @@ test('browser_wait for elements, text gone and load states: waits that hold', op
   assert.equal(attached.data.matched, 'selector');
   assert.equal(attached.data.value, '#panel attached');
 
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(client, id);
   await callOk(client, 'browser_click', { browserId: id, ref: refFor(snapshot, 'button "Start"') });
   const spinnerRef = refFor(snapshot, 'Loading results');
 
@@ -402,7 +402,7 @@ test('browser_wait that times out says what the page showed instead', options, a
 test('browser_get_styles gives computed style, box and why an element is not visible', options, async () => {
   const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/reading/styles.html') });
   const id = data.browserId;
-  const snapshot = (await callText(client, 'browser_snapshot', { browserId: id })).text;
+  const snapshot = await snapshotIn(client, id);
   const save = refFor(snapshot, 'button "Save"');
 
   const asked = await callOk(client, 'browser_get_styles', { browserId: id, ref: save, properties: ['color', 'margin-left'] });

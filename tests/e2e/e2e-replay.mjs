@@ -12,7 +12,7 @@ import http from 'node:http';
 import { test } from 'node:test';
 
 import { listenOnLoopback } from './lib/fixture-server.mjs';
-import { callError, callOk, callText, connectClient, refIn, textField } from './lib/mcp.mjs';
+import { callError, callOk, connectClient, refIn, snapshotIn, textField } from './lib/mcp.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
 const options = requirementOptions();
@@ -59,7 +59,7 @@ test('a replay of a recorded form fill succeeds on the same page and stops at th
     // The run, as an agent makes it (steps 1 to 7).
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${origin}/form` });
     const browserId = tab.browserId;
-    const { text: snapshot } = await callText(client, 'browser_snapshot', { browserId });
+    const snapshot = await snapshotIn(client, browserId);
     await callOk(client, 'browser_fill', { browserId, ref: refIn(snapshot, 'textbox "Name"'), value: 'Ada Lovelace' });
     await callOk(client, 'browser_fill', { browserId, ref: refIn(snapshot, 'textbox "Email"'), value: 'ada@example.org' });
     await callOk(client, 'browser_select', { browserId, ref: refIn(snapshot, 'combobox "Plan"'), value: 'Pro' });
@@ -125,7 +125,7 @@ test('a form filled in one call is replayed field by field, found by role and na
   try {
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${server.origin}/form` });
     const browserId = tab.browserId;
-    const { text: snapshot } = await callText(client, 'browser_snapshot', { browserId });
+    const snapshot = await snapshotIn(client, browserId);
     await callOk(client, 'browser_fill_form', {
       browserId,
       fields: [

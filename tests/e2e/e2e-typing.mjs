@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { startFolderServer } from './lib/fixture-server.mjs';
-import { callOk, evaluateIn, openTab, refIn, resultText } from './lib/mcp.mjs';
+import { callOk, evaluateIn, openTab, refIn, snapshotIn } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions, srcdir } from './lib/tabwright.mjs';
 
@@ -23,11 +23,7 @@ const session = useSession(options, {
   clientName: 'tabwright-e2e-typing',
 });
 
-async function snapshot(browserId) {
-  const result = await session.client.callTool({ name: 'browser_snapshot', arguments: { browserId } });
-  assert.notEqual(result.isError, true, resultText(result));
-  return resultText(result);
-}
+const snapshot = (browserId) => snapshotIn(session.client, browserId);
 
 const evaluate = (browserId, fn) => evaluateIn(session.client, browserId, fn);
 const type = (browserId, ref, text) => callOk(session.client, 'browser_type', { browserId, ref, text });

@@ -93,6 +93,12 @@ export async function openTab(client, url) {
   return data.browserId;
 }
 
+// The snapshot text of tab @browserId, taken with the further arguments
+// @extra (diff, interactive, a frame); it must succeed.
+export async function snapshotIn(client, browserId, extra = {}) {
+  return (await callText(client, 'browser_snapshot', { browserId, ...extra })).text;
+}
+
 // Runs @fn in the page of tab @browserId; resolves with its result.
 export async function evaluateIn(client, browserId, fn) {
   const { data } = await callOk(client, 'browser_evaluate', { browserId, function: fn });
