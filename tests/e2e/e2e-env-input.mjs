@@ -77,7 +77,7 @@ const CANVAS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Canvas</
     });
 </script></body></html>`;
 
-async function startServer() {
+function startServer() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     agentsSeen.set(url.pathname, req.headers['user-agent'] ?? '');
@@ -98,9 +98,7 @@ async function startServer() {
     }
     res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  const servers = await listenAll(server);
-  [origin] = servers.origins;
-  return servers;
+  return listenAll(server);
 }
 
 const openPage = (p) => openTab(client, `${origin}${p}`);
@@ -114,6 +112,7 @@ before(async () => {
     return;
   session = await startSession({ tabwright: { args: ['--tools', 'core,input,emulation'] }, fixtures: startServer });
   ({ client } = session);
+  [origin] = session.fixtures.origins;
 });
 
 after(async () => {

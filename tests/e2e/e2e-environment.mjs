@@ -29,7 +29,7 @@ const BLOB = Buffer.from(Array.from({ length: 70000 }, (_, i) => (i * 7919) % 25
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
-async function startServer() {
+function startServer() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
@@ -92,9 +92,7 @@ async function startServer() {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  const servers = await listenAll(server);
-  [origin] = servers.origins;
-  return servers;
+  return listenAll(server);
 }
 
 const openPage = (p) => openTab(client, `${origin}${p}`);
@@ -106,6 +104,7 @@ before(async () => {
     return;
   session = await startSession({ tabwright: { args: ['--tools', 'core,reading,storage,output'] }, fixtures: startServer });
   ({ app, client } = session);
+  [origin] = session.fixtures.origins;
 });
 
 after(async () => {

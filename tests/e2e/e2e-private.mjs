@@ -27,7 +27,7 @@ let origin;
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
-async function startServer() {
+function startServer() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
@@ -45,9 +45,7 @@ async function startServer() {
     else
       res.end(simplePage(url.pathname.slice(1) || 'Home'));
   });
-  const servers = await listenAll(server);
-  [origin] = servers.origins;
-  return servers;
+  return listenAll(server);
 }
 
 async function newTab(p, extra = {}) {
@@ -72,6 +70,7 @@ before(async () => {
     return;
   session = await startSession({ tabwright: { args: ['--tools', 'core,storage'] }, fixtures: startServer });
   ({ client } = session);
+  [origin] = session.fixtures.origins;
 });
 
 after(async () => {
