@@ -13,6 +13,7 @@
 #include "tw-timeline.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-widgets.h"
 
 /* Teach (issue 33): the person demonstrates steps in a tab and an agent's
  * waiting browser_demonstration call gets them, by role and name, and the
@@ -309,12 +310,6 @@ person_types (WebKitWebView *view,
 
 /* Without a window manager nobody gives the window the keyboard: the
  * person's click would, so the test does. */
-static gboolean
-window_active (gpointer data)
-{
-  return gtk_window_is_active (data);
-}
-
 static void
 focus_window (TwWindow *window)
 {
@@ -324,7 +319,7 @@ focus_window (TwWindow *window)
   XSetInputFocus (display, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
                   RevertToParent, CurrentTime);
   XFlush (display);
-  tw_test_wait_until (window_active, window, WAIT_MS, "the window to get the keyboard");
+  tw_test_wait_until (tw_test_window_active, window, WAIT_MS, "the window to get the keyboard");
 }
 
 /* The person clicks the field with the id @id, which gets the keyboard,

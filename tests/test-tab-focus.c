@@ -6,6 +6,7 @@
 #include "tw-browser-tab.h"
 #include "tw-browser-tab-private.h"
 #include "tw-test-webview.h"
+#include "tw-test-widgets.h"
 
 /* What a page sees of focus in a tab beside a text field that has the
  * person's keyboard focus: the real focus (none) while the tab is the
@@ -195,12 +196,6 @@ test_emulation_off (Fixture       *fixture,
   assert_person_keeps_keyboard (fixture);
 }
 
-static gboolean
-window_active (gpointer data)
-{
-  return gtk_window_is_active (data);
-}
-
 static void
 test_window_inactive (Fixture       *fixture,
                       gconstpointer  data)
@@ -217,7 +212,7 @@ test_window_inactive (Fixture       *fixture,
    * keeps it, and sees no blur. */
   other = GTK_WINDOW (gtk_window_new ());
   gtk_window_present (other);
-  tw_test_wait_until (window_active, other, TW_TEST_WAIT_MS, "the other window to become active");
+  tw_test_wait_until (tw_test_window_active, other, TW_TEST_WAIT_MS, "the other window to become active");
   g_assert_false (gtk_window_is_active (fixture->window));
   /* WebKit sends the change at the next turn of the main loop, which the
    * first evaluation lets pass; the second is answered after it. */

@@ -105,6 +105,12 @@ tw_test_widget_hidden (gpointer widget)
 }
 
 gboolean
+tw_test_window_active (gpointer window)
+{
+  return gtk_window_is_active (window);
+}
+
+gboolean
 tw_test_menu_has_label (GMenuModel *menu,
                         const char *label)
 {

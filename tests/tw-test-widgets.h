@@ -45,9 +45,10 @@ gboolean   tw_test_label_shows     (GtkWidget  *root,
                                     const char *text);
 
 /* Conditions for tw_test_wait_until(): whether the GtkWidget @widget is
- * visible, or not. */
+ * visible, or not; whether the GtkWindow @window has the keyboard. */
 gboolean   tw_test_widget_shown    (gpointer    widget);
 gboolean   tw_test_widget_hidden   (gpointer    widget);
+gboolean   tw_test_window_active   (gpointer    window);
 
 /* Whether @menu, or a section or submenu of it, has an item labelled
  * @label. */
