@@ -21,6 +21,8 @@
 
 #define TOKEN_A "token-a-0123456789"
 #define TOKEN_B "token-b-9876543210"
+/* A request every session answers at once, with an empty result. */
+#define PING "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"
 /* Under valgrind (TW_TEST_SLOWDOWN=20) everything takes longer. */
 #define WAIT_LIMIT_MS (10000 * slowdown ())
 
@@ -756,10 +758,9 @@ test_session_required (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autofree char *other_session = initialize (f, TOKEN_B);
-  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autoptr(Exchange) missing = post (f, TOKEN_A, NULL, ping);
-  g_autoptr(Exchange) unknown = post (f, TOKEN_A, "no-such-session", ping);
-  g_autoptr(Exchange) other = post (f, TOKEN_A, other_session, ping);
+  g_autoptr(Exchange) missing = post (f, TOKEN_A, NULL, PING);
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, "no-such-session", PING);
+  g_autoptr(Exchange) other = post (f, TOKEN_A, other_session, PING);
   g_autoptr(Exchange) notification = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
   g_autoptr(Exchange) delete_missing = NULL;
   g_autoptr(Exchange) delete_unknown = NULL;
@@ -792,7 +793,7 @@ test_session_required (Fixture       *f,
   g_assert_cmpuint (status (delete), ==, 200);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
-  after_delete = post (f, TOKEN_A, session_id, ping);
+  after_delete = post (f, TOKEN_A, session_id, PING);
   assert_jsonrpc_error (after_delete, 404, -32001, "Session not found");
 
   delete_again = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
@@ -809,13 +810,12 @@ test_protocol_version_header (Fixture       *f,
                               gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
   const char *good[] = { "2025-11-25", "2025-06-18", "2025-03-26" };
-  g_autoptr(Exchange) bad = exchange_new (f, "POST", TOKEN_A, session_id, ping);
+  g_autoptr(Exchange) bad = exchange_new (f, "POST", TOKEN_A, session_id, PING);
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
-      g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, ping);
+      g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, PING);
 
       soup_message_headers_replace (soup_message_get_request_headers (x->msg),
                                     "MCP-Protocol-Version", good[i]);
@@ -1145,8 +1145,7 @@ test_content_type (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
-  static const char ping[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autoptr(GBytes) body = g_bytes_new_static (ping, strlen (ping));
+  g_autoptr(GBytes) body = g_bytes_new_static (PING, strlen (PING));
   g_autoptr(Exchange) charset = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
 
   soup_message_set_request_body_from_bytes (x->msg, "text/plain", body);
@@ -1333,10 +1332,9 @@ test_auth (Fixture       *f,
            gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autoptr(Exchange) missing = post (f, NULL, session_id, ping);
-  g_autoptr(Exchange) wrong = post (f, "token-a-012345678", session_id, ping);
-  g_autoptr(Exchange) basic = exchange_new (f, "POST", NULL, session_id, ping);
+  g_autoptr(Exchange) missing = post (f, NULL, session_id, PING);
+  g_autoptr(Exchange) wrong = post (f, "token-a-012345678", session_id, PING);
+  g_autoptr(Exchange) basic = exchange_new (f, "POST", NULL, session_id, PING);
 
   assert_jsonrpc_error (missing, 401, -32000, "Unauthorized");
   g_assert_cmpstr (response_header (missing, "WWW-Authenticate"), ==, "Bearer");
@@ -1359,7 +1357,7 @@ post_with_header (Fixture    *f,
                   const char *name,
                   const char *value)
 {
-  Exchange *x = exchange_new (f, "POST", token, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  Exchange *x = exchange_new (f, "POST", token, session_id, PING);
 
   soup_message_headers_replace (soup_message_get_request_headers (x->msg), name, value);
   exchange_run (f, x);
@@ -1409,7 +1407,7 @@ test_methods_and_paths (Fixture       *f,
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(Exchange) get = exchange_new (f, "GET", TOKEN_A, session_id, NULL);
   g_autoptr(Exchange) put = exchange_new (f, "PUT", TOKEN_A, session_id, "{}");
-  g_autoptr(Exchange) other_path = exchange_new (f, "POST", TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  g_autoptr(Exchange) other_path = exchange_new (f, "POST", TOKEN_A, session_id, PING);
   g_autoptr(GUri) uri = NULL;
   g_autofree char *other_url = g_strdup_printf ("http://127.0.0.1:%u/mcp/extra", tw_mcp_server_get_port (f->server));
 
@@ -2193,7 +2191,7 @@ test_session_expiry (Fixture       *f,
 
   /* The idle session is gone; the one with a call in flight is not. */
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
-  expired = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  expired = post (f, TOKEN_A, session_id, PING);
   assert_jsonrpc_error (expired, 404, -32001, "Session not found");
 
   cancel = cancel_request (f, busy_session, 2);
@@ -2221,14 +2219,14 @@ test_session_limit (Fixture       *f,
   third = initialize (f, TOKEN_A);
 
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 3);
-  x = post (f, TOKEN_A, second, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  x = post (f, TOKEN_A, second, PING);
   assert_jsonrpc_error (x, 404, -32001, "Session not found");
   assert_still_serving (f, first);
   assert_still_serving (f, third);
 
   /* Another token's sessions do not count against this one's. */
   {
-    g_autoptr(Exchange) y = post (f, TOKEN_B, other, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    g_autoptr(Exchange) y = post (f, TOKEN_B, other, PING);
 
     g_assert_cmpuint (status (y), ==, 200);
   }
@@ -2842,19 +2840,25 @@ keep_alive_thread (GTask        *task,
     }
 }
 
+/* PING in @session_id as a raw HTTP/1.1 request to the server on @port. */
+static char *
+raw_ping (guint16     port,
+          const char *session_id)
+{
+  return g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                          "Authorization: Bearer " TOKEN_A "\r\n"
+                          "Mcp-Session-Id: %s\r\n"
+                          "Content-Type: application/json\r\n"
+                          "Content-Length: %zu\r\n\r\n%s",
+                          port, session_id, strlen (PING), PING);
+}
+
 static void
 test_keep_alive (Fixture       *f,
                  gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  const char *body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                                              "Authorization: Bearer " TOKEN_A "\r\n"
-                                              "Mcp-Session-Id: %s\r\n"
-                                              "Content-Type: application/json\r\n"
-                                              "Content-Length: %zu\r\n\r\n%s",
-                                              tw_mcp_server_get_port (f->server), session_id,
-                                              strlen (body), body);
+  g_autofree char *request = raw_ping (tw_mcp_server_get_port (f->server), session_id);
   KeepAlive k = { tw_mcp_server_get_port (f->server), request, { NULL, NULL }, FALSE };
 
   start_client_thread (keep_alive_thread, &k, &k.done);
@@ -2994,13 +2998,7 @@ test_idle_connections (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   guint16 port = tw_mcp_server_get_port (f->server);
-  const char *body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                                              "Authorization: Bearer " TOKEN_A "\r\n"
-                                              "Mcp-Session-Id: %s\r\n"
-                                              "Content-Type: application/json\r\n"
-                                              "Content-Length: %zu\r\n\r\n%s",
-                                              port, session_id, strlen (body), body);
+  g_autofree char *request = raw_ping (port, session_id);
   g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   g_autoptr(Exchange) long_call = NULL;
   KeptClient idle = { port, request, KEPT_IDLE, NULL, FALSE, FALSE };
