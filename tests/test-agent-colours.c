@@ -207,21 +207,6 @@ keep_screenshot (GtkWidget  *widget,
 
 /* The window */
 
-static TwBrowserTab *
-open_tab (TwBrowser      *browser,
-          const TwCaller *caller)
-{
-  g_autoptr(JsonObject) opened = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), caller,
-                                                       "browser_new_tab", "{}");
-  TwBrowserTab *tab = tw_browser_lookup_tab (browser,
-                                             json_object_get_string_member (tw_test_result_structured (opened),
-                                                                            "browserId"));
-
-  g_assert_nonnull (tab);
-
-  return tab;
-}
-
 /* The tab strip's page of @tab: the strip follows the model's order. */
 static AdwTabPage *
 page_of (TwWindow     *window,
@@ -320,8 +305,8 @@ test_tabs_feed_terminal (void)
 
   /* Their tabs wear their badges; the person's tab none. */
   person_tab = tw_browser_open_tab (browser, NULL);
-  tab_a = open_tab (browser, &claude);
-  tab_b = open_tab (browser, &codex);
+  tab_a = tw_test_open_tab (browser, &claude, NULL);
+  tab_b = tw_test_open_tab (browser, &codex, NULL);
   assert_tab_badge (window, tab_a, colour_a);
   assert_tab_badge (window, tab_b, colour_b);
   g_assert_true (adw_tab_page_get_indicator_icon (page_of (window, tab_a)) !=
@@ -540,7 +525,7 @@ test_overview (void)
 
   person_tab = tw_browser_open_tab (browser, NULL);
   for (guint i = 0; i < 12; i++)
-    tabs[i] = open_tab (browser, &agents[i % 4]);
+    tabs[i] = tw_test_open_tab (browser, &agents[i % 4], NULL);
 
   /* From the header bar's button, as win.overview. */
   overview = TW_OVERVIEW (tw_window_get_overview (window));

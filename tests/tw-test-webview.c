@@ -263,7 +263,7 @@ tw_test_open_tab (TwBrowser      *browser,
                   const TwCaller *caller,
                   const char     *url)
 {
-  g_autofree char *args = g_strdup_printf ("{\"url\": \"%s\"}", url);
+  g_autofree char *args = url != NULL ? g_strdup_printf ("{\"url\": \"%s\"}", url) : g_strdup ("{}");
   g_autoptr(JsonObject) opened = NULL;
   TwBrowserTab *tab;
 

@@ -82,8 +82,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestTab, tw_test_tab_free)
 
 /* A browser's tabs, as agents see them */
 
-/* Opens @url in a new tab of @caller's with browser_new_tab, as an agent
- * does, and returns the tab (the browser keeps it). */
+/* Opens @url (NULL: a blank page) in a new tab of @caller's with
+ * browser_new_tab, as an agent does, and returns the tab (the browser
+ * keeps it). */
 TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
                                      const TwCaller  *caller,
                                      const char      *url);
