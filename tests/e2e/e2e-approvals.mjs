@@ -17,18 +17,13 @@ import { test } from 'node:test';
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { readToken, tokenAgent, waitFor } from './lib/agents.mjs';
+import { readToken, tokenAgent, waitFor, writePresets } from './lib/agents.mjs';
 import { listenOnLoopback, startFixtureServer } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, refIn, resultText } from './lib/mcp.mjs';
-import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, startTabwright, windowAction } from './lib/tabwright.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
-
-function writePresets(dirs, presets) {
-  fs.mkdirSync(path.join(dirs.config, 'tabwright'), { recursive: true });
-  fs.writeFileSync(path.join(dirs.config, 'tabwright', 'agent-presets.json'), JSON.stringify({ presets }));
-}
 
 // A server that remembers every request it was sent, by host and path.
 async function startRecorder() {
@@ -59,11 +54,8 @@ async function startRecorder() {
 }
 
 // Answers the step waiting in @browserId as the person.
-async function answer(app, browserId, how, reason = '') {
-  const result = await run('gdbus', ['call', '--session', '--dest', 'io.github.tabwright.Tabwright',
-    '--object-path', '/io/github/tabwright/Tabwright/window/1', '--method', 'org.gtk.Actions.Activate',
-    'answer-approval', `[<('${browserId}', '${how}', '${reason}')>]`, '{}'], { env: app.env, timeoutMs: 20000 });
-  assert.equal(result.code, 0, `gdbus: ${result.stderr}`);
+function answer(app, browserId, how, reason = '') {
+  return windowAction(app, 'Activate', 'answer-approval', `[<('${browserId}', '${how}', '${reason}')>]`, '{}');
 }
 
 // Calls @name and, once the call says it waits for the person, lets
@@ -86,21 +78,34 @@ async function callWaiting(client, name, args, respond) {
   return { result, progress, text: resultText(result) };
 }
 
+// Starts the app in @dirs with @preset as the user's one preset and an
+// agent of it that hands its token over, and connects to the app as that
+// agent; @args go to the app first. Resolves with { app, client }; stops
+// the app when the agent never connects.
+async function launchAgent(dirs, preset, args = []) {
+  const tokenFile = path.join(dirs.root, `${preset.id}.token`);
+  writePresets(dirs, [preset]);
+  const app = await startTabwright({ dirs, args: [...args, '--launch-agent', tokenAgent(tokenFile, preset.id)] });
+  try {
+    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
+    return { app, client: await connectClient({ ...app, token }, `e2e-${preset.id}-agent`) };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+}
+
 test('a step that needs the person\'s OK waits until allowed, denied or out of time', options, async () => {
   const fixtures = await startFixtureServer();
   const dirs = makeAppDirs('tabwright-e2e-approvals-');
-  const tokenFile = path.join(dirs.root, 'guarded.token');
   let app;
   let client;
 
   try {
-    writePresets(dirs, [{
+    ({ app, client } = await launchAgent(dirs, {
       id: 'guarded', name: 'Guarded', needsCommand: true,
       approve: ['browser_evaluate'], approvalTimeoutSeconds: 3,
-    }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'guarded')] });
-    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
-    client = await connectClient({ ...app, token }, 'e2e-guarded-agent');
+    }));
 
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') });
     const browserId = tab.browserId;
@@ -154,18 +159,14 @@ test('a step that needs the person\'s OK waits until allowed, denied or out of t
 test('an agent kept to some sites is refused elsewhere and loads nothing from there', options, async () => {
   const recorder = await startRecorder();
   const dirs = makeAppDirs('tabwright-e2e-sites-');
-  const tokenFile = path.join(dirs.root, 'kept.token');
   let app;
   let client;
   let person;
 
   try {
-    writePresets(dirs, [{
+    ({ app, client } = await launchAgent(dirs, {
       id: 'kept', name: 'Kept', needsCommand: true, allowedSites: [`127.0.0.1:${recorder.port}`],
-    }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'kept')] });
-    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
-    client = await connectClient({ ...app, token }, 'e2e-kept-agent');
+    }));
     person = await connectClient(app, 'e2e-person');
     const away = `http://localhost:${recorder.port}/refused`;
 
@@ -204,16 +205,12 @@ test('an agent kept to some sites is refused elsewhere and loads nothing from th
 test('an agent on a session of its own shares cookies among its tabs only', options, async () => {
   const fixtures = await startFixtureServer();
   const dirs = makeAppDirs('tabwright-e2e-session-');
-  const tokenFile = path.join(dirs.root, 'apart.token');
   let app;
   let client;
   let person;
 
   try {
-    writePresets(dirs, [{ id: 'apart', name: 'Apart', needsCommand: true, session: 'own' }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'apart')] });
-    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
-    client = await connectClient({ ...app, token }, 'e2e-apart-agent');
+    ({ app, client } = await launchAgent(dirs, { id: 'apart', name: 'Apart', needsCommand: true, session: 'own' }));
     person = await connectClient(app, 'e2e-person');
 
     const { data: first } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/one.html') });
@@ -240,15 +237,11 @@ test('an agent on a session of its own shares cookies among its tabs only', opti
 test('a form sent to another site waits for the person\'s OK', options, async () => {
   const recorder = await startRecorder();
   const dirs = makeAppDirs('tabwright-e2e-forms-');
-  const tokenFile = path.join(dirs.root, 'forms.token');
   let app;
   let client;
 
   try {
-    writePresets(dirs, [{ id: 'forms', name: 'Forms', needsCommand: true, approve: ['cross-origin-forms'] }]);
-    app = await startTabwright({ dirs, args: ['--launch-agent', tokenAgent(tokenFile, 'forms')] });
-    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
-    client = await connectClient({ ...app, token }, 'e2e-forms-agent');
+    ({ app, client } = await launchAgent(dirs, { id: 'forms', name: 'Forms', needsCommand: true, approve: ['cross-origin-forms'] }));
 
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/form` });
     const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));
@@ -282,16 +275,12 @@ test('a form sent to another site waits for the person\'s OK', options, async ()
 test('a download waits for the person\'s OK before it is saved', options, async () => {
   const recorder = await startRecorder();
   const dirs = makeAppDirs('tabwright-e2e-downloads-');
-  const tokenFile = path.join(dirs.root, 'downloads.token');
   const saved = path.join(dirs.workspace, 'downloads', 'report.txt');
   let app;
   let client;
 
   try {
-    writePresets(dirs, [{ id: 'fetcher', name: 'Fetcher', needsCommand: true, approve: ['downloads'] }]);
-    app = await startTabwright({ dirs, args: ['--tools', 'core,output', '--launch-agent', tokenAgent(tokenFile, 'fetcher')] });
-    const token = await waitFor('the agent\'s token', () => readToken(tokenFile), app, 60000);
-    client = await connectClient({ ...app, token }, 'e2e-downloads-agent');
+    ({ app, client } = await launchAgent(dirs, { id: 'fetcher', name: 'Fetcher', needsCommand: true, approve: ['downloads'] }, ['--tools', 'core,output']));
 
     const { data: tab } = await callOk(client, 'browser_new_tab', { url: `${recorder.base}/download` });
     const snapshot = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { browserId: tab.browserId } }));

@@ -9,47 +9,20 @@
 // choosing a tab's card brings that tab forward.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { accessibilityOptions, act, nodes, readTree, shownTexts, startAccessibilityBus } from './lib/accessible.mjs';
-import { waitFor } from './lib/agents.mjs';
+import { readToken, tokenAgent, waitFor, writePresets } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient, resultText } from './lib/mcp.mjs';
-import { makeAppDirs, requirementOptions, run, startTabwright } from './lib/tabwright.mjs';
+import { makeAppDirs, requirementOptions, startTabwright, windowAction } from './lib/tabwright.mjs';
 import { expectEvent, waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const a11yOptions = options.skip ? options : await accessibilityOptions();
-
-function shellQuote(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-// An agent of @preset that only hands its token to the test.
-function tokenAgent(preset, file) {
-  const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
-    `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep 600`;
-  return `${preset}:sh -c ${shellQuote(script)}`;
-}
-
-function readToken(file) {
-  try {
-    return fs.readFileSync(file, 'utf8') || null;
-  } catch {
-    return null;
-  }
-}
-
-async function windowAction(app, method, ...args) {
-  const result = await run('gdbus', ['call', '--session', '--dest', 'io.github.tabwright.Tabwright',
-    '--object-path', '/io/github/tabwright/Tabwright/window/1', '--method', `org.gtk.Actions.${method}`, ...args],
-  { env: app.env, timeoutMs: 20000 });
-  assert.equal(result.code, 0, `gdbus: ${result.stderr}`);
-}
 
 // What the overview shows, as an assistive technology reads it: its groups
 // (named after their agents, described by what the agent does now) and in
@@ -101,15 +74,12 @@ test('the overview shows every tab with its agent, what each agent does and whic
   let waiting;
 
   try {
-    fs.mkdirSync(path.join(dirs.config, 'tabwright'), { recursive: true });
-    fs.writeFileSync(path.join(dirs.config, 'tabwright', 'agent-presets.json'), JSON.stringify({
-      presets: [{ id: 'guarded', name: 'Guarded', needsCommand: true, approve: ['browser_evaluate'], approvalTimeoutSeconds: 600 }],
-    }));
+    writePresets(dirs, [{ id: 'guarded', name: 'Guarded', needsCommand: true, approve: ['browser_evaluate'], approvalTimeoutSeconds: 600 }]);
     app = await startTabwright({
       dirs,
       env: bus.env,
-      args: ['--launch-agent', tokenAgent('custom', files[0]), '--launch-agent', tokenAgent('custom', files[1]),
-        '--launch-agent', tokenAgent('guarded', files[2])],
+      args: ['--launch-agent', tokenAgent(files[0], 'custom'), '--launch-agent', tokenAgent(files[1], 'custom'),
+        '--launch-agent', tokenAgent(files[2], 'guarded')],
     });
     const agents = [
       { name: 'Custom Command #1', token: await waitFor('the first agent\'s token', () => readToken(files[0]), app, 60000) },

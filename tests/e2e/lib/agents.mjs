@@ -5,6 +5,7 @@
 // whether the server still takes that token.
 
 import fs from 'node:fs';
+import path from 'node:path';
 
 import { ACCEPT, PROTOCOL_VERSION, request } from './raw-http.mjs';
 import { waitUntil } from './wait.mjs';
@@ -21,6 +22,13 @@ export function tokenAgent(file, preset = 'custom', sleepSeconds = 600) {
   const script = `printf %s "$TABWRIGHT_MCP_TOKEN" > ${shellQuote(file + '.part')} && ` +
     `mv ${shellQuote(file + '.part')} ${shellQuote(file)} && exec sleep ${sleepSeconds}`;
   return `${preset}:sh -c ${shellQuote(script)}`;
+}
+
+// Writes @presets (agent preset objects) as the user's own presets in the
+// config folder of @dirs (makeAppDirs()).
+export function writePresets(dirs, presets) {
+  fs.mkdirSync(path.join(dirs.config, 'tabwright'), { recursive: true });
+  fs.writeFileSync(path.join(dirs.config, 'tabwright', 'agent-presets.json'), JSON.stringify({ presets }));
 }
 
 // The token a tokenAgent() wrote, or null while there is none.

@@ -5,6 +5,7 @@
 // bus, so tests can run side by side and never meet a Tabwright the
 // developer has open.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -380,4 +381,14 @@ export async function run(command, args, { env = process.env, timeoutMs = 60000,
     clearTimeout(timer);
     liveChildren.delete(child);
   }
+}
+
+// Calls the org.gtk.Actions method @method (Activate, SetState) with @args
+// on the first window of @app over D-Bus, as a script or the person's
+// keyboard would reach the window's actions.
+export async function windowAction(app, method, ...args) {
+  const result = await run('gdbus', ['call', '--session', '--dest', 'io.github.tabwright.Tabwright',
+    '--object-path', '/io/github/tabwright/Tabwright/window/1', '--method', `org.gtk.Actions.${method}`, ...args],
+  { env: app.env, timeoutMs: 20000 });
+  assert.equal(result.code, 0, `gdbus: ${result.stderr}`);
 }
