@@ -29,27 +29,29 @@ const BLOB = Buffer.from(Array.from({ length: 70000 }, (_, i) => (i * 7919) % 25
 // The Cookie header of every request, by path.
 const cookiesSeen = new Map();
 
+// The HTML pages of the server, by path; any other path is a plain page
+// titled after it.
+const PAGES = new Map([
+  ['/login', simplePage('Logged in')],
+  // Shows what the page itself reads from its storage.
+  ['/storage', simplePage('Storage', '<p id="out"></p><script>' +
+    'document.getElementById("out").textContent = "theme=" + localStorage.getItem("theme") +' +
+    ' " draft=" + sessionStorage.getItem("draft");</script>')],
+  ['/shot', simplePage('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
+    '<div style="height:1500px"></div>' +
+    '<button style="width:120px;height:40px;border:0;background:#00f;color:#fff">Far away</button>')],
+  ['/invoice', simplePage('Invoice', '<p>Invoice number 4711 for Ada Lovelace</p><p id="late"></p>' +
+    '<script>document.getElementById("late").textContent = "Total due: 42 EUR";</script>')],
+  ['/find', simplePage('Find', '<button onclick="out.textContent=\'draft\'">Save draft</button>' +
+    '<button onclick="out.textContent=\'sent\'">Save and send</button>' +
+    '<a href="/help">Help</a><label>Email <input type="email"></label><p id="out"></p>')],
+  ['/files', simplePage('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>')],
+]);
+
 function startServer() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     cookiesSeen.set(url.pathname, req.headers.cookie ?? '');
-    if (url.pathname === '/login') {
-      res.writeHead(200, {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Set-Cookie': 'session=server-made; Path=/; HttpOnly',
-        'Cache-Control': 'no-store',
-      });
-      res.end(simplePage('Logged in'));
-      return;
-    }
-    // Shows what the page itself reads from its storage.
-    if (url.pathname === '/storage') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(simplePage('Storage', '<p id="out"></p><script>' +
-        'document.getElementById("out").textContent = "theme=" + localStorage.getItem("theme") +' +
-        ' " draft=" + sessionStorage.getItem("draft");</script>'));
-      return;
-    }
     if (url.pathname === '/export.csv') {
       res.writeHead(200, {
         'Content-Type': 'text/csv',
@@ -64,33 +66,11 @@ function startServer() {
       res.end(BLOB);
       return;
     }
-    if (url.pathname === '/shot') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(simplePage('Shot', '<div role="img" aria-label="Red box" style="width:200px;height:100px;background:#f00"></div>' +
-        '<div style="height:1500px"></div>' +
-        '<button style="width:120px;height:40px;border:0;background:#00f;color:#fff">Far away</button>'));
-      return;
-    }
-    if (url.pathname === '/invoice') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(simplePage('Invoice', '<p>Invoice number 4711 for Ada Lovelace</p><p id="late"></p>' +
-        '<script>document.getElementById("late").textContent = "Total due: 42 EUR";</script>'));
-      return;
-    }
-    if (url.pathname === '/find') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(simplePage('Find', '<button onclick="out.textContent=\'draft\'">Save draft</button>' +
-        '<button onclick="out.textContent=\'sent\'">Save and send</button>' +
-        '<a href="/help">Help</a><label>Email <input type="email"></label><p id="out"></p>'));
-      return;
-    }
-    if (url.pathname === '/files') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(simplePage('Files', '<a href="/blob.bin" download="data.bin">Get the data</a>'));
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(simplePage(url.pathname.slice(1) || 'Home'));
+    const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' };
+    if (url.pathname === '/login')
+      headers['Set-Cookie'] = 'session=server-made; Path=/; HttpOnly';
+    res.writeHead(200, headers);
+    res.end(PAGES.get(url.pathname) ?? simplePage(url.pathname.slice(1) || 'Home'));
   });
   return listenAll(server);
 }
