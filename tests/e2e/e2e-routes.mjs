@@ -65,6 +65,23 @@ const ASSETS = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Assets</
 // A 3 × 2 PNG.
 const PNG_3x2 = 'iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAEElEQVR4nGP4z8AAQQxwFgBB0gX7h/C5SAAAAABJRU5ErkJggg==';
 
+const HTML = 'text/html; charset=utf-8';
+
+// What the server answers, by path, as [status, Content-Type, body]; any
+// path not here (nor under /api/) gets the app.
+const ANSWERS = new Map([
+  // A 1 × 1 PNG.
+  ['/owl.png', [200, 'image/png',
+    Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')]],
+  ['/assets/app.js', [200, 'text/javascript', 'window.fromScript = "real";']],
+  ['/assets/app.css', [200, 'text/css', 'h1 { color: rgb(0, 0, 255); }']],
+  ['/gone.js', [404, 'text/javascript', 'window.ran = (window.ran || []).concat("real");']],
+  ['/framed', [200, HTML, '<!DOCTYPE html><title>Framed</title><h1>Outer page</h1><iframe id="inner" src="/mocked/frame"></iframe>']],
+  ['/assets', [200, HTML, ASSETS]],
+  ['/gallery', [200, HTML, '<!DOCTYPE html><title>Gallery</title><img id="owl" alt="Owl" src="/owl.png" ' +
+    'onload="window.image = \'loaded\'" onerror="window.image = \'failed\'">']],
+]);
+
 async function startServers() {
   otherServer = http.createServer((req, res) => {
     seen.push(`${req.method} other${req.url}`);
@@ -80,44 +97,9 @@ async function startServers() {
       res.end(url.pathname === '/api/xhr' ? '{"says":"real"}' : '[{"name":"Real owl"}]');
       return;
     }
-    if (url.pathname === '/owl.png') {
-      // A 1 × 1 PNG.
-      res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'no-store' });
-      res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'));
-      return;
-    }
-    if (url.pathname === '/assets/app.js') {
-      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
-      res.end('window.fromScript = "real";');
-      return;
-    }
-    if (url.pathname === '/assets/app.css') {
-      res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' });
-      res.end('h1 { color: rgb(0, 0, 255); }');
-      return;
-    }
-    if (url.pathname === '/gone.js') {
-      res.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
-      res.end('window.ran = (window.ran || []).concat("real");');
-      return;
-    }
-    if (url.pathname === '/framed') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end('<!DOCTYPE html><title>Framed</title><h1>Outer page</h1><iframe id="inner" src="/mocked/frame"></iframe>');
-      return;
-    }
-    if (url.pathname === '/assets') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(ASSETS);
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    if (url.pathname === '/gallery') {
-      res.end('<!DOCTYPE html><title>Gallery</title><img id="owl" alt="Owl" src="/owl.png" ' +
-        'onload="window.image = \'loaded\'" onerror="window.image = \'failed\'">');
-      return;
-    }
-    res.end(APP);
+    const [status, type, body] = ANSWERS.get(url.pathname) ?? [200, HTML, APP];
+    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+    res.end(body);
   });
   const servers = await listenAll(otherServer, server);
   [otherOrigin, origin] = servers.origins;
