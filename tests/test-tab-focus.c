@@ -102,6 +102,20 @@ wait_page_focus (Fixture  *fixture,
     }
 }
 
+/* Ada's agent takes the tab: its page gets the focus, which the page is
+ * asked for until it says so. Returns what the page says. */
+static char *
+drive_tab (Fixture *fixture)
+{
+  g_autofree char *driven = NULL;
+
+  tw_browser_tab_set_owner (fixture->tab, "agent-ada", "Ada");
+  driven = wait_page_focus (fixture, TRUE);
+  g_assert_nonnull (strstr (driven, "\"hasFocus\":true"));
+
+  return g_steal_pointer (&driven);
+}
+
 static void
 assert_person_keeps_keyboard (Fixture *fixture)
 {
@@ -134,8 +148,7 @@ test_driven_tab (Fixture       *fixture,
   g_autofree char *resumed = NULL;
   g_autofree char *handed = NULL;
 
-  tw_browser_tab_set_owner (fixture->tab, "agent-ada", "Ada");
-  driven = wait_page_focus (fixture, TRUE);
+  driven = drive_tab (fixture);
   g_assert_cmpstr (driven, ==,
                    "{\"hasFocus\":true,\"focus\":true,\"within\":\"rgb(0, 95, 204)\",\"seen\":\"focus\"}");
   assert_person_keeps_keyboard (fixture);
@@ -173,13 +186,10 @@ static void
 test_emulation_off (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autofree char *driven = NULL;
   g_autofree char *off = NULL;
   g_autofree char *on = NULL;
 
-  tw_browser_tab_set_owner (fixture->tab, "agent-ada", "Ada");
-  driven = wait_page_focus (fixture, TRUE);
-  g_assert_nonnull (strstr (driven, "\"hasFocus\":true"));
+  g_free (drive_tab (fixture));
 
   /* The person turned it off (Preferences): the real focus, as in their
    * own tabs. */
@@ -200,13 +210,10 @@ static void
 test_window_inactive (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autofree char *driven = NULL;
   g_autofree char *after = NULL;
   GtkWindow *other;
 
-  tw_browser_tab_set_owner (fixture->tab, "agent-ada", "Ada");
-  driven = wait_page_focus (fixture, TRUE);
-  g_assert_nonnull (strstr (driven, "\"hasFocus\":true"));
+  g_free (drive_tab (fixture));
 
   /* Another window takes the screen's focus: the page of the driven tab
    * keeps it, and sees no blur. */
