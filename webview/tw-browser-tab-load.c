@@ -224,8 +224,11 @@ back_forward_list_changed_cb (TwBrowserTab              *self,
 /* How long reload and navigate wait for the page to answer before they
  * end its web process. A healthy page on a machine under heavy load (or
  * under a sanitizer) can take over two seconds to answer; ending it then
- * would lose a page that was fine. */
+ * would lose a page that was fine. A page that has already left a call
+ * unanswered (one timed out on it, and none was answered since) had that
+ * call's time: a second more is enough to tell whether it came back. */
 #define STUCK_PAGE_PING_MS 5000
+#define STUCK_PAGE_KNOWN_PING_MS 1000
 
 static void
 view_responsive_changed_cb (TwBrowserTab  *self,
@@ -294,7 +297,7 @@ page_answer_cb (GObject      *object,
     {
       g_autofree char *note = g_strdup_printf ("The page did not answer within %.1f s; its web "
                                                "process was ended so the tab could load again",
-                                               STUCK_PAGE_PING_MS / 1000.0);
+                                               cmd->ping_ms / 1000.0);
 
       g_debug ("Tab %s: %s", self->id, note);
       tw_tab_log_add_note (self->log, note);
@@ -318,7 +321,9 @@ _tw_browser_tab_check_page_answers (TwBrowserTab *self,
       cmd->alive_checked || self->crashed)
     return FALSE;
 
-  _tw_browser_tab_command_call (self, task, "ping", NULL, STUCK_PAGE_PING_MS, page_answer_cb);
+  cmd->ping_ms = self->unresponsive || tw_page_runtime_get_unanswered (self->runtime)
+                  ? STUCK_PAGE_KNOWN_PING_MS : STUCK_PAGE_PING_MS;
+  _tw_browser_tab_command_call (self, task, "ping", NULL, cmd->ping_ms, page_answer_cb);
   return TRUE;
 }
 

@@ -180,6 +180,7 @@ typedef struct
   TwLoadWatch  *watch;            /* the load it waits for, if any */
   gint64        deadline_us;      /* its one time limit, from its start */
   guint         timeout_source;
+  guint         ping_ms;          /* reload/navigate: how long the page had to answer */
   guint         waking : 1;       /* loading a restored tab's page first */
   guint         woken : 1;        /* its page was woken from rest for it */
   guint         finished : 1;
