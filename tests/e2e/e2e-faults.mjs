@@ -8,11 +8,11 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import { test } from 'node:test';
 
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
+import { serve } from './lib/fixture-server.mjs';
 import { callError, callOk, connectClient, resultText } from './lib/mcp.mjs';
 import { requirementOptions, startTabwright } from './lib/tabwright.mjs';
 
@@ -36,8 +36,9 @@ function page(title, script = '') {
     `<script>${script}</script></head><body><h1 id="title" class="big">${title}</h1></body></html>`;
 }
 
-async function startServer(routes) {
-  const server = http.createServer((req, res) => {
+// A server of @routes: each path's function answers (req, res, url).
+function startServer(routes) {
+  return serve((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     const route = routes[url.pathname];
     if (!route) {
@@ -47,12 +48,6 @@ async function startServer(routes) {
     }
     route(req, res, url);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    url: (p) => `http://127.0.0.1:${port}${p}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
-  };
 }
 
 // Runs @body against a fresh Tabwright whose first tab shows @path of

@@ -144,8 +144,10 @@ export async function startFolderServer(folder, route = () => undefined) {
   });
 }
 
-// Every server keeps the path of each request it got, in order.
-async function serve(handler) {
+// A server on a free loopback port that hands every request to
+// @handler(req, res); resolves like startFixtureServer(). Every server keeps
+// the path of each request it got, in order.
+export async function serve(handler) {
   const seen = [];
   const server = http.createServer((req, res) => {
     seen.push(new URL(req.url, 'http://127.0.0.1').pathname);
