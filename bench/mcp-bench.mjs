@@ -12,10 +12,11 @@
 //
 //   bench/run [--calls 200] [--tabs 20] [--clicks 50] [--snapshots 5]
 //             [--rows 20,500,3000] [--huge 200000] [--waits 20]
-//             [--only tabwright|playwright] [--json FILE]
+//             [--diff-after-click 0] [--only tabwright|playwright] [--json FILE]
 
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -40,6 +41,7 @@ const { values: opts } = parseArgs({
     rows: { type: 'string', default: '20,500,3000' },
     huge: { type: 'string', default: '200000' },
     waits: { type: 'string', default: '20' },
+    'diff-after-click': { type: 'string', default: '0' },
     only: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     json: { type: 'string' },
@@ -60,6 +62,9 @@ const SNAPSHOTS = Number(opts.snapshots);
 const ROWS = opts.rows.split(',').filter(Boolean).map(Number);
 const HUGE = Number(opts.huge);
 const WAITS = Number(opts.waits);
+// Rounds of a click and, at once, diff=true on each table page (Tabwright).
+const DIFF_AFTER_CLICK = Number(opts['diff-after-click']);
+const THINK_MS = 300;
 // How long after a wait starts the text it waits for shows, and how many
 // such waits are timed.
 const LATE_TEXT_MS = 500;
@@ -307,7 +312,26 @@ function rowRef(text, pattern) {
   return line ? pattern.exec(line)?.[1] : undefined;
 }
 
-async function tabwrightChanges(client, browserId, text) {
+// The calls on @browserId that the app's timeline recorded, oldest first:
+// their time in the app, without HTTP and the SDK client, and when the
+// picture after each action was asked for. Its lines are written once each
+// call's pictures are in.
+async function timelineSteps(dirs, browserId) {
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const files = fs.readdirSync(dirs.data, { recursive: true })
+    .filter((name) => name.endsWith('.jsonl') && path.basename(path.dirname(name)) === 'timeline');
+  const steps = files.flatMap((name) => fs.readFileSync(path.join(dirs.data, name), 'utf8').split('\n')
+    .filter(Boolean).map((line) => JSON.parse(line)));
+  return steps.filter((s) => s.browserId === browserId).sort((a, b) => a.seq - b.seq);
+}
+
+// When a timeline step's call ended, in milliseconds, to the microsecond.
+function stepEnd(step) {
+  const fraction = /\.(\d+)/.exec(step.time);
+  return Date.parse(step.time.replace(/\.\d+/, '')) + (fraction ? Number(`0.${fraction[1]}`) * 1000 : 0) + step.durationMs;
+}
+
+async function tabwrightChanges(client, browserId, text, dirs) {
   const ref = rowRef(text, / (@e\d+)/);
   const out = { afterClick: [], diffUnchanged: [], diffAfterClick: [], diffChars: 0 };
   const snap = (extra) => call(client, 'browser_snapshot', { browserId, maxChars: 1000000, ...extra });
@@ -319,6 +343,34 @@ async function tabwrightChanges(client, browserId, text) {
     const { ms, value } = await time(() => snap({ diff: true }));
     out.diffAfterClick.push(ms);
     out.diffChars = resultText(value).length;
+  }
+  // An agent that reads what its click changed in the same turn, as agent
+  // programs do: the diff is sent as soon as the click has answered. In
+  // turn with it, one that thinks first: the diff sent THINK_MS later,
+  // when nothing the click started is left.
+  out.clickThenDiff = [];
+  out.diffAtOnce = [];
+  out.diffAfterThinking = [];
+  for (let i = 0; i < DIFF_AFTER_CLICK; i++) {
+    out.clickThenDiff.push((await time(() => call(client, 'browser_click', { browserId, ref }))).ms);
+    out.diffAtOnce.push((await time(() => snap({ diff: true }))).ms);
+    await call(client, 'browser_click', { browserId, ref });
+    await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    out.diffAfterThinking.push((await time(() => snap({ diff: true }))).ms);
+  }
+  if (DIFF_AFTER_CLICK > 0) {
+    const steps = await timelineSteps(dirs, browserId);
+    const diffs = steps.filter((s) => s.tool === 'browser_snapshot' && s.arguments?.diff === true).slice(-2 * DIFF_AFTER_CLICK);
+    out.diffAtOnceInApp = diffs.filter((_, i) => i % 2 === 0).map((s) => s.durationMs);
+    out.diffAfterThinkingInApp = diffs.filter((_, i) => i % 2 === 1).map((s) => s.durationMs);
+    // Whether the click's picture after was asked of WebKit once the diff
+    // sent at once had answered (an app that records afterMs).
+    const clicks = diffs.filter((_, i) => i % 2 === 0)
+      .map((d) => [steps.find((s) => s.seq === d.seq - 1 && s.tool === 'browser_click'), d])
+      .filter(([c]) => c?.afterMs !== undefined);
+    out.pictureAfterDiff = clicks.length > 0
+      ? `${clicks.filter(([c, d]) => c.afterMs >= stepEnd(d) - stepEnd(c)).length} of ${clicks.length}`
+      : '—';
   }
   return out;
 }
@@ -388,7 +440,7 @@ async function main() {
   cleanups.push(() => fixtures.close());
   const pageUrl = fixtures.url('/one.html');
   const clickUrl = await startClickPageServer();
-  const results = { calls: CALLS, tabs: TABS, clicks: CLICKS, snapshots: SNAPSHOTS, waits: WAITS, huge: HUGE, tabwright: {}, playwright: {} };
+  const results = { load: [os.loadavg()], calls: CALLS, tabs: TABS, clicks: CLICKS, snapshots: SNAPSHOTS, waits: WAITS, huge: HUGE, tabwright: {}, playwright: {} };
 
   if (RUN_TW) {
     log('starting Tabwright');
@@ -448,7 +500,7 @@ async function main() {
           async (n) => (await call(tw.client, 'browser_new_tab', { url: fixtures.url(`/table?rows=${n}`) })).structuredContent.browserId,
           (browserId) => tabwrightSnapshot(tw.client, browserId),
           (browserId) => call(tw.client, 'browser_close_tab', { browserId }),
-          (browserId, text) => tabwrightChanges(tw.client, browserId, text));
+          (browserId, text) => tabwrightChanges(tw.client, browserId, text, tw.app.dirs));
       }
     } else {
       log('Tabwright has no browser_snapshot yet: snapshot rows skipped');
@@ -510,6 +562,7 @@ async function main() {
     log('playwright: stdio server exit done');
   }
 
+  results.load.push(os.loadavg());
   printTable(results);
   if (opts.json)
     fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));
@@ -557,6 +610,20 @@ function printTable(results) {
     rows.push([`diff=true ${n} rows after a click changing one row, median`, after(a, 'diffAfterClick'), '—']);
     const share = a?.changes?.diffChars && a?.chars ? ` (${(100 * a.changes.diffChars / a.chars).toFixed(2)} % of full)` : '';
     rows.push([`diff=true ${n} rows after a click, characters`, a?.changes?.diffChars ? a.changes.diffChars.toLocaleString('en') + share : '—', '—']);
+    if (DIFF_AFTER_CLICK > 0) {
+      const spread = (key) => {
+        const samples = a?.changes?.[key];
+        if (a?.changes?.error || !samples?.length)
+          return a?.changes?.error ?? '—';
+        return [0.5, 0.25, 0].map((p) => percentile(samples, p).toFixed(1)).join(' / ') + ' ms';
+      };
+      rows.push([`click on ${n} rows, median (N=${DIFF_AFTER_CLICK})`, after(a, 'clickThenDiff'), '—']);
+      rows.push([`  then diff=true at once: median / first quartile / best`, spread('diffAtOnce'), '—']);
+      rows.push([`  then diff=true ${THINK_MS} ms later: median / first quartile / best`, spread('diffAfterThinking'), '—']);
+      rows.push([`  the same in the app (its timeline): at once`, spread('diffAtOnceInApp'), '—']);
+      rows.push([`  the same in the app (its timeline): ${THINK_MS} ms later`, spread('diffAfterThinkingInApp'), '—']);
+      rows.push([`  the click's picture after asked for once the diff at once answered`, a?.changes?.pictureAfterDiff ?? '—', '—']);
+    }
   }
 
   printComparison('Tabwright vs Playwright MCP', rows);
@@ -565,6 +632,8 @@ function printTable(results) {
   console.log('Raw HTTP: one keep-alive connection, JSON-RPC without the SDK (Playwright MCP runs over stdio here).');
   console.log('Wait: Tabwright browser_wait {text}; Playwright browser_wait_for {text}.');
   console.log('Stdio exit: tabwright-mcp connected to the app, and Playwright MCP, after the SDK closes their input.');
+  const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(`Load average (1, 5, 15 min) at the start: ${load(results.load[0])}; at the end: ${load(results.load[1])}.`);
 }
 
 await runBench(main, cleanups);

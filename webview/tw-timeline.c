@@ -43,11 +43,12 @@ static const char * const reading_tools[] = {
 
 /* The picture after an acting call is taken once the tab has had no call
  * for this long. Calls an agent sends back to back (an action, then a
- * read) arrive within a few milliseconds of the reply before them, so the
- * read does not wait for the picture; an agent that thinks between two
- * calls takes far longer than this and the painting together, so its next
- * call never meets it. */
-#define AFTER_QUIET_MS 50
+ * read) arrive a few milliseconds after the reply before them, some tens
+ * on a loaded machine, so the read does not wait for the picture; a model
+ * that thinks between two calls takes several hundred at the least, more
+ * than this and the painting (10–30 ms) together, so its next call never
+ * meets it. */
+#define AFTER_QUIET_MS 100
 /* However many reads follow, the picture after is taken this long after
  * its call ended at the latest. */
 #define AFTER_BOUND_MS 1000
