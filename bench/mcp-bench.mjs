@@ -12,7 +12,8 @@
 //
 //   bench/run [--calls 200] [--tabs 20] [--clicks 50] [--snapshots 5]
 //             [--rows 20,500,3000] [--huge 200000] [--waits 20]
-//             [--diff-after-click 0] [--only tabwright|playwright] [--json FILE]
+//             [--diff-after-click 0] [--row-changes 0]
+//             [--only tabwright|playwright] [--json FILE]
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -42,6 +43,7 @@ const { values: opts } = parseArgs({
     huge: { type: 'string', default: '200000' },
     waits: { type: 'string', default: '20' },
     'diff-after-click': { type: 'string', default: '0' },
+    'row-changes': { type: 'string', default: '0' },
     only: { type: 'string' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     json: { type: 'string' },
@@ -50,7 +52,7 @@ const { values: opts } = parseArgs({
 });
 
 if (opts.help) {
-  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 17).join('\n').replaceAll('// ', ''));
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(2, 16).join('\n').replaceAll('// ', ''));
   process.exit(0);
 }
 
@@ -65,6 +67,9 @@ const WAITS = Number(opts.waits);
 // Rounds of a click and, at once, diff=true on each table page (Tabwright).
 const DIFF_AFTER_CLICK = Number(opts['diff-after-click']);
 const THINK_MS = 300;
+// Rounds of a row added by script then diff=true, and of that row removed
+// then diff=true, on each table page (Tabwright).
+const ROW_CHANGES = Number(opts['row-changes']);
 // How long after a wait starts the text it waits for shows, and how many
 // such waits are timed.
 const LATE_TEXT_MS = 500;
@@ -358,6 +363,33 @@ async function tabwrightChanges(client, browserId, text, dirs) {
     await new Promise((resolve) => setTimeout(resolve, THINK_MS));
     out.diffAfterThinking.push((await time(() => snap({ diff: true }))).ms);
   }
+  // Rows that come and go, as an agent adding or deleting an item makes
+  // them: a row inserted by script near the top, then diff=true; the same
+  // row removed, then diff=true. The page ends as it was.
+  out.diffAfterAdd = [];
+  out.diffAfterRemove = [];
+  out.addChars = 0;
+  for (let i = 0; i < ROW_CHANGES; i++) {
+    await call(client, 'browser_evaluate', {
+      browserId,
+      function: `() => { const body = document.querySelector('tbody');
+        const row = body.rows[Math.floor(body.rows.length / 2)].cloneNode(true);
+        row.querySelector('a').textContent = 'Added item ${i}';
+        body.insertBefore(row, body.rows[Math.min(10, body.rows.length - 1)]);
+        return body.rows.length; }`,
+    });
+    const added = await time(() => snap({ diff: true }));
+    if (!resultText(added.value).includes(`Added item ${i}`))
+      throw new Error(`the diff after adding a row does not show it: ${resultText(added.value).slice(0, 300)}`);
+    out.diffAfterAdd.push(added.ms);
+    out.addChars = resultText(added.value).length;
+    await call(client, 'browser_evaluate', {
+      browserId,
+      function: `() => { const body = document.querySelector('tbody');
+        body.rows[Math.min(10, body.rows.length - 2)].remove(); return body.rows.length; }`,
+    });
+    out.diffAfterRemove.push((await time(() => snap({ diff: true }))).ms);
+  }
   if (DIFF_AFTER_CLICK > 0) {
     const steps = await timelineSteps(dirs, browserId);
     const diffs = steps.filter((s) => s.tool === 'browser_snapshot' && s.arguments?.diff === true).slice(-2 * DIFF_AFTER_CLICK);
@@ -610,6 +642,11 @@ function printTable(results) {
     rows.push([`diff=true ${n} rows after a click changing one row, median`, after(a, 'diffAfterClick'), '—']);
     const share = a?.changes?.diffChars && a?.chars ? ` (${(100 * a.changes.diffChars / a.chars).toFixed(2)} % of full)` : '';
     rows.push([`diff=true ${n} rows after a click, characters`, a?.changes?.diffChars ? a.changes.diffChars.toLocaleString('en') + share : '—', '—']);
+    if (ROW_CHANGES > 0) {
+      rows.push([`diff=true ${n} rows after a row is added, median (N=${ROW_CHANGES})`, after(a, 'diffAfterAdd'), '—']);
+      rows.push([`diff=true ${n} rows after a row is removed, median`, after(a, 'diffAfterRemove'), '—']);
+      rows.push([`diff=true ${n} rows after a row is added, characters`, a?.changes?.addChars ? a.changes.addChars.toLocaleString('en') : '—', '—']);
+    }
     if (DIFF_AFTER_CLICK > 0) {
       const spread = (key) => {
         const samples = a?.changes?.[key];
