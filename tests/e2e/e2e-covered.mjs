@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callError, callOk, evaluateIn, refIn, snapshotIn } from './lib/mcp.mjs';
+import { callError, callOk, evaluateIn, openTab, refIn, snapshotIn } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -28,9 +28,8 @@ const evaluate = (browserId, fn) => evaluateIn(session.client, browserId, fn);
 // A fixture in a background tab: the first tab opened stays on screen.
 async function openPage(page) {
   if (onScreen === null)
-    onScreen = (await callOk(session.client, 'browser_new_tab', { url: session.fixtures.url('/page?title=On%20screen') })).data.browserId;
-  const { data } = await callOk(session.client, 'browser_new_tab', { url: session.fixtures.url(`/covered/${page}`) });
-  return data.browserId;
+    onScreen = await openTab(session.client, session.fixtures.url('/page?title=On%20screen'));
+  return openTab(session.client, session.fixtures.url(`/covered/${page}`));
 }
 
 const click = (browserId, ref) => callOk(session.client, 'browser_click', { browserId, ref });

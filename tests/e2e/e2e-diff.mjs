@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { callOk, refIn, snapshotIn } from './lib/mcp.mjs';
+import { callOk, openTab, refIn, snapshotIn } from './lib/mcp.mjs';
 import { useSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -16,10 +16,7 @@ const options = requirementOptions();
 
 const session = useSession(options, { clientName: 'tabwright-e2e-diff' });
 
-async function openPage() {
-  const { data } = await callOk(session.client, 'browser_new_tab', { url: session.fixtures.url('/diff.html') });
-  return data.browserId;
-}
+const openPage = () => openTab(session.client, session.fixtures.url('/diff.html'));
 
 const snapshot = (browserId, extra) => snapshotIn(session.client, browserId, extra);
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, evaluateIn, refIn, snapshotIn } from './lib/mcp.mjs';
+import { callOk, evaluateIn, openTab, refIn, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -24,10 +24,7 @@ const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 const snapshot = (browserId) => snapshotIn(client, browserId);
 
 // A tab behind the one on screen, on the fixture.
-async function openBehind() {
-  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url('/focus/trap.html') });
-  return data.browserId;
-}
+const openBehind = () => openTab(client, fixtures.url('/focus/trap.html'));
 
 before(async () => {
   if (options.skip)

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { callOk, connectClient, evaluateIn, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
+import { callOk, connectClient, evaluateIn, openTab, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { makeAppDirs, requirementOptions, startTabwright } from './lib/tabwright.mjs';
 import { expectEvent } from './lib/wait.mjs';
@@ -137,10 +137,7 @@ test('an alert a timer opens between two calls is reported by the next call and 
 
 const snapshot = (browserId) => snapshotIn(client, browserId);
 
-async function openBehind(page) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url(`/live/${page}`) });
-  return data.browserId;
-}
+const openBehind = (page) => openTab(client, fixtures.url(`/live/${page}`));
 
 test('an infinite list in a background tab loads more when the agent scrolls to its end', options, async () => {
   const id = await openBehind('infinite.html');

@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { callOk, evaluateIn, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
+import { callOk, evaluateIn, openTab, refIn, resultText, snapshotIn } from './lib/mcp.mjs';
 import { startSession } from './lib/session.mjs';
 import { requirementOptions } from './lib/tabwright.mjs';
 
@@ -29,10 +29,7 @@ const snapshot = (browserId) => snapshotIn(client, browserId);
 const evaluate = (browserId, fn) => evaluateIn(client, browserId, fn);
 
 // A fixture in a background tab: the first tab opened stays on screen.
-async function openPage(page) {
-  const { data } = await callOk(client, 'browser_new_tab', { url: fixtures.url(`/live/${page}`) });
-  return data.browserId;
-}
+const openPage = (page) => openTab(client, fixtures.url(`/live/${page}`));
 
 before(async () => {
   if (options.skip)

@@ -14,11 +14,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { shellQuote } from './lib/agents.mjs';
+import { shellQuote, waitFor as waitForApp } from './lib/agents.mjs';
 import { startFixtureServer } from './lib/fixture-server.mjs';
 import { callOk, connectClient } from './lib/mcp.mjs';
 import { requirementOptions, run, startTabwright, makeAppDirs } from './lib/tabwright.mjs';
-import { waitUntil } from './lib/wait.mjs';
 
 const options = requirementOptions();
 const WAIT_MS = 60000;
@@ -69,7 +68,7 @@ function descendants(root) {
 }
 
 function waitFor(what, check, app) {
-  return waitUntil(what, check, { timeoutMs: WAIT_MS, detail: () => `Tabwright said:\n${app.log()}` });
+  return waitForApp(what, check, app, WAIT_MS);
 }
 
 function readPid(file) {
