@@ -571,23 +571,18 @@ take_after (TwTimeline *self,
                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, after_taken_cb, step);
 }
 
+/* The quiet time or the bound ran out, whichever fired: the picture after
+ * is taken now. */
 static gboolean
 after_due_cb (gpointer user_data)
 {
   Step *step = user_data;
+  guint fired = g_source_get_id (g_main_current_source ());
 
-  step->after_source = 0;
-  take_after (step->timeline, step, NULL);
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-after_bound_cb (gpointer user_data)
-{
-  Step *step = user_data;
-
-  step->after_bound = 0;
+  if (step->after_source == fired)
+    step->after_source = 0;
+  if (step->after_bound == fired)
+    step->after_bound = 0;
   take_after (step->timeline, step, NULL);
 
   return G_SOURCE_REMOVE;
@@ -877,7 +872,7 @@ call_ended_cb (TwTimeline      *self,
         take_after (self, due, NULL);
       step->waiting++;
       after_quiet_from_now (step);
-      step->after_bound = g_timeout_add (AFTER_BOUND_MS, after_bound_cb, step);
+      step->after_bound = g_timeout_add (AFTER_BOUND_MS, after_due_cb, step);
       g_hash_table_replace (self->after_due, g_strdup (browser_id), step);
     }
 
