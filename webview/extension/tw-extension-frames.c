@@ -49,18 +49,13 @@ typedef struct
 } PageFrames;
 
 static void
-page_frames_clear (PageFrames *pf)
+page_frames_free (PageFrames *pf)
 {
   g_clear_pointer (&pf->known, g_hash_table_unref);
   g_clear_pointer (&pf->numbers, g_hash_table_unref);
   g_clear_pointer (&pf->frames, g_hash_table_unref);
   g_weak_ref_clear (&pf->main);
-}
-
-static void
-page_frames_unref (gpointer data)
-{
-  g_rc_box_release_full (data, (GDestroyNotify) page_frames_clear);
+  g_free (pf);
 }
 
 static PageFrames *
@@ -70,14 +65,15 @@ page_frames_get (WebKitWebPage *page)
 
   if (pf == NULL)
     {
-      pf = g_rc_box_new0 (PageFrames);
+      pf = g_new0 (PageFrames, 1);
       pf->known = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                          (GDestroyNotify) tw_extension_weak_ref_free);
       pf->numbers = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       pf->frames = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) tw_extension_weak_ref_free);
       g_weak_ref_init (&pf->main, NULL);
       pf->next = 1;
-      g_object_set_data_full (G_OBJECT (page), "tw-page-frames", pf, page_frames_unref);
+      g_object_set_data_full (G_OBJECT (page), "tw-page-frames", pf,
+                              (GDestroyNotify) page_frames_free);
     }
 
   return pf;
