@@ -121,3 +121,50 @@ _tw_timeline_prune (const char *dir,
         total -= file->size;
     }
 }
+
+/* Writes @step's line to its session's file, after its pictures. */
+void
+_tw_timeline_write_line (Step *step)
+{
+  g_autofree char *images_dir = g_build_filename (step->dir, "images", NULL);
+  g_autoptr(JsonNode) node = json_from_string (step->line_fields, NULL);
+  g_autofree char *line = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  JsonObject *object = json_node_get_object (node);
+  GdkTexture *pictures[2] = { step->before, step->after };
+  const char *names[2] = { "before", "after" };
+
+  g_mkdir_with_parents (images_dir, 0700);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *file_name = NULL;
+      g_autofree char *path = NULL;
+
+      if (pictures[i] == NULL)
+        continue;
+      file_name = g_strdup_printf ("%s-%s.jpg", step->image_prefix, names[i]);
+      path = g_build_filename (images_dir, file_name, NULL);
+      if (_tw_timeline_write_image (pictures[i], path) > 0)
+        {
+          g_autofree char *relative = g_build_filename ("images", file_name, NULL);
+
+          json_object_set_string_member (object, names[i], relative);
+        }
+    }
+
+  line = json_to_string (node, FALSE);
+  file = g_file_new_for_path (step->session_path);
+  out = g_file_append_to (file, G_FILE_CREATE_PRIVATE, NULL, NULL);
+  if (out != NULL)
+    {
+      g_output_stream_printf (G_OUTPUT_STREAM (out), NULL, NULL, NULL, "%s\n", line);
+      g_output_stream_close (G_OUTPUT_STREAM (out), NULL, NULL);
+    }
+
+  _tw_timeline_prune (step->dir, step->max_bytes, step->session_path);
+
+  /* The pictures are no longer needed. */
+  g_clear_object (&step->before);
+  g_clear_object (&step->after);
+}

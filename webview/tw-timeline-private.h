@@ -75,6 +75,17 @@ void  _tw_timeline_prune       (const char *dir,
                                 guint64     max_bytes,
                                 const char *keep);
 
+/* Writes @step's line to its session's file, after its pictures; keeps
+ * the folder within its limits. */
+void  _tw_timeline_write_line  (Step       *step);
+
+/* tw-timeline-line.c: @step's text and outcome from the result of its
+ * call, and its line, without the pictures, as JSON. */
+void  _tw_timeline_line_take_result (Step     *step,
+                                     JsonNode *result);
+char *_tw_timeline_line_build  (TwBrowser  *browser,
+                                Step       *step);
+
 /* tw-timeline-action.c: the line's "action" member, where the overlay drew
  * the pointer and the highlight of @step's action. */
 void  _tw_timeline_add_action  (TwBrowser   *browser,

@@ -4,18 +4,10 @@
 #include "tw-timeline.h"
 #include "tw-timeline-private.h"
 
-#include "tw-agent-marks.h"
 #include "tw-browser-private.h"
-#include "tw-error.h"
 #include "tw-json.h"
 #include "tw-tab-action.h"
 
-#include <glib/gstdio.h>
-#include <string.h>
-
-/* How much of a result's text a line keeps. */
-#define RESULT_MAX_CHARS 2000
-#define ARGUMENTS_MAX_CHARS 4000
 /* A tab's last picture after a call stands for its picture before the next
  * call within this long: one picture per action instead of two. */
 #define REUSE_AFTER_US (2 * G_USEC_PER_SEC)
@@ -211,90 +203,13 @@ write_step (gpointer data,
             gpointer user_data)
 {
   Step *step = data;
-  g_autofree char *images_dir = g_build_filename (step->dir, "images", NULL);
-  g_autoptr(JsonNode) node = json_from_string (step->line_fields, NULL);
-  g_autofree char *line = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) out = NULL;
-  JsonObject *object = json_node_get_object (node);
-  GdkTexture *pictures[2] = { step->before, step->after };
-  const char *names[2] = { "before", "after" };
 
-  g_mkdir_with_parents (images_dir, 0700);
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autofree char *file_name = NULL;
-      g_autofree char *path = NULL;
-
-      if (pictures[i] == NULL)
-        continue;
-      file_name = g_strdup_printf ("%s-%s.jpg", step->image_prefix, names[i]);
-      path = g_build_filename (images_dir, file_name, NULL);
-      if (_tw_timeline_write_image (pictures[i], path) > 0)
-        {
-          g_autofree char *relative = g_build_filename ("images", file_name, NULL);
-
-          json_object_set_string_member (object, names[i], relative);
-        }
-    }
-
-  line = json_to_string (node, FALSE);
-  file = g_file_new_for_path (step->session_path);
-  out = g_file_append_to (file, G_FILE_CREATE_PRIVATE, NULL, NULL);
-  if (out != NULL)
-    {
-      g_output_stream_printf (G_OUTPUT_STREAM (out), NULL, NULL, NULL, "%s\n", line);
-      g_output_stream_close (G_OUTPUT_STREAM (out), NULL, NULL);
-    }
-
-  _tw_timeline_prune (step->dir, step->max_bytes, step->session_path);
-
-  /* The pictures are no longer needed; the step goes back to the main
-   * thread, which owns the timeline. */
-  g_clear_object (&step->before);
-  g_clear_object (&step->after);
+  _tw_timeline_write_line (step);
+  /* The step goes back to the main thread, which owns the timeline. */
   g_idle_add_full (G_PRIORITY_DEFAULT, step_written_cb, step, NULL);
 }
 
 /* The main thread */
-
-/* The text a call's result carried, cut to a readable length. */
-static char *
-result_text (JsonNode *result)
-{
-  JsonObject *object = result != NULL && JSON_NODE_HOLDS_OBJECT (result)
-                       ? json_node_get_object (result) : NULL;
-  JsonArray *content = tw_json_get_array (object, "content");
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; content != NULL && i < json_array_get_length (content); i++)
-    {
-      JsonNode *item = json_array_get_element (content, i);
-      JsonObject *block = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
-      const char *type = tw_json_get_string (block, "type", NULL);
-
-      if (g_strcmp0 (type, "text") == 0)
-        {
-          if (text->len > 0)
-            g_string_append_c (text, '\n');
-          g_string_append (text, tw_json_get_string (block, "text", ""));
-        }
-      else if (type != NULL)
-        {
-          g_string_append_printf (text, "%s[%s]", text->len > 0 ? "\n" : "", type);
-        }
-    }
-
-  if (text->len > RESULT_MAX_CHARS)
-    {
-      const char *end = g_utf8_find_prev_char (text->str, text->str + RESULT_MAX_CHARS);
-
-      g_string_truncate (text, end != NULL ? (gsize) (end - text->str) : 0);
-      g_string_append (text, "…");
-    }
-
-  return g_string_free (text, FALSE);
-}
 
 
 static void
@@ -302,101 +217,10 @@ finish_step (Step *step)
 {
   TwTimeline *self = step->timeline;
   TwActivityEntry *entry = step->entry;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *time = g_date_time_format_iso8601 (tw_activity_entry_get_time (entry));
-  g_autoptr(JsonNode) arguments = NULL;
-  g_autofree char *arguments_text = NULL;
 
   g_hash_table_steal (self->steps, step->entry);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "seq");
-  json_builder_add_int_value (builder, step->seq);
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_string_value (builder, time);
-  json_builder_set_member_name (builder, "agentId");
-  json_builder_add_string_value (builder, tw_activity_entry_get_agent_id (entry));
-  json_builder_set_member_name (builder, "agentName");
-  json_builder_add_string_value (builder, tw_activity_entry_get_agent_name (entry));
-  json_builder_set_member_name (builder, "tool");
-  json_builder_add_string_value (builder, tw_activity_entry_get_tool (entry));
-  json_builder_set_member_name (builder, "browserId");
-  json_builder_add_string_value (builder, tw_activity_entry_get_browser_id (entry));
-  json_builder_set_member_name (builder, "arguments");
-  arguments = json_node_init_object (json_node_alloc (), step->arguments);
-  arguments_text = json_to_string (arguments, FALSE);
-  if (strlen (arguments_text) <= ARGUMENTS_MAX_CHARS)
-    {
-      json_builder_add_value (builder, g_steal_pointer (&arguments));
-    }
-  else
-    {
-      /* A long script or text: its beginning, as text, keeps the line
-       * small. */
-      const char *end = g_utf8_find_prev_char (arguments_text, arguments_text + ARGUMENTS_MAX_CHARS);
-      g_autofree char *clipped = g_strndup (arguments_text, end != NULL ? end - arguments_text : 0);
-      g_autofree char *shown = g_strconcat (clipped, "…", NULL);
-
-      json_builder_add_string_value (builder, shown);
-    }
-  json_builder_set_member_name (builder, "durationMs");
-  json_builder_add_double_value (builder, tw_activity_entry_get_duration_ms (entry));
-  json_builder_set_member_name (builder, "ok");
-  json_builder_add_boolean_value (builder,
-                                  tw_activity_entry_get_state (entry) == TW_ACTIVITY_SUCCEEDED);
-  if (tw_activity_entry_get_error_code (entry) != NULL)
-    {
-      json_builder_set_member_name (builder, "error");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "code");
-      json_builder_add_string_value (builder, tw_activity_entry_get_error_code (entry));
-      json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, tw_activity_entry_get_error_message (entry));
-      json_builder_end_object (builder);
-    }
-  if (tw_activity_entry_get_target_role (entry) != NULL || tw_activity_entry_get_ref (entry) != NULL)
-    {
-      json_builder_set_member_name (builder, "element");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "ref");
-      json_builder_add_string_value (builder, tw_activity_entry_get_ref (entry));
-      json_builder_set_member_name (builder, "role");
-      json_builder_add_string_value (builder, tw_activity_entry_get_target_role (entry));
-      json_builder_set_member_name (builder, "name");
-      json_builder_add_string_value (builder, tw_activity_entry_get_target_name (entry));
-      json_builder_end_object (builder);
-    }
-  if (step->fields != NULL)
-    {
-      json_builder_set_member_name (builder, "fields");
-      json_builder_add_value (builder, json_node_init_array (json_node_alloc (), step->fields));
-    }
-  /* Where the call left the tab: a replay checks it gets there too. */
-  if (step->outcome_url != NULL)
-    {
-      json_builder_set_member_name (builder, "outcome");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "url");
-      json_builder_add_string_value (builder, step->outcome_url);
-      json_builder_set_member_name (builder, "navigated");
-      json_builder_add_boolean_value (builder, step->navigated);
-      json_builder_end_object (builder);
-    }
-  /* How long after the call ended its picture after was taken: reading
-   * calls that followed at once came first. */
-  if (step->after_asked && step->ended_us > 0)
-    {
-      json_builder_set_member_name (builder, "afterMs");
-      json_builder_add_double_value (builder, (step->after_asked_us - step->ended_us) / 1000.0);
-    }
-  _tw_timeline_add_action (self->browser, step, builder);
-  json_builder_set_member_name (builder, "result");
-  json_builder_add_string_value (builder, step->result_text);
-  json_builder_end_object (builder);
-
-  node = json_builder_get_root (builder);
-  step->line_fields = json_to_string (node, FALSE);
+  step->line_fields = _tw_timeline_line_build (self->browser, step);
   step->session_path = tw_timeline_dup_session_path (self, tw_activity_entry_get_agent_id (entry));
   step->image_prefix = g_strdup_printf ("%s-%06" G_GUINT64_FORMAT, self->run_id, step->seq);
   step->max_bytes = self->max_bytes;
@@ -824,36 +648,7 @@ call_ended_cb (TwTimeline      *self,
         after_quiet_from_now (due);
     }
 
-  step->result_text = result_text (result);
-  if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
-    {
-      JsonObject *structured = tw_json_get_object (json_node_get_object (result),
-                                                   "structuredContent");
-
-      JsonArray *fields = tw_json_get_array (structured, "fields");
-
-      step->outcome_url = g_strdup (tw_json_get_string (structured, "url", NULL));
-      step->navigated = tw_json_get_boolean (structured, "navigated", FALSE);
-      /* A form filled in one call: each field by role and name, so that a
-       * replay finds them again. */
-      if (fields != NULL && g_strcmp0 (tw_activity_entry_get_tool (entry), "browser_fill_form") == 0)
-        {
-          step->fields = json_array_new ();
-          for (guint i = 0; i < json_array_get_length (fields); i++)
-            {
-              JsonNode *node = json_array_get_element (fields, i);
-              JsonObject *field = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-              JsonObject *element = json_object_new ();
-
-              if (tw_json_get_string (field, "role", NULL) != NULL)
-                {
-                  json_object_set_string_member (element, "role", tw_json_get_string (field, "role", NULL));
-                  json_object_set_string_member (element, "name", tw_json_get_string (field, "name", ""));
-                }
-              json_array_add_object_element (step->fields, element);
-            }
-        }
-    }
+  _tw_timeline_line_take_result (step, result);
 
   /* A tab that was opened by the call is known only now. */
   view = is_acting (tw_activity_entry_get_tool (entry))
