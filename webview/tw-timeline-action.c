@@ -18,42 +18,39 @@ tenths (double value)
 
 /* @member: an object of @n numbers named by @names, each to a tenth. */
 static void
-add_numbers (JsonBuilder        *builder,
+add_numbers (JsonObject         *object,
              const char         *member,
              const char * const *names,
              const double       *values,
              guint               n)
 {
-  json_builder_set_member_name (builder, member);
-  json_builder_begin_object (builder);
+  JsonObject *numbers = json_object_new ();
+
   for (guint i = 0; i < n; i++)
-    {
-      json_builder_set_member_name (builder, names[i]);
-      json_builder_add_double_value (builder, tenths (values[i]));
-    }
-  json_builder_end_object (builder);
+    json_object_set_double_member (numbers, names[i], tenths (values[i]));
+  json_object_set_object_member (object, member, numbers);
 }
 
 static void
-add_point (JsonBuilder            *builder,
+add_point (JsonObject             *object,
            const char             *member,
            const graphene_point_t *point)
 {
   static const char * const names[] = { "x", "y" };
   const double values[] = { point->x, point->y };
 
-  add_numbers (builder, member, names, values, G_N_ELEMENTS (names));
+  add_numbers (object, member, names, values, G_N_ELEMENTS (names));
 }
 
 static void
-add_rect (JsonBuilder           *builder,
+add_rect (JsonObject            *object,
           const char            *member,
           const graphene_rect_t *rect)
 {
   static const char * const names[] = { "x", "y", "width", "height" };
   const double values[] = { rect->origin.x, rect->origin.y, rect->size.width, rect->size.height };
 
-  add_numbers (builder, member, names, values, G_N_ELEMENTS (names));
+  add_numbers (object, member, names, values, G_N_ELEMENTS (names));
 }
 
 /* Where the overlay drew the pointer and the highlight of the call's
@@ -64,7 +61,7 @@ add_rect (JsonBuilder           *builder,
 void
 _tw_timeline_add_action (TwBrowser   *browser,
                          Step        *step,
-                         JsonBuilder *builder)
+                         JsonObject  *line)
 {
   GdkTexture *picture = step->after != NULL ? step->after : step->before;
   const char *agent_id = tw_activity_entry_get_agent_id (step->entry);
@@ -75,6 +72,7 @@ _tw_timeline_add_action (TwBrowser   *browser,
   graphene_point_t pointer;
   graphene_point_t shifted;
   graphene_rect_t rect;
+  JsonObject *action;
 
   if ((!step->has_point && !step->has_rect) || step->view_width <= 0)
     return;
@@ -92,46 +90,40 @@ _tw_timeline_add_action (TwBrowser   *browser,
   else
     graphene_rect_get_center (&step->rect, &pointer);
 
-  json_builder_set_member_name (builder, "action");
-  json_builder_begin_object (builder);
+  action = json_object_new ();
+  json_object_set_object_member (line, "action", action);
   graphene_point_init (&shifted, pointer.x * scale, pointer.y * scale);
-  add_point (builder, "pointer", &shifted);
+  add_point (action, "pointer", &shifted);
   if (step->has_rect)
     {
       graphene_rect_scale (&step->rect, scale, scale, &rect);
-      add_rect (builder, "highlight", &rect);
+      add_rect (action, "highlight", &rect);
     }
   if (step->has_drop)
     {
       graphene_rect_scale (&step->drop_rect, scale, scale, &rect);
-      add_rect (builder, "drop", &rect);
+      add_rect (action, "drop", &rect);
     }
   if (step->has_rect && step->has_start_rect &&
       !graphene_point_equal (&step->rect.origin, &step->start_rect.origin))
     {
+      JsonObject *before = json_object_new ();
+
       /* The element moved under the pointer: both by as much. */
-      json_builder_set_member_name (builder, "before");
-      json_builder_begin_object (builder);
+      json_object_set_object_member (action, "before", before);
       graphene_point_init (&shifted,
                            (pointer.x - step->rect.origin.x + step->start_rect.origin.x) * scale,
                            (pointer.y - step->rect.origin.y + step->start_rect.origin.y) * scale);
-      add_point (builder, "pointer", &shifted);
+      add_point (before, "pointer", &shifted);
       graphene_rect_scale (&step->start_rect, scale, scale, &rect);
-      add_rect (builder, "highlight", &rect);
-      json_builder_end_object (builder);
+      add_rect (before, "highlight", &rect);
     }
   if (browser != NULL && agent_id != NULL &&
       tw_browser_get_agent_mark (browser, agent_id, &colour, &mark))
     {
-      json_builder_set_member_name (builder, "colour");
-      json_builder_add_int_value (builder, colour);
-      json_builder_set_member_name (builder, "rgb");
-      json_builder_add_string_value (builder, tw_agent_marks_get_colour_hex (colour));
+      json_object_set_int_member (action, "colour", colour);
+      json_object_set_string_member (action, "rgb", tw_agent_marks_get_colour_hex (colour));
       if (mark != NULL)
-        {
-          json_builder_set_member_name (builder, "mark");
-          json_builder_add_string_value (builder, mark);
-        }
+        json_object_set_string_member (action, "mark", mark);
     }
-  json_builder_end_object (builder);
 }

@@ -92,31 +92,21 @@ _tw_timeline_line_build (TwBrowser *browser,
                          Step      *step)
 {
   TwActivityEntry *entry = step->entry;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonObject) line = json_object_new ();
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *time = g_date_time_format_iso8601 (tw_activity_entry_get_time (entry));
-  g_autoptr(JsonNode) arguments = NULL;
-  g_autofree char *arguments_text = NULL;
+  g_autoptr(JsonNode) arguments = json_node_init_object (json_node_alloc (), step->arguments);
+  g_autofree char *arguments_text = json_to_string (arguments, FALSE);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "seq");
-  json_builder_add_int_value (builder, step->seq);
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_string_value (builder, time);
-  json_builder_set_member_name (builder, "agentId");
-  json_builder_add_string_value (builder, tw_activity_entry_get_agent_id (entry));
-  json_builder_set_member_name (builder, "agentName");
-  json_builder_add_string_value (builder, tw_activity_entry_get_agent_name (entry));
-  json_builder_set_member_name (builder, "tool");
-  json_builder_add_string_value (builder, tw_activity_entry_get_tool (entry));
-  json_builder_set_member_name (builder, "browserId");
-  json_builder_add_string_value (builder, tw_activity_entry_get_browser_id (entry));
-  json_builder_set_member_name (builder, "arguments");
-  arguments = json_node_init_object (json_node_alloc (), step->arguments);
-  arguments_text = json_to_string (arguments, FALSE);
+  json_object_set_int_member (line, "seq", step->seq);
+  json_object_set_string_member (line, "time", time);
+  json_object_set_string_member (line, "agentId", tw_activity_entry_get_agent_id (entry));
+  json_object_set_string_member (line, "agentName", tw_activity_entry_get_agent_name (entry));
+  json_object_set_string_member (line, "tool", tw_activity_entry_get_tool (entry));
+  json_object_set_string_member (line, "browserId", tw_activity_entry_get_browser_id (entry));
   if (strlen (arguments_text) <= ARGUMENTS_MAX_CHARS)
     {
-      json_builder_add_value (builder, g_steal_pointer (&arguments));
+      json_object_set_member (line, "arguments", g_steal_pointer (&arguments));
     }
   else
     {
@@ -126,65 +116,46 @@ _tw_timeline_line_build (TwBrowser *browser,
       g_autofree char *clipped = g_strndup (arguments_text, end != NULL ? end - arguments_text : 0);
       g_autofree char *shown = g_strconcat (clipped, "…", NULL);
 
-      json_builder_add_string_value (builder, shown);
+      json_object_set_string_member (line, "arguments", shown);
     }
-  json_builder_set_member_name (builder, "durationMs");
-  json_builder_add_double_value (builder, tw_activity_entry_get_duration_ms (entry));
-  json_builder_set_member_name (builder, "ok");
-  json_builder_add_boolean_value (builder,
-                                  tw_activity_entry_get_state (entry) == TW_ACTIVITY_SUCCEEDED);
+  json_object_set_double_member (line, "durationMs", tw_activity_entry_get_duration_ms (entry));
+  json_object_set_boolean_member (line, "ok", tw_activity_entry_get_state (entry) == TW_ACTIVITY_SUCCEEDED);
   if (tw_activity_entry_get_error_code (entry) != NULL)
     {
-      json_builder_set_member_name (builder, "error");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "code");
-      json_builder_add_string_value (builder, tw_activity_entry_get_error_code (entry));
-      json_builder_set_member_name (builder, "message");
-      json_builder_add_string_value (builder, tw_activity_entry_get_error_message (entry));
-      json_builder_end_object (builder);
+      JsonObject *error = json_object_new ();
+
+      json_object_set_string_member (error, "code", tw_activity_entry_get_error_code (entry));
+      json_object_set_string_member (error, "message", tw_activity_entry_get_error_message (entry));
+      json_object_set_object_member (line, "error", error);
     }
   if (tw_activity_entry_get_target_role (entry) != NULL || tw_activity_entry_get_ref (entry) != NULL)
     {
-      json_builder_set_member_name (builder, "element");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "ref");
-      json_builder_add_string_value (builder, tw_activity_entry_get_ref (entry));
-      json_builder_set_member_name (builder, "role");
-      json_builder_add_string_value (builder, tw_activity_entry_get_target_role (entry));
-      json_builder_set_member_name (builder, "name");
-      json_builder_add_string_value (builder, tw_activity_entry_get_target_name (entry));
-      json_builder_end_object (builder);
+      JsonObject *element = json_object_new ();
+
+      json_object_set_string_member (element, "ref", tw_activity_entry_get_ref (entry));
+      json_object_set_string_member (element, "role", tw_activity_entry_get_target_role (entry));
+      json_object_set_string_member (element, "name", tw_activity_entry_get_target_name (entry));
+      json_object_set_object_member (line, "element", element);
     }
   if (step->fields != NULL)
-    {
-      json_builder_set_member_name (builder, "fields");
-      json_builder_add_value (builder, json_node_init_array (json_node_alloc (), step->fields));
-    }
+    json_object_set_array_member (line, "fields", json_array_ref (step->fields));
   /* Where the call left the tab: a replay checks it gets there too. */
   if (step->outcome_url != NULL)
     {
-      json_builder_set_member_name (builder, "outcome");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "url");
-      json_builder_add_string_value (builder, step->outcome_url);
-      json_builder_set_member_name (builder, "navigated");
-      json_builder_add_boolean_value (builder, step->navigated);
-      json_builder_end_object (builder);
+      JsonObject *outcome = json_object_new ();
+
+      json_object_set_string_member (outcome, "url", step->outcome_url);
+      json_object_set_boolean_member (outcome, "navigated", step->navigated);
+      json_object_set_object_member (line, "outcome", outcome);
     }
   /* How long after the call ended its picture after was taken: reading
    * calls that followed at once came first. */
   if (step->after_asked && step->ended_us > 0)
-    {
-      json_builder_set_member_name (builder, "afterMs");
-      json_builder_add_double_value (builder, (step->after_asked_us - step->ended_us) / 1000.0);
-    }
-  _tw_timeline_add_action (browser, step, builder);
-  json_builder_set_member_name (builder, "result");
-  json_builder_add_string_value (builder, step->result_text);
-  json_builder_end_object (builder);
+    json_object_set_double_member (line, "afterMs", (step->after_asked_us - step->ended_us) / 1000.0);
+  _tw_timeline_add_action (browser, step, line);
+  json_object_set_string_member (line, "result", step->result_text);
 
-  node = json_builder_get_root (builder);
+  node = json_node_init_object (json_node_alloc (), line);
 
   return json_to_string (node, FALSE);
 }
-

@@ -90,6 +90,6 @@ char *_tw_timeline_line_build  (TwBrowser  *browser,
  * the pointer and the highlight of @step's action. */
 void  _tw_timeline_add_action  (TwBrowser   *browser,
                                 Step        *step,
-                                JsonBuilder *builder);
+                                JsonObject  *line);
 
 G_END_DECLS
