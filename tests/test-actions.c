@@ -73,6 +73,7 @@ typedef struct
   TwPageRuntime *runtime;
   GPtrArray     *dialogs;
   GPtrArray     *popups;
+  GPtrArray     *refs;
   char          *snapshot;
 } Page;
 
@@ -108,15 +109,15 @@ create_cb (WebKitWebView          *view,
 
 /* A page in a window, or in the background the way agents' tabs mostly
  * are: never shown, sized off screen by its TwViewFrame. */
-static Page *
-page_new_full (gboolean shown)
+static void
+page_init (Page     *page,
+           gboolean  shown)
 {
-  Page *page = g_new0 (Page, 1);
-
   page->view = tw_test_web_view_new (session);
   page->runtime = tw_page_runtime_new (page->view);
   page->dialogs = g_ptr_array_new_with_free_func (g_free);
   page->popups = g_ptr_array_new_with_free_func (g_free);
+  page->refs = g_ptr_array_new_with_free_func (g_free);
 
   g_signal_connect (page->view, "script-dialog", G_CALLBACK (script_dialog_cb), page);
   g_signal_connect (page->view, "create", G_CALLBACK (create_cb), page);
@@ -132,18 +133,10 @@ page_new_full (gboolean shown)
     {
       page->frame = g_object_ref_sink (tw_view_frame_new (page->view));
     }
-
-  return page;
-}
-
-static Page *
-page_new (void)
-{
-  return page_new_full (TRUE);
 }
 
 static void
-page_free (Page *page)
+page_clear (Page *page)
 {
   g_signal_handlers_disconnect_by_data (page->view, page);
   if (page->window != NULL)
@@ -152,12 +145,13 @@ page_free (Page *page)
   g_clear_object (&page->runtime);
   g_ptr_array_unref (page->dialogs);
   g_ptr_array_unref (page->popups);
+  g_ptr_array_unref (page->refs);
   g_free (page->snapshot);
-  g_free (page);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Page, page_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Page, page_clear)
 
+/* Loads @path; the snapshot of the page before is forgotten. */
 static void
 page_load (Page       *page,
            const char *path)
@@ -165,6 +159,33 @@ page_load (Page       *page,
   g_autofree char *url = g_strconcat (base_url, path, NULL);
 
   tw_test_view_load (page->view, url, CALL_TIMEOUT_MS);
+  g_clear_pointer (&page->snapshot, g_free);
+}
+
+/* The fixture of most tests: a shown page with @data, a file of
+ * tests/fixtures/actions/, loaded. */
+static void
+page_setup (Page          *page,
+            gconstpointer  data)
+{
+  page_init (page, TRUE);
+  page_load (page, data);
+}
+
+/* The same in the background. */
+static void
+background_page_setup (Page          *page,
+                       gconstpointer  data)
+{
+  page_init (page, FALSE);
+  page_load (page, data);
+}
+
+static void
+page_teardown (Page          *page,
+               gconstpointer  data)
+{
+  page_clear (page);
 }
 
 /* Runs @script in the page's own world and returns its value as a string
@@ -188,7 +209,7 @@ page_eval (Page       *page,
     g_assert_cmpstr (_v, ==, (expected)); \
   } G_STMT_END
 
-/* Takes a snapshot, as an agent does before acting; find_ref() reads it. */
+/* Takes a snapshot, as an agent does before acting; page_ref() reads it. */
 static const char *
 page_snapshot (Page *page)
 {
@@ -207,15 +228,16 @@ page_snapshot (Page *page)
 }
 
 /* The ref on the first line of the last snapshot that holds @needle, such
- * as `button "Save"`. */
-static char *
-find_ref (Page       *page,
+ * as `button "Save"`; the page keeps it. */
+static const char *
+page_ref (Page       *page,
           const char *needle)
 {
   if (page->snapshot == NULL)
     page_snapshot (page);
 
-  return tw_test_find_ref (page->snapshot, needle);
+  g_ptr_array_add (page->refs, tw_test_find_ref (page->snapshot, needle));
+  return g_ptr_array_index (page->refs, page->refs->len - 1);
 }
 
 static TwTabActionsOptions test_options = {
@@ -223,22 +245,17 @@ static TwTabActionsOptions test_options = {
 };
 
 /* Runs one command with parameters given as printf-style JSON. */
-G_GNUC_PRINTF (4, 5)
+G_GNUC_PRINTF (4, 0)
 static JsonObject *
-run (Page          *page,
-     TwTabCommand   command,
-     GError       **error,
-     const char    *format,
-     ...)
+run_valist (Page          *page,
+            TwTabCommand   command,
+            GError       **error,
+            const char    *format,
+            va_list        args)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) params = NULL;
-  g_autofree char *json = NULL;
-  va_list args;
-
-  va_start (args, format);
-  json = g_strdup_vprintf (format, args);
-  va_end (args);
+  g_autofree char *json = g_strdup_vprintf (format, args);
 
   params = tw_test_parse_object (json);
   test_options.workspace_dir = workspace;
@@ -247,6 +264,24 @@ run (Page          *page,
   result = tw_test_await_result (CALL_TIMEOUT_MS, tw_tab_command_to_string (command));
 
   return tw_tab_actions_run_finish (page->view, result, error);
+}
+
+G_GNUC_PRINTF (4, 5)
+static JsonObject *
+run (Page          *page,
+     TwTabCommand   command,
+     GError       **error,
+     const char    *format,
+     ...)
+{
+  JsonObject *result;
+  va_list args;
+
+  va_start (args, format);
+  result = run_valist (page, command, error, format, args);
+  va_end (args);
+
+  return result;
 }
 
 /* The same, for a command that must succeed. */
@@ -275,14 +310,11 @@ element_member (JsonObject *result,
 /* Clicks */
 
 static void
-test_click_sequence (void)
+test_click_sequence (Page          *page,
+                     gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
   g_autoptr(JsonObject) result = NULL;
-  g_autofree char *save = NULL;
-
-  page_load (page, "click.html");
-  save = find_ref (page, "button \"Save\"");
+  const char *save = page_ref (page, "button \"Save\"");
 
   result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save);
 
@@ -314,20 +346,14 @@ test_click_sequence (void)
 }
 
 static void
-test_click_double_right_modifiers (void)
+test_click_double_right_modifiers (Page          *page,
+                                   gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
   g_autoptr(JsonObject) twice = NULL;
   g_autoptr(JsonObject) right = NULL;
-  g_autoptr(JsonObject) shifted = NULL;
-  g_autofree char *area = NULL;
-  g_autofree char *one = NULL;
-  g_autofree char *two = NULL;
-
-  page_load (page, "click.html");
-  area = find_ref (page, "button \"Drawing area\"");
-  one = find_ref (page, "link \"Row one\"");
-  two = find_ref (page, "link \"Row two\"");
+  const char *area = page_ref (page, "button \"Drawing area\"");
+  const char *one = page_ref (page, "link \"Row one\"");
+  const char *two = page_ref (page, "link \"Row two\"");
 
   twice = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"doubleClick\": true}", area);
   /* Two presses with detail 1 then 2, and dblclick after the second. */
@@ -350,32 +376,29 @@ test_click_double_right_modifiers (void)
    * with shiftKey, then Shift come up. */
   run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", one);
   page_eval (page, "clearEvents()");
-  shifted = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"modifiers\": [\"Shift\"]}", two);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\", \"modifiers\": [\"Shift\"]}", two);
   assert_eval (page, "seq('keydown', 'click', 'keyup')", "keydown:row-one click:row-two keyup:row-two");
   assert_eval (page, "events.filter(e => e.type === 'keydown').map(e => e.key + e.shift).join()", "Shifttrue");
   assert_eval (page, "window.selected.join()", "one,shift+two");
 }
 
 static void
-test_click_label_checkbox (void)
+test_click_label_checkbox (Page          *page,
+                           gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autoptr(JsonObject) result = NULL;
-  g_autofree char *terms = NULL;
-  g_autofree char *name = NULL;
+  const char *terms;
+  const char *name;
 
-  page_load (page, "click.html");
   /* The real checkbox is a 1 px transparent input beside its styled
    * box: the click checks it, with one click event on it. */
-  terms = find_ref (page, "checkbox \"I accept the terms\"");
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", terms);
+  terms = page_ref (page, "checkbox \"I accept the terms\"");
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", terms);
   assert_eval (page, "document.getElementById('terms').checked", "true");
   assert_eval (page, "seq('click', 'change')", "click:terms change:terms");
 
   /* Clicking a text field puts the caret at the end of its text. */
-  name = find_ref (page, "textbox \"Your name\"");
-  g_clear_pointer (&result, json_object_unref);
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", name);
+  name = page_ref (page, "textbox \"Your name\"");
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", name);
   assert_eval (page, "document.activeElement.id + ':' + document.activeElement.selectionStart + ':' + "
                "document.activeElement.selectionEnd", "name:3:3");
 }
@@ -384,24 +407,21 @@ test_click_label_checkbox (void)
  * child that handles the click; the header's ref is what an agent clicks,
  * and the click sorts the grid as a person's would. */
 static void
-test_click_grid_header (void)
+test_click_grid_header (Page          *page,
+                        gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autoptr(JsonObject) result = NULL;
-  g_autofree char *price = NULL;
+  const char *price;
   const char *text;
 
-  page_load (page, "grid.html");
   text = page_snapshot (page);
   g_assert_nonnull (strstr (text, "columnheader \"Price Column menu\" @e"));
   g_assert_null (strstr (text, "- text: Price"));
-  price = find_ref (page, "columnheader \"Price Column menu\"");
+  price = page_ref (page, "columnheader \"Price Column menu\"");
 
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
   assert_eval (page, "clicks.join()", "price");
   assert_eval (page, "document.querySelector('[data-key=price]').getAttribute('aria-sort')", "ascending");
-  g_clear_pointer (&result, json_object_unref);
-  result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", price);
   assert_eval (page, "[...document.querySelectorAll('#body [role=row] [role=gridcell]:first-child')]"
                ".map(c => c.textContent).join()", "Desk,Chair,Lamp");
   assert_eval (page, "document.querySelector('[data-key=price]').getAttribute('aria-sort')", "descending");
@@ -417,25 +437,41 @@ assert_error (GError         *error,
     g_error ("\"%s\" is not in the error \"%s\"", fragment, error->message);
 }
 
+/* Runs one command that must fail with @code, its message holding
+ * @fragment (unless NULL). */
+G_GNUC_PRINTF (5, 6)
 static void
-test_click_not_interactable (void)
+assert_run_error (Page           *page,
+                  TwTabCommand    command,
+                  TwBrowserError  code,
+                  const char     *fragment,
+                  const char     *format,
+                  ...)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *covered = NULL;
-  g_autofree char *ghost = NULL;
-  g_autofree char *vanishing = NULL;
-  g_autofree char *mover = NULL;
-  g_autofree char *replaced = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  va_start (args, format);
+  result = run_valist (page, command, &error, format, args);
+  va_end (args);
+
+  g_assert_null (result);
+  assert_error (error, code, fragment);
+}
+
+static void
+test_click_not_interactable (Page          *page,
+                             gconstpointer  data)
+{
+  const char *covered = page_ref (page, "button \"Pay now\"");
+  const char *ghost = page_ref (page, "button \"Ghost\"");
+  const char *vanishing = page_ref (page, "button \"Vanishing\"");
+  const char *mover = page_ref (page, "button \"Moving target\"");
+  const char *replaced = page_ref (page, "button \"Replace me\"");
   GError *error = NULL;
   JsonObject *result;
   gint64 start;
-
-  page_load (page, "actionability.html");
-  covered = find_ref (page, "button \"Pay now\"");
-  ghost = find_ref (page, "button \"Ghost\"");
-  vanishing = find_ref (page, "button \"Vanishing\"");
-  mover = find_ref (page, "button \"Moving target\"");
-  replaced = find_ref (page, "button \"Replace me\"");
 
   /* Covered: the error names what covers it, by role and name, after
    * waiting for it to go away. */
@@ -449,101 +485,77 @@ test_click_not_interactable (void)
   assert_eval (page, "document.getElementById('covered').textContent", "Pay now");
   assert_eval (page, "seq('click')", "");
 
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", ghost);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "does not receive pointer events");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                    "does not receive pointer events", "{\"ref\": \"%s\"}", ghost);
 
   page_eval (page, "document.getElementById('vanishing').style.visibility = 'hidden'");
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", vanishing);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is not visible");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is not visible",
+                    "{\"ref\": \"%s\"}", vanishing);
 
   /* Never still: a timeout, not a click on a moving target. */
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", mover);
-  assert_error (error, TW_BROWSER_ERROR_TIMEOUT, "still moving");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_TIMEOUT, "still moving",
+                    "{\"ref\": \"%s\"}", mover);
   assert_eval (page, "document.getElementById('mover').textContent", "Moving target");
 
   /* Re-rendered: the ref never acts on the new element. */
   page_eval (page, "(() => { const old = document.getElementById('replaced'); const b = old.cloneNode(true); "
              "b.onclick = () => { b.textContent = 'New clicked'; }; old.replaceWith(b); })()");
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", replaced);
-  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "take a new snapshot");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_STALE_REF, "take a new snapshot",
+                    "{\"ref\": \"%s\"}", replaced);
   assert_eval (page, "document.getElementById('replaced').textContent", "Replace me");
 
   /* A ref that was never printed, and text that is no ref. */
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"@e999999\"}");
-  assert_error (error, TW_BROWSER_ERROR_STALE_REF, NULL);
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"Save\"}");
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a ref");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_STALE_REF, NULL,
+                    "{\"ref\": \"@e999999\"}");
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a ref",
+                    "{\"ref\": \"Save\"}");
 }
 
 static void
-test_click_waits (void)
+test_click_waits (Page          *page,
+                  gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autoptr(JsonObject) shaded_result = NULL;
-  g_autoptr(JsonObject) enabled_result = NULL;
-  g_autoptr(JsonObject) far_result = NULL;
-  g_autofree char *shaded = NULL;
-  g_autofree char *disabled = NULL;
-  g_autofree char *far = NULL;
-
-  page_load (page, "actionability.html");
-  shaded = find_ref (page, "button \"Shaded\"");
-  disabled = find_ref (page, "button \"Later enabled\"");
-  far = find_ref (page, "button \"Far away\"");
+  const char *shaded = page_ref (page, "button \"Shaded\"");
+  const char *disabled = page_ref (page, "button \"Later enabled\"");
+  const char *far = page_ref (page, "button \"Far away\"");
 
   /* What stands in the way goes away while the click waits. */
   page_eval (page, "setTimeout(() => document.getElementById('shade').remove(), 300)");
-  shaded_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", shaded);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", shaded);
   assert_eval (page, "document.getElementById('shaded').textContent", "Shade clicked");
 
   page_eval (page, "setTimeout(() => document.getElementById('disabled').disabled = false, 300)");
-  enabled_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", disabled);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", disabled);
   assert_eval (page, "document.getElementById('disabled').textContent", "Enabled click");
 
   /* Far below the fold: scrolled into view first. */
-  far_result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", far);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", far);
   assert_eval (page, "document.getElementById('far').textContent", "Far clicked");
   assert_eval (page, "window.scrollY > 1500", "true");
 }
 
 static void
-test_click_navigation (void)
+test_click_navigation (Page          *page,
+                       gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
   g_autoptr(JsonObject) followed = NULL;
   g_autoptr(JsonObject) routed = NULL;
-  g_autoptr(JsonObject) loaded = NULL;
-  g_autoptr(JsonObject) later = NULL;
-  g_autoptr(JsonObject) popup = NULL;
-  g_autofree char *link = NULL;
-  g_autofree char *route = NULL;
-  g_autofree char *load = NULL;
-  g_autofree char *later_ref = NULL;
-  g_autofree char *open = NULL;
-
-  page_load (page, "navigation.html");
-  link = find_ref (page, "link \"Next page\"");
-  route = find_ref (page, "button \"Client route\"");
-  load = find_ref (page, "button \"Load items\"");
-  later_ref = find_ref (page, "button \"Later text\"");
-  open = find_ref (page, "button \"Open popup\"");
+  const char *link = page_ref (page, "link \"Next page\"");
+  const char *route = page_ref (page, "button \"Client route\"");
+  const char *load = page_ref (page, "button \"Load items\"");
+  const char *later_ref = page_ref (page, "button \"Later text\"");
+  const char *open = page_ref (page, "button \"Open popup\"");
 
   /* Work that finishes after the click (a fetch, a timer) is done by the
    * time the result comes. */
-  loaded = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", load);
   assert_eval (page, "Array.from(document.querySelectorAll('#list li')).map(li => li.textContent).join()",
                "Apples,Pears");
-  later = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later_ref);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later_ref);
   assert_eval (page, "document.getElementById('message').textContent", "Done later");
 
   /* The page asked for a popup, with the user activation of the click. */
-  popup = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", open);
+  act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", open);
   g_assert_cmpuint (page->popups->len, ==, 1);
   g_assert_true (g_str_has_suffix (g_ptr_array_index (page->popups, 0), "/next.html?popup"));
 
@@ -563,24 +575,23 @@ test_click_navigation (void)
  * limit, saying the page is still loading; a click whose page fails says
  * why. Either way the click happened, and the result is no error. */
 static void
-test_click_navigation_limits (void)
+test_click_navigation_limits (Page          *page,
+                              gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
   g_autoptr(JsonObject) failed = NULL;
   g_autoptr(JsonObject) hanging = NULL;
   g_autofree char *script = NULL;
-  g_autofree char *closed = NULL;
-  g_autofree char *hang = NULL;
+  const char *closed;
+  const char *hang;
   TwTabActionsOptions saved = test_options;
 
   tw_test_view_keep_error_pages_away (page->view);
-  page_load (page, "navigation.html");
   script = g_strdup_printf ("document.body.insertAdjacentHTML('beforeend', "
                             "'<a href=\"http://127.0.0.1:%u/\">Closed</a> <a href=\"/hang\">Hang</a>')",
                             tw_test_closed_port ());
   page_eval (page, script);
-  closed = find_ref (page, "link \"Closed\"");
-  hang = find_ref (page, "link \"Hang\"");
+  closed = page_ref (page, "link \"Closed\"");
+  hang = page_ref (page, "link \"Hang\"");
 
   failed = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", closed);
   g_assert_true (json_object_has_member (failed, "loadError"));
@@ -589,8 +600,7 @@ test_click_navigation_limits (void)
   page_load (page, "navigation.html");
   page_eval (page, script);
   page_snapshot (page);
-  g_free (hang);
-  hang = find_ref (page, "link \"Hang\"");
+  hang = page_ref (page, "link \"Hang\"");
   /* The limit leaves the settle (1.5 s) and a second to answer in. */
   test_options.deadline_us = g_get_monotonic_time () + 4 * G_USEC_PER_SEC;
   hanging = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", hang);
@@ -604,33 +614,21 @@ test_click_navigation_limits (void)
 /* Text entry */
 
 static void
-test_fill (void)
+test_fill (Page          *page,
+           gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *email = NULL;
-  g_autofree char *code = NULL;
-  g_autofree char *age = NULL;
-  g_autofree char *birthday = NULL;
-  g_autofree char *volume = NULL;
-  g_autofree char *message = NULL;
-  g_autofree char *notes = NULL;
-  g_autofree char *country = NULL;
-  g_autofree char *send = NULL;
-  g_autofree char *readonly = NULL;
+  const char *email = page_ref (page, "textbox \"Email\"");
+  const char *code = page_ref (page, "textbox \"Code\"");
+  const char *age = page_ref (page, "spinbutton \"Age\"");
+  const char *birthday = page_ref (page, "\"Birthday\"");
+  const char *volume = page_ref (page, "slider \"Volume\"");
+  const char *message = page_ref (page, "textbox \"Message\"");
+  const char *notes = page_ref (page, "textbox \"Notes\"");
+  const char *country = page_ref (page, "combobox \"Country\"");
+  const char *send = page_ref (page, "button \"Send\"");
+  const char *readonly = page_ref (page, "textbox \"Read only\"");
   GError *error = NULL;
   JsonObject *result;
-
-  page_load (page, "form.html");
-  email = find_ref (page, "textbox \"Email\"");
-  code = find_ref (page, "textbox \"Code\"");
-  age = find_ref (page, "spinbutton \"Age\"");
-  birthday = find_ref (page, "\"Birthday\"");
-  volume = find_ref (page, "slider \"Volume\"");
-  message = find_ref (page, "textbox \"Message\"");
-  notes = find_ref (page, "textbox \"Notes\"");
-  country = find_ref (page, "combobox \"Country\"");
-  send = find_ref (page, "button \"Send\"");
-  readonly = find_ref (page, "textbox \"Read only\"");
 
   /* The old text is selected and typed over: trusted beforeinput and
    * input events, as from a keyboard. */
@@ -655,9 +653,8 @@ test_fill (void)
   /* Leaving the field for the next one fires its change event, natively. */
   assert_eval (page, "seq('change')", "change:email");
 
-  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"forty\"}", age);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a number");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_FILL, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a number",
+                    "{\"ref\": \"%s\", \"value\": \"forty\"}", age);
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"42\"}", age);
   assert_eval (page, "document.getElementById('age').value", "42");
 
@@ -666,9 +663,8 @@ test_fill (void)
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"2024-02-29\"}", birthday);
   assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
   assert_eval (page, "seq('input', 'change')", "change:age input:birthday change:birthday");
-  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"tomorrow\"}", birthday);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "YYYY-MM-DD");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_FILL, TW_BROWSER_ERROR_INVALID_ARGUMENT, "YYYY-MM-DD",
+                    "{\"ref\": \"%s\", \"value\": \"tomorrow\"}", birthday);
   assert_eval (page, "document.getElementById('birthday').value", "2024-02-29");
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"8\"}", volume);
   assert_eval (page, "document.getElementById('volume').value", "8");
@@ -699,25 +695,19 @@ test_fill (void)
   g_assert_null (strstr (error->message, "waited"));
   g_clear_error (&error);
 
-  result = run (page, TW_TAB_COMMAND_FILL, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", readonly);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is read-only");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_FILL, TW_BROWSER_ERROR_NOT_INTERACTABLE, "is read-only",
+                    "{\"ref\": \"%s\", \"value\": \"x\"}", readonly);
   assert_eval (page, "document.getElementById('readonly').value", "fixed");
 }
 
 static void
-test_type (void)
+test_type (Page          *page,
+           gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
   g_autoptr(JsonObject) typed = NULL;
   g_autoptr(JsonObject) more = NULL;
-  g_autoptr(JsonObject) searched = NULL;
-  g_autofree char *code = NULL;
-  g_autofree char *search = NULL;
-
-  page_load (page, "form.html");
-  code = find_ref (page, "textbox \"Code\"");
-  search = find_ref (page, "textbox \"Search\"");
+  const char *code = page_ref (page, "textbox \"Code\"");
+  const char *search = page_ref (page, "textbox \"Search\"");
 
   typed = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"Hi!\"}", code);
   assert_eval (page, "document.getElementById('code').value", "Hi!");
@@ -741,30 +731,21 @@ test_type (void)
   g_assert_true (json_object_get_boolean_member (more, "editable"));
 
   /* A line break is Enter: the one-field form submits itself. */
-  searched = run_ok (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"kittens\\n\"}", search);
+  act (page, TW_TAB_COMMAND_TYPE, "{\"ref\": \"%s\", \"text\": \"kittens\\n\"}", search);
   assert_eval (page, "window.searched", "kittens");
 }
 
 static void
-test_keypress (void)
+test_keypress (Page          *page,
+               gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *email = NULL;
-  g_autofree char *subscribe = NULL;
-  g_autofree char *help = NULL;
-  g_autofree char *country = NULL;
-  g_autofree char *small = NULL;
-  g_autofree char *shortcuts = NULL;
-  GError *error = NULL;
+  const char *email = page_ref (page, "textbox \"Email\"");
+  const char *subscribe = page_ref (page, "checkbox \"Subscribe\"");
+  const char *help = page_ref (page, "button \"Help\"");
+  const char *country = page_ref (page, "combobox \"Country\"");
+  const char *small = page_ref (page, "radio \"Small\"");
+  const char *shortcuts = page_ref (page, "\"Shortcut area\"");
   JsonObject *result;
-
-  page_load (page, "form.html");
-  email = find_ref (page, "textbox \"Email\"");
-  subscribe = find_ref (page, "checkbox \"Subscribe\"");
-  help = find_ref (page, "button \"Help\"");
-  country = find_ref (page, "combobox \"Country\"");
-  small = find_ref (page, "radio \"Small\"");
-  shortcuts = find_ref (page, "\"Shortcut area\"");
 
   /* Enter in a field clicks the form's default button. */
   result = run_ok (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", email);
@@ -826,27 +807,20 @@ test_keypress (void)
   g_assert_true (json_object_get_boolean_member (result, "prevented"));
   json_object_unref (result);
 
-  result = run (page, TW_TAB_COMMAND_KEYPRESS, &error, "{\"key\": \"Hyper+Q\"}");
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "not a modifier");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_KEYPRESS, &error, "{\"key\": \"Enterr\"}");
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a key");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_KEYPRESS, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "not a modifier", "{\"key\": \"Hyper+Q\"}");
+  assert_run_error (page, TW_TAB_COMMAND_KEYPRESS, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "is not a key", "{\"key\": \"Enterr\"}");
 }
 
 static void
-test_select (void)
+test_select (Page          *page,
+             gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *country = NULL;
-  g_autofree char *email = NULL;
-  GError *error = NULL;
+  const char *country = page_ref (page, "combobox \"Country\"");
+  const char *email = page_ref (page, "textbox \"Email\"");
   JsonObject *result;
   JsonObject *selected;
-
-  page_load (page, "form.html");
-  country = find_ref (page, "combobox \"Country\"");
-  email = find_ref (page, "textbox \"Email\"");
 
   result = run_ok (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"France\"}", country);
   selected = json_object_get_object_member (result, "selected");
@@ -867,19 +841,16 @@ test_select (void)
   json_object_unref (result);
   assert_eval (page, "seq('change')", "");
 
-  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Spain\"}", country);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                "has no option \"Spain\"; its options are \"Choose…\" (value \"\"), \"France\" (value \"fr\")");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_SELECT, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "has no option \"Spain\"; its options are \"Choose…\" (value \"\"), \"France\" (value \"fr\")",
+                    "{\"ref\": \"%s\", \"value\": \"Spain\"}", country);
 
-  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Italy\"}", country);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "option \"Italy\"");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_SELECT, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                    "option \"Italy\"", "{\"ref\": \"%s\", \"value\": \"Italy\"}", country);
   assert_eval (page, "document.getElementById('country').value", "de");
 
-  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"x\"}", email);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "is not a dropdown");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_SELECT, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "is not a dropdown", "{\"ref\": \"%s\", \"value\": \"x\"}", email);
 }
 
 /* Frameworks and widgets */
@@ -911,27 +882,26 @@ page_wait_for (Page       *page,
   tw_test_wait_until (page_condition_holds, &page_condition, CALL_TIMEOUT_MS, what);
 }
 
+/* The fixture of the React test: its app, rendered. */
 static void
-test_react (void)
+react_page_setup (Page          *page,
+                  gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *username = NULL;
-  g_autofree char *bio = NULL;
-  g_autofree char *agree = NULL;
-  g_autofree char *plan = NULL;
-  g_autofree char *counter = NULL;
-  g_autofree char *beta = NULL;
-  GError *error = NULL;
-  JsonObject *result;
-
-  page_load (page, "react.html");
+  page_setup (page, data);
   page_wait_for (page, "document.querySelector('h1')");
-  username = find_ref (page, "textbox \"Username\"");
-  bio = find_ref (page, "textbox \"Bio\"");
-  agree = find_ref (page, "checkbox \"Agree to the terms\"");
-  plan = find_ref (page, "combobox \"Plan\"");
-  counter = find_ref (page, "button \"Clicked 0 times\"");
-  beta = find_ref (page, "button \"Remove Beta\"");
+}
+
+static void
+test_react (Page          *page,
+            gconstpointer  data)
+{
+  const char *username = page_ref (page, "textbox \"Username\"");
+  const char *bio = page_ref (page, "textbox \"Bio\"");
+  const char *agree = page_ref (page, "checkbox \"Agree to the terms\"");
+  const char *plan = page_ref (page, "combobox \"Plan\"");
+  const char *counter = page_ref (page, "button \"Clicked 0 times\"");
+  const char *beta = page_ref (page, "button \"Remove Beta\"");
+  JsonObject *result;
 
   /* React's state follows: the input events reached its handlers. */
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", username);
@@ -961,47 +931,35 @@ test_react (void)
   g_assert_cmpstr (element_member (result, "name"), ==, "Clicked 0 times");
   json_object_unref (result);
   assert_eval (page, "appState.count", "1");
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", counter);
-  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "is now button \"Clicked 1 times\"");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_STALE_REF,
+                    "is now button \"Clicked 1 times\"", "{\"ref\": \"%s\"}", counter);
   assert_eval (page, "appState.count", "1");
 
   /* Removed by a re-render: stale, never acting on a neighbour. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", beta);
   assert_eval (page, "appState.items.join()", "Alpha,Gamma");
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", beta);
-  assert_error (error, TW_BROWSER_ERROR_STALE_REF, "was removed from the page");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_STALE_REF,
+                    "was removed from the page", "{\"ref\": \"%s\"}", beta);
   assert_eval (page, "appState.items.join()", "Alpha,Gamma");
 }
 
 static void
-test_widgets (void)
+test_widgets (Page          *page,
+              gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *actions = NULL;
-  g_autofree char *fruit = NULL;
-  g_autofree char *privacy = NULL;
-  g_autofree char *edit = NULL;
-  g_autofree char *faq = NULL;
-  g_autofree char *products = NULL;
-  g_autofree char *heading = NULL;
-  g_autofree char *delete_item = NULL;
-  g_autofree char *blueberry = NULL;
-  g_autofree char *fruits = NULL;
-  g_autofree char *display_name = NULL;
-  g_autofree char *save_profile = NULL;
-  GError *error = NULL;
+  const char *actions = page_ref (page, "button \"Actions\"");
+  const char *fruit = page_ref (page, "combobox \"Fruit\"");
+  const char *privacy = page_ref (page, "tab \"Privacy\"");
+  const char *edit = page_ref (page, "button \"Edit profile\"");
+  const char *faq = page_ref (page, "button \"What is Tabwright?\"");
+  const char *products = page_ref (page, "link \"Products\"");
+  const char *heading = page_ref (page, "heading \"Widgets\"");
+  const char *delete_item;
+  const char *blueberry;
+  const char *fruits;
+  const char *display_name;
+  const char *save_profile;
   JsonObject *result;
-
-  page_load (page, "widgets.html");
-  actions = find_ref (page, "button \"Actions\"");
-  fruit = find_ref (page, "combobox \"Fruit\"");
-  privacy = find_ref (page, "tab \"Privacy\"");
-  edit = find_ref (page, "button \"Edit profile\"");
-  faq = find_ref (page, "button \"What is Tabwright?\"");
-  products = find_ref (page, "link \"Products\"");
-  heading = find_ref (page, "heading \"Widgets\"");
 
   /* Menu button: open with a click, move with arrows, choose with Enter;
    * focus goes back to the button. */
@@ -1023,7 +981,7 @@ test_widgets (void)
   /* And a menu item is clicked like anything else. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", actions);
   page_snapshot (page);
-  delete_item = find_ref (page, "menuitem \"Delete\"");
+  delete_item = page_ref (page, "menuitem \"Delete\"");
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", delete_item);
   assert_eval (page, "document.getElementById('menu-result').textContent", "Chose Delete");
 
@@ -1038,17 +996,15 @@ test_widgets (void)
   /* Its options are clicked, or chosen with browser_select on the list. */
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"b\"}", fruit);
   page_snapshot (page);
-  blueberry = find_ref (page, "option \"Blueberry\"");
-  fruits = find_ref (page, "listbox \"Fruits\"");
+  blueberry = page_ref (page, "option \"Blueberry\"");
+  fruits = page_ref (page, "listbox \"Fruits\"");
   act (page, TW_TAB_COMMAND_SELECT, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruits);
   assert_eval (page, "window.pickedFruit", "Banana");
   /* The list closed with the pick: its options are there but hidden. */
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", blueberry);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "option \"Blueberry\" is not visible");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_SELECT, &error, "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruit);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "click it to open its list");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                    "option \"Blueberry\" is not visible", "{\"ref\": \"%s\"}", blueberry);
+  assert_run_error (page, TW_TAB_COMMAND_SELECT, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "click it to open its list", "{\"ref\": \"%s\", \"value\": \"Banana\"}", fruit);
 
   /* Tabs: click one, then arrows. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", privacy);
@@ -1061,15 +1017,14 @@ test_widgets (void)
    * and the focus comes back. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
   assert_eval (page, "document.getElementById('profile').open", "true");
-  result = run (page, TW_TAB_COMMAND_CLICK, &error, "{\"ref\": \"%s\"}", faq);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "covered by dialog \"Profile\"");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_CLICK, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                    "covered by dialog \"Profile\"", "{\"ref\": \"%s\"}", faq);
   act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Escape\"}");
   assert_eval (page, "document.getElementById('profile').open + ':' + document.activeElement.id", "false:open-dialog");
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", edit);
   page_snapshot (page);
-  display_name = find_ref (page, "textbox \"Display name\"");
-  save_profile = find_ref (page, "button \"Save profile\"");
+  display_name = page_ref (page, "textbox \"Display name\"");
+  save_profile = page_ref (page, "button \"Save profile\"");
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"Ada\"}", display_name);
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", save_profile);
   assert_eval (page, "document.getElementById('profile-result').textContent", "Saved Ada");
@@ -1078,8 +1033,7 @@ test_widgets (void)
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", faq);
   assert_eval (page, "document.getElementById('faq-answer').hidden", "false");
   page_snapshot (page);
-  g_free (faq);
-  faq = find_ref (page, "button \"What is Tabwright?\"");
+  faq = page_ref (page, "button \"What is Tabwright?\"");
   act (page, TW_TAB_COMMAND_KEYPRESS, "{\"ref\": \"%s\", \"key\": \"Enter\"}", faq);
   assert_eval (page, "document.getElementById('faq-answer').hidden", "true");
 
@@ -1089,7 +1043,7 @@ test_widgets (void)
   json_object_unref (result);
   assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "true");
   page_snapshot (page);
-  g_free (find_ref (page, "link \"Laptops\""));
+  page_ref (page, "link \"Laptops\"");
   act (page, TW_TAB_COMMAND_HOVER, "{\"ref\": \"%s\"}", heading);
   assert_eval (page, "document.getElementById('products-menu').classList.contains('open')", "false");
   assert_eval (page, "seq('mouseenter', 'mouseleave').split(' ').filter(s => s.endsWith('products-menu')).join(' ')",
@@ -1099,28 +1053,18 @@ test_widgets (void)
 /* Drag and drop */
 
 static void
-test_drag (void)
+test_drag (Page          *page,
+           gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *apples = NULL;
-  g_autofree char *bread = NULL;
-  g_autofree char *cheese = NULL;
-  g_autofree char *dates = NULL;
-  g_autofree char *trash = NULL;
-  g_autofree char *locked = NULL;
-  g_autofree char *write = NULL;
-  g_autofree char *ship = NULL;
+  const char *apples = page_ref (page, "Apples");
+  const char *bread = page_ref (page, "Bread");
+  const char *cheese = page_ref (page, "Cheese");
+  const char *dates = page_ref (page, "Dates");
+  const char *trash = page_ref (page, "region \"Trash\"");
+  const char *locked = page_ref (page, "region \"Locked\"");
+  const char *write = page_ref (page, "Write");
+  const char *ship = page_ref (page, "Ship");
   JsonObject *result;
-
-  page_load (page, "drag.html");
-  apples = find_ref (page, "Apples");
-  bread = find_ref (page, "Bread");
-  cheese = find_ref (page, "Cheese");
-  dates = find_ref (page, "Dates");
-  trash = find_ref (page, "region \"Trash\"");
-  locked = find_ref (page, "region \"Locked\"");
-  write = find_ref (page, "Write");
-  ship = find_ref (page, "Ship");
 
   /* HTML drag and drop: the page reads the DataTransfer it filled. */
   result = run_ok (page, TW_TAB_COMMAND_DRAG, "{\"sourceRef\": \"%s\", \"targetRef\": \"%s\"}", apples, cheese);
@@ -1174,30 +1118,28 @@ workspace_file (const char *name,
 }
 
 static void
-test_upload (void)
+test_upload (Page          *page,
+             gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *avatar = NULL;
-  g_autofree char *attachments = NULL;
-  g_autofree char *choose = NULL;
-  g_autofree char *nothing = NULL;
+  const char *avatar;
+  const char *attachments;
+  const char *choose;
+  const char *nothing;
   g_autofree char *a = workspace_file ("a.txt", "hello");
   g_autofree char *b = workspace_file ("docs/b.txt", "second file");
   g_autofree char *outside_dir = g_dir_make_tmp ("tabwright-outside-XXXXXX", NULL);
   g_autofree char *outside = g_build_filename (outside_dir, "secret.txt", NULL);
   g_autofree char *escape = g_build_filename (workspace, "escape.txt", NULL);
-  GError *error = NULL;
   JsonObject *result;
   JsonArray *files;
 
   g_file_set_contents (outside, "secret", -1, NULL);
   g_assert_cmpint (symlink (outside, escape), ==, 0);
 
-  page_load (page, "upload.html");
-  avatar = find_ref (page, "\"Avatar\"");
-  attachments = find_ref (page, "\"Attachments\"");
-  choose = find_ref (page, "button \"Choose files\"");
-  nothing = find_ref (page, "button \"Does nothing\"");
+  avatar = page_ref (page, "\"Avatar\"");
+  attachments = page_ref (page, "\"Attachments\"");
+  choose = page_ref (page, "button \"Choose files\"");
+  nothing = page_ref (page, "button \"Does nothing\"");
 
   /* A path relative to the workspace, through WebKit's own chooser: the
    * page gets a trusted change and a real file to read. */
@@ -1221,24 +1163,19 @@ test_upload (void)
   assert_eval (page, "uploads[2].input + ':' + uploads[2].files[0].name", "hidden-input:b.txt");
 
   /* Anything outside the workspace is refused and nothing is set. */
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"%s\"]}",
-                attachments, outside);
-  assert_error (error, TW_BROWSER_ERROR_DENIED, "is outside the workspace");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"escape.txt\"]}", avatar);
-  assert_error (error, TW_BROWSER_ERROR_DENIED, "is outside the workspace");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"../%s/secret.txt\"]}",
-                avatar, strrchr (outside_dir, '/') + 1);
-  assert_error (error, TW_BROWSER_ERROR_DENIED, NULL);
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"missing.txt\"]}", avatar);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "No such file");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"docs/b.txt\"]}",
-                avatar);
-  assert_error (error, TW_BROWSER_ERROR_INVALID_ARGUMENT, "takes one file");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_DENIED,
+                    "is outside the workspace",
+                    "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"%s\"]}", attachments, outside);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_DENIED,
+                    "is outside the workspace",
+                    "{\"ref\": \"%s\", \"filePaths\": [\"escape.txt\"]}", avatar);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_DENIED, NULL,
+                    "{\"ref\": \"%s\", \"filePaths\": [\"../%s/secret.txt\"]}", avatar, strrchr (outside_dir, '/') + 1);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_INVALID_ARGUMENT, "No such file",
+                    "{\"ref\": \"%s\", \"filePaths\": [\"missing.txt\"]}", avatar);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_INVALID_ARGUMENT,
+                    "takes one file",
+                    "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\", \"docs/b.txt\"]}", avatar);
   /* An upload that works after them is the next the page sees: none of the
    * refused ones reached it, not even late. */
   act (page, TW_TAB_COMMAND_UPLOAD, "{\"ref\": \"%s\", \"filePaths\": [\"docs/b.txt\"]}", avatar);
@@ -1247,9 +1184,9 @@ test_upload (void)
   assert_eval (page, "uploads[3].input + ':' + uploads[3].files[0].name", "avatar:b.txt");
   assert_eval (page, "document.getElementById('avatar').files[0].name", "b.txt");
 
-  result = run (page, TW_TAB_COMMAND_UPLOAD, &error, "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\"]}", nothing);
-  assert_error (error, TW_BROWSER_ERROR_NOT_INTERACTABLE, "opened no file chooser");
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_UPLOAD, TW_BROWSER_ERROR_NOT_INTERACTABLE,
+                    "opened no file chooser",
+                    "{\"ref\": \"%s\", \"filePaths\": [\"a.txt\"]}", nothing);
 
   /* A plain click on a file input never leaves a chooser open on the
    * person's screen: it is closed, and the result says what to use. */
@@ -1265,16 +1202,12 @@ test_upload (void)
 /* Scrolling */
 
 static void
-test_scroll (void)
+test_scroll (Page          *page,
+             gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *messages = NULL;
-  g_autofree char *map = NULL;
+  const char *messages = page_ref (page, "log \"Messages\"");
+  const char *map = page_ref (page, "application \"Map\"");
   JsonObject *result;
-
-  page_load (page, "scroll.html");
-  messages = find_ref (page, "log \"Messages\"");
-  map = find_ref (page, "application \"Map\"");
 
   result = run_ok (page, TW_TAB_COMMAND_SCROLL, "{\"deltaX\": 0, \"deltaY\": 500}");
   g_assert_cmpstr (json_object_get_string_member (result, "scrolled"), ==, "page");
@@ -1308,16 +1241,12 @@ test_scroll (void)
 /* browser_evaluate */
 
 static void
-test_evaluate (void)
+test_evaluate (Page          *page,
+               gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *city = NULL;
-  GError *error = NULL;
+  const char *city = page_ref (page, "textbox \"City\"");
   JsonObject *result;
   JsonNode *value;
-
-  page_load (page, "evaluate.html");
-  city = find_ref (page, "textbox \"City\"");
 
   /* The page's own world: its globals are there, ours are not. */
   result = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => appState.user + ':' + typeof __tabwright\"}");
@@ -1364,39 +1293,31 @@ test_evaluate (void)
   g_assert_cmpuint (strlen (json_object_get_string_member (result, "result")), >, 60000);
   json_object_unref (result);
 
-  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"() => { throw new TypeError('boom'); }\"}");
-  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "TypeError: boom");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"async () => { await null; throw 'plain'; }\"}");
-  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "plain");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"() => {\"}");
-  assert_error (error, TW_BROWSER_ERROR_SCRIPT_ERROR, "SyntaxError");
-  g_clear_error (&error);
-  result = run (page, TW_TAB_COMMAND_EVALUATE, &error, "{\"function\": \"(el) => el.value\", \"ref\": \"@e99999\"}");
-  assert_error (error, TW_BROWSER_ERROR_STALE_REF, NULL);
-  g_clear_error (&error);
+  assert_run_error (page, TW_TAB_COMMAND_EVALUATE, TW_BROWSER_ERROR_SCRIPT_ERROR, "TypeError: boom",
+                    "{\"function\": \"() => { throw new TypeError('boom'); }\"}");
+  assert_run_error (page, TW_TAB_COMMAND_EVALUATE, TW_BROWSER_ERROR_SCRIPT_ERROR, "plain",
+                    "{\"function\": \"async () => { await null; throw 'plain'; }\"}");
+  assert_run_error (page, TW_TAB_COMMAND_EVALUATE, TW_BROWSER_ERROR_SCRIPT_ERROR, "SyntaxError",
+                    "{\"function\": \"() => {\"}");
+  assert_run_error (page, TW_TAB_COMMAND_EVALUATE, TW_BROWSER_ERROR_STALE_REF, NULL,
+                    "{\"function\": \"(el) => el.value\", \"ref\": \"@e99999\"}");
 }
 
 /* Background tabs */
 
 static void
-test_background (void)
+test_background (Page          *page,
+                 gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new_full (FALSE);
-  g_autofree char *load = NULL;
-  g_autofree char *later = NULL;
-  g_autofree char *query = NULL;
-  g_autofree char *search = NULL;
+  const char *load = page_ref (page, "button \"Load items\"");
+  const char *later = page_ref (page, "button \"Later text\"");
+  const char *query = page_ref (page, "textbox \"Query\"");
+  const char *search;
   JsonObject *result;
 
   /* Nothing shows the page: it is hidden, its animation frames never run
    * and its timers are throttled, yet actions work and settle. */
-  page_load (page, "navigation.html");
   assert_eval (page, "document.visibilityState", "hidden");
-  load = find_ref (page, "button \"Load items\"");
-  later = find_ref (page, "button \"Later text\"");
-  query = find_ref (page, "textbox \"Query\"");
 
   /* How long such a click takes is a figure of bench/run. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", later);
@@ -1413,8 +1334,7 @@ test_background (void)
   assert_eval (page, "document.getElementById('query').textContent", "?q=cats");
 
   page_load (page, "form.html");
-  g_clear_pointer (&page->snapshot, g_free);
-  search = find_ref (page, "textbox \"Search\"");
+  search = page_ref (page, "textbox \"Search\"");
   act (page, TW_TAB_COMMAND_FILL, "{\"ref\": \"%s\", \"value\": \"dogs\"}", search);
   act (page, TW_TAB_COMMAND_KEYPRESS, "{\"key\": \"Enter\"}");
   assert_eval (page, "window.searched", "dogs");
@@ -1423,21 +1343,20 @@ test_background (void)
 /* Shadow roots and frames */
 
 static void
-test_frames (void)
+test_frames (Page          *page,
+             gconstpointer  data)
 {
-  g_autoptr(Page) page = page_new ();
-  g_autofree char *amount = NULL;
-  g_autofree char *add = NULL;
-  g_autofree char *card = NULL;
-  g_autofree char *pay = NULL;
+  const char *amount;
+  const char *add;
+  const char *card;
+  const char *pay;
   JsonObject *result;
 
-  page_load (page, "frames.html");
   page_snapshot (page);
-  amount = find_ref (page, "textbox \"Amount\"");
-  add = find_ref (page, "button \"Add one\"");
-  card = find_ref (page, "textbox \"Card number\"");
-  pay = find_ref (page, "button \"Pay\"");
+  amount = page_ref (page, "textbox \"Amount\"");
+  add = page_ref (page, "button \"Add one\"");
+  card = page_ref (page, "textbox \"Card number\"");
+  pay = page_ref (page, "button \"Pay\"");
 
   /* Inside an open shadow root: the hit test looks through the host. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", add);
@@ -1463,23 +1382,24 @@ test_frames (void)
 static void
 measure_clicks (gboolean shown)
 {
-  g_autoptr(Page) page = page_new_full (shown);
-  g_autofree char *count = NULL;
+  g_auto(Page) page = { 0 };
+  const char *count;
   double samples[30];
 
-  page_load (page, "bench.html");
-  count = find_ref (page, "button \"Count\"");
+  page_init (&page, shown);
+  page_load (&page, "bench.html");
+  count = page_ref (&page, "button \"Count\"");
 
   for (guint i = 0; i < G_N_ELEMENTS (samples) + 5; i++)
     {
       gint64 start = g_get_monotonic_time ();
-      g_autoptr(JsonObject) result = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", count);
+      g_autoptr(JsonObject) result = run_ok (&page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", count);
 
       if (i >= 5)
         samples[i - 5] = (g_get_monotonic_time () - start) / 1000.0;
     }
 
-  assert_eval (page, "String(window.clicks)", "35");
+  assert_eval (&page, "String(window.clicks)", "35");
   qsort (samples, G_N_ELEMENTS (samples), sizeof (double), tw_test_compare_doubles);
   g_test_message ("click on a %s page: median %.1f ms, p90 %.1f ms", shown ? "shown" : "background",
                   samples[G_N_ELEMENTS (samples) / 2], samples[G_N_ELEMENTS (samples) * 9 / 10]);
@@ -1508,26 +1428,46 @@ main (int   argc,
   workspace = g_dir_make_tmp ("tabwright-actions-XXXXXX", &error);
   g_assert_no_error (error);
 
-  g_test_add_func ("/actions/click/sequence", test_click_sequence);
-  g_test_add_func ("/actions/click/double-right-modifiers", test_click_double_right_modifiers);
-  g_test_add_func ("/actions/click/label-checkbox", test_click_label_checkbox);
-  g_test_add_func ("/actions/click/grid-header", test_click_grid_header);
-  g_test_add_func ("/actions/click/not-interactable", test_click_not_interactable);
-  g_test_add_func ("/actions/click/waits", test_click_waits);
-  g_test_add_func ("/actions/click/navigation", test_click_navigation);
-  g_test_add_func ("/actions/click/navigation-limits", test_click_navigation_limits);
-  g_test_add_func ("/actions/fill", test_fill);
-  g_test_add_func ("/actions/type", test_type);
-  g_test_add_func ("/actions/keypress", test_keypress);
-  g_test_add_func ("/actions/select", test_select);
-  g_test_add_func ("/actions/react", test_react);
-  g_test_add_func ("/actions/widgets", test_widgets);
-  g_test_add_func ("/actions/drag", test_drag);
-  g_test_add_func ("/actions/upload", test_upload);
-  g_test_add_func ("/actions/scroll", test_scroll);
-  g_test_add_func ("/actions/evaluate", test_evaluate);
-  g_test_add_func ("/actions/frames", test_frames);
-  g_test_add_func ("/actions/background", test_background);
+  g_test_add ("/actions/click/sequence", Page, "click.html",
+              page_setup, test_click_sequence, page_teardown);
+  g_test_add ("/actions/click/double-right-modifiers", Page, "click.html",
+              page_setup, test_click_double_right_modifiers, page_teardown);
+  g_test_add ("/actions/click/label-checkbox", Page, "click.html",
+              page_setup, test_click_label_checkbox, page_teardown);
+  g_test_add ("/actions/click/grid-header", Page, "grid.html",
+              page_setup, test_click_grid_header, page_teardown);
+  g_test_add ("/actions/click/not-interactable", Page, "actionability.html",
+              page_setup, test_click_not_interactable, page_teardown);
+  g_test_add ("/actions/click/waits", Page, "actionability.html",
+              page_setup, test_click_waits, page_teardown);
+  g_test_add ("/actions/click/navigation", Page, "navigation.html",
+              page_setup, test_click_navigation, page_teardown);
+  g_test_add ("/actions/click/navigation-limits", Page, "navigation.html",
+              page_setup, test_click_navigation_limits, page_teardown);
+  g_test_add ("/actions/fill", Page, "form.html",
+              page_setup, test_fill, page_teardown);
+  g_test_add ("/actions/type", Page, "form.html",
+              page_setup, test_type, page_teardown);
+  g_test_add ("/actions/keypress", Page, "form.html",
+              page_setup, test_keypress, page_teardown);
+  g_test_add ("/actions/select", Page, "form.html",
+              page_setup, test_select, page_teardown);
+  g_test_add ("/actions/react", Page, "react.html",
+              react_page_setup, test_react, page_teardown);
+  g_test_add ("/actions/widgets", Page, "widgets.html",
+              page_setup, test_widgets, page_teardown);
+  g_test_add ("/actions/drag", Page, "drag.html",
+              page_setup, test_drag, page_teardown);
+  g_test_add ("/actions/upload", Page, "upload.html",
+              page_setup, test_upload, page_teardown);
+  g_test_add ("/actions/scroll", Page, "scroll.html",
+              page_setup, test_scroll, page_teardown);
+  g_test_add ("/actions/evaluate", Page, "evaluate.html",
+              page_setup, test_evaluate, page_teardown);
+  g_test_add ("/actions/frames", Page, "frames.html",
+              page_setup, test_frames, page_teardown);
+  g_test_add ("/actions/background", Page, "navigation.html",
+              background_page_setup, test_background, page_teardown);
   /* A measurement, not a check: there only when asked for (-m perf), so
    * the suite has no test that always skips. */
   if (g_test_perf ())
