@@ -62,75 +62,108 @@ url (const char *path)
   return g_strconcat (base_url, path + 1, NULL);
 }
 
-static void
-test_loaded (void)
+/* A tab without a runtime and the watch a test makes on it, which counts
+ * the loads it sees start; the outcome is that of its waits. */
+typedef struct
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
+  TwTestTab   *tab;
+  TwLoadWatch *watch;
+  Outcome      started;
+  Outcome      outcome;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->tab = tw_test_tab_new (FALSE);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_pointer (&fixture->watch, tw_load_watch_free);
+  g_clear_pointer (&fixture->tab, tw_test_tab_free);
+}
+
+static TwLoadWatch *
+fixture_watch (Fixture *fixture)
+{
+  fixture->watch = tw_load_watch_new (fixture->tab->view, TW_LOAD_WATCH_NONE);
+  tw_load_watch_set_start_func (fixture->watch, started_cb, &fixture->started);
+  return fixture->watch;
+}
+
+/* The fixture's watch, made before @uri loads and waited on with a grace
+ * period of 300 ms until it ends. */
+static TwLoadWatch *
+watch_load (Fixture    *fixture,
+            const char *uri,
+            const char *what)
+{
+  TwLoadWatch *watch = fixture_watch (fixture);
+
+  webkit_web_view_load_uri (fixture->tab->view, uri);
+  tw_load_watch_wait (watch, 300, 0, ended_cb, &fixture->outcome);
+  tw_test_wait_for_flag (&fixture->outcome.ended, WAIT_MS, what);
+  return watch;
+}
+
+static void
+test_loaded (Fixture       *fixture,
+             gconstpointer  data)
+{
   g_autofree char *page = url ("/page");
-  TwLoadWatch *watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  Outcome outcome = { 0 };
+  TwLoadWatch *watch = watch_load (fixture, page, "the load to end");
 
-  tw_load_watch_set_start_func (watch, started_cb, &outcome);
-  webkit_web_view_load_uri (tab->view, page);
-  tw_load_watch_wait (watch, 300, 0, ended_cb, &outcome);
-  tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the load to end");
-
-  g_assert_cmpint (outcome.end, ==, TW_LOAD_END_LOADED);
-  g_assert_cmpuint (outcome.calls, ==, 1);
-  g_assert_cmpuint (outcome.starts, ==, 1);
+  g_assert_cmpint (fixture->outcome.end, ==, TW_LOAD_END_LOADED);
+  g_assert_cmpuint (fixture->outcome.calls, ==, 1);
+  g_assert_cmpuint (fixture->started.starts, ==, 1);
   g_assert_true (tw_load_watch_get_committed (watch));
   g_assert_false (tw_load_watch_is_loading (watch));
   g_assert_cmpint (tw_load_watch_get_first_start (watch), >, 0);
   g_assert_null (tw_load_watch_get_error (watch));
-  g_assert_cmpstr (webkit_web_view_get_uri (tab->view), ==, page);
+  g_assert_cmpstr (webkit_web_view_get_uri (fixture->tab->view), ==, page);
 
   /* A load that ended before anyone waited ends the next wait at once. */
-  outcome.ended = FALSE;
-  tw_load_watch_wait (watch, 300, 0, ended_cb, &outcome);
-  g_assert_true (outcome.ended);
-  g_assert_cmpint (outcome.end, ==, TW_LOAD_END_LOADED);
-
-  tw_load_watch_free (watch);
+  fixture->outcome.ended = FALSE;
+  tw_load_watch_wait (watch, 300, 0, ended_cb, &fixture->outcome);
+  g_assert_true (fixture->outcome.ended);
+  g_assert_cmpint (fixture->outcome.end, ==, TW_LOAD_END_LOADED);
 }
 
 static void
-test_failed (void)
+test_failed (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *closed = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
-  TwLoadWatch *watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  Outcome outcome = { 0 };
+  TwLoadWatch *watch = watch_load (fixture, closed, "the load to fail");
 
-  webkit_web_view_load_uri (tab->view, closed);
-  tw_load_watch_wait (watch, 300, 0, ended_cb, &outcome);
-  tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the load to fail");
-
-  g_assert_cmpint (outcome.end, ==, TW_LOAD_END_FAILED);
+  g_assert_cmpint (fixture->outcome.end, ==, TW_LOAD_END_FAILED);
   g_assert_nonnull (tw_load_watch_get_error (watch));
   g_assert_false (g_error_matches (tw_load_watch_get_error (watch), WEBKIT_NETWORK_ERROR,
                                    WEBKIT_NETWORK_ERROR_CANCELLED));
   g_assert_cmpstr (tw_load_watch_get_failing_uri (watch), ==, closed);
   g_assert_false (tw_load_watch_is_loading (watch));
-
-  tw_load_watch_free (watch);
 }
 
 /* A tab keeps WebKit's error page away with a "load-failed" handler that
  * returns TRUE, which stops the signal: the watches, attached first, still
  * hear of the failure, and so does every watch of the view. */
 static void
-test_two_watches_and_a_handler (void)
+test_two_watches_and_a_handler (Fixture       *fixture,
+                                gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *closed = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
   TwLoadWatch *first, *second;
   Outcome a = { 0 }, b = { 0 };
 
-  tw_test_view_keep_error_pages_away (tab->view);
+  tw_test_view_keep_error_pages_away (fixture->tab->view);
 
-  first = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  second = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  webkit_web_view_load_uri (tab->view, closed);
+  first = fixture_watch (fixture);
+  second = tw_load_watch_new (fixture->tab->view, TW_LOAD_WATCH_NONE);
+  webkit_web_view_load_uri (fixture->tab->view, closed);
   tw_load_watch_wait (first, 300, 0, ended_cb, &a);
   tw_load_watch_wait (second, 0, 0, ended_cb, &b);
   /* Nothing had started yet: a wait without grace ends at once. */
@@ -146,22 +179,19 @@ test_two_watches_and_a_handler (void)
   g_assert_cmpint (b.end, ==, TW_LOAD_END_FAILED);
   g_assert_nonnull (tw_load_watch_get_error (second));
 
-  tw_load_watch_free (first);
   tw_load_watch_free (second);
 }
 
 static void
-test_timed_out (void)
+test_timed_out (Fixture       *fixture,
+                gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *hang = url ("/hang");
-  TwLoadWatch *watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
+  TwLoadWatch *watch = fixture_watch (fixture);
   Outcome outcome = { 0 };
-  Outcome started = { 0 };
 
-  tw_load_watch_set_start_func (watch, started_cb, &started);
-  webkit_web_view_load_uri (tab->view, hang);
-  tw_test_wait_until (tw_test_flag_is_set, &started.starts, WAIT_MS, "the load to start");
+  webkit_web_view_load_uri (fixture->tab->view, hang);
+  tw_test_wait_until (tw_test_flag_is_set, &fixture->started.starts, WAIT_MS, "the load to start");
   g_assert_true (tw_load_watch_is_loading (watch));
 
   /* The deadline is the one limit: 200 ms from now, the server has not
@@ -171,80 +201,79 @@ test_timed_out (void)
   g_assert_cmpint (outcome.end, ==, TW_LOAD_END_TIMED_OUT);
   g_assert_true (tw_load_watch_is_loading (watch));
 
-  webkit_web_view_stop_loading (tab->view);
-  tw_load_watch_free (watch);
+  webkit_web_view_stop_loading (fixture->tab->view);
 }
 
 /* A load that another replaces: the watch follows the second one. */
 static void
-test_replaced (void)
+test_replaced (Fixture       *fixture,
+               gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *hang = url ("/hang");
   g_autofree char *page = url ("/page");
-  TwLoadWatch *watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
+  TwLoadWatch *watch = fixture_watch (fixture);
   Outcome outcome = { 0 };
-  Outcome started = { 0 };
 
-  tw_load_watch_set_start_func (watch, started_cb, &started);
-  webkit_web_view_load_uri (tab->view, hang);
+  webkit_web_view_load_uri (fixture->tab->view, hang);
   tw_load_watch_wait (watch, 2000, 0, ended_cb, &outcome);
-  tw_test_wait_until (tw_test_flag_is_set, &started.starts, WAIT_MS, "the first load to start");
+  tw_test_wait_until (tw_test_flag_is_set, &fixture->started.starts, WAIT_MS, "the first load to start");
 
-  webkit_web_view_load_uri (tab->view, page);
+  webkit_web_view_load_uri (fixture->tab->view, page);
   tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the second load to end");
 
   g_assert_cmpint (outcome.end, ==, TW_LOAD_END_LOADED);
   g_assert_cmpuint (outcome.calls, ==, 1);
-  g_assert_cmpstr (webkit_web_view_get_uri (tab->view), ==, page);
+  g_assert_cmpstr (webkit_web_view_get_uri (fixture->tab->view), ==, page);
   g_assert_null (tw_load_watch_get_error (watch));
+}
 
-  tw_load_watch_free (watch);
+/* The watch of a page loaded before it, waiting with a grace period of
+ * @grace_ms. */
+static TwLoadWatch *
+watch_loaded_page (Fixture *fixture,
+                   guint    grace_ms,
+                   Outcome *outcome)
+{
+  g_autofree char *page = url ("/page");
+  TwLoadWatch *watch;
+
+  tw_test_tab_load (fixture->tab, page);
+  watch = fixture_watch (fixture);
+  tw_load_watch_wait (watch, grace_ms, 0, ended_cb, outcome);
+  return watch;
 }
 
 /* A step inside the document reports no load: the address change ends
  * the wait long before its grace period would. */
 static void
-test_same_document (void)
+test_same_document (Fixture       *fixture,
+                    gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
-  g_autofree char *page = url ("/page");
   g_autofree char *later = url ("/page#later");
-  TwLoadWatch *watch;
   Outcome outcome = { 0 };
+  TwLoadWatch *watch = watch_loaded_page (fixture, 60000, &outcome);
 
-  tw_test_tab_load (tab, page);
-  watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  tw_load_watch_wait (watch, 60000, 0, ended_cb, &outcome);
-  tw_test_tab_eval (tab, "history.pushState({}, '', '#later')");
+  tw_test_tab_eval (fixture->tab, "history.pushState({}, '', '#later')");
   tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the step inside the document");
 
   g_assert_cmpint (outcome.end, ==, TW_LOAD_END_NONE);
   g_assert_false (tw_load_watch_get_committed (watch));
   g_assert_cmpint (tw_load_watch_get_first_start (watch), ==, 0);
-  g_assert_cmpstr (webkit_web_view_get_uri (tab->view), ==, later);
-
-  tw_load_watch_free (watch);
+  g_assert_cmpstr (webkit_web_view_get_uri (fixture->tab->view), ==, later);
 }
 
 /* Nothing happens: the grace period ends the wait. */
 static void
-test_nothing (void)
+test_nothing (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
-  g_autofree char *page = url ("/page");
-  TwLoadWatch *watch;
   Outcome outcome = { 0 };
 
-  tw_test_tab_load (tab, page);
-  watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  tw_load_watch_wait (watch, 100, 0, ended_cb, &outcome);
+  watch_loaded_page (fixture, 100, &outcome);
   g_assert_false (outcome.ended);
   tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the grace period");
   g_assert_cmpint (outcome.end, ==, TW_LOAD_END_NONE);
   g_assert_cmpuint (outcome.calls, ==, 1);
-
-  tw_load_watch_free (watch);
 }
 
 /* A watch freed from its own callback: the command it belongs to ended. */
@@ -261,23 +290,21 @@ free_watch_cb (TwLoadWatch *watch,
 }
 
 static void
-test_freed_in_callback (void)
+test_freed_in_callback (Fixture       *fixture,
+                        gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (FALSE);
   g_autofree char *page = url ("/page");
-  TwLoadWatch *watch = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
-  TwLoadWatch *other = tw_load_watch_new (tab->view, TW_LOAD_WATCH_NONE);
+  TwLoadWatch *watch = tw_load_watch_new (fixture->tab->view, TW_LOAD_WATCH_NONE);
+  TwLoadWatch *other = fixture_watch (fixture);
   Outcome outcome = { 0 }, second = { 0 };
 
-  webkit_web_view_load_uri (tab->view, page);
+  webkit_web_view_load_uri (fixture->tab->view, page);
   tw_load_watch_wait (watch, 300, 0, free_watch_cb, &outcome);
   tw_load_watch_wait (other, 300, 0, ended_cb, &second);
   tw_test_wait_for_flag (&outcome.ended, WAIT_MS, "the load to end");
   tw_test_wait_for_flag (&second.ended, WAIT_MS, "the other watch to hear of it");
   g_assert_cmpint (outcome.end, ==, TW_LOAD_END_LOADED);
   g_assert_cmpint (second.end, ==, TW_LOAD_END_LOADED);
-
-  tw_load_watch_free (other);
 }
 
 int
@@ -290,14 +317,14 @@ main (int   argc,
 
   server = tw_test_server_new (serve_cb, &base_url);
 
-  g_test_add_func ("/load-watch/loaded", test_loaded);
-  g_test_add_func ("/load-watch/failed", test_failed);
-  g_test_add_func ("/load-watch/two-watches-and-a-handler", test_two_watches_and_a_handler);
-  g_test_add_func ("/load-watch/timed-out", test_timed_out);
-  g_test_add_func ("/load-watch/replaced", test_replaced);
-  g_test_add_func ("/load-watch/same-document", test_same_document);
-  g_test_add_func ("/load-watch/nothing", test_nothing);
-  g_test_add_func ("/load-watch/freed-in-callback", test_freed_in_callback);
+  g_test_add ("/load-watch/loaded", Fixture, NULL, fixture_setup, test_loaded, fixture_teardown);
+  g_test_add ("/load-watch/failed", Fixture, NULL, fixture_setup, test_failed, fixture_teardown);
+  g_test_add ("/load-watch/two-watches-and-a-handler", Fixture, NULL, fixture_setup, test_two_watches_and_a_handler, fixture_teardown);
+  g_test_add ("/load-watch/timed-out", Fixture, NULL, fixture_setup, test_timed_out, fixture_teardown);
+  g_test_add ("/load-watch/replaced", Fixture, NULL, fixture_setup, test_replaced, fixture_teardown);
+  g_test_add ("/load-watch/same-document", Fixture, NULL, fixture_setup, test_same_document, fixture_teardown);
+  g_test_add ("/load-watch/nothing", Fixture, NULL, fixture_setup, test_nothing, fixture_teardown);
+  g_test_add ("/load-watch/freed-in-callback", Fixture, NULL, fixture_setup, test_freed_in_callback, fixture_teardown);
 
   status = g_test_run ();
 
