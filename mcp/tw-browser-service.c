@@ -4,6 +4,7 @@
 #include "tw-browser-service.h"
 
 #include "tw-error.h"
+#include "tw-tool.h"
 
 G_DEFINE_INTERFACE (TwBrowserService, tw_browser_service, G_TYPE_OBJECT)
 
@@ -100,22 +101,19 @@ tw_tab_command_targets_tab (TwTabCommand command)
 }
 
 void
-tw_browser_service_run_async (TwBrowserService    *self,
-                              TwTabCommand         command,
-                              const char          *browser_id,
-                              JsonObject          *params,
-                              const TwCaller      *caller,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
+tw_browser_service_run_async (TwBrowserService       *self,
+                              const TwServiceRequest *request,
+                              GCancellable           *cancellable,
+                              GAsyncReadyCallback     callback,
+                              gpointer                user_data)
 {
   g_return_if_fail (TW_IS_BROWSER_SERVICE (self));
-  g_return_if_fail (command < TW_TAB_COMMAND_LAST);
-  g_return_if_fail (params != NULL);
-  g_return_if_fail (!tw_tab_command_targets_tab (command) || browser_id != NULL);
+  g_return_if_fail (request != NULL);
+  g_return_if_fail (request->command < TW_TAB_COMMAND_LAST);
+  g_return_if_fail (request->params != NULL);
+  g_return_if_fail (!tw_tab_command_targets_tab (request->command) || request->browser_id != NULL);
 
-  TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, command, browser_id, params, caller,
-                                                  cancellable, callback, user_data);
+  TW_BROWSER_SERVICE_GET_IFACE (self)->run_async (self, request, cancellable, callback, user_data);
 }
 
 JsonObject *
@@ -208,48 +206,41 @@ tw_browser_service_check_tool_group (TwBrowserService  *self,
 
 gboolean
 tw_browser_service_needs_approval (TwBrowserService *self,
-                                   const char       *tool_name,
-                                   JsonObject       *arguments,
-                                   const TwCaller   *caller)
+                                   TwToolCall       *call)
 {
   TwBrowserServiceInterface *iface;
 
   g_return_val_if_fail (TW_IS_BROWSER_SERVICE (self), FALSE);
-  g_return_val_if_fail (tool_name != NULL, FALSE);
+  g_return_val_if_fail (call != NULL, FALSE);
 
   iface = TW_BROWSER_SERVICE_GET_IFACE (self);
   return iface->needs_approval != NULL && iface->approve_async != NULL &&
-         iface->needs_approval (self, tool_name, arguments, caller);
+         iface->needs_approval (self, call);
 }
 
 void
-tw_browser_service_approve_async (TwBrowserService      *self,
-                                  const char            *tool_name,
-                                  JsonObject            *arguments,
-                                  const TwCaller        *caller,
-                                  TwServiceProgressFunc  progress,
-                                  gpointer               progress_data,
-                                  GCancellable          *cancellable,
-                                  GAsyncReadyCallback    callback,
-                                  gpointer               user_data)
+tw_browser_service_approve_async (TwBrowserService    *self,
+                                  TwToolCall          *call,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
 {
   TwBrowserServiceInterface *iface;
 
   g_return_if_fail (TW_IS_BROWSER_SERVICE (self));
-  g_return_if_fail (tool_name != NULL);
+  g_return_if_fail (call != NULL);
 
   iface = TW_BROWSER_SERVICE_GET_IFACE (self);
   if (iface->approve_async == NULL)
     {
-      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+      g_autoptr(GTask) task = g_task_new (self, tw_tool_call_get_cancellable (call), callback,
+                                          user_data);
 
       g_task_set_source_tag (task, tw_browser_service_approve_async);
       g_task_return_boolean (task, TRUE);
       return;
     }
 
-  iface->approve_async (self, tool_name, arguments, caller, progress, progress_data, cancellable,
-                        callback, user_data);
+  iface->approve_async (self, call, callback, user_data);
 }
 
 gboolean

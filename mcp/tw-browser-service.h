@@ -122,30 +122,35 @@ typedef struct
   guint64     call_id;
 } TwCaller;
 
+/* One command for the service to run: which, on which tab (NULL for the
+ * workspace commands), with which parameters, for whom. The record need
+ * only live through the call that takes it; @caller stays valid until the
+ * command finishes. */
+typedef struct
+{
+  TwTabCommand    command;
+  const char     *browser_id;
+  JsonObject     *params;
+  const TwCaller *caller;
+} TwServiceRequest;
+
 typedef struct _TwActivityLog TwActivityLog;
 
-/* What a service that waits for the person (an approval) reports while it
- * waits: the call's progress notifications. */
-typedef void (*TwServiceProgressFunc) (double      progress,
-                                       double      total,
-                                       const char *message,
-                                       gpointer    user_data);
+/* One in-flight tools/call (tw-tool.h). */
+typedef struct _TwToolCall TwToolCall;
 
 struct _TwBrowserServiceInterface
 {
   GTypeInterface parent_iface;
 
-  void        (*run_async)  (TwBrowserService    *self,
-                             TwTabCommand         command,
-                             const char          *browser_id,
-                             JsonObject          *params,
-                             const TwCaller      *caller,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data);
-  JsonObject *(*run_finish) (TwBrowserService    *self,
-                             GAsyncResult        *result,
-                             GError             **error);
+  void        (*run_async)  (TwBrowserService        *self,
+                             const TwServiceRequest  *request,
+                             GCancellable            *cancellable,
+                             GAsyncReadyCallback      callback,
+                             gpointer                 user_data);
+  JsonObject *(*run_finish) (TwBrowserService        *self,
+                             GAsyncResult            *result,
+                             GError                 **error);
 
   /* Optional: whether browser tools may use the service at all (the person
    * can turn them off per workspace). Unimplemented means always. */
@@ -162,44 +167,35 @@ struct _TwBrowserServiceInterface
   gboolean    (*get_tool_group_enabled) (TwBrowserService *self,
                                          const char       *group);
 
-  /* The person's say (issue 32): optional, whether the call of @tool_name
-   * with @arguments by @caller must wait for the person's OK; answered at
+  /* The person's say (issue 32): optional, whether @call (its tool, its
+   * arguments, its caller) must wait for the person's OK; answered at
    * once, so that other calls go on without a detour. */
-  gboolean    (*needs_approval) (TwBrowserService  *self,
-                                 const char        *tool_name,
-                                 JsonObject        *arguments,
-                                 const TwCaller    *caller);
-  /* Then, whether @caller may make the call. It may wait for the person,
-   * calling @progress (valid until it finishes) now and then. Finishes
-   * TRUE, or FALSE with browser_denied. Unimplemented allows every call. */
-  void        (*approve_async)  (TwBrowserService      *self,
-                                 const char            *tool_name,
-                                 JsonObject            *arguments,
-                                 const TwCaller        *caller,
-                                 TwServiceProgressFunc  progress,
-                                 gpointer               progress_data,
-                                 GCancellable          *cancellable,
-                                 GAsyncReadyCallback    callback,
-                                 gpointer               user_data);
-  gboolean    (*approve_finish) (TwBrowserService      *self,
-                                 GAsyncResult          *result,
-                                 GError               **error);
+  gboolean    (*needs_approval) (TwBrowserService     *self,
+                                 TwToolCall           *call);
+  /* Then, whether the caller may make @call. It may wait for the person,
+   * reporting the call's progress now and then, until the call is
+   * cancelled. Finishes TRUE, or FALSE with browser_denied. Unimplemented
+   * allows every call. */
+  void        (*approve_async)  (TwBrowserService     *self,
+                                 TwToolCall           *call,
+                                 GAsyncReadyCallback   callback,
+                                 gpointer              user_data);
+  gboolean    (*approve_finish) (TwBrowserService     *self,
+                                 GAsyncResult         *result,
+                                 GError              **error);
 };
 
 const char *tw_tab_command_to_string       (TwTabCommand         command);
 gboolean    tw_tab_command_targets_tab     (TwTabCommand         command);
 
-void        tw_browser_service_run_async   (TwBrowserService    *self,
-                                            TwTabCommand         command,
-                                            const char          *browser_id,
-                                            JsonObject          *params,
-                                            const TwCaller      *caller,
-                                            GCancellable        *cancellable,
-                                            GAsyncReadyCallback  callback,
-                                            gpointer             user_data);
-JsonObject *tw_browser_service_run_finish  (TwBrowserService    *self,
-                                            GAsyncResult        *result,
-                                            GError             **error);
+void        tw_browser_service_run_async   (TwBrowserService        *self,
+                                            const TwServiceRequest  *request,
+                                            GCancellable            *cancellable,
+                                            GAsyncReadyCallback      callback,
+                                            gpointer                 user_data);
+JsonObject *tw_browser_service_run_finish  (TwBrowserService        *self,
+                                            GAsyncResult            *result,
+                                            GError                 **error);
 
 /* FALSE while browser tools are turned off for the service's workspace:
  * every tool call then fails with browser_disabled before it runs (checked
@@ -229,24 +225,17 @@ gboolean    tw_browser_service_check_tool_group       (TwBrowserService *self,
 
 /* Whether the call must wait for the person's OK (see needs_approval);
  * FALSE without an implementation. */
-gboolean    tw_browser_service_needs_approval (TwBrowserService      *self,
-                                               const char            *tool_name,
-                                               JsonObject            *arguments,
-                                               const TwCaller        *caller);
-/* Whether the person lets @caller make this call (see approve_async);
+gboolean    tw_browser_service_needs_approval (TwBrowserService     *self,
+                                               TwToolCall           *call);
+/* Whether the person lets the caller make @call (see approve_async);
  * without an implementation, finishes TRUE at once. */
-void        tw_browser_service_approve_async  (TwBrowserService      *self,
-                                               const char            *tool_name,
-                                               JsonObject            *arguments,
-                                               const TwCaller        *caller,
-                                               TwServiceProgressFunc  progress,
-                                               gpointer               progress_data,
-                                               GCancellable          *cancellable,
-                                               GAsyncReadyCallback    callback,
-                                               gpointer               user_data);
-gboolean    tw_browser_service_approve_finish (TwBrowserService      *self,
-                                               GAsyncResult          *result,
-                                               GError               **error);
+void        tw_browser_service_approve_async  (TwBrowserService     *self,
+                                               TwToolCall           *call,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
+gboolean    tw_browser_service_approve_finish (TwBrowserService     *self,
+                                               GAsyncResult         *result,
+                                               GError              **error);
 
 /* What a call on a disabled service is told, after "browser_disabled: ". */
 #define TW_BROWSER_SERVICE_DISABLED_MESSAGE \

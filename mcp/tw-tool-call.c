@@ -148,12 +148,28 @@ tw_tool_call_is_finished (TwToolCall *call)
   return call->finished;
 }
 
+const char *
+tw_tool_call_get_name (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return call->def->name;
+}
+
 JsonObject *
 tw_tool_call_get_arguments (TwToolCall *call)
 {
   g_return_val_if_fail (call != NULL, NULL);
 
   return call->arguments;
+}
+
+const TwCaller *
+tw_tool_call_get_caller (TwToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+
+  return &call->caller;
 }
 
 GCancellable *
@@ -390,15 +406,6 @@ run_handler (TwToolCall *call)
 }
 
 static void
-approve_progress_cb (double      progress,
-                     double      total,
-                     const char *message,
-                     gpointer    user_data)
-{
-  tw_tool_call_report_progress (user_data, progress, total, message);
-}
-
-static void
 approved_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
@@ -474,12 +481,9 @@ tw_tool_call_start (TwToolCall *call)
   /* The person's say (issue 32): a call the person must allow waits here,
    * before anything of it runs. */
   if (call->service != NULL &&
-      tw_browser_service_needs_approval (call->service, call->def->name, call->arguments,
-                                         &call->caller))
+      tw_browser_service_needs_approval (call->service, call))
     {
-      tw_browser_service_approve_async (call->service, call->def->name, call->arguments,
-                                        &call->caller, approve_progress_cb, call,
-                                        call->cancellable, approved_cb,
+      tw_browser_service_approve_async (call->service, call, approved_cb,
                                         tw_tool_call_ref (call));
       return;
     }
@@ -626,13 +630,9 @@ command_run_start (CommandRun *run)
     }
 
   tw_browser_service_run_async (run->call->service,
-                                run->command,
-                                run->browser_id,
-                                run->params,
-                                &run->call->caller,
-                                run->call->cancellable,
-                                command_run_done_cb,
-                                run);
+                                &(TwServiceRequest) { run->command, run->browser_id, run->params,
+                                                      &run->call->caller },
+                                run->call->cancellable, command_run_done_cb, run);
 }
 
 static void

@@ -8,11 +8,10 @@
 
 G_BEGIN_DECLS
 
-/* One in-flight tools/call. Handlers receive it with arguments already
- * validated against the tool's input schema and must finish it exactly once,
- * from any main-loop iteration, with one of the tw_tool_call_return_*()
- * functions. */
-typedef struct _TwToolCall TwToolCall;
+/* TwToolCall: one in-flight tools/call. Handlers receive it with
+ * arguments already validated against the tool's input schema and must
+ * finish it exactly once, from any main-loop iteration, with one of the
+ * tw_tool_call_return_*() functions. */
 
 typedef void (*TwToolHandler) (TwToolCall *call);
 
@@ -76,7 +75,9 @@ typedef struct
 
 #define TW_TOOL_TABLE(defs) { (defs), G_N_ELEMENTS (defs) }
 
+const char       *tw_tool_call_get_name         (TwToolCall       *call);
 JsonObject       *tw_tool_call_get_arguments    (TwToolCall       *call);
+const TwCaller   *tw_tool_call_get_caller       (TwToolCall       *call);
 GCancellable     *tw_tool_call_get_cancellable  (TwToolCall       *call);
 
 /* A new object with the members of the call's arguments named in the

@@ -196,8 +196,9 @@ start_command (TwBrowser    *browser,
 {
   g_autoptr(JsonObject) params = tw_test_parse_object (params_json ? params_json : "{}");
 
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
-                                &test_caller, cancellable, command_done_cb, outcome);
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+                                &(TwServiceRequest) { command, browser_id, params, &test_caller },
+                                cancellable, command_done_cb, outcome);
 }
 
 static JsonObject *
@@ -509,8 +510,9 @@ test_visits (void)
   /* The person opens the index too, and another agent a second page. */
   person_tab = tw_browser_open_tab (browser, index_url);
   tw_test_wait_until (tab_is_done, person_tab, TW_TEST_WAIT_MS, "the person's page to load");
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_NEW_TAB, NULL, args,
-                                &other, NULL, command_done_cb, &opened);
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+                                &(TwServiceRequest) { TW_TAB_COMMAND_NEW_TAB, NULL, args, &other },
+                                NULL, command_done_cb, &opened);
   wait_for (&opened.done);
   g_assert_no_error (opened.error);
   json_object_unref (opened.reply);
@@ -768,8 +770,9 @@ test_paused_queue (void)
 
   /* Shared, so that what turns the other agent away is the pause. */
   tw_browser_tab_set_shared (tab, TRUE);
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), TW_TAB_COMMAND_SNAPSHOT, id, args,
-                                &other, NULL, command_done_cb, &refused);
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+                                &(TwServiceRequest) { TW_TAB_COMMAND_SNAPSHOT, id, args, &other },
+                                NULL, command_done_cb, &refused);
   wait_for (&refused.done);
   g_assert_error (refused.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
   g_assert_nonnull (strstr (refused.error->message, "paused"));
@@ -801,8 +804,9 @@ run_as (TwBrowser      *browser,
   g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
   Outcome outcome = { 0 };
 
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
-                                caller, NULL, command_done_cb, &outcome);
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+                                &(TwServiceRequest) { command, browser_id, params, caller },
+                                NULL, command_done_cb, &outcome);
   wait_for (&outcome.done);
   if (outcome.error != NULL)
     g_propagate_error (error, outcome.error);

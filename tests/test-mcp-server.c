@@ -105,40 +105,39 @@ page_result (const char *browser_id,
 }
 
 static void
-tabs_run (GTask          *task,
-          TwTabCommand    command,
-          const char     *browser_id,
-          JsonObject     *params,
-          const TwCaller *caller,
-          gpointer        run_data)
+tabs_run (GTask                  *task,
+          const TwServiceRequest *request,
+          gpointer                run_data)
 {
   Tabs *self = run_data;
   GCancellable *cancellable = g_task_get_cancellable (task);
-  const char *url = json_object_has_member (params, "url") ? json_object_get_string_member (params, "url") : NULL;
-  JsonObject *tab = browser_id != NULL ? g_hash_table_lookup (self->tabs, browser_id) : NULL;
+  const char *url = json_object_has_member (request->params, "url")
+                    ? json_object_get_string_member (request->params, "url") : NULL;
+  JsonObject *tab = request->browser_id != NULL
+                    ? g_hash_table_lookup (self->tabs, request->browser_id) : NULL;
   g_autofree char *label = NULL;
   JsonObject *result = NULL;
   GError *error = NULL;
   int delay = tw_test_url_delay_ms (url);
 
-  label = g_strdup_printf ("%s %s%s%s", browser_id ? browser_id : "-",
-                           tw_tab_command_to_string (command),
+  label = g_strdup_printf ("%s %s%s%s", request->browser_id ? request->browser_id : "-",
+                           tw_tab_command_to_string (request->command),
                            url ? " " : "", url ? url : "");
 
   g_free (self->last_agent_id);
   g_free (self->last_agent_name);
-  self->last_agent_id = g_strdup (caller->agent_id);
-  self->last_agent_name = g_strdup (caller->agent_name);
+  self->last_agent_id = g_strdup (request->caller->agent_id);
+  self->last_agent_name = g_strdup (request->caller->agent_name);
 
 
-  if (tw_tab_command_targets_tab (command) && tab == NULL)
+  if (tw_tab_command_targets_tab (request->command) && tab == NULL)
     {
       error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                           "No tab %s in this workspace", browser_id);
+                           "No tab %s in this workspace", request->browser_id);
       delay = 0;
     }
   else
-    switch (command)
+    switch (request->command)
       {
       case TW_TAB_COMMAND_LIST_TABS:
         {
@@ -167,21 +166,22 @@ tabs_run (GTask          *task,
           json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
           json_object_set_boolean_member (entry, "loading", FALSE);
           json_object_set_boolean_member (entry, "private", FALSE);
-          json_object_set_string_member (entry, "owner", caller->agent_name);
+          json_object_set_string_member (entry, "owner", request->caller->agent_name);
           g_hash_table_insert (self->tabs, g_strdup (id), entry);
         }
         break;
 
       case TW_TAB_COMMAND_CLOSE_TAB:
-        g_hash_table_remove (self->tabs, browser_id);
+        g_hash_table_remove (self->tabs, request->browser_id);
         result = json_object_new ();
-        json_object_set_string_member (result, "browserId", browser_id);
+        json_object_set_string_member (result, "browserId", request->browser_id);
         json_object_set_boolean_member (result, "closed", TRUE);
         break;
 
       case TW_TAB_COMMAND_NAVIGATE:
       case TW_TAB_COMMAND_RELOAD:
-        result = page_result (browser_id, url != NULL ? url : json_object_get_string_member (tab, "url"));
+        result = page_result (request->browser_id,
+                              url != NULL ? url : json_object_get_string_member (tab, "url"));
         json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
         json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
         break;
@@ -190,7 +190,8 @@ tabs_run (GTask          *task,
       case TW_TAB_COMMAND_FORWARD:
         error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
                              "There is no %s page in %s",
-                             command == TW_TAB_COMMAND_BACK ? "earlier" : "later", browser_id);
+                             request->command == TW_TAB_COMMAND_BACK ? "earlier" : "later",
+                             request->browser_id);
         break;
 
       default:

@@ -65,18 +65,16 @@ tabs_free (Tabs *self)
 }
 
 static void
-tabs_run (GTask          *task,
-          TwTabCommand    command,
-          const char     *browser_id,
-          JsonObject     *params,
-          const TwCaller *caller,
-          gpointer        run_data)
+tabs_run (GTask                  *task,
+          const TwServiceRequest *request,
+          gpointer                run_data)
 {
   Tabs *self = run_data;
-  const char *url = json_object_get_string_member_with_default (params, "url", "about:blank");
+  const char *url = json_object_get_string_member_with_default (request->params, "url",
+                                                                "about:blank");
   JsonObject *result;
 
-  if (command == TW_TAB_COMMAND_LIST_TABS)
+  if (request->command == TW_TAB_COMMAND_LIST_TABS)
     {
       result = json_object_new ();
       json_object_set_array_member (result, "tabs", json_array_ref (self->tabs));
@@ -84,10 +82,10 @@ tabs_run (GTask          *task,
       return;
     }
 
-  if (command != TW_TAB_COMMAND_NEW_TAB)
+  if (request->command != TW_TAB_COMMAND_NEW_TAB)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                               "No tab %s in this workspace", browser_id);
+                               "No tab %s in this workspace", request->browser_id);
       return;
     }
 
@@ -106,7 +104,7 @@ tabs_run (GTask          *task,
     json_object_set_string_member (tab, "title", "Test page");
     json_object_set_boolean_member (tab, "loading", FALSE);
     json_object_set_boolean_member (tab, "private", FALSE);
-    json_object_set_string_member (tab, "owner", caller->agent_name);
+    json_object_set_string_member (tab, "owner", request->caller->agent_name);
     json_array_add_object_element (self->tabs, tab);
   }
 

@@ -43,20 +43,18 @@ holding_free (HoldingService *holding)
 }
 
 static void
-holding_run (GTask          *task,
-             TwTabCommand    command,
-             const char     *browser_id,
-             JsonObject     *params,
-             const TwCaller *caller,
-             gpointer        run_data)
+holding_run (GTask                  *task,
+             const TwServiceRequest *request,
+             gpointer                run_data)
 {
   HoldingService *holding = run_data;
   Pending *pending = g_new0 (Pending, 1);
 
   pending->task = g_object_ref (task);
-  pending->browser_id = g_strdup (browser_id);
-  pending->label = g_strdup (json_object_get_string_member_with_default (params, "label", "?"));
-  pending->params = json_object_ref (params);
+  pending->browser_id = g_strdup (request->browser_id);
+  pending->label = g_strdup (json_object_get_string_member_with_default (request->params, "label",
+                                                                         "?"));
+  pending->params = json_object_ref (request->params);
   g_ptr_array_add (holding->pending, pending);
   g_ptr_array_add (holding->started, g_strdup (pending->label));
 }

@@ -213,8 +213,9 @@ run_command (TwBrowser    *browser,
   g_autoptr(GError) error = NULL;
   JsonObject *reply;
 
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser), command, browser_id, params,
-                                &test_caller, NULL, tw_test_store_result_cb, NULL);
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+                                &(TwServiceRequest) { command, browser_id, params, &test_caller },
+                                NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (TW_TEST_WAIT_MS, tw_tab_command_to_string (command));
   reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (browser), result, &error);
   g_assert_no_error (error);

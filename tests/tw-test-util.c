@@ -589,27 +589,24 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TwFakeService, tw_fake_service, G_TYPE_OBJECT,
                                                       tw_fake_service_iface_init))
 
 static void
-tw_fake_service_run_async (TwBrowserService    *service,
-                           TwTabCommand         command,
-                           const char          *browser_id,
-                           JsonObject          *params,
-                           const TwCaller      *caller,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
+tw_fake_service_run_async (TwBrowserService       *service,
+                           const TwServiceRequest *request,
+                           GCancellable           *cancellable,
+                           GAsyncReadyCallback     callback,
+                           gpointer                user_data)
 {
   TwFakeService *self = TW_FAKE_SERVICE (service);
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
 
   self->n_runs++;
-  self->command = command;
+  self->command = request->command;
   g_free (self->browser_id);
-  self->browser_id = g_strdup (browser_id);
+  self->browser_id = g_strdup (request->browser_id);
   g_clear_pointer (&self->params, json_object_unref);
-  self->params = json_object_ref (params);
+  self->params = json_object_ref (request->params);
 
   if (self->run != NULL)
-    self->run (task, command, browser_id, params, caller, self->run_data);
+    self->run (task, request, self->run_data);
   else if (self->error != NULL)
     g_task_return_error (task, g_error_copy (self->error));
   else

@@ -143,14 +143,11 @@ guint       tw_test_file_mode          (const char *path);
 #define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
 G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
 
-/* Runs @command; @task, whose source object is the service, returns a
+/* Runs @request; @task, whose source object is the service, returns a
  * JsonObject or an error. */
-typedef void (*TwFakeServiceRunFunc) (GTask          *task,
-                                      TwTabCommand    command,
-                                      const char     *browser_id,
-                                      JsonObject     *params,
-                                      const TwCaller *caller,
-                                      gpointer        run_data);
+typedef void (*TwFakeServiceRunFunc) (GTask                  *task,
+                                      const TwServiceRequest *request,
+                                      gpointer                run_data);
 
 struct _TwFakeService
 {

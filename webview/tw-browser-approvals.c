@@ -5,6 +5,7 @@
 
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-tool.h"
 
 /* The person's say (issue 32): the sites an agent may reach, the steps
  * that wait for the person's OK, and the network session an agent's tabs
@@ -204,17 +205,18 @@ approval_timeout_s (TwBrowser      *self,
   return TW_APPROVAL_DEFAULT_TIMEOUT_S;
 }
 
+/* A step waiting for the person: a tool call (whose progress it reports),
+ * or a page's own step (@call NULL). */
 typedef struct
 {
-  TwBrowser             *browser;
-  TwApproval            *approval;
-  TwServiceProgressFunc  progress;
-  gpointer               progress_data;
-  gulong                 answered_id;
-  gulong                 cancelled_id;
-  guint                  tick_source;
-  gint64                 started;
-  guint                  timeout_s;
+  TwBrowser  *browser;
+  TwApproval *approval;
+  TwToolCall *call;
+  gulong      answered_id;
+  gulong      cancelled_id;
+  guint       tick_source;
+  gint64      started;
+  guint       timeout_s;
 } ApprovalWait;
 
 static void
@@ -326,6 +328,22 @@ approval_answered_cb (TwApproval *approval,
     }
 }
 
+/* A tool call that waits says so in its progress. */
+static void
+report_waiting (ApprovalWait *wait,
+                double        elapsed_s)
+{
+  g_autofree char *message = NULL;
+
+  if (wait->call == NULL)
+    return;
+
+  message = g_strdup_printf ("waiting for the person to allow %s in tab %s",
+                             tw_approval_get_action (wait->approval),
+                             tw_approval_get_browser_id (wait->approval));
+  tw_tool_call_report_progress (wait->call, elapsed_s, wait->timeout_s, message);
+}
+
 static gboolean
 approval_tick_cb (gpointer user_data)
 {
@@ -355,14 +373,7 @@ approval_tick_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
-  if (wait->progress != NULL)
-    {
-      g_autofree char *message =
-        g_strdup_printf ("waiting for the person to allow %s in tab %s",
-                         tw_approval_get_action (wait->approval), browser_id);
-
-      wait->progress (elapsed_s, wait->timeout_s, message, wait->progress_data);
-    }
+  report_waiting (wait, elapsed_s);
 
   return G_SOURCE_CONTINUE;
 }
@@ -424,55 +435,48 @@ clip (char *text)
 
 static gboolean
 tw_browser_needs_approval (TwBrowserService *service,
-                           const char       *tool_name,
-                           JsonObject       *arguments,
-                           const TwCaller   *caller)
+                           TwToolCall       *call)
 {
   TwBrowser *self = TW_BROWSER (service);
+  const TwCaller *caller = tw_tool_call_get_caller (call);
   const char *browser_id;
   TwBrowserTab *tab;
 
   if (tw_browser_caller_is_person (self, caller) ||
-      !needs_approval (self, tw_browser_find_agent (self, caller->agent_id), tool_name))
+      !needs_approval (self, tw_browser_find_agent (self, caller->agent_id),
+                       tw_tool_call_get_name (call)))
     return FALSE;
 
   /* The person answers in the tab. A call with no tab of the caller's own
    * to ask in goes on, and the command says what is wrong. */
-  browser_id = arguments != NULL ? tw_json_get_string (arguments, "browserId", NULL) : NULL;
+  browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
   tab = browser_id != NULL ? tw_browser_lookup_tab (self, browser_id) : NULL;
 
   return tab != NULL && tw_browser_check_tab_access (self, tab, caller, NULL);
 }
 
-/* Puts @action of the agent @agent_id before the person in tab
- * @browser_id; finishes TRUE when allowed, or with browser_denied. */
+/* Puts @approval (taken) before the person in its tab, for @call (NULL
+ * for a page's own step), which it may wait until cancelled; finishes TRUE
+ * when allowed, or with browser_denied. */
 static void
-ask_async (TwBrowser             *self,
-           const char            *browser_id,
-           const char            *agent_id,
-           const char            *agent_name,
-           const char            *action,
-           const char            *summary,
-           const char            *detail,
-           TwServiceProgressFunc  progress,
-           gpointer               progress_data,
-           GCancellable          *cancellable,
-           GAsyncReadyCallback    callback,
-           gpointer               user_data)
+ask_async (TwBrowser           *self,
+           TwApproval          *approval,
+           TwToolCall          *call,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  TwBrowserAgent *agent = tw_browser_find_agent (self, agent_id);
+  GTask *task = g_task_new (self, call != NULL ? tw_tool_call_get_cancellable (call) : NULL,
+                            callback, user_data);
+  TwBrowserAgent *agent = tw_browser_find_agent (self, tw_approval_get_agent_id (approval));
+  GCancellable *cancellable = g_task_get_cancellable (task);
   ApprovalWait *wait;
 
   g_task_set_source_tag (task, ask_async);
 
   wait = g_new0 (ApprovalWait, 1);
   wait->browser = g_object_ref (self);
-  wait->approval = tw_approval_new (browser_id, agent_id,
-                                    agent != NULL ? agent->name : agent_name,
-                                    action, summary, detail);
-  wait->progress = progress;
-  wait->progress_data = progress_data;
+  wait->approval = approval;
+  wait->call = call;
   wait->started = g_get_monotonic_time ();
   wait->timeout_s = approval_timeout_s (self, agent);
   g_task_set_task_data (task, wait, (GDestroyNotify) approval_wait_free);
@@ -481,15 +485,8 @@ ask_async (TwBrowser             *self,
   wait->answered_id = g_signal_connect (wait->approval, "answered",
                                         G_CALLBACK (approval_answered_cb), task);
   wait->tick_source = g_timeout_add_seconds (PROGRESS_INTERVAL_S, approval_tick_cb, task);
-  show_next (self, browser_id);
-
-  if (progress != NULL)
-    {
-      g_autofree char *message =
-        g_strdup_printf ("waiting for the person to allow %s in tab %s", action, browser_id);
-
-      progress (0, wait->timeout_s, message, progress_data);
-    }
+  show_next (self, tw_approval_get_browser_id (approval));
+  report_waiting (wait, 0);
 
   /* The task keeps itself until finish_wait(). */
   if (cancellable != NULL)
@@ -506,24 +503,24 @@ ask_finish (TwBrowser     *self,
 }
 
 static void
-tw_browser_approve_async (TwBrowserService      *service,
-                          const char            *tool_name,
-                          JsonObject            *arguments,
-                          const TwCaller        *caller,
-                          TwServiceProgressFunc  progress,
-                          gpointer               progress_data,
-                          GCancellable          *cancellable,
-                          GAsyncReadyCallback    callback,
-                          gpointer               user_data)
+tw_browser_approve_async (TwBrowserService    *service,
+                          TwToolCall          *call,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
 {
   TwBrowser *self = TW_BROWSER (service);
+  const char *tool_name = tw_tool_call_get_name (call);
+  JsonObject *arguments = tw_tool_call_get_arguments (call);
+  const TwCaller *caller = tw_tool_call_get_caller (call);
+  TwBrowserAgent *agent = tw_browser_find_agent (self, caller->agent_id);
   g_autofree char *detail = NULL;
   g_autofree char *summary = NULL;
 
   /* Checked just before by tw_browser_needs_approval(). */
-  if (!tw_browser_needs_approval (service, tool_name, arguments, caller))
+  if (!tw_browser_needs_approval (service, call))
     {
-      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+      g_autoptr(GTask) task = g_task_new (self, tw_tool_call_get_cancellable (call), callback,
+                                          user_data);
 
       g_task_return_boolean (task, TRUE);
       return;
@@ -548,9 +545,11 @@ tw_browser_approve_async (TwBrowserService      *service,
     }
   detail = clip (g_steal_pointer (&detail));
 
-  ask_async (self, tw_json_get_string (arguments, "browserId", NULL), caller->agent_id,
-             caller->agent_name, tool_name, summary, detail, progress, progress_data,
-             cancellable, callback, user_data);
+  ask_async (self,
+             tw_approval_new (tw_json_get_string (arguments, "browserId", NULL), caller->agent_id,
+                              agent != NULL ? agent->name : caller->agent_name, tool_name,
+                              summary, detail),
+             call, callback, user_data);
 }
 
 static gboolean
@@ -646,9 +645,10 @@ view_decide_policy_cb (WebKitWebView            *view,
   detail = g_strdup_printf ("%s %s", webkit_uri_request_get_http_method (request) != NULL
                                      ? webkit_uri_request_get_http_method (request) : "GET",
                             webkit_uri_request_get_uri (request));
-  ask_async (self, tw_browser_tab_get_id (tab), agent->id, agent->name, "cross-origin-forms",
-             "send a form to another site", detail, NULL, NULL, NULL, form_answered_cb,
-             g_object_ref (decision));
+  ask_async (self,
+             tw_approval_new (tw_browser_tab_get_id (tab), agent->id, agent->name,
+                              "cross-origin-forms", "send a form to another site", detail),
+             NULL, form_answered_cb, g_object_ref (decision));
 
   return TRUE;
 }
@@ -728,8 +728,10 @@ download_decide_destination_cb (WebKitDownload *download,
    * than wait for an answer. */
   tw_tab_downloads_set_approval (self->downloads, download, suggested,
                                  TW_DOWNLOAD_APPROVAL_ASKING);
-  ask_async (self, tw_browser_tab_get_id (tab), agent->id, agent->name, "downloads",
-             "download a file", detail, NULL, NULL, NULL, download_answered_cb, ask);
+  ask_async (self,
+             tw_approval_new (tw_browser_tab_get_id (tab), agent->id, agent->name, "downloads",
+                              "download a file", detail),
+             NULL, download_answered_cb, ask);
 
   return TRUE;
 }

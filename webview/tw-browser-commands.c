@@ -309,14 +309,11 @@ tab_views (TwBrowser            *self,
 }
 
 static void
-tw_browser_run_async (TwBrowserService    *service,
-                      TwTabCommand         command,
-                      const char          *browser_id,
-                      JsonObject          *params,
-                      const TwCaller      *caller,
-                      GCancellable        *cancellable,
-                      GAsyncReadyCallback  callback,
-                      gpointer             user_data)
+tw_browser_run_async (TwBrowserService       *service,
+                      const TwServiceRequest *request,
+                      GCancellable           *cancellable,
+                      GAsyncReadyCallback     callback,
+                      gpointer                user_data)
 {
   TwBrowser *self = TW_BROWSER (service);
   g_autoptr(GTask) task = NULL;
@@ -325,21 +322,21 @@ tw_browser_run_async (TwBrowserService    *service,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tw_browser_run_async);
 
-  if (tw_tab_command_targets_tab (command))
+  if (tw_tab_command_targets_tab (request->command))
     {
       GError *error = NULL;
 
-      tab = tw_browser_lookup_tab (self, browser_id);
+      tab = tw_browser_lookup_tab (self, request->browser_id);
       if (tab == NULL)
         {
-          g_task_return_error (task, not_found_error (browser_id));
+          g_task_return_error (task, not_found_error (request->browser_id));
           return;
         }
 
       /* The one place agents are kept to their own tabs (issue 32).
        * Sharing checks on its own: only the owner gives a tab away. */
-      if (command != TW_TAB_COMMAND_SHARE_TAB &&
-          !tw_browser_check_tab_access (self, tab, caller, &error))
+      if (request->command != TW_TAB_COMMAND_SHARE_TAB &&
+          !tw_browser_check_tab_access (self, tab, request->caller, &error))
         {
           g_task_return_error (task, error);
           return;
@@ -351,23 +348,25 @@ tw_browser_run_async (TwBrowserService    *service,
   {
     GError *error = NULL;
 
-    if (!tw_browser_check_sites (self, caller, command, params, &error))
+    if (!tw_browser_check_sites (self, request, &error))
       {
         g_task_return_error (task, error);
         return;
       }
   }
 
-  switch (command)
+  switch (request->command)
     {
     case TW_TAB_COMMAND_LIST_TABS:
-      g_task_return_pointer (task, list_tabs (self, caller), (GDestroyNotify) json_object_unref);
+      g_task_return_pointer (task, list_tabs (self, request->caller),
+                             (GDestroyNotify) json_object_unref);
       break;
 
     case TW_TAB_COMMAND_SHARE_TAB:
       {
         GError *error = NULL;
-        JsonObject *reply = tw_browser_share_tab (self, tab, params, caller, &error);
+        JsonObject *reply = tw_browser_share_tab (self, tab, request->params, request->caller,
+                                                  &error);
 
         if (reply != NULL)
           g_task_return_pointer (task, reply, (GDestroyNotify) json_object_unref);
@@ -381,10 +380,10 @@ tw_browser_run_async (TwBrowserService    *service,
         g_autoptr(JsonObject) load_params = json_object_new ();
         g_autoptr(TwBrowserTab) new_tab = NULL;
         g_autoptr(GError) error = NULL;
-        const char *url = tw_json_get_string_arg (params, "url", &error);
+        const char *url = tw_json_get_string_arg (request->params, "url", &error);
         const char *context_name = NULL;
         g_autofree char *caller_context = NULL;
-        JsonNode *private_node = json_object_get_member (params, "private");
+        JsonNode *private_node = json_object_get_member (request->params, "private");
         gboolean private_given = private_node != NULL && !JSON_NODE_HOLDS_NULL (private_node);
         gboolean private_tab = FALSE;
 
@@ -392,9 +391,9 @@ tw_browser_run_async (TwBrowserService    *service,
           url = "about:blank";
 
         if (error == NULL)
-          tw_json_get_boolean_arg (params, "private", &private_tab, &error);
+          tw_json_get_boolean_arg (request->params, "private", &private_tab, &error);
         if (error == NULL)
-          context_name = tw_json_get_string_arg (params, "context", &error);
+          context_name = tw_json_get_string_arg (request->params, "context", &error);
 
         /* A named private context: the private tabs of one name share a
          * session. A name alone asks for a private tab. */
@@ -416,7 +415,7 @@ tw_browser_run_async (TwBrowserService    *service,
         /* An agent on a session of its own opens its tabs there: they
          * share its cookies and storage, and no other tab sees them. */
         if (error == NULL && !private_given && context_name == NULL &&
-            (caller_context = tw_browser_dup_caller_context (self, caller)) != NULL)
+            (caller_context = tw_browser_dup_caller_context (self, request->caller)) != NULL)
           {
             private_tab = TRUE;
             context_name = caller_context;
@@ -430,8 +429,8 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        new_tab = private_tab ? tw_browser_create_private_tab (self, caller, context_name)
-                              : tw_browser_create_tab (self, caller);
+        new_tab = private_tab ? tw_browser_create_private_tab (self, request->caller, context_name)
+                              : tw_browser_create_tab (self, request->caller);
         tw_browser_add_tab (self, new_tab);
 
         /* The first page loads only once the tab keeps to the agent's
@@ -443,7 +442,7 @@ tw_browser_run_async (TwBrowserService    *service,
           load->task = g_steal_pointer (&task);
           load->tab = g_object_ref (new_tab);
           load->params = json_object_ref (load_params);
-          load->caller = caller;
+          load->caller = request->caller;
           load->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
           tw_browser_limit_tab_sites_async (self, new_tab, new_tab_limited_cb, load);
         }
@@ -452,7 +451,7 @@ tw_browser_run_async (TwBrowserService    *service,
 
     /* Reading (issue 17): a page fetched without a tab. */
     case TW_TAB_COMMAND_READ_URL:
-      tw_read_url_async (self->session, params, cancellable, reply_done_cb,
+      tw_read_url_async (self->session, request->params, cancellable, reply_done_cb,
                          expect_reply (g_steal_pointer (&task), tw_read_url_finish, NULL));
       break;
 
@@ -470,29 +469,29 @@ tw_browser_run_async (TwBrowserService    *service,
 
         /* A browserId names the tab whose session to use; without one it
          * is the workspace's, which all its other tabs share. */
-        if (browser_id != NULL)
+        if (request->browser_id != NULL)
           {
-            TwBrowserTab *owner = tw_browser_lookup_tab (self, browser_id);
+            TwBrowserTab *owner = tw_browser_lookup_tab (self, request->browser_id);
             GError *error = NULL;
 
             if (owner == NULL)
               {
-                g_task_return_error (task, not_found_error (browser_id));
+                g_task_return_error (task, not_found_error (request->browser_id));
                 return;
               }
-            if (!tw_browser_check_tab_access (self, owner, caller, &error))
+            if (!tw_browser_check_tab_access (self, owner, request->caller, &error))
               {
                 g_task_return_error (task, error);
                 return;
               }
 
             session = webkit_web_view_get_network_session (tw_browser_tab_get_view (owner));
-            session_tab = browser_id;
+            session_tab = request->browser_id;
           }
 
-        if (command == TW_TAB_COMMAND_COOKIES)
+        if (request->command == TW_TAB_COMMAND_COOKIES)
           {
-            tw_tab_storage_cookies_async (session, params, cancellable, reply_done_cb,
+            tw_tab_storage_cookies_async (session, request->params, cancellable, reply_done_cb,
                                           expect_reply (g_steal_pointer (&task),
                                                         tw_tab_storage_cookies_finish,
                                                         session_tab));
@@ -500,7 +499,7 @@ tw_browser_run_async (TwBrowserService    *service,
           }
 
         views = tab_views (self, session);
-        tw_tab_storage_state_async (session, views, self->workspace_dir, params,
+        tw_tab_storage_state_async (session, views, self->workspace_dir, request->params,
                                     cancellable, reply_done_cb,
                                     expect_reply (g_steal_pointer (&task),
                                                   tw_tab_storage_state_finish, session_tab));
@@ -518,9 +517,9 @@ tw_browser_run_async (TwBrowserService    *service,
             return;
           }
 
-        g_autoptr(GListModel) usable = usable_tabs (self, caller);
+        g_autoptr(GListModel) usable = usable_tabs (self, request->caller);
 
-        tw_find_in_tabs_async (self->text_index, usable, params, cancellable,
+        tw_find_in_tabs_async (self->text_index, usable, request->params, cancellable,
                                reply_done_cb,
                                expect_reply (g_steal_pointer (&task), tw_find_in_tabs_finish, NULL));
       }
@@ -528,7 +527,7 @@ tw_browser_run_async (TwBrowserService    *service,
 
     /* History and bookmarks (issue 31). */
     case TW_TAB_COMMAND_HISTORY:
-      tw_history_search_command_async (tw_browser_get_history (self), params, cancellable,
+      tw_history_search_command_async (tw_browser_get_history (self), request->params, cancellable,
                                        reply_done_cb,
                                        expect_reply (g_steal_pointer (&task),
                                                      tw_history_search_command_finish, NULL));
@@ -537,30 +536,28 @@ tw_browser_run_async (TwBrowserService    *service,
     /* Replay (issue 33). */
     case TW_TAB_COMMAND_REPLAY:
     case TW_TAB_COMMAND_SAVE_FLOW:
-      tw_browser_run_flow_command (self, command, browser_id, params, caller,
-                                   g_steal_pointer (&task));
+      tw_browser_run_flow_command (self, request, g_steal_pointer (&task));
       break;
 
     /* Teach (issue 33): what the person demonstrates in the tab. It waits
      * beside the tab's queue, which goes on running the agent's calls. */
     case TW_TAB_COMMAND_DEMONSTRATION:
-      tw_browser_wait_demonstration (self, tab, params, caller, cancellable,
-                                     g_steal_pointer (&task));
+      tw_browser_wait_demonstration (self, tab, request, g_steal_pointer (&task));
       break;
 
     case TW_TAB_COMMAND_EXPORT_SESSION:
-      tw_browser_run_export_command (self, browser_id, params, caller, g_steal_pointer (&task));
+      tw_browser_run_export_command (self, request, g_steal_pointer (&task));
       break;
 
     case TW_TAB_COMMAND_LAST:
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL,
-                               "unknown browser command %d", command);
+                               "unknown browser command %d", request->command);
       break;
 
     /* Everything else happens in the tab, in its queue. */
     default:
-      tw_browser_tab_run_as_async (tab, command, params, caller, cancellable,
-                                   tab_command_cb, g_steal_pointer (&task));
+      tw_browser_tab_run_as_async (tab, request->command, request->params, request->caller,
+                                   cancellable, tab_command_cb, g_steal_pointer (&task));
       break;
     }
 }

@@ -141,14 +141,14 @@ waiter_cancelled_cb (GCancellable *cancellable,
 }
 
 void
-tw_browser_wait_demonstration (TwBrowser      *self,
-                               TwBrowserTab   *tab,
-                               JsonObject     *params,
-                               const TwCaller *caller,
-                               GCancellable   *cancellable,
-                               GTask          *task)
+tw_browser_wait_demonstration (TwBrowser              *self,
+                               TwBrowserTab           *tab,
+                               const TwServiceRequest *request,
+                               GTask                  *task)
 {
   TwBrowserDemonstrations *demonstrations = demonstrations_of (self);
+  const TwCaller *caller = request->caller;
+  GCancellable *cancellable = g_task_get_cancellable (task);
   const char *browser_id = tw_browser_tab_get_id (tab);
   gpointer key = NULL;
   JsonObject *reply;
@@ -170,8 +170,8 @@ tw_browser_wait_demonstration (TwBrowser      *self,
   waiter->browser = self;
   waiter->task = task;
   waiter->browser_id = g_strdup (browser_id);
-  waiter->timeout_ms = CLAMP (tw_json_get_int (params, "timeoutMs", 300000), 1, G_MAXINT);
-  g_object_set_data_full (G_OBJECT (task), "params", json_object_ref (params),
+  waiter->timeout_ms = CLAMP (tw_json_get_int (request->params, "timeoutMs", 300000), 1, G_MAXINT);
+  g_object_set_data_full (G_OBJECT (task), "params", json_object_ref (request->params),
                           (GDestroyNotify) json_object_unref);
   g_object_set_data_full (G_OBJECT (task), "agent",
                           g_strdup (caller != NULL && caller->agent_name != NULL

@@ -220,14 +220,13 @@ settled_cb (GObject      *object,
 }
 
 void
-tw_browser_run_export_command (TwBrowser      *self,
-                               const char     *browser_id,
-                               JsonObject     *params,
-                               const TwCaller *caller,
-                               GTask          *task)
+tw_browser_run_export_command (TwBrowser              *self,
+                               const TwServiceRequest *request,
+                               GTask                  *task)
 {
-  const char *session = tw_json_get_string (params, "session", NULL);
-  const char *folder = tw_json_get_string (params, "folder", NULL);
+  const char *browser_id = request->browser_id;
+  const char *session = tw_json_get_string (request->params, "session", NULL);
+  const char *folder = tw_json_get_string (request->params, "folder", NULL);
   g_autofree char *chosen = NULL;
   GError *error = NULL;
   ExportRun *run;
@@ -236,7 +235,7 @@ tw_browser_run_export_command (TwBrowser      *self,
   g_assert (G_IS_TASK (task));
 
   if (session == NULL)
-    session = caller != NULL ? caller->agent_id : NULL;
+    session = request->caller != NULL ? request->caller->agent_id : NULL;
   if (session == NULL)
     {
       error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,

@@ -221,26 +221,23 @@ settled_cb (GObject      *object,
 }
 
 void
-tw_browser_run_flow_command (TwBrowser      *self,
-                             TwTabCommand    command,
-                             const char     *browser_id,
-                             JsonObject     *params,
-                             const TwCaller *caller,
-                             GTask          *task)
+tw_browser_run_flow_command (TwBrowser              *self,
+                             const TwServiceRequest *request,
+                             GTask                  *task)
 {
   GError *error = NULL;
   FlowRun *run;
-  const char *flow = tw_json_get_string (params, "flow", NULL);
-  const char *session = tw_json_get_string (params, "session", NULL);
-  const char *name = tw_json_get_string (params, "name", NULL);
+  const char *flow = tw_json_get_string (request->params, "flow", NULL);
+  const char *session = tw_json_get_string (request->params, "session", NULL);
+  const char *name = tw_json_get_string (request->params, "name", NULL);
   gint64 from = 0;
   gint64 to = 0;
 
   g_assert (TW_IS_BROWSER (self));
   g_assert (G_IS_TASK (task));
 
-  if (!get_step_number (params, "fromStep", &from, &error) ||
-      !get_step_number (params, "toStep", &to, &error))
+  if (!get_step_number (request->params, "fromStep", &from, &error) ||
+      !get_step_number (request->params, "toStep", &to, &error))
     goto failed;
   if (to > 0 && from > to)
     {
@@ -249,13 +246,13 @@ tw_browser_run_flow_command (TwBrowser      *self,
                                    "the last");
       goto failed;
     }
-  if (command == TW_TAB_COMMAND_REPLAY && flow != NULL && session != NULL)
+  if (request->command == TW_TAB_COMMAND_REPLAY && flow != NULL && session != NULL)
     {
       error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                    "give flow or session, not both");
       goto failed;
     }
-  if (command == TW_TAB_COMMAND_SAVE_FLOW && name == NULL)
+  if (request->command == TW_TAB_COMMAND_SAVE_FLOW && name == NULL)
     {
       error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                    "name the flow to save, e.g. \"sign up\"");
@@ -267,48 +264,49 @@ tw_browser_run_flow_command (TwBrowser      *self,
                                    "this workspace keeps no timeline to replay from");
       goto failed;
     }
-  if (command == TW_TAB_COMMAND_SAVE_FLOW)
+  if (request->command == TW_TAB_COMMAND_SAVE_FLOW)
     {
       g_autofree char *path = tw_timeline_dup_flow_path (self->timeline, name, &error);
 
       if (path == NULL)
         goto failed;
     }
-  if (flow == NULL && session == NULL && (caller == NULL || caller->agent_id == NULL))
+  if (flow == NULL && session == NULL &&
+      (request->caller == NULL || request->caller->agent_id == NULL))
     {
       error = g_error_new_literal (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
                                    "name the session (an agent's id) or the flow to replay");
       goto failed;
     }
-  if (browser_id != NULL)
+  if (request->browser_id != NULL)
     {
-      TwBrowserTab *tab = tw_browser_lookup_tab (self, browser_id);
+      TwBrowserTab *tab = tw_browser_lookup_tab (self, request->browser_id);
 
       if (tab == NULL)
         {
           error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
                                "no tab with browserId “%s” in this workspace; "
-                               "call browser_list_tabs to see the open tabs", browser_id);
+                               "call browser_list_tabs to see the open tabs", request->browser_id);
           goto failed;
         }
-      if (!tw_browser_check_tab_access (self, tab, caller, &error))
+      if (!tw_browser_check_tab_access (self, tab, request->caller, &error))
         goto failed;
     }
 
   run = g_new0 (FlowRun, 1);
   run->browser = g_object_ref (self);
   run->timeline = g_object_ref (self->timeline);
-  run->command = command;
-  run->browser_id = g_strdup (browser_id);
-  run->params = json_object_ref (params);
-  run->agent_id = g_strdup (caller != NULL ? caller->agent_id : NULL);
-  run->agent_name = g_strdup (caller != NULL ? caller->agent_name : NULL);
+  run->command = request->command;
+  run->browser_id = g_strdup (request->browser_id);
+  run->params = json_object_ref (request->params);
+  run->agent_id = g_strdup (request->caller != NULL ? request->caller->agent_id : NULL);
+  run->agent_name = g_strdup (request->caller != NULL ? request->caller->agent_name : NULL);
   if (flow != NULL)
     run->source = g_strdup_printf ("flow \"%s\"", flow);
   else if (session != NULL)
     run->source = g_strdup_printf ("session of %s", session);
   else
-    run->source = g_strdup ("session of the caller");
+    run->source = g_strdup ("session of the request->caller");
   g_task_set_task_data (task, run, (GDestroyNotify) flow_run_free);
 
   if (flow != NULL)
@@ -318,7 +316,7 @@ tw_browser_run_flow_command (TwBrowser      *self,
       return;
     }
 
-  /* What the caller just did is read back once it is written. */
+  /* What the request->caller just did is read back once it is written. */
   tw_timeline_settle_async (self->timeline, g_task_get_cancellable (task), settled_cb, task);
   return;
 

@@ -106,10 +106,7 @@ TwBrowserTab *tw_browser_create_tab            (TwBrowser                 *self,
 void          tw_browser_set_timeline          (TwBrowser                 *self,
                                                 TwTimeline                *timeline);
 void          tw_browser_run_flow_command      (TwBrowser                 *self,
-                                                TwTabCommand               command,
-                                                const char                *browser_id,
-                                                JsonObject                *params,
-                                                const TwCaller            *caller,
+                                                const TwServiceRequest    *request,
                                                 GTask                     *task);
 
 /* tw-browser-demonstrations.c: browser_demonstration. Saves what the
@@ -118,9 +115,7 @@ void          tw_browser_watch_demonstrations  (TwBrowser                 *self,
                                                 TwBrowserTab              *tab);
 void          tw_browser_wait_demonstration    (TwBrowser                 *self,
                                                 TwBrowserTab              *tab,
-                                                JsonObject                *params,
-                                                const TwCaller            *caller,
-                                                GCancellable              *cancellable,
+                                                const TwServiceRequest    *request,
                                                 GTask                     *task);
 /* Ends the calls that wait for a demonstration in @tab: it closes. */
 void          tw_browser_demonstrations_tab_closed (TwBrowser             *self,
@@ -128,9 +123,7 @@ void          tw_browser_demonstrations_tab_closed (TwBrowser             *self,
 void          tw_browser_demonstrations_dispose (TwBrowser                *self);
 /* tw-browser-export.c: browser_export_session. Finishes @task. */
 void          tw_browser_run_export_command    (TwBrowser                 *self,
-                                                const char                *browser_id,
-                                                JsonObject                *params,
-                                                const TwCaller            *caller,
+                                                const TwServiceRequest    *request,
                                                 GTask                     *task);
 
 /* tw-browser-owners.c */
@@ -174,12 +167,10 @@ void          tw_browser_approvals_init_iface  (TwBrowserServiceInterface *iface
 void          tw_browser_approvals_dispose     (TwBrowser                 *self);
 
 /* tw-browser-sites.c */
-/* FALSE with browser_denied when @command of @caller would reach a URL
- * (its "url") outside the caller's allowed sites. */
+/* FALSE with browser_denied when @request would reach a URL (its "url")
+ * outside its caller's allowed sites. */
 gboolean      tw_browser_check_sites           (TwBrowser                 *self,
-                                                const TwCaller            *caller,
-                                                TwTabCommand               command,
-                                                JsonObject                *params,
+                                                const TwServiceRequest    *request,
                                                 GError                   **error);
 /* Keeps @tab, an agent's, from loading anything outside its sites: a
  * content filter of the tab, in place when this finishes. */

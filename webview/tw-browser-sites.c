@@ -101,19 +101,18 @@ url_allowed (char * const *sites,
 }
 
 gboolean
-tw_browser_check_sites (TwBrowser       *self,
-                        const TwCaller  *caller,
-                        TwTabCommand     command,
-                        JsonObject      *params,
-                        GError         **error)
+tw_browser_check_sites (TwBrowser               *self,
+                        const TwServiceRequest  *request,
+                        GError                 **error)
 {
+  const TwCaller *caller = request->caller;
   char * const *sites;
   const char *url;
 
   if (tw_browser_caller_is_person (self, caller))
     return TRUE;
 
-  switch (command)
+  switch (request->command)
     {
     case TW_TAB_COMMAND_NEW_TAB:
     case TW_TAB_COMMAND_NAVIGATE:
@@ -126,7 +125,7 @@ tw_browser_check_sites (TwBrowser       *self,
     }
 
   sites = allowed_sites (self, tw_browser_find_agent (self, caller->agent_id));
-  url = params != NULL ? tw_json_get_string (params, "url", NULL) : NULL;
+  url = tw_json_get_string (request->params, "url", NULL);
   if (url_allowed (sites, url))
     return TRUE;
 

@@ -416,9 +416,10 @@ check_outcome (TwReplay   *self,
       self->waited_for_page = TRUE;
       json_object_set_string_member (params, "url", expected_path);
       json_object_set_int_member (params, "timeoutMs", PAGE_WAIT_MS);
-      tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), TW_TAB_COMMAND_WAIT,
-                                    self->browser_id, params, &self->caller, cancellable (self),
-                                    page_waited_cb, g_object_ref (self));
+      tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser),
+                                    &(TwServiceRequest) { TW_TAB_COMMAND_WAIT, self->browser_id,
+                                                          params, &self->caller },
+                                    cancellable (self), page_waited_cb, g_object_ref (self));
       return;
     }
   else if (recorded_navigated != navigated && !self->waited_for_page)
@@ -519,9 +520,10 @@ run_command (TwReplay   *self,
       json_object_set_array_member (params, "fields", fields);
     }
 
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), replayable[row].command,
-                                self->browser_id, params, &self->caller, cancellable (self),
-                                command_done_cb, g_object_ref (self));
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser),
+                                &(TwServiceRequest) { replayable[row].command, self->browser_id,
+                                                      params, &self->caller },
+                                cancellable (self), command_done_cb, g_object_ref (self));
 }
 
 /* Finding the element again */
@@ -659,9 +661,10 @@ locate (TwReplay *self)
   g_autoptr(JsonObject) params = json_object_new ();
 
   json_object_set_int_member (params, "maxChars", SNAPSHOT_CHARS);
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), TW_TAB_COMMAND_SNAPSHOT,
-                                self->browser_id, params, &self->caller, cancellable (self),
-                                snapshot_done_cb, g_object_ref (self));
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser),
+                                &(TwServiceRequest) { TW_TAB_COMMAND_SNAPSHOT, self->browser_id,
+                                                      params, &self->caller },
+                                cancellable (self), snapshot_done_cb, g_object_ref (self));
 }
 
 /* The steps */
@@ -711,9 +714,10 @@ open_tab (TwReplay *self)
 
   /* The browser id is set only by the reply: a failed first page leaves
    * the replay without a tab. */
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser), TW_TAB_COMMAND_NEW_TAB, NULL,
-                                params, &self->caller, cancellable (self), new_tab_done_cb,
-                                g_object_ref (self));
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (self->browser),
+                                &(TwServiceRequest) { TW_TAB_COMMAND_NEW_TAB, NULL, params,
+                                                      &self->caller },
+                                cancellable (self), new_tab_done_cb, g_object_ref (self));
 }
 
 static void
