@@ -83,8 +83,12 @@ typedef struct
   TwTimeline         *timeline;
   TwWindow           *window;
   TwBrowserTab       *tab;
+  WebKitWebView      *view;
   TwDemonstrationBar *bar;
   char               *data_dir;
+  /* The agent's waiting browser_demonstration call, and how it ends. */
+  TwToolCall         *call;
+  TwTestOutcome       state;
 } Fixture;
 
 static gboolean
@@ -115,6 +119,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
 
   fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->view = tw_browser_tab_get_view (fixture->tab);
   content = tw_window_get_tab_page (fixture->window, fixture->tab);
   fixture->bar = tw_tab_page_get_demonstration_bar (TW_TAB_PAGE (content));
 
@@ -127,13 +132,14 @@ fixture_set_up (Fixture       *fixture,
         break;
     }
   g_assert_true (tw_window_get_shown_page (fixture->window) == content);
-  tw_test_wait_until (view_shown, tw_browser_tab_get_view (fixture->tab), WAIT_MS, "the tab to show");
+  tw_test_wait_until (view_shown, fixture->view, WAIT_MS, "the tab to show");
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
+  g_clear_pointer (&fixture->call, tw_tool_call_unref);
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   tw_test_close_browser (&fixture->browser);
   g_clear_object (&fixture->timeline);
@@ -329,15 +335,14 @@ person_fills (Fixture    *fixture,
               const char *id,
               const char *text)
 {
-  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
   g_autofree char *selector = g_strconcat ("#", id, NULL);
   g_autofree char *value = g_strdup_printf ("document.querySelector('%s').value", selector);
 
-  person_clicks (view, selector);
-  wait_for_page (view, "document.activeElement.id", id);
+  person_clicks (fixture->view, selector);
+  wait_for_page (fixture->view, "document.activeElement.id", id);
   focus_window (fixture->window);
-  person_types (view, text);
-  wait_for_page (view, value, text);
+  person_types (fixture->view, text);
+  wait_for_page (fixture->view, value, text);
 }
 
 /* The tab and the bar */
@@ -371,12 +376,20 @@ asked (gpointer data)
   return tw_browser_tab_get_demonstrate_message (data) != NULL;
 }
 
-static TwToolCall *
-start_demonstration (Fixture       *fixture,
-                     TwTestOutcome *state)
+static void
+start_demonstration (Fixture *fixture)
 {
-  return tw_test_start_asking_tool (fixture->browser, &ada, "browser_demonstration", fixture->tab,
-                                    "Show me how you sign up.", 0, asked, fixture->tab, state);
+  fixture->call = tw_test_start_asking_tool (fixture->browser, &ada, "browser_demonstration",
+                                             fixture->tab, "Show me how you sign up.", 0, asked,
+                                             fixture->tab, &fixture->state);
+}
+
+/* The person stops recording with the bar; the agent's call answers. */
+static JsonObject *
+person_stops (Fixture *fixture)
+{
+  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
+  return tw_test_await_tool_ok (&fixture->state, "browser_demonstration");
 }
 
 static char *
@@ -410,9 +423,6 @@ static void
 test_demonstrated (Fixture       *fixture,
                    gconstpointer  data)
 {
-  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autoptr(JsonObject) replayed = NULL;
   g_autofree char *flow_path = NULL;
@@ -430,25 +440,24 @@ test_demonstrated (Fixture       *fixture,
 
   /* The agent asks, and waits; its other calls on the tab go on
    * meanwhile, and are none of the person's steps. */
-  call = start_demonstration (fixture, &state);
-  g_assert_cmpuint (state.n_progress, >=, 1);
+  start_demonstration (fixture);
+  g_assert_cmpuint (fixture->state.n_progress, >=, 1);
   agent_clicks (fixture, "checkbox \"Subscribe\"");
   agent_clicks (fixture, "button \"Shuffle\"");
-  wait_for_page (view, "String(document.querySelector('#subscribe').checked)", "true");
-  g_assert_false (state.done);
+  wait_for_page (fixture->view, "String(document.querySelector('#subscribe').checked)", "true");
+  g_assert_false (fixture->state.done);
 
   /* The person: types an address, ticks the box, sends. */
   person_fills (fixture, "email", "a@b.c");
-  person_clicks (view, "#agree");
-  wait_for_page (view, "String(document.querySelector('#agree').checked)", "true");
-  person_clicks (view, "#send");
+  person_clicks (fixture->view, "#agree");
+  wait_for_page (fixture->view, "String(document.querySelector('#agree').checked)", "true");
+  person_clicks (fixture->view, "#send");
   wait_for_steps (fixture->tab, 3);
-  wait_for_page (view, "document.title", "Thanks");
+  wait_for_page (fixture->view, "document.title", "Thanks");
   g_assert_cmpuint (posted->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=a%40b.c&agree=on");
 
-  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
-  result = tw_test_await_tool_ok (&state, "browser_demonstration");
+  result = person_stops (fixture);
   text = tw_test_result_text (result);
   g_assert_nonnull (strstr (text, "The person demonstrated 3 steps"));
   g_assert_nonnull (strstr (text, "flow: Demonstration 1"));
@@ -480,25 +489,22 @@ static void
 test_discarded (Fixture       *fixture,
                 gconstpointer  data)
 {
-  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *flows = NULL;
 
-  call = start_demonstration (fixture, &state);
+  start_demonstration (fixture);
   /* Asked, the bar offers to start. */
   g_assert_true (tw_demonstration_bar_get_shown (fixture->bar));
   g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
   g_assert_false (tw_demonstration_bar_start (fixture->bar, NULL));
 
-  person_clicks (view, "#agree");
-  wait_for_page (view, "String(document.querySelector('#agree').checked)", "true");
+  person_clicks (fixture->view, "#agree");
+  wait_for_page (fixture->view, "String(document.querySelector('#agree').checked)", "true");
   wait_for_steps (fixture->tab, 1);
   g_assert_true (tw_demonstration_bar_discard (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
 
-  result = tw_test_await_tool_ok (&state, "browser_demonstration");
+  result = tw_test_await_tool_ok (&fixture->state, "browser_demonstration");
   g_assert_true (g_str_has_prefix (tw_test_result_text (result),
                                    "The person discarded the demonstration; nothing was saved."));
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result), "outcome"),
@@ -516,27 +522,23 @@ static void
 test_enter (Fixture       *fixture,
             gconstpointer  data)
 {
-  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
-  Display *display = x_display (GTK_WIDGET (view));
+  Display *display = x_display (GTK_WIDGET (fixture->view));
   KeyCode enter = XKeysymToKeycode (display, XK_Return);
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *opened = g_strdup_printf ("\n2. press Enter in textbox \"Email\" → opened %ssubmit",
                                              base_url);
   const char *text;
 
-  call = start_demonstration (fixture, &state);
+  start_demonstration (fixture);
   g_assert_true (tw_demonstration_bar_start (fixture->bar, NULL));
   person_fills (fixture, "email", "x@y.z");
   XTestFakeKeyEvent (display, enter, True, CurrentTime);
   XTestFakeKeyEvent (display, enter, False, CurrentTime);
   XFlush (display);
-  wait_for_page (view, "document.title", "Thanks");
+  wait_for_page (fixture->view, "document.title", "Thanks");
   wait_for_steps (fixture->tab, 2);
-  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
 
-  result = tw_test_await_tool_ok (&state, "browser_demonstration");
+  result = person_stops (fixture);
   text = tw_test_result_text (result);
   g_assert_nonnull (strstr (text, "The person demonstrated 2 steps"));
   g_assert_nonnull (strstr (text, "\n1. fill textbox \"Email\" = \"x@y.z\"\n"));
@@ -550,24 +552,20 @@ static void
 test_password (Fixture       *fixture,
                gconstpointer  data)
 {
-  WebKitWebView *view = tw_browser_tab_get_view (fixture->tab);
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *structured = NULL;
   g_autofree char *flow_path = NULL;
   g_autofree char *flow = NULL;
   const char *text;
 
-  call = start_demonstration (fixture, &state);
+  start_demonstration (fixture);
   g_assert_true (tw_demonstration_bar_start (fixture->bar, "sign in"));
 
   person_fills (fixture, "pin", "hunter2");
-  person_clicks (view, "#agree");
+  person_clicks (fixture->view, "#agree");
   wait_for_steps (fixture->tab, 2);
-  g_assert_true (tw_demonstration_bar_stop (fixture->bar));
 
-  result = tw_test_await_tool_ok (&state, "browser_demonstration");
+  result = person_stops (fixture);
   text = tw_test_result_text (result);
   g_assert_nonnull (strstr (text, "flow: sign in"));
   g_assert_nonnull (strstr (text, "\"PIN\" = ••• (a password: its value is never recorded"));
@@ -597,12 +595,11 @@ test_bad_input (Fixture       *fixture,
 
   /* A call that waits on a tab that closes ends at once, saying so. */
   {
-    TwTestOutcome state = { 0 };
-    g_autoptr(TwToolCall) call = start_demonstration (fixture, &state);
     g_autoptr(JsonObject) closed = NULL;
 
+    start_demonstration (fixture);
     tw_browser_close_tab (fixture->browser, fixture->tab);
-    closed = tw_test_await_tool (&state, "browser_demonstration");
+    closed = tw_test_await_tool (&fixture->state, "browser_demonstration");
     g_assert_cmpstr (tw_test_result_error_code (closed), ==, "browser_not_found");
     g_test_message ("%s", tw_test_result_text (closed));
   }
