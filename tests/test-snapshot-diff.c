@@ -50,6 +50,27 @@ tab_load (TwTestTab  *tab,
   tw_test_tab_load (tab, url);
 }
 
+/* The fixture of most tests: a tab with a runtime showing diff.html. */
+typedef struct
+{
+  TwTestTab *tab;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->tab = tw_test_tab_new (TRUE);
+  tab_load (fixture->tab, "/diff.html");
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_pointer (&fixture->tab, tw_test_tab_free);
+}
+
 static JsonObject *
 tab_snapshot (TwTestTab  *tab,
               const char *options_json)
@@ -217,20 +238,18 @@ static const DiffCase cases[] = {
 };
 
 static void
-test_case (gconstpointer data)
+test_case (Fixture       *fixture,
+           gconstpointer  data)
 {
   const DiffCase *c = data;
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-  g_autofree char *before = NULL;
+  g_autofree char *before = tab_snapshot_text (fixture->tab, NULL);
   g_autofree char *diff = NULL;
   g_autofree char *again = NULL;
   g_autoptr(GPtrArray) marked = NULL;
   guint expected = 0;
 
-  tab_load (tab, "/diff.html");
-  before = tab_snapshot_text (tab, NULL);
-  tw_test_tab_eval (tab, c->script);
-  diff = tab_snapshot_text (tab, "{\"diff\": true}");
+  tw_test_tab_eval (fixture->tab, c->script);
+  diff = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   g_test_message ("%s", diff);
 
   /* The first line says how much changed; the page's line follows. */
@@ -261,7 +280,7 @@ test_case (gconstpointer data)
     }
 
   /* The diff became the base: nothing has changed since. */
-  again = tab_snapshot_text (tab, "{\"diff\": true}");
+  again = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (again, "No changes since the previous snapshot ("));
 }
 
@@ -269,9 +288,9 @@ test_case (gconstpointer data)
  * navigation knows the document is new: both give the whole tree. New
  * refs from a diff act like refs from a full snapshot. */
 static void
-test_first_and_navigation (void)
+test_first_and_navigation (Fixture       *fixture,
+                           gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *first = NULL;
   g_autofree char *none = NULL;
   g_autofree char *added = NULL;
@@ -280,27 +299,26 @@ test_first_and_navigation (void)
   g_autoptr(JsonObject) info = NULL;
   g_autoptr(GError) error = NULL;
 
-  tab_load (tab, "/diff.html");
-  first = tab_snapshot_text (tab, "{\"diff\": true}");
+  first = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (first, "No earlier snapshot of this tab to compare with; "
                                    "the full snapshot follows ("));
   g_assert_nonnull (strstr (first, "\n- main @e"));
   g_assert_nonnull (strstr (first, "button \"Save\" @e"));
 
-  none = tab_snapshot_text (tab, "{\"diff\": true}");
+  none = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (none, "No changes since the previous snapshot ("));
 
-  tw_test_tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
+  tw_test_tab_eval (fixture->tab, "const b = document.createElement('button'); b.textContent = 'Fresh';"
                     "document.querySelector('main').prepend(b);");
-  added = tab_snapshot_text (tab, "{\"diff\": true}");
+  added = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   ref = tw_test_find_ref (added, "button \"Fresh\"");
-  info = tw_test_tab_resolve (tab, ref, &error);
+  info = tw_test_tab_resolve (fixture->tab, ref, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Fresh");
 
-  tab_load (tab, "/frame.html");
-  after = tab_snapshot_text (tab, "{\"diff\": true}");
+  tab_load (fixture->tab, "/frame.html");
+  after = tab_snapshot_text (fixture->tab, "{\"diff\": true}");
   g_assert_true (g_str_has_prefix (after, "The page is a new document since the previous "
                                    "snapshot (it navigated or reloaded); the full "
                                    "snapshot follows ("));
@@ -310,21 +328,19 @@ test_first_and_navigation (void)
 /* A diff longer than a reply is cut like a snapshot, and its cursor goes
  * on with the rest of the diff. */
 static void
-test_paging (void)
+test_paging (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-  g_autofree char *base_text = NULL;
+  g_autofree char *base_text = tab_snapshot_text (fixture->tab, NULL);
   g_autoptr(JsonObject) first = NULL;
   g_autoptr(JsonObject) rest = NULL;
   g_autofree char *options = NULL;
   const char *text;
   const char *cursor;
 
-  tab_load (tab, "/diff.html");
-  base_text = tab_snapshot_text (tab, NULL);
-  tw_test_tab_eval (tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
+  tw_test_tab_eval (fixture->tab, "for (let i = 0; i < 100; i++) { const li = document.createElement('li');"
                     "li.textContent = 'Added row ' + i; document.getElementById('list').append(li); }");
-  first = tab_snapshot (tab, "{\"diff\": true, \"maxChars\": 1000}");
+  first = tab_snapshot (fixture->tab, "{\"diff\": true, \"maxChars\": 1000}");
   text = json_object_get_string_member (first, "text");
   g_assert_true (g_str_has_prefix (text, "Changes since the previous snapshot: 100 lines added, "
                                    "0 removed"));
@@ -336,7 +352,7 @@ test_paging (void)
   g_assert_nonnull (cursor);
 
   options = g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 1000000}", cursor);
-  rest = tab_snapshot (tab, options);
+  rest = tab_snapshot (fixture->tab, options);
   text = json_object_get_string_member (rest, "text");
   g_assert_true (g_str_has_prefix (text, "Page: Diff — "));
   g_assert_nonnull (strstr (text, "(continued from line "));
@@ -348,25 +364,22 @@ test_paging (void)
 /* Interactive snapshots and full ones are compared each with their own
  * kind, and bad values of diff are refused. */
 static void
-test_modes (void)
+test_modes (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-  g_autofree char *full = NULL;
-  g_autofree char *inter = NULL;
+  g_autofree char *full = tab_snapshot_text (fixture->tab, NULL);
+  g_autofree char *inter = tab_snapshot_text (fixture->tab, "{\"diff\": true, \"interactive\": true}");
   g_autofree char *inter_again = NULL;
   g_autoptr(JsonObject) refused = NULL;
   g_autoptr(GError) error = NULL;
 
-  tab_load (tab, "/diff.html");
-  full = tab_snapshot_text (tab, NULL);
-  inter = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
   g_assert_true (g_str_has_prefix (inter, "No earlier snapshot with these options"));
-  tw_test_tab_eval (tab, "document.getElementById('rename').disabled = true;");
-  inter_again = tab_snapshot_text (tab, "{\"diff\": true, \"interactive\": true}");
+  tw_test_tab_eval (fixture->tab, "document.getElementById('rename').disabled = true;");
+  inter_again = tab_snapshot_text (fixture->tab, "{\"diff\": true, \"interactive\": true}");
   g_assert_nonnull (strstr (inter_again, "0 lines added, 0 removed, 1 changed, 0 moved"));
   g_assert_nonnull (strstr (inter_again, "[disabled] (was: button \"Save\")"));
 
-  refused = tw_test_tab_snapshot (tab, "{\"diff\": \"yes\"}", &error);
+  refused = tw_test_tab_snapshot (fixture->tab, "{\"diff\": \"yes\"}", &error);
   g_assert_null (refused);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_cmpstr (error->message, ==, "diff must be true or false");
@@ -579,15 +592,14 @@ node_mutate (GPtrArray *root,
  * says exactly what comparing every line says: seeded made-up trees whose
  * lines repeat under one parent, changed one or two ways at a time. */
 static void
-test_local (void)
+test_local (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
   guint next_ref = 1;
   guint applied = 0;
   guint total = 0;
 
-  tab_load (tab, "/diff.html");
   for (guint t = 0; t < 150; t++)
     {
       g_autoptr(GPtrArray) root = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
@@ -604,7 +616,7 @@ test_local (void)
           for (int k = 1 + g_rand_int_range (rand, 0, 2); k > 0; k--)
             node_mutate (root, rand, &next_ref);
           node_print (root, 0, after);
-          if (diff_check (tab, before, after, what))
+          if (diff_check (fixture->tab, before, after, what))
             applied++;
           total++;
         }
@@ -721,6 +733,41 @@ model_snapshot_after (TwTestTab  *tab,
   return g_steal_pointer (&after);
 }
 
+/* What gave a model test's quick snapshots, over its rounds. */
+typedef struct
+{
+  guint  served;
+  guint  incremental;
+  gint64 reused;
+  guint  walked;
+  /* The rounds after one that changed nothing, and how many of them the
+   * model answered. */
+  guint  quiet;
+  guint  quiet_served;
+} ModelTally;
+
+static void
+model_tally_add (ModelTally *tally,
+                 JsonObject *quick,
+                 gboolean    quiet)
+{
+  if (json_object_get_boolean_member (quick, "cached"))
+    tally->served++;
+  else if (json_object_get_boolean_member (quick, "incremental"))
+    {
+      tally->incremental++;
+      tally->reused += json_object_get_int_member (quick, "reused");
+    }
+  else
+    tally->walked++;
+  if (quiet)
+    {
+      tally->quiet++;
+      if (json_object_get_boolean_member (quick, "cached"))
+        tally->quiet_served++;
+    }
+}
+
 static void
 test_model (gconstpointer data)
 {
@@ -729,12 +776,7 @@ test_model (gconstpointer data)
   g_autofree char *script_file = g_test_build_filename (G_TEST_DIST, "fixtures", "snapshot-diff",
                                                         "mutate.js", NULL);
   g_autofree char *script = NULL;
-  guint served = 0;
-  guint quiet = 0;
-  guint quiet_served = 0;
-  guint walked = 0;
-  guint incremental = 0;
-  gint64 reused = 0;
+  ModelTally tally = { 0 };
   guint index = 0;
   g_autofree char *last = NULL;
 
@@ -781,88 +823,85 @@ test_model (gconstpointer data)
       last = g_strdup (json_object_get_string_member (b, "text"));
       g_assert_false (json_object_get_boolean_member (d, "incremental"));
 
-      if (json_object_get_boolean_member (a, "cached"))
-        served++;
-      else if (json_object_get_boolean_member (a, "incremental"))
-        {
-          incremental++;
-          reused += json_object_get_int_member (a, "reused");
-        }
-      else
-        walked++;
-      /* Nothing happened since the last walk: the model answers, unless
-       * an event of the last change arrived only now (a loaded machine). */
-      if (changes == 0 && round > 0 && index < MODEL_STRICT_PAGES)
-        {
-          quiet++;
-          if (json_object_get_boolean_member (a, "cached"))
-            quiet_served++;
-        }
+      model_tally_add (&tally, a, changes == 0 && round > 0 && index < MODEL_STRICT_PAGES);
     }
   g_test_message ("%s: %u snapshots from the model, %u incremental walks (%" G_GINT64_FORMAT
-                  " elements taken from the model), %u full walks", page, served, incremental,
-                  reused, walked);
-  g_assert_cmpuint (served, >, 0);
-  if (quiet > 0)
-    g_assert_cmpuint (quiet_served, >, 0);
+                  " elements taken from the model), %u full walks", page, tally.served,
+                  tally.incremental, tally.reused, tally.walked);
+  g_assert_cmpuint (tally.served, >, 0);
+  /* Nothing happened since the last walk: the model answers, unless an
+   * event of the last change arrived only now (a loaded machine). */
+  if (tally.quiet > 0)
+    g_assert_cmpuint (tally.quiet_served, >, 0);
 }
 
-/* Changes that no mutation records, one at a time: each must reach the
- * next snapshot, which walks again. */
-static void
-test_model_silent (void)
+/* Changes made one at a time, and how the model takes them: changes no
+ * mutation records must each reach the next snapshot, which walks again;
+ * after a change the model follows, the walk takes what nothing changed
+ * under from the model. Either way the snapshot prints what a full walk
+ * prints. */
+typedef struct
 {
-  static const char * const changes[] = {
-    "document.getElementById('agree').checked = true;",
-    "document.getElementById('email').value = 'quiet@example.com';",
-    "(() => { const s = new CSSStyleSheet(); s.replaceSync('#rename { display: none; }');"
-    "  document.adoptedStyleSheets = [s]; })();",
-    "document.adoptedStyleSheets[0].insertRule('#list { display: none; }');",
-    "document.styleSheets[0].insertRule('h1 { visibility: hidden; }');",
-    "document.getElementById('mover').focus();",
-    "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
-  };
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
+  gboolean            silent;
+  const char * const *scripts;
+  guint               n_scripts;
+} ModelChanges;
 
-  tab_load (tab, "/diff.html");
-  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+static const char * const silent_scripts[] = {
+  "document.getElementById('agree').checked = true;",
+  "document.getElementById('email').value = 'quiet@example.com';",
+  "(() => { const s = new CSSStyleSheet(); s.replaceSync('#rename { display: none; }');"
+  "  document.adoptedStyleSheets = [s]; })();",
+  "document.adoptedStyleSheets[0].insertRule('#list { display: none; }');",
+  "document.styleSheets[0].insertRule('h1 { visibility: hidden; }');",
+  "document.getElementById('mover').focus();",
+  "document.querySelector('iframe').contentDocument.getElementById('fp').hidden = true;",
+};
+
+static const char * const followed_scripts[] = {
+  "document.getElementById('agree').click();",
+  "document.getElementById('email').value = 'typed@example.com';",
+  "document.getElementById('rename').textContent = 'Renamed';",
+  "document.getElementById('list').append(document.createElement('li'));",
+};
+
+static const ModelChanges silent_changes = {
+  TRUE, silent_scripts, G_N_ELEMENTS (silent_scripts)
+};
+static const ModelChanges followed_changes = {
+  FALSE, followed_scripts, G_N_ELEMENTS (followed_scripts)
+};
+
+static void
+test_model_changes (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const ModelChanges *changes = data;
+
+  for (guint i = 0; i < changes->n_scripts; i++)
     {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, model_quick);
-      g_autoptr(JsonObject) same = runtime_snapshot (tab, model_quick);
+      g_autoptr(JsonObject) before = runtime_snapshot (fixture->tab, model_quick);
       g_autoptr(JsonObject) after = NULL;
 
-      g_assert_true (json_object_get_boolean_member (same, "cached"));
-      after = model_snapshot_after (tab, changes[i],
+      if (changes->silent)
+        {
+          g_autoptr(JsonObject) same = runtime_snapshot (fixture->tab, model_quick);
+
+          g_assert_true (json_object_get_boolean_member (same, "cached"));
+        }
+      after = model_snapshot_after (fixture->tab, changes->scripts[i],
                                     json_object_get_string_member (before, "text"));
-      g_assert_false (json_object_get_boolean_member (after, "cached"));
-    }
-}
-
-/* After a change the model follows, the walk takes what nothing changed
- * under from the model and prints what a full walk prints. */
-static void
-test_model_incremental (void)
-{
-  static const char * const changes[] = {
-    "document.getElementById('agree').click();",
-    "document.getElementById('email').value = 'typed@example.com';",
-    "document.getElementById('rename').textContent = 'Renamed';",
-    "document.getElementById('list').append(document.createElement('li'));",
-  };
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
-
-  tab_load (tab, "/diff.html");
-  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
-    {
-      g_autoptr(JsonObject) before = runtime_snapshot (tab, model_quick);
-      g_autoptr(JsonObject) after = NULL;
-
-      after = model_snapshot_after (tab, changes[i],
-                                    json_object_get_string_member (before, "text"));
-      g_assert_true (json_object_get_boolean_member (after, "incremental"));
-      g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
-      g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
-                       json_object_get_int_member (after, "elements"));
+      if (changes->silent)
+        {
+          g_assert_false (json_object_get_boolean_member (after, "cached"));
+        }
+      else
+        {
+          g_assert_true (json_object_get_boolean_member (after, "incremental"));
+          g_assert_cmpint (json_object_get_int_member (after, "reused"), >, 0);
+          g_assert_cmpint (json_object_get_int_member (after, "reused"), <,
+                           json_object_get_int_member (after, "elements"));
+        }
     }
 }
 
@@ -951,13 +990,12 @@ check_model_changes (TwTestTab          *tab,
  * full walk prints (of the whole page and interactive only), and differ
  * from the one before. */
 static void
-test_model_series (void)
+test_model_series (Fixture       *fixture,
+                   gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *last = NULL;
 
-  tab_load (tab, "/diff.html");
-  last = check_model_changes (tab, series_changes, G_N_ELEMENTS (series_changes));
+  last = check_model_changes (fixture->tab, series_changes, G_N_ELEMENTS (series_changes));
 }
 
 /* Changes inside a wide table (the kind of page where the walk takes the
@@ -997,13 +1035,12 @@ static const char * const wide_changes[] = {
 };
 
 static void
-test_model_wide (void)
+test_model_wide (Fixture       *fixture,
+                 gconstpointer  data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *last = NULL;
 
-  tab_load (tab, "/diff.html");
-  tw_test_tab_eval (tab, "(() => { const t = document.createElement('table');"
+  tw_test_tab_eval (fixture->tab, "(() => { const t = document.createElement('table');"
                     "  t.id = 'wide';"
                     "  const body = t.createTBody();"
                     "  for (let i = 1; i <= 40; i++) {"
@@ -1017,20 +1054,20 @@ test_model_wide (void)
                     "    body.append(document.createTextNode('\\n'));"
                     "  }"
                     "  document.querySelector('main').append(t); })();");
-  last = check_model_changes (tab, wide_changes, G_N_ELEMENTS (wide_changes));
+  last = check_model_changes (fixture->tab, wide_changes, G_N_ELEMENTS (wide_changes));
 
   /* A scroll changes nothing the walk reads: a click on a row scrolled
    * into view is read from what changed, like any other. */
   {
     g_autoptr(GError) error = NULL;
-    g_autoptr(JsonNode) scrolled = tw_test_tab_call (tab, "actions.scroll", "{\"deltaY\": 300}",
+    g_autoptr(JsonNode) scrolled = tw_test_tab_call (fixture->tab, "actions.scroll", "{\"deltaY\": 300}",
                                                      CALL_TIMEOUT_MS, &error);
     const char *click = "document.querySelector('#wide tr:nth-child(30) input').click(); 0";
     g_autoptr(JsonObject) clicked = NULL;
 
     g_assert_no_error (error);
     g_assert_cmpint (json_object_get_int_member (json_node_get_object (scrolled), "movedY"), >, 0);
-    clicked = model_snapshot_after (tab, click, last);
+    clicked = model_snapshot_after (fixture->tab, click, last);
     g_assert_true (json_object_get_boolean_member (clicked, "incremental"));
     g_free (last);
     last = g_strdup (json_object_get_string_member (clicked, "text"));
@@ -1053,7 +1090,7 @@ test_model_wide (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (reshapes); i++)
       {
-        g_autoptr(JsonObject) after = model_snapshot_after (tab, reshapes[i], last);
+        g_autoptr(JsonObject) after = model_snapshot_after (fixture->tab, reshapes[i], last);
         gint64 reused = json_object_get_int_member (after, "reused");
 
         g_test_message ("%s: %" G_GINT64_FORMAT " elements taken again", reshapes[i], reused);
@@ -1073,7 +1110,8 @@ test_model_wide (void)
  * new text, character for character what a full walk prints, and the next
  * one, of the unchanged page, the same text from what the tab holds. */
 static void
-test_model_held (void)
+test_model_held (Fixture       *fixture,
+                 gconstpointer  data)
 {
   static const char * const silent[] = {
     "document.getElementById('email').value = 'held@example.com';",
@@ -1083,14 +1121,12 @@ test_model_held (void)
     "window.scrollTo(0, 400);",
     "document.getElementById('email').value = 'held again';",
   };
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
   g_autofree char *last = NULL;
   guint held = 0;
 
-  tab_load (tab, "/diff.html");
   /* Long enough for its text to travel apart from the reply's JSON. */
-  tw_test_tab_eval (tab, "(() => { const s = document.createElement('section');"
+  tw_test_tab_eval (fixture->tab, "(() => { const s = document.createElement('section');"
                     "  s.setAttribute('aria-label', 'Filler');"
                     "  for (let i = 0; i < 150; i++) {"
                     "    const p = document.createElement('p');"
@@ -1104,7 +1140,7 @@ test_model_held (void)
     g_ptr_array_add (all, (gpointer) silent[i]);
 
   {
-    g_autoptr(JsonObject) first = runtime_snapshot (tab, model_quick);
+    g_autoptr(JsonObject) first = runtime_snapshot (fixture->tab, model_quick);
 
     last = g_strdup (json_object_get_string_member (first, "text"));
     g_assert_cmpuint (strlen (last), >, 4096);
@@ -1118,10 +1154,10 @@ test_model_held (void)
       g_autoptr(JsonObject) c = NULL;
       const char *text;
 
-      tw_test_tab_eval (tab, change);
-      a = runtime_snapshot (tab, model_quick);
-      again = runtime_snapshot (tab, model_quick);
-      b = runtime_snapshot (tab, model_full);
+      tw_test_tab_eval (fixture->tab, change);
+      a = runtime_snapshot (fixture->tab, model_quick);
+      again = runtime_snapshot (fixture->tab, model_quick);
+      b = runtime_snapshot (fixture->tab, model_full);
       text = json_object_get_string_member (a, "text");
       g_assert_cmpstr (text, ==, json_object_get_string_member (b, "text"));
       g_assert_cmpstr (json_object_get_string_member (again, "text"), ==, text);
@@ -1137,7 +1173,7 @@ test_model_held (void)
         held++;
       /* Another kind of snapshot sends its own text; the next snapshot of
        * the page sends the page's again. */
-      c = runtime_snapshot (tab, model_interactive);
+      c = runtime_snapshot (fixture->tab, model_interactive);
       g_assert_false (json_object_get_boolean_member_with_default (c, "held", FALSE));
       g_free (last);
       last = g_strdup (text);
@@ -1145,6 +1181,16 @@ test_model_held (void)
   g_test_message ("%u of %u unchanged snapshots came from the text the tab held", held, all->len);
   g_assert_cmpuint (held, >, all->len / 2);
 }
+
+static const TwTestFixtureCase diff_page_cases[] = {
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/local", test_local),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/model/series", test_model_series),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/model/held", test_model_held),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/model/wide", test_model_wide),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/first-and-navigation", test_first_and_navigation),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/paging", test_paging),
+  TW_TEST_FIXTURE_CASE ("/snapshot-diff/modes", test_modes),
+};
 
 int
 main (int   argc,
@@ -1163,7 +1209,7 @@ main (int   argc,
     {
       g_autofree char *path = g_strconcat ("/snapshot-diff/change/", cases[i].name, NULL);
 
-      g_test_add_data_func (path, &cases[i], test_case);
+      g_test_add (path, Fixture, &cases[i], fixture_setup, test_case, fixture_teardown);
     }
   for (guint i = 0; i < G_N_ELEMENTS (model_pages); i++)
     {
@@ -1171,15 +1217,11 @@ main (int   argc,
 
       g_test_add_data_func (path, model_pages[i], test_model);
     }
-  g_test_add_func ("/snapshot-diff/local", test_local);
-  g_test_add_func ("/snapshot-diff/model/series", test_model_series);
-  g_test_add_func ("/snapshot-diff/model/held", test_model_held);
-  g_test_add_func ("/snapshot-diff/model/wide", test_model_wide);
-  g_test_add_func ("/snapshot-diff/model/silent-changes", test_model_silent);
-  g_test_add_func ("/snapshot-diff/model/incremental", test_model_incremental);
-  g_test_add_func ("/snapshot-diff/first-and-navigation", test_first_and_navigation);
-  g_test_add_func ("/snapshot-diff/paging", test_paging);
-  g_test_add_func ("/snapshot-diff/modes", test_modes);
+  TW_TEST_ADD_FIXTURE_CASES (Fixture, diff_page_cases, fixture_setup, fixture_teardown);
+  g_test_add ("/snapshot-diff/model/silent-changes", Fixture, &silent_changes, fixture_setup,
+              test_model_changes, fixture_teardown);
+  g_test_add ("/snapshot-diff/model/incremental", Fixture, &followed_changes, fixture_setup,
+              test_model_changes, fixture_teardown);
 
   ret = g_test_run ();
 
