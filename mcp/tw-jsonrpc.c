@@ -220,6 +220,28 @@ tw_jsonrpc_message_parse (const char  *data,
   return g_steal_pointer (&message);
 }
 
+/* A new builder in which a message has begun: {"jsonrpc": "2.0", … */
+static JsonBuilder *
+begin_message (void)
+{
+  JsonBuilder *builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+
+  return builder;
+}
+
+/* Ends the message begun by begin_message(). */
+static JsonNode *
+end_message (JsonBuilder *builder)
+{
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
 static void
 add_id (JsonBuilder *builder,
         JsonNode    *id)
@@ -235,19 +257,16 @@ JsonNode *
 tw_jsonrpc_new_result (JsonNode *id,
                        JsonNode *result)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonBuilder) builder = NULL;
 
   g_return_val_if_fail (result != NULL, NULL);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jsonrpc");
-  json_builder_add_string_value (builder, "2.0");
+  builder = begin_message ();
   add_id (builder, id);
   json_builder_set_member_name (builder, "result");
   json_builder_add_value (builder, json_node_copy (result));
-  json_builder_end_object (builder);
 
-  return json_builder_get_root (builder);
+  return end_message (builder);
 }
 
 JsonNode *
@@ -255,13 +274,11 @@ tw_jsonrpc_new_error (JsonNode   *id,
                       int         code,
                       const char *message)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonBuilder) builder = NULL;
 
   g_return_val_if_fail (message != NULL, NULL);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jsonrpc");
-  json_builder_add_string_value (builder, "2.0");
+  builder = begin_message ();
   add_id (builder, id);
   json_builder_set_member_name (builder, "error");
   json_builder_begin_object (builder);
@@ -270,9 +287,8 @@ tw_jsonrpc_new_error (JsonNode   *id,
   json_builder_set_member_name (builder, "message");
   json_builder_add_string_value (builder, message);
   json_builder_end_object (builder);
-  json_builder_end_object (builder);
 
-  return json_builder_get_root (builder);
+  return end_message (builder);
 }
 
 JsonNode *
@@ -291,13 +307,11 @@ JsonNode *
 tw_jsonrpc_new_notification (const char *method,
                              JsonObject *params)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonBuilder) builder = NULL;
 
   g_return_val_if_fail (method != NULL, NULL);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jsonrpc");
-  json_builder_add_string_value (builder, "2.0");
+  builder = begin_message ();
   json_builder_set_member_name (builder, "method");
   json_builder_add_string_value (builder, method);
   if (params != NULL)
@@ -308,9 +322,8 @@ tw_jsonrpc_new_notification (const char *method,
       json_builder_set_member_name (builder, "params");
       json_builder_add_value (builder, node);
     }
-  json_builder_end_object (builder);
 
-  return json_builder_get_root (builder);
+  return end_message (builder);
 }
 
 /* Writing JSON. json-glib's generator writes a double without a decimal

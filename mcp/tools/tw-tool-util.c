@@ -111,76 +111,80 @@ tw_tool_append_request (GString    *text,
 }
 
 void
+tw_tool_append_each (GString          *text,
+                     JsonObject       *object,
+                     const char       *member,
+                     TwToolAppendFunc  append)
+{
+  JsonArray *array = tw_json_get_array (object, member);
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        append (text, json_node_get_object (element));
+    }
+}
+
+static void
+append_dialog (GString    *text,
+               JsonObject *dialog)
+{
+  const char *type = tw_json_get_string (dialog, "type", "dialog");
+
+  g_string_append_printf (text, "\nDialog: %s ", type);
+  tw_tool_append_quoted (text, tw_json_get_string (dialog, "message", ""));
+  g_string_append_printf (text, " (%s)",
+                          tw_json_get_boolean (dialog, "accepted", g_strcmp0 (type, "alert") == 0)
+                          ? "accepted" : "dismissed");
+  if (json_object_get_int_member_with_default (dialog, "count", 1) > 1)
+    g_string_append_printf (text, ", %" G_GINT64_FORMAT " times in a row",
+                            json_object_get_int_member (dialog, "count"));
+  if (json_object_has_member (dialog, "promptText"))
+    {
+      g_string_append (text, " answered ");
+      tw_tool_append_quoted (text, tw_json_get_string (dialog, "promptText", ""));
+    }
+}
+
+void
 tw_tool_append_dialogs (GString    *text,
                         JsonObject *result)
 {
-  JsonArray *dialogs = tw_json_get_array (result, "dialogs");
-
-  for (guint i = 0; dialogs != NULL && i < json_array_get_length (dialogs); i++)
-    {
-      JsonNode *element = json_array_get_element (dialogs, i);
-      JsonObject *dialog;
-      const char *type;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      dialog = json_node_get_object (element);
-      type = tw_json_get_string (dialog, "type", "dialog");
-
-      g_string_append_printf (text, "\nDialog: %s ", type);
-      tw_tool_append_quoted (text, tw_json_get_string (dialog, "message", ""));
-      g_string_append_printf (text, " (%s)",
-                              tw_json_get_boolean (dialog, "accepted",
-                                                   g_strcmp0 (type, "alert") == 0)
-                              ? "accepted" : "dismissed");
-      if (json_object_get_int_member_with_default (dialog, "count", 1) > 1)
-        g_string_append_printf (text, ", %" G_GINT64_FORMAT " times in a row",
-                                json_object_get_int_member (dialog, "count"));
-      if (json_object_has_member (dialog, "promptText"))
-        {
-          g_string_append (text, " answered ");
-          tw_tool_append_quoted (text, tw_json_get_string (dialog, "promptText", ""));
-        }
-    }
-
+  tw_tool_append_each (text, result, "dialogs", append_dialog);
   tw_tool_append_downloads (text, result);
+}
+
+static void
+append_download (GString    *text,
+                 JsonObject *download)
+{
+  const char *state = tw_json_get_string (download, "state", "running");
+
+  if (g_str_equal (state, "awaiting approval"))
+    {
+      g_string_append_printf (text, "\nDownload: %s awaits the person's OK before it is "
+                              "saved; browser_downloads tells when it is",
+                              tw_json_get_string (download, "fileName", "(no name)"));
+      return;
+    }
+  g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
+                          tw_json_get_string (download, "fileName", "(no name)"),
+                          state,
+                          (gint64) tw_json_get_number (download, "size", 0),
+                          tw_json_get_string (download, "mimeType", "unknown type"));
+  if (json_object_has_member (download, "error"))
+    g_string_append_printf (text, ": %s", tw_json_get_string (download, "error", ""));
+  if (json_object_has_member (download, "path"))
+    g_string_append_printf (text, "\npath: %s", tw_json_get_string (download, "path", ""));
 }
 
 void
 tw_tool_append_downloads (GString    *text,
                           JsonObject *result)
 {
-  JsonArray *downloads = tw_json_get_array (result, "downloads");
-
-  for (guint i = 0; downloads != NULL && i < json_array_get_length (downloads); i++)
-    {
-      JsonNode *element = json_array_get_element (downloads, i);
-      JsonObject *download;
-      const char *state;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-
-      download = json_node_get_object (element);
-      state = tw_json_get_string (download, "state", "running");
-      if (g_str_equal (state, "awaiting approval"))
-        {
-          g_string_append_printf (text, "\nDownload: %s awaits the person's OK before it is "
-                                  "saved; browser_downloads tells when it is",
-                                  tw_json_get_string (download, "fileName", "(no name)"));
-          continue;
-        }
-      g_string_append_printf (text, "\nDownload: %s %s, %" G_GINT64_FORMAT " bytes, %s",
-                              tw_json_get_string (download, "fileName", "(no name)"),
-                              state,
-                              (gint64) tw_json_get_number (download, "size", 0),
-                              tw_json_get_string (download, "mimeType", "unknown type"));
-      if (json_object_has_member (download, "error"))
-        g_string_append_printf (text, ": %s", tw_json_get_string (download, "error", ""));
-      if (json_object_has_member (download, "path"))
-        g_string_append_printf (text, "\npath: %s", tw_json_get_string (download, "path", ""));
-    }
+  tw_tool_append_each (text, result, "downloads", append_download);
 }
 
 void
@@ -194,6 +198,34 @@ tw_tool_append_field (GString    *text,
   if (text->len > 0)
     g_string_append_c (text, '\n');
   g_string_append_printf (text, "%s: %s", label, value != NULL ? value : "");
+}
+
+void
+tw_tool_append_member (GString    *text,
+                       JsonObject *object,
+                       const char *member)
+{
+  const char *value = tw_json_get_string (object, member, NULL);
+
+  if (value != NULL)
+    tw_tool_append_field (text, member, value);
+}
+
+guint
+tw_tool_append_count (GString    *text,
+                      JsonArray  *array,
+                      const char *none,
+                      const char *noun,
+                      const char *rest)
+{
+  guint n = array != NULL ? json_array_get_length (array) : 0;
+
+  if (n == 0)
+    g_string_append (text, none);
+  else
+    g_string_append_printf (text, "%u %s%s%s", n, noun, n == 1 ? "" : "s", rest);
+
+  return n;
 }
 
 void

@@ -27,6 +27,32 @@ void        tw_tool_append_field        (GString     *text,
                                          const char  *label,
                                          const char  *value);
 
+/* Appends the field of tw_tool_append_field() for the member @member of
+ * @object, under its own name, when it is a string; else nothing. */
+void        tw_tool_append_member       (GString     *text,
+                                         JsonObject  *object,
+                                         const char  *member);
+
+/* The line that opens a list: @none ("No downloads yet.") when @array is
+ * NULL or empty, else its length, @noun with an "s" unless it is 1, and
+ * @rest ("3 cookies:", "1 download, oldest first:"). Returns the length. */
+guint       tw_tool_append_count        (GString     *text,
+                                         JsonArray   *array,
+                                         const char  *none,
+                                         const char  *noun,
+                                         const char  *rest);
+
+/* Appends one object of a list (a dialog, a download, a cookie). */
+typedef void (*TwToolAppendFunc) (GString    *text,
+                                  JsonObject *object);
+
+/* Calls @append for each object in the array member @member of @object,
+ * in order, skipping elements that are not objects. */
+void        tw_tool_append_each         (GString          *text,
+                                         JsonObject       *object,
+                                         const char       *member,
+                                         TwToolAppendFunc  append);
+
 /* Appends @value in double quotes, cut to @max characters with an ellipsis
  * when it is longer. */
 void        tw_tool_append_cut          (GString     *text,

@@ -311,8 +311,7 @@ format_network (JsonObject *result)
                 }
             }
         }
-      if (tw_json_get_string (request, "savedPath", NULL) != NULL)
-        tw_tool_append_field (text, "savedPath", tw_json_get_string (request, "savedPath", ""));
+      tw_tool_append_member (text, request, "savedPath");
       for (guint i = 0; unavailable != NULL && i < json_array_get_length (unavailable); i++)
         g_string_append_printf (text, "\nNot available: %s",
                                 json_array_get_string_element (unavailable, i));

@@ -84,8 +84,7 @@ demonstration_reply (TwToolCall *call,
   if (flow != NULL)
     tw_tool_append_field (text, "flow", flow);
   tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", "?"));
-  if (tw_json_get_string (result, "url", NULL) != NULL)
-    tw_tool_append_field (text, "url", tw_json_get_string (result, "url", NULL));
+  tw_tool_append_member (text, result, "url");
   g_string_append (text, "\nSteps (elements by role and name, as browser_snapshot prints them; "
                    "the flow first opens the url above):");
   for (guint i = 0; i < n; i++)

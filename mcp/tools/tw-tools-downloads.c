@@ -11,16 +11,11 @@ static char *
 format_downloads (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonArray *downloads = tw_json_get_array (result, "downloads");
-  guint n = downloads != NULL ? json_array_get_length (downloads) : 0;
 
-  if (n == 0)
-    g_string_append (text, "No downloads yet.");
-  else
-    g_string_append_printf (text, "%u download%s, oldest first:", n, n == 1 ? "" : "s");
+  tw_tool_append_count (text, tw_json_get_array (result, "downloads"), "No downloads yet.",
+                        "download", ", oldest first:");
   tw_tool_append_downloads (text, result);
-  if (json_object_has_member (result, "folder"))
-    tw_tool_append_field (text, "folder", tw_json_get_string (result, "folder", ""));
+  tw_tool_append_member (text, result, "folder");
 
   return g_string_free (text, FALSE);
 }

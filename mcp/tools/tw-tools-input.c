@@ -109,8 +109,7 @@ finish_text (GString    *text,
     {
       g_string_append (text, "\nWhat changed on the page:");
       tw_tool_append_snapshot (text, tw_json_get_string (result, "diff", ""));
-      if (tw_json_get_string (result, "diffCursor", NULL) != NULL)
-        tw_tool_append_field (text, "diffCursor", tw_json_get_string (result, "diffCursor", ""));
+      tw_tool_append_member (text, result, "diffCursor");
     }
   else if (tw_json_get_string (result, "diffError", NULL) != NULL)
     {

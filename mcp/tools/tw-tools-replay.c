@@ -50,14 +50,10 @@ format_replay (JsonObject *result)
     g_string_append_printf (text, "The replay of the %s stopped at step %" G_GINT64_FORMAT
                             ", which differs from the recording.",
                             source, tw_json_get_int (result, "stoppedAt", 0));
-  if (tw_json_get_string (result, "expected", NULL) != NULL)
-    tw_tool_append_field (text, "expected", tw_json_get_string (result, "expected", NULL));
-  if (tw_json_get_string (result, "found", NULL) != NULL)
-    tw_tool_append_field (text, "found", tw_json_get_string (result, "found", NULL));
-  if (tw_json_get_string (result, "browserId", NULL) != NULL)
-    tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", NULL));
-  if (tw_json_get_string (result, "url", NULL) != NULL)
-    tw_tool_append_field (text, "url", tw_json_get_string (result, "url", NULL));
+  tw_tool_append_member (text, result, "expected");
+  tw_tool_append_member (text, result, "found");
+  tw_tool_append_member (text, result, "browserId");
+  tw_tool_append_member (text, result, "url");
   g_string_append (text, "\nSteps:");
   append_steps (text, result);
 

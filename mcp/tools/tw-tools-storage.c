@@ -64,18 +64,11 @@ format_cookies (JsonObject *result)
     }
   else
     {
-      JsonArray *cookies = tw_json_get_array (result, "cookies");
-      guint n = cookies != NULL ? json_array_get_length (cookies) : 0;
-
-      if (n == 0)
-        g_string_append (text, "No cookies match.");
-      else
-        g_string_append_printf (text, "%u cookie%s:", n, n == 1 ? "" : "s");
-      for (guint i = 0; i < n; i++)
-        append_cookie (text, json_array_get_object_element (cookies, i));
+      tw_tool_append_count (text, tw_json_get_array (result, "cookies"), "No cookies match.",
+                            "cookie", ":");
+      tw_tool_append_each (text, result, "cookies", append_cookie);
     }
-  if (tw_json_get_string (result, "browserId", NULL) != NULL)
-    tw_tool_append_field (text, "browserId", tw_json_get_string (result, "browserId", NULL));
+  tw_tool_append_member (text, result, "browserId");
 
   return g_string_free (text, FALSE);
 }
