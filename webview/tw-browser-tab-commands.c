@@ -221,36 +221,6 @@ start_snapshot (TwBrowserTab *self,
                                   _tw_browser_tab_delegated_command_cb, g_object_ref (task));
 }
 
-static void
-start_screenshot (TwBrowserTab *self,
-                  GTask        *task,
-                  TabCommand   *cmd)
-{
-  tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
-                                  g_task_get_cancellable (task),
-                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static void
-start_wait (TwBrowserTab *self,
-            GTask        *task,
-            TabCommand   *cmd)
-{
-  tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static void
-start_resize (TwBrowserTab *self,
-              GTask        *task,
-              TabCommand   *cmd)
-{
-  tw_page_tools_resize_async (self->frame, self->runtime, cmd->params,
-                              g_task_get_cancellable (task),
-                              _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
 /* Debugging (issue 17). */
 
 static void
@@ -310,16 +280,6 @@ start_fill_form (TwBrowserTab *self,
   tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
                           g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
                           g_object_ref (task));
-}
-
-static void
-start_emulate (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_emulation_apply_async (self->frame, self->runtime, cmd->params,
-                                g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                                g_object_ref (task));
 }
 
 /* Request routing (issue 31). */
@@ -388,10 +348,10 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_FORWARD]       = { start_forward, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_RELOAD]        = { start_reload, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, NULL, 0, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_SCREENSHOT]    = { start_screenshot, NULL, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_SCREENSHOT]    = { NULL, tw_page_tools_screenshot_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_LOGS]          = { start_logs, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_WAIT]          = { start_wait, NULL, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_RESIZE]        = { start_resize, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_WAIT]          = { NULL, tw_page_tools_wait_run, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_RESIZE]        = { NULL, tw_page_tools_resize_run, 0, 0, NULL },
   [TW_TAB_COMMAND_CLICK]         = ACTION_ROW,
   [TW_TAB_COMMAND_FILL]          = ACTION_ROW,
   [TW_TAB_COMMAND_TYPE]          = ACTION_ROW,
@@ -416,7 +376,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_HANDLE_DIALOG] = { start_handle_dialog, NULL, 0, 0, NULL },
   [TW_TAB_COMMAND_PDF]           = { start_pdf, NULL, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, NULL, FORM_EXTRA_MS, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_EMULATE]       = { start_emulate, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_EMULATE]       = { NULL, tw_tab_emulation_apply_run, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { start_route, NULL, 0, 0, NULL },
   [TW_TAB_COMMAND_PERFORMANCE]   = { NULL, run_performance, 0, 0, NULL, TRUE },

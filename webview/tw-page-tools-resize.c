@@ -150,14 +150,12 @@ resize_poll_cb (gpointer user_data)
 }
 
 void
-tw_page_tools_resize_async (TwViewFrame         *frame,
-                            TwPageRuntime       *runtime,
-                            JsonObject          *params,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
+tw_page_tools_resize_run (const TwTabJob *job,
+                          GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  TwViewFrame *frame = job->frame;
+  TwPageRuntime *runtime = job->runtime;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   gint64 width = 0;
   gint64 height = 0;
@@ -165,10 +163,6 @@ tw_page_tools_resize_async (TwViewFrame         *frame,
 
   g_return_if_fail (TW_IS_VIEW_FRAME (frame));
   g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (frame, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_page_tools_resize_async);
 
   if (!_tw_page_tools_get_int_param (params, "width", &width, &error) ||
       !_tw_page_tools_get_int_param (params, "height", &height, &error))
@@ -208,15 +202,4 @@ tw_page_tools_resize_async (TwViewFrame         *frame,
    * reference until it stops. */
   _tw_page_poll_start (&data->poll, task, RESIZE_POLL_INTERVAL_MS, resize_poll_cb,
                        "[tabwright] browser_resize confirm");
-}
-
-JsonObject *
-tw_page_tools_resize_finish (TwViewFrame   *frame,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (TW_IS_VIEW_FRAME (frame), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, frame), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
