@@ -209,8 +209,8 @@ start_close (TwBrowserTab *self,
   g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
 }
 
-/* Commands other modules carry out: each starts its module, and reads its
- * answer in _tw_browser_tab_delegated_command_cb(). */
+/* The snapshot: the page runtime answers in
+ * _tw_browser_tab_delegated_command_cb(). */
 
 static void
 start_snapshot (TwBrowserTab *self,
@@ -219,78 +219,6 @@ start_snapshot (TwBrowserTab *self,
 {
   tw_page_runtime_snapshot_async (self->runtime, cmd->params, g_task_get_cancellable (task),
                                   _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-/* Debugging (issue 17). */
-
-static void
-start_network (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_network_run_async (self->log, self->runtime, self->workspace_dir, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-/* Reading (issue 17): one module, several commands. */
-
-static void
-start_reading (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-/* The page's environment (issue 18). */
-
-static void
-start_storage (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_storage_web_async (self->runtime, cmd->params, g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static void
-start_pdf (TwBrowserTab *self,
-           GTask        *task,
-           TabCommand   *cmd)
-{
-  tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
-                    g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-/* Forms, coordinates and emulation (issue 18). */
-
-static void
-start_fill_form (TwBrowserTab *self,
-                 GTask        *task,
-                 TabCommand   *cmd)
-{
-  TwTabActionsOptions options = {
-    .workspace_dir = self->workspace_dir,
-    .deadline_us = cmd->deadline_us,
-  };
-
-  tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
-                          g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                          g_object_ref (task));
-}
-
-/* Request routing (issue 31). */
-
-static void
-start_route (TwBrowserTab *self,
-             GTask        *task,
-             TabCommand   *cmd)
-{
-  tw_tab_routes_apply_async (self->view, self->workspace_dir, cmd->params, g_task_get_cancellable (task),
-                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
 }
 
 /* Performance (issue 31): the runtime's performance.js measures the page. */
@@ -339,7 +267,7 @@ start_action (TwBrowserTab *self,
   { start_action, NULL, \
     TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 5000, \
     TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS + 5000, NULL, TRUE }
-#define READING_ROW { start_reading, NULL, 0, 0, NULL, TRUE }
+#define READING_ROW { NULL, tw_tab_reading_run, 0, 0, NULL, TRUE }
 
 static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_CLOSE_TAB]     = { start_close, NULL, 0, 0, NULL },
@@ -366,19 +294,19 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_CONSOLE]       = { NULL, tw_tab_console_run, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL, TRUE },
   /* The HTTP session gives up after 30 s. */
   [TW_TAB_COMMAND_FETCH]         = { NULL, tw_tab_fetch_run, 35000, 0, NULL },
-  [TW_TAB_COMMAND_NETWORK]       = { start_network, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_NETWORK]       = { NULL, tw_tab_network_run, 0, 0, NULL },
   [TW_TAB_COMMAND_GET_TEXT]      = READING_ROW,
   [TW_TAB_COMMAND_GET_HTML]      = READING_ROW,
   [TW_TAB_COMMAND_READ]          = READING_ROW,
   [TW_TAB_COMMAND_SET_CONTENT]   = READING_ROW,
   [TW_TAB_COMMAND_GET_STYLES]    = READING_ROW,
-  [TW_TAB_COMMAND_STORAGE]       = { start_storage, NULL, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_STORAGE]       = { NULL, tw_tab_storage_web_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_HANDLE_DIALOG] = { start_handle_dialog, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_PDF]           = { start_pdf, NULL, 0, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, NULL, FORM_EXTRA_MS, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_PDF]           = { NULL, tw_tab_pdf_run, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_FILL_FORM]     = { NULL, tw_tab_form_fill_run, FORM_EXTRA_MS, 0, NULL, TRUE },
   [TW_TAB_COMMAND_EMULATE]       = { NULL, tw_tab_emulation_apply_run, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
-  [TW_TAB_COMMAND_ROUTE]         = { start_route, NULL, 0, 0, NULL },
+  [TW_TAB_COMMAND_ROUTE]         = { NULL, tw_tab_routes_apply_run, 0, 0, NULL },
   [TW_TAB_COMMAND_PERFORMANCE]   = { NULL, run_performance, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_ANNOTATE]      = { _tw_browser_tab_start_annotate, NULL, 0, 0, NULL },
 };

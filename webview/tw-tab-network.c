@@ -340,15 +340,13 @@ body_cb (GObject      *object,
 }
 
 void
-tw_tab_network_run_async (TwTabLog            *log,
-                          TwPageRuntime       *runtime,
-                          const char          *workspace_dir,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_tab_network_run (const TwTabJob *job,
+                    GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  TwTabLog *log = job->log;
+  TwPageRuntime *runtime = job->runtime;
+  const char *workspace_dir = job->workspace_dir;
+  JsonObject *params = job->params;
   g_autoptr(WebKitWebResource) resource = NULL;
   g_autoptr(GBytes) response_text = NULL;
   g_autoptr(GError) error = NULL;
@@ -359,9 +357,6 @@ tw_tab_network_run_async (TwTabLog            *log,
 
   g_return_if_fail (TW_IS_TAB_LOG (log));
   g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-
-  task = g_task_new (log, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_network_run_async);
 
   if (!json_object_has_member (params, "id"))
     {
@@ -429,7 +424,7 @@ tw_tab_network_run_async (TwTabLog            *log,
           return;
         }
       add_unavailable (detail->request, "responseBody: the response is not complete");
-      read_timing (g_steal_pointer (&task));
+      read_timing (g_object_ref (task));
       return;
     }
 
@@ -439,20 +434,10 @@ tw_tab_network_run_async (TwTabLog            *log,
     {
       detail->body = g_steal_pointer (&response_text);
       set_body (detail);
-      after_body (g_steal_pointer (&task));
+      after_body (g_object_ref (task));
       return;
     }
 
-  webkit_web_resource_get_data (resource, cancellable, body_cb, g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_network_run_finish (TwTabLog      *log,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (TW_IS_TAB_LOG (log), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, log), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  webkit_web_resource_get_data (resource, g_task_get_cancellable (task), body_cb,
+                                g_object_ref (task));
 }
