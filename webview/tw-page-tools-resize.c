@@ -153,19 +153,16 @@ void
 tw_page_tools_resize_run (const TwTabJob *job,
                           GTask          *task)
 {
-  TwViewFrame *frame = job->frame;
-  TwPageRuntime *runtime = job->runtime;
-  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   gint64 width = 0;
   gint64 height = 0;
   ResizeData *data;
 
-  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_VIEW_FRAME (job->frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
-  if (!_tw_page_tools_get_int_param (params, "width", &width, &error) ||
-      !_tw_page_tools_get_int_param (params, "height", &height, &error))
+  if (!_tw_page_tools_get_int_param (job->params, "width", &width, &error) ||
+      !_tw_page_tools_get_int_param (job->params, "height", &height, &error))
     {
       if (error == NULL)
         g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
@@ -184,14 +181,14 @@ tw_page_tools_resize_run (const TwTabJob *job,
       return;
     }
 
-  if (!tw_view_frame_set_viewport_size (frame, width, height, &error))
+  if (!tw_view_frame_set_viewport_size (job->frame, width, height, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   data = g_new0 (ResizeData, 1);
-  _tw_page_poll_init (&data->poll, runtime);
+  _tw_page_poll_init (&data->poll, job->runtime);
   data->width = width;
   data->height = height;
   data->started = g_get_monotonic_time ();

@@ -513,10 +513,7 @@ void
 tw_page_tools_screenshot_run (const TwTabJob *job,
                               GTask          *task)
 {
-  WebKitWebView *view = job->view;
-  TwPageRuntime *runtime = job->runtime;
   JsonObject *params = job->params;
-  GCancellable *cancellable = g_task_get_cancellable (task);
   g_autoptr(GError) error = NULL;
   ScreenshotData *data;
   const char *save_path;
@@ -525,12 +522,12 @@ tw_page_tools_screenshot_run (const TwTabJob *job,
   gint64 quality = 80;
   gint64 max_width = 0;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
   data = g_new0 (ScreenshotData, 1);
-  data->view = g_object_ref (view);
-  data->runtime = g_object_ref (runtime);
+  data->view = g_object_ref (job->view);
+  data->runtime = g_object_ref (job->runtime);
   g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
 
   if (!tw_json_get_boolean_arg (params, "fullPage", &data->full_page, &error) ||
@@ -600,7 +597,7 @@ tw_page_tools_screenshot_run (const TwTabJob *job,
       g_autoptr(JsonObject) args = json_object_new ();
 
       json_object_set_string_member (args, "ref", ref);
-      tw_page_runtime_call_async (runtime, "pageState.elementBox", args, cancellable,
+      tw_page_runtime_call_async (job->runtime, "pageState.elementBox", args, g_task_get_cancellable (task),
                                   element_box_cb, g_object_ref (task));
       return;
     }

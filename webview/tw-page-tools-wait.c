@@ -528,8 +528,6 @@ void
 tw_page_tools_wait_run (const TwTabJob *job,
                         GTask          *task)
 {
-  WebKitWebView *view = job->view;
-  TwPageRuntime *runtime = job->runtime;
   TwTabLog *log = job->log;
   JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
@@ -541,8 +539,8 @@ tw_page_tools_wait_run (const TwTabJob *job,
   const char *url;
   WaitData *data;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (log == NULL || TW_IS_TAB_LOG (log));
 
   text = tw_json_get_string_arg (params, "text", &error);
@@ -655,8 +653,8 @@ tw_page_tools_wait_run (const TwTabJob *job,
     }
 
   data = g_new0 (WaitData, 1);
-  data->view = g_object_ref (view);
-  _tw_page_poll_init (&data->poll, runtime);
+  data->view = g_object_ref (job->view);
+  _tw_page_poll_init (&data->poll, job->runtime);
   data->text = g_strdup (text);
   data->url = g_strdup (url);
   data->kind = g_steal_pointer (&data_kind);
@@ -685,7 +683,7 @@ tw_page_tools_wait_run (const TwTabJob *job,
 
       /* notify::uri also fires for history.pushState and fragment changes,
        * which load nothing. */
-      data->uri_handler = g_signal_connect (view, "notify::uri",
+      data->uri_handler = g_signal_connect (job->view, "notify::uri",
                                             G_CALLBACK (wait_uri_changed_cb), task);
     }
   else

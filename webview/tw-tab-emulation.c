@@ -618,23 +618,20 @@ void
 tw_tab_emulation_apply_run (const TwTabJob *job,
                             GTask          *task)
 {
-  WebKitWebView *view = job->view;
-  TwViewFrame *frame = job->frame;
-  TwPageRuntime *runtime = job->runtime;
   JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   JsonNode *node;
   Apply *apply;
 
-  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_VIEW_FRAME (job->frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (params != NULL);
 
   apply = g_new0 (Apply, 1);
   apply->params = json_object_ref (params);
-  apply->view = g_object_ref (view);
-  apply->frame = g_object_ref (frame);
-  apply->runtime = g_object_ref (runtime);
+  apply->view = g_object_ref (job->view);
+  apply->frame = g_object_ref (job->frame);
+  apply->runtime = g_object_ref (job->runtime);
   apply->offline = -1;
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
 
@@ -682,7 +679,7 @@ tw_tab_emulation_apply_run (const TwTabJob *job,
     }
   /* Everything is checked before anything changes. */
   if ((apply->user_agent != NULL && !check_user_agent (apply->user_agent, &error)) ||
-      (apply->geolocation != NULL && !tw_tab_geolocation_read (view, apply->geolocation, &apply->where, &error)))
+      (apply->geolocation != NULL && !tw_tab_geolocation_read (job->view, apply->geolocation, &apply->where, &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

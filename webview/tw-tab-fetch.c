@@ -220,20 +220,18 @@ tw_tab_fetch_run (const TwTabJob *job,
                   GTask          *task)
 {
   JsonObject *params = job->params;
-  WebKitWebView *view = job->view;
-  GCancellable *cancellable = g_task_get_cancellable (task);
   const char *url = json_object_get_string_member_with_default (params, "url", "");
   const char *method = json_object_get_string_member_with_default (params, "method", "GET");
   const char *body = json_object_get_string_member_with_default (params, "body", NULL);
   JsonNode *headers_node = json_object_get_member (params, "headers");
-  WebKitNetworkSession *network = webkit_web_view_get_network_session (view);
-  WebKitSettings *settings = webkit_web_view_get_settings (view);
+  WebKitNetworkSession *network = webkit_web_view_get_network_session (job->view);
+  WebKitSettings *settings = webkit_web_view_get_settings (job->view);
   g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
   g_autofree char *upper = g_ascii_strup (method, -1);
   SoupMessageHeaders *request_headers;
   Fetch *fetch;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
 
   if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
                       g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
@@ -297,11 +295,11 @@ tw_tab_fetch_run (const TwTabJob *job,
 
   if (network == NULL)
     {
-      soup_session_send_async (fetch->session, fetch->message, G_PRIORITY_DEFAULT, cancellable,
+      soup_session_send_async (fetch->session, fetch->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
                                sent_cb, g_object_ref (task));
       return;
     }
 
   webkit_cookie_manager_get_cookies (webkit_network_session_get_cookie_manager (network), url,
-                                     cancellable, cookies_cb, g_object_ref (task));
+                                     g_task_get_cancellable (task), cookies_cb, g_object_ref (task));
 }

@@ -499,17 +499,15 @@ tw_tab_form_fill_run (const TwTabJob *job,
                       GTask          *task)
 {
   WebKitWebView *view = job->view;
-  TwPageRuntime *runtime = job->runtime;
-  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   FormRun *run;
   JsonNode *fields;
 
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (params != NULL);
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+  g_return_if_fail (job->params != NULL);
 
-  fields = json_object_get_member (params, "fields");
+  fields = json_object_get_member (job->params, "fields");
   if (fields == NULL || !JSON_NODE_HOLDS_ARRAY (fields))
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
@@ -524,7 +522,7 @@ tw_tab_form_fill_run (const TwTabJob *job,
 
   run = g_new0 (FormRun, 1);
   run->view = g_object_ref (view);
-  run->runtime = g_object_ref (runtime);
+  run->runtime = g_object_ref (job->runtime);
   run->fields = json_array_ref (json_node_get_array (fields));
   run->report = json_array_new ();
   run->page = json_object_new ();

@@ -343,9 +343,6 @@ void
 tw_tab_network_run (const TwTabJob *job,
                     GTask          *task)
 {
-  TwTabLog *log = job->log;
-  TwPageRuntime *runtime = job->runtime;
-  const char *workspace_dir = job->workspace_dir;
   JsonObject *params = job->params;
   g_autoptr(WebKitWebResource) resource = NULL;
   g_autoptr(GBytes) response_text = NULL;
@@ -355,8 +352,8 @@ tw_tab_network_run (const TwTabJob *job,
   Detail *detail;
   gint64 id;
 
-  g_return_if_fail (TW_IS_TAB_LOG (log));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_TAB_LOG (job->log));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
   if (!json_object_has_member (params, "id"))
     {
@@ -366,14 +363,14 @@ tw_tab_network_run (const TwTabJob *job,
                                    "\"savePath\" and \"cursor\" need the \"id\" of a request");
           return;
         }
-      g_task_return_pointer (task, list_requests (log, params), (GDestroyNotify) json_object_unref);
+      g_task_return_pointer (task, list_requests (job->log, params), (GDestroyNotify) json_object_unref);
       return;
     }
 
   id = json_object_get_int_member (params, "id");
   detail = g_new0 (Detail, 1);
   g_task_set_task_data (task, detail, (GDestroyNotify) detail_free);
-  detail->request = id > 0 ? tw_tab_log_get_request (log, (guint64) id, show_secrets, &resource,
+  detail->request = id > 0 ? tw_tab_log_get_request (job->log, (guint64) id, show_secrets, &resource,
                                                      &response_text)
                            : NULL;
   if (detail->request == NULL)
@@ -386,7 +383,7 @@ tw_tab_network_run (const TwTabJob *job,
 
   if (save_path != NULL)
     {
-      detail->save_path = tw_workspace_path_check (workspace_dir, save_path,
+      detail->save_path = tw_workspace_path_check (job->workspace_dir, save_path,
                                                    TW_WORKSPACE_PATH_NEW_FILE, &error);
       if (detail->save_path == NULL)
         {
@@ -396,10 +393,10 @@ tw_tab_network_run (const TwTabJob *job,
       /* Written as the agent named it: the write checks again. */
       g_free (detail->save_path);
       detail->save_path = g_strdup (save_path);
-      detail->workspace_dir = g_strdup (workspace_dir);
+      detail->workspace_dir = g_strdup (job->workspace_dir);
     }
 
-  g_set_weak_pointer (&detail->runtime, runtime);
+  g_set_weak_pointer (&detail->runtime, job->runtime);
   detail->cursor = MAX (json_object_get_int_member_with_default (params, "cursor", 0), 0);
   detail->max_chars = CLAMP (json_object_get_int_member_with_default (params, "maxBodyChars",
                                                                       TW_TAB_NETWORK_DEFAULT_BODY_CHARS),

@@ -126,7 +126,6 @@ tw_tab_pdf_run (const TwTabJob *job,
 {
   WebKitWebView *view = job->view;
   JsonObject *params = job->params;
-  const char *workspace_dir = job->workspace_dir;
   g_autoptr(GError) error = NULL;
   g_autoptr(GtkPrintSettings) settings = NULL;
   g_autoptr(GtkPageSetup) setup = NULL;
@@ -155,7 +154,7 @@ tw_tab_pdf_run (const TwTabJob *job,
   g_task_set_task_data (task, data, (GDestroyNotify) pdf_data_free);
 
   /* Checked before anything prints, so a refused path leaves nothing. */
-  data->path = tw_workspace_path_check (workspace_dir, path, TW_WORKSPACE_PATH_NEW_FILE, &error);
+  data->path = tw_workspace_path_check (job->workspace_dir, path, TW_WORKSPACE_PATH_NEW_FILE, &error);
   if (data->path == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));

@@ -95,8 +95,6 @@ tw_tab_reading_run (const TwTabJob *job,
 {
   static const char * const copied[] = { "ref", "inner", "stripScripts", "filter", "outline",
                                          "html", "properties", NULL };
-  TwPageRuntime *runtime = job->runtime;
-  TwTabCommand command = job->command;
   JsonObject *params = job->params;
   g_autoptr(JsonObject) args = json_object_new ();
   g_autoptr(GError) error = NULL;
@@ -104,8 +102,8 @@ tw_tab_reading_run (const TwTabJob *job,
   gint64 max_chars = TW_TAB_READING_DEFAULT_CHARS;
   gint64 offset = 0;
 
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (tw_tab_reading_handles (command));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+  g_return_if_fail (tw_tab_reading_handles (job->command));
 
   if (params != NULL && json_object_has_member (params, "maxChars"))
     {
@@ -137,7 +135,7 @@ tw_tab_reading_run (const TwTabJob *job,
   json_object_set_int_member (args, "maxChars", max_chars);
   json_object_set_int_member (args, "offset", offset);
 
-  switch (command)
+  switch (job->command)
     {
     case TW_TAB_COMMAND_GET_TEXT:
       function_name = "readText";
@@ -156,6 +154,6 @@ tw_tab_reading_run (const TwTabJob *job,
       break;
     }
 
-  tw_page_runtime_call_async (runtime, function_name, args, g_task_get_cancellable (task), read_cb,
+  tw_page_runtime_call_async (job->runtime, function_name, args, g_task_get_cancellable (task), read_cb,
                               g_object_ref (task));
 }

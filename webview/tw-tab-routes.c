@@ -699,22 +699,20 @@ void
 tw_tab_routes_apply_run (const TwTabJob *job,
                          GTask          *task)
 {
-  WebKitWebView *view = job->view;
-  const char *workspace_dir = job->workspace_dir;
   JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   Routes *routes;
   Apply *apply;
   JsonNode *remove;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
   g_return_if_fail (params != NULL);
 
   apply = g_new0 (Apply, 1);
   apply->params = json_object_ref (params);
-  apply->view = g_object_ref (view);
+  apply->view = g_object_ref (job->view);
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
-  routes = routes_of (view);
+  routes = routes_of (job->view);
   remove = json_object_get_member (params, "remove");
 
   if (remove != NULL && json_object_has_member (params, "url"))
@@ -763,7 +761,7 @@ tw_tab_routes_apply_run (const TwTabJob *job,
                                "a tab has at most %d routes; remove some first", MAX_ROUTES);
       return;
     }
-  if (!read_route (params, workspace_dir, apply, &error))
+  if (!read_route (params, job->workspace_dir, apply, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -116,7 +116,6 @@ void
 tw_tab_storage_web_run (const TwTabJob *job,
                         GTask          *task)
 {
-  TwPageRuntime *runtime = job->runtime;
   JsonObject *params = job->params;
   g_autoptr(JsonObject) args = json_object_new ();
   const char *action = tw_json_get_string (params, "action", NULL);
@@ -124,7 +123,7 @@ tw_tab_storage_web_run (const TwTabJob *job,
   const char *key = tw_json_get_string (params, "key", NULL);
   const char *value = tw_json_get_string (params, "value", NULL);
 
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (params != NULL);
 
   g_task_set_task_data (task, json_object_ref (params), (GDestroyNotify) json_object_unref);
@@ -164,6 +163,6 @@ tw_tab_storage_web_run (const TwTabJob *job,
   json_object_set_string_member (args, "value", value != NULL ? value : "");
   json_object_set_int_member (args, "maxChars", LIST_VALUE_MAX_CHARS);
 
-  tw_page_runtime_call_async (runtime, "storage.web", args, g_task_get_cancellable (task),
+  tw_page_runtime_call_async (job->runtime, "storage.web", args, g_task_get_cancellable (task),
                               web_storage_done_cb, g_object_ref (task));
 }
