@@ -156,20 +156,41 @@ page_eval (Page       *page,
 
 /* The commands */
 
+/* Runs @run on @page as the tab runs a command of a module: a job with the
+ * page's parts and @params_json, answered in a task. The wait has no log,
+ * so network idle is the page's own judgement. */
+static JsonObject *
+run_job (Page         *page,
+         TwTabJobRun   run,
+         const char   *params_json,
+         const char   *workspace,
+         const char   *what,
+         GError      **error)
+{
+  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, tw_test_store_result_cb, NULL);
+  const TwTabJob job = {
+    .view = page->view,
+    .frame = page->frame,
+    .runtime = page->runtime,
+    .workspace_dir = workspace,
+    .params = params,
+  };
+
+  run (&job, task);
+  result = tw_test_await_result (WAIT_MS, what);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 static JsonObject *
 run_screenshot (Page        *page,
                 const char  *params_json,
                 const char  *workspace,
                 GError     **error)
 {
-  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
-  g_autoptr(GAsyncResult) result = NULL;
-
-  tw_page_tools_screenshot_async (page->view, page->runtime, params, workspace, NULL,
-                                  tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (WAIT_MS, "a screenshot");
-
-  return tw_page_tools_screenshot_finish (page->view, result, error);
+  return run_job (page, tw_page_tools_screenshot_run, params_json, workspace, "a screenshot", error);
 }
 
 static JsonObject *
@@ -177,13 +198,7 @@ run_wait (Page        *page,
           const char  *params_json,
           GError     **error)
 {
-  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
-  g_autoptr(GAsyncResult) result = NULL;
-
-  tw_page_tools_wait_async (page->view, page->runtime, NULL, params, NULL, tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (WAIT_MS, "a wait");
-
-  return tw_page_tools_wait_finish (page->view, result, error);
+  return run_job (page, tw_page_tools_wait_run, params_json, NULL, "a wait", error);
 }
 
 static JsonObject *
@@ -191,13 +206,7 @@ run_resize (Page        *page,
             const char  *params_json,
             GError     **error)
 {
-  g_autoptr(JsonObject) params = tw_test_parse_object (params_json);
-  g_autoptr(GAsyncResult) result = NULL;
-
-  tw_page_tools_resize_async (page->frame, page->runtime, params, NULL, tw_test_store_result_cb, NULL);
-  result = tw_test_await_result (WAIT_MS, "a resize");
-
-  return tw_page_tools_resize_finish (page->frame, result, error);
+  return run_job (page, tw_page_tools_resize_run, params_json, NULL, "a resize", error);
 }
 
 /* Decoded screenshots */

@@ -10,6 +10,7 @@
 #include "tw-tab-actions.h"
 #include "tw-tab-console.h"
 #include "tw-tab-fetch.h"
+#include "tw-tab-job.h"
 #include "tw-tab-network.h"
 #include "tw-tab-reading.h"
 #include "tw-tab-pdf.h"
@@ -47,20 +48,17 @@ _tw_browser_tab_complete_delegated (TwBrowserTab *self,
   _tw_browser_tab_finish_command (self, task, reply, NULL);
 }
 
-/* Each command of a tab is one row: how it starts, how the answer of the
- * module that carries it out is read, and how long it may take. */
-typedef JsonObject *(*TabCommandFinish) (GObject       *source,
-                                         GAsyncResult  *result,
-                                         GError       **error);
-
+/* Each command of a tab is one row: how it starts, or the module that
+ * carries it out, and how long it may take. */
 typedef struct
 {
+  /* The commands the tab starts itself. */
   void             (*start)(TwBrowserTab *self,
                             GTask        *task,
                             TabCommand   *cmd);
-  /* Reads the answer of a command another module carries out; NULL for
-   * the commands the tab finishes itself. */
-  TabCommandFinish   finish;
+  /* Or the module that carries the command out as a job
+   * (tw-tab-job.h), answering in _tw_browser_tab_delegated_command_cb(). */
+  TwTabJobRun        run;
   /* The time limit: the tab's own limit plus @extra_ms, and at least
    * @min_ms. Commands that bound each of their steps themselves get room
    * for those; the tab's limit only catches one that hangs. */
@@ -211,8 +209,8 @@ start_close (TwBrowserTab *self,
   g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
 }
 
-/* Commands other modules carry out: each starts its module, and reads its
- * answer in _tw_browser_tab_delegated_command_cb(). */
+/* The snapshot: the page runtime answers in
+ * _tw_browser_tab_delegated_command_cb(). */
 
 static void
 start_snapshot (TwBrowserTab *self,
@@ -223,259 +221,31 @@ start_snapshot (TwBrowserTab *self,
                                   _tw_browser_tab_delegated_command_cb, g_object_ref (task));
 }
 
-static JsonObject *
-finish_snapshot (GObject       *source,
-                 GAsyncResult  *result,
-                 GError       **error)
-{
-  return tw_page_runtime_snapshot_finish (TW_PAGE_RUNTIME (source), result, error);
-}
-
-static void
-start_screenshot (TwBrowserTab *self,
-                  GTask        *task,
-                  TabCommand   *cmd)
-{
-  tw_page_tools_screenshot_async (self->view, self->runtime, cmd->params, self->workspace_dir,
-                                  g_task_get_cancellable (task),
-                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_screenshot (GObject       *source,
-                   GAsyncResult  *result,
-                   GError       **error)
-{
-  return tw_page_tools_screenshot_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
-static void
-start_wait (TwBrowserTab *self,
-            GTask        *task,
-            TabCommand   *cmd)
-{
-  tw_page_tools_wait_async (self->view, self->runtime, self->log, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_wait (GObject       *source,
-             GAsyncResult  *result,
-             GError       **error)
-{
-  return tw_page_tools_wait_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
-static void
-start_resize (TwBrowserTab *self,
-              GTask        *task,
-              TabCommand   *cmd)
-{
-  tw_page_tools_resize_async (self->frame, self->runtime, cmd->params,
-                              g_task_get_cancellable (task),
-                              _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_resize (GObject       *source,
-               GAsyncResult  *result,
-               GError       **error)
-{
-  return tw_page_tools_resize_finish (TW_VIEW_FRAME (source), result, error);
-}
-
-/* Debugging (issue 17). */
-
-static void
-start_console (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_console_run_async (self->log, cmd->params, g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_console (GObject       *source,
-                GAsyncResult  *result,
-                GError       **error)
-{
-  return tw_tab_console_run_finish (TW_TAB_LOG (source), result, error);
-}
-
-static void
-start_fetch (TwBrowserTab *self,
-             GTask        *task,
-             TabCommand   *cmd)
-{
-  tw_tab_fetch_run_async (self->view, cmd->params, g_task_get_cancellable (task),
-                          _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_fetch (GObject       *source,
-              GAsyncResult  *result,
-              GError       **error)
-{
-  return tw_tab_fetch_run_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
-static void
-start_network (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_network_run_async (self->log, self->runtime, self->workspace_dir, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_network (GObject       *source,
-                GAsyncResult  *result,
-                GError       **error)
-{
-  return tw_tab_network_run_finish (TW_TAB_LOG (source), result, error);
-}
-
-/* Reading (issue 17): one module, several commands. */
-
-static void
-start_reading (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_reading_run_async (self->runtime, cmd->command, cmd->params,
-                            g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_reading (GObject       *source,
-                GAsyncResult  *result,
-                GError       **error)
-{
-  return tw_tab_reading_run_finish (TW_PAGE_RUNTIME (source), result, error);
-}
-
-/* The page's environment (issue 18). */
-
-static void
-start_storage (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_storage_web_async (self->runtime, cmd->params, g_task_get_cancellable (task),
-                            _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_storage (GObject       *source,
-                GAsyncResult  *result,
-                GError       **error)
-{
-  return tw_tab_storage_web_finish (result, error);
-}
-
-static void
-start_pdf (TwBrowserTab *self,
-           GTask        *task,
-           TabCommand   *cmd)
-{
-  tw_tab_pdf_async (self->view, cmd->params, self->workspace_dir,
-                    g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_pdf (GObject       *source,
-            GAsyncResult  *result,
-            GError       **error)
-{
-  return tw_tab_pdf_finish (result, error);
-}
-
-/* Forms, coordinates and emulation (issue 18). */
-
-static void
-start_fill_form (TwBrowserTab *self,
-                 GTask        *task,
-                 TabCommand   *cmd)
-{
-  TwTabActionsOptions options = {
-    .workspace_dir = self->workspace_dir,
-    .deadline_us = cmd->deadline_us,
-  };
-
-  tw_tab_form_fill_async (self->view, self->runtime, cmd->params, &options,
-                          g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                          g_object_ref (task));
-}
-
-static JsonObject *
-finish_fill_form (GObject       *source,
-                  GAsyncResult  *result,
-                  GError       **error)
-{
-  return tw_tab_form_fill_finish (result, error);
-}
-
-static void
-start_emulate (TwBrowserTab *self,
-               GTask        *task,
-               TabCommand   *cmd)
-{
-  tw_tab_emulation_apply_async (self->frame, self->runtime, cmd->params,
-                                g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                                g_object_ref (task));
-}
-
-static JsonObject *
-finish_emulate (GObject       *source,
-                GAsyncResult  *result,
-                GError       **error)
-{
-  return tw_tab_emulation_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
-/* Request routing (issue 31). */
-
-static void
-start_route (TwBrowserTab *self,
-             GTask        *task,
-             TabCommand   *cmd)
-{
-  tw_tab_routes_apply_async (self->view, self->workspace_dir, cmd->params, g_task_get_cancellable (task),
-                             _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-static JsonObject *
-finish_route (GObject       *source,
-              GAsyncResult  *result,
-              GError       **error)
-{
-  return tw_tab_routes_apply_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
 /* Performance (issue 31): the runtime's performance.js measures the page. */
 
 static void
-start_performance (TwBrowserTab *self,
-                   GTask        *task,
-                   TabCommand   *cmd)
+performance_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
-  tw_page_runtime_call_async (self->runtime, "performance.report", cmd->params,
-                              g_task_get_cancellable (task), _tw_browser_tab_delegated_command_cb,
-                              g_object_ref (task));
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  JsonObject *answer;
+
+  answer = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
+                                               "the page runtime returned no measurements");
+  if (answer == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
 }
 
-static JsonObject *
-finish_performance (GObject       *source,
-                    GAsyncResult  *result,
-                    GError       **error)
+static void
+run_performance (const TwTabJob *job,
+                 GTask          *task)
 {
-  return tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (source), result, error,
-                                             "the page runtime returned no measurements");
+  tw_page_runtime_call_async (job->runtime, "performance.report", job->params,
+                              g_task_get_cancellable (task), performance_cb, g_object_ref (task));
 }
 
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
@@ -489,23 +259,15 @@ start_action (TwBrowserTab *self,
   _tw_browser_tab_begin_action (self, task);
 }
 
-static JsonObject *
-finish_action (GObject       *source,
-               GAsyncResult  *result,
-               GError       **error)
-{
-  return tw_tab_actions_run_finish (WEBKIT_WEB_VIEW (source), result, error);
-}
-
 /* A form is up to TW_TAB_FORM_MAX_FIELDS actions, each bounded by itself. */
 #define FORM_EXTRA_MS \
   (TW_TAB_FORM_MAX_FIELDS * (TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + \
                              TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 1000))
 #define ACTION_ROW \
-  { start_action, finish_action, \
+  { start_action, NULL, \
     TW_TAB_ACTIONS_DEFAULT_ACTIONABLE_MS + TW_TAB_ACTIONS_DEFAULT_SETTLE_MS + 5000, \
     TW_TAB_ACTIONS_DEFAULT_SCRIPT_MS + 5000, NULL, TRUE }
-#define READING_ROW { start_reading, finish_reading, 0, 0, NULL, TRUE }
+#define READING_ROW { NULL, tw_tab_reading_run, 0, 0, NULL, TRUE }
 
 static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_CLOSE_TAB]     = { start_close, NULL, 0, 0, NULL },
@@ -513,11 +275,11 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_BACK]          = { start_back, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_FORWARD]       = { start_forward, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_RELOAD]        = { start_reload, NULL, 0, 0, "finish loading" },
-  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, finish_snapshot, 0, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_SCREENSHOT]    = { start_screenshot, finish_screenshot, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, NULL, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_SCREENSHOT]    = { NULL, tw_page_tools_screenshot_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_LOGS]          = { start_logs, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_WAIT]          = { start_wait, finish_wait, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_RESIZE]        = { start_resize, finish_resize, 0, 0, NULL },
+  [TW_TAB_COMMAND_WAIT]          = { NULL, tw_page_tools_wait_run, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_RESIZE]        = { NULL, tw_page_tools_resize_run, 0, 0, NULL },
   [TW_TAB_COMMAND_CLICK]         = ACTION_ROW,
   [TW_TAB_COMMAND_FILL]          = ACTION_ROW,
   [TW_TAB_COMMAND_TYPE]          = ACTION_ROW,
@@ -529,23 +291,23 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_SCROLL]        = ACTION_ROW,
   [TW_TAB_COMMAND_EVALUATE]      = ACTION_ROW,
   [TW_TAB_COMMAND_HANDOFF]       = { _tw_browser_tab_start_handoff, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_CONSOLE]       = { start_console, finish_console, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_CONSOLE]       = { NULL, tw_tab_console_run, TW_TAB_CONSOLE_MAX_TIMEOUT_MS, 0, NULL, TRUE },
   /* The HTTP session gives up after 30 s. */
-  [TW_TAB_COMMAND_FETCH]         = { start_fetch, finish_fetch, 35000, 0, NULL },
-  [TW_TAB_COMMAND_NETWORK]       = { start_network, finish_network, 0, 0, NULL },
+  [TW_TAB_COMMAND_FETCH]         = { NULL, tw_tab_fetch_run, 35000, 0, NULL },
+  [TW_TAB_COMMAND_NETWORK]       = { NULL, tw_tab_network_run, 0, 0, NULL },
   [TW_TAB_COMMAND_GET_TEXT]      = READING_ROW,
   [TW_TAB_COMMAND_GET_HTML]      = READING_ROW,
   [TW_TAB_COMMAND_READ]          = READING_ROW,
   [TW_TAB_COMMAND_SET_CONTENT]   = READING_ROW,
   [TW_TAB_COMMAND_GET_STYLES]    = READING_ROW,
-  [TW_TAB_COMMAND_STORAGE]       = { start_storage, finish_storage, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_STORAGE]       = { NULL, tw_tab_storage_web_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_HANDLE_DIALOG] = { start_handle_dialog, NULL, 0, 0, NULL },
-  [TW_TAB_COMMAND_PDF]           = { start_pdf, finish_pdf, 0, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_FILL_FORM]     = { start_fill_form, finish_fill_form, FORM_EXTRA_MS, 0, NULL, TRUE },
-  [TW_TAB_COMMAND_EMULATE]       = { start_emulate, finish_emulate, 0, 0, NULL },
+  [TW_TAB_COMMAND_PDF]           = { NULL, tw_tab_pdf_run, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_FILL_FORM]     = { NULL, tw_tab_form_fill_run, FORM_EXTRA_MS, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_EMULATE]       = { NULL, tw_tab_emulation_apply_run, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
-  [TW_TAB_COMMAND_ROUTE]         = { start_route, finish_route, 0, 0, NULL },
-  [TW_TAB_COMMAND_PERFORMANCE]   = { start_performance, finish_performance, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_ROUTE]         = { NULL, tw_tab_routes_apply_run, 0, 0, NULL },
+  [TW_TAB_COMMAND_PERFORMANCE]   = { NULL, run_performance, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_ANNOTATE]      = { _tw_browser_tab_start_annotate, NULL, 0, 0, NULL },
 };
 
@@ -554,7 +316,8 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
 static const TabCommandRow *
 command_row (TwTabCommand command)
 {
-  if (command >= TW_TAB_COMMAND_LAST || command_rows[command].start == NULL)
+  if (command >= TW_TAB_COMMAND_LAST ||
+      (command_rows[command].start == NULL && command_rows[command].run == NULL))
     return NULL;
 
   return &command_rows[command];
@@ -589,8 +352,8 @@ _tw_browser_tab_command_verb (TwTabCommand command)
 }
 
 /* Completes commands that other modules carry out (the page runtime, the
- * page tools, the logs, the actions), reading their answer with their
- * row's finish. */
+ * page tools, the logs, the actions): @result is the task the module
+ * answered, with a JsonObject. */
 void
 _tw_browser_tab_delegated_command_cb (GObject      *object,
                                       GAsyncResult *result,
@@ -601,10 +364,8 @@ _tw_browser_tab_delegated_command_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   TwBrowserTab *self = g_task_get_source_object (task);
   TabCommand *cmd = g_task_get_task_data (task);
-  const TabCommandRow *row = command_row (cmd->command);
 
-  g_assert (row != NULL && row->finish != NULL);
-  answer = row->finish (object, result, &error);
+  answer = g_task_propagate_pointer (G_TASK (result), &error);
 
   /* The command may have timed out, crashed or been cancelled meanwhile. */
   if (cmd->finished)
@@ -622,6 +383,31 @@ _tw_browser_tab_delegated_command_cb (GObject      *object,
     _tw_browser_tab_refresh_action (self, task, g_steal_pointer (&answer));
   else
     _tw_browser_tab_complete_delegated (self, task, g_steal_pointer (&answer));
+}
+
+/* Has @run carry out @cmd as a job, answering in a task of its own. */
+static void
+run_job (TwBrowserTab *self,
+         GTask        *task,
+         TabCommand   *cmd,
+         TwTabJobRun   run)
+{
+  g_autoptr(GTask) job_task = NULL;
+  const TwTabJob job = {
+    .view = self->view,
+    .frame = self->frame,
+    .runtime = self->runtime,
+    .log = self->log,
+    .workspace_dir = self->workspace_dir,
+    .command = cmd->command,
+    .params = cmd->params,
+    .deadline_us = cmd->deadline_us,
+  };
+
+  job_task = g_task_new (self, g_task_get_cancellable (task),
+                         _tw_browser_tab_delegated_command_cb, g_object_ref (task));
+  g_task_set_source_tag (job_task, run_job);
+  run (&job, job_task);
 }
 
 void
@@ -642,5 +428,8 @@ _tw_browser_tab_dispatch_command (TwBrowserTab *self,
       return;
     }
 
-  row->start (self, task, cmd);
+  if (row->run != NULL)
+    run_job (self, task, cmd, row->run);
+  else
+    row->start (self, task, cmd);
 }

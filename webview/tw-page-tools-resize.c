@@ -150,28 +150,19 @@ resize_poll_cb (gpointer user_data)
 }
 
 void
-tw_page_tools_resize_async (TwViewFrame         *frame,
-                            TwPageRuntime       *runtime,
-                            JsonObject          *params,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
+tw_page_tools_resize_run (const TwTabJob *job,
+                          GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   gint64 width = 0;
   gint64 height = 0;
   ResizeData *data;
 
-  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+  g_return_if_fail (TW_IS_VIEW_FRAME (job->frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
-  task = g_task_new (frame, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_page_tools_resize_async);
-
-  if (!_tw_page_tools_get_int_param (params, "width", &width, &error) ||
-      !_tw_page_tools_get_int_param (params, "height", &height, &error))
+  if (!_tw_page_tools_get_int_param (job->params, "width", &width, &error) ||
+      !_tw_page_tools_get_int_param (job->params, "height", &height, &error))
     {
       if (error == NULL)
         g_set_error_literal (&error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
@@ -190,14 +181,14 @@ tw_page_tools_resize_async (TwViewFrame         *frame,
       return;
     }
 
-  if (!tw_view_frame_set_viewport_size (frame, width, height, &error))
+  if (!tw_view_frame_set_viewport_size (job->frame, width, height, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   data = g_new0 (ResizeData, 1);
-  _tw_page_poll_init (&data->poll, runtime);
+  _tw_page_poll_init (&data->poll, job->runtime);
   data->width = width;
   data->height = height;
   data->started = g_get_monotonic_time ();
@@ -208,15 +199,4 @@ tw_page_tools_resize_async (TwViewFrame         *frame,
    * reference until it stops. */
   _tw_page_poll_start (&data->poll, task, RESIZE_POLL_INTERVAL_MS, resize_poll_cb,
                        "[tabwright] browser_resize confirm");
-}
-
-JsonObject *
-tw_page_tools_resize_finish (TwViewFrame   *frame,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (TW_IS_VIEW_FRAME (frame), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, frame), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -510,15 +510,10 @@ element_box_cb (GObject      *object,
 }
 
 void
-tw_page_tools_screenshot_async (WebKitWebView       *view,
-                                TwPageRuntime       *runtime,
-                                JsonObject          *params,
-                                const char          *workspace_dir,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+tw_page_tools_screenshot_run (const TwTabJob *job,
+                              GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   ScreenshotData *data;
   const char *save_path;
@@ -527,16 +522,12 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
   gint64 quality = 80;
   gint64 max_width = 0;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_page_tools_screenshot_async);
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
   data = g_new0 (ScreenshotData, 1);
-  data->view = g_object_ref (view);
-  data->runtime = g_object_ref (runtime);
+  data->view = g_object_ref (job->view);
+  data->runtime = g_object_ref (job->runtime);
   g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
 
   if (!tw_json_get_boolean_arg (params, "fullPage", &data->full_page, &error) ||
@@ -590,7 +581,7 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
    * costs nothing and never leaves a file behind. */
   if (save_path != NULL)
     {
-      data->save_path = tw_workspace_path_check (workspace_dir, save_path,
+      data->save_path = tw_workspace_path_check (job->workspace_dir, save_path,
                                                  TW_WORKSPACE_PATH_NEW_FILE, &error);
       if (data->save_path == NULL)
         {
@@ -598,7 +589,7 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
           return;
         }
       data->save_request = g_strdup (save_path);
-      data->workspace_dir = g_strdup (workspace_dir);
+      data->workspace_dir = g_strdup (job->workspace_dir);
     }
 
   if (ref != NULL)
@@ -606,21 +597,10 @@ tw_page_tools_screenshot_async (WebKitWebView       *view,
       g_autoptr(JsonObject) args = json_object_new ();
 
       json_object_set_string_member (args, "ref", ref);
-      tw_page_runtime_call_async (runtime, "pageState.elementBox", args, cancellable,
-                                  element_box_cb, g_steal_pointer (&task));
+      tw_page_runtime_call_async (job->runtime, "pageState.elementBox", args, g_task_get_cancellable (task),
+                                  element_box_cb, g_object_ref (task));
       return;
     }
 
-  take_marks_or_snapshot (g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_page_tools_screenshot_finish (WebKitWebView  *view,
-                                 GAsyncResult   *result,
-                                 GError        **error)
-{
-  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  take_marks_or_snapshot (g_object_ref (task));
 }

@@ -40,6 +40,7 @@ view_uri (WebKitWebView *view)
 
 typedef struct
 {
+  WebKitWebView *view;
   TwPagePoll     poll;
   char          *text;
   char          *url;
@@ -76,6 +77,7 @@ wait_data_free (WaitData *data)
   g_assert (data->deadline_id == 0);
 
   _tw_page_poll_clear (&data->poll);
+  g_clear_object (&data->view);
   g_clear_object (&data->log);
   g_free (data->text);
   g_free (data->url);
@@ -90,8 +92,8 @@ wait_data_free (WaitData *data)
 static void
 wait_stop (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
+  WebKitWebView *view = data->view;
 
   _tw_page_poll_stop (&data->poll);
   g_clear_handle_id (&data->deadline_id, g_source_remove);
@@ -102,8 +104,8 @@ static void
 wait_succeed (GTask      *task,
               const char *matched)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
+  WebKitWebView *view = data->view;
   g_autoptr(GTask) hold = NULL;
   JsonObject *reply;
 
@@ -145,8 +147,8 @@ wait_fail (GTask  *task,
 static gboolean
 wait_url_matches (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
+  WebKitWebView *view = data->view;
   const char *uri = webkit_web_view_get_uri (view);
 
   return uri != NULL && strstr (uri, data->url) != NULL;
@@ -354,8 +356,8 @@ checked:
 static void
 wait_check_function (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
+  WebKitWebView *view = data->view;
   g_autofree char *body = tw_evaluate_script_build_body (data->value);
   GVariantDict dict;
 
@@ -432,8 +434,8 @@ wait_poll_cb (gpointer user_data)
 static void
 wait_report_timeout (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   WaitData *data = g_task_get_task_data (task);
+  WebKitWebView *view = data->view;
   g_autofree char *shows = NULL;
   GError *error;
 
@@ -523,15 +525,11 @@ is_blank (const char *text)
 }
 
 void
-tw_page_tools_wait_async (WebKitWebView       *view,
-                          TwPageRuntime       *runtime,
-                          TwTabLog            *log,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_page_tools_wait_run (const TwTabJob *job,
+                        GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  TwTabLog *log = job->log;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   gint64 timeout_ms = TW_PAGE_TOOLS_WAIT_DEFAULT_TIMEOUT_MS;
   g_autofree char *data_kind = NULL;
@@ -541,13 +539,9 @@ tw_page_tools_wait_async (WebKitWebView       *view,
   const char *url;
   WaitData *data;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (log == NULL || TW_IS_TAB_LOG (log));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_page_tools_wait_async);
 
   text = tw_json_get_string_arg (params, "text", &error);
   if (error == NULL)
@@ -659,7 +653,8 @@ tw_page_tools_wait_async (WebKitWebView       *view,
     }
 
   data = g_new0 (WaitData, 1);
-  _tw_page_poll_init (&data->poll, runtime);
+  data->view = g_object_ref (job->view);
+  _tw_page_poll_init (&data->poll, job->runtime);
   data->text = g_strdup (text);
   data->url = g_strdup (url);
   data->kind = g_steal_pointer (&data_kind);
@@ -688,7 +683,7 @@ tw_page_tools_wait_async (WebKitWebView       *view,
 
       /* notify::uri also fires for history.pushState and fragment changes,
        * which load nothing. */
-      data->uri_handler = g_signal_connect (view, "notify::uri",
+      data->uri_handler = g_signal_connect (job->view, "notify::uri",
                                             G_CALLBACK (wait_uri_changed_cb), task);
     }
   else
@@ -703,15 +698,4 @@ tw_page_tools_wait_async (WebKitWebView       *view,
                                           wait_deadline_cb, g_object_ref (task), g_object_unref);
   g_source_set_static_name (g_main_context_find_source_by_id (NULL, data->deadline_id),
                             "[tabwright] browser_wait deadline");
-}
-
-JsonObject *
-tw_page_tools_wait_finish (WebKitWebView  *view,
-                           GAsyncResult   *result,
-                           GError        **error)
-{
-  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
-
-#include "tw-page-runtime.h"
-#include "tw-tab-log.h"
-#include "tw-view-frame.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -35,20 +30,12 @@ G_BEGIN_DECLS
  * scale?: image pixels per page pixel, truncated?: true}. A ref's element
  * is scrolled into view when it is not wholly in it, and cut out of the
  * viewport's picture; maxWidth scales a wider image down.
- * With savePath the PNG is written there (resolved inside @workspace_dir
- * with tw_workspace_path_check(), else browser_denied) and not returned;
- * otherwise it is returned as base64 in "png". Works on tabs in the
- * background as long as their view sits in a TwViewFrame. */
-void        tw_page_tools_screenshot_async  (WebKitWebView        *view,
-                                             TwPageRuntime        *runtime,
-                                             JsonObject           *params,
-                                             const char           *workspace_dir,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-JsonObject *tw_page_tools_screenshot_finish (WebKitWebView        *view,
-                                             GAsyncResult         *result,
-                                             GError              **error);
+ * With savePath the PNG is written there (resolved inside the job's
+ * workspace with tw_workspace_path_check(), else browser_denied) and not
+ * returned; otherwise it is returned as base64 in "png". Works on tabs in
+ * the background as long as their view sits in a TwViewFrame. */
+void tw_page_tools_screenshot_run (const TwTabJob *job,
+                                   GTask          *task);
 
 /* {maxEntries?: int} -> {entries: [...], total, dropped}: the newest
  * entries of @log, oldest first (see tw_tab_log_get_entries()), how many
@@ -64,34 +51,19 @@ JsonObject *tw_page_tools_logs              (TwTabLog             *log,
  * fragment, including changes by history.pushState. Polls without
  * blocking; on expiry fails with browser_timeout and says what the page
  * shows instead. A page busy in a script cannot stretch the wait.
- * loadState networkidle means, with the tab's @log, that the page has
+ * loadState networkidle means, with the job's log, that the page has
  * loaded and no request of the tab (as WebKit reports them) has been in
  * flight for 500 ms; on timeout it names the requests still in flight.
  * Without a log (NULL) the page judges it from its Resource Timing. */
-void        tw_page_tools_wait_async        (WebKitWebView        *view,
-                                             TwPageRuntime        *runtime,
-                                             TwTabLog             *log,
-                                             JsonObject           *params,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-JsonObject *tw_page_tools_wait_finish       (WebKitWebView        *view,
-                                             GAsyncResult         *result,
-                                             GError              **error);
+void tw_page_tools_wait_run (const TwTabJob *job,
+                             GTask          *task);
 
 /* {width, height} -> {width, height, innerWidth, innerHeight}: fixes the
- * viewport of @frame's view and completes once the page reports the new
+ * viewport of the job's frame and completes once the page reports the new
  * size (innerWidth and innerHeight as the page measures them). Sizes out of
  * TW_VIEW_FRAME_MIN_SIZE..TW_VIEW_FRAME_MAX_SIZE fail with
  * browser_invalid_argument. */
-void        tw_page_tools_resize_async      (TwViewFrame          *frame,
-                                             TwPageRuntime        *runtime,
-                                             JsonObject           *params,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-JsonObject *tw_page_tools_resize_finish     (TwViewFrame          *frame,
-                                             GAsyncResult         *result,
-                                             GError              **error);
+void tw_page_tools_resize_run (const TwTabJob *job,
+                               GTask          *task);
 
 G_END_DECLS

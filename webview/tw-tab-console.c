@@ -11,6 +11,7 @@
 
 typedef struct
 {
+  TwTabLog      *log;
   char         **levels;   /* NULL: any */
   char         **sources;  /* NULL: any */
   char          *text;     /* casefolded, or NULL */
@@ -30,6 +31,7 @@ console_query_free (ConsoleQuery *query)
   g_assert (query->added_id == 0);
   g_assert (query->timeout_source == 0);
   g_assert (query->cancel_watch == NULL);
+  g_clear_object (&query->log);
   g_strfreev (query->levels);
   g_strfreev (query->sources);
   g_free (query->text);
@@ -105,8 +107,8 @@ static void
 wait_cleanup (GTask *task)
 {
   ConsoleQuery *query = g_task_get_task_data (task);
-  TwTabLog *log = g_task_get_source_object (task);
-  g_clear_signal_handler (&query->added_id, log);
+
+  g_clear_signal_handler (&query->added_id, query->log);
   g_clear_handle_id (&query->timeout_source, g_source_remove);
   g_clear_pointer (&query->cancel_watch, tw_cancellable_unwatch);
 }
@@ -159,13 +161,11 @@ wait_cancelled_cb (gpointer user_data)
 }
 
 void
-tw_tab_console_run_async (TwTabLog            *log,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_tab_console_run (const TwTabJob *job,
+                    GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  TwTabLog *log = job->log;
+  JsonObject *params = job->params;
   ConsoleQuery *query;
   JsonObject *reply;
   gboolean has_id = json_object_has_member (params, "id");
@@ -174,9 +174,6 @@ tw_tab_console_run_async (TwTabLog            *log,
   const char *text = json_object_get_string_member_with_default (params, "text", NULL);
 
   g_return_if_fail (TW_IS_TAB_LOG (log));
-
-  task = g_task_new (log, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_console_run_async);
 
   if (has_id + wait + clear > 1)
     {
@@ -224,6 +221,7 @@ tw_tab_console_run_async (TwTabLog            *log,
     }
 
   query = g_new0 (ConsoleQuery, 1);
+  query->log = g_object_ref (log);
   query->levels = tw_json_get_strv (params, "level");
   query->sources = tw_json_get_strv (params, "source");
   query->text = text != NULL ? g_utf8_casefold (text, -1) : NULL;
@@ -256,17 +254,8 @@ tw_tab_console_run_async (TwTabLog            *log,
 
   query->added_id = g_signal_connect (log, "console-added", G_CALLBACK (console_added_cb), task);
   query->timeout_source = g_timeout_add (query->timeout_ms, wait_timeout_cb, task);
-  query->cancel_watch = tw_cancellable_watch (cancellable, wait_cancelled_cb, task, NULL);
-  g_steal_pointer (&task);
-}
-
-JsonObject *
-tw_tab_console_run_finish (TwTabLog      *log,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (TW_IS_TAB_LOG (log), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, log), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  query->cancel_watch = tw_cancellable_watch (g_task_get_cancellable (task), wait_cancelled_cb,
+                                              task, NULL);
+  /* Held until the wait ends. */
+  g_object_ref (task);
 }

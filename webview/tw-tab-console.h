@@ -4,7 +4,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "tw-tab-log.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -20,13 +20,7 @@ G_BEGIN_DECLS
 #define TW_TAB_CONSOLE_DEFAULT_TIMEOUT_MS  5000
 #define TW_TAB_CONSOLE_MAX_TIMEOUT_MS      30000
 
-void        tw_tab_console_run_async  (TwTabLog            *log,
-                                       JsonObject          *params,
-                                       GCancellable        *cancellable,
-                                       GAsyncReadyCallback  callback,
-                                       gpointer             user_data);
-JsonObject *tw_tab_console_run_finish (TwTabLog            *log,
-                                       GAsyncResult        *result,
-                                       GError             **error);
+void tw_tab_console_run (const TwTabJob *job,
+                         GTask          *task);
 
 G_END_DECLS

@@ -205,6 +205,7 @@ check_user_agent (const char  *user_agent,
 typedef struct
 {
   JsonObject    *params;
+  WebKitWebView *view;
   TwViewFrame   *frame;
   TwPageRuntime *runtime;
   const char    *user_agent;
@@ -225,6 +226,7 @@ static void
 apply_free (Apply *apply)
 {
   json_object_unref (apply->params);
+  g_object_unref (apply->view);
   g_object_unref (apply->frame);
   g_object_unref (apply->runtime);
   g_clear_pointer (&apply->viewport, json_object_unref);
@@ -236,8 +238,8 @@ apply_free (Apply *apply)
 static void
 finish_apply (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitSettings *settings = webkit_web_view_get_settings (view);
   JsonObject *result = json_object_new ();
   JsonObject *emulation = tw_tab_emulation_describe (view);
@@ -321,8 +323,8 @@ media_evaluated_cb (GObject      *object,
 static void
 set_media_state (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   PageState *state = page_state (view);
   gboolean changed = FALSE;
   g_autoptr(GString) state_json = g_string_new ("{");
@@ -373,8 +375,8 @@ page_evaluated_cb (GObject      *object,
 static void
 set_page_state (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   PageState *state = page_state (view);
   g_autofree char *state_json = NULL;
@@ -418,7 +420,7 @@ device_resized_cb (GObject      *object,
   Apply *apply = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  apply->viewport = tw_page_tools_resize_finish (TW_VIEW_FRAME (object), result, &error);
+  apply->viewport = g_task_propagate_pointer (G_TASK (result), &error);
   if (apply->viewport == NULL)
     {
       /* The user agent, position and viewport are set; only the page did
@@ -432,12 +434,14 @@ device_resized_cb (GObject      *object,
 static void
 set_device (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   PageState *state = page_state (view);
   const Device *before = state->device;
   const Device *after = apply->reset ? NULL : apply->device_given ? apply->device : before;
   g_autoptr(JsonObject) size = NULL;
+  g_autoptr(GTask) resize_task = NULL;
+  TwTabJob resize = { .view = view, .frame = apply->frame, .runtime = apply->runtime };
 
   if (after == before)
     {
@@ -464,16 +468,17 @@ set_device (GTask *task)
   size = json_object_new ();
   json_object_set_int_member (size, "width", after != NULL ? after->width : state->saved_width);
   json_object_set_int_member (size, "height", after != NULL ? after->height : state->saved_height);
-  tw_page_tools_resize_async (apply->frame, apply->runtime, size, g_task_get_cancellable (task),
-                              device_resized_cb, task);
+  resize.params = size;
+  resize_task = g_task_new (NULL, g_task_get_cancellable (task), device_resized_cb, task);
+  tw_page_tools_resize_run (&resize, resize_task);
 }
 
 /* Everything was checked: it all changes now. */
 static void
 commit_apply (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitSettings *settings = webkit_web_view_get_settings (view);
   const char *user_agent = apply->user_agent;
 
@@ -610,30 +615,23 @@ read_device (JsonNode      *node,
 }
 
 void
-tw_tab_emulation_apply_async (TwViewFrame         *frame,
-                              TwPageRuntime       *runtime,
-                              JsonObject          *params,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
+tw_tab_emulation_apply_run (const TwTabJob *job,
+                            GTask          *task)
 {
-  WebKitWebView *view;
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   JsonNode *node;
   Apply *apply;
 
-  g_return_if_fail (TW_IS_VIEW_FRAME (frame));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_VIEW_FRAME (job->frame));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (params != NULL);
 
-  view = tw_view_frame_get_view (frame);
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_emulation_apply_async);
   apply = g_new0 (Apply, 1);
   apply->params = json_object_ref (params);
-  apply->frame = g_object_ref (frame);
-  apply->runtime = g_object_ref (runtime);
+  apply->view = g_object_ref (job->view);
+  apply->frame = g_object_ref (job->frame);
+  apply->runtime = g_object_ref (job->runtime);
   apply->offline = -1;
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
 
@@ -681,26 +679,16 @@ tw_tab_emulation_apply_async (TwViewFrame         *frame,
     }
   /* Everything is checked before anything changes. */
   if ((apply->user_agent != NULL && !check_user_agent (apply->user_agent, &error)) ||
-      (apply->geolocation != NULL && !tw_tab_geolocation_read (view, apply->geolocation, &apply->where, &error)))
+      (apply->geolocation != NULL && !tw_tab_geolocation_read (job->view, apply->geolocation, &apply->where, &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   if (apply->offline > 0)
-    with_offline_filter (g_steal_pointer (&task));
+    with_offline_filter (g_object_ref (task));
   else
-    commit_apply (g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_emulation_apply_finish (WebKitWebView  *view,
-                               GAsyncResult   *result,
-                               GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+    commit_apply (g_object_ref (task));
 }
 
 void

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
-
-#include "tw-page-runtime.h"
-#include "tw-view-frame.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -53,15 +49,8 @@ G_BEGIN_DECLS
  * pageDenied: the page shown asked for the position before and was denied,
  * an answer WebKit keeps until the page loads again. Nothing changes when
  * the call is refused. */
-void        tw_tab_emulation_apply_async  (TwViewFrame          *frame,
-                                           TwPageRuntime        *runtime,
-                                           JsonObject           *params,
-                                           GCancellable         *cancellable,
-                                           GAsyncReadyCallback   callback,
-                                           gpointer              user_data);
-JsonObject *tw_tab_emulation_apply_finish (WebKitWebView        *view,
-                                           GAsyncResult         *result,
-                                           GError              **error);
+void tw_tab_emulation_apply_run (const TwTabJob *job,
+                                 GTask          *task);
 
 /* {device?, userAgent?, geolocation?, offline?, colorScheme?,
  * reducedMotion?, forcedColors?, media?} while the view emulates something,

@@ -216,28 +216,22 @@ cookies_cb (GObject      *object,
 }
 
 void
-tw_tab_fetch_run_async (WebKitWebView       *view,
-                        JsonObject          *params,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+tw_tab_fetch_run (const TwTabJob *job,
+                  GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   const char *url = json_object_get_string_member_with_default (params, "url", "");
   const char *method = json_object_get_string_member_with_default (params, "method", "GET");
   const char *body = json_object_get_string_member_with_default (params, "body", NULL);
   JsonNode *headers_node = json_object_get_member (params, "headers");
-  WebKitNetworkSession *network = webkit_web_view_get_network_session (view);
-  WebKitSettings *settings = webkit_web_view_get_settings (view);
+  WebKitNetworkSession *network = webkit_web_view_get_network_session (job->view);
+  WebKitSettings *settings = webkit_web_view_get_settings (job->view);
   g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
   g_autofree char *upper = g_ascii_strup (method, -1);
   SoupMessageHeaders *request_headers;
   Fetch *fetch;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_fetch_run_async);
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
 
   if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
                       g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
@@ -301,22 +295,11 @@ tw_tab_fetch_run_async (WebKitWebView       *view,
 
   if (network == NULL)
     {
-      soup_session_send_async (fetch->session, fetch->message, G_PRIORITY_DEFAULT, cancellable,
-                               sent_cb, g_steal_pointer (&task));
+      soup_session_send_async (fetch->session, fetch->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
+                               sent_cb, g_object_ref (task));
       return;
     }
 
   webkit_cookie_manager_get_cookies (webkit_network_session_get_cookie_manager (network), url,
-                                     cancellable, cookies_cb, g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_fetch_run_finish (WebKitWebView  *view,
-                         GAsyncResult   *result,
-                         GError        **error)
-{
-  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (view), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+                                     g_task_get_cancellable (task), cookies_cb, g_object_ref (task));
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -16,13 +15,7 @@ G_BEGIN_DECLS
 #define TW_TAB_FETCH_DEFAULT_BODY_CHARS 10000
 #define TW_TAB_FETCH_MAX_BODY_BYTES     (4 * 1024 * 1024)
 
-void        tw_tab_fetch_run_async  (WebKitWebView       *view,
-                                     JsonObject          *params,
-                                     GCancellable        *cancellable,
-                                     GAsyncReadyCallback  callback,
-                                     gpointer             user_data);
-JsonObject *tw_tab_fetch_run_finish (WebKitWebView       *view,
-                                     GAsyncResult        *result,
-                                     GError             **error);
+void tw_tab_fetch_run (const TwTabJob *job,
+                       GTask          *task);
 
 G_END_DECLS

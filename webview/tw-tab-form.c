@@ -4,6 +4,7 @@
 #include "tw-tab-form.h"
 
 #include "tw-error.h"
+#include "tw-tab-actions.h"
 
 /* One field after the other: ask the page what the field is (form.field,
  * webview/runtime/form.js), act on it through the same action run the
@@ -494,27 +495,19 @@ check_fields (JsonArray  *fields,
 }
 
 void
-tw_tab_form_fill_async (WebKitWebView             *view,
-                        TwPageRuntime             *runtime,
-                        JsonObject                *params,
-                        const TwTabActionsOptions *options,
-                        GCancellable              *cancellable,
-                        GAsyncReadyCallback        callback,
-                        gpointer                   user_data)
+tw_tab_form_fill_run (const TwTabJob *job,
+                      GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  WebKitWebView *view = job->view;
   g_autoptr(GError) error = NULL;
   FormRun *run;
   JsonNode *fields;
 
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (params != NULL);
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+  g_return_if_fail (job->params != NULL);
 
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_form_fill_async);
-
-  fields = json_object_get_member (params, "fields");
+  fields = json_object_get_member (job->params, "fields");
   if (fields == NULL || !JSON_NODE_HOLDS_ARRAY (fields))
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
@@ -529,32 +522,17 @@ tw_tab_form_fill_async (WebKitWebView             *view,
 
   run = g_new0 (FormRun, 1);
   run->view = g_object_ref (view);
-  run->runtime = g_object_ref (runtime);
+  run->runtime = g_object_ref (job->runtime);
   run->fields = json_array_ref (json_node_get_array (fields));
   run->report = json_array_new ();
   run->page = json_object_new ();
-  if (options != NULL)
-    {
-      run->workspace_dir = g_strdup (options->workspace_dir);
-      run->options.actionable_timeout_ms = options->actionable_timeout_ms;
-      run->options.deadline_us = options->deadline_us;
-      run->options.settle_timeout_ms = options->settle_timeout_ms;
-      run->options.script_timeout_ms = options->script_timeout_ms;
-    }
+  run->workspace_dir = g_strdup (job->workspace_dir);
   run->options.workspace_dir = run->workspace_dir;
+  run->options.deadline_us = job->deadline_us;
   g_task_set_task_data (task, run, (GDestroyNotify) form_run_free);
 
   json_object_set_string_member (run->page, "url", webkit_web_view_get_uri (view) ? : "about:blank");
   json_object_set_string_member (run->page, "title", webkit_web_view_get_title (view) ? : "");
 
   next_field (task);
-}
-
-JsonObject *
-tw_tab_form_fill_finish (GAsyncResult  *result,
-                         GError       **error)
-{
-  g_return_val_if_fail (G_IS_TASK (result), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

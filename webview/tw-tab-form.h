@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
-
-#include "tw-page-runtime.h"
-#include "tw-tab-actions.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -23,17 +19,11 @@ G_BEGIN_DECLS
  * are still filled, unless a field took the page elsewhere (the rest are
  * then skipped, since their refs belong to the page that is gone). Fails
  * as a whole (with the first field's error) only when no field was
- * filled. */
+ * filled. Each field's action has the defaults of tw-tab-actions.h, within
+ * the job's deadline. */
 #define TW_TAB_FORM_MAX_FIELDS 40
 
-void        tw_tab_form_fill_async  (WebKitWebView             *view,
-                                     TwPageRuntime             *runtime,
-                                     JsonObject                *params,
-                                     const TwTabActionsOptions *options,
-                                     GCancellable              *cancellable,
-                                     GAsyncReadyCallback        callback,
-                                     gpointer                   user_data);
-JsonObject *tw_tab_form_fill_finish (GAsyncResult              *result,
-                                     GError                   **error);
+void tw_tab_form_fill_run (const TwTabJob *job,
+                           GTask          *task);
 
 G_END_DECLS

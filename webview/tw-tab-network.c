@@ -340,15 +340,10 @@ body_cb (GObject      *object,
 }
 
 void
-tw_tab_network_run_async (TwTabLog            *log,
-                          TwPageRuntime       *runtime,
-                          const char          *workspace_dir,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_tab_network_run (const TwTabJob *job,
+                    GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(WebKitWebResource) resource = NULL;
   g_autoptr(GBytes) response_text = NULL;
   g_autoptr(GError) error = NULL;
@@ -357,11 +352,8 @@ tw_tab_network_run_async (TwTabLog            *log,
   Detail *detail;
   gint64 id;
 
-  g_return_if_fail (TW_IS_TAB_LOG (log));
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-
-  task = g_task_new (log, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_network_run_async);
+  g_return_if_fail (TW_IS_TAB_LOG (job->log));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
 
   if (!json_object_has_member (params, "id"))
     {
@@ -371,14 +363,14 @@ tw_tab_network_run_async (TwTabLog            *log,
                                    "\"savePath\" and \"cursor\" need the \"id\" of a request");
           return;
         }
-      g_task_return_pointer (task, list_requests (log, params), (GDestroyNotify) json_object_unref);
+      g_task_return_pointer (task, list_requests (job->log, params), (GDestroyNotify) json_object_unref);
       return;
     }
 
   id = json_object_get_int_member (params, "id");
   detail = g_new0 (Detail, 1);
   g_task_set_task_data (task, detail, (GDestroyNotify) detail_free);
-  detail->request = id > 0 ? tw_tab_log_get_request (log, (guint64) id, show_secrets, &resource,
+  detail->request = id > 0 ? tw_tab_log_get_request (job->log, (guint64) id, show_secrets, &resource,
                                                      &response_text)
                            : NULL;
   if (detail->request == NULL)
@@ -391,7 +383,7 @@ tw_tab_network_run_async (TwTabLog            *log,
 
   if (save_path != NULL)
     {
-      detail->save_path = tw_workspace_path_check (workspace_dir, save_path,
+      detail->save_path = tw_workspace_path_check (job->workspace_dir, save_path,
                                                    TW_WORKSPACE_PATH_NEW_FILE, &error);
       if (detail->save_path == NULL)
         {
@@ -401,10 +393,10 @@ tw_tab_network_run_async (TwTabLog            *log,
       /* Written as the agent named it: the write checks again. */
       g_free (detail->save_path);
       detail->save_path = g_strdup (save_path);
-      detail->workspace_dir = g_strdup (workspace_dir);
+      detail->workspace_dir = g_strdup (job->workspace_dir);
     }
 
-  g_set_weak_pointer (&detail->runtime, runtime);
+  g_set_weak_pointer (&detail->runtime, job->runtime);
   detail->cursor = MAX (json_object_get_int_member_with_default (params, "cursor", 0), 0);
   detail->max_chars = CLAMP (json_object_get_int_member_with_default (params, "maxBodyChars",
                                                                       TW_TAB_NETWORK_DEFAULT_BODY_CHARS),
@@ -429,7 +421,7 @@ tw_tab_network_run_async (TwTabLog            *log,
           return;
         }
       add_unavailable (detail->request, "responseBody: the response is not complete");
-      read_timing (g_steal_pointer (&task));
+      read_timing (g_object_ref (task));
       return;
     }
 
@@ -439,20 +431,10 @@ tw_tab_network_run_async (TwTabLog            *log,
     {
       detail->body = g_steal_pointer (&response_text);
       set_body (detail);
-      after_body (g_steal_pointer (&task));
+      after_body (g_object_ref (task));
       return;
     }
 
-  webkit_web_resource_get_data (resource, cancellable, body_cb, g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_network_run_finish (TwTabLog      *log,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (TW_IS_TAB_LOG (log), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, log), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  webkit_web_resource_get_data (resource, g_task_get_cancellable (task), body_cb,
+                                g_object_ref (task));
 }

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
-
-#include "tw-page-runtime.h"
-#include "tw-tab-log.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -21,15 +17,7 @@ G_BEGIN_DECLS
 #define TW_TAB_NETWORK_DEFAULT_ENTRIES    50
 #define TW_TAB_NETWORK_DEFAULT_BODY_CHARS 10000
 
-void        tw_tab_network_run_async  (TwTabLog            *log,
-                                       TwPageRuntime       *runtime,
-                                       const char          *workspace_dir,
-                                       JsonObject          *params,
-                                       GCancellable        *cancellable,
-                                       GAsyncReadyCallback  callback,
-                                       gpointer             user_data);
-JsonObject *tw_tab_network_run_finish (TwTabLog            *log,
-                                       GAsyncResult        *result,
-                                       GError             **error);
+void tw_tab_network_run (const TwTabJob *job,
+                         GTask          *task);
 
 G_END_DECLS

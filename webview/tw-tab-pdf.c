@@ -121,14 +121,11 @@ paper_name (const char *size)
 }
 
 void
-tw_tab_pdf_async (WebKitWebView       *view,
-                  JsonObject          *params,
-                  const char          *workspace_dir,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
+tw_tab_pdf_run (const TwTabJob *job,
+                GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  WebKitWebView *view = job->view;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   g_autoptr(GtkPrintSettings) settings = NULL;
   g_autoptr(GtkPageSetup) setup = NULL;
@@ -145,9 +142,6 @@ tw_tab_pdf_async (WebKitWebView       *view,
 
   g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_pdf_async);
-
   if (path == NULL || paper_name (size) == NULL)
     {
       g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
@@ -160,7 +154,7 @@ tw_tab_pdf_async (WebKitWebView       *view,
   g_task_set_task_data (task, data, (GDestroyNotify) pdf_data_free);
 
   /* Checked before anything prints, so a refused path leaves nothing. */
-  data->path = tw_workspace_path_check (workspace_dir, path, TW_WORKSPACE_PATH_NEW_FILE, &error);
+  data->path = tw_workspace_path_check (job->workspace_dir, path, TW_WORKSPACE_PATH_NEW_FILE, &error);
   if (data->path == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -198,14 +192,5 @@ tw_tab_pdf_async (WebKitWebView       *view,
 
   /* The operation's signals hold the task's reference from here on. */
   webkit_print_operation_print (data->operation);
-  g_steal_pointer (&task);
-}
-
-JsonObject *
-tw_tab_pdf_finish (GAsyncResult  *result,
-                   GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  g_object_ref (task);
 }

@@ -90,27 +90,20 @@ read_cb (GObject      *object,
 }
 
 void
-tw_tab_reading_run_async (TwPageRuntime       *runtime,
-                          TwTabCommand         command,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_tab_reading_run (const TwTabJob *job,
+                    GTask          *task)
 {
   static const char * const copied[] = { "ref", "inner", "stripScripts", "filter", "outline",
                                          "html", "properties", NULL };
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(JsonObject) args = json_object_new ();
   g_autoptr(GError) error = NULL;
   const char *function_name;
   gint64 max_chars = TW_TAB_READING_DEFAULT_CHARS;
   gint64 offset = 0;
 
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
-  g_return_if_fail (tw_tab_reading_handles (command));
-
-  task = g_task_new (runtime, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_reading_run_async);
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+  g_return_if_fail (tw_tab_reading_handles (job->command));
 
   if (params != NULL && json_object_has_member (params, "maxChars"))
     {
@@ -142,7 +135,7 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
   json_object_set_int_member (args, "maxChars", max_chars);
   json_object_set_int_member (args, "offset", offset);
 
-  switch (command)
+  switch (job->command)
     {
     case TW_TAB_COMMAND_GET_TEXT:
       function_name = "readText";
@@ -161,16 +154,6 @@ tw_tab_reading_run_async (TwPageRuntime       *runtime,
       break;
     }
 
-  tw_page_runtime_call_async (runtime, function_name, args, cancellable, read_cb,
-                              g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_reading_run_finish (TwPageRuntime  *runtime,
-                           GAsyncResult   *result,
-                           GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, runtime), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  tw_page_runtime_call_async (job->runtime, function_name, args, g_task_get_cancellable (task), read_cb,
+                              g_object_ref (task));
 }

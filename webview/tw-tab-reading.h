@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <json-glib/json-glib.h>
-
-#include "tw-browser-service.h"
-#include "tw-page-runtime.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -24,15 +21,8 @@ gboolean    tw_tab_reading_handles    (TwTabCommand          command);
  * replaces the document and completes with {url, title, elements};
  * GET_STYLES ({ref, properties?}) with {ref, tag, style, box, visible,
  * hiddenBecause}. */
-void        tw_tab_reading_run_async  (TwPageRuntime        *runtime,
-                                       TwTabCommand          command,
-                                       JsonObject           *params,
-                                       GCancellable         *cancellable,
-                                       GAsyncReadyCallback   callback,
-                                       gpointer              user_data);
-JsonObject *tw_tab_reading_run_finish (TwPageRuntime        *runtime,
-                                       GAsyncResult         *result,
-                                       GError              **error);
+void tw_tab_reading_run (const TwTabJob *job,
+                         GTask          *task);
 
 /* What the reading commands and browser_read share. The offset the
  * "cursor" of @params goes on from: TRUE, with *@offset untouched when

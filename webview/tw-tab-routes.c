@@ -274,17 +274,19 @@ route_message_cb (WebKitUserContentManager *manager,
 
 typedef struct
 {
-  JsonObject *params;
-  Route      *route;       /* being added */
-  char       *body_path;
-  GPtrArray  *removed;     /* char * */
-  JsonObject *page;
+  JsonObject    *params;
+  WebKitWebView *view;
+  Route         *route;       /* being added */
+  char          *body_path;
+  GPtrArray     *removed;     /* char * */
+  JsonObject    *page;
 } Apply;
 
 static void
 apply_free (Apply *apply)
 {
   json_object_unref (apply->params);
+  g_object_unref (apply->view);
   g_clear_pointer (&apply->route, route_free);
   g_free (apply->body_path);
   g_clear_pointer (&apply->removed, g_ptr_array_unref);
@@ -295,8 +297,8 @@ apply_free (Apply *apply)
 static void
 finish (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   Routes *routes = routes_of (view);
   JsonObject *result = json_object_new ();
   JsonArray *list = json_array_new ();
@@ -365,7 +367,8 @@ filter_saved_cb (GObject      *object,
                  gpointer      user_data)
 {
   GTask *task = user_data;
-  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   Routes *routes = routes_of (view);
   g_autoptr(WebKitUserContentFilter) filter = NULL;
@@ -397,7 +400,8 @@ filter_saved_cb (GObject      *object,
 static void
 publish (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   Routes *routes = routes_of (view);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -463,7 +467,8 @@ publish (GTask *task)
 static void
 publish_script (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
+  Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager (view);
   Routes *routes = routes_of (view);
   g_autofree char *json = routes_json (routes, TRUE);
@@ -520,8 +525,8 @@ has_header (JsonObject *headers,
 static void
 add_route (GTask *task)
 {
-  WebKitWebView *view = g_task_get_source_object (task);
   Apply *apply = g_task_get_task_data (task);
+  WebKitWebView *view = apply->view;
   Routes *routes = routes_of (view);
   Route *route = g_steal_pointer (&apply->route);
 
@@ -691,28 +696,23 @@ read_route (JsonObject   *params,
 }
 
 void
-tw_tab_routes_apply_async (WebKitWebView       *view,
-                           const char          *workspace_dir,
-                           JsonObject          *params,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
+tw_tab_routes_apply_run (const TwTabJob *job,
+                         GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(GError) error = NULL;
   Routes *routes;
   Apply *apply;
   JsonNode *remove;
 
-  g_return_if_fail (WEBKIT_IS_WEB_VIEW (view));
+  g_return_if_fail (WEBKIT_IS_WEB_VIEW (job->view));
   g_return_if_fail (params != NULL);
 
-  task = g_task_new (view, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_routes_apply_async);
   apply = g_new0 (Apply, 1);
   apply->params = json_object_ref (params);
+  apply->view = g_object_ref (job->view);
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
-  routes = routes_of (view);
+  routes = routes_of (job->view);
   remove = json_object_get_member (params, "remove");
 
   if (remove != NULL && json_object_has_member (params, "url"))
@@ -745,13 +745,13 @@ tw_tab_routes_apply_async (WebKitWebView       *view,
                                    "lists them", id);
           return;
         }
-      publish (g_steal_pointer (&task));
+      publish (g_object_ref (task));
       return;
     }
 
   if (!json_object_has_member (params, "url"))
     {
-      finish (g_steal_pointer (&task));
+      finish (g_object_ref (task));
       return;
     }
 
@@ -761,7 +761,7 @@ tw_tab_routes_apply_async (WebKitWebView       *view,
                                "a tab has at most %d routes; remove some first", MAX_ROUTES);
       return;
     }
-  if (!read_route (params, workspace_dir, apply, &error))
+  if (!read_route (params, job->workspace_dir, apply, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -771,20 +771,11 @@ tw_tab_routes_apply_async (WebKitWebView       *view,
     {
       g_autoptr(GFile) file = g_file_new_for_path (apply->body_path);
 
-      g_file_load_contents_async (file, cancellable, body_loaded_cb, g_steal_pointer (&task));
+      g_file_load_contents_async (file, g_task_get_cancellable (task), body_loaded_cb,
+                                  g_object_ref (task));
       return;
     }
-  add_route (g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_routes_apply_finish (WebKitWebView  *view,
-                            GAsyncResult   *result,
-                            GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, view), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  add_route (g_object_ref (task));
 }
 
 guint64

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <webkit/webkit.h>
-#include <json-glib/json-glib.h>
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -41,15 +40,8 @@ G_BEGIN_DECLS
  * "all"; with neither: lists. Completes with {routes: [{id, url, method?,
  * action, status?, hits, lastUrls}], added?, removed?}. bodyPath is checked
  * with tw_workspace_path_check() and read (at most 10 MB). */
-void        tw_tab_routes_apply_async  (WebKitWebView        *view,
-                                        const char           *workspace_dir,
-                                        JsonObject           *params,
-                                        GCancellable         *cancellable,
-                                        GAsyncReadyCallback   callback,
-                                        gpointer              user_data);
-JsonObject *tw_tab_routes_apply_finish (WebKitWebView        *view,
-                                        GAsyncResult         *result,
-                                        GError              **error);
+void        tw_tab_routes_apply_run         (const TwTabJob       *job,
+                                             GTask                *task);
 
 /* How many requests @view's routes answered so far, and the ones after
  * the first @since of them ([{route, action, method, url, status?}], the

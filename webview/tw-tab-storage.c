@@ -113,24 +113,19 @@ web_storage_done_cb (GObject      *object,
 }
 
 void
-tw_tab_storage_web_async (TwPageRuntime       *runtime,
-                          JsonObject          *params,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+tw_tab_storage_web_run (const TwTabJob *job,
+                        GTask          *task)
 {
-  g_autoptr(GTask) task = NULL;
+  JsonObject *params = job->params;
   g_autoptr(JsonObject) args = json_object_new ();
   const char *action = tw_json_get_string (params, "action", NULL);
   const char *area = tw_json_get_string (params, "area", NULL);
   const char *key = tw_json_get_string (params, "key", NULL);
   const char *value = tw_json_get_string (params, "value", NULL);
 
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (runtime));
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
   g_return_if_fail (params != NULL);
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_tab_storage_web_async);
   g_task_set_task_data (task, json_object_ref (params), (GDestroyNotify) json_object_unref);
 
   if (action == NULL ||
@@ -168,15 +163,6 @@ tw_tab_storage_web_async (TwPageRuntime       *runtime,
   json_object_set_string_member (args, "value", value != NULL ? value : "");
   json_object_set_int_member (args, "maxChars", LIST_VALUE_MAX_CHARS);
 
-  tw_page_runtime_call_async (runtime, "storage.web", args, cancellable,
-                              web_storage_done_cb, g_steal_pointer (&task));
-}
-
-JsonObject *
-tw_tab_storage_web_finish (GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  tw_page_runtime_call_async (job->runtime, "storage.web", args, g_task_get_cancellable (task),
+                              web_storage_done_cb, g_object_ref (task));
 }

@@ -4,7 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <webkit/webkit.h>
 
-#include "tw-page-runtime.h"
+#include "tw-tab-job.h"
 
 G_BEGIN_DECLS
 
@@ -23,15 +23,10 @@ void        tw_tab_storage_cookies_async (WebKitNetworkSession  *session,
 JsonObject *tw_tab_storage_cookies_finish (GAsyncResult         *result,
                                            GError              **error);
 
-/* browser_storage, on the document of @runtime's view: {area:
+/* browser_storage, on the document of the job's view: {area:
  * local|session, action: list|get|set|delete|clear, key?, value?}. */
-void        tw_tab_storage_web_async     (TwPageRuntime         *runtime,
-                                          JsonObject            *params,
-                                          GCancellable          *cancellable,
-                                          GAsyncReadyCallback    callback,
-                                          gpointer               user_data);
-JsonObject *tw_tab_storage_web_finish    (GAsyncResult          *result,
-                                          GError               **error);
+void        tw_tab_storage_web_run       (const TwTabJob        *job,
+                                          GTask                 *task);
 
 /* browser_storage_state: {action: save|load, path}. Saving writes the
  * session's cookies and the localStorage of the origins that @views (the
