@@ -300,24 +300,78 @@ new_browser (void)
   return tw_browser_new (NULL, NULL);
 }
 
+/* A browser and, unless @data is NULL, a tab an agent opened on the page
+ * @data names. */
+typedef struct
+{
+  TwBrowser *browser;
+  char      *id;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  fixture->browser = new_browser ();
+  if (data != NULL)
+    fixture->id = new_tab (fixture->browser, data);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_pointer (&fixture->id, g_free);
+  g_assert_finalize_object (g_steal_pointer (&fixture->browser));
+}
+
+/* Navigates the fixture's tab to @path; the reply shows the page at
+ * @final_path, titled @title, with @status (unless 0). */
+static void
+assert_navigates (Fixture    *fixture,
+                  const char *path,
+                  const char *final_path,
+                  const char *title,
+                  gint64      status)
+{
+  g_autoptr(JsonObject) reply = navigate (fixture->browser, fixture->id, path);
+
+  assert_page (reply, fixture->id, final_path, title, status);
+}
+
+/* Runs @command, which takes no parameters (back, forward, reload), on the
+ * fixture's tab; the reply shows the page at @path, titled @title, with
+ * @status (unless 0). */
+static void
+assert_steps (Fixture      *fixture,
+              TwTabCommand  command,
+              const char   *path,
+              const char   *title,
+              gint64        status)
+{
+  g_autoptr(JsonObject) reply = run_ok (fixture->browser, command, fixture->id, "{}");
+
+  assert_page (reply, fixture->id, path, title, status);
+}
+
 /* Tests */
 
 static void
-test_new_tab (void)
+test_new_tab (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(JsonObject) blank = NULL;
   g_autoptr(JsonObject) list = NULL;
   g_autoptr(TwBrowserTab) tab = NULL;
   g_autofree char *index_url = page_url ("index.html");
   g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", index_url);
-  GListModel *tabs = tw_browser_get_tabs (browser);
+  GListModel *tabs = tw_browser_get_tabs (fixture->browser);
   JsonArray *array;
   JsonObject *item;
   const char *id;
 
-  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
   id = json_object_get_string_member (reply, "browserId");
   g_assert_true (id[0] == 'b' && g_ascii_isdigit (id[1]));
   assert_page (reply, id, "index.html", "Fixture Index", 200);
@@ -333,13 +387,13 @@ test_new_tab (void)
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (tw_browser_tab_get_view (tab))));
 
   /* Without a URL the tab shows the blank page. */
-  blank = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{}");
+  blank = run_ok (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{}");
   g_assert_cmpstr (json_object_get_string_member (blank, "url"), ==, "about:blank");
   g_assert_cmpstr (json_object_get_string_member (blank, "title"), ==, "");
   g_assert_false (json_object_has_member (blank, "status"));
   g_assert_cmpstr (json_object_get_string_member (blank, "browserId"), !=, id);
 
-  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  list = run_ok (fixture->browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
   array = json_object_get_array_member (list, "tabs");
   g_assert_cmpuint (json_array_get_length (array), ==, 2);
   item = json_array_get_object_element (array, 0);
@@ -353,132 +407,105 @@ test_new_tab (void)
                    json_object_get_string_member (blank, "browserId"));
 
   /* A tab the person opened has no owner. */
-  tw_browser_open_tab (browser, NULL);
+  tw_browser_open_tab (fixture->browser, NULL);
   g_clear_pointer (&list, json_object_unref);
-  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  list = run_ok (fixture->browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
   array = json_object_get_array_member (list, "tabs");
   g_assert_cmpuint (json_array_get_length (array), ==, 3);
   g_assert_true (json_object_get_null_member (json_array_get_object_element (array, 2), "owner"));
 
   g_clear_object (&tab);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_new_tab_refuses (void)
+test_new_tab_refuses (Fixture       *fixture,
+                      gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
 
-  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"file:///etc/passwd\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"file:///etc/passwd\"}",
                 TW_BROWSER_ERROR_DENIED, "only http and https");
-  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"javascript:alert(1)\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"javascript:alert(1)\"}",
                 TW_BROWSER_ERROR_DENIED, NULL);
-  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"not a url\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": \"not a url\"}",
                 TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
-  assert_fails (browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": 42}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, "{\"url\": 42}",
                 TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
 
   /* Refused URLs leave no tab behind. */
-  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 0);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (fixture->browser)), ==, 0);
 }
 
 static void
-test_navigate (void)
+test_navigate (Fixture       *fixture,
+               gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autoptr(JsonObject) second = NULL;
-  g_autoptr(JsonObject) redirected = NULL;
-  g_autoptr(JsonObject) missing = NULL;
-  g_autoptr(JsonObject) fragment = NULL;
-
-  second = navigate (browser, id, "second.html");
-  assert_page (second, id, "second.html", "Second Page", 200);
+  assert_navigates (fixture, "second.html", "second.html", "Second Page", 200);
 
   /* The final URL, after the redirect. */
-  redirected = navigate (browser, id, "redirect");
-  assert_page (redirected, id, "second.html", "Second Page", 200);
+  assert_navigates (fixture, "redirect", "second.html", "Second Page", 200);
 
   /* An HTTP error page loads fine: it is the status that tells. */
-  missing = navigate (browser, id, "missing.html");
-  assert_page (missing, id, "missing.html", "Not Found", 404);
+  assert_navigates (fixture, "missing.html", "missing.html", "Not Found", 404);
 
   /* A fragment stays in the document and fires no load. */
-  navigate (browser, id, "index.html");
-  fragment = navigate (browser, id, "index.html#part");
-  assert_page (fragment, id, "index.html#part", "Fixture Index", 200);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  json_object_unref (navigate (fixture->browser, fixture->id, "index.html"));
+  assert_navigates (fixture, "index.html#part", "index.html#part", "Fixture Index", 200);
 }
 
 static void
-test_navigate_refuses (void)
+test_navigate_refuses (Fixture       *fixture,
+                       gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autoptr(JsonObject) list = NULL;
-  g_autoptr(JsonObject) again = NULL;
   g_autofree char *closed_url = NULL;
   g_autofree char *closed_params = NULL;
   g_autofree char *closed_message = NULL;
   JsonObject *item;
 
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"file:///etc/passwd\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{\"url\": \"file:///etc/passwd\"}",
                 TW_BROWSER_ERROR_DENIED, "only http and https");
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"data:text/html,hi\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{\"url\": \"data:text/html,hi\"}",
                 TW_BROWSER_ERROR_DENIED, NULL);
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{}",
                 TW_BROWSER_ERROR_INVALID_ARGUMENT, NULL);
 
   /* Nothing listens on that port: the load fails with its reason. */
   closed_url = g_strdup_printf ("http://127.0.0.1:%u/", tw_test_closed_port ());
   closed_params = g_strdup_printf ("{\"url\": \"%s\"}", closed_url);
   closed_message = g_strdup_printf ("could not load %s", closed_url);
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, closed_params,
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, closed_params,
                 TW_BROWSER_ERROR_NAVIGATION_FAILED, closed_message);
 
   /* WebKit will not even try restricted ports. */
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"http://127.0.0.1:1/\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{\"url\": \"http://127.0.0.1:1/\"}",
                 TW_BROWSER_ERROR_DENIED, "restricted port");
 
   /* The tab still answers afterwards. */
-  again = navigate (browser, id, "second.html");
-  assert_page (again, id, "second.html", "Second Page", 200);
+  assert_navigates (fixture, "second.html", "second.html", "Second Page", 200);
 
-  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  list = run_ok (fixture->browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
   item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
   g_assert_cmpstr (json_object_get_string_member (item, "title"), ==, "Second Page");
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_history (void)
+test_history (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autoptr(JsonObject) back = NULL;
-  g_autoptr(JsonObject) forward = NULL;
 
-  assert_fails (browser, TW_TAB_COMMAND_BACK, id, "{}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_BACK, fixture->id, "{}",
                 TW_BROWSER_ERROR_DENIED, "no page to go back to");
-  assert_fails (browser, TW_TAB_COMMAND_FORWARD, id, "{}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_FORWARD, fixture->id, "{}",
                 TW_BROWSER_ERROR_DENIED, "no page to go forward to");
 
-  json_object_unref (navigate (browser, id, "second.html"));
+  json_object_unref (navigate (fixture->browser, fixture->id, "second.html"));
 
-  back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
-  assert_page (back, id, "index.html", "Fixture Index", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_BACK, "index.html", "Fixture Index", 200);
 
-  forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
-  assert_page (forward, id, "second.html", "Second Page", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_FORWARD, "second.html", "Second Page", 200);
 
-  assert_fails (browser, TW_TAB_COMMAND_FORWARD, id, "{}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_FORWARD, fixture->id, "{}",
                 TW_BROWSER_ERROR_DENIED, "no page to go forward to");
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static gboolean
@@ -491,10 +518,10 @@ tab_is_done (gpointer data)
 /* The workspace's history: each visit is the person's or the agent's whose
  * command loaded the page, found by browser_history. */
 static void
-test_visits (void)
+test_visits (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *agent_tab = new_tab (browser, "index.html");
+  g_autofree char *agent_tab = new_tab (fixture->browser, "index.html");
   g_autofree char *index_url = page_url ("index.html");
   g_autofree char *second_url = page_url ("second.html");
   g_autofree char *params = g_strdup_printf ("{\"url\": \"%s\"}", second_url);
@@ -508,16 +535,16 @@ test_visits (void)
   JsonArray *visitors;
 
   /* The person opens the index too, and another agent a second page. */
-  person_tab = tw_browser_open_tab (browser, index_url);
+  person_tab = tw_browser_open_tab (fixture->browser, index_url);
   tw_test_wait_until (tab_is_done, person_tab, TW_TEST_WAIT_MS, "the person's page to load");
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (fixture->browser),
                                 &(TwServiceRequest) { TW_TAB_COMMAND_NEW_TAB, NULL, args, &other },
                                 NULL, command_done_cb, &opened);
   wait_for (&opened.done);
   g_assert_no_error (opened.error);
   json_object_unref (opened.reply);
 
-  found = run_ok (browser, TW_TAB_COMMAND_HISTORY, NULL, "{}");
+  found = run_ok (fixture->browser, TW_TAB_COMMAND_HISTORY, NULL, "{}");
   entries = json_object_get_array_member (found, "entries");
   g_assert_cmpuint (json_array_get_length (entries), ==, 2);
 
@@ -539,7 +566,6 @@ test_visits (void)
   g_assert_cmpstr (json_array_get_string_element (visitors, 1), ==, "Test Agent");
 
   g_assert_nonnull (agent_tab);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* Runs script in the page the way a click handler would, for what the
@@ -555,134 +581,105 @@ run_page_script (TwBrowser  *browser,
 }
 
 static void
-test_history_same_document (void)
+test_history_same_document (Fixture       *fixture,
+                            gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autoptr(JsonObject) fragment = NULL;
-  g_autoptr(JsonObject) back = NULL;
-  g_autoptr(JsonObject) forward = NULL;
-  g_autoptr(JsonObject) pushed_back = NULL;
-  g_autoptr(JsonObject) pushed_forward = NULL;
-  g_autoptr(JsonObject) out = NULL;
-
   /* Stepping back over a fragment never fires a load; the command completes
    * on the URL change, long before any timeout. */
-  fragment = navigate (browser, id, "index.html#part");
-  assert_page (fragment, id, "index.html#part", "Fixture Index", 200);
-
-  back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
-  assert_page (back, id, "index.html", "Fixture Index", 200);
-
-  forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
-  assert_page (forward, id, "index.html#part", "Fixture Index", 200);
+  assert_navigates (fixture, "index.html#part", "index.html#part", "Fixture Index", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_BACK, "index.html", "Fixture Index", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_FORWARD, "index.html#part", "Fixture Index", 200);
 
   /* The same for an entry a single-page app pushed. */
-  json_object_unref (navigate (browser, id, "history.html"));
-  run_page_script (browser, id, "step(1)");
+  json_object_unref (navigate (fixture->browser, fixture->id, "history.html"));
+  run_page_script (fixture->browser, fixture->id, "step(1)");
 
-  pushed_back = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
-  assert_page (pushed_back, id, "history.html", "History", 200);
-
-  pushed_forward = run_ok (browser, TW_TAB_COMMAND_FORWARD, id, "{}");
-  assert_page (pushed_forward, id, "history.html?step=1", "History", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_BACK, "history.html", "History", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_FORWARD, "history.html?step=1", "History", 200);
 
   /* And out of the document again, with a real load. */
-  json_object_unref (run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}"));
-  out = run_ok (browser, TW_TAB_COMMAND_BACK, id, "{}");
-  assert_page (out, id, "index.html#part", "Fixture Index", 200);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  json_object_unref (run_ok (fixture->browser, TW_TAB_COMMAND_BACK, fixture->id, "{}"));
+  assert_steps (fixture, TW_TAB_COMMAND_BACK, "index.html#part", "Fixture Index", 200);
 }
 
 static void
-test_reload (void)
+test_reload (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "counter");
   g_autoptr(JsonObject) first = NULL;
   g_autoptr(JsonObject) reloaded = NULL;
   g_autofree char *title = NULL;
   guint before;
 
-  first = run_ok (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"about:blank\"}");
-  json_object_unref (navigate (browser, id, "counter"));
+  first = run_ok (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{\"url\": \"about:blank\"}");
+  json_object_unref (navigate (fixture->browser, fixture->id, "counter"));
   before = counter;
 
   /* The server counts requests, so a new title proves a real reload. */
-  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
+  reloaded = run_ok (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}");
   title = g_strdup_printf ("Count %u", before + 1);
-  assert_page (reloaded, id, "counter", title, 200);
+  assert_page (reloaded, fixture->id, "counter", title, 200);
   g_assert_cmpuint (counter, ==, before + 1);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_close (void)
+test_close (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *other = new_tab (browser, "second.html");
+  g_autofree char *other = new_tab (fixture->browser, "second.html");
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(JsonObject) list = NULL;
   JsonArray *array;
 
-  reply = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
-  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, id);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_CLOSE_TAB, fixture->id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, fixture->id);
   g_assert_true (json_object_get_boolean_member (reply, "closed"));
 
-  g_assert_null (tw_browser_lookup_tab (browser, id));
-  list = run_ok (browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
+  g_assert_null (tw_browser_lookup_tab (fixture->browser, fixture->id));
+  list = run_ok (fixture->browser, TW_TAB_COMMAND_LIST_TABS, NULL, "{}");
   array = json_object_get_array_member (list, "tabs");
   g_assert_cmpuint (json_array_get_length (array), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (array, 0),
                                                   "browserId"), ==, other);
 
   /* The id is gone for good, for every command. */
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, "{\"url\": \"about:blank\"}",
-                TW_BROWSER_ERROR_NOT_FOUND, id);
-  assert_fails (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
-  assert_fails (browser, TW_TAB_COMMAND_RELOAD, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, "{\"url\": \"about:blank\"}",
+                TW_BROWSER_ERROR_NOT_FOUND, fixture->id);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_CLOSE_TAB, fixture->id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
 }
 
 static void
-test_close_while_loading (void)
+test_close_while_loading (Fixture       *fixture,
+                          gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *params = url_params ("slow?ms=3000");
   Outcome outcome = { 0 };
 
   /* A navigation in flight ends as soon as the person closes its tab. */
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &outcome);
-  tw_browser_close_tab (browser, tw_browser_lookup_tab (browser, id));
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, params, NULL, &outcome);
+  tw_browser_close_tab (fixture->browser, tw_browser_lookup_tab (fixture->browser, fixture->id));
   wait_for (&outcome.done);
   g_assert_null (outcome.reply);
   g_assert_error (outcome.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND);
   g_clear_error (&outcome.error);
-  g_assert_null (tw_browser_lookup_tab (browser, id));
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  g_assert_null (tw_browser_lookup_tab (fixture->browser, fixture->id));
 }
 
 /* An agent's browser_close_tab waits its turn in the tab's queue: the
  * commands queued before it finish, those after it find no tab. */
 static void
-test_close_in_turn (void)
+test_close_in_turn (Fixture       *fixture,
+                    gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *params = url_params ("slow?ms=700");
   Outcome loading = { 0 };
   Outcome closing = { 0 };
   Outcome after = { 0 };
 
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &loading);
-  start_command (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}", NULL, &closing);
-  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &after);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, params, NULL, &loading);
+  start_command (fixture->browser, TW_TAB_COMMAND_CLOSE_TAB, fixture->id, "{}", NULL, &closing);
+  start_command (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}", NULL, &after);
   wait_for (&after.done);
   g_assert_true (loading.done && closing.done);
 
@@ -691,32 +688,30 @@ test_close_in_turn (void)
   g_assert_no_error (closing.error);
   g_assert_true (json_object_get_boolean_member (closing.reply, "closed"));
   g_assert_error (after.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND);
-  g_assert_null (tw_browser_lookup_tab (browser, id));
+  g_assert_null (tw_browser_lookup_tab (fixture->browser, fixture->id));
 
   json_object_unref (loading.reply);
   json_object_unref (closing.reply);
   g_clear_error (&after.error);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* A command cancelled while it waits for its turn ends at once and never
  * runs; the commands behind it keep their order. */
 static void
-test_cancel_queued (void)
+test_cancel_queued (Fixture       *fixture,
+                    gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *slow_params = url_params ("slow?ms=700");
   g_autofree char *second_params = url_params ("second.html");
-  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+  TwBrowserTab *tab = tw_browser_lookup_tab (fixture->browser, fixture->id);
   Outcome loading = { 0 };
   Outcome cancelled = { 0 };
   Outcome reloading = { 0 };
 
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, slow_params, NULL, &loading);
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, second_params, cancellable, &cancelled);
-  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &reloading);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, slow_params, NULL, &loading);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, second_params, cancellable, &cancelled);
+  start_command (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}", NULL, &reloading);
 
   g_cancellable_cancel (cancellable);
   wait_for (&cancelled.done);
@@ -734,7 +729,6 @@ test_cancel_queued (void)
   json_object_unref (loading.reply);
   json_object_unref (reloading.reply);
   g_clear_error (&cancelled.error);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static gboolean
@@ -747,12 +741,11 @@ tab_is_loading (gpointer data)
  * running one goes on to its end, and commands that come while it is
  * paused are refused at once, without making their agent its driver. */
 static void
-test_paused_queue (void)
+test_paused_queue (Fixture       *fixture,
+                   gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *params = url_params ("slow?ms=700");
-  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+  TwBrowserTab *tab = tw_browser_lookup_tab (fixture->browser, fixture->id);
   g_autoptr(JsonObject) reply = NULL;
   Outcome loading = { 0 };
   Outcome queued = { 0 };
@@ -760,8 +753,8 @@ test_paused_queue (void)
   const TwCaller other = { "other-agent", "Other Agent", 0 };
   g_autoptr(JsonObject) args = tw_test_parse_object ("{}");
 
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, NULL, &loading);
-  start_command (browser, TW_TAB_COMMAND_RELOAD, id, "{}", NULL, &queued);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, params, NULL, &loading);
+  start_command (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}", NULL, &queued);
   tw_test_wait_until (tab_is_loading, tab, TW_TEST_WAIT_MS, "the navigation to start");
   tw_browser_tab_set_paused (tab, TRUE);
   wait_for (&queued.done);
@@ -770,8 +763,8 @@ test_paused_queue (void)
 
   /* Shared, so that what turns the other agent away is the pause. */
   tw_browser_tab_set_shared (tab, TRUE);
-  tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
-                                &(TwServiceRequest) { TW_TAB_COMMAND_SNAPSHOT, id, args, &other },
+  tw_browser_service_run_async (TW_BROWSER_SERVICE (fixture->browser),
+                                &(TwServiceRequest) { TW_TAB_COMMAND_SNAPSHOT, fixture->id, args, &other },
                                 NULL, command_done_cb, &refused);
   wait_for (&refused.done);
   g_assert_error (refused.error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
@@ -783,13 +776,12 @@ test_paused_queue (void)
   g_assert_no_error (loading.error);
 
   tw_browser_tab_set_paused (tab, FALSE);
-  reply = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_RELOAD, fixture->id, "{}");
   g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "Slow Page");
 
   json_object_unref (loading.reply);
   g_clear_error (&queued.error);
   g_clear_error (&refused.error);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* Runs @command as @caller; returns the reply, or NULL with @error. */
@@ -844,148 +836,143 @@ assert_allowed (TwBrowser      *browser,
 }
 
 static void
-test_owners (void)
+test_owners (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   const TwCaller other = { "other-agent", "Other Agent", 0 };
   const TwCaller person = { "external", "External client", 0 };
-  g_autofree char *mine = new_tab (browser, "index.html");
-  TwBrowserTab *tab = tw_browser_lookup_tab (browser, mine);
-  const char *person_id = tw_browser_tab_get_id (tw_browser_open_tab (browser, NULL));
+  g_autofree char *mine = new_tab (fixture->browser, "index.html");
+  TwBrowserTab *tab = tw_browser_lookup_tab (fixture->browser, mine);
+  const char *person_id = tw_browser_tab_get_id (tw_browser_open_tab (fixture->browser, NULL));
   g_autoptr(JsonObject) list = NULL;
   g_autoptr(JsonObject) shared = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *item;
 
-  tw_browser_set_person_id (browser, "external");
-  tw_browser_add_agent (browser, "test-agent", "Test Agent");
-  tw_browser_add_agent (browser, "other-agent", "Other Agent");
+  tw_browser_set_person_id (fixture->browser, "external");
+  tw_browser_add_agent (fixture->browser, "test-agent", "Test Agent");
+  tw_browser_add_agent (fixture->browser, "other-agent", "Other Agent");
 
   /* A tab belongs to the agent that opened it: another agent is turned
    * away, told whose it is and what to do; the person is not. */
-  assert_denied (browser, &other, mine, "belongs to Test Agent");
-  assert_denied (browser, &other, mine, "browser_share_tab");
-  assert_allowed (browser, &test_caller, mine);
-  assert_allowed (browser, &person, mine);
+  assert_denied (fixture->browser, &other, mine, "belongs to Test Agent");
+  assert_denied (fixture->browser, &other, mine, "browser_share_tab");
+  assert_allowed (fixture->browser, &test_caller, mine);
+  assert_allowed (fixture->browser, &person, mine);
 
   /* The list says whose each tab is, and which are the caller's. */
-  list = run_as (browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  list = run_as (fixture->browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
   g_assert_no_error (error);
   item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
   g_assert_cmpstr (json_object_get_string_member (item, "owner"), ==, "Test Agent");
   g_assert_false (json_object_has_member (item, "yours"));
   g_assert_false (json_object_has_member (item, "shared"));
   g_clear_pointer (&list, json_object_unref);
-  list = run_as (browser, &test_caller, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  list = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
   item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
   g_assert_true (json_object_get_boolean_member (item, "yours"));
 
   /* Only its owner (or the person) shares it. */
-  g_assert_null (run_as (browser, &other, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error));
+  g_assert_null (run_as (fixture->browser, &other, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error));
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED);
   g_clear_error (&error);
   g_assert_false (tw_browser_tab_get_shared (tab));
 
-  shared = run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error);
+  shared = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error);
   g_assert_no_error (error);
   g_assert_true (json_object_get_boolean_member (shared, "shared"));
   g_assert_true (tw_browser_tab_get_shared (tab));
-  assert_allowed (browser, &other, mine);
+  assert_allowed (fixture->browser, &other, mine);
   g_clear_pointer (&list, json_object_unref);
-  list = run_as (browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  list = run_as (fixture->browser, &other, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
   item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
   g_assert_true (json_object_get_boolean_member (item, "shared"));
   tw_browser_tab_set_shared (tab, FALSE);
-  assert_denied (browser, &other, mine, "belongs to Test Agent");
+  assert_denied (fixture->browser, &other, mine, "belongs to Test Agent");
 
   /* Handing it over: an unknown name changes nothing; a running agent's
    * name makes the tab that agent's. */
-  g_assert_null (run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+  g_assert_null (run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
                          "{\"agent\": \"Nobody #9\"}", &error));
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "\"Other Agent\""));
   g_clear_error (&error);
   g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), ==, "test-agent");
   g_clear_pointer (&shared, json_object_unref);
-  shared = run_as (browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+  shared = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
                    "{\"agent\": \"Other Agent\"}", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (shared, "owner"), ==, "Other Agent");
-  assert_allowed (browser, &other, mine);
-  assert_denied (browser, &test_caller, mine, "belongs to Other Agent");
+  assert_allowed (fixture->browser, &other, mine);
+  assert_denied (fixture->browser, &test_caller, mine, "belongs to Other Agent");
 
   /* The person moves tabs too, back to themselves as well. */
-  g_assert_false (tw_browser_give_tab (browser, tab, "gone-agent"));
-  g_assert_true (tw_browser_give_tab (browser, tab, NULL));
+  g_assert_false (tw_browser_give_tab (fixture->browser, tab, "gone-agent"));
+  g_assert_true (tw_browser_give_tab (fixture->browser, tab, NULL));
   g_assert_null (tw_browser_tab_get_owner (tab));
 
   /* The person's tabs: agents use them unless the person says no. */
-  assert_allowed (browser, &other, mine);
-  assert_allowed (browser, &other, person_id);
-  tw_browser_set_share_person_tabs (browser, FALSE);
-  assert_denied (browser, &other, person_id, "the person's");
-  assert_allowed (browser, &person, person_id);
-  tw_browser_tab_set_shared (tw_browser_lookup_tab (browser, person_id), TRUE);
-  assert_allowed (browser, &other, person_id);
+  assert_allowed (fixture->browser, &other, mine);
+  assert_allowed (fixture->browser, &other, person_id);
+  tw_browser_set_share_person_tabs (fixture->browser, FALSE);
+  assert_denied (fixture->browser, &other, person_id, "the person's");
+  assert_allowed (fixture->browser, &person, person_id);
+  tw_browser_tab_set_shared (tw_browser_lookup_tab (fixture->browser, person_id), TRUE);
+  assert_allowed (fixture->browser, &other, person_id);
 
   /* Sharing every tab, as before tabs had owners. */
-  g_assert_true (tw_browser_give_tab (browser, tab, "test-agent"));
-  assert_denied (browser, &other, mine, "belongs to Test Agent");
-  tw_browser_set_share_tabs (browser, TRUE);
-  assert_allowed (browser, &other, mine);
-  tw_browser_set_share_tabs (browser, FALSE);
+  g_assert_true (tw_browser_give_tab (fixture->browser, tab, "test-agent"));
+  assert_denied (fixture->browser, &other, mine, "belongs to Test Agent");
+  tw_browser_set_share_tabs (fixture->browser, TRUE);
+  assert_allowed (fixture->browser, &other, mine);
+  tw_browser_set_share_tabs (fixture->browser, FALSE);
 
   /* An agent that ends leaves its tabs shared, under its name. */
   tw_browser_tab_set_shared (tab, FALSE);
-  assert_denied (browser, &other, mine, "belongs to Test Agent");
-  tw_browser_remove_agent (browser, "test-agent");
+  assert_denied (fixture->browser, &other, mine, "belongs to Test Agent");
+  tw_browser_remove_agent (fixture->browser, "test-agent");
   g_assert_true (tw_browser_tab_get_shared (tab));
   g_assert_cmpstr (tw_browser_tab_get_owner (tab), ==, "Test Agent");
-  assert_allowed (browser, &other, mine);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  assert_allowed (fixture->browser, &other, mine);
 }
 
 static void
-test_unknown_id (void)
+test_unknown_id (Fixture       *fixture,
+                 gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
 
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, "b999999", "{\"url\": \"about:blank\"}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, "b999999", "{\"url\": \"about:blank\"}",
                 TW_BROWSER_ERROR_NOT_FOUND, "b999999");
-  assert_fails (browser, TW_TAB_COMMAND_BACK, "nonsense", "{}",
+  assert_fails (fixture->browser, TW_TAB_COMMAND_BACK, "nonsense", "{}",
                 TW_BROWSER_ERROR_NOT_FOUND, "browser_list_tabs");
-  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, "b0", "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  assert_fails (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, "b0", "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
 }
 
 static void
-test_other_workspace (void)
+test_other_workspace (Fixture       *fixture,
+                      gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(TwBrowser) other = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
+  g_autofree char *id = new_tab (fixture->browser, "index.html");
 
   /* Tab ids of one workspace mean nothing in another. */
   assert_fails (other, TW_TAB_COMMAND_RELOAD, id, "{}", TW_BROWSER_ERROR_NOT_FOUND, NULL);
 
   g_assert_finalize_object (g_steal_pointer (&other));
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_separate_sessions (void)
+test_separate_sessions (Fixture       *fixture,
+                        gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(TwBrowser) other = new_browser ();
-  g_autofree char *id = new_tab (browser, "cookie/set");
+  g_autofree char *id = new_tab (fixture->browser, "cookie/set");
   g_autofree char *other_id = new_tab (other, "index.html");
   g_autoptr(JsonObject) same = NULL;
   g_autoptr(JsonObject) elsewhere = NULL;
 
   /* The cookie one workspace got comes back to it... */
-  same = navigate (browser, id, "cookie/show");
+  same = navigate (fixture->browser, id, "cookie/show");
   g_assert_cmpstr (json_object_get_string_member (same, "title"), ==, "cookie: flavour=oat");
 
   /* ...and never reaches another workspace on the same site. */
@@ -993,42 +980,38 @@ test_separate_sessions (void)
   g_assert_cmpstr (json_object_get_string_member (elsewhere, "title"), ==, "cookie: none");
 
   g_assert_finalize_object (g_steal_pointer (&other));
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_snapshot (void)
+test_snapshot (Fixture       *fixture,
+               gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *url = page_url ("index.html");
   g_autoptr(JsonObject) reply = NULL;
   const char *text;
 
   /* The tab hands snapshots to its page runtime and says which tab it was. */
-  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, id, "{}");
-  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, id);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, fixture->id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (reply, "browserId"), ==, fixture->id);
   g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, url);
   g_assert_cmpstr (json_object_get_string_member (reply, "title"), ==, "Fixture Index");
   text = json_object_get_string_member (reply, "text");
   g_assert_nonnull (strstr (text, "heading \"Fixture Index\""));
   g_assert_nonnull (strstr (text, "link \"Second page\" @e"));
   g_assert_false (json_object_has_member (reply, "dialogs"));
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* A tab restored from the last session lists its saved page, loads it when
  * the window shows it or a command first needs it, and a command always
  * sees the restored page, never the blank one before it. */
 static void
-test_restored_tabs (void)
+test_restored_tabs (Fixture       *fixture,
+                    gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autofree char *first_url = page_url ("index.html");
   g_autofree char *second_url = page_url ("second.html");
-  TwBrowserTab *first = tw_browser_restore_tab (browser, first_url, "Saved index");
-  TwBrowserTab *second = tw_browser_restore_tab (browser, second_url, "Saved second");
+  TwBrowserTab *first = tw_browser_restore_tab (fixture->browser, first_url, "Saved index");
+  TwBrowserTab *second = tw_browser_restore_tab (fixture->browser, second_url, "Saved second");
   g_autoptr(JsonObject) reply = NULL;
   const char *text;
 
@@ -1043,7 +1026,7 @@ test_restored_tabs (void)
   tw_browser_tab_wake (first);
   g_assert_false (tw_browser_tab_get_deferred (first));
   g_assert_true (tw_browser_tab_get_loading (first));
-  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (first), "{}");
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (first), "{}");
   text = json_object_get_string_member (reply, "text");
   g_assert_nonnull (strstr (text, "heading \"Fixture Index\""));
   g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, first_url);
@@ -1052,19 +1035,16 @@ test_restored_tabs (void)
 
   /* Never shown: the command itself loads the page first. */
   g_assert_true (tw_browser_tab_get_deferred (second));
-  reply = run_ok (browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (second), "{}");
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, tw_browser_tab_get_id (second), "{}");
   g_assert_cmpstr (json_object_get_string_member (reply, "url"), ==, second_url);
   g_assert_false (tw_browser_tab_get_deferred (second));
   g_assert_null (strstr (json_object_get_string_member (reply, "text"), "no content"));
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_page_tools (void)
+test_page_tools (Fixture       *fixture,
+                 gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autoptr(JsonObject) resized = NULL;
   g_autoptr(JsonObject) shot = NULL;
   g_autoptr(JsonObject) waited = NULL;
@@ -1075,23 +1055,23 @@ test_page_tools (void)
 
   /* The tab runs the reading and control commands in its queue, for a tab
    * that no window shows, and says which tab answered. */
-  resized = run_ok (browser, TW_TAB_COMMAND_RESIZE, id, "{\"width\": 480, \"height\": 360}");
-  g_assert_cmpstr (json_object_get_string_member (resized, "browserId"), ==, id);
+  resized = run_ok (fixture->browser, TW_TAB_COMMAND_RESIZE, fixture->id, "{\"width\": 480, \"height\": 360}");
+  g_assert_cmpstr (json_object_get_string_member (resized, "browserId"), ==, fixture->id);
   g_assert_cmpint (json_object_get_int_member (resized, "innerWidth"), ==, 480);
   g_assert_cmpint (json_object_get_int_member (resized, "innerHeight"), ==, 360);
 
-  shot = run_ok (browser, TW_TAB_COMMAND_SCREENSHOT, id, "{}");
-  g_assert_cmpstr (json_object_get_string_member (shot, "browserId"), ==, id);
+  shot = run_ok (fixture->browser, TW_TAB_COMMAND_SCREENSHOT, fixture->id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (shot, "browserId"), ==, fixture->id);
   g_assert_cmpint (json_object_get_int_member (shot, "width"), >, 0);
   g_assert_cmpint (json_object_get_int_member (shot, "height"), >, 0);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (shot, "png"), "iVBORw0KGgo"));
 
-  waited = run_ok (browser, TW_TAB_COMMAND_WAIT, id, "{\"text\": \"second page\"}");
-  g_assert_cmpstr (json_object_get_string_member (waited, "browserId"), ==, id);
+  waited = run_ok (fixture->browser, TW_TAB_COMMAND_WAIT, fixture->id, "{\"text\": \"second page\"}");
+  g_assert_cmpstr (json_object_get_string_member (waited, "browserId"), ==, fixture->id);
   g_assert_cmpstr (json_object_get_string_member (waited, "matched"), ==, "text");
 
-  logs = run_ok (browser, TW_TAB_COMMAND_LOGS, id, "{}");
-  g_assert_cmpstr (json_object_get_string_member (logs, "browserId"), ==, id);
+  logs = run_ok (fixture->browser, TW_TAB_COMMAND_LOGS, fixture->id, "{}");
+  g_assert_cmpstr (json_object_get_string_member (logs, "browserId"), ==, fixture->id);
   entries = json_object_get_array_member (logs, "entries");
   for (guint i = 0; i < json_array_get_length (entries); i++)
     {
@@ -1102,8 +1082,6 @@ test_page_tools (void)
         saw_navigation = TRUE;
     }
   g_assert_true (saw_navigation);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* The ref the snapshot gave the element it printed as @line, e.g.
@@ -1136,26 +1114,24 @@ show_tab (TwBrowser  *browser,
 }
 
 static void
-test_actions (void)
+test_actions (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autofree char *ref = find_ref (browser, id, "link \"Second page\"");
+  g_autofree char *ref = find_ref (fixture->browser, fixture->id, "link \"Second page\"");
   g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", ref);
   g_autofree char *second = page_url ("second.html");
   g_autoptr(JsonObject) clicked = NULL;
-  GtkWindow *window = show_tab (browser, id);
+  GtkWindow *window = show_tab (fixture->browser, fixture->id);
 
   /* Interactions run in the tab's queue like everything else and report
    * where the tab ended up. */
-  clicked = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
-  g_assert_cmpstr (json_object_get_string_member (clicked, "browserId"), ==, id);
+  clicked = run_ok (fixture->browser, TW_TAB_COMMAND_CLICK, fixture->id, params);
+  g_assert_cmpstr (json_object_get_string_member (clicked, "browserId"), ==, fixture->id);
   g_assert_cmpstr (json_object_get_string_member (clicked, "url"), ==, second);
   g_assert_true (json_object_get_boolean_member (clicked, "navigated"));
   g_assert_false (json_object_has_member (clicked, "newTabs"));
 
   gtk_window_destroy (window);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* Counts the pickers a web view asks for (the object of a signal such as
@@ -1214,17 +1190,16 @@ evaluate_string (TwBrowser  *browser,
 }
 
 static void
-test_actions_dropdown (void)
+test_actions_dropdown (Fixture       *fixture,
+                       gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "pickers.html");
-  g_autofree char *country = find_ref (browser, id, "combobox \"Country\"");
-  g_autofree char *size = find_ref (browser, id, "combobox \"Size\"");
+  g_autofree char *country = find_ref (fixture->browser, fixture->id, "combobox \"Country\"");
+  g_autofree char *size = find_ref (fixture->browser, fixture->id, "combobox \"Size\"");
   g_autofree char *params = NULL;
   g_autofree char *value = NULL;
   g_autofree char *seen = NULL;
   g_autoptr(JsonObject) reply = NULL;
-  GtkWindow *window = show_tab (browser, id);
+  GtkWindow *window = show_tab (fixture->browser, fixture->id);
   Pickers menus = { "close", 0, 0 };
   guint signal_id = g_signal_lookup ("show-option-menu", WEBKIT_TYPE_WEB_VIEW);
   gulong hook = g_signal_add_emission_hook (signal_id, 0, picker_hook, &menus, NULL);
@@ -1233,12 +1208,12 @@ test_actions_dropdown (void)
    * native menu over the page: the page sees the mousedown, not cancelled,
    * and the value it was given. */
   params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Germany\"}", country);
-  reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_SELECT, fixture->id, params);
   g_clear_pointer (&reply, json_object_unref);
   g_clear_pointer (&params, g_free);
   /* A menu would be asked for by the web process before it answers a
    * script run after the pick: its messages keep their order. */
-  value = evaluate_string (browser, id, "() => document.getElementById('country').value");
+  value = evaluate_string (fixture->browser, fixture->id, "() => document.getElementById('country').value");
   g_assert_cmpstr (value, ==, "de");
   g_assert_cmpuint (menus.requested, ==, 0);
 
@@ -1246,19 +1221,18 @@ test_actions_dropdown (void)
    * menu asked for; the tab closes it at once while the agent's command
    * runs, and the value is the one picked. */
   params = g_strdup_printf ("{\"ref\": \"%s\", \"value\": \"Large\"}", size);
-  reply = run_ok (browser, TW_TAB_COMMAND_SELECT, id, params);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_SELECT, fixture->id, params);
   tw_test_wait_until (picker_ended, &menus, TW_TEST_WAIT_MS, "the page's native menu to be asked for and closed");
   g_assert_cmpuint (menus.requested, ==, 1);
   g_assert_cmpuint (menus.ended, ==, 1);
   g_clear_pointer (&value, g_free);
-  value = evaluate_string (browser, id, "() => document.getElementById('size').value");
+  value = evaluate_string (fixture->browser, fixture->id, "() => document.getElementById('size').value");
   g_assert_cmpstr (value, ==, "Large");
-  seen = evaluate_string (browser, id, "() => window.seen.join()");
+  seen = evaluate_string (fixture->browser, fixture->id, "() => window.seen.join()");
   g_assert_cmpstr (seen, ==, "country:false,size-own:false");
 
   g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (window);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 /* Counts the colour choosers WebKit asks the app to run, and how many of
@@ -1276,77 +1250,73 @@ color_chooser_shown_cb (WebKitWebView             *view,
 }
 
 static void
-test_actions_color_picker (void)
+test_actions_color_picker (Fixture       *fixture,
+                           gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "pickers.html");
-  g_autofree char *colour = find_ref (browser, id, "button \"Colour\"");
+  g_autofree char *colour = find_ref (fixture->browser, fixture->id, "button \"Colour\"");
   g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", colour);
   g_autofree char *value = NULL;
   g_autoptr(JsonObject) reply = NULL;
-  GtkWindow *window = show_tab (browser, id);
+  GtkWindow *window = show_tab (fixture->browser, fixture->id);
   Pickers choosers = { "finished", 0, 0 };
   guint shown = 0;
   guint signal_id = g_signal_lookup ("run-color-chooser", WEBKIT_TYPE_WEB_VIEW);
   gulong hook = g_signal_add_emission_hook (signal_id, 0, picker_hook, &choosers, NULL);
-  WebKitWebView *view = tw_browser_tab_get_view (tw_browser_lookup_tab (browser, id));
+  WebKitWebView *view = tw_browser_tab_get_view (tw_browser_lookup_tab (fixture->browser, fixture->id));
 
   g_signal_connect (view, "run-color-chooser", G_CALLBACK (color_chooser_shown_cb), &shown);
 
   /* An agent's click on a colour input asks for the chooser; the tab ends
    * it at once instead of opening a dialog over the person's screen, and
    * the colour stays as it was. */
-  reply = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_CLICK, fixture->id, params);
   tw_test_wait_until (picker_ended, &choosers, TW_TEST_WAIT_MS, "the colour chooser to be asked for and ended");
   g_assert_cmpuint (choosers.requested, ==, 1);
   g_assert_cmpuint (choosers.ended, ==, 1);
   g_assert_cmpuint (shown, ==, 0);
-  value = evaluate_string (browser, id, "() => document.getElementById('colour').value");
+  value = evaluate_string (fixture->browser, fixture->id, "() => document.getElementById('colour').value");
   g_assert_cmpstr (value, ==, "#336699");
 
   g_signal_handlers_disconnect_by_func (view, color_chooser_shown_cb, &shown);
   g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (window);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_actions_new_tab (void)
+test_actions_new_tab (Fixture       *fixture,
+                      gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "popup.html");
-  g_autofree char *ref = find_ref (browser, id, "link \"Open in a new tab\"");
+  g_autofree char *ref = find_ref (fixture->browser, fixture->id, "link \"Open in a new tab\"");
   g_autofree char *params = g_strdup_printf ("{\"ref\": \"%s\"}", ref);
   g_autoptr(JsonObject) clicked = NULL;
   g_autoptr(JsonObject) loaded = NULL;
   JsonArray *new_tabs;
   TwBrowserTab *opened;
-  GtkWindow *window = show_tab (browser, id);
+  GtkWindow *window = show_tab (fixture->browser, fixture->id);
 
   /* A link to a new window opens a tab of the same workspace, driven by the
    * same agent, and the click says which. */
-  clicked = run_ok (browser, TW_TAB_COMMAND_CLICK, id, params);
+  clicked = run_ok (fixture->browser, TW_TAB_COMMAND_CLICK, fixture->id, params);
   new_tabs = json_object_get_array_member (clicked, "newTabs");
   g_assert_nonnull (new_tabs);
   g_assert_cmpuint (json_array_get_length (new_tabs), ==, 1);
 
-  opened = tw_browser_lookup_tab (browser, json_array_get_string_element (new_tabs, 0));
+  opened = tw_browser_lookup_tab (fixture->browser, json_array_get_string_element (new_tabs, 0));
   g_assert_nonnull (opened);
   g_assert_cmpstr (tw_browser_tab_get_owner (opened), ==, "Test Agent");
-  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (browser)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_browser_get_tabs (fixture->browser)), ==, 2);
 
   /* The new tab takes commands at once. */
-  loaded = navigate (browser, tw_browser_tab_get_id (opened), "second.html");
+  loaded = navigate (fixture->browser, tw_browser_tab_get_id (opened), "second.html");
   assert_page (loaded, tw_browser_tab_get_id (opened), "second.html", "Second Page", 200);
 
   gtk_window_destroy (window);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_dialogs (void)
+test_dialogs (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(JsonObject) reply = NULL;
   g_autoptr(JsonObject) after = NULL;
   g_autofree char *params = url_params ("dialogs.html");
@@ -1354,7 +1324,7 @@ test_dialogs (void)
   JsonObject *dialog;
   const char *id;
 
-  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, params);
   id = json_object_get_string_member (reply, "browserId");
 
   /* The page saw its questions dismissed... */
@@ -1375,16 +1345,14 @@ test_dialogs (void)
   g_assert_cmpstr (json_object_get_string_member (dialog, "message"), ==, "Your name?");
 
   /* A command reports only the dialogs opened while it ran. */
-  after = navigate (browser, id, "index.html");
+  after = navigate (fixture->browser, id, "index.html");
   g_assert_false (json_object_has_member (after, "dialogs"));
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_concurrent_tabs (void)
+test_concurrent_tabs (Fixture       *fixture,
+                      gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   /* The server answers once both requests wait, or after 5 s when they
    * never do at once. */
   g_autofree char *params = url_params ("slow?ms=5000&count=1");
@@ -1396,8 +1364,8 @@ test_concurrent_tabs (void)
 
   slow_max_in_flight = 0;
 
-  start_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &first);
-  start_command (browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &second);
+  start_command (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &first);
+  start_command (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL, params, NULL, &second);
   wait_for (&first.done);
   wait_for (&second.done);
 
@@ -1414,27 +1382,25 @@ test_concurrent_tabs (void)
 
   /* Opened at the same moment, each tab started in a process of its own
    * (two first loads at once in one fresh process can both be lost)... */
-  first_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (first.reply, "browserId"));
-  second_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (second.reply, "browserId"));
+  first_tab = tw_browser_lookup_tab (fixture->browser, json_object_get_string_member (first.reply, "browserId"));
+  second_tab = tw_browser_lookup_tab (fixture->browser, json_object_get_string_member (second.reply, "browserId"));
   g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab), ==, 1);
   g_assert_cmpuint (tw_browser_tab_get_process_tabs (second_tab), ==, 1);
 
   /* ...and a tab opened once they show their pages joins one of them. */
-  third_id = new_tab (browser, "index.html");
-  g_assert_cmpuint (tw_browser_tab_get_process_tabs (tw_browser_lookup_tab (browser, third_id)), ==, 2);
+  third_id = new_tab (fixture->browser, "index.html");
+  g_assert_cmpuint (tw_browser_tab_get_process_tabs (tw_browser_lookup_tab (fixture->browser, third_id)), ==, 2);
   g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab) + tw_browser_tab_get_process_tabs (second_tab),
                     ==, 3);
 
   json_object_unref (first.reply);
   json_object_unref (second.reply);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_same_tab_in_order (void)
+test_same_tab_in_order (Fixture       *fixture,
+                        gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *slow_params = url_params ("slow?ms=700");
   g_autofree char *second_params = url_params ("second.html");
   Outcome first = { 0 };
@@ -1442,8 +1408,8 @@ test_same_tab_in_order (void)
 
   /* Commands on one tab queue up: the second navigation starts only after
    * the first one's page has loaded, and both report their own page. */
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, slow_params, NULL, &first);
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, second_params, NULL, &then);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, slow_params, NULL, &first);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, second_params, NULL, &then);
   wait_for (&then.done);
   g_assert_true (first.done);
 
@@ -1454,110 +1420,94 @@ test_same_tab_in_order (void)
 
   json_object_unref (first.reply);
   json_object_unref (then.reply);
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_timeout (void)
+test_timeout (Fixture       *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *params = url_params ("slow?ms=2000");
 
   /* The page takes 2 s; the tab gives up long before. */
-  tw_browser_set_command_timeout (browser, 400);
-  assert_fails (browser, TW_TAB_COMMAND_NAVIGATE, id, params,
+  tw_browser_set_command_timeout (fixture->browser, 400);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, params,
                 TW_BROWSER_ERROR_TIMEOUT, "did not finish loading within 400 ms");
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_cancel (void)
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autofree char *id = new_tab (browser, "index.html");
   g_autofree char *params = url_params ("slow?ms=2000");
-  g_autoptr(JsonObject) after = NULL;
   Outcome outcome = { 0 };
 
-  start_command (browser, TW_TAB_COMMAND_NAVIGATE, id, params, cancellable, &outcome);
+  start_command (fixture->browser, TW_TAB_COMMAND_NAVIGATE, fixture->id, params, cancellable, &outcome);
   g_cancellable_cancel (cancellable);
   wait_for (&outcome.done);
   g_assert_error (outcome.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&outcome.error);
 
   /* The queue moves on. */
-  after = navigate (browser, id, "second.html");
-  assert_page (after, id, "second.html", "Second Page", 200);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  assert_navigates (fixture, "second.html", "second.html", "Second Page", 200);
 }
 
 static void
-test_crash (void)
+test_crash (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
-  g_autofree char *id = new_tab (browser, "index.html");
-  g_autoptr(JsonObject) reloaded = NULL;
-  g_autoptr(JsonObject) after = NULL;
   g_autoptr(JsonObject) closed = NULL;
-  TwBrowserTab *tab = tw_browser_lookup_tab (browser, id);
+  TwBrowserTab *tab = tw_browser_lookup_tab (fixture->browser, fixture->id);
 
   webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
   while (!tw_browser_tab_get_crashed (tab))
     g_main_context_iteration (NULL, TRUE);
 
-  assert_fails (browser, TW_TAB_COMMAND_BACK, id, "{}", TW_BROWSER_ERROR_CRASHED, "browser_reload or browser_navigate");
-  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, id, "{}", TW_BROWSER_ERROR_CRASHED, NULL);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_BACK, fixture->id, "{}", TW_BROWSER_ERROR_CRASHED, "browser_reload or browser_navigate");
+  assert_fails (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, fixture->id, "{}", TW_BROWSER_ERROR_CRASHED, NULL);
 
   /* Reload brings the page back in a new web process. */
-  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, id, "{}");
-  assert_page (reloaded, id, "index.html", "Fixture Index", 200);
+  assert_steps (fixture, TW_TAB_COMMAND_RELOAD, "index.html", "Fixture Index", 200);
   g_assert_false (tw_browser_tab_get_crashed (tab));
 
   /* So does a navigation, to another page. */
   webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
   while (!tw_browser_tab_get_crashed (tab))
     g_main_context_iteration (NULL, TRUE);
-  after = navigate (browser, id, "second.html");
-  assert_page (after, id, "second.html", "Second Page", 200);
+  assert_navigates (fixture, "second.html", "second.html", "Second Page", 200);
   g_assert_false (tw_browser_tab_get_crashed (tab));
 
   /* A crashed tab closes, without loading anything first. */
   webkit_web_view_terminate_web_process (tw_browser_tab_get_view (tab));
   while (!tw_browser_tab_get_crashed (tab))
     g_main_context_iteration (NULL, TRUE);
-  closed = run_ok (browser, TW_TAB_COMMAND_CLOSE_TAB, id, "{}");
+  closed = run_ok (fixture->browser, TW_TAB_COMMAND_CLOSE_TAB, fixture->id, "{}");
   g_assert_true (json_object_get_boolean_member (closed, "closed"));
-  g_assert_null (tw_browser_lookup_tab (browser, id));
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
+  g_assert_null (tw_browser_lookup_tab (fixture->browser, fixture->id));
 }
 
 /* An agent's tabs share a web process, four to a process; another
  * agent's never do. A crash takes the tabs of that process alone, and each
  * says which others went with it. */
 static void
-test_shared_process_crash (void)
+test_shared_process_crash (Fixture       *fixture,
+                           gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   const TwCaller other = { "other-agent", "Other Agent", 0 };
-  g_autofree char *first = new_tab (browser, "index.html");
-  g_autofree char *second = new_tab (browser, "second.html");
+  g_autofree char *first = new_tab (fixture->browser, "index.html");
+  g_autofree char *second = new_tab (fixture->browser, "second.html");
   g_autofree char *params = url_params ("index.html");
   g_autoptr(JsonObject) others = NULL;
   g_autoptr(JsonObject) reloaded = NULL;
   g_autoptr(GError) error = NULL;
-  TwBrowserTab *first_tab = tw_browser_lookup_tab (browser, first);
-  TwBrowserTab *second_tab = tw_browser_lookup_tab (browser, second);
+  TwBrowserTab *first_tab = tw_browser_lookup_tab (fixture->browser, first);
+  TwBrowserTab *second_tab = tw_browser_lookup_tab (fixture->browser, second);
   TwBrowserTab *other_tab;
   g_autofree char *named = NULL;
 
-  others = run_as (browser, &other, TW_TAB_COMMAND_NEW_TAB, NULL, params, &error);
+  others = run_as (fixture->browser, &other, TW_TAB_COMMAND_NEW_TAB, NULL, params, &error);
   g_assert_no_error (error);
-  other_tab = tw_browser_lookup_tab (browser, json_object_get_string_member (others, "browserId"));
+  other_tab = tw_browser_lookup_tab (fixture->browser, json_object_get_string_member (others, "browserId"));
 
   g_assert_cmpuint (tw_browser_tab_get_process_tabs (first_tab), ==, 2);
   g_assert_cmpuint (tw_browser_tab_get_process_tabs (second_tab), ==, 2);
@@ -1570,45 +1520,41 @@ test_shared_process_crash (void)
 
   /* Each names the tab that went with it. */
   named = g_strdup_printf ("and with it tabs %s of the same agent", first);
-  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, second, "{}", TW_BROWSER_ERROR_CRASHED, named);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, second, "{}", TW_BROWSER_ERROR_CRASHED, named);
   g_free (named);
   named = g_strdup_printf ("and with it tabs %s of the same agent", second);
-  assert_fails (browser, TW_TAB_COMMAND_SNAPSHOT, first, "{}", TW_BROWSER_ERROR_CRASHED, named);
+  assert_fails (fixture->browser, TW_TAB_COMMAND_SNAPSHOT, first, "{}", TW_BROWSER_ERROR_CRASHED, named);
 
   /* Another agent's tab goes on; each of the crashed ones comes back. */
   g_clear_pointer (&others, json_object_unref);
-  others = run_as (browser, &other, TW_TAB_COMMAND_RELOAD, tw_browser_tab_get_id (other_tab), "{}",
+  others = run_as (fixture->browser, &other, TW_TAB_COMMAND_RELOAD, tw_browser_tab_get_id (other_tab), "{}",
                    &error);
   g_assert_no_error (error);
-  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, second, "{}");
+  reloaded = run_ok (fixture->browser, TW_TAB_COMMAND_RELOAD, second, "{}");
   assert_page (reloaded, second, "second.html", "Second Page", 200);
   g_clear_pointer (&reloaded, json_object_unref);
-  reloaded = run_ok (browser, TW_TAB_COMMAND_RELOAD, first, "{}");
+  reloaded = run_ok (fixture->browser, TW_TAB_COMMAND_RELOAD, first, "{}");
   assert_page (reloaded, first, "index.html", "Fixture Index", 200);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
-test_window_close (void)
+test_window_close (Fixture       *fixture,
+                   gconstpointer  data)
 {
-  g_autoptr(TwBrowser) browser = new_browser ();
   g_autoptr(JsonObject) reply = NULL;
-  GListModel *tabs = tw_browser_get_tabs (browser);
+  GListModel *tabs = tw_browser_get_tabs (fixture->browser);
 
-  reply = run_ok (browser, TW_TAB_COMMAND_NEW_TAB, NULL,
+  reply = run_ok (fixture->browser, TW_TAB_COMMAND_NEW_TAB, NULL,
                   "{\"url\": \"about:blank\"}");
   g_assert_cmpuint (g_list_model_get_n_items (tabs), ==, 1);
 
   /* A page that closes its own window closes its tab. */
   webkit_web_view_evaluate_javascript (tw_browser_tab_get_view (tw_browser_lookup_tab (
-                                                                  browser,
+                                                                  fixture->browser,
                                                                   json_object_get_string_member (reply, "browserId"))),
                                        "window.close()", -1, NULL, NULL, NULL, NULL, NULL);
   while (g_list_model_get_n_items (tabs) > 0)
     g_main_context_iteration (NULL, TRUE);
-
-  g_assert_finalize_object (g_steal_pointer (&browser));
 }
 
 static void
@@ -1661,6 +1607,51 @@ test_address (void)
     }
 }
 
+/* The tests on a fixture: a browser and, where a page is named, a tab on it. */
+typedef struct
+{
+  const char       *path;
+  const char       *page;
+  GTestFixtureFunc  test;
+} BrowserCase;
+
+#define BROWSER_CASE(path, page, test) { (path), (page), (GTestFixtureFunc) (test) }
+
+static const BrowserCase browser_cases[] = {
+  BROWSER_CASE ("/webview/browser/new-tab", NULL, test_new_tab),
+  BROWSER_CASE ("/webview/browser/new-tab-refuses", NULL, test_new_tab_refuses),
+  BROWSER_CASE ("/webview/browser/navigate", "index.html", test_navigate),
+  BROWSER_CASE ("/webview/browser/navigate-refuses", "index.html", test_navigate_refuses),
+  BROWSER_CASE ("/webview/browser/history", "index.html", test_history),
+  BROWSER_CASE ("/webview/browser/history-same-document", "index.html", test_history_same_document),
+  BROWSER_CASE ("/webview/browser/visits", NULL, test_visits),
+  BROWSER_CASE ("/webview/browser/reload", "counter", test_reload),
+  BROWSER_CASE ("/webview/browser/close", "index.html", test_close),
+  BROWSER_CASE ("/webview/browser/close-while-loading", "index.html", test_close_while_loading),
+  BROWSER_CASE ("/webview/browser/close-in-turn", "index.html", test_close_in_turn),
+  BROWSER_CASE ("/webview/browser/cancel-queued", "index.html", test_cancel_queued),
+  BROWSER_CASE ("/webview/browser/paused-queue", "index.html", test_paused_queue),
+  BROWSER_CASE ("/webview/browser/owners", NULL, test_owners),
+  BROWSER_CASE ("/webview/browser/unknown-id", NULL, test_unknown_id),
+  BROWSER_CASE ("/webview/browser/other-workspace", NULL, test_other_workspace),
+  BROWSER_CASE ("/webview/browser/separate-sessions", NULL, test_separate_sessions),
+  BROWSER_CASE ("/webview/browser/snapshot", "index.html", test_snapshot),
+  BROWSER_CASE ("/webview/browser/restored-tabs", NULL, test_restored_tabs),
+  BROWSER_CASE ("/webview/browser/page-tools", "index.html", test_page_tools),
+  BROWSER_CASE ("/webview/browser/actions", "index.html", test_actions),
+  BROWSER_CASE ("/webview/browser/actions-dropdown", "pickers.html", test_actions_dropdown),
+  BROWSER_CASE ("/webview/browser/actions-color-picker", "pickers.html", test_actions_color_picker),
+  BROWSER_CASE ("/webview/browser/actions-new-tab", "popup.html", test_actions_new_tab),
+  BROWSER_CASE ("/webview/browser/dialogs", NULL, test_dialogs),
+  BROWSER_CASE ("/webview/browser/concurrent-tabs", NULL, test_concurrent_tabs),
+  BROWSER_CASE ("/webview/browser/same-tab-in-order", "index.html", test_same_tab_in_order),
+  BROWSER_CASE ("/webview/browser/timeout", "index.html", test_timeout),
+  BROWSER_CASE ("/webview/browser/cancel", "index.html", test_cancel),
+  BROWSER_CASE ("/webview/browser/crash", "index.html", test_crash),
+  BROWSER_CASE ("/webview/browser/shared-process-crash", NULL, test_shared_process_crash),
+  BROWSER_CASE ("/webview/browser/window-close", NULL, test_window_close),
+};
+
 int
 main (int   argc,
       char *argv[])
@@ -1669,38 +1660,10 @@ main (int   argc,
    * folders of their own. */
   tw_test_init_gtk (&argc, &argv, NULL);
   g_test_add_func ("/webview/address/normalize", test_address);
-  g_test_add_func ("/webview/browser/new-tab", test_new_tab);
-  g_test_add_func ("/webview/browser/new-tab-refuses", test_new_tab_refuses);
-  g_test_add_func ("/webview/browser/navigate", test_navigate);
-  g_test_add_func ("/webview/browser/navigate-refuses", test_navigate_refuses);
-  g_test_add_func ("/webview/browser/history", test_history);
-  g_test_add_func ("/webview/browser/history-same-document", test_history_same_document);
-  g_test_add_func ("/webview/browser/visits", test_visits);
-  g_test_add_func ("/webview/browser/reload", test_reload);
-  g_test_add_func ("/webview/browser/close", test_close);
-  g_test_add_func ("/webview/browser/close-while-loading", test_close_while_loading);
-  g_test_add_func ("/webview/browser/close-in-turn", test_close_in_turn);
-  g_test_add_func ("/webview/browser/cancel-queued", test_cancel_queued);
-  g_test_add_func ("/webview/browser/paused-queue", test_paused_queue);
-  g_test_add_func ("/webview/browser/owners", test_owners);
-  g_test_add_func ("/webview/browser/unknown-id", test_unknown_id);
-  g_test_add_func ("/webview/browser/other-workspace", test_other_workspace);
-  g_test_add_func ("/webview/browser/separate-sessions", test_separate_sessions);
-  g_test_add_func ("/webview/browser/snapshot", test_snapshot);
-  g_test_add_func ("/webview/browser/restored-tabs", test_restored_tabs);
-  g_test_add_func ("/webview/browser/page-tools", test_page_tools);
-  g_test_add_func ("/webview/browser/actions", test_actions);
-  g_test_add_func ("/webview/browser/actions-dropdown", test_actions_dropdown);
-  g_test_add_func ("/webview/browser/actions-color-picker", test_actions_color_picker);
-  g_test_add_func ("/webview/browser/actions-new-tab", test_actions_new_tab);
-  g_test_add_func ("/webview/browser/dialogs", test_dialogs);
-  g_test_add_func ("/webview/browser/concurrent-tabs", test_concurrent_tabs);
-  g_test_add_func ("/webview/browser/same-tab-in-order", test_same_tab_in_order);
-  g_test_add_func ("/webview/browser/timeout", test_timeout);
-  g_test_add_func ("/webview/browser/cancel", test_cancel);
-  g_test_add_func ("/webview/browser/crash", test_crash);
-  g_test_add_func ("/webview/browser/shared-process-crash", test_shared_process_crash);
-  g_test_add_func ("/webview/browser/window-close", test_window_close);
+  for (guint i = 0; i < G_N_ELEMENTS (browser_cases); i++)
+    g_test_add_vtable (browser_cases[i].path, sizeof (Fixture), browser_cases[i].page,
+                       (GTestFixtureFunc) fixture_setup, browser_cases[i].test,
+                       (GTestFixtureFunc) fixture_teardown);
 
   slow_counted_held = g_ptr_array_new ();
 
