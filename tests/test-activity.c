@@ -31,24 +31,6 @@ static const char form_html[] =
 
 /* Tool calls */
 
-static JsonObject *
-call_tool (TwBrowser      *browser,
-           const TwCaller *caller,
-           const char     *name,
-           const char     *args)
-{
-  return tw_test_call_tool (TW_BROWSER_SERVICE (browser), caller, name, args);
-}
-
-static JsonObject *
-call_ok (TwBrowser      *browser,
-         const TwCaller *caller,
-         const char     *name,
-         const char     *args)
-{
-  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), caller, name, args);
-}
-
 typedef struct
 {
   GListModel *model;
@@ -76,11 +58,17 @@ wait_for_feed (TwActivityFeed *feed,
 /* A window and the form page in a tab of Ada's. */
 typedef struct
 {
-  TwBrowser    *browser;
-  TwWindow     *window;
-  TwBrowserTab *tab;
-  char         *browser_id;
-  char         *id_args;     /* {"browserId": "bN"} */
+  TwBrowser        *browser;
+  TwBrowserService *service;   /* the browser, to call tools on */
+  TwActivityLog    *log;
+  TwWindow         *window;
+  TwActivityFeed   *feed;
+  TwBrowserTab     *tab;
+  char             *browser_id;
+  char             *id_args;   /* {"browserId": "bN"} */
+  /* A browser_handoff call the test started, and what its client heard. */
+  TwToolCall       *handoff;
+  TwTestOutcome     handoff_state;
 } Fixture;
 
 static void
@@ -90,7 +78,10 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *url = g_strconcat (base_url, "form", NULL);
 
   fixture->browser = tw_browser_new (NULL, NULL);
+  fixture->service = TW_BROWSER_SERVICE (fixture->browser);
+  fixture->log = tw_browser_get_activity (fixture->browser);
   fixture->window = tw_window_new (NULL, fixture->browser, "steering", "/tmp");
+  fixture->feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
   gtk_window_present (GTK_WINDOW (fixture->window));
 
   fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
@@ -102,6 +93,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
+  g_clear_pointer (&fixture->handoff, tw_tool_call_unref);
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   tw_test_close_browser (&fixture->browser);
   g_clear_pointer (&fixture->browser_id, g_free);
@@ -126,9 +118,7 @@ static void
 test_session (Fixture       *fixture,
               gconstpointer  data)
 {
-  TwActivityLog *log = tw_browser_get_activity (fixture->browser);
-  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
-  GListModel *shown = tw_activity_feed_get_model (feed);
+  GListModel *shown = tw_activity_feed_get_model (fixture->feed);
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(JsonObject) filled = NULL;
   g_autoptr(JsonObject) clicked = NULL;
@@ -143,39 +133,40 @@ test_session (Fixture       *fixture,
   TwActivityEntry *entry;
 
   /* Ada reads the page, fills the form and saves it. */
-  snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  snapshot = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
   email = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Email\"");
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
 
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"ada@example.com\"}",
                           fixture->browser_id, email);
-  filled = call_ok (fixture->browser, &ada, "browser_fill", args);
+  filled = tw_test_call_tool_ok (fixture->service, &ada, "browser_fill", args);
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
-  clicked = call_ok (fixture->browser, &ada, "browser_click", args);
+  clicked = tw_test_call_tool_ok (fixture->service, &ada, "browser_click", args);
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (clicked), "title"), ==,
                    "Saved ada@example.com");
 
   /* Then makes three mistakes. */
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
-  stale = call_tool (fixture->browser, &ada, "browser_click", args);
+  stale = tw_test_call_tool (fixture->service, &ada, "browser_click", args);
   g_assert_cmpstr (tw_test_result_error_code (stale), ==, "browser_stale_ref");
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"file:///etc/passwd\"}",
                           fixture->browser_id);
-  denied = call_tool (fixture->browser, &ada, "browser_navigate", args);
+  denied = tw_test_call_tool (fixture->service, &ada, "browser_navigate", args);
   g_assert_cmpstr (tw_test_result_error_code (denied), ==, "browser_denied");
-  unknown = call_tool (fixture->browser, &ada, "browser_snapshot", "{\"browserId\": \"b99999\"}");
+  unknown = tw_test_call_tool (fixture->service, &ada, "browser_snapshot",
+                               "{\"browserId\": \"b99999\"}");
   g_assert_cmpstr (tw_test_result_error_code (unknown), ==, "browser_not_found");
 
   /* Bob only looks. */
-  listed = call_ok (fixture->browser, &bob, "browser_list_tabs", "{}");
+  listed = tw_test_call_tool_ok (fixture->service, &bob, "browser_list_tabs", "{}");
 
   /* Every call is in the log, in order, with who made it and how it went. */
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 8);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->log)), ==, 8);
 
-  entry = entry_at (G_LIST_MODEL (log), 0);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 0);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_new_tab");
   g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Ada");
   g_assert_cmpstr (tw_activity_entry_get_agent_id (entry), ==, "agent-ada");
@@ -186,13 +177,13 @@ test_session (Fixture       *fixture,
   g_assert_cmpfloat (tw_activity_entry_get_duration_ms (entry), >, 0);
   g_assert_nonnull (tw_activity_entry_get_time (entry));
 
-  entry = entry_at (G_LIST_MODEL (log), 2);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 2);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_fill");
   g_assert_cmpstr (tw_activity_entry_get_target_role (entry), ==, "textbox");
   g_assert_cmpstr (tw_activity_entry_get_target_name (entry), ==, "Email");
   g_assert_cmpstr (tw_activity_entry_get_detail (entry), ==, "“ada@example.com”");
 
-  entry = entry_at (G_LIST_MODEL (log), 3);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 3);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "browser_click");
   g_assert_cmpstr (tw_activity_entry_get_ref (entry), ==, save);
   label = tw_activity_entry_dup_target_label (entry);
@@ -200,35 +191,35 @@ test_session (Fixture       *fixture,
   g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_SUCCEEDED);
   g_assert_null (tw_activity_entry_get_error_code (entry));
 
-  entry = entry_at (G_LIST_MODEL (log), 4);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 4);
   g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_FAILED);
   g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_stale_ref");
   g_assert_nonnull (tw_activity_entry_get_error_message (entry));
   g_assert_null (tw_activity_entry_get_target_role (entry));
 
-  entry = entry_at (G_LIST_MODEL (log), 5);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 5);
   g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_denied");
-  entry = entry_at (G_LIST_MODEL (log), 6);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 6);
   g_assert_cmpstr (tw_activity_entry_get_error_code (entry), ==, "browser_not_found");
   g_assert_cmpstr (tw_activity_entry_get_browser_id (entry), ==, "b99999");
 
-  entry = entry_at (G_LIST_MODEL (log), 7);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 7);
   g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Bob");
   g_assert_null (tw_activity_entry_get_browser_id (entry));
 
   /* The feed shows them all, then one agent's, then one tab's; a filter
    * the person picks applies at once. */
-  wait_for_feed (feed, 8);
-  tw_activity_feed_set_agent_filter (feed, "agent-bob");
+  wait_for_feed (fixture->feed, 8);
+  tw_activity_feed_set_agent_filter (fixture->feed, "agent-bob");
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (shown, 0)), ==, "browser_list_tabs");
-  tw_activity_feed_set_agent_filter (feed, NULL);
-  tw_activity_feed_set_tab_filter (feed, fixture->browser_id);
+  tw_activity_feed_set_agent_filter (fixture->feed, NULL);
+  tw_activity_feed_set_tab_filter (fixture->feed, fixture->browser_id);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 6);
-  tw_activity_feed_set_agent_filter (feed, "agent-bob");
+  tw_activity_feed_set_agent_filter (fixture->feed, "agent-bob");
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 0);
-  tw_activity_feed_set_agent_filter (feed, NULL);
-  tw_activity_feed_set_tab_filter (feed, NULL);
+  tw_activity_feed_set_agent_filter (fixture->feed, NULL);
+  tw_activity_feed_set_tab_filter (fixture->feed, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 8);
 }
 
@@ -258,22 +249,20 @@ static void
 test_dialog_between_calls (Fixture       *fixture,
                            gconstpointer  data)
 {
-  TwActivityLog *log = tw_browser_get_activity (fixture->browser);
-  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
   g_autoptr(JsonObject) armed = NULL;
   g_autofree char *args = NULL;
-  HasEntry has = { G_LIST_MODEL (log), "alert" };
+  HasEntry has = { G_LIST_MODEL (fixture->log), "alert" };
   TwActivityEntry *entry;
 
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
                           "\"() => { setTimeout(() => alert('Saved elsewhere'), 100); return 'armed'; }\"}",
                           fixture->browser_id);
-  armed = call_ok (fixture->browser, &ada, "browser_evaluate", args);
+  armed = tw_test_call_tool_ok (fixture->service, &ada, "browser_evaluate", args);
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (armed), "result"), ==, "armed");
 
   tw_test_wait_until (log_has_tool, &has, TW_TEST_WAIT_MS, "the page's alert to reach the log");
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (log)), ==, 3);
-  entry = entry_at (G_LIST_MODEL (log), 2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->log)), ==, 3);
+  entry = entry_at (G_LIST_MODEL (fixture->log), 2);
   g_assert_cmpstr (tw_activity_entry_get_tool (entry), ==, "alert");
   g_assert_cmpstr (tw_activity_entry_get_agent_name (entry), ==, "Page");
   g_assert_null (tw_activity_entry_get_agent_id (entry));
@@ -282,10 +271,10 @@ test_dialog_between_calls (Fixture       *fixture,
   g_assert_cmpint (tw_activity_entry_get_state (entry), ==, TW_ACTIVITY_SUCCEEDED);
 
   /* The person sees it among the calls, and with the tab's own. */
-  wait_for_feed (feed, 3);
-  tw_activity_feed_set_tab_filter (feed, fixture->browser_id);
-  g_assert_cmpuint (g_list_model_get_n_items (tw_activity_feed_get_model (feed)), ==, 3);
-  has.log = tw_activity_feed_get_model (feed);
+  wait_for_feed (fixture->feed, 3);
+  tw_activity_feed_set_tab_filter (fixture->feed, fixture->browser_id);
+  g_assert_cmpuint (g_list_model_get_n_items (tw_activity_feed_get_model (fixture->feed)), ==, 3);
+  has.log = tw_activity_feed_get_model (fixture->feed);
   g_assert_true (log_has_tool (&has));
 }
 
@@ -306,7 +295,7 @@ test_covered_window (Fixture       *fixture,
   const char *background;
 
   /* A tab behind the one on screen. */
-  opened = call_ok (fixture->browser, &ada, "browser_new_tab", args);
+  opened = tw_test_call_tool_ok (fixture->service, &ada, "browser_new_tab", args);
   background = json_object_get_string_member (tw_test_result_structured (opened), "browserId");
 
   /* Another window over the whole of Tabwright's. */
@@ -322,7 +311,7 @@ test_covered_window (Fixture       *fixture,
                           "{ await new Promise((r) => requestAnimationFrame(r)); frames++; } "
                           "return [document.visibilityState, frames]; }\"}",
                           background);
-  seen = call_ok (fixture->browser, &ada, "browser_evaluate", eval);
+  seen = tw_test_call_tool_ok (fixture->service, &ada, "browser_evaluate", eval);
   result = tw_test_result_structured (seen);
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (result, "result"), 0),
                    ==, "visible");
@@ -342,7 +331,7 @@ static void
 test_choose_entry (Fixture       *fixture,
                    gconstpointer  data)
 {
-  TwActivityFeed *feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
+  GListModel *shown = tw_activity_feed_get_model (fixture->feed);
   TwActionOverlay *overlay;
   g_autoptr(JsonObject) snapshot = NULL;
   g_autoptr(JsonObject) clicked = NULL;
@@ -351,29 +340,26 @@ test_choose_entry (Fixture       *fixture,
   g_autofree char *args = NULL;
   graphene_rect_t highlight;
 
-  snapshot = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  snapshot = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
-  clicked = call_ok (fixture->browser, &ada, "browser_click", args);
+  clicked = tw_test_call_tool_ok (fixture->service, &ada, "browser_click", args);
 
   /* Bob opens a tab, and the person looks at one of their own. */
-  other = call_ok (fixture->browser, &bob, "browser_new_tab", "{}");
+  other = tw_test_call_tool_ok (fixture->service, &bob, "browser_new_tab", "{}");
   tw_browser_open_tab (fixture->browser, NULL);
 
   overlay = TW_ACTION_OVERLAY (tw_window_get_action_overlay (fixture->window, fixture->tab));
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
 
   /* The feed lists the newest first: Bob's tab, then Ada's click. */
-  wait_for_feed (feed, 4);
-  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (tw_activity_feed_get_model (feed), 0)), ==,
-                   "browser_new_tab");
-  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry_at (tw_activity_feed_get_model (feed), 0)),
-                   ==, "Bob");
-  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (tw_activity_feed_get_model (feed), 1)), ==,
-                   "browser_click");
+  wait_for_feed (fixture->feed, 4);
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (shown, 0)), ==, "browser_new_tab");
+  g_assert_cmpstr (tw_activity_entry_get_agent_name (entry_at (shown, 0)), ==, "Bob");
+  g_assert_cmpstr (tw_activity_entry_get_tool (entry_at (shown, 1)), ==, "browser_click");
 
   /* Choosing Ada's click shows her tab and points at the button again. */
-  tw_activity_feed_activate (feed, 1);
+  tw_activity_feed_activate (fixture->feed, 1);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (overlay)));
   tw_test_wait_until (overlay_flashing, overlay, TW_TEST_WAIT_MS, "the flash");
   g_assert_true (tw_action_overlay_get_highlight (overlay, &highlight));
@@ -400,7 +386,7 @@ test_pause (Fixture       *fixture,
 
   /* Calls on the tab fail, saying why (at once, before any command queued
    * ahead of them ends: test-browser's paused-queue). */
-  paused = call_tool (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  paused = tw_test_call_tool (fixture->service, &ada, "browser_snapshot", fixture->id_args);
   g_assert_cmpstr (tw_test_result_error_code (paused), ==, "browser_denied");
   message = tw_test_result_text (paused);
   g_assert_true (g_str_has_prefix (message, "Error: browser_denied — "));
@@ -408,7 +394,7 @@ test_pause (Fixture       *fixture,
   g_assert_nonnull (strstr (message, fixture->browser_id));
 
   /* The workspace still answers, and the tab shows it is paused. */
-  listed = call_ok (fixture->browser, &ada, "browser_list_tabs", "{}");
+  listed = tw_test_call_tool_ok (fixture->service, &ada, "browser_list_tabs", "{}");
   g_assert_true (gtk_widget_is_ancestor (tw_window_get_action_overlay (fixture->window, fixture->tab),
                                          tw_window_get_tab_page (fixture->window, fixture->tab)));
   page = adw_tab_view_get_nth_page (tw_window_get_tab_view (fixture->window), 0);
@@ -419,20 +405,20 @@ test_pause (Fixture       *fixture,
   /* Resuming gives it back. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.resume-tab",
                                              "s", fixture->browser_id));
-  resumed = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  resumed = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
   g_assert_nonnull (strstr (tw_test_result_text (resumed), "Sign up"));
 
   /* And pausing works from the tab itself as well. */
   tw_browser_tab_set_paused (fixture->tab, TRUE);
-  paused_again = call_tool (fixture->browser, &bob, "browser_click",
-                            "{\"browserId\": \"b0\", \"ref\": \"@e1\"}");
+  paused_again = tw_test_call_tool (fixture->service, &bob, "browser_click",
+                                    "{\"browserId\": \"b0\", \"ref\": \"@e1\"}");
   g_assert_cmpstr (tw_test_result_error_code (paused_again), ==, "browser_not_found");
   g_clear_pointer (&paused_again, json_object_unref);
   {
     g_autofree char *args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e1\"}",
                                              fixture->browser_id);
 
-    paused_again = call_tool (fixture->browser, &bob, "browser_click", args);
+    paused_again = tw_test_call_tool (fixture->service, &bob, "browser_click", args);
   }
   g_assert_cmpstr (tw_test_result_error_code (paused_again), ==, "browser_denied");
   tw_browser_tab_set_paused (fixture->tab, FALSE);
@@ -446,19 +432,19 @@ banner_shown (gpointer data)
   return tw_handoff_banner_get_shown (data);
 }
 
+/* Starts the fixture's browser_handoff call; returns the tab's banner. */
 static TwHandoffBanner *
-start_handoff (Fixture        *fixture,
-               TwTestOutcome  *state,
-               TwToolCall    **call,
-               guint           timeout_ms)
+start_handoff (Fixture *fixture,
+               guint    timeout_ms)
 {
   TwHandoffBanner *banner = TW_HANDOFF_BANNER (tw_window_get_handoff_banner (fixture->window,
                                                                              fixture->tab));
 
   g_assert_false (tw_handoff_banner_get_shown (banner));
-  *call = tw_test_start_asking_tool (fixture->browser, &ada, "browser_handoff", fixture->tab,
-                                     "Please log in, then press Done.", timeout_ms, banner_shown,
-                                     banner, state);
+  fixture->handoff = tw_test_start_asking_tool (fixture->browser, &ada, "browser_handoff",
+                                                fixture->tab, "Please log in, then press Done.",
+                                                timeout_ms, banner_shown, banner,
+                                                &fixture->handoff_state);
 
   return banner;
 }
@@ -467,10 +453,8 @@ static void
 test_handoff_done (Fixture       *fixture,
                    gconstpointer  data)
 {
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
-  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 0);
+  TwHandoffBanner *banner = start_handoff (fixture, 0);
   JsonObject *structured;
   AdwTabView *view = tw_window_get_tab_view (fixture->window);
 
@@ -483,12 +467,12 @@ test_handoff_done (Fixture       *fixture,
                                          tw_window_get_shown_page (fixture->window)));
 
   /* The client heard that the call waits on purpose. */
-  g_assert_cmpuint (state.n_progress, >=, 1);
-  g_assert_cmpfloat (state.last_total, ==, 300);
+  g_assert_cmpuint (fixture->handoff_state.n_progress, >=, 1);
+  g_assert_cmpfloat (fixture->handoff_state.last_total, ==, 300);
 
   /* The person presses Done. */
   g_assert_true (tw_handoff_banner_respond (banner, TRUE));
-  result = tw_test_await_tool_ok (&state, "browser_handoff");
+  result = tw_test_await_tool_ok (&fixture->handoff_state, "browser_handoff");
   structured = tw_test_result_structured (result);
   g_assert_cmpstr (json_object_get_string_member (structured, "outcome"), ==, "done");
   g_assert_cmpstr (json_object_get_string_member (structured, "browserId"), ==,
@@ -507,18 +491,16 @@ static void
 test_handoff_cancel (Fixture       *fixture,
                      gconstpointer  data)
 {
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
-  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 60000);
+  TwHandoffBanner *banner = start_handoff (fixture, 60000);
 
   /* Through the window action, as a keyboard shortcut or a script would. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.handoff-cancel",
                                              "s", fixture->browser_id));
-  result = tw_test_await_tool_ok (&state, "browser_handoff");
+  result = tw_test_await_tool_ok (&fixture->handoff_state, "browser_handoff");
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (result),
                                                   "outcome"), ==, "cancelled");
-  g_assert_cmpfloat (state.last_total, ==, 60);
+  g_assert_cmpfloat (fixture->handoff_state.last_total, ==, 60);
   g_assert_false (tw_handoff_banner_get_shown (banner));
 }
 
@@ -526,22 +508,20 @@ static void
 test_handoff_timeout (Fixture       *fixture,
                       gconstpointer  data)
 {
-  TwTestOutcome state = { 0 };
-  g_autoptr(TwToolCall) call = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autoptr(JsonObject) after = NULL;
-  TwHandoffBanner *banner = start_handoff (fixture, &state, &call, 400);
+  TwHandoffBanner *banner = start_handoff (fixture, 400);
 
   /* Nobody answers: the call ends at its own time limit, long before the
    * test would stop waiting for it. */
-  result = tw_test_await_tool (&state, "browser_handoff");
+  result = tw_test_await_tool (&fixture->handoff_state, "browser_handoff");
   g_assert_cmpstr (tw_test_result_error_code (result), ==, "browser_timeout");
   g_assert_nonnull (strstr (tw_test_result_text (result), "did not answer"));
   g_assert_false (tw_handoff_banner_get_shown (banner));
 
   /* A late press changes nothing, and the tab works for the agent again. */
   g_assert_false (tw_handoff_banner_respond (banner, TRUE));
-  after = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  after = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
 }
 
 /* Following */
@@ -560,7 +540,7 @@ test_follow (Fixture       *fixture,
 
   /* The person works in a tab of their own; agents' tabs open behind it. */
   person = tw_browser_open_tab (fixture->browser, NULL);
-  second = call_ok (fixture->browser, &bob, "browser_new_tab", args);
+  second = tw_test_call_tool_ok (fixture->service, &bob, "browser_new_tab", args);
   tab2 = tw_browser_lookup_tab (fixture->browser,
                                 json_object_get_string_member (tw_test_result_structured (second),
                                                                "browserId"));
@@ -574,11 +554,11 @@ test_follow (Fixture       *fixture,
                                              NULL));
   g_assert_true (tw_window_get_follow_agents (fixture->window));
   id_args = g_strdup_printf ("{\"browserId\": \"%s\"}", tw_browser_tab_get_id (tab2));
-  read = call_ok (fixture->browser, &bob, "browser_snapshot", id_args);
+  read = tw_test_call_tool_ok (fixture->service, &bob, "browser_snapshot", id_args);
   g_assert_true (gtk_widget_get_mapped (overlay2));
 
   g_clear_pointer (&read, json_object_unref);
-  read = call_ok (fixture->browser, &ada, "browser_snapshot", fixture->id_args);
+  read = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
   g_assert_true (gtk_widget_get_mapped (tw_window_get_action_overlay (fixture->window,
                                                                       fixture->tab)));
   g_assert_false (gtk_widget_get_mapped (overlay2));
