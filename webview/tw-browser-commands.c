@@ -17,15 +17,6 @@
  * the workspace-wide ones itself and hands the others to their tab, whose
  * queue runs them. */
 
-static GError *
-not_found_error (const char *browser_id)
-{
-  return g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                      "no tab with browserId “%s” in this workspace; "
-                      "call browser_list_tabs to see the open tabs",
-                      browser_id);
-}
-
 typedef struct
 {
   GTask      *task;
@@ -326,17 +317,14 @@ tw_browser_run_async (TwBrowserService       *service,
     {
       GError *error = NULL;
 
-      tab = tw_browser_lookup_tab (self, request->browser_id);
-      if (tab == NULL)
-        {
-          g_task_return_error (task, not_found_error (request->browser_id));
-          return;
-        }
-
       /* The one place agents are kept to their own tabs (issue 32).
-       * Sharing checks on its own: only the owner gives a tab away. */
-      if (request->command != TW_TAB_COMMAND_SHARE_TAB &&
-          !tw_browser_check_tab_access (self, tab, request->caller, &error))
+       * Sharing checks on its own: only the owner gives a tab away, so
+       * the tab is looked up as for the app itself (no caller). */
+      tab = tw_browser_lookup_usable_tab (self, request->browser_id,
+                                          request->command != TW_TAB_COMMAND_SHARE_TAB
+                                          ? request->caller : NULL,
+                                          &error);
+      if (tab == NULL)
         {
           g_task_return_error (task, error);
           return;
@@ -471,15 +459,11 @@ tw_browser_run_async (TwBrowserService       *service,
          * is the workspace's, which all its other tabs share. */
         if (request->browser_id != NULL)
           {
-            TwBrowserTab *owner = tw_browser_lookup_tab (self, request->browser_id);
             GError *error = NULL;
+            TwBrowserTab *owner = tw_browser_lookup_usable_tab (self, request->browser_id,
+                                                                request->caller, &error);
 
             if (owner == NULL)
-              {
-                g_task_return_error (task, not_found_error (request->browser_id));
-                return;
-              }
-            if (!tw_browser_check_tab_access (self, owner, request->caller, &error))
               {
                 g_task_return_error (task, error);
                 return;

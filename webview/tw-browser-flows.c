@@ -278,20 +278,9 @@ tw_browser_run_flow_command (TwBrowser              *self,
                                    "name the session (an agent's id) or the flow to replay");
       goto failed;
     }
-  if (request->browser_id != NULL)
-    {
-      TwBrowserTab *tab = tw_browser_lookup_tab (self, request->browser_id);
-
-      if (tab == NULL)
-        {
-          error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                               "no tab with browserId “%s” in this workspace; "
-                               "call browser_list_tabs to see the open tabs", request->browser_id);
-          goto failed;
-        }
-      if (!tw_browser_check_tab_access (self, tab, request->caller, &error))
-        goto failed;
-    }
+  if (request->browser_id != NULL &&
+      tw_browser_lookup_usable_tab (self, request->browser_id, request->caller, &error) == NULL)
+    goto failed;
 
   run = g_new0 (FlowRun, 1);
   run->browser = g_object_ref (self);

@@ -68,6 +68,25 @@ tw_browser_check_tab_access (TwBrowser       *self,
   return FALSE;
 }
 
+TwBrowserTab *
+tw_browser_lookup_usable_tab (TwBrowser       *self,
+                              const char      *browser_id,
+                              const TwCaller  *caller,
+                              GError         **error)
+{
+  TwBrowserTab *tab = tw_browser_lookup_tab (self, browser_id);
+
+  if (tab == NULL)
+    {
+      g_set_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                   "no tab with browserId “%s” in this workspace; "
+                   "call browser_list_tabs to see the open tabs", browser_id);
+      return NULL;
+    }
+
+  return tw_browser_check_tab_access (self, tab, caller, error) ? tab : NULL;
+}
+
 static const TwBrowserAgent *
 find_agent (TwBrowser  *self,
             const char *id,

@@ -134,6 +134,12 @@ gboolean      tw_browser_check_tab_access      (TwBrowser                 *self,
                                                 TwBrowserTab              *tab,
                                                 const TwCaller            *caller,
                                                 GError                   **error);
+/* The tab @browser_id names, when @caller may run a command on it; else
+ * NULL with browser_not_found, or browser_denied as above. */
+TwBrowserTab *tw_browser_lookup_usable_tab     (TwBrowser                 *self,
+                                                const char                *browser_id,
+                                                const TwCaller            *caller,
+                                                GError                   **error);
 /* browser_share_tab: {agent?} -> {browserId,owner,shared}. */
 JsonObject   *tw_browser_share_tab             (TwBrowser                 *self,
                                                 TwBrowserTab              *tab,
