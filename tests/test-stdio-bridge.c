@@ -550,6 +550,16 @@ close_input (Fixture *f)
   g_assert_no_error (error);
 }
 
+/* The fixture with the app running and the bridge's session initialized. */
+static void
+fixture_set_up_connected (Fixture       *f,
+                          gconstpointer  data)
+{
+  fixture_set_up (f, data);
+  start_app (f, TOKEN);
+  initialize (f);
+}
+
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
@@ -757,8 +767,6 @@ test_relay (Fixture       *f,
   JsonObject *structured;
   JsonArray *tabs;
 
-  start_app (f, TOKEN);
-  initialize (f);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
 
   /* The session with the app opens on the first request that needs it:
@@ -837,9 +845,6 @@ test_concurrent (Fixture       *f,
 {
   gint64 slow = 10;
 
-  start_app (f, TOKEN);
-  initialize (f);
-
   /* A slow call does not hold up a quick one behind it. */
   send_new_tab (f, 10, "http://a.test/slow?ms=1500");
   get_result (call_tool (f, 11, "browser_list_tabs", "{}"));
@@ -872,9 +877,6 @@ test_progress (Fixture       *f,
   int first = -1;
   guint n_progress = 0;
 
-  start_app (f, TOKEN);
-  initialize (f);
-
   result = get_result (request (f, 5, "tools/call",
                                 "{\"name\":\"test_progress\",\"arguments\":{},"
                                 "\"_meta\":{\"progressToken\":\"tok-1\"}}"));
@@ -904,15 +906,12 @@ test_progress (Fixture       *f,
   g_assert_cmpint (first, <, message_index (f, 5));
 }
 
-/* Starts the app and a call (id @id) that never ends by itself on it, and
- * waits until the app has the call. */
+/* Starts a call (id @id) that never ends by itself on the app, and waits
+ * until the app has the call. */
 static void
 start_hanging_call (Fixture *f,
                     gint64   id)
 {
-  start_app (f, TOKEN);
-  initialize (f);
-
   send_new_tab (f, id, "http://a.test/hang");
   wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
 }
@@ -1051,9 +1050,6 @@ test_end_of_input (Fixture       *f,
                    gconstpointer  data)
 {
   gint64 id = 40;
-
-  start_app (f, TOKEN);
-  initialize (f);
 
   send_new_tab (f, 40, "http://a.test/slow?ms=300");
   close_input (f);
@@ -1228,21 +1224,25 @@ main (int   argc,
 
 #define ADD(path, func) \
   g_test_add ("/mcp/stdio-bridge/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+#define ADD_CONNECTED(path, func) \
+  g_test_add ("/mcp/stdio-bridge/" path, Fixture, NULL, fixture_set_up_connected, func, \
+              fixture_tear_down)
 
   ADD ("handshake", test_handshake);
   ADD ("no-app", test_no_app);
   ADD ("malformed", test_malformed);
-  ADD ("relay", test_relay);
-  ADD ("concurrent", test_concurrent);
-  ADD ("progress", test_progress);
-  ADD ("cancel", test_cancel);
+  ADD_CONNECTED ("relay", test_relay);
+  ADD_CONNECTED ("concurrent", test_concurrent);
+  ADD_CONNECTED ("progress", test_progress);
+  ADD_CONNECTED ("cancel", test_cancel);
   ADD ("restart", test_restart);
-  ADD ("app-quits-during-call", test_app_quits_during_call);
-  ADD ("workspace-closes-during-call", test_workspace_closes_during_call);
-  ADD ("end-of-input", test_end_of_input);
+  ADD_CONNECTED ("app-quits-during-call", test_app_quits_during_call);
+  ADD_CONNECTED ("workspace-closes-during-call", test_workspace_closes_during_call);
+  ADD_CONNECTED ("end-of-input", test_end_of_input);
   ADD ("stop", test_stop);
 
 #undef ADD
+#undef ADD_CONNECTED
 
   return g_test_run ();
 }
