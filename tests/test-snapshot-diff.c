@@ -50,25 +50,14 @@ tab_load (TwTestTab  *tab,
   tw_test_tab_load (tab, url);
 }
 
-/* The fixture of most tests: a tab with a runtime showing diff.html. */
-typedef struct
-{
-  TwTestTab *tab;
-} Fixture;
-
+/* The fixture of most tests: a tab showing diff.html. */
 static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
+diff_page_set_up (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  fixture->tab = tw_test_tab_new (TRUE);
-  tab_load (fixture->tab, "/diff.html");
-}
+  g_autofree char *url = g_strconcat (base, "/diff.html", NULL);
 
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_clear_pointer (&fixture->tab, tw_test_tab_free);
+  tw_test_tab_fixture_set_up (fixture, url);
 }
 
 static JsonObject *
@@ -238,8 +227,8 @@ static const DiffCase cases[] = {
 };
 
 static void
-test_case (Fixture       *fixture,
-           gconstpointer  data)
+test_case (TwTestTabFixture *fixture,
+           gconstpointer     data)
 {
   const DiffCase *c = data;
   g_autofree char *before = tab_snapshot_text (fixture->tab, NULL);
@@ -288,8 +277,8 @@ test_case (Fixture       *fixture,
  * navigation knows the document is new: both give the whole tree. New
  * refs from a diff act like refs from a full snapshot. */
 static void
-test_first_and_navigation (Fixture       *fixture,
-                           gconstpointer  data)
+test_first_and_navigation (TwTestTabFixture *fixture,
+                           gconstpointer     data)
 {
   g_autofree char *first = NULL;
   g_autofree char *none = NULL;
@@ -328,8 +317,8 @@ test_first_and_navigation (Fixture       *fixture,
 /* A diff longer than a reply is cut like a snapshot, and its cursor goes
  * on with the rest of the diff. */
 static void
-test_paging (Fixture       *fixture,
-             gconstpointer  data)
+test_paging (TwTestTabFixture *fixture,
+             gconstpointer     data)
 {
   g_autofree char *base_text = tab_snapshot_text (fixture->tab, NULL);
   g_autoptr(JsonObject) first = NULL;
@@ -364,8 +353,8 @@ test_paging (Fixture       *fixture,
 /* Interactive snapshots and full ones are compared each with their own
  * kind, and bad values of diff are refused. */
 static void
-test_modes (Fixture       *fixture,
-            gconstpointer  data)
+test_modes (TwTestTabFixture *fixture,
+            gconstpointer     data)
 {
   g_autofree char *full = tab_snapshot_text (fixture->tab, NULL);
   g_autofree char *inter = tab_snapshot_text (fixture->tab, "{\"diff\": true, \"interactive\": true}");
@@ -592,8 +581,8 @@ node_mutate (GPtrArray *root,
  * says exactly what comparing every line says: seeded made-up trees whose
  * lines repeat under one parent, changed one or two ways at a time. */
 static void
-test_local (Fixture       *fixture,
-            gconstpointer  data)
+test_local (TwTestTabFixture *fixture,
+            gconstpointer     data)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
   guint next_ref = 1;
@@ -873,8 +862,8 @@ static const ModelChanges followed_changes = {
 };
 
 static void
-test_model_changes (Fixture       *fixture,
-                    gconstpointer  data)
+test_model_changes (TwTestTabFixture *fixture,
+                    gconstpointer     data)
 {
   const ModelChanges *changes = data;
 
@@ -990,8 +979,8 @@ check_model_changes (TwTestTab          *tab,
  * full walk prints (of the whole page and interactive only), and differ
  * from the one before. */
 static void
-test_model_series (Fixture       *fixture,
-                   gconstpointer  data)
+test_model_series (TwTestTabFixture *fixture,
+                   gconstpointer     data)
 {
   g_autofree char *last = NULL;
 
@@ -1035,8 +1024,8 @@ static const char * const wide_changes[] = {
 };
 
 static void
-test_model_wide (Fixture       *fixture,
-                 gconstpointer  data)
+test_model_wide (TwTestTabFixture *fixture,
+                 gconstpointer     data)
 {
   g_autofree char *last = NULL;
 
@@ -1110,8 +1099,8 @@ test_model_wide (Fixture       *fixture,
  * new text, character for character what a full walk prints, and the next
  * one, of the unchanged page, the same text from what the tab holds. */
 static void
-test_model_held (Fixture       *fixture,
-                 gconstpointer  data)
+test_model_held (TwTestTabFixture *fixture,
+                 gconstpointer     data)
 {
   static const char * const silent[] = {
     "document.getElementById('email').value = 'held@example.com';",
@@ -1209,7 +1198,7 @@ main (int   argc,
     {
       g_autofree char *path = g_strconcat ("/snapshot-diff/change/", cases[i].name, NULL);
 
-      g_test_add (path, Fixture, &cases[i], fixture_setup, test_case, fixture_teardown);
+      g_test_add (path, TwTestTabFixture, &cases[i], diff_page_set_up, test_case, tw_test_tab_fixture_tear_down);
     }
   for (guint i = 0; i < G_N_ELEMENTS (model_pages); i++)
     {
@@ -1217,11 +1206,11 @@ main (int   argc,
 
       g_test_add_data_func (path, model_pages[i], test_model);
     }
-  TW_TEST_ADD_FIXTURE_CASES (Fixture, diff_page_cases, fixture_setup, fixture_teardown);
-  g_test_add ("/snapshot-diff/model/silent-changes", Fixture, &silent_changes, fixture_setup,
-              test_model_changes, fixture_teardown);
-  g_test_add ("/snapshot-diff/model/incremental", Fixture, &followed_changes, fixture_setup,
-              test_model_changes, fixture_teardown);
+  TW_TEST_ADD_FIXTURE_CASES (TwTestTabFixture, diff_page_cases, diff_page_set_up, tw_test_tab_fixture_tear_down);
+  g_test_add ("/snapshot-diff/model/silent-changes", TwTestTabFixture, &silent_changes, diff_page_set_up,
+              test_model_changes, tw_test_tab_fixture_tear_down);
+  g_test_add ("/snapshot-diff/model/incremental", TwTestTabFixture, &followed_changes, diff_page_set_up,
+              test_model_changes, tw_test_tab_fixture_tear_down);
 
   ret = g_test_run ();
 

@@ -27,6 +27,8 @@ static SoupServer *server_a;
 static SoupServer *server_b;
 static char *base_a;
 static char *base_b;
+/* The addresses the tests on a page fixture load, kept for the run. */
+static GPtrArray *page_urls;
 static guint total_cases;
 
 /* The servers */
@@ -283,7 +285,6 @@ static const Golden goldens[] = {
   { "modal", NULL },
 };
 
-
 /* Refs */
 
 static void
@@ -331,9 +332,9 @@ min_ref (const char *text)
 }
 
 static void
-test_refs_stable (void)
+test_refs_stable (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autofree char *first = NULL;
@@ -346,9 +347,8 @@ test_refs_stable (void)
   g_autofree char *del_again = NULL;
   g_autofree char *bare = NULL;
 
-  tab_load (tab, "/refs.html");
-  first = tab_snapshot_text (tab, NULL);
-  second = tab_snapshot_text (tab, NULL);
+  first = tab_snapshot_text (fixture->tab, NULL);
+  second = tab_snapshot_text (fixture->tab, NULL);
 
   /* The same live elements keep their refs: the text does not change. */
   g_assert_cmpstr (first, ==, second);
@@ -357,7 +357,7 @@ test_refs_stable (void)
   del = tw_test_find_ref (first, "button \"Delete\"");
   one = tw_test_find_ref (first, "link \"One\"");
 
-  info = tw_test_tab_resolve (tab, save, &error);
+  info = tw_test_tab_resolve (fixture->tab, save, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Save");
@@ -368,56 +368,56 @@ test_refs_stable (void)
 
   /* "e3" is accepted as well as "@e3". */
   bare = g_strdup (save + 1);
-  info = tw_test_tab_resolve (tab, bare, &error);
+  info = tw_test_tab_resolve (fixture->tab, bare, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Save");
   g_clear_pointer (&info, json_object_unref);
 
   /* A new element gets a new number; the others keep theirs. */
-  tw_test_tab_eval (tab, "const b = document.createElement('button'); b.textContent = 'Added';"
+  tw_test_tab_eval (fixture->tab, "const b = document.createElement('button'); b.textContent = 'Added';"
                     "document.querySelector('main').append(b);");
-  third = tab_snapshot_text (tab, NULL);
+  third = tab_snapshot_text (fixture->tab, NULL);
   added = tw_test_find_ref (third, "button \"Added\"");
   g_assert_cmpuint (ref_number (added), >, max_ref (first));
   g_assert_cmpstr (tw_test_find_ref (third, "button \"Save\""), ==, save);
 
   /* Re-rendered: an equal element in place of the old one is a different
    * element, so the old ref is stale and the new one gets a new number. */
-  tw_test_tab_eval (tab, "const d = document.getElementById('del'); d.outerHTML = d.outerHTML;");
-  assert_stale (tab, del, "removed");
+  tw_test_tab_eval (fixture->tab, "const d = document.getElementById('del'); d.outerHTML = d.outerHTML;");
+  assert_stale (fixture->tab, del, "removed");
   g_clear_pointer (&third, g_free);
-  third = tab_snapshot_text (tab, NULL);
+  third = tab_snapshot_text (fixture->tab, NULL);
   del_again = tw_test_find_ref (third, "button \"Delete\"");
   g_assert_cmpstr (del_again, !=, del);
   g_assert_cmpuint (ref_number (del_again), >, ref_number (added));
 
   /* Removed. */
-  tw_test_tab_eval (tab, "document.querySelector('a[href=\"#1\"]').remove();");
-  assert_stale (tab, one, "removed");
+  tw_test_tab_eval (fixture->tab, "document.querySelector('a[href=\"#1\"]').remove();");
+  assert_stale (fixture->tab, one, "removed");
 
   /* Same element, another name: the ref no longer matches what was
    * printed. */
-  tw_test_tab_eval (tab, "document.getElementById('save').textContent = 'Saving…';");
-  assert_stale (tab, save, "Saving");
+  tw_test_tab_eval (fixture->tab, "document.getElementById('save').textContent = 'Saving…';");
+  assert_stale (fixture->tab, save, "Saving");
 
   /* Same element, another role. */
-  tw_test_tab_eval (tab, "document.getElementById('save').textContent = 'Save';"
+  tw_test_tab_eval (fixture->tab, "document.getElementById('save').textContent = 'Save';"
                     "document.getElementById('save').setAttribute('role', 'link');");
-  assert_stale (tab, save, "link");
-  tw_test_tab_eval (tab, "document.getElementById('save').removeAttribute('role');");
-  info = tw_test_tab_resolve (tab, save, &error);
+  assert_stale (fixture->tab, save, "link");
+  tw_test_tab_eval (fixture->tab, "document.getElementById('save').removeAttribute('role');");
+  info = tw_test_tab_resolve (fixture->tab, save, &error);
   g_assert_no_error (error);
   g_clear_pointer (&info, json_object_unref);
 
   /* Never issued. */
-  assert_stale (tab, "@e9999", NULL);
+  assert_stale (fixture->tab, "@e9999", NULL);
 
   /* Not refs at all. */
   for (guint i = 0; i < 4; i++)
     {
       static const char * const bad[] = { "save", "@e0", "@x3", "" };
 
-      info = tw_test_tab_resolve (tab, bad[i], &error);
+      info = tw_test_tab_resolve (fixture->tab, bad[i], &error);
       g_assert_null (info);
       g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
       g_clear_error (&error);
@@ -425,27 +425,26 @@ test_refs_stable (void)
 }
 
 static void
-test_refs_navigation (void)
+test_refs_navigation (TwTestTabFixture *fixture,
+                      gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
   g_autofree char *save = NULL;
   guint next_before;
 
-  tab_load (tab, "/refs.html");
-  first = tab_snapshot_text (tab, NULL);
+  first = tab_snapshot_text (fixture->tab, NULL);
   save = tw_test_find_ref (first, "button \"Save\"");
-  next_before = tw_page_runtime_get_next_ref (tab->runtime);
+  next_before = tw_page_runtime_get_next_ref (fixture->tab->runtime);
   g_assert_cmpuint (next_before, ==, max_ref (first) + 1);
 
   /* The same page again is a new document: the old refs name nothing, and
    * numbering continues instead of starting over. */
-  tab_load (tab, "/refs.html");
-  assert_stale (tab, save, "not on the current page");
-  second = tab_snapshot_text (tab, NULL);
+  tab_load (fixture->tab, "/refs.html");
+  assert_stale (fixture->tab, save, "not on the current page");
+  second = tab_snapshot_text (fixture->tab, NULL);
   g_assert_cmpuint (ref_number (tw_test_find_ref (second, "button \"Save\"")), >=, next_before);
-  g_assert_cmpuint (tw_page_runtime_get_next_ref (tab->runtime), >, next_before);
+  g_assert_cmpuint (tw_page_runtime_get_next_ref (fixture->tab->runtime), >, next_before);
   g_assert_cmpuint (min_ref (second), >=, next_before);
 }
 
@@ -502,9 +501,9 @@ test_refs_two_tabs (void)
 /* Frames and shadow DOM */
 
 static void
-test_frames_refs (void)
+test_frames_refs (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autoptr(JsonObject) frame_info = NULL;
@@ -515,19 +514,18 @@ test_frames_refs (void)
   JsonObject *rect;
   JsonObject *frame_rect;
 
-  tab_load (tab, "/frames.html");
-  text = tab_snapshot_text (tab, NULL);
+  text = tab_snapshot_text (fixture->tab, NULL);
   inside = tw_test_find_ref (text, "button \"Inside the same-origin frame\"");
   deep = tw_test_find_ref (text, "link \"Deep link\"");
   frame = tw_test_find_ref (text, "iframe \"Same origin\"");
 
   /* Refs inside a same-origin frame resolve, with a rectangle in the
    * coordinates of the top-level viewport. */
-  info = tw_test_tab_resolve (tab, inside, &error);
+  info = tw_test_tab_resolve (fixture->tab, inside, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "button");
   g_assert_true (g_str_has_suffix (json_object_get_string_member (info, "frameUrl"), "/frame-inner.html"));
-  frame_info = tw_test_tab_resolve (tab, frame, &error);
+  frame_info = tw_test_tab_resolve (fixture->tab, frame, &error);
   g_assert_no_error (error);
   rect = json_object_get_object_member (info, "rect");
   frame_rect = json_object_get_object_member (frame_info, "rect");
@@ -535,7 +533,7 @@ test_frames_refs (void)
   g_assert_cmpfloat (json_object_get_double_member (rect, "y"), >, json_object_get_double_member (frame_rect, "y"));
   g_clear_pointer (&info, json_object_unref);
 
-  info = tw_test_tab_resolve (tab, deep, &error);
+  info = tw_test_tab_resolve (fixture->tab, deep, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "name"), ==, "Deep link");
   g_clear_pointer (&info, json_object_unref);
@@ -544,10 +542,10 @@ test_frames_refs (void)
   {
     g_autofree char *script = g_strdup_printf ("document.querySelector('iframe').src = '%s/refs.html';", base_a);
 
-    tw_test_tab_eval (tab, script);
-    tw_test_wait_until (snapshot_shows_save, tab, LOAD_TIMEOUT_MS,
+    tw_test_tab_eval (fixture->tab, script);
+    tw_test_wait_until (snapshot_shows_save, fixture->tab, LOAD_TIMEOUT_MS,
                         "the snapshot to show the frame's new document");
-    assert_stale (tab, inside, NULL);
+    assert_stale (fixture->tab, inside, NULL);
   }
 }
 
@@ -609,22 +607,21 @@ test_busy_page (void)
 }
 
 static void
-test_huge_page (void)
+test_huge_page (TwTestTabFixture *fixture,
+                gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
   const char *text;
   gint64 start;
   double ms;
 
-  tab_load (tab, "/generated/huge?elements=200000");
   /* The page's own first layout is not the snapshot's time: wait until the
    * page answers a trivial call. */
-  json_node_unref (tw_test_tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
+  json_node_unref (tw_test_tab_call (fixture->tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
   g_assert_no_error (error);
   start = g_get_monotonic_time ();
-  result = tw_test_tab_snapshot (tab, NULL, &error);
+  result = tw_test_tab_snapshot (fixture->tab, NULL, &error);
   ms = (g_get_monotonic_time () - start) / 1000.0;
   g_assert_no_error (error);
 
@@ -719,9 +716,9 @@ cpu_ms (void)
 }
 
 static void
-test_table_speed (void)
+test_table_speed (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) all = g_string_new (NULL);
   g_autofree char *cursor = NULL;
@@ -729,8 +726,7 @@ test_table_speed (void)
   double cpu[9];
   guint deletes = 0;
 
-  tab_load (tab, "/generated/table?rows=3000");
-  json_node_unref (tw_test_tab_call (tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
+  json_node_unref (tw_test_tab_call (fixture->tab, "ping", NULL, CALL_TIMEOUT_MS, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
@@ -739,7 +735,7 @@ test_table_speed (void)
       gint64 start = g_get_monotonic_time ();
       double cpu_start = cpu_ms ();
 
-      result = tw_test_tab_snapshot (tab, NULL, &error);
+      result = tw_test_tab_snapshot (fixture->tab, NULL, &error);
       times[i] = (g_get_monotonic_time () - start) / 1000.0;
       cpu[i] = cpu_ms () - cpu_start;
       g_assert_no_error (error);
@@ -762,7 +758,7 @@ test_table_speed (void)
 
       options = cursor ? g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 200000}", cursor)
                        : g_strdup ("{\"maxChars\": 200000}");
-      result = tw_test_tab_snapshot (tab, options, &error);
+      result = tw_test_tab_snapshot (fixture->tab, options, &error);
       g_assert_no_error (error);
       g_string_append (all, json_object_get_string_member (result, "text"));
       g_free (cursor);
@@ -822,9 +818,9 @@ assert_same_lines (const char *actual,
 }
 
 static void
-test_paging (void)
+test_paging (TwTestTabFixture *fixture,
+             gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) full = NULL;
   g_autoptr(GString) joined = g_string_new (NULL);
@@ -832,8 +828,7 @@ test_paging (void)
   g_autofree char *full_body = NULL;
   guint pages = 0;
 
-  tab_load (tab, "/long.html");
-  full = tw_test_tab_snapshot (tab, "{\"maxChars\": 200000}", &error);
+  full = tw_test_tab_snapshot (fixture->tab, "{\"maxChars\": 200000}", &error);
   g_assert_no_error (error);
   g_assert_false (json_object_get_boolean_member (full, "truncated"));
   g_assert_false (json_object_has_member (full, "nextCursor"));
@@ -848,7 +843,7 @@ test_paging (void)
 
       options = cursor ? g_strdup_printf ("{\"cursor\": \"%s\", \"maxChars\": 1000}", cursor)
                        : g_strdup ("{\"maxChars\": 1000}");
-      result = tw_test_tab_snapshot (tab, options, &error);
+      result = tw_test_tab_snapshot (fixture->tab, options, &error);
       g_assert_no_error (error);
       text = json_object_get_string_member (result, "text");
       g_assert_cmpint (g_utf8_strlen (text, -1), <=, 1000);
@@ -874,9 +869,9 @@ test_paging (void)
 }
 
 static void
-test_bad_options (void)
+test_bad_options (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   static const char * const bad[] = {
     "{\"maxChars\": 999}",
     "{\"maxChars\": 1000001}",
@@ -891,11 +886,10 @@ test_bad_options (void)
   g_autofree char *text = NULL;
   g_autofree char *cursor = NULL;
 
-  tab_load (tab, "/long.html");
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(JsonObject) result = tw_test_tab_snapshot (tab, bad[i], &error);
+      g_autoptr(JsonObject) result = tw_test_tab_snapshot (fixture->tab, bad[i], &error);
 
       g_assert_null (result);
       g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
@@ -904,15 +898,15 @@ test_bad_options (void)
   /* A cursor dies with its document. */
   {
     g_autoptr(GError) error = NULL;
-    g_autoptr(JsonObject) result = tw_test_tab_snapshot (tab, "{\"maxChars\": 1000}", &error);
+    g_autoptr(JsonObject) result = tw_test_tab_snapshot (fixture->tab, "{\"maxChars\": 1000}", &error);
     g_autoptr(JsonObject) again = NULL;
     g_autofree char *options = NULL;
 
     g_assert_no_error (error);
     cursor = g_strdup (json_object_get_string_member (result, "nextCursor"));
     options = g_strdup_printf ("{\"cursor\": \"%s\"}", cursor);
-    tab_load (tab, "/long.html");
-    again = tw_test_tab_snapshot (tab, options, &error);
+    tab_load (fixture->tab, "/long.html");
+    again = tw_test_tab_snapshot (fixture->tab, options, &error);
     g_assert_null (again);
     g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
     g_assert_true (strstr (error->message, "expired") != NULL);
@@ -920,9 +914,9 @@ test_bad_options (void)
 }
 
 static void
-test_subtree (void)
+test_subtree (TwTestTabFixture *fixture,
+              gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
   g_autofree char *text = NULL;
@@ -931,11 +925,10 @@ test_subtree (void)
   g_autofree char *part = NULL;
   g_autofree char *expected = NULL;
 
-  tab_load (tab, "/forms.html");
-  text = tab_snapshot_text (tab, NULL);
+  text = tab_snapshot_text (fixture->tab, NULL);
   form = tw_test_find_ref (text, "form \"Sign up\"");
   options = g_strdup_printf ("{\"ref\": \"%s\"}", form);
-  part = tab_snapshot_text (tab, options);
+  part = tab_snapshot_text (fixture->tab, options);
 
   /* The element's own line first, its content below, refs unchanged. */
   expected = g_strdup_printf ("- form \"Sign up\" %s", form);
@@ -944,15 +937,15 @@ test_subtree (void)
   g_assert_null (strstr (part, "heading \"Forms\""));
 
   /* A ref whose element is hidden has nothing to show. */
-  tw_test_tab_eval (tab, "document.querySelector('form').style.display = 'none';");
-  result = tw_test_tab_snapshot (tab, options, &error);
+  tw_test_tab_eval (fixture->tab, "document.querySelector('form').style.display = 'none';");
+  result = tw_test_tab_snapshot (fixture->tab, options, &error);
   g_assert_null (result);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_INTERACTABLE);
   g_clear_error (&error);
 
   /* A ref whose element is gone. */
-  tw_test_tab_eval (tab, "document.querySelector('form').remove();");
-  result = tw_test_tab_snapshot (tab, options, &error);
+  tw_test_tab_eval (fixture->tab, "document.querySelector('form').remove();");
+  result = tw_test_tab_snapshot (fixture->tab, options, &error);
   g_assert_null (result);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_STALE_REF);
 }
@@ -972,16 +965,15 @@ test_installed_late (void)
 }
 
 static void
-test_deep_page (void)
+test_deep_page (TwTestTabFixture *fixture,
+                gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) info = NULL;
   g_autofree char *text = NULL;
   g_autofree char *link = NULL;
 
-  tab_load (tab, "/deep.html");
-  text = tab_snapshot_text (tab, NULL);
+  text = tab_snapshot_text (fixture->tab, NULL);
 
   /* What is within reach is there, with a note about what is not. */
   g_assert_true (strstr (text, "- button \"Before the depths\" @e") != NULL);
@@ -992,7 +984,7 @@ test_deep_page (void)
   /* A name whose text lies thousands of levels down is cut short, and the
    * ref to it still resolves. */
   link = tw_test_find_ref (text, "- link");
-  info = tw_test_tab_resolve (tab, link, &error);
+  info = tw_test_tab_resolve (fixture->tab, link, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (info, "role"), ==, "link");
 }
@@ -1009,29 +1001,47 @@ test_blank_tab (void)
 }
 
 static void
-test_call_errors (void)
+test_call_errors (TwTestTabFixture *fixture,
+                  gconstpointer     data)
 {
-  g_autoptr(TwTestTab) tab = tw_test_tab_new (TRUE);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  tab_load (tab, "/refs.html");
-
-  node = tw_test_tab_call (tab, "noSuchFunction", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (fixture->tab, "noSuchFunction", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_null (node);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL);
   g_clear_error (&error);
 
-  node = tw_test_tab_call (tab, "resolveRef", "{\"ref\": 12}", TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (fixture->tab, "resolveRef", "{\"ref\": 12}", TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_null (node);
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
-  node = tw_test_tab_call (tab, "ping", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
+  node = tw_test_tab_call (fixture->tab, "ping", NULL, TW_PAGE_RUNTIME_DEFAULT_TIMEOUT_MS, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (json_object_get_string_member (json_node_get_object (node), "url"),
                                    "/refs.html"));
 }
+
+/* The tests on a tab that shows one page of the first server. */
+static const struct
+{
+  const char *path;
+  const char *page;
+  void      (*test) (TwTestTabFixture *fixture,
+                     gconstpointer     url);
+} page_cases[] = {
+  { "/snapshot/refs/stable", "/refs.html", test_refs_stable },
+  { "/snapshot/refs/navigation", "/refs.html", test_refs_navigation },
+  { "/snapshot/frames/refs", "/frames.html", test_frames_refs },
+  { "/snapshot/options/paging", "/long.html", test_paging },
+  { "/snapshot/options/bad", "/long.html", test_bad_options },
+  { "/snapshot/options/subtree", "/forms.html", test_subtree },
+  { "/snapshot/runtime/call-errors", "/refs.html", test_call_errors },
+  { "/snapshot/robust/deep-page", "/deep.html", test_deep_page },
+  { "/snapshot/robust/huge-page", "/generated/huge?elements=200000", test_huge_page },
+  { "/snapshot/speed/table-3000-rows", "/generated/table?rows=3000", test_table_speed },
+};
 
 int
 main (int   argc,
@@ -1052,6 +1062,7 @@ main (int   argc,
 
   base_a = start_server (&server_a);
   base_b = start_server (&server_b);
+  page_urls = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < G_N_ELEMENTS (spec_fixtures); i++)
     {
@@ -1068,23 +1079,22 @@ main (int   argc,
       g_test_add_data_func (test_path, &goldens[i], test_golden);
     }
 
-  g_test_add_func ("/snapshot/refs/stable", test_refs_stable);
-  g_test_add_func ("/snapshot/refs/navigation", test_refs_navigation);
+  for (guint i = 0; i < G_N_ELEMENTS (page_cases); i++)
+    {
+      char *url = url_a (page_cases[i].page);
+
+      g_ptr_array_add (page_urls, url);
+      g_test_add (page_cases[i].path, TwTestTabFixture, url, tw_test_tab_fixture_set_up,
+                  page_cases[i].test, tw_test_tab_fixture_tear_down);
+    }
   g_test_add_func ("/snapshot/refs/two-tabs", test_refs_two_tabs);
-  g_test_add_func ("/snapshot/frames/refs", test_frames_refs);
-  g_test_add_func ("/snapshot/options/paging", test_paging);
-  g_test_add_func ("/snapshot/options/bad", test_bad_options);
-  g_test_add_func ("/snapshot/options/subtree", test_subtree);
   g_test_add_func ("/snapshot/runtime/installed-late", test_installed_late);
-  g_test_add_func ("/snapshot/runtime/call-errors", test_call_errors);
   g_test_add_func ("/snapshot/runtime/blank-tab", test_blank_tab);
-  g_test_add_func ("/snapshot/robust/deep-page", test_deep_page);
-  g_test_add_func ("/snapshot/robust/huge-page", test_huge_page);
-  g_test_add_func ("/snapshot/speed/table-3000-rows", test_table_speed);
   /* Last: the stuck page's web process is killed, but it costs a moment. */
   g_test_add_func ("/snapshot/robust/busy-page", test_busy_page);
 
   ret = g_test_run ();
+  g_ptr_array_unref (page_urls);
 
   if (total_cases > 0)
     g_print ("# %u spec-derived role, name, description and state cases checked\n", total_cases);

@@ -125,6 +125,22 @@ tw_test_tab_free (TwTestTab *tab)
 }
 
 void
+tw_test_tab_fixture_set_up (TwTestTabFixture *fixture,
+                            gconstpointer     url)
+{
+  fixture->tab = tw_test_tab_new (TRUE);
+  if (url != NULL)
+    tw_test_tab_load (fixture->tab, url);
+}
+
+void
+tw_test_tab_fixture_tear_down (TwTestTabFixture *fixture,
+                               gconstpointer     url)
+{
+  g_clear_pointer (&fixture->tab, tw_test_tab_free);
+}
+
+void
 tw_test_tab_clear_session (void)
 {
   g_clear_object (&tab_session);

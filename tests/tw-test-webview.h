@@ -80,6 +80,18 @@ JsonObject *tw_test_tab_resolve       (TwTestTab   *tab,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestTab, tw_test_tab_free)
 
+/* A test fixture: a tab with the page runtime, showing the page at @url
+ * (the test's data) unless that is NULL. */
+typedef struct
+{
+  TwTestTab *tab;
+} TwTestTabFixture;
+
+void        tw_test_tab_fixture_set_up    (TwTestTabFixture *fixture,
+                                           gconstpointer     url);
+void        tw_test_tab_fixture_tear_down (TwTestTabFixture *fixture,
+                                           gconstpointer     url);
+
 /* A browser's tabs, as agents see them */
 
 /* Opens @url (NULL: a blank page) in a new tab of @caller's with
