@@ -159,19 +159,12 @@ start_logs (TwBrowserTab *self,
             TabCommand   *cmd)
 {
   GError *error = NULL;
-  g_autoptr(JsonObject) answer = tw_page_tools_logs (self->log, cmd->params, &error);
-  JsonObject *reply;
+  JsonObject *answer = tw_page_tools_logs (self->log, cmd->params, &error);
 
   if (answer == NULL)
-    {
-      _tw_browser_tab_finish_command (self, task, NULL, error);
-      return;
-    }
-
-  reply = json_object_new ();
-  json_object_set_string_member (reply, "browserId", self->id);
-  tw_json_merge (reply, answer);
-  _tw_browser_tab_finish_command (self, task, reply, NULL);
+    _tw_browser_tab_finish_command (self, task, NULL, error);
+  else
+    _tw_browser_tab_complete_delegated (self, task, answer);
 }
 
 static void
