@@ -1124,8 +1124,7 @@ workspace_new (void)
 static void
 workspace_free (Workspace *ws)
 {
-  tw_browser_close_all (ws->browser);
-  g_clear_object (&ws->browser);
+  tw_test_close_browser (&ws->browser);
   tw_test_remove_tree (ws->workspace);
   tw_test_remove_tree (ws->data_dir);
   g_free (ws->workspace);
