@@ -386,18 +386,16 @@ static void
 test_click_label_checkbox (Page          *page,
                            gconstpointer  data)
 {
-  const char *terms;
-  const char *name;
+  const char *terms = page_ref (page, "checkbox \"I accept the terms\"");
+  const char *name = page_ref (page, "textbox \"Your name\"");
 
   /* The real checkbox is a 1 px transparent input beside its styled
    * box: the click checks it, with one click event on it. */
-  terms = page_ref (page, "checkbox \"I accept the terms\"");
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", terms);
   assert_eval (page, "document.getElementById('terms').checked", "true");
   assert_eval (page, "seq('click', 'change')", "click:terms change:terms");
 
   /* Clicking a text field puts the caret at the end of its text. */
-  name = page_ref (page, "textbox \"Your name\"");
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", name);
   assert_eval (page, "document.activeElement.id + ':' + document.activeElement.selectionStart + ':' + "
                "document.activeElement.selectionEnd", "name:3:3");
@@ -1121,10 +1119,10 @@ static void
 test_upload (Page          *page,
              gconstpointer  data)
 {
-  const char *avatar;
-  const char *attachments;
-  const char *choose;
-  const char *nothing;
+  const char *avatar = page_ref (page, "\"Avatar\"");
+  const char *attachments = page_ref (page, "\"Attachments\"");
+  const char *choose = page_ref (page, "button \"Choose files\"");
+  const char *nothing = page_ref (page, "button \"Does nothing\"");
   g_autofree char *a = workspace_file ("a.txt", "hello");
   g_autofree char *b = workspace_file ("docs/b.txt", "second file");
   g_autofree char *outside_dir = g_dir_make_tmp ("tabwright-outside-XXXXXX", NULL);
@@ -1135,11 +1133,6 @@ test_upload (Page          *page,
 
   g_file_set_contents (outside, "secret", -1, NULL);
   g_assert_cmpint (symlink (outside, escape), ==, 0);
-
-  avatar = page_ref (page, "\"Avatar\"");
-  attachments = page_ref (page, "\"Attachments\"");
-  choose = page_ref (page, "button \"Choose files\"");
-  nothing = page_ref (page, "button \"Does nothing\"");
 
   /* A path relative to the workspace, through WebKit's own chooser: the
    * page gets a trusted change and a real file to read. */
@@ -1346,17 +1339,11 @@ static void
 test_frames (Page          *page,
              gconstpointer  data)
 {
-  const char *amount;
-  const char *add;
-  const char *card;
-  const char *pay;
+  const char *amount = page_ref (page, "textbox \"Amount\"");
+  const char *add = page_ref (page, "button \"Add one\"");
+  const char *card = page_ref (page, "textbox \"Card number\"");
+  const char *pay = page_ref (page, "button \"Pay\"");
   JsonObject *result;
-
-  page_snapshot (page);
-  amount = page_ref (page, "textbox \"Amount\"");
-  add = page_ref (page, "button \"Add one\"");
-  card = page_ref (page, "textbox \"Card number\"");
-  pay = page_ref (page, "button \"Pay\"");
 
   /* Inside an open shadow root: the hit test looks through the host. */
   act (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", add);
