@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tw-error.h"
+#include "tw-load-watch.h"
 #include "tw-page-runtime.h"
 #include "tw-tab-actions.h"
 #include "tw-view-frame.h"
@@ -114,6 +115,8 @@ page_init (Page     *page,
            gboolean  shown)
 {
   page->view = tw_test_web_view_new (session);
+  /* A tab follows its view's loads before anything else does. */
+  tw_load_watch_attach (page->view);
   page->runtime = tw_page_runtime_new (page->view);
   page->dialogs = g_ptr_array_new_with_free_func (g_free);
   page->popups = g_ptr_array_new_with_free_func (g_free);
@@ -607,6 +610,91 @@ test_click_navigation_limits (Page          *page,
   g_assert_false (json_object_has_member (hanging, "loadError"));
 
   webkit_web_view_stop_loading (page->view);
+}
+
+/* WebKit decides on a navigation before its load starts, and the web
+ * process may answer the settle wait in between: a busy machine, or a
+ * decision taken later (the person's OK on a form). Here the view holds
+ * each decision on a navigation for @data milliseconds, then takes it as
+ * the page asked (use), or refuses it when @data is negative. */
+typedef struct
+{
+  WebKitPolicyDecision *decision;
+  gboolean              use;
+} HeldDecision;
+
+static gboolean
+release_decision_cb (gpointer user_data)
+{
+  HeldDecision *held = user_data;
+
+  if (held->use)
+    webkit_policy_decision_use (held->decision);
+  else
+    webkit_policy_decision_ignore (held->decision);
+  g_object_unref (held->decision);
+  g_free (held);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+hold_decision_cb (WebKitWebView            *view,
+                  WebKitPolicyDecision     *decision,
+                  WebKitPolicyDecisionType  type,
+                  gpointer                  user_data)
+{
+  int hold_ms = GPOINTER_TO_INT (user_data);
+  HeldDecision *held;
+
+  if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION)
+    return FALSE;
+
+  held = g_new0 (HeldDecision, 1);
+  held->decision = g_object_ref (decision);
+  held->use = hold_ms >= 0;
+  g_timeout_add (ABS (hold_ms), release_decision_cb, held);
+
+  return TRUE;
+}
+
+/* A click on a link whose navigation is decided on late still answers with
+ * the page it led to, and so does a button sending a form; one whose
+ * navigation is refused answers soon after, on the page it stayed on. */
+static void
+test_click_navigation_decided_late (Page          *page,
+                                    gconstpointer  data)
+{
+  g_autoptr(JsonObject) followed = NULL;
+  g_autoptr(JsonObject) sent = NULL;
+  g_autoptr(JsonObject) refused = NULL;
+  gint64 started;
+  gulong handler;
+
+  handler = g_signal_connect (page->view, "decide-policy", G_CALLBACK (hold_decision_cb),
+                              GINT_TO_POINTER (300));
+  followed = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", page_ref (page, "link \"Next page\""));
+  g_assert_true (json_object_get_boolean_member_with_default (followed, "navigated", FALSE));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (followed, "url"), "/next.html"));
+  g_assert_cmpstr (json_object_get_string_member (followed, "title"), ==, "Next page");
+
+  /* A form sent, the same way. */
+  page_load (page, "navigation.html");
+  sent = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", page_ref (page, "button \"Search\""));
+  g_assert_true (json_object_get_boolean_member_with_default (sent, "navigated", FALSE));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (sent, "url"), "/next.html?q="));
+  g_signal_handler_disconnect (page->view, handler);
+
+  page_load (page, "navigation.html");
+  handler = g_signal_connect (page->view, "decide-policy", G_CALLBACK (hold_decision_cb),
+                              GINT_TO_POINTER (-300));
+  started = g_get_monotonic_time ();
+  refused = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", page_ref (page, "link \"Next page\""));
+  g_assert_false (json_object_get_boolean_member_with_default (refused, "navigated", FALSE));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (refused, "url"), "/navigation.html"));
+  /* The load it waited for could have started within a second at most. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
+  g_signal_handler_disconnect (page->view, handler);
 }
 
 /* Text entry */
@@ -1431,6 +1519,8 @@ main (int   argc,
               page_setup, test_click_navigation, page_teardown);
   g_test_add ("/actions/click/navigation-limits", Page, "navigation.html",
               page_setup, test_click_navigation_limits, page_teardown);
+  g_test_add ("/actions/click/navigation-decided-late", Page, "navigation.html",
+              page_setup, test_click_navigation_decided_late, page_teardown);
   g_test_add ("/actions/fill", Page, "form.html",
               page_setup, test_fill, page_teardown);
   g_test_add ("/actions/type", Page, "form.html",

@@ -7,6 +7,11 @@
  * that started: wait this long for WebKit to say more before concluding
  * that the step stayed inside the document or did not happen at all. */
 #define SAME_DOCUMENT_DELAY_MS 50
+/* WebKit decided on a navigation of the page (the policy decision comes
+ * before the load starts): its load is expected within this long. The web
+ * process may answer other calls meanwhile, a busy machine taking some
+ * hundreds of milliseconds between the two. */
+#define REQUESTED_START_MS 1000
 
 /* The load signals of a view reach its watches through one set of
  * handlers, connected before any other: "load-failed" stops at the first
@@ -29,6 +34,10 @@ struct _TwLoadWatch
   gboolean          ended;     /* a load ended, and none started since */
   TwLoadEnd         last_end;
   gint64            first_start_us;
+  /* A navigation WebKit was asked to decide on, with no load started since
+   * (0 for none), and the address it goes to. */
+  gint64            requested_us;
+  char             *requested_uri;
   GError           *error;
   char             *failing_uri;
 
@@ -55,6 +64,27 @@ end_wait (TwLoadWatch *self,
     func (self, end, data);
 }
 
+static void
+forget_request (TwLoadWatch *self)
+{
+  self->requested_us = 0;
+  g_clear_pointer (&self->requested_uri, g_free);
+}
+
+/* How long the load of the navigation WebKit decided on may still take to
+ * start; 0 if none is expected. */
+static gint64
+start_expected_in_us (TwLoadWatch *self)
+{
+  gint64 left;
+
+  if (self->loading || self->requested_us == 0)
+    return 0;
+  left = self->requested_us + REQUESTED_START_MS * 1000 - g_get_monotonic_time ();
+
+  return MAX (0, left);
+}
+
 static gboolean
 grace_cb (gpointer user_data)
 {
@@ -64,8 +94,13 @@ grace_cb (gpointer user_data)
 
   /* WebKit still loads something this watch has not seen start (the load
    * it replaced, winding down): its next event says more. */
-  if (!self->loading && !webkit_web_view_is_loading (self->view))
-    end_wait (self, TW_LOAD_END_NONE);
+  if (self->loading || webkit_web_view_is_loading (self->view))
+    return G_SOURCE_REMOVE;
+
+  /* The navigation decided on started no load in time: refused, or the
+   * page's own doing after all. The last load's end still stands. */
+  forget_request (self);
+  end_wait (self, self->ended ? self->last_end : TW_LOAD_END_NONE);
 
   return G_SOURCE_REMOVE;
 }
@@ -76,6 +111,24 @@ arm_grace (TwLoadWatch *self,
 {
   g_clear_handle_id (&self->grace_source, g_source_remove);
   self->grace_source = g_timeout_add (ms, grace_cb, self);
+}
+
+/* Not loading: waits for a load to start, as long as the wait's grace
+ * period or the navigation WebKit decided on allow. Returns FALSE when
+ * none is expected, and the wait ended. */
+static gboolean
+wait_for_start (TwLoadWatch *self)
+{
+  gint64 expected_us = start_expected_in_us (self);
+
+  if (expected_us == 0 && self->grace_ms == 0)
+    {
+      end_wait (self, TW_LOAD_END_NONE);
+      return FALSE;
+    }
+  arm_grace (self, MAX (self->grace_ms, expected_us / 1000 + 1));
+
+  return TRUE;
 }
 
 static void
@@ -99,6 +152,7 @@ watch_load_changed (TwLoadWatch     *self,
     case WEBKIT_LOAD_STARTED:
       self->loading = TRUE;
       self->ended = FALSE;
+      forget_request (self);
       g_clear_error (&self->error);
       g_clear_pointer (&self->failing_uri, g_free);
       if (self->first_start_us == 0)
@@ -148,12 +202,7 @@ watch_load_failed (TwLoadWatch  *self,
        * follow it if one starts, or settle on the page as it is. */
       self->loading = FALSE;
       if (self->end_func != NULL)
-        {
-          if (self->grace_ms == 0)
-            end_wait (self, TW_LOAD_END_NONE);
-          else
-            arm_grace (self, self->grace_ms);
-        }
+        wait_for_start (self);
       return;
     }
 
@@ -174,10 +223,36 @@ watch_maybe_same_document (TwLoadWatch *self)
     arm_grace (self, SAME_DOCUMENT_DELAY_MS);
 }
 
+/* WebKit is deciding on a navigation: the page's, or a frame's in it. Its
+ * load starts once the decision reaches the web process. */
+static void
+watch_requested (TwLoadWatch *self,
+                 const char  *uri)
+{
+  if (self->loading)
+    return;
+  self->requested_us = g_get_monotonic_time ();
+  g_free (self->requested_uri);
+  self->requested_uri = g_strdup (uri);
+}
+
+/* A request went out, the page still not loading: a frame's navigation
+ * the watch took for the page's has its document on the way. */
+static void
+watch_resource_started (TwLoadWatch *self,
+                        const char  *uri)
+{
+  if (self->loading || self->requested_uri == NULL || g_strcmp0 (uri, self->requested_uri) != 0)
+    return;
+  forget_request (self);
+  if (self->end_func != NULL)
+    arm_grace (self, SAME_DOCUMENT_DELAY_MS);
+}
+
 /* The hub: calls each watch of the view in turn. A watch may free itself,
  * or another, from its callbacks, so each is looked up again first. */
 
-typedef enum { EVENT_CHANGED, EVENT_FAILED, EVENT_ADDRESS } HubEvent;
+typedef enum { EVENT_CHANGED, EVENT_FAILED, EVENT_ADDRESS, EVENT_REQUESTED, EVENT_RESOURCE } HubEvent;
 
 static void
 hub_dispatch (WebKitWebView   *view,
@@ -209,6 +284,12 @@ hub_dispatch (WebKitWebView   *view,
           break;
         case EVENT_ADDRESS:
           watch_maybe_same_document (watch);
+          break;
+        case EVENT_REQUESTED:
+          watch_requested (watch, failing_uri);
+          break;
+        case EVENT_RESOURCE:
+          watch_resource_started (watch, failing_uri);
           break;
         default:
           g_assert_not_reached ();
@@ -259,6 +340,33 @@ hub_notify_cb (WebKitWebView *view,
   hub_dispatch (view, EVENT_ADDRESS, 0, NULL, NULL);
 }
 
+/* Connected before any other handler, which might take the decision. */
+static gboolean
+hub_decide_policy_cb (WebKitWebView            *view,
+                      WebKitPolicyDecision     *decision,
+                      WebKitPolicyDecisionType  type,
+                      gpointer                  user_data)
+{
+  WebKitNavigationAction *action;
+
+  if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION)
+    return FALSE;
+  action = webkit_navigation_policy_decision_get_navigation_action (WEBKIT_NAVIGATION_POLICY_DECISION (decision));
+  hub_dispatch (view, EVENT_REQUESTED, 0,
+                webkit_uri_request_get_uri (webkit_navigation_action_get_request (action)), NULL);
+
+  return FALSE;
+}
+
+static void
+hub_resource_load_started_cb (WebKitWebView     *view,
+                              WebKitWebResource *resource,
+                              WebKitURIRequest  *request,
+                              gpointer           user_data)
+{
+  hub_dispatch (view, EVENT_RESOURCE, 0, webkit_uri_request_get_uri (request), NULL);
+}
+
 static void
 hub_free (Hub *hub)
 {
@@ -286,6 +394,8 @@ tw_load_watch_attach (WebKitWebView *view)
                     G_CALLBACK (hub_load_failed_with_tls_errors_cb), NULL);
   g_signal_connect (view, "notify::uri", G_CALLBACK (hub_notify_cb), NULL);
   g_signal_connect (view, "notify::is-loading", G_CALLBACK (hub_notify_cb), NULL);
+  g_signal_connect (view, "decide-policy", G_CALLBACK (hub_decide_policy_cb), NULL);
+  g_signal_connect (view, "resource-load-started", G_CALLBACK (hub_resource_load_started_cb), NULL);
 }
 
 static gboolean
@@ -333,6 +443,7 @@ tw_load_watch_free (TwLoadWatch *self)
   g_clear_object (&self->view);
   g_clear_error (&self->error);
   g_free (self->failing_uri);
+  g_free (self->requested_uri);
   g_free (self);
 }
 
@@ -358,6 +469,12 @@ gboolean
 tw_load_watch_is_loading (TwLoadWatch *self)
 {
   return self->loading;
+}
+
+gboolean
+tw_load_watch_is_starting (TwLoadWatch *self)
+{
+  return start_expected_in_us (self) > 0;
 }
 
 gboolean
@@ -400,17 +517,13 @@ tw_load_watch_wait (TwLoadWatch   *self,
 
   if (!self->loading)
     {
-      if (self->ended)
+      if (self->ended && !tw_load_watch_is_starting (self))
         {
           end_wait (self, self->last_end);
           return;
         }
-      if (grace_ms == 0)
-        {
-          end_wait (self, TW_LOAD_END_NONE);
-          return;
-        }
-      arm_grace (self, grace_ms);
+      if (!wait_for_start (self))
+        return;
     }
 
   if (deadline_us > 0)

@@ -59,6 +59,10 @@ void          tw_load_watch_set_start_func   (TwLoadWatch      *self,
 void          tw_load_watch_assume_loading   (TwLoadWatch      *self);
 
 gboolean      tw_load_watch_is_loading       (TwLoadWatch      *self);
+/* WebKit decided on a navigation of the page a moment ago, and its load
+ * has not started yet: it may, any moment. A frame's navigation looks the
+ * same until its document is requested. */
+gboolean      tw_load_watch_is_starting      (TwLoadWatch      *self);
 /* A load replaced the document since the watch began. */
 gboolean      tw_load_watch_get_committed    (TwLoadWatch      *self);
 /* When the first load since the watch began started; 0 if none did. */
@@ -70,9 +74,10 @@ const char   *tw_load_watch_get_failing_uri  (TwLoadWatch      *self);
 
 /* Calls @func once, when the load under way ends, or when none has started
  * @grace_ms after this call or after one was cancelled (sooner once the
- * address changed without a load: a step inside the document), or at
- * @deadline_us (monotonic; 0 for none) if still loading. A load that ended
- * since the watch began, with none after it, ends the wait at once. */
+ * address changed without a load: a step inside the document; longer while
+ * one is starting), or at @deadline_us (monotonic; 0 for none) if still
+ * loading. A load that ended since the watch began, with none after it and
+ * none starting, ends the wait at once. */
 void          tw_load_watch_wait             (TwLoadWatch      *self,
                                               guint             grace_ms,
                                               gint64            deadline_us,

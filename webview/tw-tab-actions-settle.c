@@ -223,7 +223,7 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
       g_clear_object (&run->step_cancellable);
     }
 
-  if (!tw_load_watch_is_loading (run->watch))
+  if (!tw_load_watch_is_loading (run->watch) && !tw_load_watch_is_starting (run->watch))
     {
       _tw_tab_actions_run_settle (task);
       return;
@@ -235,7 +235,8 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
   if (run->limit_us > 0)
     deadline_us = run->limit_us - ((gint64) run->settle_timeout_ms + ANSWER_MARGIN_MS) * 1000;
   else
-    deadline_us = tw_load_watch_get_first_start (run->watch) +
+    deadline_us = (tw_load_watch_get_first_start (run->watch) > 0
+                   ? tw_load_watch_get_first_start (run->watch) : g_get_monotonic_time ()) +
                   (gint64) TW_TAB_ACTIONS_DEFAULT_NAVIGATION_MS * 1000;
 
   run->phase = PHASE_NAVIGATION;
@@ -265,7 +266,9 @@ settle_cb (GObject      *object,
 
   g_clear_object (&run->step_cancellable);
 
-  if (tw_load_watch_is_loading (run->watch))
+  /* A navigation the action started may be decided on and not loading
+   * yet: the page answered before the decision reached it. */
+  if (tw_load_watch_is_loading (run->watch) || tw_load_watch_is_starting (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
@@ -304,7 +307,7 @@ _tw_tab_actions_run_settle (GTask *task)
   if (run->phase == PHASE_DONE)
     return;
 
-  if (tw_load_watch_is_loading (run->watch))
+  if (tw_load_watch_is_loading (run->watch) || tw_load_watch_is_starting (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
