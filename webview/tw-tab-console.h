@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* browser_console: a tab's console messages filtered by level, source and
  * text; one message in detail; waiting for the next matching one; clearing.
- * @params as the tool validated them:
+ * The job's params, as the tool validated them:
  *   {id?, level?:[..], source?:[..], text?, allPages?, maxEntries?,
  *    wait?, timeoutMs?, clear?}
  * The result has "messages" (oldest first), "matched" and "mode" ("list",

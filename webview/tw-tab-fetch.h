@@ -7,7 +7,7 @@ G_BEGIN_DECLS
 
 /* browser_fetch: an HTTP request from the UI process with the cookies of
  * the tab's network session (the workspace's), outside the page, so no
- * CORS rule applies. @params as the tool validated them:
+ * CORS rule applies. The job's params, as the tool validated them:
  *   {url, method?, headers?:{name:value}, body?, maxBodyChars?, showSecrets?}
  * The result: {url, status, statusText, headers:[{name,value}],
  * cookiesSent, body:{kind,size,truncated,text?}}. */

@@ -12,8 +12,8 @@ G_BEGIN_DECLS
  * and listboxes get their option selected, checkboxes, switches and radios
  * are clicked when their state differs from the one asked.
  *
- * @params: {fields: [{ref, value: string|boolean}]}. Completes with {url,
- * title, navigated?, filled, failed, skipped, fields: [{ref, role, name,
+ * The job's params: {fields: [{ref, value: string|boolean}]}. Completes
+ * with {url, title, navigated?, filled, failed, skipped, fields: [{ref, role, name,
  * kind, filled, value?|checked?, selected?, changed?, error?: {code,
  * message}}]}: a field that failed carries its own error and the others
  * are still filled, unless a field took the page elsewhere (the rest are

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
  * detail with headers (secrets masked), the request body the page sent, the
  * timing phases of the page's Resource Timing and the response body from
  * WebKit's own copy, cut with a cursor or saved inside the workspace.
- * @params as the tool validated them:
+ * The job's params, as the tool validated them:
  *   {id?, type?:[..], status?:[..], method?, url?, failed?, pages?,
  *    maxEntries?, showSecrets?, maxBodyChars?, cursor?, savePath?} */
 

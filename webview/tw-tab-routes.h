@@ -33,7 +33,7 @@ G_BEGIN_DECLS
  * also fail loads through a content filter of the tab. The server never
  * sees an answered request.
  *
- * @params: {url?: glob over the full URL ("*" matches anything), method?,
+ * The job's params: {url?: glob over the full URL ("*" matches anything), method?,
  * status?, headers?, body?, bodyPath?, abort?, setHeaders?, remove?}. With
  * url: adds a route (fulfill by default, abort: true to fail, setHeaders to
  * continue with changed request headers); with remove: a route's id, or
