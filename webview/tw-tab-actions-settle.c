@@ -8,6 +8,8 @@
 
 /* What an action keeps back from the command's time limit to answer in. */
 #define ANSWER_MARGIN_MS 1000
+/* How long the page may take to give an input the files of its chooser. */
+#define UPLOAD_CHECK_MS 1000
 
 /* Watching the page. */
 
@@ -168,6 +170,11 @@ run_finish_settled (GTask *task)
       g_autoptr(JsonObject) args = json_object_new ();
 
       json_object_set_string_member (args, "ref", json_object_get_string_member (run->params, "ref"));
+      /* The files the chooser was given, which the input takes a moment
+       * later. */
+      json_object_set_int_member (args, "count", run->chooser_answered && run->files != NULL
+                                                 ? g_strv_length (run->files) : 0);
+      json_object_set_int_member (args, "maxMs", UPLOAD_CHECK_MS);
       run->phase = PHASE_EDIT;
       _tw_tab_actions_run_step (task, "actions.uploadCheck", args, _tw_tab_actions_upload_checked);
       return;

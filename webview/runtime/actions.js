@@ -684,13 +684,28 @@ const Actions = {
     return { ready: true, element: info, input: false };
   },
 
-  // The files the input holds now, by name, for the result.
+  // The files the input holds, by name, for the result. The input takes
+  // the chooser's files a moment after the chooser was answered: with
+  // count, this waits until it holds that many, for maxMs at most, then
+  // says what it holds.
   uploadCheck (ctx, args) {
     const el = Refs.resolve(ctx, args.ref);
     const input = Actions.fileInput(el);
     if (!input)
       return { files: null };
-    return { files: Array.from(input.files || []).map((f) => f.name) };
+    const want = typeof args.count === 'number' ? args.count : 0;
+    const max = typeof args.maxMs === 'number' ? args.maxMs : 1000;
+    const start = Base.now();
+    return new Promise((resolve) => {
+      const tick = () => {
+        const files = Array.from(input.files || []);
+        if (files.length >= want || Base.now() - start >= max)
+          resolve({ files: files.map((f) => f.name) });
+        else
+          setTimeout(tick, 10);
+      };
+      tick();
+    });
   },
 
   // Waits until the DOM has been quiet for quietMs, or maxMs at most. The
