@@ -6,6 +6,7 @@
 #include "tw-address.h"
 #include "tw-error.h"
 #include "tw-json.h"
+#include "tw-page-runtime-jobs.h"
 #include "tw-page-tools.h"
 #include "tw-tab-actions.h"
 #include "tw-tab-console.h"
@@ -202,45 +203,6 @@ start_close (TwBrowserTab *self,
   g_signal_emit (self, _tw_browser_tab_signals[CLOSE_REQUESTED], 0);
 }
 
-/* The snapshot: the page runtime answers in
- * _tw_browser_tab_delegated_command_cb(). */
-
-static void
-start_snapshot (TwBrowserTab *self,
-                GTask        *task,
-                TabCommand   *cmd)
-{
-  tw_page_runtime_snapshot_async (self->runtime, cmd->params, g_task_get_cancellable (task),
-                                  _tw_browser_tab_delegated_command_cb, g_object_ref (task));
-}
-
-/* Performance (issue 31): the runtime's performance.js measures the page. */
-
-static void
-performance_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  JsonObject *answer;
-
-  answer = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
-                                               "the page runtime returned no measurements");
-  if (answer == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
-}
-
-static void
-run_performance (const TwTabJob *job,
-                 GTask          *task)
-{
-  tw_page_runtime_call_async (job->runtime, "performance.report", job->params,
-                              g_task_get_cancellable (task), performance_cb, g_object_ref (task));
-}
-
 /* Interactions: the overlay is told first (tw-browser-tab-actions.c), then
  * tw-tab-actions.c carries them out. */
 
@@ -268,7 +230,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_BACK]          = { start_back, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_FORWARD]       = { start_forward, NULL, 0, 0, "finish loading" },
   [TW_TAB_COMMAND_RELOAD]        = { start_reload, NULL, 0, 0, "finish loading" },
-  [TW_TAB_COMMAND_SNAPSHOT]      = { start_snapshot, NULL, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_SNAPSHOT]      = { NULL, tw_page_runtime_snapshot_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_SCREENSHOT]    = { NULL, tw_page_tools_screenshot_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_LOGS]          = { start_logs, NULL, 0, 0, NULL },
   [TW_TAB_COMMAND_WAIT]          = { NULL, tw_page_tools_wait_run, TW_PAGE_TOOLS_WAIT_MAX_TIMEOUT_MS, 0, NULL, TRUE },
@@ -300,7 +262,7 @@ static const TabCommandRow command_rows[TW_TAB_COMMAND_LAST] = {
   [TW_TAB_COMMAND_EMULATE]       = { NULL, tw_tab_emulation_apply_run, 0, 0, NULL },
   [TW_TAB_COMMAND_MOUSE]         = ACTION_ROW,
   [TW_TAB_COMMAND_ROUTE]         = { NULL, tw_tab_routes_apply_run, 0, 0, NULL },
-  [TW_TAB_COMMAND_PERFORMANCE]   = { NULL, run_performance, 0, 0, NULL, TRUE },
+  [TW_TAB_COMMAND_PERFORMANCE]   = { NULL, tw_page_runtime_performance_run, 0, 0, NULL, TRUE },
   [TW_TAB_COMMAND_ANNOTATE]      = { _tw_browser_tab_start_annotate, NULL, 0, 0, NULL },
 };
 

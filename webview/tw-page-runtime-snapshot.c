@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tw-page-runtime.h"
+#include "tw-page-runtime-jobs.h"
 #include "tw-page-runtime-private.h"
 
 #include "tw-error.h"
@@ -208,25 +209,19 @@ snapshot_cb (GObject      *object,
   g_task_return_pointer (task, g_steal_pointer (&reply), (GDestroyNotify) json_object_unref);
 }
 
-void
-tw_page_runtime_snapshot_async (TwPageRuntime       *self,
-                                JsonObject          *options,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+/* Takes the snapshot @options ask for and completes @task with it, within
+ * @task's cancellable. */
+static void
+snapshot_start (TwPageRuntime *self,
+                JsonObject    *options,
+                GTask         *task)
 {
-  g_autoptr(GTask) task = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (task);
   g_autoptr(SnapshotOptions) parsed = NULL;
   g_autoptr(JsonObject) args = NULL;
   g_autoptr(GError) error = NULL;
   gboolean had_snapshot;
   guint snapshot_id;
-
-  g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tw_page_runtime_snapshot_async);
 
   if (!(parsed = snapshot_options_parse (options, &error)))
     {
@@ -255,7 +250,7 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
       if (frame != 0)
         json_object_set_int_member (args, "frame", frame);
       tw_page_runtime_call_async (self, "snapshotContinue", args, cancellable,
-                                  snapshot_cb, g_steal_pointer (&task));
+                                  snapshot_cb, g_object_ref (task));
       return;
     }
 
@@ -273,7 +268,33 @@ tw_page_runtime_snapshot_async (TwPageRuntime       *self,
 
   tw_page_runtime_call_with_timeout_async (self, "snapshot", args,
                                            snapshot_budget_ms () + SNAPSHOT_CALL_MARGIN_MS,
-                                           cancellable, snapshot_cb, g_steal_pointer (&task));
+                                           cancellable, snapshot_cb, g_object_ref (task));
+}
+
+void
+tw_page_runtime_snapshot_async (TwPageRuntime       *self,
+                                JsonObject          *options,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tw_page_runtime_snapshot_async);
+  snapshot_start (self, options, task);
+}
+
+void
+tw_page_runtime_snapshot_run (const TwTabJob *job,
+                              GTask          *task)
+{
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+
+  snapshot_start (job->runtime, job->params, task);
 }
 
 JsonObject *

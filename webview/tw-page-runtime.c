@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tw-page-runtime.h"
+#include "tw-page-runtime-jobs.h"
 #include "tw-page-runtime-private.h"
 
 #include "tw-evaluate-script.h"
@@ -780,24 +781,51 @@ tw_page_runtime_call_finish_object (TwPageRuntime  *self,
   return NULL;
 }
 
-/* Ref resolution. */
+/* A call that completes a task of its caller's with the object the page
+ * answers; any other value fails with @no_object_message. */
+typedef struct
+{
+  GTask      *task;
+  const char *no_object_message;
+} ObjectCall;
 
 static void
-resolve_ref_cb (GObject      *object,
+object_call_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
+  g_autofree ObjectCall *call = user_data;
+  g_autoptr(GTask) task = call->task;
   GError *error = NULL;
-  JsonObject *element;
+  JsonObject *answer;
 
-  element = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
-                                                "The page runtime resolved a ref to something else");
-  if (element == NULL)
+  answer = tw_page_runtime_call_finish_object (TW_PAGE_RUNTIME (object), result, &error,
+                                               "%s", call->no_object_message);
+  if (answer == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, element, (GDestroyNotify) json_object_unref);
+    g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
 }
+
+/* Runs @function_name with @args, within @task's cancellable, and
+ * completes @task with the object it answers or with the call's error; a
+ * value that is no object fails with @no_object_message. */
+static void
+call_for_object (TwPageRuntime *self,
+                 const char    *function_name,
+                 JsonObject    *args,
+                 const char    *no_object_message,
+                 GTask         *task)
+{
+  ObjectCall *call = g_new0 (ObjectCall, 1);
+
+  call->task = g_object_ref (task);
+  call->no_object_message = no_object_message;
+  tw_page_runtime_call_async (self, function_name, args, g_task_get_cancellable (task),
+                              object_call_cb, call);
+}
+
+/* Ref resolution. */
 
 void
 tw_page_runtime_resolve_ref_async (TwPageRuntime       *self,
@@ -818,8 +846,8 @@ tw_page_runtime_resolve_ref_async (TwPageRuntime       *self,
   args = json_object_new ();
   json_object_set_string_member (args, "ref", ref);
 
-  tw_page_runtime_call_async (self, "resolveRef", args, cancellable,
-                              resolve_ref_cb, g_steal_pointer (&task));
+  call_for_object (self, "resolveRef", args,
+                   "The page runtime resolved a ref to something else", task);
 }
 
 JsonObject *
@@ -831,6 +859,18 @@ tw_page_runtime_resolve_ref_finish (TwPageRuntime  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Performance: the runtime's performance.js measures the page. */
+
+void
+tw_page_runtime_performance_run (const TwTabJob *job,
+                                 GTask          *task)
+{
+  g_return_if_fail (TW_IS_PAGE_RUNTIME (job->runtime));
+
+  call_for_object (job->runtime, "performance.report", job->params,
+                   "the page runtime returned no measurements", task);
 }
 
 
