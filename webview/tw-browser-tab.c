@@ -402,13 +402,6 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
-  /**
-   * TwBrowserTab::new-tab:
-   * @tab: the new #TwBrowserTab
-   *
-   * The page opened a window (window.open(), a target=_blank link). Its
-   * browser must adopt @tab, or it goes away when the handler returns.
-   */
   /* TwBrowserTab::demonstration-ended:
    * @demonstration: (type gpointer): the TwDemonstration, for the browser
    *
@@ -420,6 +413,13 @@ tw_browser_tab_class_init (TwBrowserTabClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_POINTER);
 
+  /**
+   * TwBrowserTab::new-tab:
+   * @tab: the new #TwBrowserTab
+   *
+   * The page opened a window (window.open(), a target=_blank link). Its
+   * browser must adopt @tab, or it goes away when the handler returns.
+   */
   _tw_browser_tab_signals[NEW_TAB] =
     g_signal_new ("new-tab",
                   G_TYPE_FROM_CLASS (klass),
