@@ -258,7 +258,7 @@ static void
 hub_dispatch (WebKitWebView   *view,
               HubEvent         what,
               WebKitLoadEvent  event,
-              const char      *failing_uri,
+              const char      *uri,
               const GError    *error)
 {
   Hub *hub = g_object_get_qdata (G_OBJECT (view), hub_quark);
@@ -280,16 +280,16 @@ hub_dispatch (WebKitWebView   *view,
           watch_load_changed (watch, event);
           break;
         case EVENT_FAILED:
-          watch_load_failed (watch, failing_uri, error);
+          watch_load_failed (watch, uri, error);
           break;
         case EVENT_ADDRESS:
           watch_maybe_same_document (watch);
           break;
         case EVENT_REQUESTED:
-          watch_requested (watch, failing_uri);
+          watch_requested (watch, uri);
           break;
         case EVENT_RESOURCE:
-          watch_resource_started (watch, failing_uri);
+          watch_resource_started (watch, uri);
           break;
         default:
           g_assert_not_reached ();
@@ -472,9 +472,9 @@ tw_load_watch_is_loading (TwLoadWatch *self)
 }
 
 gboolean
-tw_load_watch_is_starting (TwLoadWatch *self)
+tw_load_watch_is_navigating (TwLoadWatch *self)
 {
-  return start_expected_in_us (self) > 0;
+  return self->loading || start_expected_in_us (self) > 0;
 }
 
 gboolean
@@ -517,7 +517,7 @@ tw_load_watch_wait (TwLoadWatch   *self,
 
   if (!self->loading)
     {
-      if (self->ended && !tw_load_watch_is_starting (self))
+      if (self->ended && start_expected_in_us (self) == 0)
         {
           end_wait (self, self->last_end);
           return;

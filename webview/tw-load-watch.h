@@ -59,10 +59,10 @@ void          tw_load_watch_set_start_func   (TwLoadWatch      *self,
 void          tw_load_watch_assume_loading   (TwLoadWatch      *self);
 
 gboolean      tw_load_watch_is_loading       (TwLoadWatch      *self);
-/* WebKit decided on a navigation of the page a moment ago, and its load
- * has not started yet: it may, any moment. A frame's navigation looks the
- * same until its document is requested. */
-gboolean      tw_load_watch_is_starting      (TwLoadWatch      *self);
+/* A load is under way, or WebKit decided on a navigation of the page a
+ * moment ago and its load may start any moment. A frame's navigation looks
+ * the same until its document is requested. */
+gboolean      tw_load_watch_is_navigating    (TwLoadWatch      *self);
 /* A load replaced the document since the watch began. */
 gboolean      tw_load_watch_get_committed    (TwLoadWatch      *self);
 /* When the first load since the watch began started; 0 if none did. */

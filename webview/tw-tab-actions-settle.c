@@ -230,7 +230,7 @@ _tw_tab_actions_run_navigation_wait (GTask *task)
       g_clear_object (&run->step_cancellable);
     }
 
-  if (!tw_load_watch_is_loading (run->watch) && !tw_load_watch_is_starting (run->watch))
+  if (!tw_load_watch_is_navigating (run->watch))
     {
       _tw_tab_actions_run_settle (task);
       return;
@@ -275,7 +275,7 @@ settle_cb (GObject      *object,
 
   /* A navigation the action started may be decided on and not loading
    * yet: the page answered before the decision reached it. */
-  if (tw_load_watch_is_loading (run->watch) || tw_load_watch_is_starting (run->watch))
+  if (tw_load_watch_is_navigating (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
@@ -314,7 +314,7 @@ _tw_tab_actions_run_settle (GTask *task)
   if (run->phase == PHASE_DONE)
     return;
 
-  if (tw_load_watch_is_loading (run->watch) || tw_load_watch_is_starting (run->watch))
+  if (tw_load_watch_is_navigating (run->watch))
     {
       _tw_tab_actions_run_navigation_wait (task);
       return;
