@@ -659,14 +659,16 @@ hold_decision_cb (WebKitWebView            *view,
 }
 
 /* A click on a link whose navigation is decided on late still answers with
- * the page it led to, and so does a button sending a form; one whose
- * navigation is refused answers soon after, on the page it stayed on. */
+ * the page it led to, and so do a button sending a form and a script
+ * setting the address; one whose navigation is refused answers soon after,
+ * on the page it stayed on. */
 static void
 test_click_navigation_decided_late (Page          *page,
                                     gconstpointer  data)
 {
   g_autoptr(JsonObject) followed = NULL;
   g_autoptr(JsonObject) sent = NULL;
+  g_autoptr(JsonObject) moved = NULL;
   g_autoptr(JsonObject) refused = NULL;
   gint64 started;
   gulong handler;
@@ -683,6 +685,12 @@ test_click_navigation_decided_late (Page          *page,
   sent = run_ok (page, TW_TAB_COMMAND_CLICK, "{\"ref\": \"%s\"}", page_ref (page, "button \"Search\""));
   g_assert_true (json_object_get_boolean_member_with_default (sent, "navigated", FALSE));
   g_assert_true (g_str_has_suffix (json_object_get_string_member (sent, "url"), "/next.html?q="));
+
+  /* And a script that navigates. */
+  page_load (page, "navigation.html");
+  moved = run_ok (page, TW_TAB_COMMAND_EVALUATE, "{\"function\": \"() => { location.href = 'next.html'; }\"}");
+  g_assert_true (json_object_get_boolean_member_with_default (moved, "navigated", FALSE));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (moved, "url"), "/next.html"));
   g_signal_handler_disconnect (page->view, handler);
 
   page_load (page, "navigation.html");

@@ -175,7 +175,9 @@ evaluate_answer (GTask      *task,
                                    json_object_get_string_member_with_default (answer, "type", "undefined"));
   }
 
-  if (tw_load_watch_is_loading (run->watch))
+  /* A script that set the address: its navigation may be decided on and
+   * not loading yet, as after a click. */
+  if (tw_load_watch_is_navigating (run->watch))
     _tw_tab_actions_run_navigation_wait (task);
   else
     _tw_tab_actions_run_succeed (task);
