@@ -542,6 +542,19 @@ jis_null (JsonNode   *root,
   return node != NULL && JSON_NODE_HOLDS_NULL (node);
 }
 
+/* Ends @session_id (NULL: none named) with a DELETE as @token's client;
+ * returns the HTTP status of the answer. */
+static guint
+delete_session (Fixture    *f,
+                const char *token,
+                const char *session_id)
+{
+  g_autoptr(Exchange) x = exchange_new (f, "DELETE", token, session_id, NULL);
+
+  exchange_run (f, x);
+  return status (x);
+}
+
 static void
 assert_jsonrpc_error (Exchange   *x,
                       guint       http_status,
@@ -558,15 +571,22 @@ assert_jsonrpc_error (Exchange   *x,
     g_error ("Error message \"%s\" does not start with \"%s\"", message, message_prefix);
 }
 
+/* A client's initialize request, asking for protocol @version. */
+static char *
+initialize_request (const char *version)
+{
+  return g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+                          "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                          "\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
+                          version);
+}
+
 static char *
 initialize_with (Fixture    *f,
                  const char *token,
                  const char *version)
 {
-  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
-                                           "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
-                                           "\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
-                                           version);
+  g_autofree char *body = initialize_request (version);
   g_autoptr(Exchange) x = post (f, token, NULL, body);
   g_autoptr(Exchange) initialized = NULL;
   g_autofree char *session_id = NULL;
@@ -599,23 +619,6 @@ tool_call_body (int         id,
 }
 
 static Exchange *
-call_tool (Fixture    *f,
-           const char *session_id,
-           int         id,
-           const char *tool,
-           const char *arguments)
-{
-  g_autofree char *body = tool_call_body (id, tool, arguments);
-  Exchange *x = post (f, TOKEN_A, session_id, body);
-
-  g_assert_cmpuint (status (x), ==, 200);
-  g_assert_nonnull (x->json);
-  g_assert_cmpint (jint (x->json, "$.id"), ==, id);
-
-  return x;
-}
-
-static Exchange *
 start_tool_call (Fixture    *f,
                  const char *session_id,
                  int         id,
@@ -626,6 +629,24 @@ start_tool_call (Fixture    *f,
   Exchange *x = exchange_new (f, "POST", TOKEN_A, session_id, body);
 
   exchange_send (f, x);
+  return x;
+}
+
+static Exchange *
+call_tool (Fixture    *f,
+           const char *session_id,
+           int         id,
+           const char *tool,
+           const char *arguments)
+{
+  Exchange *x = start_tool_call (f, session_id, id, tool, arguments);
+
+  exchange_wait (x);
+  g_assert_no_error (x->error);
+  g_assert_cmpuint (status (x), ==, 200);
+  g_assert_nonnull (x->json);
+  g_assert_cmpint (jint (x->json, "$.id"), ==, id);
+
   return x;
 }
 
@@ -691,10 +712,7 @@ test_initialize (Fixture       *f,
 
   for (guint i = 0; i < tw_test_n_protocol_versions; i++)
     {
-      g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                                               "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
-                                               "\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}",
-                                               versions[i].requested);
+      g_autofree char *body = initialize_request (versions[i].requested);
       g_autoptr(Exchange) x = post (f, TOKEN_A, NULL, body);
       g_autofree char *version = NULL;
       g_autofree char *name = NULL;
@@ -763,12 +781,7 @@ test_session_required (Fixture       *f,
   g_autoptr(Exchange) unknown = post (f, TOKEN_A, "no-such-session", PING);
   g_autoptr(Exchange) other = post (f, TOKEN_A, other_session, PING);
   g_autoptr(Exchange) notification = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-  g_autoptr(Exchange) delete_missing = NULL;
-  g_autoptr(Exchange) delete_unknown = NULL;
-  g_autoptr(Exchange) delete_other = NULL;
-  g_autoptr(Exchange) delete = NULL;
   g_autoptr(Exchange) after_delete = NULL;
-  g_autoptr(Exchange) delete_again = NULL;
 
   assert_jsonrpc_error (missing, 400, -32000, "Bad Request: the Mcp-Session-Id header is missing");
   g_assert_true (jis_null (missing->json, "$.id"));
@@ -777,29 +790,17 @@ test_session_required (Fixture       *f,
   assert_jsonrpc_error (other, 404, -32001, "Session not found");
   assert_jsonrpc_error (notification, 400, -32000, "Bad Request");
 
-  delete_missing = exchange_new (f, "DELETE", TOKEN_A, NULL, NULL);
-  exchange_run (f, delete_missing);
-  g_assert_cmpuint (status (delete_missing), ==, 400);
+  g_assert_cmpuint (delete_session (f, TOKEN_A, NULL), ==, 400);
+  g_assert_cmpuint (delete_session (f, TOKEN_A, "no-such-session"), ==, 404);
+  g_assert_cmpuint (delete_session (f, TOKEN_A, other_session), ==, 404);
 
-  delete_unknown = exchange_new (f, "DELETE", TOKEN_A, "no-such-session", NULL);
-  exchange_run (f, delete_unknown);
-  g_assert_cmpuint (status (delete_unknown), ==, 404);
-
-  delete_other = exchange_new (f, "DELETE", TOKEN_A, other_session, NULL);
-  exchange_run (f, delete_other);
-  g_assert_cmpuint (status (delete_other), ==, 404);
-
-  delete = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
-  exchange_run (f, delete);
-  g_assert_cmpuint (status (delete), ==, 200);
+  g_assert_cmpuint (delete_session (f, TOKEN_A, session_id), ==, 200);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   after_delete = post (f, TOKEN_A, session_id, PING);
   assert_jsonrpc_error (after_delete, 404, -32001, "Session not found");
 
-  delete_again = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
-  exchange_run (f, delete_again);
-  g_assert_cmpuint (status (delete_again), ==, 404);
+  g_assert_cmpuint (delete_session (f, TOKEN_A, session_id), ==, 404);
 
   g_free (session_id);
   session_id = initialize (f, TOKEN_A);
@@ -1178,6 +1179,49 @@ raw_connect (guint16 port,
   return connection;
 }
 
+/* Reads one HTTP reply from @input: its headers and Content-Length body,
+ * a byte at a time, so nothing of a next reply is read. */
+static char *
+read_one_reply (GInputStream  *input,
+                GError       **error)
+{
+  GString *reply = g_string_new (NULL);
+  gssize wanted = -1;
+  char byte;
+
+  while (wanted < 0 || (gssize) reply->len < wanted)
+    {
+      if (g_input_stream_read (input, &byte, 1, NULL, error) != 1)
+        break;
+      g_string_append_c (reply, byte);
+      if (wanted < 0 && g_str_has_suffix (reply->str, "\r\n\r\n"))
+        {
+          const char *length = strstr (reply->str, "Content-Length: ");
+
+          wanted = reply->len + (length ? atoi (length + 16) : 0);
+        }
+    }
+
+  return g_string_free (reply, FALSE);
+}
+
+/* The head of a raw HTTP/1.1 POST to the server on @port in @session_id,
+ * for a JSON body of @length bytes; @extra are more header lines, each
+ * ending in CRLF. */
+static char *
+raw_post_head (guint16     port,
+               const char *session_id,
+               gsize       length,
+               const char *extra)
+{
+  return g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                          "Authorization: Bearer " TOKEN_A "\r\n"
+                          "Mcp-Session-Id: %s\r\n"
+                          "Content-Type: application/json\r\n"
+                          "Content-Length: %zu\r\n%s\r\n",
+                          port, session_id, length, extra);
+}
+
 typedef struct
 {
   guint16  port;
@@ -1187,7 +1231,7 @@ typedef struct
 } RawExchange;
 
 /* Blocking socket I/O in a thread, while the main thread serves. Writes
- * @request, then reads one response: its headers and Content-Length body. */
+ * @request, then reads one response. */
 static void
 raw_exchange_thread (GTask        *task,
                      gpointer      source_object,
@@ -1197,35 +1241,13 @@ raw_exchange_thread (GTask        *task,
   RawExchange *raw = task_data;
   g_autoptr(GSocketConnection) connection = raw_connect (raw->port, 10);
   g_autoptr(GError) error = NULL;
-  GString *reply = g_string_new (NULL);
-  GInputStream *input;
-  char buffer[4096];
-  gssize n;
-  gssize wanted = -1;
 
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
                              raw->request, strlen (raw->request), NULL, NULL, &error);
   g_assert_no_error (error);
 
-  input = g_io_stream_get_input_stream (G_IO_STREAM (connection));
-  while ((n = g_input_stream_read (input, buffer, sizeof buffer, NULL, &error)) > 0)
-    {
-      const char *end_of_headers;
-
-      g_string_append_len (reply, buffer, n);
-      end_of_headers = strstr (reply->str, "\r\n\r\n");
-      if (end_of_headers != NULL && wanted < 0)
-        {
-          const char *length = strstr (reply->str, "Content-Length: ");
-
-          wanted = (end_of_headers + 4 - reply->str) + (length ? atoi (length + 16) : 0);
-        }
-      if (wanted >= 0 && (gssize) reply->len >= wanted)
-        break;
-    }
+  raw->reply = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)), &error);
   g_assert_no_error (error);
-
-  raw->reply = g_string_free (reply, FALSE);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -1304,15 +1326,8 @@ test_body_too_large (Fixture       *f,
    * body at all. (Spoken by hand: libsoup's own client does not cope with
    * a final answer to Expect.) */
   {
-    g_autofree char *request = g_strdup_printf ("POST /mcp HTTP/1.1\r\n"
-                                                "Host: 127.0.0.1:%u\r\n"
-                                                "Authorization: Bearer " TOKEN_A "\r\n"
-                                                "Mcp-Session-Id: %s\r\n"
-                                                "Content-Type: application/json\r\n"
-                                                "Content-Length: 10485760\r\n"
-                                                "Expect: 100-continue\r\n"
-                                                "\r\n",
-                                                tw_mcp_server_get_port (f->server), session_id);
+    g_autofree char *request = raw_post_head (tw_mcp_server_get_port (f->server), session_id,
+                                              10 * 1024 * 1024, "Expect: 100-continue\r\n");
     g_autofree char *reply = raw_exchange (f, request);
 
     if (!g_str_has_prefix (reply, "HTTP/1.1 413 "))
@@ -1571,6 +1586,20 @@ start_hanging_call (Fixture    *f,
   return x;
 }
 
+/* Opens tab b1 as request 1 of @session_id, then starts a hanging call
+ * on it as request @id. */
+static Exchange *
+start_busy_tab (Fixture    *f,
+                const char *session_id,
+                int         id)
+{
+  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autofree char *browser_id = jstr (opened->json, "$.result.structuredContent.browserId");
+
+  g_assert_cmpstr (browser_id, ==, "b1");
+  return start_hanging_call (f, session_id, id);
+}
+
 /* The client's notifications/cancelled for request @id. */
 static Exchange *
 cancel_request (Fixture    *f,
@@ -1588,8 +1617,7 @@ test_cancel (Fixture       *f,
              gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 5);
+  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 5);
   g_autoptr(Exchange) queued = NULL;
   g_autoptr(Exchange) cancel_queued = NULL;
   g_autoptr(Exchange) cancel = NULL;
@@ -1672,8 +1700,7 @@ test_client_disconnect (Fixture       *f,
                         gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
 
   /* The client gives up and closes the connection. */
   g_cancellable_cancel (hanging->cancellable);
@@ -1723,8 +1750,7 @@ test_revoke (Fixture       *f,
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autofree char *other_session = initialize (f, TOKEN_B);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
   g_autoptr(Exchange) after = NULL;
   g_autoptr(Exchange) reinit = NULL;
   g_autoptr(Exchange) other = NULL;
@@ -2059,13 +2085,8 @@ test_tool_groups_list_changed (Fixture       *f,
   g_assert_true (list_has_tool (f, TOKEN_A, session_id, "test_grouped", NULL));
 
   /* Ending the session ends its stream. */
-  {
-    g_autoptr(Exchange) end = exchange_new (f, "DELETE", TOKEN_A, session_id, NULL);
-
-    exchange_run (f, end);
-    g_assert_cmpuint (status (end), ==, 200);
-    g_assert_null (stream_next_event (stream));
-  }
+  g_assert_cmpuint (delete_session (f, TOKEN_A, session_id), ==, 200);
+  g_assert_null (stream_next_event (stream));
 
   /* A stream needs a live session of its own token. */
   {
@@ -2175,14 +2196,12 @@ test_session_expiry (Fixture       *f,
   g_autofree char *session_id = NULL;
   g_autofree char *busy_session = NULL;
   g_autoptr(Exchange) expired = NULL;
-  g_autoptr(Exchange) opened = NULL;
   g_autoptr(Exchange) hanging = NULL;
   g_autoptr(Exchange) cancel = NULL;
 
   session_id = initialize (f, TOKEN_A);
   busy_session = initialize (f, TOKEN_A);
-  opened = call_tool (f, busy_session, 1, "browser_new_tab", "{}");
-  hanging = start_hanging_call (f, busy_session, 2);
+  hanging = start_busy_tab (f, busy_session, 2);
 
   /* Shorten the idle time only now, so nothing expires while the test is
    * still setting up, however slowly it runs. */
@@ -2238,8 +2257,7 @@ test_duplicate_request_id (Fixture       *f,
                            gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
   g_autoptr(Exchange) duplicate = NULL;
   g_autoptr(Exchange) cancel = NULL;
 
@@ -2256,8 +2274,7 @@ test_stop_with_calls_in_flight (Fixture       *f,
                                 gconstpointer  data)
 {
   g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
 
 
   /* Stopping ends the session and cancels the call; nothing waits on it. */
@@ -2751,12 +2768,7 @@ test_slow_clients (Fixture       *f,
   g_autofree char *pad = g_strnfill (100000, 'a');
   g_autofree char *headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nX-Pad: %s\r\n\r\n",
                                               port, pad);
-  g_autofree char *body_headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                                                   "Authorization: Bearer " TOKEN_A "\r\n"
-                                                   "Mcp-Session-Id: %s\r\n"
-                                                   "Content-Type: application/json\r\n"
-                                                   "Content-Length: 100000\r\n\r\n",
-                                                   port, session_id);
+  g_autofree char *body_headers = raw_post_head (port, session_id, 100000, "");
   g_autofree char *body = g_strdup_printf ("%s{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\","
                                            "\"params\":{\"pad\":\"%s", body_headers, pad);
   /* Headers a byte at a time; headers at once, then the body a byte at a
@@ -2799,30 +2811,6 @@ typedef struct
   gboolean  done;
 } KeepAlive;
 
-static char *
-read_one_reply (GInputStream *input)
-{
-  GString *reply = g_string_new (NULL);
-  gssize wanted = -1;
-  char byte;
-
-  /* A byte at a time, so nothing of a next reply is read. */
-  while (wanted < 0 || (gssize) reply->len < wanted)
-    {
-      if (g_input_stream_read (input, &byte, 1, NULL, NULL) != 1)
-        break;
-      g_string_append_c (reply, byte);
-      if (wanted < 0 && g_str_has_suffix (reply->str, "\r\n\r\n"))
-        {
-          const char *length = strstr (reply->str, "Content-Length: ");
-
-          wanted = reply->len + (length ? atoi (length + 16) : 0);
-        }
-    }
-
-  return g_string_free (reply, FALSE);
-}
-
 static void
 keep_alive_thread (GTask        *task,
                    gpointer      source_object,
@@ -2837,7 +2825,7 @@ keep_alive_thread (GTask        *task,
     {
       if (!g_output_stream_write_all (output, k->request, strlen (k->request), NULL, NULL, NULL))
         break;
-      k->replies[i] = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+      k->replies[i] = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)), NULL);
     }
 }
 
@@ -2846,12 +2834,9 @@ static char *
 raw_ping (guint16     port,
           const char *session_id)
 {
-  return g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                          "Authorization: Bearer " TOKEN_A "\r\n"
-                          "Mcp-Session-Id: %s\r\n"
-                          "Content-Type: application/json\r\n"
-                          "Content-Length: %zu\r\n\r\n%s",
-                          port, session_id, strlen (PING), PING);
+  g_autofree char *head = raw_post_head (port, session_id, strlen (PING), "");
+
+  return g_strconcat (head, PING, NULL);
 }
 
 static void
@@ -2907,7 +2892,7 @@ kept_client_thread (GTask        *task,
 
   g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
                                             k->request, strlen (k->request), NULL, NULL, NULL));
-  k->reply = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  k->reply = read_one_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)), NULL);
 
   if (k->mode == KEPT_HANG_UP)
     {
