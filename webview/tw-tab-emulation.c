@@ -5,6 +5,7 @@
 
 #include "tw-error.h"
 #include "tw-filter-store.h"
+#include "tw-json.h"
 #include "tw-script.h"
 #include "tw-tab-geolocation.h"
 #include "tw-page-tools.h"
@@ -636,27 +637,11 @@ tw_tab_emulation_apply_run (const TwTabJob *job,
   g_task_set_task_data (task, apply, (GDestroyNotify) apply_free);
 
   apply->reset = json_object_get_boolean_member_with_default (params, "reset", FALSE);
-  node = json_object_get_member (params, "userAgent");
-  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                               "userAgent must be a string");
-      return;
-    }
-  if (node != NULL)
-    apply->user_agent = json_node_get_string (node);
+  apply->user_agent = tw_json_get_string_arg (params, "userAgent", &error);
   apply->geolocation = json_object_get_member (params, "geolocation");
-  node = json_object_get_member (params, "offline");
-  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN))
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT,
-                               "offline must be true or false");
-      return;
-    }
-  if (node != NULL)
-    apply->offline = json_node_get_boolean (node);
   node = json_object_get_member (params, "device");
-  if ((node != NULL && !read_device (node, apply, &error)) || !read_media (params, apply, &error))
+  if (error != NULL || !tw_json_get_boolean_arg (params, "offline", &apply->offline, &error) ||
+      (node != NULL && !read_device (node, apply, &error)) || !read_media (params, apply, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
