@@ -3,13 +3,12 @@
 
 #include <glib/gi18n.h>
 
-#include "tw-agent.h"
+#include "tw-agent-private.h"
 
 #include "tw-browser.h"
 #include "tw-mcp-snippets.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
@@ -232,151 +231,7 @@ fail (TwAgent    *self,
   set_status (self, TW_AGENT_STATUS_FAILED, text);
 }
 
-/* Files */
-
-char *
-tw_agent_dup_config_dir (void)
-{
-  const char *app_id = g_getenv ("FLATPAK_ID");
-
-  /* Flatpak shares $XDG_RUNTIME_DIR/app/<app-id> with the host, at the same
-   * path, so agents running on the host can read what is written there. */
-  if (tw_agent_preset_in_flatpak ())
-    return g_build_filename (g_get_user_runtime_dir (), "app",
-                             app_id != NULL ? app_id : APP_ID, "agents", NULL);
-
-  return g_build_filename (g_get_user_runtime_dir (), "tabwright", "agents", NULL);
-}
-
-/* Writes @contents to a new file named after @name_template (with XXXXXX
- * in it) that only the user can read. */
-static char *
-write_private_file (const char  *dir,
-                    const char  *name_template,
-                    const char  *contents,
-                    GError     **error)
-{
-  g_autofree char *path = g_build_filename (dir, name_template, NULL);
-  gsize length = strlen (contents);
-  gsize written = 0;
-  int fd;
-
-  fd = g_mkstemp_full (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create a file in %s: %s"), dir, g_strerror (saved_errno));
-      return NULL;
-    }
-
-  while (written < length)
-    {
-      gssize n = write (fd, contents + written, length - written);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-
-      if (n < 0)
-        {
-          int saved_errno = errno;
-
-          close (fd);
-          g_unlink (path);
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       _("Could not write %s: %s"), path, g_strerror (saved_errno));
-          return NULL;
-        }
-
-      written += n;
-    }
-
-  close (fd);
-
-  return g_steal_pointer (&path);
-}
-
-static gboolean
-make_config_dir (const char  *dir,
-                 GError     **error)
-{
-  /* The files hold tokens: nobody but the user may list or read them. */
-  if (g_mkdir_with_parents (dir, 0700) != 0 || g_chmod (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create %s: %s"), dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* Flatpak */
-
-char **
-tw_agent_build_host_argv (const char * const *argv,
-                          const char * const *env,
-                          const char         *cwd)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
-
-  /* --watch-bus ends the agent on the host when Tabwright goes away. */
-  g_strv_builder_add_many (builder, "flatpak-spawn", "--host", "--watch-bus", NULL);
-
-  if (cwd != NULL)
-    {
-      g_autofree char *directory = g_strconcat ("--directory=", cwd, NULL);
-
-      g_strv_builder_add (builder, directory);
-    }
-
-  for (guint i = 0; env != NULL && env[i] != NULL; i++)
-    {
-      g_autofree char *option = g_strconcat ("--env=", env[i], NULL);
-
-      g_strv_builder_add (builder, option);
-    }
-
-  g_strv_builder_add (builder, "--");
-  g_strv_builder_addv (builder, (const char **) argv);
-
-  return g_strv_builder_end (builder);
-}
-
 /* Launching */
-
-static char *
-quote_command_line (const char * const *argv)
-{
-  g_autoptr(GString) line = g_string_new (NULL);
-
-  for (guint i = 0; argv[i] != NULL; i++)
-    {
-      gboolean plain = argv[i][0] != '\0';
-
-      for (const char *p = argv[i]; *p != '\0' && plain; p++)
-        plain = g_ascii_isalnum (*p) || strchr ("_-./:@%+=,", *p) != NULL;
-
-      if (i > 0)
-        g_string_append_c (line, ' ');
-
-      if (plain)
-        g_string_append (line, argv[i]);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (argv[i]);
-
-          g_string_append (line, quoted);
-        }
-    }
-
-  return g_string_free (g_steal_pointer (&line), FALSE);
-}
 
 static void
 spawned_cb (GObject      *object,
@@ -409,62 +264,116 @@ spawned_cb (GObject      *object,
   set_status (self, TW_AGENT_STATUS_RUNNING, text);
 }
 
+/* Writes the files the agent reads its MCP set-up from: the Claude-style
+ * MCP configuration, and the preset's own configuration file when it has
+ * one. Both hold the token, in the user's private directory. */
+static gboolean
+write_config_files (TwAgent              *self,
+                    const char           *url,
+                    TwAgentPresetValues  *values,
+                    GError              **error)
+{
+  g_autofree char *dir = tw_agent_dup_config_dir ();
+  g_autofree char *mcp_config = tw_mcp_snippet_claude_config (url, self->token);
+  g_autofree char *mcp_template = g_strdup_printf ("%s-XXXXXX.mcp.json", self->id);
+  g_autofree char *template = NULL;
+  g_autofree char *contents = NULL;
+
+  if (!tw_agent_make_config_dir (dir, error))
+    return FALSE;
+
+  self->mcp_config_path = tw_agent_write_private_file (dir, mcp_template, mcp_config, error);
+  if (self->mcp_config_path == NULL)
+    return FALSE;
+
+  values->mcp_config_path = self->mcp_config_path;
+
+  if (!tw_agent_preset_has_config (self->preset))
+    return TRUE;
+
+  /* The file cannot name itself ({configFile} is for args and env), so it
+   * is written before its path is known to the expansion. */
+  contents = tw_agent_preset_build_config (self->preset, values, error);
+  if (contents == NULL)
+    return FALSE;
+
+  template = g_strdup_printf ("%s-XXXXXX.%s.json", self->id, tw_agent_preset_get_id (self->preset));
+  self->config_path = tw_agent_write_private_file (dir, template, contents, error);
+  if (self->config_path == NULL)
+    return FALSE;
+
+  values->config_path = self->config_path;
+
+  return TRUE;
+}
+
+/* The agent's environment: where Tabwright's MCP server is and its token,
+ * then the preset's own variables. */
+static GStrvBuilder *
+build_env (TwAgent                   *self,
+           const TwAgentPresetValues *values,
+           GError                   **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) preset_env = tw_agent_preset_build_env (self->preset, values, error);
+  g_autofree char *url_variable = NULL;
+  g_autofree char *token_variable = NULL;
+  g_autofree char *config_variable = NULL;
+
+  if (preset_env == NULL)
+    return NULL;
+
+  url_variable = g_strconcat ("TABWRIGHT_MCP_URL=", values->url, NULL);
+  token_variable = g_strconcat ("TABWRIGHT_MCP_TOKEN=", values->token, NULL);
+  config_variable = g_strconcat ("TABWRIGHT_MCP_CONFIG=", values->mcp_config_path, NULL);
+  g_strv_builder_add_many (builder, url_variable, token_variable, config_variable, NULL);
+  g_strv_builder_addv (builder, (const char **) preset_env);
+
+  return g_steal_pointer (&builder);
+}
+
+/* Lets the agent in: its token works from its first request on, and on a
+ * browser, tabs can be handed to it while it runs, under its preset's say
+ * of what it may do without asking the person. */
+static void
+admit_agent (TwAgent *self)
+{
+  tw_mcp_server_add_client (self->server, self->token, self->id, self->name, self->service);
+
+  if (TW_IS_BROWSER (self->service))
+    {
+      const TwAgentPolicy policy = {
+        tw_agent_preset_get_allowed_sites (self->preset),
+        tw_agent_preset_get_approve (self->preset),
+        tw_agent_preset_get_approval_timeout (self->preset),
+        tw_agent_preset_get_session (self->preset),
+      };
+
+      tw_browser_add_agent (TW_BROWSER (self->service), self->id, self->name);
+      tw_browser_set_agent_policy (TW_BROWSER (self->service), self->id, &policy);
+    }
+}
+
 static void
 launch (TwAgent    *self,
         const char *program_path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GStrvBuilder) env_builder = g_strv_builder_new ();
-  g_autofree char *dir = tw_agent_dup_config_dir ();
+  g_autoptr(GStrvBuilder) env_builder = NULL;
   g_autofree char *url = tw_mcp_server_dup_url (self->server);
-  g_autofree char *mcp_config = NULL;
-  g_autofree char *mcp_config_template = NULL;
-  g_autofree char *url_variable = NULL;
-  g_autofree char *token_variable = NULL;
-  g_autofree char *config_variable = NULL;
   g_auto(GStrv) argv = NULL;
-  g_auto(GStrv) preset_env = NULL;
   g_auto(GStrv) env = NULL;
-  g_auto(GStrv) host_argv = NULL;
   TwAgentPresetValues values = { 0 };
 
   g_assert (self->token == NULL);
 
   self->token = tw_mcp_generate_token ();
-  mcp_config = tw_mcp_snippet_claude_config (url, self->token);
-
-  if (!make_config_dir (dir, &error))
-    goto failed;
-
-  mcp_config_template = g_strdup_printf ("%s-XXXXXX.mcp.json", self->id);
-  self->mcp_config_path = write_private_file (dir, mcp_config_template, mcp_config, &error);
-  if (self->mcp_config_path == NULL)
-    goto failed;
-
   values.url = url;
   values.token = self->token;
   values.workspace = self->workspace;
-  values.mcp_config_path = self->mcp_config_path;
 
-  if (tw_agent_preset_has_config (self->preset))
-    {
-      g_autofree char *template = NULL;
-      g_autofree char *contents = NULL;
-
-      /* The file cannot name itself ({configFile} is for args and env),
-       * so it is written before its path is known to the expansion. */
-      contents = tw_agent_preset_build_config (self->preset, &values, &error);
-      if (contents == NULL)
-        goto failed;
-
-      template = g_strdup_printf ("%s-XXXXXX.%s.json", self->id,
-                                  tw_agent_preset_get_id (self->preset));
-      self->config_path = write_private_file (dir, template, contents, &error);
-      if (self->config_path == NULL)
-        goto failed;
-
-      values.config_path = self->config_path;
-    }
+  if (!write_config_files (self, url, &values, &error))
+    goto failed;
 
   argv = tw_agent_preset_build_argv (self->preset, self->command, program_path, &values, &error);
   if (argv == NULL)
@@ -477,51 +386,31 @@ launch (TwAgent    *self,
       argv[0] = g_strdup (program_path);
     }
 
-  preset_env = tw_agent_preset_build_env (self->preset, &values, &error);
-  if (preset_env == NULL)
+  env_builder = build_env (self, &values, &error);
+  if (env_builder == NULL)
     goto failed;
 
-  url_variable = g_strconcat ("TABWRIGHT_MCP_URL=", url, NULL);
-  token_variable = g_strconcat ("TABWRIGHT_MCP_TOKEN=", self->token, NULL);
-  config_variable = g_strconcat ("TABWRIGHT_MCP_CONFIG=", self->mcp_config_path, NULL);
-  g_strv_builder_add_many (env_builder, url_variable, token_variable, config_variable, NULL);
-  g_strv_builder_addv (env_builder, (const char **) preset_env);
-
   g_free (self->command_line);
-  self->command_line = quote_command_line ((const char * const *) argv);
+  self->command_line = tw_agent_quote_command_line ((const char * const *) argv);
 
   if (tw_agent_preset_in_flatpak ())
     {
+      char **host_argv;
+
       /* VTE sets TERM in the sandbox, which the host never sees. */
       g_strv_builder_add_many (env_builder, "TERM=xterm-256color", "COLORTERM=truecolor", NULL);
       env = g_strv_builder_end (env_builder);
       host_argv = tw_agent_build_host_argv ((const char * const *) argv,
                                             (const char * const *) env, self->workspace);
       g_strfreev (argv);
-      argv = g_steal_pointer (&host_argv);
+      argv = host_argv;
     }
   else
     {
       env = g_strv_builder_end (env_builder);
     }
 
-  /* The token works from the agent's first request on. */
-  tw_mcp_server_add_client (self->server, self->token, self->id, self->name, self->service);
-  /* Tabs can be handed to it while it runs. */
-  if (TW_IS_BROWSER (self->service))
-    {
-      /* What it may do without asking the person: its preset's say. */
-      const TwAgentPolicy policy = {
-        tw_agent_preset_get_allowed_sites (self->preset),
-        tw_agent_preset_get_approve (self->preset),
-        tw_agent_preset_get_approval_timeout (self->preset),
-        tw_agent_preset_get_session (self->preset),
-      };
-
-      tw_browser_add_agent (TW_BROWSER (self->service), self->id, self->name);
-      tw_browser_set_agent_policy (TW_BROWSER (self->service), self->id, &policy);
-    }
-
+  admit_agent (self);
   tw_agent_terminal_spawn_async (self->terminal, self->workspace,
                                  (const char * const *) argv, (const char * const *) env,
                                  self->cancellable, spawned_cb, g_object_ref (self));
