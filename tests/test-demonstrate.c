@@ -593,6 +593,19 @@ test_bad_input (Fixture       *fixture,
   g_assert_false (tw_demonstration_bar_stop (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
 
+  /* A call that is cancelled while it waits ends, and the person is no
+   * longer asked. */
+  {
+    g_autoptr(JsonObject) cancelled = NULL;
+
+    start_demonstration (fixture);
+    g_cancellable_cancel (tw_tool_call_get_cancellable (fixture->call));
+    cancelled = tw_test_await_tool (&fixture->state, "browser_demonstration");
+    g_assert_true (tw_test_result_is_error (cancelled));
+    g_assert_null (tw_browser_tab_get_demonstrate_message (fixture->tab));
+    g_clear_pointer (&fixture->call, tw_tool_call_unref);
+  }
+
   /* A call that waits on a tab that closes ends at once, saying so. */
   {
     g_autoptr(JsonObject) closed = NULL;

@@ -187,7 +187,8 @@ approval_shown (gpointer data)
 /* A step of Ada's that needs the person's OK waits in the bar over its
  * tab, which says who asks for what; Deny with a reason typed in the bar
  * reaches the agent as browser_denied with that reason, and nothing ran;
- * Allow Once lets the next such step run. */
+ * Allow Once lets the next such step run; one whose call is cancelled
+ * leaves the bar without running. */
 static void
 test_approval_banner (Fixture       *fixture,
                       gconstpointer  data)
@@ -237,6 +238,26 @@ test_approval_banner (Fixture       *fixture,
   g_assert_false (tw_approval_banner_get_shown (banner));
   tw_tool_call_unref (call);
   tw_test_outcome_clear (&outcome);
+
+  /* A step whose call is cancelled while it waits leaves the bar, and
+   * nothing ran. */
+  {
+    g_autofree char *other = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
+                                              "\"() => { document.title = 'cancelled'; return 1; }\"}",
+                                              tw_browser_tab_get_id (fixture->tab));
+    g_autoptr(JsonObject) cancelled = NULL;
+
+    call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+                               other, &outcome);
+    tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar, a third time");
+    g_cancellable_cancel (tw_tool_call_get_cancellable (call));
+    cancelled = tw_test_await_tool (&outcome, "the cancelled step");
+    g_assert_true (tw_test_result_is_error (cancelled));
+    g_assert_false (tw_approval_banner_get_shown (banner));
+    g_assert_cmpstr (tw_browser_tab_get_title (fixture->tab), ==, "changed");
+    tw_tool_call_unref (call);
+    tw_test_outcome_clear (&outcome);
+  }
 
   /* The person's own clients never wait. */
   title = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), NULL, "browser_evaluate",

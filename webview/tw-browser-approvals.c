@@ -3,6 +3,7 @@
 
 #include "tw-browser-private.h"
 
+#include "tw-cancellable.h"
 #include "tw-error.h"
 #include "tw-json.h"
 #include "tw-tool.h"
@@ -213,7 +214,7 @@ typedef struct
   TwApproval *approval;
   TwToolCall *call;
   gulong      answered_id;
-  gulong      cancelled_id;
+  GSource    *cancel_watch;
   guint       tick_source;
   gint64      started;
   guint       timeout_s;
@@ -265,11 +266,7 @@ finish_wait (GTask  *task,
 
   g_clear_handle_id (&wait->tick_source, g_source_remove);
   g_clear_signal_handler (&wait->answered_id, wait->approval);
-  if (wait->cancelled_id != 0)
-    {
-      g_cancellable_disconnect (g_task_get_cancellable (task), wait->cancelled_id);
-      wait->cancelled_id = 0;
-    }
+  g_clear_pointer (&wait->cancel_watch, tw_cancellable_unwatch);
 
   /* Answer it for whoever still shows it, so the bar goes away. */
   if (!tw_approval_get_answered (wait->approval))
@@ -378,32 +375,11 @@ approval_tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-approval_cancelled_idle_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  ApprovalWait *wait = g_task_get_task_data (task);
-
-  /* Answered meanwhile. */
-  if (wait->answered_id == 0)
-    {
-      g_object_unref (task);
-      return G_SOURCE_REMOVE;
-    }
-
-  finish_wait (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                          "the call was cancelled"));
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
-}
-
-/* The cancelled handler may run inside g_cancellable_connect() or on
- * another thread: finish from an idle. */
 static void
-approval_cancelled_cb (GCancellable *cancellable,
-                       gpointer      user_data)
+approval_cancelled_cb (gpointer user_data)
 {
-  g_idle_add (approval_cancelled_idle_cb, g_object_ref (user_data));
+  finish_wait (user_data, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                               "the call was cancelled"));
 }
 
 static char *
@@ -489,9 +465,7 @@ ask_async (TwBrowser           *self,
   report_waiting (wait, 0);
 
   /* The task keeps itself until finish_wait(). */
-  if (cancellable != NULL)
-    wait->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (approval_cancelled_cb),
-                                                task, NULL);
+  wait->cancel_watch = tw_cancellable_watch (cancellable, approval_cancelled_cb, task, NULL);
 }
 
 static gboolean

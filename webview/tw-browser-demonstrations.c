@@ -4,6 +4,7 @@
 #include "tw-browser-private.h"
 
 #include "tw-browser-tab-private.h"
+#include "tw-cancellable.h"
 #include "tw-error.h"
 #include "tw-json.h"
 
@@ -27,9 +28,7 @@ typedef struct
   char         *browser_id;
   gint64        timeout_ms;
   guint         timeout_source;
-  guint         cancel_source;
-  GCancellable *cancellable;
-  gulong        cancel_id;
+  GSource      *cancel_watch;
 } Waiter;
 
 static TwBrowserDemonstrations *
@@ -84,9 +83,7 @@ waiter_finish (Waiter     *waiter,
 
   g_ptr_array_remove (demonstrations_of (self)->waiters, waiter);
   g_clear_handle_id (&waiter->timeout_source, g_source_remove);
-  g_clear_handle_id (&waiter->cancel_source, g_source_remove);
-  if (waiter->cancel_id != 0)
-    g_cancellable_disconnect (waiter->cancellable, waiter->cancel_id);
+  g_clear_pointer (&waiter->cancel_watch, tw_cancellable_unwatch);
 
   if (reply != NULL)
     g_task_return_pointer (waiter->task, reply, (GDestroyNotify) json_object_unref);
@@ -94,7 +91,6 @@ waiter_finish (Waiter     *waiter,
     g_task_return_error (waiter->task, error);
 
   g_object_unref (waiter->task);
-  g_clear_object (&waiter->cancellable);
   g_free (waiter->browser_id);
   g_free (waiter);
 
@@ -118,26 +114,11 @@ waiter_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-waiter_cancelled_idle_cb (gpointer user_data)
-{
-  Waiter *waiter = user_data;
-
-  waiter->cancel_source = 0;
-  waiter_finish (waiter, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                    "the call was cancelled"));
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
-waiter_cancelled_cb (GCancellable *cancellable,
-                     Waiter       *waiter)
+waiter_cancelled_cb (gpointer user_data)
 {
-  /* The handler may run inside g_cancellable_connect(): finish from an
-   * idle. */
-  if (waiter->cancel_source == 0)
-    waiter->cancel_source = g_idle_add (waiter_cancelled_idle_cb, waiter);
+  waiter_finish (user_data, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                       "the call was cancelled"));
 }
 
 void
@@ -178,12 +159,7 @@ tw_browser_wait_demonstration (TwBrowser              *self,
                                     ? caller->agent_name : "An agent"), g_free);
   g_ptr_array_add (demonstrations->waiters, waiter);
   waiter->timeout_source = g_timeout_add ((guint) waiter->timeout_ms, waiter_timeout_cb, waiter);
-  if (cancellable != NULL)
-    {
-      waiter->cancellable = g_object_ref (cancellable);
-      waiter->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (waiter_cancelled_cb),
-                                                 waiter, NULL);
-    }
+  waiter->cancel_watch = tw_cancellable_watch (cancellable, waiter_cancelled_cb, waiter, NULL);
   update_request (self, browser_id);
 }
 
