@@ -17,7 +17,6 @@
  * (browser_handoff). Everything goes through real tool calls on a real
  * window, the way agents reach it over MCP. */
 
-static const TwCaller ada = { "agent-ada", "Ada", 0 };
 static const TwCaller bob = { "agent-bob", "Bob", 0 };
 
 static char *base_url;
@@ -84,7 +83,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
   gtk_window_present (GTK_WINDOW (fixture->window));
 
-  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->browser_id = g_strdup (tw_browser_tab_get_id (fixture->tab));
   fixture->id_args = tw_test_tab_id_args (fixture->tab);
 }
@@ -133,30 +132,30 @@ test_session (Fixture       *fixture,
   TwActivityEntry *entry;
 
   /* Ada reads the page, fills the form and saves it. */
-  snapshot = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  snapshot = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
   email = tw_test_find_ref (tw_test_result_text (snapshot), "textbox \"Email\"");
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
 
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\", \"value\": \"ada@example.com\"}",
                           fixture->browser_id, email);
-  filled = tw_test_call_tool_ok (fixture->service, &ada, "browser_fill", args);
+  filled = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_fill", args);
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
-  clicked = tw_test_call_tool_ok (fixture->service, &ada, "browser_click", args);
+  clicked = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_click", args);
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (clicked), "title"), ==,
                    "Saved ada@example.com");
 
   /* Then makes three mistakes. */
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
-  stale = tw_test_call_tool (fixture->service, &ada, "browser_click", args);
+  stale = tw_test_call_tool (fixture->service, &tw_test_ada, "browser_click", args);
   g_assert_cmpstr (tw_test_result_error_code (stale), ==, "browser_stale_ref");
   g_free (args);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"url\": \"file:///etc/passwd\"}",
                           fixture->browser_id);
-  denied = tw_test_call_tool (fixture->service, &ada, "browser_navigate", args);
+  denied = tw_test_call_tool (fixture->service, &tw_test_ada, "browser_navigate", args);
   g_assert_cmpstr (tw_test_result_error_code (denied), ==, "browser_denied");
-  unknown = tw_test_call_tool (fixture->service, &ada, "browser_snapshot",
+  unknown = tw_test_call_tool (fixture->service, &tw_test_ada, "browser_snapshot",
                                "{\"browserId\": \"b99999\"}");
   g_assert_cmpstr (tw_test_result_error_code (unknown), ==, "browser_not_found");
 
@@ -257,7 +256,7 @@ test_dialog_between_calls (Fixture       *fixture,
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
                           "\"() => { setTimeout(() => alert('Saved elsewhere'), 100); return 'armed'; }\"}",
                           fixture->browser_id);
-  armed = tw_test_call_tool_ok (fixture->service, &ada, "browser_evaluate", args);
+  armed = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_evaluate", args);
   g_assert_cmpstr (json_object_get_string_member (tw_test_result_structured (armed), "result"), ==, "armed");
 
   tw_test_wait_until (log_has_tool, &has, TW_TEST_WAIT_MS, "the page's alert to reach the log");
@@ -295,7 +294,7 @@ test_covered_window (Fixture       *fixture,
   const char *background;
 
   /* A tab behind the one on screen. */
-  opened = tw_test_call_tool_ok (fixture->service, &ada, "browser_new_tab", args);
+  opened = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_new_tab", args);
   background = json_object_get_string_member (tw_test_result_structured (opened), "browserId");
 
   /* Another window over the whole of Tabwright's. */
@@ -311,7 +310,7 @@ test_covered_window (Fixture       *fixture,
                           "{ await new Promise((r) => requestAnimationFrame(r)); frames++; } "
                           "return [document.visibilityState, frames]; }\"}",
                           background);
-  seen = tw_test_call_tool_ok (fixture->service, &ada, "browser_evaluate", eval);
+  seen = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_evaluate", eval);
   result = tw_test_result_structured (seen);
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (result, "result"), 0),
                    ==, "visible");
@@ -340,10 +339,10 @@ test_choose_entry (Fixture       *fixture,
   g_autofree char *args = NULL;
   graphene_rect_t highlight;
 
-  snapshot = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  snapshot = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}", fixture->browser_id, save);
-  clicked = tw_test_call_tool_ok (fixture->service, &ada, "browser_click", args);
+  clicked = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_click", args);
 
   /* Bob opens a tab, and the person looks at one of their own. */
   other = tw_test_call_tool_ok (fixture->service, &bob, "browser_new_tab", "{}");
@@ -386,7 +385,7 @@ test_pause (Fixture       *fixture,
 
   /* Calls on the tab fail, saying why (at once, before any command queued
    * ahead of them ends: test-browser's paused-queue). */
-  paused = tw_test_call_tool (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  paused = tw_test_call_tool (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
   g_assert_cmpstr (tw_test_result_error_code (paused), ==, "browser_denied");
   message = tw_test_result_text (paused);
   g_assert_true (g_str_has_prefix (message, "Error: browser_denied — "));
@@ -394,7 +393,7 @@ test_pause (Fixture       *fixture,
   g_assert_nonnull (strstr (message, fixture->browser_id));
 
   /* The workspace still answers, and the tab shows it is paused. */
-  listed = tw_test_call_tool_ok (fixture->service, &ada, "browser_list_tabs", "{}");
+  listed = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_list_tabs", "{}");
   g_assert_true (gtk_widget_is_ancestor (tw_window_get_action_overlay (fixture->window, fixture->tab),
                                          tw_window_get_tab_page (fixture->window, fixture->tab)));
   page = adw_tab_view_get_nth_page (tw_window_get_tab_view (fixture->window), 0);
@@ -405,7 +404,7 @@ test_pause (Fixture       *fixture,
   /* Resuming gives it back. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.resume-tab",
                                              "s", fixture->browser_id));
-  resumed = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  resumed = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
   g_assert_nonnull (strstr (tw_test_result_text (resumed), "Sign up"));
 
   /* And pausing works from the tab itself as well. */
@@ -441,7 +440,7 @@ start_handoff (Fixture *fixture,
                                                                              fixture->tab));
 
   g_assert_false (tw_handoff_banner_get_shown (banner));
-  fixture->handoff = tw_test_start_asking_tool (fixture->browser, &ada, "browser_handoff",
+  fixture->handoff = tw_test_start_asking_tool (fixture->browser, &tw_test_ada, "browser_handoff",
                                                 fixture->tab, "Please log in, then press Done.",
                                                 timeout_ms, banner_shown, banner,
                                                 &fixture->handoff_state);
@@ -521,7 +520,7 @@ test_handoff_timeout (Fixture       *fixture,
 
   /* A late press changes nothing, and the tab works for the agent again. */
   g_assert_false (tw_handoff_banner_respond (banner, TRUE));
-  after = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  after = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
 }
 
 /* Following */
@@ -558,7 +557,7 @@ test_follow (Fixture       *fixture,
   g_assert_true (gtk_widget_get_mapped (overlay2));
 
   g_clear_pointer (&read, json_object_unref);
-  read = tw_test_call_tool_ok (fixture->service, &ada, "browser_snapshot", fixture->id_args);
+  read = tw_test_call_tool_ok (fixture->service, &tw_test_ada, "browser_snapshot", fixture->id_args);
   g_assert_true (gtk_widget_get_mapped (tw_window_get_action_overlay (fixture->window,
                                                                       fixture->tab)));
   g_assert_false (gtk_widget_get_mapped (overlay2));

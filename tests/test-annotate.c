@@ -17,8 +17,6 @@
  * the drag gesture and the buttons do), the call is a real tool call on a
  * real window. */
 
-static const TwCaller ada = { "agent-ada", "Ada", 0 };
-
 static char *base_url;
 
 /* A button and a link where the test can mark them. */
@@ -52,7 +50,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
   gtk_window_present (GTK_WINDOW (fixture->window));
 
-  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->id_args = tw_test_tab_id_args (fixture->tab);
   fixture->layer = tw_tab_page_get_annotation_layer (
     TW_TAB_PAGE (tw_window_get_tab_page (fixture->window, fixture->tab)));
@@ -79,7 +77,7 @@ start_annotate (Fixture       *fixture,
 {
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
 
-  return tw_test_start_asking_tool (fixture->browser, &ada, "browser_annotate", fixture->tab,
+  return tw_test_start_asking_tool (fixture->browser, &tw_test_ada, "browser_annotate", fixture->tab,
                                     "Show me what to press.", 0, layer_active, fixture->layer, state);
 }
 
@@ -155,7 +153,7 @@ test_sent (Fixture       *fixture,
   g_assert_cmpuint (strlen (json_object_get_string_member (image, "data")), >, 100);
 
   /* The next snapshot prints the same refs for the same elements. */
-  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_snapshot",
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_snapshot",
                                    fixture->id_args);
   button_line = g_strdup_printf ("button \"Save draft\" %s", button_ref);
   link_line = g_strdup_printf ("link \"Help page\" %s", link_ref);
@@ -191,7 +189,7 @@ static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
 {
-  tw_test_check_asking_tool_input (fixture->browser, &ada, "browser_annotate", fixture->tab);
+  tw_test_check_asking_tool_input (fixture->browser, &tw_test_ada, "browser_annotate", fixture->tab);
 
   /* None of them opened the mode or left a call waiting. */
   g_assert_false (tw_annotation_layer_get_active (fixture->layer));
@@ -229,7 +227,7 @@ test_next_result (Fixture       *fixture,
   tw_test_wait_until (annotation_ready, fixture->tab, TW_TEST_WAIT_MS, "the annotation to be drawn");
 
   /* The snapshot's own text comes first, the annotation and its picture after. */
-  result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_snapshot",
+  result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_snapshot",
                                  fixture->id_args);
   content = json_object_get_array_member (result, "content");
   g_assert_cmpuint (json_array_get_length (content), ==, 3);
@@ -244,7 +242,7 @@ test_next_result (Fixture       *fixture,
                    ==, "image");
 
   /* Once only. */
-  later = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_snapshot",
+  later = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_snapshot",
                                 fixture->id_args);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (later, "content")), ==, 1);
 }

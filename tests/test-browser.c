@@ -14,8 +14,6 @@
  * way the MCP tools do, against real WebKit web views and pages served from
  * tests/fixtures/pages/ by a SoupServer on loopback. */
 
-static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
 static char *base_url;
 static guint counter;
 static guint slow_in_flight;
@@ -197,7 +195,7 @@ start_command (TwBrowser    *browser,
   g_autoptr(JsonObject) params = tw_test_parse_object (params_json ? params_json : "{}");
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
-                                &(TwServiceRequest) { command, browser_id, params, &test_caller },
+                                &(TwServiceRequest) { command, browser_id, params, &tw_test_agent },
                                 cancellable, command_done_cb, outcome);
 }
 
@@ -857,7 +855,7 @@ test_owners (Fixture       *fixture,
    * away, told whose it is and what to do; the person is not. */
   assert_denied (fixture->browser, &other, mine, "belongs to Test Agent");
   assert_denied (fixture->browser, &other, mine, "browser_share_tab");
-  assert_allowed (fixture->browser, &test_caller, mine);
+  assert_allowed (fixture->browser, &tw_test_agent, mine);
   assert_allowed (fixture->browser, &person, mine);
 
   /* The list says whose each tab is, and which are the caller's. */
@@ -868,7 +866,7 @@ test_owners (Fixture       *fixture,
   g_assert_false (json_object_has_member (item, "yours"));
   g_assert_false (json_object_has_member (item, "shared"));
   g_clear_pointer (&list, json_object_unref);
-  list = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
+  list = run_as (fixture->browser, &tw_test_agent, TW_TAB_COMMAND_LIST_TABS, NULL, "{}", &error);
   item = json_array_get_object_element (json_object_get_array_member (list, "tabs"), 0);
   g_assert_true (json_object_get_boolean_member (item, "yours"));
 
@@ -878,7 +876,7 @@ test_owners (Fixture       *fixture,
   g_clear_error (&error);
   g_assert_false (tw_browser_tab_get_shared (tab));
 
-  shared = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error);
+  shared = run_as (fixture->browser, &tw_test_agent, TW_TAB_COMMAND_SHARE_TAB, mine, "{}", &error);
   g_assert_no_error (error);
   g_assert_true (json_object_get_boolean_member (shared, "shared"));
   g_assert_true (tw_browser_tab_get_shared (tab));
@@ -892,19 +890,19 @@ test_owners (Fixture       *fixture,
 
   /* Handing it over: an unknown name changes nothing; a running agent's
    * name makes the tab that agent's. */
-  g_assert_null (run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+  g_assert_null (run_as (fixture->browser, &tw_test_agent, TW_TAB_COMMAND_SHARE_TAB, mine,
                          "{\"agent\": \"Nobody #9\"}", &error));
   g_assert_error (error, TW_BROWSER_ERROR, TW_BROWSER_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "\"Other Agent\""));
   g_clear_error (&error);
   g_assert_cmpstr (tw_browser_tab_get_owner_id (tab), ==, "test-agent");
   g_clear_pointer (&shared, json_object_unref);
-  shared = run_as (fixture->browser, &test_caller, TW_TAB_COMMAND_SHARE_TAB, mine,
+  shared = run_as (fixture->browser, &tw_test_agent, TW_TAB_COMMAND_SHARE_TAB, mine,
                    "{\"agent\": \"Other Agent\"}", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (shared, "owner"), ==, "Other Agent");
   assert_allowed (fixture->browser, &other, mine);
-  assert_denied (fixture->browser, &test_caller, mine, "belongs to Other Agent");
+  assert_denied (fixture->browser, &tw_test_agent, mine, "belongs to Other Agent");
 
   /* The person moves tabs too, back to themselves as well. */
   g_assert_false (tw_browser_give_tab (fixture->browser, tab, "gone-agent"));

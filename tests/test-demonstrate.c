@@ -29,8 +29,6 @@
 
 #define WAIT_MS 60000
 
-static const TwCaller ada = { "agent-ada", "Ada", 0 };
-
 static char *base_url;
 /* The bodies of the forms the server received, oldest first. */
 static GPtrArray *posted;
@@ -118,7 +116,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
   gtk_window_present (GTK_WINDOW (fixture->window));
 
-  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->view = tw_browser_tab_get_view (fixture->tab);
   content = tw_window_get_tab_page (fixture->window, fixture->tab);
   fixture->bar = tw_tab_page_get_demonstration_bar (TW_TAB_PAGE (content));
@@ -379,7 +377,7 @@ asked (gpointer data)
 static void
 start_demonstration (Fixture *fixture)
 {
-  fixture->call = tw_test_start_asking_tool (fixture->browser, &ada, "browser_demonstration",
+  fixture->call = tw_test_start_asking_tool (fixture->browser, &tw_test_ada, "browser_demonstration",
                                              fixture->tab, "Show me how you sign up.", 0, asked,
                                              fixture->tab, &fixture->state);
 }
@@ -399,7 +397,7 @@ ref_of (Fixture    *fixture,
   g_autofree char *args = tw_test_tab_id_args (fixture->tab);
   g_autoptr(JsonObject) snapshot = NULL;
 
-  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada,
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada,
                                    "browser_snapshot", args);
 
   return tw_test_find_ref (tw_test_result_text (snapshot), role_and_name);
@@ -416,7 +414,7 @@ agent_clicks (Fixture    *fixture,
   g_assert_nonnull (ref);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"%s\"}",
                           tw_browser_tab_get_id (fixture->tab), ref);
-  result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_click", args);
+  result = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_click", args);
 }
 
 static void
@@ -475,7 +473,7 @@ test_demonstrated (Fixture       *fixture,
   g_assert_true (g_file_test (flow_path, G_FILE_TEST_IS_REGULAR));
 
   /* The flow runs again in a new tab, and the server gets the same form. */
-  replayed = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_replay",
+  replayed = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_replay",
                                    "{\"flow\": \"Demonstration 1\"}");
   g_test_message ("%s", tw_test_result_text (replayed));
   g_assert_nonnull (strstr (tw_test_result_text (replayed), "every step as recorded"));
@@ -583,7 +581,7 @@ static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
 {
-  tw_test_check_asking_tool_input (fixture->browser, &ada, "browser_demonstration", fixture->tab);
+  tw_test_check_asking_tool_input (fixture->browser, &tw_test_ada, "browser_demonstration", fixture->tab);
 
   /* None of them left a call waiting or started a recording. */
   g_assert_null (tw_browser_tab_get_demonstrate_message (fixture->tab));

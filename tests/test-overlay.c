@@ -15,8 +15,6 @@
  * whether the page had to scroll, the element lives in an iframe, or the
  * page is zoomed. The tests drive real tool calls through a real window. */
 
-static const TwCaller agent = { "agent-1", "Test Agent", 0 };
-
 static char *base_url;
 
 static const char page_html[] =
@@ -53,7 +51,7 @@ call_ok (TwBrowser  *browser,
          const char *name,
          const char *args)
 {
-  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &agent, name, args);
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &tw_test_agent, name, args);
 }
 
 /* A window with the fixture page open in an agent's tab it shows. */
@@ -114,7 +112,7 @@ fixture_set_up (Fixture       *fixture,
   /* Following the agent brings its new tab to the front, where it is drawn. */
   tw_window_set_follow_agents (fixture->window, TRUE);
 
-  fixture->tab = tw_test_open_tab (fixture->browser, &agent, url);
+  fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_agent, url);
   fixture->browser_id = tw_browser_tab_get_id (fixture->tab);
 
   /* Let the view get its size on screen, and the page its viewport of that
@@ -321,7 +319,7 @@ test_typing_and_failure (Fixture       *fixture,
 
   /* A ref the page does not have: no box, and the caption says why. */
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"ref\": \"@e999\"}", fixture->browser_id);
-  failed = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &agent, "browser_click",
+  failed = tw_test_call_tool (TW_BROWSER_SERVICE (fixture->browser), &tw_test_agent, "browser_click",
                               args);
   g_assert_true (json_object_get_boolean_member (failed, "isError"));
   g_assert_false (tw_action_overlay_get_highlight (overlay, &highlight));

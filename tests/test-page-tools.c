@@ -1092,8 +1092,6 @@ test_crashed_page (void)
 /* The tools, through the tool layer and real tabs of a TwBrowser, as an
  * agent calls them */
 
-static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
 typedef struct
 {
   TwBrowser *browser;
@@ -1138,7 +1136,7 @@ call_tool (Workspace  *ws,
            const char *tool,
            const char *arguments_json)
 {
-  return tw_test_call_tool (TW_BROWSER_SERVICE (ws->browser), &test_caller, tool, arguments_json);
+  return tw_test_call_tool (TW_BROWSER_SERVICE (ws->browser), &tw_test_agent, tool, arguments_json);
 }
 
 static JsonObject *
@@ -1146,7 +1144,7 @@ call_ok (Workspace  *ws,
          const char *tool,
          const char *arguments_json)
 {
-  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), &test_caller, tool,
+  return tw_test_call_tool_ok (TW_BROWSER_SERVICE (ws->browser), &tw_test_agent, tool,
                                arguments_json);
 }
 

@@ -24,8 +24,6 @@
  * session file may reopen. GSETTINGS_BACKEND=memory keeps the real
  * settings out of it; the schema is found the way the app finds it. */
 
-static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
 /* The schema */
 
 static void
@@ -257,7 +255,7 @@ call_tool (TwBrowser     *browser,
            TwTestOutcome *outcome)
 {
   tw_test_outcome_clear (outcome);
-  tw_test_run_tool_full (TW_BROWSER_SERVICE (browser), &test_caller, name, arguments, outcome);
+  tw_test_run_tool_full (TW_BROWSER_SERVICE (browser), &tw_test_agent, name, arguments, outcome);
 }
 
 static void

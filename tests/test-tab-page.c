@@ -13,8 +13,6 @@
  * view, the status page and pointing at an element again follow the tab
  * they show, and the person's buttons on them act on that tab. */
 
-static const TwCaller ada = { "agent-ada", "Ada", 0 };
-
 static char *base_url;
 
 static const char page_html[] =
@@ -38,7 +36,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *url = g_strconcat (base_url, "page", NULL);
 
   fixture->browser = tw_browser_new (NULL, NULL);
-  fixture->tab = tw_test_open_tab (fixture->browser, &ada, url);
+  fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->id_args = tw_test_tab_id_args (fixture->tab);
 
   fixture->page = TW_TAB_PAGE (tw_tab_page_new (fixture->tab));
@@ -101,7 +99,7 @@ test_viewport_bar (Fixture       *fixture,
   /* An agent fixes the page's size; the bar says which. */
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"width\": 420, \"height\": 300}",
                           tw_browser_tab_get_id (fixture->tab));
-  resized = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_resize",
+  resized = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_resize",
                                   args);
   g_assert_true (gtk_widget_get_visible (bar));
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tw_test_find_widget (bar, GTK_TYPE_LABEL))), ==, "Viewport 420 × 300");
@@ -161,7 +159,7 @@ test_flash_ref (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   graphene_rect_t rect;
 
-  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &ada,
+  snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada,
                                    "browser_snapshot", fixture->id_args);
   save = tw_test_find_ref (tw_test_result_text (snapshot), "button \"Save\"");
 
@@ -207,13 +205,13 @@ test_approval_banner (Fixture       *fixture,
   g_assert_nonnull (bar);
   g_assert_false (tw_approval_banner_get_shown (banner));
 
-  tw_browser_add_agent (fixture->browser, ada.agent_id, ada.agent_name);
-  tw_browser_set_agent_policy (fixture->browser, ada.agent_id, &policy);
+  tw_browser_add_agent (fixture->browser, tw_test_ada.agent_id, tw_test_ada.agent_name);
+  tw_browser_set_agent_policy (fixture->browser, tw_test_ada.agent_id, &policy);
   args = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
                           "\"() => { document.title = 'changed'; return 1; }\"}",
                           tw_browser_tab_get_id (fixture->tab));
 
-  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_evaluate",
                              args, &outcome);
   tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar");
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tw_test_find (bar, TW_TEST_FIND_CLASS, "heading"))), ==,
@@ -229,7 +227,7 @@ test_approval_banner (Fixture       *fixture,
   tw_tool_call_unref (call);
   tw_test_outcome_clear (&outcome);
 
-  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+  call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_evaluate",
                              args, &outcome);
   tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar, again");
   click (tw_test_find (bar, TW_TEST_FIND_BUTTON, "_Allow Once"));

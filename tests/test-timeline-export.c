@@ -24,8 +24,6 @@
 /* The fixture server's address, with a slash at the end. */
 static char *base_url;
 
-static const TwCaller ada = { "ada", "Ada" };
-
 /* A button that fetches data and says so in the console. */
 static const char page[] =
   "<!DOCTYPE html><html><head><title>Data</title><style>"
@@ -59,7 +57,7 @@ serve_cb (SoupServerMessage *msg,
 
 /* Runs @tool as Ada with the arguments made from the format that follows;
  * it must succeed. */
-#define call_ok(browser, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &ada, (tool), __VA_ARGS__)
+#define call_ok(browser, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE (browser), &tw_test_ada, (tool), __VA_ARGS__)
 
 /* The tab's log has the fetch's finished request and its console line. */
 static gboolean
@@ -404,7 +402,7 @@ test_export (void)
   gssize n;
 
   /* Ada is an agent of the workspace: she has a colour and a mark. */
-  tw_browser_add_agent (browser, ada.agent_id, ada.agent_name);
+  tw_browser_add_agent (browser, tw_test_ada.agent_id, tw_test_ada.agent_name);
   page_url = g_strdup (base_url);
   data_url = g_strdup_printf ("%sdata.json?kind=fruit", base_url);
   opened = call_ok (browser, "browser_new_tab", "{\"url\": \"%s\"}", page_url);
@@ -417,7 +415,7 @@ test_export (void)
   navigated = call_ok (browser, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%sother\"}", id, base_url);
   tw_test_wait_for_timeline (timeline);
 
-  tw_timeline_export_async (timeline, ada.agent_id, NULL, folder, NULL, tw_test_store_result_cb, NULL);
+  tw_timeline_export_async (timeline, tw_test_ada.agent_id, NULL, folder, NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (60000, "the export");
   n = tw_timeline_export_finish (timeline, result, &error);
   g_assert_no_error (error);
@@ -494,7 +492,7 @@ test_export (void)
     int colour = -1;
     const char *mark = NULL;
 
-    g_assert_true (tw_browser_get_agent_mark (browser, ada.agent_id, &colour, &mark));
+    g_assert_true (tw_browser_get_agent_mark (browser, tw_test_ada.agent_id, &colour, &mark));
     g_assert_false (json_object_has_member (read, "action"));
     pointer_x = json_object_get_double_member (at, "x");
     pointer_y = json_object_get_double_member (at, "y");

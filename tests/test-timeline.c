@@ -23,8 +23,6 @@
 /* The fixture server's address, with a slash at the end. */
 static char *base_url;
 
-static const TwCaller ada = { "ada", "Ada" };
-
 /* A button that turns the page from red to green, and a field. */
 static const char page_head[] =
   "<!DOCTYPE html><html><head><title>Switch</title><style>"
@@ -61,7 +59,7 @@ serve_cb (SoupServerMessage *msg,
 
 /* Runs @tool as Ada with the arguments made from the format that follows;
  * it must succeed. */
-#define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE ((ws)->browser), &ada, (tool), __VA_ARGS__)
+#define call_ok(ws, tool, ...) tw_test_call_ok_printf (TW_BROWSER_SERVICE ((ws)->browser), &tw_test_ada, (tool), __VA_ARGS__)
 
 static char *
 open_tab (TwTestRecording *ws)
@@ -217,14 +215,14 @@ test_calls_in_order (void)
   navigated = call_ok (ws, "browser_navigate", "{\"browserId\": \"%s\", \"url\": \"%sother\"}", id,
                        base_url);
 
-  steps = read_session (ws, ada.agent_id);
+  steps = read_session (ws, tw_test_ada.agent_id);
   g_assert_cmpuint (steps->len, ==, G_N_ELEMENTS (tools));
   for (guint i = 0; i < steps->len; i++)
     {
       JsonObject *step = g_ptr_array_index (steps, i);
 
       g_assert_cmpstr (json_object_get_string_member (step, "tool"), ==, tools[i]);
-      g_assert_cmpstr (json_object_get_string_member (step, "agentId"), ==, "ada");
+      g_assert_cmpstr (json_object_get_string_member (step, "agentId"), ==, "agent-ada");
       g_assert_true (json_object_get_boolean_member (step, "ok"));
       g_assert_cmpfloat (json_object_get_double_member (step, "durationMs"), >=, 0);
       g_assert_cmpstr (json_object_get_string_member (step, "browserId"), ==, id);
@@ -307,7 +305,7 @@ test_on_screen (void)
   click (ws, id, button);
   fill (ws, id, note, "x");
 
-  steps = read_session (ws, ada.agent_id);
+  steps = read_session (ws, tw_test_ada.agent_id);
   g_assert_cmpuint (steps->len, ==, 4);
   g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (steps, 2), "tool"), ==, "browser_click");
   assert_pictures (ws, g_ptr_array_index (steps, 2), &red, &green);
@@ -340,7 +338,7 @@ clicked_then_cb (TwToolCall   *call,
   BackToBack *run = user_data;
 
   tw_test_outcome_done_cb (call, result, error, &run->clicked);
-  run->second_call = tw_test_start_tool (TW_BROWSER_SERVICE (run->ws->browser), &ada, run->tool,
+  run->second_call = tw_test_start_tool (TW_BROWSER_SERVICE (run->ws->browser), &tw_test_ada, run->tool,
                                          run->arguments, &run->second);
 }
 
@@ -359,7 +357,7 @@ click_then (TwTestRecording *ws,
   BackToBack run = { ws, tool, g_strdup (arguments) };
 
   call = tw_tool_call_new (tw_tool_registry_lookup ("browser_click"), click_args,
-                           TW_BROWSER_SERVICE (ws->browser), &ada, NULL);
+                           TW_BROWSER_SERVICE (ws->browser), &tw_test_ada, NULL);
   tw_tool_call_set_done_func (call, clicked_then_cb, &run, NULL);
   tw_tool_call_start (call);
   clicked = tw_test_await_tool_ok (&run.clicked, "the click");
@@ -404,10 +402,10 @@ test_read_after_action (void)
   read_refs (ws, id, &button, NULL);
   click_then (ws, id, button, "browser_snapshot", snapshot);
   /* No call follows the snapshot for a while. */
-  g_ptr_array_unref (read_session (ws, ada.agent_id));
+  g_ptr_array_unref (read_session (ws, tw_test_ada.agent_id));
   click_then (ws, id, button, "browser_wait", wait);
 
-  steps = read_session (ws, ada.agent_id);
+  steps = read_session (ws, tw_test_ada.agent_id);
   g_assert_cmpuint (steps->len, ==, G_N_ELEMENTS (tools));
   for (guint i = 0; i < steps->len; i++)
     {
@@ -493,7 +491,7 @@ test_size_limit (void)
   }
 
   /* Every call is in the session; the oldest pictures made room. */
-  steps = read_session (ws, ada.agent_id);
+  steps = read_session (ws, tw_test_ada.agent_id);
   g_assert_cmpuint (steps->len, ==, 10);
   {
     JsonObject *evaluate = g_ptr_array_index (steps, 9);
@@ -519,7 +517,7 @@ test_size_limit (void)
     g_autoptr(JsonObject) scrolled = call_ok (ws, "browser_scroll",
                                               "{\"browserId\": \"%s\", \"deltaX\": 0, \"deltaY\": 10}", id);
   }
-  steps = read_session (ws, ada.agent_id);
+  steps = read_session (ws, tw_test_ada.agent_id);
   g_assert_cmpuint (steps->len, ==, 10);
 
   tw_test_recording_free (ws);
@@ -569,7 +567,7 @@ test_view (void)
 
   read_refs (ws, id, &button, NULL);
   click (ws, id, button);
-  g_ptr_array_unref (read_session (ws, ada.agent_id));
+  g_ptr_array_unref (read_session (ws, tw_test_ada.agent_id));
 
   /* The feed of a window, narrowed to the first tab, opens the timeline
    * on that tab's calls. */
@@ -644,7 +642,7 @@ test_view_replay (void)
   read_refs (ws, id, &button, &note);
   fill (ws, id, note, "again");
   click (ws, id, button);
-  g_ptr_array_unref (read_session (ws, ada.agent_id));
+  g_ptr_array_unref (read_session (ws, tw_test_ada.agent_id));
 
   view = g_object_ref_sink (TW_TIMELINE_VIEW (tw_timeline_view_new (ws->timeline, NULL, NULL)));
   gtk_window_present (GTK_WINDOW (view));

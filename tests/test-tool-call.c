@@ -276,8 +276,6 @@ typedef struct
   TwTestOutcome  outcome;
 } Call;
 
-static const TwCaller test_caller = { "test-agent", "Test Agent", 0 };
-
 static void
 call_start (Call             *c,
             const TwToolDef  *def,
@@ -289,7 +287,7 @@ call_start (Call             *c,
   memset (c, 0, sizeof *c);
   c->cancellable = g_cancellable_new ();
   c->call = tw_tool_call_new (def, args, service != NULL ? TW_BROWSER_SERVICE (service) : NULL,
-                              &test_caller, c->cancellable);
+                              &tw_test_agent, c->cancellable);
   tw_tool_call_set_done_func (c->call, tw_test_outcome_done_cb, &c->outcome, NULL);
   tw_tool_call_start (c->call);
 }
@@ -413,7 +411,7 @@ test_cancelled_before_start (void)
   TwToolCall *call;
 
   g_cancellable_cancel (cancellable);
-  call = tw_tool_call_new (&tab_tool, args, TW_BROWSER_SERVICE (service), &test_caller, cancellable);
+  call = tw_tool_call_new (&tab_tool, args, TW_BROWSER_SERVICE (service), &tw_test_agent, cancellable);
   tw_tool_call_set_done_func (call, tw_test_outcome_done_cb, &outcome, NULL);
   tw_tool_call_start (call);
 

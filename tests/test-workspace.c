@@ -22,8 +22,6 @@
  * G_TEST_OPTION_ISOLATE_DIRS would also hide the system's GSettings schemas,
  * which libadwaita 1.2 cannot do without.) */
 
-static const TwCaller test_caller = { "test-agent", "Test Agent" };
-
 /* A folder of the running test's own, below the home folder. */
 static char *
 make_folder (const char *name)
@@ -214,7 +212,7 @@ run_command (TwBrowser    *browser,
   JsonObject *reply;
 
   tw_browser_service_run_async (TW_BROWSER_SERVICE (browser),
-                                &(TwServiceRequest) { command, browser_id, params, &test_caller },
+                                &(TwServiceRequest) { command, browser_id, params, &tw_test_agent },
                                 NULL, tw_test_store_result_cb, NULL);
   result = tw_test_await_result (TW_TEST_WAIT_MS, tw_tab_command_to_string (command));
   reply = tw_browser_service_run_finish (TW_BROWSER_SERVICE (browser), result, &error);

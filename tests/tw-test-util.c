@@ -886,6 +886,9 @@ tw_test_progress_handler (TwToolCall *call)
 
 /* Tool calls */
 
+const TwCaller tw_test_agent = { "test-agent", "Test Agent", 0 };
+const TwCaller tw_test_ada = { "agent-ada", "Ada", 0 };
+
 void
 tw_test_outcome_done_cb (TwToolCall   *call,
                          JsonNode     *result,
@@ -1039,9 +1042,7 @@ tw_test_run_tool (TwFakeService *service,
                   const char    *arguments,
                   TwTestOutcome *outcome)
 {
-  static const TwCaller caller = { "agent-1", "Test Agent" };
-
-  tw_test_run_tool_full (TW_BROWSER_SERVICE (service), &caller, name, arguments, outcome);
+  tw_test_run_tool_full (TW_BROWSER_SERVICE (service), &tw_test_agent, name, arguments, outcome);
 }
 
 /* What a tool call answered */

@@ -221,6 +221,10 @@ void        tw_test_progress_handler   (TwToolCall *call);
 /* How long a tool call may take before the test fails. */
 #define TW_TEST_TOOL_TIMEOUT_MS 60000
 
+/* Agents the tests call tools as: a generic one, and Ada. */
+extern const TwCaller tw_test_agent;
+extern const TwCaller tw_test_ada;
+
 /* How a tool call ended, and the progress it reported on the way. */
 typedef struct
 {
