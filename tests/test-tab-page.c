@@ -245,7 +245,7 @@ test_approval_banner (Fixture       *fixture,
                                               tw_browser_tab_get_id (fixture->tab));
     g_autoptr(JsonObject) cancelled = NULL;
 
-    call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &ada, "browser_evaluate",
+    call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_evaluate",
                                other, &outcome);
     tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar, a third time");
     g_cancellable_cancel (tw_tool_call_get_cancellable (call));
