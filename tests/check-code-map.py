@@ -7,11 +7,13 @@
 #   a path (it has a slash or ends in a file extension; * and [ch] match as
 #   in a shell, <name> stands for any part of one name): a file or folder
 #   of the source tree matches it;
-#   a function, `name()` or `Object.name()`: a C function, prototype or
-#   macro named so is defined or declared in app/, mcp/, ui/, webview/ or
-#   tests/ (GNU style: the name opens its line, or follows the type that
-#   opens it), or a JavaScript function or method in webview/; a dotted
-#   name is a JavaScript one;
+#   a function, `name()`: a C function, prototype or function-like macro
+#   of that name is defined or declared in app/, mcp/, ui/, webview/ or
+#   tests/ (GNU style: the name opens its line, or follows the type words
+#   that open it), or a JavaScript function in webview/; a call alone does
+#   not count;
+#   a method, `Object.name()`: the JavaScript file of webview/ that defines
+#   Object (const Object = {...}, or a class) defines the method;
 #   a tool, `browser_name`: a tool table has a row with that name;
 #   a page runtime function, `module.name`: webview/runtime/ registers it
 #   with Api.register();
@@ -89,37 +91,53 @@ def path_exists(root, span):
     return os.path.exists(os.path.join(root, pattern))
 
 
+def defines(sources, extensions, pattern):
+    return any(pattern.search(text) for path, text in sources.items() if path.endswith(extensions))
+
+
 def c_defines_function(sources, name):
     n = re.escape(name)
     # A definition or prototype: the name opens the line, or follows the
     # type words that open it; or a function-like macro.
-    pattern = re.compile(r'^(?:(?:[A-Za-z_]\w*[ \t*]+)+\**)?' + n + r'[ \t]*\(|^#[ \t]*define[ \t]+' + n + r'\(',
-                         re.MULTILINE)
-    return any(pattern.search(text) for path, text in sources.items() if path.endswith(('.c', '.h')))
+    pattern = re.compile(r'^(?:(?:[A-Za-z_]\w*[ \t*]+)+\**)?' + n + r'[ \t]*\('
+                         r'|^#[ \t]*define[ \t]+' + n + r'\(', re.MULTILINE)
+    return defines(sources, ('.c', '.h'), pattern)
 
 
-def js_defines_function(sources, name):
+def js_function_pattern(name):
     n = re.escape(name)
-    pattern = re.compile(r'\bfunction\s*\*?\s*' + n + r'\s*\('
-                         r'|^[ \t]*(?:static\s+)?(?:async\s+)?\*?' + n + r'[ \t]*\([^)\n]*\)[ \t]*\{'
-                         r'|(?:^|[\s,{])' + n + r'\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)\n]*\)\s*=>|[\w$]+\s*=>)',
-                         re.MULTILINE)
-    return any(pattern.search(text) for path, text in sources.items() if path.endswith(('.js', '.mjs')))
+    return re.compile(r'\bfunction\s*\*?\s*' + n + r'\s*\('
+                      r'|^[ \t]*(?:static\s+)?(?:async\s+)?\*?' + n + r'[ \t]*\([^)\n]*\)[ \t]*\{'
+                      r'|(?:^|[\s,{])' + n + r'\s*[:=]\s*(?:async\s*)?'
+                      r'(?:function\b|\([^)\n]*\)\s*=>|[\w$]+\s*=>)', re.MULTILINE)
+
+
+def js_defines_function(sources, name, owner=None):
+    """With @owner, the function is a method defined in the file that
+    defines the object @owner (const Owner = {...}, or a class)."""
+    pattern = js_function_pattern(name)
+    if owner is None:
+        return defines(sources, ('.js', '.mjs'), pattern)
+    owner_pattern = re.compile(r'^(?:const|let|var|class)[ \t]+' + re.escape(owner) + r'\b', re.MULTILINE)
+    return any(owner_pattern.search(text) and pattern.search(text) for text in sources.values())
 
 
 def c_defines_type(sources, name):
     n = re.escape(name)
-    pattern = re.compile(r'^\}[ \t]*' + n + r'[ \t]*;|\bstruct[ \t]+_?' + n + r'\b[^;\n]*\{?$'
-                         r'|^typedef\b[^;]*\b' + n + r'[ \t]*;|^typedef\b[^;]*\(\*' + n + r'\)'
+    pattern = re.compile(r'^\}[ \t]*' + n + r'[ \t]*;'
+                         r'|^(?:typedef[ \t]+)?(?:struct|enum|union)[ \t]+_?' + n + r'[ \t]*\{?[ \t]*$'
+                         r'|^typedef\b[^;]*\b' + n + r'[ \t]*;'
+                         r'|^typedef\b[^;]*\(\*' + n + r'\)'
                          r'|G_DECLARE_\w+[ \t]*\([ \t]*' + n + r'[ \t]*,', re.MULTILINE)
-    return any(pattern.search(text) for path, text in sources.items() if path.endswith(('.c', '.h')))
+    return defines(sources, ('.c', '.h'), pattern)
 
 
 def c_defines_constant(sources, name):
     n = re.escape(name)
-    pattern = re.compile(r'^#[ \t]*define[ \t]+' + n + r'\b|^[ \t]+' + n + r'[ \t]*(?:=[^=][^,\n]*)?,?[ \t]*(?:/\*.*)?$',
-                         re.MULTILINE)
-    return any(pattern.search(text) for path, text in sources.items() if path.endswith(('.c', '.h')))
+    # A macro, or an enumerator on a line of its own.
+    pattern = re.compile(r'^#[ \t]*define[ \t]+' + n + r'\b'
+                         r'|^[ \t]+' + n + r'[ \t]*(?:=[^=][^,\n]*)?,?[ \t]*(?:/\*.*)?$', re.MULTILINE)
+    return defines(sources, ('.c', '.h'), pattern)
 
 
 def has_word(sources, name):
@@ -148,7 +166,7 @@ def main():
     js_sources = read_sources(root, JS_FOLDERS, ('.js', '.mjs'))
     meson_sources = read_sources(root, C_FOLDERS + ['docs', 'data'], ('meson.build',))
     where = os.path.basename(map_path)
-    counts = {'path': 0, 'function': 0, 'tool': 0, 'runtime function': 0, 'type': 0, 'constant': 0, 'name': 0}
+    counts = dict.fromkeys(['path', 'function', 'tool', 'runtime function', 'type', 'constant', 'name'], 0)
 
     for number, span in spans(text):
         function = FUNCTION.match(span)
@@ -157,13 +175,19 @@ def main():
             counts['function'] += 1
             if not owner and LIBRARY_FUNCTION.match(name):
                 continue
-            found = js_defines_function(js_sources, name) if owner else (
-                c_defines_function(c_sources, name) or js_defines_function(js_sources, name))
-            check(found, f'{where}:{number}: `{span}` is not defined or declared in the '
-                  f'{"JavaScript" if owner else "C or JavaScript"} sources')
+            if owner:
+                owner = owner.rstrip('.').split('.')[-1]
+                check(js_defines_function(js_sources, name, owner),
+                      f'{where}:{number}: `{span}` is not a method of an object {owner} '
+                      f'of the JavaScript sources')
+            else:
+                check(c_defines_function(c_sources, name) or js_defines_function(js_sources, name),
+                      f'{where}:{number}: `{span}` is not defined or declared in the C or '
+                      f'JavaScript sources')
         elif is_path(span):
             counts['path'] += 1
-            check(path_exists(root, span), f'{where}:{number}: `{span}` is not a path of the source tree')
+            check(path_exists(root, span),
+                  f'{where}:{number}: `{span}` is not a path of the source tree')
         elif TOOL.match(span):
             counts['tool'] += 1
             check(tool_exists(c_sources, span), f'{where}:{number}: `{span}` is not a tool of any '
@@ -183,7 +207,7 @@ def main():
                   f'or enum member defined in the C sources')
         elif IDENTIFIER.match(span):
             counts['name'] += 1
-            check(has_word(c_sources, span) or has_word(js_sources, span) or has_word(meson_sources, span),
+            check(any(has_word(sources, span) for sources in (c_sources, js_sources, meson_sources)),
                   f'{where}:{number}: `{span}` is not a name of the C, JavaScript or meson sources')
 
     check(counts['path'] > 0 and counts['function'] > 0,
