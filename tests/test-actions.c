@@ -197,13 +197,7 @@ static char *
 page_eval (Page       *page,
            const char *script)
 {
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (page->view, script, CALL_TIMEOUT_MS);
-
-  if (jsc_value_is_object (value) && !jsc_value_is_array (value))
-    return jsc_value_to_json (value, 0);
-  if (jsc_value_is_array (value))
-    return jsc_value_to_json (value, 0);
-  return jsc_value_to_string (value);
+  return tw_test_view_evaluate_string (page->view, script, CALL_TIMEOUT_MS);
 }
 
 #define assert_eval(page, script, expected) \
@@ -949,31 +943,14 @@ test_select (Page          *page,
 
 /* Frameworks and widgets */
 
-typedef struct
-{
-  Page *page;
-  char *script;
-} PageCondition;
-
-static gboolean
-page_condition_holds (gpointer data)
-{
-  PageCondition *condition = data;
-  g_autofree char *value = page_eval (condition->page, condition->script);
-
-  return g_str_equal (value, "true");
-}
-
 /* Waits until @condition, a script expression, is true in the page. */
 static void
 page_wait_for (Page       *page,
                const char *condition)
 {
   g_autofree char *script = g_strdup_printf ("!!(%s)", condition);
-  g_autofree char *what = g_strdup_printf ("the page to get to %s", condition);
-  PageCondition page_condition = { page, script };
 
-  tw_test_wait_until (page_condition_holds, &page_condition, CALL_TIMEOUT_MS, what);
+  tw_test_view_wait_for_string (page->view, script, "true", CALL_TIMEOUT_MS);
 }
 
 /* The fixture of the React test: its app, rendered. */

@@ -145,43 +145,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->data_dir, g_free);
 }
 
-/* What the page says */
-
-static char *
-page_string (WebKitWebView *view,
-             const char    *script)
-{
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, WAIT_MS);
-
-  return jsc_value_to_string (value);
-}
-
-typedef struct
-{
-  WebKitWebView *view;
-  const char    *script;
-  const char    *expected;
-} PageWait;
-
-static gboolean
-page_says (gpointer data)
-{
-  PageWait *wait = data;
-  g_autofree char *actual = page_string (wait->view, wait->script);
-
-  return g_strcmp0 (actual, wait->expected) == 0;
-}
-
-static void
-wait_for_page (WebKitWebView *view,
-               const char    *script,
-               const char    *expected)
-{
-  PageWait wait = { view, script, expected };
-
-  tw_test_wait_until (page_says, &wait, WAIT_MS, script);
-}
-
 /* The person's hands: real X input */
 
 static Display *
@@ -266,7 +229,7 @@ pointer_over (gpointer data)
     }
 
   hovered = g_strdup_printf ("String(document.querySelector('%s').matches(':hover'))", aim->selector);
-  answer = page_string (aim->view, hovered);
+  answer = tw_test_view_evaluate_string (aim->view, hovered, WAIT_MS);
 
   return g_str_equal (answer, "true");
 }
@@ -337,10 +300,10 @@ person_fills (Fixture    *fixture,
   g_autofree char *value = g_strdup_printf ("document.querySelector('%s').value", selector);
 
   person_clicks (fixture->view, selector);
-  wait_for_page (fixture->view, "document.activeElement.id", id);
+  tw_test_view_wait_for_string (fixture->view, "document.activeElement.id", id, WAIT_MS);
   focus_window (fixture->window);
   person_types (fixture->view, text);
-  wait_for_page (fixture->view, value, text);
+  tw_test_view_wait_for_string (fixture->view, value, text, WAIT_MS);
 }
 
 /* The tab and the bar */
@@ -442,16 +405,16 @@ test_demonstrated (Fixture       *fixture,
   g_assert_cmpuint (fixture->state.n_progress, >=, 1);
   agent_clicks (fixture, "checkbox \"Subscribe\"");
   agent_clicks (fixture, "button \"Shuffle\"");
-  wait_for_page (fixture->view, "String(document.querySelector('#subscribe').checked)", "true");
+  tw_test_view_wait_for_string (fixture->view, "String(document.querySelector('#subscribe').checked)", "true", WAIT_MS);
   g_assert_false (fixture->state.done);
 
   /* The person: types an address, ticks the box, sends. */
   person_fills (fixture, "email", "a@b.c");
   person_clicks (fixture->view, "#agree");
-  wait_for_page (fixture->view, "String(document.querySelector('#agree').checked)", "true");
+  tw_test_view_wait_for_string (fixture->view, "String(document.querySelector('#agree').checked)", "true", WAIT_MS);
   person_clicks (fixture->view, "#send");
   wait_for_steps (fixture->tab, 3);
-  wait_for_page (fixture->view, "document.title", "Thanks");
+  tw_test_view_wait_for_string (fixture->view, "document.title", "Thanks", WAIT_MS);
   g_assert_cmpuint (posted->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (posted, 0), ==, "email=a%40b.c&agree=on");
 
@@ -497,7 +460,7 @@ test_discarded (Fixture       *fixture,
   g_assert_false (tw_demonstration_bar_start (fixture->bar, NULL));
 
   person_clicks (fixture->view, "#agree");
-  wait_for_page (fixture->view, "String(document.querySelector('#agree').checked)", "true");
+  tw_test_view_wait_for_string (fixture->view, "String(document.querySelector('#agree').checked)", "true", WAIT_MS);
   wait_for_steps (fixture->tab, 1);
   g_assert_true (tw_demonstration_bar_discard (fixture->bar));
   g_assert_false (tw_demonstration_bar_discard (fixture->bar));
@@ -533,7 +496,7 @@ test_enter (Fixture       *fixture,
   XTestFakeKeyEvent (display, enter, True, CurrentTime);
   XTestFakeKeyEvent (display, enter, False, CurrentTime);
   XFlush (display);
-  wait_for_page (fixture->view, "document.title", "Thanks");
+  tw_test_view_wait_for_string (fixture->view, "document.title", "Thanks", WAIT_MS);
   wait_for_steps (fixture->tab, 2);
 
   result = person_stops (fixture);

@@ -149,9 +149,7 @@ static char *
 page_eval (Page       *page,
            const char *script)
 {
-  g_autoptr(JSCValue) value = tw_test_view_evaluate (page->view, script, WAIT_MS);
-
-  return jsc_value_to_string (value);
+  return tw_test_view_evaluate_string (page->view, script, WAIT_MS);
 }
 
 /* The commands */

@@ -84,6 +84,47 @@ tw_test_view_evaluate (WebKitWebView *view,
   return value;
 }
 
+char *
+tw_test_view_evaluate_string (WebKitWebView *view,
+                              const char    *script,
+                              guint          timeout_ms)
+{
+  g_autoptr(JSCValue) value = tw_test_view_evaluate (view, script, timeout_ms);
+
+  if (jsc_value_is_object (value) || jsc_value_is_array (value))
+    return jsc_value_to_json (value, 0);
+  return jsc_value_to_string (value);
+}
+
+typedef struct
+{
+  WebKitWebView *view;
+  const char    *script;
+  const char    *expected;
+  guint          timeout_ms;
+} ViewWait;
+
+static gboolean
+view_gives (gpointer data)
+{
+  ViewWait *wait = data;
+  g_autofree char *actual = tw_test_view_evaluate_string (wait->view, wait->script, wait->timeout_ms);
+
+  return g_strcmp0 (actual, wait->expected) == 0;
+}
+
+void
+tw_test_view_wait_for_string (WebKitWebView *view,
+                              const char    *script,
+                              const char    *expected,
+                              guint          timeout_ms)
+{
+  ViewWait wait = { view, script, expected, timeout_ms };
+  g_autofree char *what = g_strdup_printf ("the page to give \"%s\" for %s", expected, script);
+
+  tw_test_wait_until (view_gives, &wait, timeout_ms, what);
+}
+
 WebKitWebView *
 tw_test_web_view_new (WebKitNetworkSession *session)
 {

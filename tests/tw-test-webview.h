@@ -27,6 +27,17 @@ gboolean  tw_test_view_load      (WebKitWebView *view,
 JSCValue *tw_test_view_evaluate  (WebKitWebView *view,
                                   const char    *script,
                                   guint          timeout_ms);
+/* The value of @script as tw_test_view_evaluate() gets it, as a string:
+ * JSON for objects and arrays. */
+char     *tw_test_view_evaluate_string (WebKitWebView *view,
+                                        const char    *script,
+                                        guint          timeout_ms);
+/* Waits until @script, run again and again, gives @expected (as
+ * tw_test_view_evaluate_string() puts it). */
+void      tw_test_view_wait_for_string (WebKitWebView *view,
+                                        const char    *script,
+                                        const char    *expected,
+                                        guint          timeout_ms);
 
 /* As a tab does: WebKit's error page stays away (a "load-failed" handler
  * that returns TRUE), connected after the view's load watches, which still
