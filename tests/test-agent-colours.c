@@ -404,23 +404,6 @@ action_updated_cb (TwBrowserTab *tab,
   pixels_clear (&pixels);
 }
 
-/* Whether the tab's view is on screen with its size, and its page laid
- * out in that size: the page has settled in the window. */
-static gboolean
-page_fills_view (gpointer data)
-{
-  WebKitWebView *view = tw_browser_tab_get_view (data);
-  g_autoptr(JSCValue) value = NULL;
-
-  if (!gtk_widget_get_mapped (GTK_WIDGET (view)) || gtk_widget_get_height (GTK_WIDGET (view)) < 300)
-    return FALSE;
-
-  value = tw_test_view_evaluate (view, "window.innerWidth", TW_TEST_WAIT_MS);
-
-  return ABS (jsc_value_to_int32 (value) * webkit_web_view_get_zoom_level (view) -
-              gtk_widget_get_width (GTK_WIDGET (view))) <= 2;
-}
-
 static void
 test_overlay (void)
 {
@@ -449,7 +432,7 @@ test_overlay (void)
   check.colour = -2;
   g_signal_connect_after (tab, "action-started", G_CALLBACK (action_started_cb), &check);
   g_signal_connect_after (tab, "action-updated", G_CALLBACK (action_updated_cb), &check);
-  tw_test_wait_until (page_fills_view, tab, TW_TEST_WAIT_MS, "the page to be laid out in the window");
+  tw_test_tab_wait_laid_out (tab, "the page to be laid out in the window");
 
   args = tw_test_tab_id_args (tab);
   snapshot = tw_test_call_tool_ok (TW_BROWSER_SERVICE (browser), &codex, "browser_snapshot", args);

@@ -3,7 +3,6 @@
 
 #include <adwaita.h>
 #include <libsoup/soup.h>
-#include <math.h>
 
 #include "tw-action-overlay.h"
 #include "tw-browser.h"
@@ -64,32 +63,6 @@ typedef struct
   char         *snapshot;
 } Fixture;
 
-static JsonObject *page_evaluate (Fixture    *fixture,
-                                  const char *script);
-
-/* Whether the view is on screen with its size, and the page's viewport,
- * in CSS pixels, is that size at the view's zoom. */
-static gboolean
-page_fills_view (gpointer data)
-{
-  Fixture *fixture = data;
-  GtkWidget *view = GTK_WIDGET (tw_browser_tab_get_view (fixture->tab));
-  double zoom = webkit_web_view_get_zoom_level (WEBKIT_WEB_VIEW (view));
-  g_autoptr(JsonObject) size = NULL;
-  double width;
-  double height;
-
-  if (!gtk_widget_get_mapped (view) || gtk_widget_get_height (view) < 300)
-    return FALSE;
-
-  size = page_evaluate (fixture, "() => ({ width: window.innerWidth, height: window.innerHeight })");
-  width = json_object_get_double_member (size, "width");
-  height = json_object_get_double_member (size, "height");
-
-  return fabs (width * zoom - gtk_widget_get_width (view)) <= zoom + 1 &&
-         fabs (height * zoom - gtk_widget_get_height (view)) <= zoom + 1;
-}
-
 static gboolean
 overlay_has_no_caption (gpointer data)
 {
@@ -117,8 +90,7 @@ fixture_set_up (Fixture       *fixture,
 
   /* Let the view get its size on screen, and the page its viewport of that
    * size. */
-  tw_test_wait_until (page_fills_view, fixture, TW_TEST_WAIT_MS,
-                      "the page to be laid out in the view's size on screen");
+  tw_test_tab_wait_laid_out (fixture->tab, "the page to be laid out in the view's size on screen");
 
   snapshot_args = tw_test_tab_id_args (fixture->tab);
   snapshot = call_ok (fixture->browser, "browser_snapshot", snapshot_args);
@@ -295,7 +267,7 @@ test_zoom (Fixture       *fixture,
 {
   /* The person zoomed in: CSS pixels are 1.5 widget pixels now. */
   webkit_web_view_set_zoom_level (tw_browser_tab_get_view (fixture->tab), 1.5);
-  tw_test_wait_until (page_fills_view, fixture, TW_TEST_WAIT_MS, "the page to be laid out at the new zoom");
+  tw_test_tab_wait_laid_out (fixture->tab, "the page to be laid out at the new zoom");
 
   assert_click_inside_frame (fixture);
 }

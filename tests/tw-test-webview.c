@@ -6,6 +6,8 @@
 #include "tw-load-watch.h"
 #include "tw-web-context.h"
 
+#include <math.h>
+
 typedef struct
 {
   gboolean loaded;
@@ -330,6 +332,32 @@ tw_test_open_tab (TwBrowser      *browser,
   g_assert_nonnull (tab);
 
   return tab;
+}
+
+static gboolean
+page_fills_view (gpointer data)
+{
+  WebKitWebView *view = tw_browser_tab_get_view (data);
+  GtkWidget *widget = GTK_WIDGET (view);
+  double zoom = webkit_web_view_get_zoom_level (view);
+  g_autoptr(JSCValue) width = NULL;
+  g_autoptr(JSCValue) height = NULL;
+
+  if (!gtk_widget_get_mapped (widget) || gtk_widget_get_height (widget) < 300)
+    return FALSE;
+
+  width = tw_test_view_evaluate (view, "window.innerWidth", TW_TEST_WAIT_MS);
+  height = tw_test_view_evaluate (view, "window.innerHeight", TW_TEST_WAIT_MS);
+
+  return fabs (jsc_value_to_double (width) * zoom - gtk_widget_get_width (widget)) <= zoom + 1 &&
+         fabs (jsc_value_to_double (height) * zoom - gtk_widget_get_height (widget)) <= zoom + 1;
+}
+
+void
+tw_test_tab_wait_laid_out (TwBrowserTab *tab,
+                           const char   *what)
+{
+  tw_test_wait_until (page_fills_view, tab, TW_TEST_WAIT_MS, what);
 }
 
 char *

@@ -111,6 +111,11 @@ void        tw_test_tab_fixture_tear_down (TwTestTabFixture *fixture,
 TwBrowserTab *tw_test_open_tab      (TwBrowser       *browser,
                                      const TwCaller  *caller,
                                      const char      *url);
+/* Waits until @tab's view is on screen with its size and the page is laid
+ * out in it: its viewport, in CSS pixels at the view's zoom, is the view's
+ * size. @what says what the test waits for. */
+void          tw_test_tab_wait_laid_out (TwBrowserTab   *tab,
+                                         const char     *what);
 /* {"browserId": "<the tab's id>"}, the arguments of most tab tools. */
 char         *tw_test_tab_id_args   (TwBrowserTab    *tab);
 /* Starts @tool, a call that waits for the person, on @tab as @caller,
