@@ -272,6 +272,7 @@ typedef struct
   SoupSession   *session;
   char          *url;
   GPtrArray     *signals;   /* "started 1 agent-a Agent A browser_navigate {...}", "finished 1 error browser_denied" */
+  char          *session_id;  /* TOKEN_A's session, when the set-up opens one */
 } Fixture;
 
 static void
@@ -324,6 +325,7 @@ fixture_teardown (Fixture       *f,
   g_assert_finalize_object (f->other_service);
 
   g_ptr_array_unref (f->signals);
+  g_free (f->session_id);
   g_free (f->url);
 }
 
@@ -650,6 +652,29 @@ call_tool (Fixture    *f,
   return x;
 }
 
+/* Most tests speak as TOKEN_A's client in one initialised session. */
+static void
+fixture_setup_session (Fixture       *f,
+                       gconstpointer  data)
+{
+  fixture_setup (f, data);
+  f->session_id = initialize (f, TOKEN_A);
+}
+
+/* That session with tab b1 open, opened by its request 1. */
+static void
+fixture_setup_tab (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(Exchange) opened = NULL;
+  g_autofree char *browser_id = NULL;
+
+  fixture_setup_session (f, data);
+  opened = call_tool (f, f->session_id, 1, "browser_new_tab", "{}");
+  browser_id = jstr (opened->json, "$.result.structuredContent.browserId");
+  g_assert_cmpstr (browser_id, ==, "b1");
+}
+
 /* The server still answers: every failure test ends with this. */
 static void
 assert_still_serving (Fixture    *f,
@@ -811,13 +836,12 @@ static void
 test_protocol_version_header (Fixture       *f,
                               gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   const char *good[] = { "2025-11-25", "2025-06-18", "2025-03-26" };
-  g_autoptr(Exchange) bad = exchange_new (f, "POST", TOKEN_A, session_id, PING);
+  g_autoptr(Exchange) bad = exchange_new (f, "POST", TOKEN_A, f->session_id, PING);
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
-      g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, PING);
+      g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, f->session_id, PING);
 
       soup_message_headers_replace (soup_message_get_request_headers (x->msg),
                                     "MCP-Protocol-Version", good[i]);
@@ -830,15 +854,14 @@ test_protocol_version_header (Fixture       *f,
   exchange_run (f, bad);
   assert_jsonrpc_error (bad, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version \"2024-11-05\"");
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_ping (Fixture       *f,
            gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}");
+  g_autoptr(Exchange) x = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}");
   g_autofree char *id = jstr (x->json, "$.id");
   g_autofree char *result = jstr (x->json, "$.result");
   g_autofree char *version = jstr (x->json, "$.jsonrpc");
@@ -853,8 +876,7 @@ static void
 test_tools_list (Fixture       *f,
                  gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) x = post (f, TOKEN_A, f->session_id,
                                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"cursor\":\"ignored\"}}");
   g_autoptr(JsonNode) tools_node = jnode (x->json, "$.result.tools");
   JsonArray *tools = json_node_get_array (tools_node);
@@ -929,17 +951,16 @@ static void
 test_tools_call_structured (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) empty_list = call_tool (f, session_id, 1, "browser_list_tabs", "{}");
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 2, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
-  g_autoptr(Exchange) blank = call_tool (f, session_id, 3, "browser_new_tab", "{}");
-  g_autoptr(Exchange) navigated = call_tool (f, session_id, 4, "browser_navigate",
+  g_autoptr(Exchange) empty_list = call_tool (f, f->session_id, 1, "browser_list_tabs", "{}");
+  g_autoptr(Exchange) opened = call_tool (f, f->session_id, 2, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
+  g_autoptr(Exchange) blank = call_tool (f, f->session_id, 3, "browser_new_tab", "{}");
+  g_autoptr(Exchange) navigated = call_tool (f, f->session_id, 4, "browser_navigate",
                                              "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/dialog\"}");
-  g_autoptr(Exchange) reloaded = call_tool (f, session_id, 5, "browser_reload", "{\"browserId\":\"b1\"}");
-  g_autoptr(Exchange) listed = call_tool (f, session_id, 6, "browser_list_tabs", "{}");
-  g_autoptr(Exchange) back = call_tool (f, session_id, 7, "browser_back", "{\"browserId\":\"b1\"}");
-  g_autoptr(Exchange) closed = call_tool (f, session_id, 8, "browser_close_tab", "{\"browserId\":\"b2\"}");
-  g_autoptr(Exchange) gone = call_tool (f, session_id, 9, "browser_navigate",
+  g_autoptr(Exchange) reloaded = call_tool (f, f->session_id, 5, "browser_reload", "{\"browserId\":\"b1\"}");
+  g_autoptr(Exchange) listed = call_tool (f, f->session_id, 6, "browser_list_tabs", "{}");
+  g_autoptr(Exchange) back = call_tool (f, f->session_id, 7, "browser_back", "{\"browserId\":\"b1\"}");
+  g_autoptr(Exchange) closed = call_tool (f, f->session_id, 8, "browser_close_tab", "{\"browserId\":\"b2\"}");
+  g_autoptr(Exchange) gone = call_tool (f, f->session_id, 9, "browser_navigate",
                                         "{\"browserId\":\"b2\",\"url\":\"http://127.0.0.1:9/\"}");
   g_autofree char *browser_id = jstr (opened->json, "$.result.structuredContent.browserId");
   g_autofree char *url = jstr (navigated->json, "$.result.structuredContent.url");
@@ -994,9 +1015,8 @@ static void
 test_tools_call_content_kinds (Fixture       *f,
                                gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) text = call_tool (f, session_id, 1, "test_text_only", "{}");
-  g_autoptr(Exchange) image = call_tool (f, session_id, 2, "test_image", "{}");
+  g_autoptr(Exchange) text = call_tool (f, f->session_id, 1, "test_text_only", "{}");
+  g_autoptr(Exchange) image = call_tool (f, f->session_id, 2, "test_image", "{}");
   g_autoptr(JsonNode) structured = jnode (text->json, "$.result.structuredContent");
   g_autofree char *plain = jstr (text->json, "$.result.content[0].text");
   g_autofree char *image_type = jstr (image->json, "$.result.content[1].type");
@@ -1023,12 +1043,11 @@ static void
 test_unknown_tool (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) unknown = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, f->session_id,
                                       "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_fly\",\"arguments\":{}}}");
-  g_autoptr(Exchange) no_name = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) no_name = post (f, TOKEN_A, f->session_id,
                                       "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"arguments\":{}}}");
-  g_autoptr(Exchange) no_params = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) no_params = post (f, TOKEN_A, f->session_id,
                                         "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\"}");
   g_autofree char *message = jstr (unknown->json, "$.error.message");
 
@@ -1040,25 +1059,24 @@ test_unknown_tool (Fixture       *f,
 
   /* No call ran, so the activity feed saw nothing. */
   g_assert_cmpuint (f->signals->len, ==, 0);
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_invalid_arguments (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) wrong_type = call_tool (f, session_id, 1, "browser_navigate", "{\"browserId\":\"b1\",\"url\":5}");
-  g_autoptr(Exchange) missing = call_tool (f, session_id, 2, "browser_navigate", "{\"url\":\"http://a/\"}");
-  g_autoptr(Exchange) unknown = call_tool (f, session_id, 3, "browser_close_tab", "{\"browserId\":\"b1\",\"force\":true}");
-  g_autoptr(Exchange) empty_id = call_tool (f, session_id, 4, "browser_reload", "{\"browserId\":\"\"}");
-  g_autoptr(Exchange) not_object = call_tool (f, session_id, 5, "browser_reload", "[\"b1\"]");
-  g_autoptr(Exchange) absent = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) wrong_type = call_tool (f, f->session_id, 1, "browser_navigate", "{\"browserId\":\"b1\",\"url\":5}");
+  g_autoptr(Exchange) missing = call_tool (f, f->session_id, 2, "browser_navigate", "{\"url\":\"http://a/\"}");
+  g_autoptr(Exchange) unknown = call_tool (f, f->session_id, 3, "browser_close_tab", "{\"browserId\":\"b1\",\"force\":true}");
+  g_autoptr(Exchange) empty_id = call_tool (f, f->session_id, 4, "browser_reload", "{\"browserId\":\"\"}");
+  g_autoptr(Exchange) not_object = call_tool (f, f->session_id, 5, "browser_reload", "[\"b1\"]");
+  g_autoptr(Exchange) absent = post (f, TOKEN_A, f->session_id,
                                      "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"browser_list_tabs\"}}");
   /* Every string has a bound, whether its schema states one or not. */
   g_autofree char *long_path = g_strnfill (1024 * 1024, 'a');
   g_autofree char *long_args = g_strdup_printf ("{\"browserId\":\"b1\",\"url\":\"http://a/%s\"}", long_path);
-  g_autoptr(Exchange) too_long = call_tool (f, session_id, 7, "browser_navigate", long_args);
+  g_autoptr(Exchange) too_long = call_tool (f, f->session_id, 7, "browser_navigate", long_args);
 
   assert_tool_error (wrong_type, "browser_invalid_argument", "\"url\" must be a string");
   assert_tool_error (missing, "browser_invalid_argument", "missing required argument \"browserId\"");
@@ -1074,15 +1092,13 @@ test_invalid_arguments (Fixture       *f,
   /* Only the valid call reached the service. */
   g_assert_cmpuint (f->tabs->log->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (f->tabs->log, 0), ==, "start - list_tabs");
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_non_http_url (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   const char *urls[] = {
     "file:///etc/passwd",
     "javascript:alert(1)",
@@ -1098,8 +1114,8 @@ test_non_http_url (Fixture       *f,
     {
       g_autofree char *arguments = g_strdup_printf ("{\"browserId\":\"b1\",\"url\":\"%s\"}", urls[i]);
       g_autofree char *new_tab_arguments = g_strdup_printf ("{\"url\":\"%s\"}", urls[i]);
-      g_autoptr(Exchange) navigate = call_tool (f, session_id, 10 + i, "browser_navigate", arguments);
-      g_autoptr(Exchange) new_tab = call_tool (f, session_id, 100 + i, "browser_new_tab", new_tab_arguments);
+      g_autoptr(Exchange) navigate = call_tool (f, f->session_id, 10 + i, "browser_navigate", arguments);
+      g_autoptr(Exchange) new_tab = call_tool (f, f->session_id, 100 + i, "browser_new_tab", new_tab_arguments);
 
       assert_tool_error (navigate, "browser_denied", "Only http and https URLs are allowed");
       assert_tool_error (new_tab, "browser_denied", "Only http and https URLs are allowed");
@@ -1107,21 +1123,20 @@ test_non_http_url (Fixture       *f,
 
   /* None of them reached the tab. */
   g_assert_cmpuint (f->tabs->log->len, ==, 2);
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_protocol_errors (Fixture       *f,
                       gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) malformed = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,");
-  g_autoptr(Exchange) batch = post (f, TOKEN_A, session_id, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]");
-  g_autoptr(Exchange) invalid = post (f, TOKEN_A, session_id, "{\"id\":1,\"method\":\"ping\"}");
-  g_autoptr(Exchange) unknown = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"resources/list\"}");
-  g_autoptr(Exchange) empty = post (f, TOKEN_A, session_id, "");
-  g_autoptr(Exchange) notification = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}");
-  g_autoptr(Exchange) response = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  g_autoptr(Exchange) malformed = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,");
+  g_autoptr(Exchange) batch = post (f, TOKEN_A, f->session_id, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]");
+  g_autoptr(Exchange) invalid = post (f, TOKEN_A, f->session_id, "{\"id\":1,\"method\":\"ping\"}");
+  g_autoptr(Exchange) unknown = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"resources/list\"}");
+  g_autoptr(Exchange) empty = post (f, TOKEN_A, f->session_id, "");
+  g_autoptr(Exchange) notification = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}");
+  g_autoptr(Exchange) response = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
   g_autofree char *unknown_id = jstr (unknown->json, "$.id");
 
   assert_jsonrpc_error (malformed, 400, -32700, "Parse error");
@@ -1138,17 +1153,16 @@ test_protocol_errors (Fixture       *f,
   g_assert_cmpuint (status (response), ==, 202);
   g_assert_cmpuint (g_bytes_get_size (response->body), ==, 0);
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_content_type (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) x = exchange_new (f, "POST", TOKEN_A, f->session_id, NULL);
   g_autoptr(GBytes) body = g_bytes_new_static (PING, strlen (PING));
-  g_autoptr(Exchange) charset = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) charset = exchange_new (f, "POST", TOKEN_A, f->session_id, NULL);
 
   soup_message_set_request_body_from_bytes (x->msg, "text/plain", body);
   exchange_run (f, x);
@@ -1158,7 +1172,7 @@ test_content_type (Fixture       *f,
   exchange_run (f, charset);
   g_assert_cmpuint (status (charset), ==, 200);
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* A TCP connection to the server on loopback, for a client that speaks
@@ -1301,11 +1315,10 @@ static void
 test_body_too_large (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autoptr(GBytes) ten_mb = big_body (10 * 1024 * 1024);
-  g_autoptr(Exchange) sized = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
-  g_autoptr(Exchange) chunked = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
-  g_autoptr(Exchange) at_limit = exchange_new (f, "POST", TOKEN_A, session_id, NULL);
+  g_autoptr(Exchange) sized = exchange_new (f, "POST", TOKEN_A, f->session_id, NULL);
+  g_autoptr(Exchange) chunked = exchange_new (f, "POST", TOKEN_A, f->session_id, NULL);
+  g_autoptr(Exchange) at_limit = exchange_new (f, "POST", TOKEN_A, f->session_id, NULL);
   g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GBytes) four_mb = big_body (TW_MCP_MAX_BODY_SIZE);
 
@@ -1326,7 +1339,7 @@ test_body_too_large (Fixture       *f,
    * body at all. (Spoken by hand: libsoup's own client does not cope with
    * a final answer to Expect.) */
   {
-    g_autofree char *request = raw_post_head (tw_mcp_server_get_port (f->server), session_id,
+    g_autofree char *request = raw_post_head (tw_mcp_server_get_port (f->server), f->session_id,
                                               10 * 1024 * 1024, "Expect: 100-continue\r\n");
     g_autofree char *reply = raw_exchange (f, request);
 
@@ -1340,17 +1353,16 @@ test_body_too_large (Fixture       *f,
   exchange_run (f, at_limit);
   assert_jsonrpc_error (at_limit, 400, -32600, "Invalid Request");
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_auth (Fixture       *f,
            gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) missing = post (f, NULL, session_id, PING);
-  g_autoptr(Exchange) wrong = post (f, "token-a-012345678", session_id, PING);
-  g_autoptr(Exchange) basic = exchange_new (f, "POST", NULL, session_id, PING);
+  g_autoptr(Exchange) missing = post (f, NULL, f->session_id, PING);
+  g_autoptr(Exchange) wrong = post (f, "token-a-012345678", f->session_id, PING);
+  g_autoptr(Exchange) basic = exchange_new (f, "POST", NULL, f->session_id, PING);
 
   assert_jsonrpc_error (missing, 401, -32000, "Unauthorized");
   g_assert_cmpstr (response_header (missing, "WWW-Authenticate"), ==, "Bearer");
@@ -1363,7 +1375,7 @@ test_auth (Fixture       *f,
   exchange_run (f, basic);
   assert_jsonrpc_error (basic, 401, -32000, "Unauthorized");
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static Exchange *
@@ -1386,21 +1398,20 @@ static void
 test_origin_and_host (Fixture       *f,
                       gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autofree char *localhost = g_strdup_printf ("localhost:%u", tw_mcp_server_get_port (f->server));
   g_autofree char *ipv6 = g_strdup_printf ("[::1]:%u", tw_mcp_server_get_port (f->server));
   g_autofree char *evil_host = g_strdup_printf ("evil.example:%u", tw_mcp_server_get_port (f->server));
-  g_autoptr(Exchange) foreign_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "https://evil.example");
-  g_autoptr(Exchange) null_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "null");
-  g_autoptr(Exchange) local_origin = post_with_header (f, TOKEN_A, session_id, "Origin", "http://localhost:5173");
-  g_autoptr(Exchange) foreign_host = post_with_header (f, TOKEN_A, session_id, "Host", evil_host);
-  g_autoptr(Exchange) wrong_port = post_with_header (f, TOKEN_A, session_id, "Host", "127.0.0.1:1");
-  g_autoptr(Exchange) localhost_host = post_with_header (f, TOKEN_A, session_id, "Host", localhost);
-  g_autoptr(Exchange) ipv6_host = post_with_header (f, TOKEN_A, session_id, "Host", ipv6);
+  g_autoptr(Exchange) foreign_origin = post_with_header (f, TOKEN_A, f->session_id, "Origin", "https://evil.example");
+  g_autoptr(Exchange) null_origin = post_with_header (f, TOKEN_A, f->session_id, "Origin", "null");
+  g_autoptr(Exchange) local_origin = post_with_header (f, TOKEN_A, f->session_id, "Origin", "http://localhost:5173");
+  g_autoptr(Exchange) foreign_host = post_with_header (f, TOKEN_A, f->session_id, "Host", evil_host);
+  g_autoptr(Exchange) wrong_port = post_with_header (f, TOKEN_A, f->session_id, "Host", "127.0.0.1:1");
+  g_autoptr(Exchange) localhost_host = post_with_header (f, TOKEN_A, f->session_id, "Host", localhost);
+  g_autoptr(Exchange) ipv6_host = post_with_header (f, TOKEN_A, f->session_id, "Host", ipv6);
   /* Host is checked before the token, Origin before the token too: a
    * rebinding page learns nothing about tokens. */
-  g_autoptr(Exchange) foreign_host_no_token = post_with_header (f, NULL, session_id, "Host", evil_host);
-  g_autoptr(Exchange) foreign_origin_no_token = post_with_header (f, NULL, session_id, "Origin", "http://evil.example");
+  g_autoptr(Exchange) foreign_host_no_token = post_with_header (f, NULL, f->session_id, "Host", evil_host);
+  g_autoptr(Exchange) foreign_origin_no_token = post_with_header (f, NULL, f->session_id, "Origin", "http://evil.example");
 
   assert_jsonrpc_error (foreign_origin, 403, -32000, "Forbidden");
   assert_jsonrpc_error (null_origin, 403, -32000, "Forbidden");
@@ -1413,17 +1424,16 @@ test_origin_and_host (Fixture       *f,
   assert_jsonrpc_error (foreign_origin_no_token, 403, -32000, "Forbidden");
   g_assert_null (response_header (foreign_origin_no_token, "WWW-Authenticate"));
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_methods_and_paths (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) get = exchange_new (f, "GET", TOKEN_A, session_id, NULL);
-  g_autoptr(Exchange) put = exchange_new (f, "PUT", TOKEN_A, session_id, "{}");
-  g_autoptr(Exchange) other_path = exchange_new (f, "POST", TOKEN_A, session_id, PING);
+  g_autoptr(Exchange) get = exchange_new (f, "GET", TOKEN_A, f->session_id, NULL);
+  g_autoptr(Exchange) put = exchange_new (f, "PUT", TOKEN_A, f->session_id, "{}");
+  g_autoptr(Exchange) other_path = exchange_new (f, "POST", TOKEN_A, f->session_id, PING);
   g_autoptr(GUri) uri = NULL;
   g_autofree char *other_url = g_strdup_printf ("http://127.0.0.1:%u/mcp/extra", tw_mcp_server_get_port (f->server));
 
@@ -1442,7 +1452,7 @@ test_methods_and_paths (Fixture       *f,
   exchange_run (f, other_path);
   assert_jsonrpc_error (other_path, 404, -32000, "Not Found");
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static guint
@@ -1586,20 +1596,6 @@ start_hanging_call (Fixture    *f,
   return x;
 }
 
-/* Opens tab b1 as request 1 of @session_id, then starts a hanging call
- * on it as request @id. */
-static Exchange *
-start_busy_tab (Fixture    *f,
-                const char *session_id,
-                int         id)
-{
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autofree char *browser_id = jstr (opened->json, "$.result.structuredContent.browserId");
-
-  g_assert_cmpstr (browser_id, ==, "b1");
-  return start_hanging_call (f, session_id, id);
-}
-
 /* The client's notifications/cancelled for request @id. */
 static Exchange *
 cancel_request (Fixture    *f,
@@ -1616,8 +1612,7 @@ static void
 test_cancel (Fixture       *f,
              gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 5);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 5);
   g_autoptr(Exchange) queued = NULL;
   g_autoptr(Exchange) cancel_queued = NULL;
   g_autoptr(Exchange) cancel = NULL;
@@ -1627,12 +1622,12 @@ test_cancel (Fixture       *f,
   /* Two calls in flight; cancelling one ends it at once and leaves the
    * other running. (A command cancelled while it waits in a tab's queue
    * never runs: the tab's business, test-browser's cancel-queued.) */
-  queued = start_tool_call (f, session_id, 6, "browser_navigate",
+  queued = start_tool_call (f, f->session_id, 6, "browser_navigate",
                             "{\"browserId\":\"b1\",\"url\":\"" HANG_URL "?second\"}");
   wait_for_log (f->tabs, "start b1 navigate " HANG_URL "?second");
   g_assert_false (queued->done);
 
-  cancel_queued = post (f, TOKEN_A, session_id,
+  cancel_queued = post (f, TOKEN_A, f->session_id,
                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":6,\"reason\":\"changed my mind\"}}");
   g_assert_cmpuint (status (cancel_queued), ==, 202);
   exchange_wait (queued);
@@ -1641,7 +1636,7 @@ test_cancel (Fixture       *f,
   wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL "?second");
   g_assert_false (hanging->done);
 
-  cancel = cancel_request (f, session_id, 5);
+  cancel = cancel_request (f, f->session_id, 5);
   g_assert_cmpuint (status (cancel), ==, 202);
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
@@ -1651,16 +1646,16 @@ test_cancel (Fixture       *f,
   wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
 
   /* Cancelling what is not running is not an error. */
-  cancel_unknown = cancel_request (f, session_id, 99);
+  cancel_unknown = cancel_request (f, f->session_id, 99);
   g_assert_cmpuint (status (cancel_unknown), ==, 202);
 
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
   g_assert_true (tw_test_log_contains (f->signals, "finished 3 error cancelled"));
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 
   /* The tab works again. */
   {
-    g_autoptr(Exchange) after = call_tool (f, session_id, 7, "browser_reload", "{\"browserId\":\"b1\"}");
+    g_autoptr(Exchange) after = call_tool (f, f->session_id, 7, "browser_reload", "{\"browserId\":\"b1\"}");
 
     g_assert_null (jnode (after->json, "$.result.isError"));
   }
@@ -1670,11 +1665,10 @@ static void
 test_signals (Fixture       *f,
               gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
-  g_autoptr(Exchange) denied = call_tool (f, session_id, 2, "browser_navigate", "{\"browserId\":\"b1\",\"url\":\"file:///x\"}");
-  g_autoptr(Exchange) invalid = call_tool (f, session_id, 3, "browser_back", "{}");
-  g_autoptr(Exchange) hanging = start_hanging_call (f, session_id, 4);
+  g_autoptr(Exchange) opened = call_tool (f, f->session_id, 1, "browser_new_tab", "{\"url\":\"http://127.0.0.1:9/a\"}");
+  g_autoptr(Exchange) denied = call_tool (f, f->session_id, 2, "browser_navigate", "{\"browserId\":\"b1\",\"url\":\"file:///x\"}");
+  g_autoptr(Exchange) invalid = call_tool (f, f->session_id, 3, "browser_back", "{}");
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 4);
   g_autoptr(Exchange) cancel = NULL;
   const char *expected[] = {
     "started 1 agent-a Agent A browser_new_tab {\"url\":\"http://127.0.0.1:9/a\"}",
@@ -1687,7 +1681,7 @@ test_signals (Fixture       *f,
     "finished 4 error cancelled",
   };
 
-  cancel = cancel_request (f, session_id, 4);
+  cancel = cancel_request (f, f->session_id, 4);
   exchange_wait (hanging);
 
   g_assert_cmpuint (f->signals->len, ==, G_N_ELEMENTS (expected));
@@ -1699,8 +1693,7 @@ static void
 test_client_disconnect (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 2);
 
   /* The client gives up and closes the connection. */
   g_cancellable_cancel (hanging->cancellable);
@@ -1710,16 +1703,14 @@ test_client_disconnect (Fixture       *f,
   wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_late_result_dropped (Fixture       *f,
                           gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
-  g_autoptr(Exchange) slow = start_tool_call (f, session_id, 2, "browser_navigate",
+  g_autoptr(Exchange) slow = start_tool_call (f, f->session_id, 2, "browser_navigate",
                                               "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/ignore-cancel?ms=300\"}");
   g_autoptr(Exchange) next = NULL;
   GPtrArray *log = f->tabs->log;
@@ -1735,22 +1726,21 @@ test_late_result_dropped (Fixture       *f,
 
   /* The next call is answered; the late result, when it comes, goes to
    * nobody. */
-  next = call_tool (f, session_id, 3, "browser_reload", "{\"browserId\":\"b1\"}");
+  next = call_tool (f, f->session_id, 3, "browser_reload", "{\"browserId\":\"b1\"}");
   g_assert_null (jnode (next->json, "$.result.isError"));
   wait_for_log (f->tabs, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
   g_assert_false (tw_test_log_contains (f->signals, "finished 2 ok -"));
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static void
 test_revoke (Fixture       *f,
              gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   g_autofree char *other_session = initialize (f, TOKEN_B);
-  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 2);
   g_autoptr(Exchange) after = NULL;
   g_autoptr(Exchange) reinit = NULL;
   g_autoptr(Exchange) other = NULL;
@@ -1765,7 +1755,7 @@ test_revoke (Fixture       *f,
   wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
-  after = post (f, TOKEN_A, session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+  after = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
   assert_jsonrpc_error (after, 401, -32000, "Unauthorized");
   reinit = post (f, TOKEN_A, NULL, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}");
   assert_jsonrpc_error (reinit, 401, -32000, "Unauthorized");
@@ -1895,7 +1885,6 @@ static void
 test_tool_groups_disabled (Fixture       *f,
                            gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   const char *extra_only[] = { TEST_GROUP, NULL };
   g_autoptr(Exchange) off = NULL;
   g_autoptr(Exchange) on = NULL;
@@ -1905,7 +1894,7 @@ test_tool_groups_disabled (Fixture       *f,
 
   tw_fake_service_set_tool_groups (f->service, extra_only);
 
-  off = call_tool (f, session_id, 3, "browser_new_tab", "{\"url\":\"http://example.test/\"}");
+  off = call_tool (f, f->session_id, 3, "browser_new_tab", "{\"url\":\"http://example.test/\"}");
   assert_tool_error (off, "browser_disabled", "browser_new_tab belongs to the \"core\" tools");
   text = jstr (off->json, "$.result.content[0].text");
   message = jstr (off->json, "$.result.structuredContent.error.message");
@@ -1918,12 +1907,12 @@ test_tool_groups_disabled (Fixture       *f,
   /* Bad arguments to a tool that is off still say browser_disabled: the
    * group decides first. */
   {
-    g_autoptr(Exchange) bad = call_tool (f, session_id, 4, "browser_click", "{\"nonsense\":1}");
+    g_autoptr(Exchange) bad = call_tool (f, f->session_id, 4, "browser_click", "{\"nonsense\":1}");
 
     assert_tool_error (bad, "browser_disabled", "browser_click belongs to");
   }
 
-  on = call_tool (f, session_id, 5, "test_grouped", "{}");
+  on = call_tool (f, f->session_id, 5, "test_grouped", "{}");
   {
     g_autofree char *on_text = jstr (on->json, "$.result.content[0].text");
 
@@ -1932,14 +1921,14 @@ test_tool_groups_disabled (Fixture       *f,
 
   tw_fake_service_set_tool_groups (f->service, NULL);
   {
-    g_autoptr(Exchange) again = call_tool (f, session_id, 6, "browser_new_tab",
+    g_autoptr(Exchange) again = call_tool (f, f->session_id, 6, "browser_new_tab",
                                            "{\"url\":\"http://example.test/\"}");
     g_autofree char *browser_id = jstr (again->json, "$.result.structuredContent.browserId");
 
     g_assert_nonnull (browser_id);
     g_assert_cmpuint (f->tabs->log->len, >, started);
   }
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* A GET stream read as it arrives. */
@@ -2110,11 +2099,10 @@ static void
 test_progress_sse (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) x = post (f, TOKEN_A, session_id,
+  g_autoptr(Exchange) x = post (f, TOKEN_A, f->session_id,
                                 "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\","
                                 "\"params\":{\"name\":\"test_progress\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p-1\"}}}");
-  g_autoptr(Exchange) plain = call_tool (f, session_id, 10, "test_progress", "{}");
+  g_autoptr(Exchange) plain = call_tool (f, f->session_id, 10, "test_progress", "{}");
   g_autofree char *text = body_text (x);
   g_autoptr(GPtrArray) events = parse_sse (text);
 
@@ -2153,7 +2141,7 @@ test_progress_sse (Fixture       *f,
 
   /* A call that fails at once still answers on the stream it asked for. */
   {
-    g_autoptr(Exchange) denied = post (f, TOKEN_A, session_id,
+    g_autoptr(Exchange) denied = post (f, TOKEN_A, f->session_id,
                                        "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\","
                                        "\"params\":{\"name\":\"browser_navigate\",\"arguments\":{\"browserId\":\"b1\",\"url\":\"file:///\"},"
                                        "\"_meta\":{\"progressToken\":7}}}");
@@ -2180,7 +2168,7 @@ test_progress_sse (Fixture       *f,
     g_assert_cmpstr (plain_text, ==, "Finished in 3 steps");
   }
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 static gboolean
@@ -2193,15 +2181,10 @@ static void
 test_session_expiry (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autofree char *session_id = NULL;
-  g_autofree char *busy_session = NULL;
+  g_autofree char *idle_session = initialize (f, TOKEN_A);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 2);
   g_autoptr(Exchange) expired = NULL;
-  g_autoptr(Exchange) hanging = NULL;
   g_autoptr(Exchange) cancel = NULL;
-
-  session_id = initialize (f, TOKEN_A);
-  busy_session = initialize (f, TOKEN_A);
-  hanging = start_busy_tab (f, busy_session, 2);
 
   /* Shorten the idle time only now, so nothing expires while the test is
    * still setting up, however slowly it runs. */
@@ -2211,10 +2194,10 @@ test_session_expiry (Fixture       *f,
 
   /* The idle session is gone; the one with a call in flight is not. */
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
-  expired = post (f, TOKEN_A, session_id, PING);
+  expired = post (f, TOKEN_A, idle_session, PING);
   assert_jsonrpc_error (expired, 404, -32001, "Session not found");
 
-  cancel = cancel_request (f, busy_session, 2);
+  cancel = cancel_request (f, f->session_id, 2);
   g_assert_cmpuint (status (cancel), ==, 202);
   exchange_wait (hanging);
 }
@@ -2256,15 +2239,14 @@ static void
 test_duplicate_request_id (Fixture       *f,
                            gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 2);
   g_autoptr(Exchange) duplicate = NULL;
   g_autoptr(Exchange) cancel = NULL;
 
-  duplicate = call_tool (f, session_id, 2, "browser_reload", "{\"browserId\":\"b1\"}");
+  duplicate = call_tool (f, f->session_id, 2, "browser_reload", "{\"browserId\":\"b1\"}");
   assert_jsonrpc_error (duplicate, 200, -32600, "Invalid Request: a request with this id");
 
-  cancel = cancel_request (f, session_id, 2);
+  cancel = cancel_request (f, f->session_id, 2);
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
 }
@@ -2273,8 +2255,7 @@ static void
 test_stop_with_calls_in_flight (Fixture       *f,
                                 gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) hanging = start_busy_tab (f, session_id, 2);
+  g_autoptr(Exchange) hanging = start_hanging_call (f, f->session_id, 2);
 
 
   /* Stopping ends the session and cancels the call; nothing waits on it. */
@@ -2291,8 +2272,6 @@ static void
 test_hostile_json (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   g_autoptr(GString) deep = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"a\":");
   const char *lenient[] = {
     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}",
@@ -2312,14 +2291,14 @@ test_hostile_json (Fixture       *f,
   g_string_append (deep, "}}");
 
   {
-    g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, deep->str);
+    g_autoptr(Exchange) x = post (f, TOKEN_A, f->session_id, deep->str);
 
     assert_jsonrpc_error (x, 400, -32700, "Parse error: arrays and objects nest deeper than");
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (lenient); i++)
     {
-      g_autoptr(Exchange) x = post (f, TOKEN_A, session_id, lenient[i]);
+      g_autoptr(Exchange) x = post (f, TOKEN_A, f->session_id, lenient[i]);
 
       assert_jsonrpc_error (x, 400, -32700, "Parse error: ");
       g_assert_true (jis_null (x->json, "$.id"));
@@ -2328,7 +2307,7 @@ test_hostile_json (Fixture       *f,
   /* Only the new tab reached the service: b1 is still open. */
   g_assert_cmpuint (f->tabs->log->len, ==, 2);
   g_assert_true (g_hash_table_contains (f->tabs->tabs, "b1"));
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* Schema-violating arguments, made from every tool's own inputSchema: a
@@ -2624,7 +2603,6 @@ static void
 test_schema_violations (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   Violations v = { g_ptr_array_new_with_free_func (g_free), g_ptr_array_new_with_free_func (g_free) };
   g_autoptr(GPtrArray) tools = g_ptr_array_new ();
   int id = 100;
@@ -2678,7 +2656,7 @@ test_schema_violations (Fixture       *f,
 
   for (guint i = 0; i < v.arguments->len; i++)
     {
-      g_autoptr(Exchange) x = call_tool (f, session_id, id++, g_ptr_array_index (tools, i),
+      g_autoptr(Exchange) x = call_tool (f, f->session_id, id++, g_ptr_array_index (tools, i),
                                          g_ptr_array_index (v.arguments, i));
       g_autofree char *code = jstr (x->json, "$.result.structuredContent.error.code");
 
@@ -2693,7 +2671,7 @@ test_schema_violations (Fixture       *f,
 
   g_ptr_array_unref (v.arguments);
   g_ptr_array_unref (v.why);
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* A slow client: sends its request a byte at a time, or nothing at all. */
@@ -2763,12 +2741,11 @@ static void
 test_slow_clients (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   guint16 port = tw_mcp_server_get_port (f->server);
   g_autofree char *pad = g_strnfill (100000, 'a');
   g_autofree char *headers = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nX-Pad: %s\r\n\r\n",
                                               port, pad);
-  g_autofree char *body_headers = raw_post_head (port, session_id, 100000, "");
+  g_autofree char *body_headers = raw_post_head (port, f->session_id, 100000, "");
   g_autofree char *body = g_strdup_printf ("%s{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\","
                                            "\"params\":{\"pad\":\"%s", body_headers, pad);
   /* Headers a byte at a time; headers at once, then the body a byte at a
@@ -2785,7 +2762,7 @@ test_slow_clients (Fixture       *f,
   tw_test_wait_until (slow_client_sent_some, &slow_headers, WAIT_LIMIT_MS, "the slow client to start");
 
   /* Other calls are answered meanwhile. */
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 
   tw_test_wait_for_flag (&slow_headers.done, WAIT_LIMIT_MS, "the server to close the slow-header client");
   tw_test_wait_for_flag (&slow_body.done, WAIT_LIMIT_MS, "the server to close the slow-body client");
@@ -2797,7 +2774,7 @@ test_slow_clients (Fixture       *f,
   g_assert_cmpint (slow_body.bytes_sent, >=, (gint) strlen (body_headers));
   g_assert_cmpint (slow_body.bytes_sent, <, (gint) strlen (body));
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* Two requests one after the other on one connection, as clients with
@@ -2843,8 +2820,7 @@ static void
 test_keep_alive (Fixture       *f,
                  gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
-  g_autofree char *request = raw_ping (tw_mcp_server_get_port (f->server), session_id);
+  g_autofree char *request = raw_ping (tw_mcp_server_get_port (f->server), f->session_id);
   KeepAlive k = { tw_mcp_server_get_port (f->server), request, { NULL, NULL }, FALSE };
 
   start_client_thread (keep_alive_thread, &k, &k.done);
@@ -2982,10 +2958,8 @@ static void
 test_idle_connections (Fixture       *f,
                        gconstpointer  data)
 {
-  g_autofree char *session_id = initialize (f, TOKEN_A);
   guint16 port = tw_mcp_server_get_port (f->server);
-  g_autofree char *request = raw_ping (port, session_id);
-  g_autoptr(Exchange) opened = call_tool (f, session_id, 1, "browser_new_tab", "{}");
+  g_autofree char *request = raw_ping (port, f->session_id);
   g_autoptr(Exchange) long_call = NULL;
   KeptClient idle = { port, request, KEPT_IDLE, NULL, FALSE, FALSE };
   KeptClient trickle = { port, request, KEPT_TRICKLE, NULL, FALSE, FALSE };
@@ -2995,7 +2969,7 @@ test_idle_connections (Fixture       *f,
   tw_mcp_server_set_connection_limits (f->server, WAIT_LIMIT_MS, WAIT_LIMIT_MS, 300);
 
   /* A call that takes several times the idle limit is not cut off. */
-  long_call = start_tool_call_in_order (f, session_id, 2, "browser_navigate",
+  long_call = start_tool_call_in_order (f, f->session_id, 2, "browser_navigate",
                                         "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/page?ms=1500\"}");
 
   start_client_thread (kept_client_thread, &idle, &idle.done);
@@ -3037,7 +3011,7 @@ test_idle_connections (Fixture       *f,
     g_assert_true (failed == NULL || !json_node_get_boolean (failed));
   }
 
-  assert_still_serving (f, session_id);
+  assert_still_serving (f, f->session_id);
 }
 
 /* The kernel's queue of connections not yet accepted is as long as the
@@ -3127,48 +3101,54 @@ main (int   argc,
   tw_tool_registry_add_group_for_testing (TEST_GROUP, test_group_tools,
                                           G_N_ELEMENTS (test_group_tools));
 
-#define ADD(path, func) \
-  g_test_add ("/mcp/server/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD_WITH(path, func, setup) \
+  g_test_add ("/mcp/server/" path, Fixture, NULL, setup, func, fixture_teardown)
+#define ADD(path, func) ADD_WITH (path, func, fixture_setup)
+#define ADD_SESSION(path, func) ADD_WITH (path, func, fixture_setup_session)
+#define ADD_TAB(path, func) ADD_WITH (path, func, fixture_setup_tab)
 
   ADD ("initialize", test_initialize);
   ADD ("initialize-invalid", test_initialize_invalid);
   ADD ("session-required", test_session_required);
-  ADD ("protocol-version-header", test_protocol_version_header);
-  ADD ("ping", test_ping);
-  ADD ("tools-list", test_tools_list);
-  ADD ("tools-call-structured", test_tools_call_structured);
-  ADD ("tools-call-content-kinds", test_tools_call_content_kinds);
-  ADD ("unknown-tool", test_unknown_tool);
-  ADD ("invalid-arguments", test_invalid_arguments);
-  ADD ("non-http-url", test_non_http_url);
-  ADD ("protocol-errors", test_protocol_errors);
-  ADD ("content-type", test_content_type);
-  ADD ("body-too-large", test_body_too_large);
-  ADD ("auth", test_auth);
-  ADD ("origin-and-host", test_origin_and_host);
-  ADD ("methods-and-paths", test_methods_and_paths);
+  ADD_SESSION ("protocol-version-header", test_protocol_version_header);
+  ADD_SESSION ("ping", test_ping);
+  ADD_SESSION ("tools-list", test_tools_list);
+  ADD_SESSION ("tools-call-structured", test_tools_call_structured);
+  ADD_SESSION ("tools-call-content-kinds", test_tools_call_content_kinds);
+  ADD_SESSION ("unknown-tool", test_unknown_tool);
+  ADD_SESSION ("invalid-arguments", test_invalid_arguments);
+  ADD_TAB ("non-http-url", test_non_http_url);
+  ADD_SESSION ("protocol-errors", test_protocol_errors);
+  ADD_SESSION ("content-type", test_content_type);
+  ADD_SESSION ("body-too-large", test_body_too_large);
+  ADD_SESSION ("auth", test_auth);
+  ADD_SESSION ("origin-and-host", test_origin_and_host);
+  ADD_SESSION ("methods-and-paths", test_methods_and_paths);
   ADD ("calls-in-order", test_calls_in_order);
-  ADD ("cancel", test_cancel);
-  ADD ("signals", test_signals);
-  ADD ("client-disconnect", test_client_disconnect);
-  ADD ("late-result-dropped", test_late_result_dropped);
-  ADD ("revoke", test_revoke);
-  ADD ("progress-sse", test_progress_sse);
+  ADD_TAB ("cancel", test_cancel);
+  ADD_SESSION ("signals", test_signals);
+  ADD_TAB ("client-disconnect", test_client_disconnect);
+  ADD_TAB ("late-result-dropped", test_late_result_dropped);
+  ADD_TAB ("revoke", test_revoke);
+  ADD_SESSION ("progress-sse", test_progress_sse);
   ADD ("tool-groups-list", test_tool_groups_list);
-  ADD ("tool-groups-disabled", test_tool_groups_disabled);
+  ADD_SESSION ("tool-groups-disabled", test_tool_groups_disabled);
   ADD ("tool-groups-list-changed", test_tool_groups_list_changed);
-  ADD ("session-expiry", test_session_expiry);
+  ADD_TAB ("session-expiry", test_session_expiry);
   ADD ("session-limit", test_session_limit);
-  ADD ("duplicate-request-id", test_duplicate_request_id);
-  ADD ("stop-with-calls-in-flight", test_stop_with_calls_in_flight);
-  ADD ("hostile-json", test_hostile_json);
-  ADD ("schema-violations", test_schema_violations);
-  ADD ("slow-clients", test_slow_clients);
+  ADD_TAB ("duplicate-request-id", test_duplicate_request_id);
+  ADD_TAB ("stop-with-calls-in-flight", test_stop_with_calls_in_flight);
+  ADD_TAB ("hostile-json", test_hostile_json);
+  ADD_SESSION ("schema-violations", test_schema_violations);
+  ADD_SESSION ("slow-clients", test_slow_clients);
   ADD ("listen-backlog", test_listen_backlog);
-  ADD ("keep-alive", test_keep_alive);
-  ADD ("idle-connections", test_idle_connections);
+  ADD_SESSION ("keep-alive", test_keep_alive);
+  ADD_TAB ("idle-connections", test_idle_connections);
 
+#undef ADD_TAB
+#undef ADD_SESSION
 #undef ADD
+#undef ADD_WITH
 
   g_test_add_func ("/mcp/server/activity-log-bounded", test_activity_log_bounded);
 
