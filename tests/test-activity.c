@@ -11,6 +11,7 @@
 #include "tw-handoff-banner.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-window.h"
 
 /* Watching and steering from the person's side: the activity feed of a
  * scripted agent session, pausing a tab and handing one to the person
@@ -79,9 +80,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->browser = tw_browser_new (NULL, NULL);
   fixture->service = TW_BROWSER_SERVICE (fixture->browser);
   fixture->log = tw_browser_get_activity (fixture->browser);
-  fixture->window = tw_window_new (NULL, fixture->browser, "steering", "/tmp");
+  fixture->window = tw_test_window_new (fixture->browser, "steering", "/tmp", 0, 0);
   fixture->feed = TW_ACTIVITY_FEED (tw_window_get_activity_feed (fixture->window));
-  gtk_window_present (GTK_WINDOW (fixture->window));
 
   fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->browser_id = g_strdup (tw_browser_tab_get_id (fixture->tab));
@@ -93,8 +93,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_clear_pointer (&fixture->handoff, tw_tool_call_unref);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_test_close_browser (&fixture->browser);
+  tw_test_window_close (fixture->window, &fixture->browser);
   g_clear_pointer (&fixture->browser_id, g_free);
   g_clear_pointer (&fixture->id_args, g_free);
 }

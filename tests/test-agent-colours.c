@@ -14,6 +14,7 @@
 #include "tw-overview.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-window.h"
 #include "tw-test-widgets.h"
 
 /* Many agents, one workspace (issue 32): each running agent has a colour
@@ -292,9 +293,7 @@ test_tabs_feed_terminal (void)
 
   tw_browser_add_agent (browser, claude.agent_id, claude.agent_name);
   tw_browser_add_agent (browser, codex.agent_id, codex.agent_name);
-  window = tw_window_new (NULL, browser, "garden", "/tmp");
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
+  window = tw_test_window_new (browser, "garden", "/tmp", 1280, 800);
 
   /* Two agents: two colours, two marks. */
   g_assert_true (tw_browser_get_agent_mark (browser, claude.agent_id, &colour_a, &mark_a));
@@ -336,8 +335,7 @@ test_tabs_feed_terminal (void)
   g_assert_cmpint (tw_agent_terminal_get_colour (terminal), ==, colour_b);
   g_object_unref (terminal);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  tw_test_close_browser (&browser);
+  tw_test_window_close (window, &browser);
 }
 
 /* The overlay: the agent's colour on its pointer and highlight */
@@ -459,8 +457,7 @@ test_overlay (void)
     }
 
   g_signal_handlers_disconnect_by_data (tab, &check);
-  gtk_window_destroy (GTK_WINDOW (window));
-  tw_test_close_browser (&browser);
+  tw_test_window_close (window, &browser);
 }
 
 /* The overview */
@@ -502,9 +499,7 @@ test_overview (void)
       tw_browser_add_agent (browser, ids[i], names[i]);
     }
 
-  window = tw_window_new (NULL, browser, "garden", "/tmp");
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
+  window = tw_test_window_new (browser, "garden", "/tmp", 1280, 800);
 
   person_tab = tw_browser_open_tab (browser, NULL);
   for (guint i = 0; i < 12; i++)
@@ -571,8 +566,7 @@ test_overview (void)
   g_assert_true (adw_tab_view_get_selected_page (tw_window_get_tab_view (window)) == page_of (window, tabs[2]));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overview)));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  tw_test_close_browser (&browser);
+  tw_test_window_close (window, &browser);
 }
 
 int

@@ -9,6 +9,7 @@
 #include "tw-tab-page.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-window.h"
 
 /* Teach (issue 33): the person marks a tab (boxes, points, a note) and an
  * agent's waiting browser_annotate call gets the note, a picture with the
@@ -46,9 +47,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *url = g_strconcat (base_url, "teach", NULL);
 
   fixture->browser = tw_browser_new (NULL, NULL);
-  fixture->window = tw_window_new (NULL, fixture->browser, "teach", "/tmp");
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
-  gtk_window_present (GTK_WINDOW (fixture->window));
+  fixture->window = tw_test_window_new (fixture->browser, "teach", "/tmp", 1000, 700);
 
   fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->id_args = tw_test_tab_id_args (fixture->tab);
@@ -60,8 +59,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_test_close_browser (&fixture->browser);
+  tw_test_window_close (fixture->window, &fixture->browser);
   g_clear_pointer (&fixture->id_args, g_free);
 }
 

@@ -13,6 +13,7 @@
 #include "tw-timeline.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-window.h"
 #include "tw-test-widgets.h"
 
 /* Teach (issue 33): the person demonstrates steps in a tab and an agent's
@@ -112,9 +113,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->browser = tw_browser_new (NULL, NULL);
   dir = g_build_filename (fixture->data_dir, "timeline", NULL);
   fixture->timeline = tw_timeline_new (fixture->browser, dir);
-  fixture->window = tw_window_new (NULL, fixture->browser, "teach", fixture->data_dir);
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
-  gtk_window_present (GTK_WINDOW (fixture->window));
+  fixture->window = tw_test_window_new (fixture->browser, "teach", fixture->data_dir, 1000, 700);
 
   fixture->tab = tw_test_open_tab (fixture->browser, &tw_test_ada, url);
   fixture->view = tw_browser_tab_get_view (fixture->tab);
@@ -138,8 +137,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_clear_pointer (&fixture->call, tw_tool_call_unref);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_test_close_browser (&fixture->browser);
+  tw_test_window_close (fixture->window, &fixture->browser);
   g_clear_object (&fixture->timeline);
   tw_test_remove_tree (fixture->data_dir);
   g_clear_pointer (&fixture->data_dir, g_free);

@@ -8,6 +8,7 @@
 #include "tw-browser.h"
 #include "tw-window.h"
 #include "tw-test-webview.h"
+#include "tw-test-window.h"
 
 /* The overlay that shows what an agent does: its highlight must sit exactly
  * on the element the agent acted on, in the overlay's own coordinates,
@@ -78,9 +79,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *snapshot_args = NULL;
 
   fixture->browser = tw_browser_new (NULL, NULL);
-  fixture->window = tw_window_new (NULL, fixture->browser, "overlay", "/tmp");
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fixture->window));
+  fixture->window = tw_test_window_new (fixture->browser, "overlay", "/tmp", 1100, 800);
 
   /* Following the agent brings its new tab to the front, where it is drawn. */
   tw_window_set_follow_agents (fixture->window, TRUE);
@@ -102,8 +101,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_clear_pointer (&fixture->snapshot, g_free);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  tw_test_close_browser (&fixture->browser);
+  tw_test_window_close (fixture->window, &fixture->browser);
 }
 
 /* Runs @script in the page's own world, as a person's devtools would, and
