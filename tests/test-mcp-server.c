@@ -16,8 +16,8 @@
 #include "tw-test-util.h"
 
 /* The MCP server end to end over real HTTP on loopback: a SoupServer in this
- * process, a SoupSession client, and a small in-test browser service whose
- * tabs are JSON objects. Real tabs are tested with WebKit elsewhere. */
+ * process, a SoupSession client, and a TwFakeService that plays tabs as
+ * JSON objects. Real tabs are tested with WebKit elsewhere. */
 
 #define TOKEN_A "token-a-0123456789"
 #define TOKEN_B "token-b-9876543210"
@@ -32,178 +32,6 @@ slowdown (void)
   const char *factor = g_getenv ("TW_TEST_SLOWDOWN");
 
   return factor != NULL && atoi (factor) > 0 ? atoi (factor) : 1;
-}
-
-/* Fake browser service: a TwFakeService that plays tabs as JSON objects. */
-
-typedef struct
-{
-  GHashTable *tabs;      /* browserId -> JsonObject* */
-  guint       next_tab;
-  GPtrArray  *log;       /* "start b1 navigate http://...", "end ...", "cancelled ..." */
-  char       *last_agent_id;
-  char       *last_agent_name;
-} Tabs;
-
-static Tabs *
-tabs_new (void)
-{
-  Tabs *self = g_new0 (Tabs, 1);
-
-  self->tabs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
-  self->log = g_ptr_array_new_with_free_func (g_free);
-
-  return self;
-}
-
-static void
-tabs_free (Tabs *self)
-{
-  g_hash_table_unref (self->tabs);
-  g_ptr_array_unref (self->log);
-  g_free (self->last_agent_id);
-  g_free (self->last_agent_name);
-  g_free (self);
-}
-
-static JsonObject *
-page_result (const char *browser_id,
-             const char *url)
-{
-  JsonObject *result = json_object_new ();
-  g_autoptr(GUri) uri = g_str_has_prefix (url, "http") ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  const char *path = uri != NULL ? g_uri_get_path (uri) : "";
-  g_autofree char *name = g_ascii_strup (path[0] == '/' ? path + 1 : path, -1);
-
-  json_object_set_string_member (result, "browserId", browser_id);
-  json_object_set_string_member (result, "url", url);
-  if (uri != NULL)
-    {
-      g_autofree char *title = g_strdup_printf ("Page %s", name);
-
-      json_object_set_string_member (result, "title", title);
-      json_object_set_int_member (result, "status", 200);
-    }
-  else
-    {
-      json_object_set_string_member (result, "title", "");
-      json_object_set_null_member (result, "status");
-    }
-
-  if (g_strcmp0 (path, "/dialog") == 0)
-    {
-      JsonArray *dialogs = json_array_new ();
-      JsonObject *dialog = json_object_new ();
-
-      json_object_set_string_member (dialog, "type", "alert");
-      json_object_set_string_member (dialog, "message", "Hello");
-      json_array_add_object_element (dialogs, dialog);
-      json_object_set_array_member (result, "dialogs", dialogs);
-    }
-
-  return result;
-}
-
-static void
-tabs_run (GTask                  *task,
-          const TwServiceRequest *request,
-          gpointer                run_data)
-{
-  Tabs *self = run_data;
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  const char *url = json_object_has_member (request->params, "url")
-                    ? json_object_get_string_member (request->params, "url") : NULL;
-  JsonObject *tab = request->browser_id != NULL
-                    ? g_hash_table_lookup (self->tabs, request->browser_id) : NULL;
-  g_autofree char *label = NULL;
-  JsonObject *result = NULL;
-  GError *error = NULL;
-  int delay = tw_test_url_delay_ms (url);
-
-  label = g_strdup_printf ("%s %s%s%s", request->browser_id ? request->browser_id : "-",
-                           tw_tab_command_to_string (request->command),
-                           url ? " " : "", url ? url : "");
-
-  g_free (self->last_agent_id);
-  g_free (self->last_agent_name);
-  self->last_agent_id = g_strdup (request->caller->agent_id);
-  self->last_agent_name = g_strdup (request->caller->agent_name);
-
-
-  if (tw_tab_command_targets_tab (request->command) && tab == NULL)
-    {
-      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                           "No tab %s in this workspace", request->browser_id);
-      delay = 0;
-    }
-  else
-    switch (request->command)
-      {
-      case TW_TAB_COMMAND_LIST_TABS:
-        {
-          JsonArray *tabs = json_array_new ();
-          GHashTableIter iter;
-          gpointer value;
-
-          g_hash_table_iter_init (&iter, self->tabs);
-          while (g_hash_table_iter_next (&iter, NULL, &value))
-            json_array_add_object_element (tabs, json_object_ref (value));
-
-          result = json_object_new ();
-          json_object_set_array_member (result, "tabs", tabs);
-        }
-        break;
-
-      case TW_TAB_COMMAND_NEW_TAB:
-        {
-          g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
-          JsonObject *entry;
-
-          result = page_result (id, url != NULL ? url : "about:blank");
-          entry = json_object_new ();
-          json_object_set_string_member (entry, "browserId", id);
-          json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
-          json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
-          json_object_set_boolean_member (entry, "loading", FALSE);
-          json_object_set_boolean_member (entry, "private", FALSE);
-          json_object_set_string_member (entry, "owner", request->caller->agent_name);
-          g_hash_table_insert (self->tabs, g_strdup (id), entry);
-        }
-        break;
-
-      case TW_TAB_COMMAND_CLOSE_TAB:
-        g_hash_table_remove (self->tabs, request->browser_id);
-        result = json_object_new ();
-        json_object_set_string_member (result, "browserId", request->browser_id);
-        json_object_set_boolean_member (result, "closed", TRUE);
-        break;
-
-      case TW_TAB_COMMAND_NAVIGATE:
-      case TW_TAB_COMMAND_RELOAD:
-        result = page_result (request->browser_id,
-                              url != NULL ? url : json_object_get_string_member (tab, "url"));
-        json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
-        json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
-        break;
-
-      case TW_TAB_COMMAND_BACK:
-      case TW_TAB_COMMAND_FORWARD:
-        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
-                             "There is no %s page in %s",
-                             request->command == TW_TAB_COMMAND_BACK ? "earlier" : "later",
-                             request->browser_id);
-        break;
-
-      default:
-        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
-        break;
-      }
-
-  /* "/ignore-cancel" plays a service that finishes what it started. */
-  if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
-    cancellable = NULL;
-
-  tw_test_return_later (task, self->log, label, result, error, delay, cancellable);
 }
 
 /* Tools that exist only in this test. */
@@ -267,8 +95,6 @@ typedef struct
   TwMcpServer   *server;
   TwFakeService *service;
   TwFakeService *other_service;
-  Tabs          *tabs;
-  Tabs          *other_tabs;
   SoupSession   *session;
   char          *url;
   GPtrArray     *signals;   /* "started 1 agent-a Agent A browser_navigate {...}", "finished 1 error browser_denied" */
@@ -281,10 +107,8 @@ fixture_setup (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  f->tabs = tabs_new ();
-  f->service = tw_fake_service_new_full (tabs_run, f->tabs, (GDestroyNotify) tabs_free);
-  f->other_tabs = tabs_new ();
-  f->other_service = tw_fake_service_new_full (tabs_run, f->other_tabs, (GDestroyNotify) tabs_free);
+  f->service = tw_fake_service_new_tabs ();
+  f->other_service = tw_fake_service_new_tabs ();
   f->signals = g_ptr_array_new_with_free_func (g_free);
 
   f->server = tw_mcp_server_new ();
@@ -1006,9 +830,9 @@ test_tools_call_structured (Fixture       *f,
   }
 
   /* The service saw who called. */
-  g_assert_cmpstr (f->tabs->last_agent_id, ==, "agent-a");
-  g_assert_cmpstr (f->tabs->last_agent_name, ==, "Agent A");
-  g_assert_cmpuint (f->other_tabs->log->len, ==, 0);
+  g_assert_cmpstr (f->service->agent_id, ==, "agent-a");
+  g_assert_cmpstr (f->service->agent_name, ==, "Agent A");
+  g_assert_cmpuint (f->other_service->log->len, ==, 0);
 }
 
 static void
@@ -1090,8 +914,8 @@ test_invalid_arguments (Fixture       *f,
   assert_structured_result (absent, "browser_list_tabs", "No tabs open.");
 
   /* Only the valid call reached the service. */
-  g_assert_cmpuint (f->tabs->log->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (f->tabs->log, 0), ==, "start - list_tabs");
+  g_assert_cmpuint (f->service->log->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->service->log, 0), ==, "start - list_tabs");
   assert_still_serving (f, f->session_id);
 }
 
@@ -1122,7 +946,7 @@ test_non_http_url (Fixture       *f,
     }
 
   /* None of them reached the tab. */
-  g_assert_cmpuint (f->tabs->log->len, ==, 2);
+  g_assert_cmpuint (f->service->log->len, ==, 2);
   assert_still_serving (f, f->session_id);
 }
 
@@ -1503,7 +1327,7 @@ test_calls_in_order (Fixture       *f,
   g_autofree char *other_session = initialize (f, TOKEN_A);
   g_autoptr(Exchange) one = call_tool (f, session_id, 1, "browser_new_tab", "{}");
   g_autoptr(Exchange) two = call_tool (f, session_id, 2, "browser_new_tab", "{}");
-  GPtrArray *log = f->tabs->log;
+  GPtrArray *log = f->service->log;
   Exchange *calls[4];
 
   g_ptr_array_set_size (log, 0);
@@ -1557,8 +1381,8 @@ test_calls_in_order (Fixture       *f,
 
 typedef struct
 {
-  Tabs       *tabs;
-  const char *entry;
+  TwFakeService *service;
+  const char    *entry;
 } LogQuery;
 
 static gboolean
@@ -1566,14 +1390,14 @@ log_has_entry (gpointer data)
 {
   LogQuery *query = data;
 
-  return tw_test_log_contains (query->tabs->log, query->entry);
+  return tw_test_log_contains (query->service->log, query->entry);
 }
 
 static void
-wait_for_log (Tabs       *tabs,
-              const char *entry)
+wait_for_log (TwFakeService *service,
+              const char    *entry)
 {
-  LogQuery query = { tabs, entry };
+  LogQuery query = { service, entry };
   g_autofree char *what = g_strdup_printf ("\"%s\" in the service log", entry);
 
   tw_test_wait_until (log_has_entry, &query, WAIT_LIMIT_MS, what);
@@ -1592,7 +1416,7 @@ start_hanging_call (Fixture    *f,
   Exchange *x = start_tool_call (f, session_id, id, "browser_navigate",
                                  "{\"browserId\":\"b1\",\"url\":\"" HANG_URL "\"}");
 
-  wait_for_log (f->tabs, "start b1 navigate " HANG_URL);
+  wait_for_log (f->service, "start b1 navigate " HANG_URL);
   return x;
 }
 
@@ -1624,7 +1448,7 @@ test_cancel (Fixture       *f,
    * never runs: the tab's business, test-browser's cancel-queued.) */
   queued = start_tool_call (f, f->session_id, 6, "browser_navigate",
                             "{\"browserId\":\"b1\",\"url\":\"" HANG_URL "?second\"}");
-  wait_for_log (f->tabs, "start b1 navigate " HANG_URL "?second");
+  wait_for_log (f->service, "start b1 navigate " HANG_URL "?second");
   g_assert_false (queued->done);
 
   cancel_queued = post (f, TOKEN_A, f->session_id,
@@ -1633,7 +1457,7 @@ test_cancel (Fixture       *f,
   exchange_wait (queued);
   assert_jsonrpc_error (queued, 200, -32800, "Request cancelled");
   g_assert_cmpint (jint (queued->json, "$.id"), ==, 6);
-  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL "?second");
+  wait_for_log (f->service, "cancelled b1 navigate " HANG_URL "?second");
   g_assert_false (hanging->done);
 
   cancel = cancel_request (f, f->session_id, 5);
@@ -1643,7 +1467,7 @@ test_cancel (Fixture       *f,
   g_assert_cmpint (jint (hanging->json, "$.id"), ==, 5);
 
   /* The service saw the cancellable of each command fire. */
-  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
+  wait_for_log (f->service, "cancelled b1 navigate " HANG_URL);
 
   /* Cancelling what is not running is not an error. */
   cancel_unknown = cancel_request (f, f->session_id, 99);
@@ -1700,7 +1524,7 @@ test_client_disconnect (Fixture       *f,
   exchange_wait (hanging);
   g_assert_error (hanging->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
+  wait_for_log (f->service, "cancelled b1 navigate " HANG_URL);
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
 
   assert_still_serving (f, f->session_id);
@@ -1713,9 +1537,9 @@ test_late_result_dropped (Fixture       *f,
   g_autoptr(Exchange) slow = start_tool_call (f, f->session_id, 2, "browser_navigate",
                                               "{\"browserId\":\"b1\",\"url\":\"http://127.0.0.1:9/ignore-cancel?ms=300\"}");
   g_autoptr(Exchange) next = NULL;
-  GPtrArray *log = f->tabs->log;
+  GPtrArray *log = f->service->log;
 
-  wait_for_log (f->tabs, "start b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
+  wait_for_log (f->service, "start b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
 
   /* The client goes away; this service does not notice cancellation and
    * delivers its result later, to nobody. */
@@ -1728,7 +1552,7 @@ test_late_result_dropped (Fixture       *f,
    * nobody. */
   next = call_tool (f, f->session_id, 3, "browser_reload", "{\"browserId\":\"b1\"}");
   g_assert_null (jnode (next->json, "$.result.isError"));
-  wait_for_log (f->tabs, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
+  wait_for_log (f->service, "end b1 navigate http://127.0.0.1:9/ignore-cancel?ms=300");
   g_assert_true (tw_test_log_contains (f->signals, "finished 2 error cancelled"));
   g_assert_false (tw_test_log_contains (f->signals, "finished 2 ok -"));
 
@@ -1752,7 +1576,7 @@ test_revoke (Fixture       *f,
   /* The call in flight is cancelled and its request answered. */
   exchange_wait (hanging);
   assert_jsonrpc_error (hanging, 200, -32800, "Request cancelled");
-  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
+  wait_for_log (f->service, "cancelled b1 navigate " HANG_URL);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 1);
 
   after = post (f, TOKEN_A, f->session_id, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
@@ -1890,7 +1714,7 @@ test_tool_groups_disabled (Fixture       *f,
   g_autoptr(Exchange) on = NULL;
   g_autofree char *text = NULL;
   g_autofree char *message = NULL;
-  guint started = f->tabs->log->len;
+  guint started = f->service->log->len;
 
   tw_fake_service_set_tool_groups (f->service, extra_only);
 
@@ -1902,7 +1726,7 @@ test_tool_groups_disabled (Fixture       *f,
   g_assert_nonnull (strstr (message, "browser_new_tab belongs to the \"core\" tools"));
   g_assert_false (jbool (off->json, "$.result.structuredContent.error.retryable"));
   /* Turned away before it reached the tabs. */
-  g_assert_cmpuint (f->tabs->log->len, ==, started);
+  g_assert_cmpuint (f->service->log->len, ==, started);
 
   /* Bad arguments to a tool that is off still say browser_disabled: the
    * group decides first. */
@@ -1926,7 +1750,7 @@ test_tool_groups_disabled (Fixture       *f,
     g_autofree char *browser_id = jstr (again->json, "$.result.structuredContent.browserId");
 
     g_assert_nonnull (browser_id);
-    g_assert_cmpuint (f->tabs->log->len, >, started);
+    g_assert_cmpuint (f->service->log->len, >, started);
   }
   assert_still_serving (f, f->session_id);
 }
@@ -2260,7 +2084,7 @@ test_stop_with_calls_in_flight (Fixture       *f,
 
   /* Stopping ends the session and cancels the call; nothing waits on it. */
   tw_mcp_server_stop (f->server);
-  wait_for_log (f->tabs, "cancelled b1 navigate " HANG_URL);
+  wait_for_log (f->service, "cancelled b1 navigate " HANG_URL);
   exchange_wait (hanging);
   g_assert_cmpuint (tw_mcp_server_get_n_sessions (f->server), ==, 0);
   g_assert_cmpuint (tw_mcp_server_get_port (f->server), ==, 0);
@@ -2305,8 +2129,8 @@ test_hostile_json (Fixture       *f,
     }
 
   /* Only the new tab reached the service: b1 is still open. */
-  g_assert_cmpuint (f->tabs->log->len, ==, 2);
-  g_assert_true (g_hash_table_contains (f->tabs->tabs, "b1"));
+  g_assert_cmpuint (f->service->log->len, ==, 2);
+  g_assert_true (g_hash_table_contains (f->service->tabs, "b1"));
   assert_still_serving (f, f->session_id);
 }
 
@@ -2667,7 +2491,7 @@ test_schema_violations (Fixture       *f,
     }
 
   /* Nothing reached the tabs. */
-  g_assert_cmpuint (f->tabs->log->len, ==, 0);
+  g_assert_cmpuint (f->service->log->len, ==, 0);
 
   g_ptr_array_unref (v.arguments);
   g_ptr_array_unref (v.why);

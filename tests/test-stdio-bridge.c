@@ -28,89 +28,11 @@
 /* The stdio bridge as an MCP client sees it: lines written to its input,
  * lines read from its output, and in between a real TwMcpServer on loopback
  * standing in for the app, found through a runtime file in a private
- * XDG_RUNTIME_DIR. The app's tabs are a small in-test browser service. */
+ * XDG_RUNTIME_DIR. The app's tabs are a TwFakeService's played tabs. */
 
 #define TOKEN "bridge-test-token-0123456789"
 #define OTHER_TOKEN "bridge-test-token-9876543210"
 #define WAIT_LIMIT_MS 10000
-
-/* Fake browser service: a TwFakeService that plays tabs in a JSON array.
- * NEW_TAB takes "?ms=N" in its URL to be slow, and never finishes a URL
- * with "/hang" until cancelled. */
-
-typedef struct
-{
-  JsonArray *tabs;
-  guint      next_tab;
-  GPtrArray *log;   /* "start <url>", "end <url>", "cancelled <url>" */
-} Tabs;
-
-static Tabs *
-tabs_new (void)
-{
-  Tabs *self = g_new0 (Tabs, 1);
-
-  self->tabs = json_array_new ();
-  self->log = g_ptr_array_new_with_free_func (g_free);
-
-  return self;
-}
-
-static void
-tabs_free (Tabs *self)
-{
-  json_array_unref (self->tabs);
-  g_ptr_array_unref (self->log);
-  g_free (self);
-}
-
-static void
-tabs_run (GTask                  *task,
-          const TwServiceRequest *request,
-          gpointer                run_data)
-{
-  Tabs *self = run_data;
-  const char *url = json_object_get_string_member_with_default (request->params, "url",
-                                                                "about:blank");
-  JsonObject *result;
-
-  if (request->command == TW_TAB_COMMAND_LIST_TABS)
-    {
-      result = json_object_new ();
-      json_object_set_array_member (result, "tabs", json_array_ref (self->tabs));
-      g_task_return_pointer (task, result, (GDestroyNotify) json_object_unref);
-      return;
-    }
-
-  if (request->command != TW_TAB_COMMAND_NEW_TAB)
-    {
-      g_task_return_new_error (task, TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
-                               "No tab %s in this workspace", request->browser_id);
-      return;
-    }
-
-  result = json_object_new ();
-  {
-    g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
-    JsonObject *tab = json_object_new ();
-
-    json_object_set_string_member (result, "browserId", id);
-    json_object_set_string_member (result, "url", url);
-    json_object_set_string_member (result, "title", "Test page");
-    json_object_set_int_member (result, "status", 200);
-
-    json_object_set_string_member (tab, "browserId", id);
-    json_object_set_string_member (tab, "url", url);
-    json_object_set_string_member (tab, "title", "Test page");
-    json_object_set_boolean_member (tab, "loading", FALSE);
-    json_object_set_boolean_member (tab, "private", FALSE);
-    json_object_set_string_member (tab, "owner", request->caller->agent_name);
-    json_array_add_object_element (self->tabs, tab);
-  }
-
-  tw_test_return_later (task, self->log, url, result, NULL, tw_test_url_delay_ms (url),
-                        g_task_get_cancellable (task));
-}
 
 static const TwToolDef test_tools[] = {
   TW_TEST_PROGRESS_TOOL,
@@ -122,7 +44,6 @@ typedef struct
 {
   char             *workspace;
   TwFakeService    *service;
-  Tabs             *tabs;
   TwMcpServer      *server;
   GPtrArray        *started;     /* the calls the app started and finished */
 
@@ -502,8 +423,7 @@ fixture_set_up (Fixture       *f,
   f->workspace = tw_workspace_id_canonicalize_path (dir, NULL, &error);
   g_assert_no_error (error);
 
-  f->tabs = tabs_new ();
-  f->service = tw_fake_service_new_full (tabs_run, f->tabs, (GDestroyNotify) tabs_free);
+  f->service = tw_fake_service_new_tabs ();
   f->started = g_ptr_array_new_with_free_func (g_free);
   f->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   f->cancellable = g_cancellable_new ();
@@ -811,7 +731,7 @@ static gboolean
 service_log_cond (Fixture      *f,
                   gconstpointer data)
 {
-  return tw_test_log_contains (f->tabs->log, data);
+  return tw_test_log_contains (f->service->log, data);
 }
 
 /* Whether the bridge is done with the request whose id key is @data: it
@@ -856,7 +776,7 @@ test_concurrent (Fixture       *f,
 
   /* A request id still in flight cannot be used again. */
   send_new_tab (f, 12, "http://a.test/slow?ms=500");
-  wait_for (f, service_log_cond, "start http://a.test/slow?ms=500", "the first call with id 12 to reach the app");
+  wait_for (f, service_log_cond, "start - new_tab http://a.test/slow?ms=500", "the first call with id 12 to reach the app");
   send_line (f, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":"
              "{\"name\":\"browser_list_tabs\",\"arguments\":{}}}");
   {
@@ -913,7 +833,7 @@ start_hanging_call (Fixture *f,
                     gint64   id)
 {
   send_new_tab (f, id, "http://a.test/hang");
-  wait_for (f, service_log_cond, "start http://a.test/hang", "the call to reach the app");
+  wait_for (f, service_log_cond, "start - new_tab http://a.test/hang", "the call to reach the app");
 }
 
 /* Waits for @what, the answer to request @id, which must be
@@ -936,7 +856,7 @@ test_cancel (Fixture       *f,
 
   send_line (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
              "\"params\":{\"requestId\":20,\"reason\":\"changed my mind\"}}");
-  wait_for (f, service_log_cond, "cancelled http://a.test/hang", "the app to cancel the call");
+  wait_for (f, service_log_cond, "cancelled - new_tab http://a.test/hang", "the app to cancel the call");
 
   /* A cancelled request gets no answer: the bridge drops the app's answer
    * to it, and anything it wrote before then comes before the answer to
@@ -1042,7 +962,7 @@ test_workspace_closes_during_call (Fixture       *f,
   tw_mcp_server_remove_client (f->server, TOKEN);
   message = await_no_host (f, 50, "the call to end with the workspace");
   g_assert_nonnull (strstr (message, "stopped the call"));
-  g_assert_true (tw_test_log_contains (f->tabs->log, "cancelled http://a.test/hang"));
+  g_assert_true (tw_test_log_contains (f->service->log, "cancelled - new_tab http://a.test/hang"));
 }
 
 static void
@@ -1094,7 +1014,7 @@ test_stop (Fixture       *f,
     Fixture other = { 0 };
 
     tw_stdio_bridge_run_async (bridge, cancellable, run_done_cb, &other);
-    wait_for (f, service_log_cond, "start http://b.test/hang", "the call to reach the app");
+    wait_for (f, service_log_cond, "start - new_tab http://b.test/hang", "the call to reach the app");
     g_cancellable_cancel (cancellable);
     wait_for (&other, run_done_cond, NULL, "the bridge to stop");
     g_assert_error (other.run_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -1102,7 +1022,7 @@ test_stop (Fixture       *f,
     g_clear_error (&other.run_error);
   }
 
-  wait_for (f, service_log_cond, "cancelled http://b.test/hang", "the app to cancel the call");
+  wait_for (f, service_log_cond, "cancelled - new_tab http://b.test/hang", "the app to cancel the call");
   close (fds[1]);
 }
 

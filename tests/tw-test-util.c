@@ -3,6 +3,7 @@
 
 #include "tw-test-util.h"
 
+#include "tw-error.h"
 #include "tw-mcp-server-private.h"
 #include "tw-tool-call-private.h"
 #include "tw-tool-registry.h"
@@ -604,6 +605,10 @@ tw_fake_service_run_async (TwBrowserService       *service,
   self->browser_id = g_strdup (request->browser_id);
   g_clear_pointer (&self->params, json_object_unref);
   self->params = json_object_ref (request->params);
+  g_free (self->agent_id);
+  g_free (self->agent_name);
+  self->agent_id = g_strdup (request->caller->agent_id);
+  self->agent_name = g_strdup (request->caller->agent_name);
 
   if (self->run != NULL)
     self->run (task, request, self->run_data);
@@ -654,7 +659,11 @@ tw_fake_service_finalize (GObject *object)
 
   g_free (self->browser_id);
   g_clear_pointer (&self->params, json_object_unref);
+  g_free (self->agent_id);
+  g_free (self->agent_name);
   g_clear_pointer (&self->reply, json_object_unref);
+  g_clear_pointer (&self->tabs, g_hash_table_unref);
+  g_clear_pointer (&self->log, g_ptr_array_unref);
   g_clear_error (&self->error);
   g_clear_pointer (&self->tool_groups, g_strfreev);
   if (self->run_data_free != NULL)
@@ -766,14 +775,14 @@ later_cancelled_cb (GCancellable *cancellable,
  * after @delay_ms, or never when that is negative; when @cancellable fires
  * first, the task returns G_IO_ERROR_CANCELLED at once. The service's
  * @log gets "start @label", then "end @label" or "cancelled @label". */
-void
-tw_test_return_later (GTask        *task,
-                      GPtrArray    *log,
-                      const char   *label,
-                      JsonObject   *result,
-                      GError       *error,
-                      int           delay_ms,
-                      GCancellable *cancellable)
+static void
+return_later (GTask        *task,
+              GPtrArray    *log,
+              const char   *label,
+              JsonObject   *result,
+              GError       *error,
+              int           delay_ms,
+              GCancellable *cancellable)
 {
   Later *later = g_new0 (Later, 1);
 
@@ -803,8 +812,10 @@ tw_test_return_later (GTask        *task,
   g_object_ref (task);
 }
 
-int
-tw_test_url_delay_ms (const char *url)
+/* How long a command on a page at @url takes: N ms for "ms=N" in @url,
+ * for ever (-1: until cancelled) for "/hang", else 0. */
+static int
+url_delay_ms (const char *url)
 {
   const char *ms;
 
@@ -814,6 +825,156 @@ tw_test_url_delay_ms (const char *url)
     return -1;
   ms = strstr (url, "ms=");
   return ms != NULL ? atoi (ms + 3) : 0;
+}
+
+/* The played tabs */
+
+/* What a command that shows @url in tab @browser_id answers. */
+static JsonObject *
+played_page (const char *browser_id,
+             const char *url)
+{
+  JsonObject *result = json_object_new ();
+  g_autoptr(GUri) uri = g_str_has_prefix (url, "http") ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *path = uri != NULL ? g_uri_get_path (uri) : "";
+  g_autofree char *name = g_ascii_strup (path[0] == '/' ? path + 1 : path, -1);
+
+  json_object_set_string_member (result, "browserId", browser_id);
+  json_object_set_string_member (result, "url", url);
+  if (uri != NULL)
+    {
+      g_autofree char *title = g_strdup_printf ("Page %s", name);
+
+      json_object_set_string_member (result, "title", title);
+      json_object_set_int_member (result, "status", 200);
+    }
+  else
+    {
+      json_object_set_string_member (result, "title", "");
+      json_object_set_null_member (result, "status");
+    }
+
+  if (g_strcmp0 (path, "/dialog") == 0)
+    {
+      JsonArray *dialogs = json_array_new ();
+      JsonObject *dialog = json_object_new ();
+
+      json_object_set_string_member (dialog, "type", "alert");
+      json_object_set_string_member (dialog, "message", "Hello");
+      json_array_add_object_element (dialogs, dialog);
+      json_object_set_array_member (result, "dialogs", dialogs);
+    }
+
+  return result;
+}
+
+static void
+play_tabs (GTask                  *task,
+           const TwServiceRequest *request,
+           gpointer                run_data)
+{
+  TwFakeService *self = run_data;
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  const char *url = json_object_has_member (request->params, "url")
+                    ? json_object_get_string_member (request->params, "url") : NULL;
+  JsonObject *tab = request->browser_id != NULL
+                    ? g_hash_table_lookup (self->tabs, request->browser_id) : NULL;
+  g_autofree char *label = NULL;
+  JsonObject *result = NULL;
+  GError *error = NULL;
+  int delay = url_delay_ms (url);
+
+  label = g_strdup_printf ("%s %s%s%s", request->browser_id ? request->browser_id : "-",
+                           tw_tab_command_to_string (request->command),
+                           url ? " " : "", url ? url : "");
+
+  if (tw_tab_command_targets_tab (request->command) && tab == NULL)
+    {
+      error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_NOT_FOUND,
+                           "No tab %s in this workspace", request->browser_id);
+      delay = 0;
+    }
+  else
+    switch (request->command)
+      {
+      case TW_TAB_COMMAND_LIST_TABS:
+        {
+          JsonArray *tabs = json_array_new ();
+          GHashTableIter iter;
+          gpointer value;
+
+          g_hash_table_iter_init (&iter, self->tabs);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            json_array_add_object_element (tabs, json_object_ref (value));
+
+          result = json_object_new ();
+          json_object_set_array_member (result, "tabs", tabs);
+        }
+        break;
+
+      case TW_TAB_COMMAND_NEW_TAB:
+        {
+          g_autofree char *id = g_strdup_printf ("b%u", ++self->next_tab);
+          JsonObject *entry;
+
+          result = played_page (id, url != NULL ? url : "about:blank");
+          entry = json_object_new ();
+          json_object_set_string_member (entry, "browserId", id);
+          json_object_set_string_member (entry, "url", json_object_get_string_member (result, "url"));
+          json_object_set_string_member (entry, "title", json_object_get_string_member (result, "title"));
+          json_object_set_boolean_member (entry, "loading", FALSE);
+          json_object_set_boolean_member (entry, "private", FALSE);
+          json_object_set_string_member (entry, "owner", request->caller->agent_name);
+          g_hash_table_insert (self->tabs, g_strdup (id), entry);
+        }
+        break;
+
+      case TW_TAB_COMMAND_CLOSE_TAB:
+        g_hash_table_remove (self->tabs, request->browser_id);
+        result = json_object_new ();
+        json_object_set_string_member (result, "browserId", request->browser_id);
+        json_object_set_boolean_member (result, "closed", TRUE);
+        break;
+
+      case TW_TAB_COMMAND_NAVIGATE:
+      case TW_TAB_COMMAND_RELOAD:
+        result = played_page (request->browser_id,
+                              url != NULL ? url : json_object_get_string_member (tab, "url"));
+        json_object_set_string_member (tab, "url", json_object_get_string_member (result, "url"));
+        json_object_set_string_member (tab, "title", json_object_get_string_member (result, "title"));
+        break;
+
+      case TW_TAB_COMMAND_BACK:
+      case TW_TAB_COMMAND_FORWARD:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_DENIED,
+                             "There is no %s page in %s",
+                             request->command == TW_TAB_COMMAND_BACK ? "earlier" : "later",
+                             request->browser_id);
+        break;
+
+      default:
+        error = g_error_new (TW_BROWSER_ERROR, TW_BROWSER_ERROR_INTERNAL, "Not in the test service");
+        break;
+      }
+
+  if (url != NULL && strstr (url, "/ignore-cancel") != NULL)
+    cancellable = NULL;
+
+  return_later (task, self->log, label, result, error, delay, cancellable);
+}
+
+TwFakeService *
+tw_fake_service_new_tabs (void)
+{
+  TwFakeService *self = g_object_new (TW_TYPE_FAKE_SERVICE, NULL);
+
+  /* The service is its own run data, so it owns no reference to itself. */
+  self->run = play_tabs;
+  self->run_data = self;
+  self->tabs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_object_unref);
+  self->log = g_ptr_array_new_with_free_func (g_free);
+
+  return self;
 }
 
 static void

@@ -135,10 +135,10 @@ char       *tw_test_make_folder        (const char *parent,
                                         const char *name);
 guint       tw_test_file_mode          (const char *path);
 
-/* A browser service that records the last command it was asked to run
- * and answers it with @reply, or fails it with @error when that is set;
- * or, made with tw_fake_service_new_full(), hands every command to @run,
- * for tests that play whole tabs. */
+/* A browser service that records the last command it was asked to run,
+ * and who asked, and answers it with @reply, or fails it with @error when
+ * that is set; or, made with tw_fake_service_new_full(), hands every
+ * command to @run; or, made with tw_fake_service_new_tabs(), plays tabs. */
 
 #define TW_TYPE_FAKE_SERVICE (tw_fake_service_get_type ())
 G_DECLARE_FINAL_TYPE (TwFakeService, tw_fake_service, TW, FAKE_SERVICE, GObject)
@@ -155,6 +155,8 @@ struct _TwFakeService
   TwTabCommand          command;
   char                 *browser_id;
   JsonObject           *params;
+  char                 *agent_id;      /* the caller's */
+  char                 *agent_name;
   JsonObject           *reply;
   GError               *error;
   guint                 n_runs;
@@ -162,28 +164,30 @@ struct _TwFakeService
   gpointer              run_data;
   GDestroyNotify        run_data_free;
   char                **tool_groups;   /* offered tool groups; NULL: all */
+  /* The tabs tw_fake_service_new_tabs() plays, and each command they ran:
+   * "start b1 navigate http://…", then "end …" or "cancelled …" ("-" for
+   * a command on no tab, such as "start - new_tab"). */
+  GHashTable           *tabs;          /* browserId -> JsonObject */
+  guint                 next_tab;
+  GPtrArray            *log;
 };
 
 TwFakeService *tw_fake_service_new_full (TwFakeServiceRunFunc run,
                                          gpointer             run_data,
                                          GDestroyNotify       run_data_free);
 
+/* Plays tabs as JSON objects, "b1", "b2", … in the order they open: it
+ * lists, opens, closes, navigates and reloads them, and has no page before
+ * or after the one shown. A page at an http URL is titled "Page " and its
+ * path in capitals, with status 200 ("/dialog" has an alert); any other
+ * has no title and no status. A command on a page at a URL with "ms=N" in
+ * it takes N ms, with "/hang" never ends until cancelled, and with
+ * "/ignore-cancel" ends in its time even when cancelled. */
+TwFakeService *tw_fake_service_new_tabs (void);
+
 /* Offers only @groups (NULL: all) and emits "tools-changed". */
 void           tw_fake_service_set_tool_groups (TwFakeService      *self,
                                                 const char * const *groups);
-
-/* Commands of in-test browser services that take their time */
-
-/* How long a command on a page at @url takes: N ms for "ms=N" in @url,
- * for ever (-1: until cancelled) for "/hang", else 0. */
-int         tw_test_url_delay_ms       (const char       *url);
-void        tw_test_return_later       (GTask            *task,
-                                        GPtrArray        *log,
-                                        const char       *label,
-                                        JsonObject       *result,
-                                        GError           *error,
-                                        int               delay_ms,
-                                        GCancellable     *cancellable);
 
 /* The protocol versions a client may ask for in initialize, and the one
  * the server answers: the one asked for when it knows it, else its latest. */
