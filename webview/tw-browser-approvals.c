@@ -416,7 +416,6 @@ tw_browser_needs_approval (TwBrowserService *service,
   TwBrowser *self = TW_BROWSER (service);
   const TwCaller *caller = tw_tool_call_get_caller (call);
   const char *browser_id;
-  TwBrowserTab *tab;
 
   if (tw_browser_caller_is_person (self, caller) ||
       !needs_approval (self, tw_browser_find_agent (self, caller->agent_id),
@@ -426,9 +425,8 @@ tw_browser_needs_approval (TwBrowserService *service,
   /* The person answers in the tab. A call with no tab of the caller's own
    * to ask in goes on, and the command says what is wrong. */
   browser_id = tw_json_get_string (tw_tool_call_get_arguments (call), "browserId", NULL);
-  tab = browser_id != NULL ? tw_browser_lookup_tab (self, browser_id) : NULL;
 
-  return tab != NULL && tw_browser_check_tab_access (self, tab, caller, NULL);
+  return browser_id != NULL && tw_browser_lookup_usable_tab (self, browser_id, caller, NULL) != NULL;
 }
 
 /* Puts @approval (taken) before the person in its tab, for @call (NULL
