@@ -5,6 +5,7 @@
 #include <libsoup/soup.h>
 
 #include "tw-browser.h"
+#include "tw-person-bar.h"
 #include "tw-tab-page.h"
 #include "tw-test-webview.h"
 #include "tw-test-widgets.h"
@@ -238,16 +239,22 @@ test_approval_banner (Fixture       *fixture,
   tw_test_outcome_clear (&outcome);
 
   /* A step whose call is cancelled while it waits leaves the bar, and
-   * nothing ran. */
+   * nothing ran. Its long script is shown cut to 400 characters. */
   {
+    g_autofree char *padding = g_strnfill (500, 'x');
     g_autofree char *other = g_strdup_printf ("{\"browserId\": \"%s\", \"function\": "
-                                              "\"() => { document.title = 'cancelled'; return 1; }\"}",
-                                              tw_browser_tab_get_id (fixture->tab));
+                                              "\"() => { document.title = 'cancelled'; return '%s'; }\"}",
+                                              tw_browser_tab_get_id (fixture->tab), padding);
     g_autoptr(JsonObject) cancelled = NULL;
+    const char *detail;
 
     call = tw_test_start_tool (TW_BROWSER_SERVICE (fixture->browser), &tw_test_ada, "browser_evaluate",
                                other, &outcome);
     tw_test_wait_until (approval_shown, banner, TW_TEST_WAIT_MS, "the approval bar, a third time");
+    detail = gtk_label_get_label (tw_person_bar_get_detail (TW_PERSON_BAR (tw_test_find_widget (GTK_WIDGET (banner), TW_TYPE_PERSON_BAR))));
+    g_assert_cmpint (g_utf8_strlen (detail, -1), ==, 401);
+    g_assert_true (g_str_has_prefix (detail, "() => { document.title = 'cancelled'; return 'xxx"));
+    g_assert_true (g_str_has_suffix (detail, "x…"));
     g_cancellable_cancel (tw_tool_call_get_cancellable (call));
     cancelled = tw_test_await_tool (&outcome, "the cancelled step");
     g_assert_true (tw_test_result_is_error (cancelled));

@@ -399,9 +399,11 @@ clip (char *text)
 {
   if (text != NULL && g_utf8_strlen (text, -1) > DETAIL_MAX_CHARS)
     {
-      char *end = g_utf8_offset_to_pointer (text, DETAIL_MAX_CHARS);
-      char *clipped = g_strconcat (g_strndup (text, end - text), "…", NULL);
+      char *clipped;
 
+      /* @text is ours: cut it where the kept characters end. */
+      *g_utf8_offset_to_pointer (text, DETAIL_MAX_CHARS) = '\0';
+      clipped = g_strconcat (text, "…", NULL);
       g_free (text);
       return clipped;
     }
