@@ -295,7 +295,7 @@ tw_browser_run_flow_command (TwBrowser              *self,
   else if (session != NULL)
     run->source = g_strdup_printf ("session of %s", session);
   else
-    run->source = g_strdup ("session of the request->caller");
+    run->source = g_strdup ("session of the caller");
   g_task_set_task_data (task, run, (GDestroyNotify) flow_run_free);
 
   if (flow != NULL)
@@ -305,7 +305,7 @@ tw_browser_run_flow_command (TwBrowser              *self,
       return;
     }
 
-  /* What the request->caller just did is read back once it is written. */
+  /* What the caller just did is read back once it is written. */
   tw_timeline_settle_async (self->timeline, g_task_get_cancellable (task), settled_cb, task);
   return;
 

@@ -71,6 +71,8 @@ test('a replay of a recorded form fill succeeds on the same page and stops at th
     // Run again: a new tab, the same form sent.
     const { data: replay, text } = await callOk(client, 'browser_replay', {});
     assert.equal(replay.ok, true, text);
+    assert.equal(replay.source, 'session of the caller');
+    assert.match(text, /^Replayed the session of the caller: every step as recorded/);
     assert.notEqual(replay.browserId, browserId, 'the replay runs in a fresh tab');
     assert.equal(textField(text, 'browserId'), replay.browserId);
     assert.equal(replay.total, 7);
