@@ -127,11 +127,10 @@ void
 _tw_timeline_write_line (Step *step)
 {
   g_autofree char *images_dir = g_build_filename (step->dir, "images", NULL);
-  g_autoptr(JsonNode) node = json_from_string (step->line_fields, NULL);
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), step->line);
   g_autofree char *line = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileOutputStream) out = NULL;
-  JsonObject *object = json_node_get_object (node);
   GdkTexture *pictures[2] = { step->before, step->after };
   const char *names[2] = { "before", "after" };
 
@@ -149,7 +148,7 @@ _tw_timeline_write_line (Step *step)
         {
           g_autofree char *relative = g_build_filename ("images", file_name, NULL);
 
-          json_object_set_string_member (object, names[i], relative);
+          json_object_set_string_member (step->line, names[i], relative);
         }
     }
 

@@ -87,13 +87,12 @@ _tw_timeline_line_take_result (Step     *step,
     }
 }
 
-char *
+JsonObject *
 _tw_timeline_line_build (TwBrowser *browser,
                          Step      *step)
 {
   TwActivityEntry *entry = step->entry;
-  g_autoptr(JsonObject) line = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
+  JsonObject *line = json_object_new ();
   g_autofree char *time = g_date_time_format_iso8601 (tw_activity_entry_get_time (entry));
   g_autoptr(JsonNode) arguments = json_node_init_object (json_node_alloc (), step->arguments);
   g_autofree char *arguments_text = json_to_string (arguments, FALSE);
@@ -155,7 +154,5 @@ _tw_timeline_line_build (TwBrowser *browser,
   _tw_timeline_add_action (browser, step, line);
   json_object_set_string_member (line, "result", step->result_text);
 
-  node = json_node_init_object (json_node_alloc (), line);
-
-  return json_to_string (node, FALSE);
+  return line;
 }

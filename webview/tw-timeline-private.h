@@ -57,7 +57,7 @@ typedef struct _Step
   struct _Step    *next;            /* takes the picture after as its picture before */
   gboolean         ended;
   /* Filled in for the writer, on the main thread. */
-  char            *line_fields;  /* the line's JSON, without the pictures */
+  JsonObject      *line;         /* the line, without the pictures */
   char            *session_path;
   char            *image_prefix;
   guint64          max_bytes;
@@ -80,11 +80,11 @@ void  _tw_timeline_prune       (const char *dir,
 void  _tw_timeline_write_line  (Step       *step);
 
 /* tw-timeline-line.c: @step's text and outcome from the result of its
- * call, and its line, without the pictures, as JSON. */
-void  _tw_timeline_line_take_result (Step     *step,
-                                     JsonNode *result);
-char *_tw_timeline_line_build  (TwBrowser  *browser,
-                                Step       *step);
+ * call, and its line, without the pictures. */
+void        _tw_timeline_line_take_result (Step      *step,
+                                           JsonNode  *result);
+JsonObject *_tw_timeline_line_build       (TwBrowser *browser,
+                                           Step      *step);
 
 /* tw-timeline-action.c: the line's "action" member, where the overlay drew
  * the pointer and the highlight of @step's action. */

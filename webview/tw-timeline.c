@@ -118,7 +118,7 @@ step_free (Step *step)
   g_free (step->result_text);
   g_free (step->outcome_url);
   g_clear_pointer (&step->fields, json_array_unref);
-  g_free (step->line_fields);
+  g_clear_pointer (&step->line, json_object_unref);
   g_free (step->session_path);
   g_free (step->image_prefix);
   g_free (step->dir);
@@ -220,7 +220,7 @@ finish_step (Step *step)
 
   g_hash_table_steal (self->steps, step->entry);
 
-  step->line_fields = _tw_timeline_line_build (self->browser, step);
+  step->line = _tw_timeline_line_build (self->browser, step);
   step->session_path = tw_timeline_dup_session_path (self, tw_activity_entry_get_agent_id (entry));
   step->image_prefix = g_strdup_printf ("%s-%06" G_GUINT64_FORMAT, self->run_id, step->seq);
   step->max_bytes = self->max_bytes;
