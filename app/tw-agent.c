@@ -266,15 +266,15 @@ spawned_cb (GObject      *object,
 
 /* Writes the files the agent reads its MCP set-up from: the Claude-style
  * MCP configuration, and the preset's own configuration file when it has
- * one. Both hold the token, in the user's private directory. */
+ * one. Both hold the token of @values, in the user's private directory;
+ * @values gains their paths. */
 static gboolean
 write_config_files (TwAgent              *self,
-                    const char           *url,
                     TwAgentPresetValues  *values,
                     GError              **error)
 {
   g_autofree char *dir = tw_agent_dup_config_dir ();
-  g_autofree char *mcp_config = tw_mcp_snippet_claude_config (url, self->token);
+  g_autofree char *mcp_config = tw_mcp_snippet_claude_config (values->url, values->token);
   g_autofree char *mcp_template = g_strdup_printf ("%s-XXXXXX.mcp.json", self->id);
   g_autofree char *template = NULL;
   g_autofree char *contents = NULL;
@@ -372,7 +372,7 @@ launch (TwAgent    *self,
   values.token = self->token;
   values.workspace = self->workspace;
 
-  if (!write_config_files (self, url, &values, &error))
+  if (!write_config_files (self, &values, &error))
     goto failed;
 
   argv = tw_agent_preset_build_argv (self->preset, self->command, program_path, &values, &error);
