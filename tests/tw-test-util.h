@@ -178,11 +178,12 @@ TwFakeService *tw_fake_service_new_full (TwFakeServiceRunFunc run,
 
 /* Plays tabs as JSON objects, named "b1", "b2", … as they open and
  * listed in no set order: it lists, opens, closes, navigates and reloads
- * them, and has no page before or after the one shown. A page at an http URL is titled "Page " and its
- * path in capitals, with status 200 ("/dialog" has an alert); any other
- * has no title and no status. A command on a page at a URL with "ms=N" in
- * it takes N ms, with "/hang" never ends until cancelled, and with
- * "/ignore-cancel" ends in its time even when cancelled. */
+ * them, and has no page before or after the one shown. A page at an http
+ * URL is titled "Page " and its path in capitals, with status 200
+ * ("/dialog" has an alert); any other has no title and no status. A
+ * command on a page at a URL with "ms=N" in it takes N ms, with "/hang"
+ * never ends until cancelled, and with "/ignore-cancel" ends in its time
+ * even when cancelled. */
 TwFakeService *tw_fake_service_new_tabs (void);
 
 /* Offers only @groups (NULL: all) and emits "tools-changed". */
